@@ -1,0 +1,175 @@
+//! `tara-bot engine`: the position after a list of moves as one JSON object (a contract other
+//! tools rely on; see the README).
+
+use crate::game::tara::Counts;
+use crate::game::{playout, GameOptions, Outcome, PlayError, Player, Points, Position, Side};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Counts of one Tara player in the JSON.
+#[derive(Serialize)]
+struct CountsJson {
+    kingdoms: u32,
+    knots: u32,
+    territory: u32,
+    kings_captured: u32,
+}
+
+impl From<Counts> for CountsJson {
+    fn from(c: Counts) -> Self {
+        CountsJson {
+            kingdoms: c.kingdoms,
+            knots: c.knots,
+            territory: c.territory,
+            kings_captured: c.kings_captured,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct BothCounts {
+    red: CountsJson,
+    blue: CountsJson,
+}
+
+#[derive(Serialize)]
+struct ResultJson {
+    winner: Option<&'static str>,
+    reason: &'static str,
+    points: Map<String, Value>,
+}
+
+/// The engine's JSON object for a position.
+#[derive(Serialize)]
+pub struct PositionJson {
+    variant: &'static str,
+    scoring: Option<&'static str>,
+    ply: u32,
+    status: &'static str,
+    to_move: Option<&'static str>,
+    phase: Option<&'static str>,
+    legal: Vec<String>,
+    counts: Option<BothCounts>,
+    result: Option<ResultJson>,
+}
+
+/// A number of points as JSON: an integer when whole, else a fraction (0.5).
+pub fn points_json(p: Points) -> Value {
+    if p.0 % 2 == 0 {
+        Value::from(p.0 / 2)
+    } else {
+        Value::from(p.value())
+    }
+}
+
+fn result_json(variant_sides: [Side; 2], o: &Outcome) -> ResultJson {
+    let mut points = Map::new();
+    for (side, p) in variant_sides.iter().zip(o.points) {
+        points.insert(side.id().to_string(), points_json(p));
+    }
+    ResultJson {
+        winner: o.winner.map(Side::id),
+        reason: o.reason.id(),
+        points,
+    }
+}
+
+impl PositionJson {
+    pub fn new(pos: &Position) -> PositionJson {
+        let options = pos.options();
+        let variant = options.variant;
+        PositionJson {
+            variant: variant.id(),
+            scoring: variant.is_tara().then(|| options.scoring.id()),
+            ply: pos.ply(),
+            status: if pos.outcome().is_some() {
+                "finished"
+            } else {
+                "ongoing"
+            },
+            to_move: pos.to_move().map(Side::id),
+            phase: pos.phase().map(|p| p.id()),
+            legal: pos.legal_notation(),
+            counts: match pos {
+                Position::Tara(t) => Some(BothCounts {
+                    red: t.counts(Player::Red).into(),
+                    blue: t.counts(Player::Blue).into(),
+                }),
+                Position::ArdRi(_) => None,
+            },
+            result: pos.outcome().map(|o| result_json(variant.sides(), o)),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("serialisable")
+    }
+}
+
+/// A move that could not be played, with its 1-based number and its text.
+#[derive(Debug)]
+pub struct MoveFailure {
+    pub number: usize,
+    pub text: String,
+    pub error: PlayError,
+}
+
+impl std::fmt::Display for MoveFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "move {} ({}): {}", self.number, self.text, self.error)
+    }
+}
+
+/// Splits a move list on white space and commas.
+pub fn split_moves(moves: &str) -> impl Iterator<Item = &str> {
+    moves
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+}
+
+/// Plays `moves` from the start, calling `each` with the position before any move and after
+/// every move. Stops at the first move that cannot be played.
+pub fn replay(
+    options: GameOptions,
+    moves: &str,
+    mut each: impl FnMut(&Position),
+) -> Result<Position, MoveFailure> {
+    let mut pos = Position::new(options);
+    each(&pos);
+    for (i, text) in split_moves(moves).enumerate() {
+        pos.play_text(text).map_err(|error| MoveFailure {
+            number: i + 1,
+            text: text.to_string(),
+            error,
+        })?;
+        each(&pos);
+    }
+    Ok(pos)
+}
+
+/// Runs the `engine` command: returns the lines for stdout, or the lines printed so far and
+/// the failure.
+pub fn run(
+    options: GameOptions,
+    moves: &str,
+    trace: bool,
+    perft: Option<u32>,
+) -> Result<Vec<String>, (Vec<String>, MoveFailure)> {
+    let mut lines = Vec::new();
+    let result = replay(options, moves, |pos| {
+        if trace && perft.is_none() {
+            lines.push(PositionJson::new(pos).to_json());
+        }
+    });
+    match result {
+        Ok(pos) => {
+            if let Some(depth) = perft {
+                lines.push(format!("{{\"perft\":{}}}", playout::perft(&pos, depth)));
+            } else if !trace {
+                lines.push(PositionJson::new(&pos).to_json());
+            }
+            Ok(lines)
+        }
+        Err(f) => Err((lines, f)),
+    }
+}

@@ -1,0 +1,92 @@
+//! Moves of all five games and a fixed-capacity move list.
+
+use super::board::{Hill, Square};
+use std::fmt;
+
+/// One move of any of the games. Displays in canonical notation (RULES.md A.1 and D).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// Tara, one hill: in High Kings' Placement, build a ringfort there and put a new king on it;
+    /// in Sacred Hill, build on a vacant hill or capture the enemy ringfort standing there.
+    Build { hill: Hill },
+    /// High Kings: move a king by a knight's move. Onto a vacant hill it builds; onto an own
+    /// ringfort it backtracks; onto a besieged enemy ringfort it captures it. With `sacrifice`
+    /// (`hkot-2`), the backtrack hands the destination ringfort to the opponent.
+    King {
+        from: Hill,
+        to: Hill,
+        sacrifice: bool,
+    },
+    /// Tara: pass (voluntary or forced).
+    Pass,
+    /// Ard Rí: move a piece one square along a rank or file.
+    Step { from: Square, to: Square },
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Build { hill } => write!(f, "{hill}"),
+            Move::King {
+                from,
+                to,
+                sacrifice,
+            } => write!(f, "{from}-{to}{}", if *sacrifice { "*" } else { "" }),
+            Move::Pass => f.write_str("pass"),
+            Move::Step { from, to } => write!(f, "{from}-{to}"),
+        }
+    }
+}
+
+/// Capacity of a [`MoveList`]: more than any position of the five games can have
+/// (Ard Rí: 25 pieces with 4 steps each).
+pub const MAX_MOVES: usize = 128;
+
+/// A list of moves on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    len: usize,
+    moves: [Move; MAX_MOVES],
+}
+
+impl MoveList {
+    pub const fn new() -> MoveList {
+        MoveList {
+            len: 0,
+            moves: [Move::Pass; MAX_MOVES],
+        }
+    }
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}

@@ -1,0 +1,351 @@
+//! Reading and writing moves (RULES.md A.1 and D) and whole game records.
+
+use super::board::{Hill, Square};
+use super::{
+    GameOptions, Move, OptionsError, ParseMoveError, PlayError, Position, Scoring, Side,
+    UnknownVariant, Variant,
+};
+use std::fmt;
+
+/// What a move of a variant looks like, for messages.
+pub fn expected(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Hkot1 | Variant::Hkot2 => {
+            "a hill like D4, a king move like G2-E3 (C5-B3* to sacrifice), or pass"
+        }
+        Variant::SacredHill1 | Variant::SacredHill2 => "a hill like D4",
+        Variant::ArdRi => "a step like d2-d3",
+    }
+}
+
+/// Longest text looked at as a move.
+const MAX_MOVE_TEXT: usize = 24;
+
+/// Parses move text in a variant's notation. Case-insensitive; spaces and the dash between
+/// two hills may be left out (`g2e3`, `G2 E3`, `g2–e3`).
+pub fn parse_move(variant: Variant, text: &str) -> Result<Move, ParseMoveError> {
+    let exp = expected(variant);
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(ParseMoveError::Empty { expected: exp });
+    }
+    if trimmed.chars().count() > MAX_MOVE_TEXT {
+        let short: String = trimmed.chars().take(MAX_MOVE_TEXT).collect();
+        return Err(ParseMoveError::TooLong {
+            text: format!("{short}…"),
+        });
+    }
+    let unreadable = || ParseMoveError::Unreadable {
+        text: trimmed.to_string(),
+        expected: exp,
+    };
+    let mut compact: String = trimmed
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '–' | '—' | '‐'))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if compact == "pass" {
+        return if variant.is_tara() {
+            Ok(Move::Pass)
+        } else {
+            Err(unreadable())
+        };
+    }
+    let sacrifice = variant.is_tara() && compact.ends_with('*');
+    if sacrifice {
+        compact.pop();
+    }
+    if !compact.is_ascii() {
+        return Err(unreadable());
+    }
+    let cells: Vec<&str> = match compact.len() {
+        2 => vec![&compact[..2]],
+        4 => vec![&compact[..2], &compact[2..]],
+        _ => return Err(unreadable()),
+    };
+    if variant.is_tara() {
+        let hills = cells
+            .iter()
+            .map(|c| parse_hill(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        match hills[..] {
+            [hill] if !sacrifice => Ok(Move::Build { hill }),
+            [from, to] => Ok(Move::King {
+                from,
+                to,
+                sacrifice,
+            }),
+            _ => Err(unreadable()),
+        }
+    } else {
+        let squares = cells
+            .iter()
+            .map(|c| parse_square(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        match squares[..] {
+            [from, to] => Ok(Move::Step { from, to }),
+            _ => Err(unreadable()),
+        }
+    }
+}
+
+fn coords(text: &str) -> Option<(u8, u8)> {
+    let b = text.as_bytes();
+    if b.len() != 2 {
+        return None;
+    }
+    let col = b[0].to_ascii_lowercase().wrapping_sub(b'a');
+    let row = b[1].wrapping_sub(b'1');
+    (col < 7 && row < 7).then_some((col, row))
+}
+
+/// Parses a hill (`D4`, `d4`).
+pub fn parse_hill(text: &str) -> Result<Hill, ParseMoveError> {
+    let t = text.trim();
+    let (col, row) = coords(t).ok_or_else(|| ParseMoveError::NotAHill {
+        text: t.to_uppercase(),
+    })?;
+    Hill::new(col, row).ok_or_else(|| ParseMoveError::MissingCorner {
+        text: t.to_uppercase(),
+    })
+}
+
+/// Parses an Ard Rí square (`d4`, `D4`).
+pub fn parse_square(text: &str) -> Result<Square, ParseMoveError> {
+    let t = text.trim();
+    let (col, row) = coords(t).ok_or_else(|| ParseMoveError::NotASquare {
+        text: t.to_lowercase(),
+    })?;
+    Square::new(col, row).ok_or_else(|| ParseMoveError::NotASquare {
+        text: t.to_lowercase(),
+    })
+}
+
+/// A game record: the variant, its options, who moved first, and the moves.
+///
+/// As text (what `record` prints and what can be imported):
+///
+/// ```text
+/// variant: hkot-1
+/// scoring: kingdoms
+/// first: red
+/// moves: D4 B2 F6 …
+/// ```
+/// Lines starting with `#` are comments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub options: GameOptions,
+    pub moves: Vec<Move>,
+}
+
+/// Why a game record could not be read or replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("the record has no 'variant:' line")]
+    MissingVariant,
+    #[error(transparent)]
+    Variant(#[from] UnknownVariant),
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    #[error("line {line}: {message}")]
+    Line { line: usize, message: String },
+    #[error("move {number} ({text}): {error}")]
+    Move {
+        number: usize,
+        text: String,
+        error: PlayError,
+    },
+}
+
+impl GameRecord {
+    pub fn new(options: GameOptions) -> GameRecord {
+        GameRecord {
+            options,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Reads a record and checks every move by replaying it.
+    pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+        let mut variant = None;
+        let mut scoring = None;
+        let mut first = None;
+        let mut move_texts: Vec<(usize, String)> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = |message: String| RecordError::Line {
+                line: i + 1,
+                message,
+            };
+            let (key, value) = line
+                .split_once(':')
+                .ok_or_else(|| bad(format!("expected 'key: value', found '{line}'")))?;
+            let value = value.trim();
+            match key.trim().to_ascii_lowercase().as_str() {
+                "variant" => variant = Some(value.parse::<Variant>()?),
+                "scoring" => scoring = Some(value.parse::<Scoring>().map_err(bad)?),
+                "first" => first = Some(parse_side(value).map_err(bad)?),
+                "moves" => move_texts.extend(
+                    value
+                        .split_whitespace()
+                        .filter(|t| !is_move_number(t))
+                        .map(|t| (i + 1, t.to_string())),
+                ),
+                other => return Err(bad(format!("unknown field '{other}'"))),
+            }
+        }
+        let variant = variant.ok_or(RecordError::MissingVariant)?;
+        let options = GameOptions::with(variant, scoring, first)?;
+        let mut pos = Position::new(options);
+        let mut moves = Vec::with_capacity(move_texts.len());
+        for (n, (_, text)) in move_texts.iter().enumerate() {
+            let m = pos.play_text(text).map_err(|error| RecordError::Move {
+                number: n + 1,
+                text: text.clone(),
+                error,
+            })?;
+            moves.push(m);
+        }
+        Ok(GameRecord { options, moves })
+    }
+
+    /// The position after the first `ply` moves (all of them when `ply` is larger).
+    pub fn position_at(&self, ply: usize) -> Result<Position, RecordError> {
+        let mut pos = Position::new(self.options);
+        for (n, m) in self.moves.iter().take(ply).enumerate() {
+            pos.play(*m).map_err(|e| RecordError::Move {
+                number: n + 1,
+                text: m.to_string(),
+                error: e.into(),
+            })?;
+        }
+        Ok(pos)
+    }
+
+    /// The position after all moves.
+    pub fn position(&self) -> Result<Position, RecordError> {
+        self.position_at(self.moves.len())
+    }
+}
+
+fn is_move_number(t: &str) -> bool {
+    t.ends_with('.') && t[..t.len() - 1].chars().all(|c| c.is_ascii_digit())
+}
+
+/// Parses `red`, `blue`, `attackers` or `defenders`.
+pub fn parse_side(text: &str) -> Result<Side, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "red" => Ok(Side::Red),
+        "blue" => Ok(Side::Blue),
+        "attackers" | "attacker" => Ok(Side::Attackers),
+        "defenders" | "defender" => Ok(Side::Defenders),
+        _ => Err(format!(
+            "'{text}' is not a side: write red or blue (Ard Rí: attackers)"
+        )),
+    }
+}
+
+impl fmt::Display for GameRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "variant: {}", self.options.variant)?;
+        if self.options.variant.is_tara() {
+            writeln!(f, "scoring: {}", self.options.scoring)?;
+        }
+        writeln!(f, "first: {}", self.options.first.id())?;
+        let moves: Vec<String> = self.moves.iter().map(|m| m.to_string()).collect();
+        writeln!(f, "moves: {}", moves.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hill(s: &str) -> Hill {
+        parse_hill(s).unwrap()
+    }
+
+    #[test]
+    fn tara_moves_parse_in_every_accepted_spelling() {
+        let v = Variant::Hkot2;
+        let king = Move::King {
+            from: hill("G2"),
+            to: hill("E3"),
+            sacrifice: false,
+        };
+        for t in ["G2-E3", "g2e3", "G2 E3", " g2 - e3 ", "g2–e3"] {
+            assert_eq!(parse_move(v, t), Ok(king), "{t}");
+        }
+        assert_eq!(
+            parse_move(v, "c5-b3*"),
+            Ok(Move::King {
+                from: hill("C5"),
+                to: hill("B3"),
+                sacrifice: true
+            })
+        );
+        assert_eq!(parse_move(v, "d4"), Ok(Move::Build { hill: hill("D4") }));
+        assert_eq!(parse_move(v, " PASS "), Ok(Move::Pass));
+        assert_eq!(king.to_string(), "G2-E3");
+    }
+
+    #[test]
+    fn bad_tara_text_says_what_is_wrong() {
+        let v = Variant::Hkot1;
+        assert!(matches!(
+            parse_move(v, "H4"),
+            Err(ParseMoveError::NotAHill { .. })
+        ));
+        assert!(matches!(
+            parse_move(v, "a1"),
+            Err(ParseMoveError::MissingCorner { .. })
+        ));
+        assert!(matches!(
+            parse_move(v, ""),
+            Err(ParseMoveError::Empty { .. })
+        ));
+        assert!(matches!(
+            parse_move(v, "xyz"),
+            Err(ParseMoveError::Unreadable { .. })
+        ));
+        assert!(matches!(
+            parse_move(v, "d4*"),
+            Err(ParseMoveError::Unreadable { .. })
+        ));
+        assert!(matches!(
+            parse_move(v, "ⅮⅣ"),
+            Err(ParseMoveError::Unreadable { .. })
+        ));
+        let long = "d".repeat(10_000);
+        assert!(matches!(
+            parse_move(v, &long),
+            Err(ParseMoveError::TooLong { .. })
+        ));
+        assert_eq!(
+            parse_move(v, "A1").unwrap_err().to_string(),
+            "A1 is not a hill: the corners A1, G1, A7 and G7 are not part of the board"
+        );
+    }
+
+    #[test]
+    fn ard_ri_moves_parse_and_print_lower_case() {
+        let m = parse_move(Variant::ArdRi, "D2D3").unwrap();
+        assert_eq!(m.to_string(), "d2-d3");
+        assert_eq!(parse_move(Variant::ArdRi, "d2 - d3"), Ok(m));
+        assert!(matches!(
+            parse_move(Variant::ArdRi, "h2-h3"),
+            Err(ParseMoveError::NotASquare { .. })
+        ));
+        assert!(matches!(
+            parse_move(Variant::ArdRi, "d2"),
+            Err(ParseMoveError::Unreadable { .. })
+        ));
+        assert!(matches!(
+            parse_move(Variant::ArdRi, "pass"),
+            Err(ParseMoveError::Unreadable { .. })
+        ));
+    }
+}

@@ -1,0 +1,91 @@
+//! Random legal games and move-tree counts: for property tests, benchmarks and perft.
+
+use super::{GameOptions, Move, MoveList, Position};
+
+/// A small, fast pseudo-random generator (xorshift64*), seeded for reproducible games.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // SplitMix64 scrambles the seed so that 0 and small seeds work.
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// A number below `n` (`n > 0`).
+    #[inline]
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// Safety bound on the length of one random game; no legal game comes near it.
+pub const MAX_PLIES: u32 = 100_000;
+
+/// Plays one random legal game from the start; returns the final position and the moves.
+pub fn random_game(options: GameOptions, rng: &mut Rng) -> (Position, Vec<Move>) {
+    let mut pos = Position::new(options);
+    let mut moves = Vec::new();
+    let mut list = MoveList::new();
+    while pos.outcome().is_none() && pos.ply() < MAX_PLIES {
+        list.clear();
+        legal_into(&pos, &mut list);
+        let m = list[rng.below(list.len())];
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    (pos, moves)
+}
+
+/// Plays random games to the end without recording them; returns the plies played.
+pub fn random_playout(pos: &mut Position, rng: &mut Rng, list: &mut MoveList) -> u32 {
+    let start = pos.ply();
+    while pos.outcome().is_none() && pos.ply() < MAX_PLIES {
+        list.clear();
+        legal_into(pos, list);
+        let m = list[rng.below(list.len())];
+        pos.play_unchecked(m);
+    }
+    pos.ply() - start
+}
+
+#[inline]
+fn legal_into(pos: &Position, list: &mut MoveList) {
+    match pos {
+        Position::Tara(p) => p.legal_moves(list),
+        Position::ArdRi(p) => p.legal_moves(list),
+    }
+}
+
+/// The number of legal move sequences of length `depth` from `pos`; finished positions are
+/// not expanded.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if pos.outcome().is_some() {
+        return 0;
+    }
+    let list = pos.legal_moves();
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    list.iter()
+        .map(|m| {
+            let mut next = pos.clone();
+            next.play_unchecked(*m);
+            perft(&next, depth - 1)
+        })
+        .sum()
+}

@@ -1,0 +1,602 @@
+//! The Tara model shared by High Kings of Tara and Tara: Sacred Hill: ringforts, kings,
+//! kingdoms, knots, sieges and scoring (RULES.md Part A).
+
+mod high_kings;
+mod sacred_hill;
+
+use super::board::{self, dilate, squares, surrounded_by, Bits, Hill, HILLS};
+use super::{
+    EndReason, GameOptions, IllegalMove, Move, MoveList, Outcome, Phase, Points, Scoring, Side,
+    Variant,
+};
+use std::fmt;
+
+/// A player of a Tara game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    Red,
+    Blue,
+}
+
+impl Player {
+    /// 0 for Red, 1 for Blue.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    #[inline]
+    pub const fn opponent(self) -> Player {
+        match self {
+            Player::Red => Player::Blue,
+            Player::Blue => Player::Red,
+        }
+    }
+    pub const BOTH: [Player; 2] = [Player::Red, Player::Blue];
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::Red => "Red",
+            Player::Blue => "Blue",
+        })
+    }
+}
+
+/// What the last move did, for announcements and for drawing it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LastMove {
+    /// The move, `None` at the start.
+    pub mv: Option<Move>,
+    /// Who played it.
+    pub player: Option<Player>,
+    /// The hill a new ringfort was built on (placement or build).
+    pub built: Option<Hill>,
+    /// The enemy ringfort captured (it is now the mover's).
+    pub fort_captured: Option<Hill>,
+    /// The ringfort sacrificed to the opponent (`hkot-2`).
+    pub sacrificed: Option<Hill>,
+    /// Hills on which enemy kings were captured by this move.
+    pub kings_captured: Bits,
+    /// Hills from which the mover's kings were removed by a pass.
+    pub kings_removed: Bits,
+    /// A pass that removed the mover's kings (every king on the board was immobile).
+    pub passed_out: bool,
+    /// Battle started at the start of the turn that followed this move.
+    pub battle_started: bool,
+    /// A king on enemy territory was captured by default at the start of the next turn.
+    pub stranded_king_lost: Option<Hill>,
+    /// The last vacant hill was built on: the opponent has one more turn.
+    pub last_hill: bool,
+}
+
+/// Counts for one player: what scoring looks at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Counts {
+    pub kingdoms: u32,
+    pub knots: u32,
+    pub territory: u32,
+    /// Enemy kings this player captured (High Kings).
+    pub kings_captured: u32,
+}
+
+/// The state a High Kings repetition compares (B.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key {
+    forts: [Bits; 2],
+    kings: [Bits; 2],
+    captured: [u8; 2],
+    to_move: Player,
+    battle: bool,
+    passed: [bool; 2],
+    last_turn: bool,
+}
+
+/// A position of one of the four Tara games.
+#[derive(Clone, Debug)]
+pub struct TaraPosition {
+    options: GameOptions,
+    forts: [Bits; 2],
+    kings: [Bits; 2],
+    /// Enemy kings captured by each player.
+    captured: [u8; 2],
+    to_move: Player,
+    ply: u32,
+    /// In Battle: High Kings switches both at once, Sacred Hill each player alone.
+    battle: [bool; 2],
+    /// High Kings: the player passed with every king immobile (their kings are gone).
+    passed: [bool; 2],
+    /// High Kings: the player to move plays the last turn of the game.
+    last_turn: bool,
+    outcome: Option<Outcome>,
+    /// High Kings: positions since the last build (builds make earlier positions unreachable).
+    history: Vec<Key>,
+    last: LastMove,
+}
+
+impl TaraPosition {
+    /// The start position: an empty board.
+    pub fn new(options: GameOptions) -> TaraPosition {
+        assert!(options.variant.is_tara(), "not a Tara variant");
+        let to_move = if options.first == Side::Blue {
+            Player::Blue
+        } else {
+            Player::Red
+        };
+        let mut p = TaraPosition {
+            options,
+            forts: [0; 2],
+            kings: [0; 2],
+            captured: [0; 2],
+            to_move,
+            ply: 0,
+            battle: [false; 2],
+            passed: [false; 2],
+            last_turn: false,
+            outcome: None,
+            history: Vec::new(),
+            last: LastMove::default(),
+        };
+        if p.is_high_kings() {
+            p.history.push(p.key());
+        }
+        p
+    }
+
+    pub fn options(&self) -> GameOptions {
+        self.options
+    }
+    pub fn variant(&self) -> Variant {
+        self.options.variant
+    }
+    #[inline]
+    fn is_high_kings(&self) -> bool {
+        self.options.variant.has_kings()
+    }
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+    /// The player to move (the last one to have moved's opponent once the game is over).
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+    /// Ringforts of a player.
+    pub fn forts(&self, p: Player) -> Bits {
+        self.forts[p.index()]
+    }
+    /// Hills with a king of a player on them.
+    pub fn kings(&self, p: Player) -> Bits {
+        self.kings[p.index()]
+    }
+    /// Enemy kings captured by a player.
+    pub fn kings_captured(&self, p: Player) -> u32 {
+        u32::from(self.captured[p.index()])
+    }
+    /// Whether a player passed (High Kings) and so has no kings any more.
+    pub fn has_passed(&self, p: Player) -> bool {
+        self.passed[p.index()]
+    }
+    /// Whether the player to move is playing the game's last turn (High Kings).
+    pub fn is_last_turn(&self) -> bool {
+        self.last_turn && self.outcome.is_none()
+    }
+    /// Whether a player is in Battle.
+    pub fn in_battle(&self, p: Player) -> bool {
+        self.battle[p.index()]
+    }
+    /// What the last move did.
+    pub fn last_move(&self) -> &LastMove {
+        &self.last
+    }
+    /// Vacant hills.
+    #[inline]
+    pub fn vacant(&self) -> Bits {
+        HILLS & !(self.forts[0] | self.forts[1])
+    }
+    /// The owner of the ringfort on a hill.
+    pub fn owner(&self, h: Hill) -> Option<Player> {
+        if self.forts[0] & h.bit() != 0 {
+            Some(Player::Red)
+        } else if self.forts[1] & h.bit() != 0 {
+            Some(Player::Blue)
+        } else {
+            None
+        }
+    }
+    /// The owner of the king on a hill.
+    pub fn king_at(&self, h: Hill) -> Option<Player> {
+        Player::BOTH
+            .into_iter()
+            .find(|p| self.kings[p.index()] & h.bit() != 0)
+    }
+    /// Ringforts of `p` besieged by the opponent.
+    pub fn besieged_forts(&self, p: Player) -> Bits {
+        surrounded_by(self.forts[p.opponent().index()]) & self.forts[p.index()]
+    }
+    /// High Kings: `p`'s kings standing on enemy territory (after a sacrifice).
+    pub fn stranded_kings(&self, p: Player) -> Bits {
+        self.kings[p.index()] & self.forts[p.opponent().index()]
+    }
+
+    /// The phase of the player to move.
+    pub fn phase(&self) -> Phase {
+        self.phase_of(self.to_move)
+    }
+
+    /// The phase of a player.
+    pub fn phase_of(&self, p: Player) -> Phase {
+        if self.is_high_kings() && self.ply < 6 {
+            Phase::Placement
+        } else if self.battle[p.index()] {
+            Phase::Battle
+        } else {
+            Phase::Manoeuvres
+        }
+    }
+
+    /// Kingdoms, knots, territory and kings captured of a player.
+    pub fn counts(&self, p: Player) -> Counts {
+        let f = self.forts[p.index()];
+        Counts {
+            kingdoms: kingdoms(f),
+            knots: knots(f),
+            territory: f.count_ones(),
+            kings_captured: self.kings_captured(p),
+        }
+    }
+
+    /// Appends the legal moves of the player to move (nothing once the game is over; only
+    /// `pass` when there is nothing else).
+    pub fn legal_moves(&self, out: &mut MoveList) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let start = out.len();
+        if self.is_high_kings() {
+            self.high_kings_moves(out);
+        } else {
+            self.sacred_hill_moves(out);
+        }
+        if out.len() == start {
+            out.push(Move::Pass);
+        }
+    }
+
+    /// `Ok` when `m` is legal, else the reason it is not.
+    pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let mut legal = MoveList::new();
+        self.legal_moves(&mut legal);
+        if legal.contains(&m) {
+            return Ok(());
+        }
+        if let Move::Step { .. } = m {
+            return Err(IllegalMove::WrongGame {
+                game: "Tara",
+                example: if self.is_high_kings() {
+                    "D4 or G2-E3"
+                } else {
+                    "D4"
+                },
+            });
+        }
+        if legal.as_slice() == [Move::Pass] {
+            return Err(IllegalMove::MustPass);
+        }
+        let reason = if self.is_high_kings() {
+            self.high_kings_illegal(m, &legal)
+        } else {
+            self.sacred_hill_illegal(m, &legal)
+        };
+        Err(reason.unwrap_or_else(|| IllegalMove::NotLegal {
+            examples: examples(&legal),
+        }))
+    }
+
+    /// Plays a move known to be legal.
+    pub fn play_unchecked(&mut self, m: Move) {
+        debug_assert!(self.outcome.is_none(), "move after the end");
+        self.last = LastMove {
+            mv: Some(m),
+            player: Some(self.to_move),
+            ..LastMove::default()
+        };
+        if self.is_high_kings() {
+            self.play_high_kings(m);
+        } else {
+            self.play_sacred_hill(m);
+        }
+    }
+
+    fn key(&self) -> Key {
+        Key {
+            forts: self.forts,
+            kings: self.kings,
+            captured: self.captured,
+            to_move: self.to_move,
+            battle: self.battle[0],
+            passed: self.passed,
+            last_turn: self.last_turn,
+        }
+    }
+
+    /// Ends the game by kingdoms (or knots), then territory (A.2), kings captured added.
+    fn finish_by_score(&mut self) {
+        let c = [self.counts(Player::Red), self.counts(Player::Blue)];
+        self.outcome = Some(score(self.options.scoring, &c));
+    }
+
+    /// Ends the game by double capture won by `p`.
+    fn finish_by_double_capture(&mut self, p: Player) {
+        let loser_took = self.captured[p.opponent().index()] > 0;
+        let mut points = [Points(0); 2];
+        points[p.index()] = Points::whole(u32::from(self.captured[p.index()]));
+        points[p.opponent().index()] = Points::whole(u32::from(loser_took));
+        self.outcome = Some(Outcome {
+            winner: Some(p.into()),
+            reason: EndReason::DoubleCapture,
+            points,
+        });
+    }
+}
+
+/// Scores a finished Tara game from both players' counts (A.2).
+pub fn score(scoring: Scoring, c: &[Counts; 2]) -> Outcome {
+    let first = |c: &Counts| match scoring {
+        Scoring::Kingdoms => c.kingdoms,
+        Scoring::Knots => c.knots,
+    };
+    let (a, b) = (first(&c[0]), first(&c[1]));
+    let mut points = [
+        Points::whole(c[0].kings_captured),
+        Points::whole(c[1].kings_captured),
+    ];
+    let winner = if a != b {
+        // Fewer kingdoms (knots) wins.
+        let w = if a < b { 0 } else { 1 };
+        points[w] = points[w] + Points::whole(2 + a.abs_diff(b));
+        Some(w)
+    } else if c[0].territory != c[1].territory {
+        let w = if c[0].territory > c[1].territory {
+            0
+        } else {
+            1
+        };
+        points[w] = points[w] + Points::whole(2 + c[0].territory.abs_diff(c[1].territory));
+        Some(w)
+    } else {
+        points[0] = points[0] + Points::whole(1);
+        points[1] = points[1] + Points::whole(1);
+        None
+    };
+    Outcome {
+        winner: winner.map(|w| Player::BOTH[w].into()),
+        reason: EndReason::Score,
+        points,
+    }
+}
+
+/// The number of kingdoms (connected groups under adjacency) in a set of ringforts.
+pub fn kingdoms(forts: Bits) -> u32 {
+    let mut rest = forts & HILLS;
+    let mut n = 0;
+    while rest != 0 {
+        let mut group = rest & rest.wrapping_neg();
+        loop {
+            let grown = (group | dilate(group)) & rest;
+            if grown == group {
+                break;
+            }
+            group = grown;
+        }
+        rest &= !group;
+        n += 1;
+    }
+    n
+}
+
+/// The kingdoms of a set of ringforts, each as a set.
+pub fn kingdom_sets(forts: Bits) -> Vec<Bits> {
+    let mut rest = forts & HILLS;
+    let mut out = Vec::new();
+    while rest != 0 {
+        let mut group = rest & rest.wrapping_neg();
+        loop {
+            let grown = (group | dilate(group)) & rest;
+            if grown == group {
+                break;
+            }
+            group = grown;
+        }
+        rest &= !group;
+        out.push(group);
+    }
+    out
+}
+
+/// The number of knots (closed strands of the Celtic drawing, A.3) in a set of ringforts.
+pub fn knots(forts: Bits) -> u32 {
+    const NE: usize = 0;
+    const NW: usize = 1;
+    const SW: usize = 2;
+    const SE: usize = 3;
+    let forts = forts & HILLS;
+    if forts == 0 {
+        return 0;
+    }
+    let mut parent = [0u8; board::SQUARES * 4];
+    for (i, p) in parent.iter_mut().enumerate() {
+        *p = i as u8;
+    }
+    fn find(parent: &mut [u8], mut x: usize) -> usize {
+        while parent[x] as usize != x {
+            let up = parent[parent[x] as usize];
+            parent[x] = up;
+            x = up as usize;
+        }
+        x
+    }
+    let mut joins = 0u32;
+    let mut union = |parent: &mut [u8], a: usize, b: usize| {
+        let (ra, rb) = (find(parent, a), find(parent, b));
+        if ra != rb {
+            parent[ra] = rb as u8;
+            joins += 1;
+        }
+    };
+    for f in squares(forts) {
+        let f = f as usize;
+        let arc = |h: usize, a: usize| h * 4 + a;
+        // North side.
+        if f + 7 < board::SQUARES && forts & (1 << (f + 7)) != 0 {
+            let n = f + 7;
+            union(&mut parent, arc(f, NW), arc(n, SE));
+            union(&mut parent, arc(f, NE), arc(n, SW));
+        } else {
+            union(&mut parent, arc(f, NW), arc(f, NE));
+        }
+        // East side.
+        if f % 7 < 6 && forts & (1 << (f + 1)) != 0 {
+            let e = f + 1;
+            union(&mut parent, arc(f, NE), arc(e, SW));
+            union(&mut parent, arc(f, SE), arc(e, NW));
+        } else {
+            union(&mut parent, arc(f, NE), arc(f, SE));
+        }
+        // South and west sides: bridges there are joined from the other ringfort.
+        if f < 7 || forts & (1 << (f - 7)) == 0 {
+            union(&mut parent, arc(f, SW), arc(f, SE));
+        }
+        if f % 7 == 0 || forts & (1 << (f - 1)) == 0 {
+            union(&mut parent, arc(f, NW), arc(f, SW));
+        }
+    }
+    4 * forts.count_ones() - joins
+}
+
+/// A few moves of a list as text, for messages ("C3, D5, E4 or F2").
+pub(crate) fn examples(list: &[Move]) -> String {
+    let mut v: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+    v.sort();
+    v.dedup();
+    const SHOW: usize = 6;
+    if v.len() > SHOW {
+        let more = v.len() - SHOW;
+        v.truncate(SHOW);
+        return format!("{} and {more} more", v.join(", "));
+    }
+    match v.len() {
+        0 => String::new(),
+        1 => v[0].clone(),
+        n => format!("{} or {}", v[..n - 1].join(", "), v[n - 1]),
+    }
+}
+
+/// Hills of a set as text, "C3, D5 or E4".
+pub(crate) fn hills_text(b: Bits) -> String {
+    let moves: Vec<Move> = Hill::in_set(b).map(|hill| Move::Build { hill }).collect();
+    examples(&moves)
+}
+
+#[cfg(test)]
+mod tests;
+
+/// A hand-made Tara position, for tests, puzzles and discussion of examples.
+#[derive(Clone, Debug)]
+pub struct Setup<'a> {
+    pub options: GameOptions,
+    /// Seven rows, row 7 first, seven cells each (white space between cells is ignored):
+    /// `.` vacant, `r`/`b` a Red/Blue ringfort, `R`/`B` a ringfort with its owner's king,
+    /// `S` a Red king on a Blue ringfort, `T` a Blue king on a Red ringfort (High Kings after a
+    /// sacrifice), and `-` (or any of `.`) for the four missing corners.
+    pub diagram: &'a str,
+    pub to_move: Player,
+    /// Plies played so far (High Kings: below 6 is Placement).
+    pub ply: u32,
+    /// Whether each player is in Battle (High Kings: both or neither).
+    pub battle: [bool; 2],
+    /// Enemy kings captured by Red and by Blue.
+    pub captured: [u8; 2],
+}
+
+/// A diagram that does not describe a Tara board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad diagram: {0}")]
+pub struct DiagramError(String);
+
+impl TaraPosition {
+    /// Builds a position from a [`Setup`]. The start-of-turn rules (the BATTLE switch) are
+    /// applied as if the position had been reached by play.
+    pub fn setup(s: &Setup) -> Result<TaraPosition, DiagramError> {
+        let rows: Vec<Vec<char>> = s
+            .diagram
+            .lines()
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        if rows.len() != 7 || rows.iter().any(|r| r.len() != 7) {
+            return Err(DiagramError("expected 7 rows of 7 cells".into()));
+        }
+        let mut p = TaraPosition::new(s.options);
+        for (i, row) in rows.iter().enumerate() {
+            let r = 6 - i as u8;
+            for (c, ch) in row.iter().enumerate() {
+                let Some(h) = Hill::new(c as u8, r) else {
+                    if matches!(ch, '-' | '.') {
+                        continue;
+                    }
+                    return Err(DiagramError(format!("corner cell holds '{ch}'")));
+                };
+                let (fort, king) = match ch {
+                    '.' => continue,
+                    'r' => (0, None),
+                    'b' => (1, None),
+                    'R' => (0, Some(0)),
+                    'B' => (1, Some(1)),
+                    'S' => (1, Some(0)),
+                    'T' => (0, Some(1)),
+                    _ => return Err(DiagramError(format!("unknown cell '{ch}' at {h}"))),
+                };
+                if king.is_some() && !s.options.variant.has_kings() {
+                    return Err(DiagramError("Sacred Hill has no kings".into()));
+                }
+                p.forts[fort] |= h.bit();
+                if let Some(k) = king {
+                    p.kings[k] |= h.bit();
+                }
+            }
+        }
+        p.to_move = s.to_move;
+        p.ply = s.ply;
+        p.battle = s.battle;
+        p.captured = s.captured;
+        p.history.clear();
+        if p.is_high_kings() {
+            p.begin_turn_high_kings();
+            p.history.push(p.key());
+        } else if !p.battle[s.to_move.index()] && p.manoeuvre_builds_for(s.to_move) == 0 {
+            p.battle[s.to_move.index()] = true;
+        }
+        Ok(p)
+    }
+
+    /// The bridges: every pair of orthogonally adjacent ringforts of one colour, each pair once
+    /// (lower hill first).
+    pub fn bridges(&self, p: Player) -> Vec<(Hill, Hill)> {
+        let f = self.forts[p.index()];
+        let mut v = Vec::new();
+        for h in Hill::in_set(f) {
+            for n in Hill::in_set(h.neighbours() & f) {
+                if n > h {
+                    v.push((h, n));
+                }
+            }
+        }
+        v
+    }
+}

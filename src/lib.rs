@@ -1,0 +1,7 @@
+//! tara-bot: a referee for High Kings of Tara, Tara: Sacred Hill and Ard Rí.
+//!
+//! Layers (see `DESIGN.md`): [`game`] is the pure rules engine; [`cli`] holds the command-line
+//! tools built on it (`engine`, `bench`).
+
+pub mod cli;
+pub mod game;

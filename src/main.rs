@@ -1,0 +1,154 @@
+//! The `tara-bot` command line.
+
+use anyhow::Result;
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use std::process::ExitCode;
+use tara_bot::cli::{bench, engine};
+use tara_bot::game::{notation, GameOptions, Scoring, Side, Variant};
+
+#[derive(Parser)]
+#[command(
+    name = "tara-bot",
+    version,
+    about = "Referee for High Kings of Tara, Tara: Sacred Hill and Ard Rí"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the position after a list of moves as JSON (legal moves, counts, result).
+    Engine(EngineArgs),
+    /// Measure performance.
+    Bench {
+        #[arg(value_enum)]
+        what: BenchTarget,
+        /// Seconds to spend per configuration.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BenchTarget {
+    /// Random complete games per variant.
+    Engine,
+}
+
+#[derive(clap::Args)]
+struct EngineArgs {
+    /// hkot-1, hkot-2, sacred-hill-1, sacred-hill-2 or ard-ri.
+    #[arg(long, value_parser = parse_variant)]
+    variant: Variant,
+    /// kingdoms or knots (knots only for hkot-1 and sacred-hill-1).
+    #[arg(long, value_parser = parse_scoring)]
+    scoring: Option<Scoring>,
+    /// Who moves first: red or blue (Tara; default red). Ard Rí: always the attackers.
+    #[arg(long, value_parser = parse_first)]
+    first: Option<Side>,
+    /// The moves, separated by spaces, e.g. "D4 B2 F6".
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// One JSON line for the position after 0, 1, …, n moves.
+    #[arg(long)]
+    trace: bool,
+    /// Print {"perft": N}: the number of legal move sequences of length D.
+    #[arg(long, value_name = "D")]
+    perft: Option<u32>,
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    s.parse()
+        .map_err(|e: tara_bot::game::UnknownVariant| e.to_string())
+}
+fn parse_scoring(s: &str) -> Result<Scoring, String> {
+    s.parse()
+}
+fn parse_first(s: &str) -> Result<Side, String> {
+    notation::parse_side(s)
+}
+
+/// Parses the command line; on an error prints it with the usage of the command concerned
+/// (exit status 2).
+fn parse_cli() -> Result<Cli, ExitCode> {
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            {
+                let _ = e.print();
+                return Err(if e.exit_code() == 0 {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(2)
+                });
+            }
+            let rendered = e.render().to_string();
+            eprint!("{rendered}");
+            if !rendered.contains("Usage:") {
+                let mut cmd = Cli::command();
+                cmd.build();
+                let sub = std::env::args().nth(1).unwrap_or_default();
+                let usage = match cmd.find_subcommand_mut(&sub) {
+                    Some(s) => s.render_usage(),
+                    None => cmd.render_usage(),
+                };
+                eprintln!("\n{usage}");
+            }
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match parse_cli() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    match cli.command {
+        Command::Engine(args) => run_engine(args),
+        Command::Bench { what, seconds } => {
+            if !(seconds > 0.0 && seconds.is_finite()) {
+                eprintln!("error: --seconds must be a positive number");
+                return ExitCode::from(2);
+            }
+            match what {
+                BenchTarget::Engine => {
+                    for (i, options) in bench::engine_configs().into_iter().enumerate() {
+                        println!("{}", bench::engine_one(options, seconds, 0x7a7a + i as u64));
+                    }
+                }
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn run_engine(args: EngineArgs) -> ExitCode {
+    let options = match GameOptions::with(args.variant, args.scoring, args.first) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}\n\nUsage: tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]");
+            return ExitCode::from(2);
+        }
+    };
+    match engine::run(options, &args.moves, args.trace, args.perft) {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err((lines, failure)) => {
+            for l in lines {
+                println!("{l}");
+            }
+            eprintln!("{failure}");
+            ExitCode::from(1)
+        }
+    }
+}
