@@ -4,7 +4,8 @@ use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use tara_bot::cli::{bench, engine};
-use tara_bot::game::{notation, GameOptions, Scoring, Side, Variant};
+use tara_bot::game::{notation, GameOptions, Position, Scoring, Side, Variant};
+use tara_bot::render;
 
 #[derive(Parser)]
 #[command(
@@ -21,6 +22,8 @@ struct Cli {
 enum Command {
     /// Print the position after a list of moves as JSON (legal moves, counts, result).
     Engine(EngineArgs),
+    /// Draw a position (PNG) or a whole game (animated GIF, with --replay).
+    Render(RenderArgs),
     /// Measure performance.
     Bench {
         #[arg(value_enum)]
@@ -35,6 +38,8 @@ enum Command {
 enum BenchTarget {
     /// Random complete games per variant.
     Engine,
+    /// Board PNGs and replays per variant.
+    Render,
 }
 
 #[derive(clap::Args)]
@@ -57,6 +62,34 @@ struct EngineArgs {
     /// Print {"perft": N}: the number of legal move sequences of length D.
     #[arg(long, value_name = "D")]
     perft: Option<u32>,
+}
+
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// hkot-1, hkot-2, sacred-hill-1, sacred-hill-2 or ard-ri.
+    #[arg(long, value_parser = parse_variant)]
+    variant: Variant,
+    /// kingdoms or knots (knots only for hkot-1 and sacred-hill-1).
+    #[arg(long, value_parser = parse_scoring)]
+    scoring: Option<Scoring>,
+    /// Who moves first: red or blue (Tara; default red).
+    #[arg(long, value_parser = parse_first)]
+    first: Option<Side>,
+    /// The moves, separated by spaces.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Draw the position after this many moves (default: all).
+    #[arg(long)]
+    ply: Option<usize>,
+    /// The players' names, first seat first, separated by a comma ("alice,bob").
+    #[arg(long, default_value = "")]
+    names: String,
+    /// An animated GIF of the whole game instead of one position.
+    #[arg(long)]
+    replay: bool,
+    /// Where to write the image.
+    #[arg(short, long)]
+    output: std::path::PathBuf,
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -111,6 +144,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Engine(args) => run_engine(args),
+        Command::Render(args) => run_render(args),
         Command::Bench { what, seconds } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
                 eprintln!("error: --seconds must be a positive number");
@@ -120,6 +154,11 @@ fn main() -> ExitCode {
                 BenchTarget::Engine => {
                     for (i, options) in bench::engine_configs().into_iter().enumerate() {
                         println!("{}", bench::engine_one(options, seconds, 0x7a7a + i as u64));
+                    }
+                }
+                BenchTarget::Render => {
+                    for variant in Variant::ALL {
+                        println!("{}", bench::render_one(variant, seconds));
                     }
                 }
             }
@@ -151,4 +190,54 @@ fn run_engine(args: EngineArgs) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+fn run_render(args: RenderArgs) -> ExitCode {
+    let options = match GameOptions::with(args.variant, args.scoring, args.first) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}\n\nUsage: tara-bot render --variant <id> [--scoring ..] [--first ..] --moves \"<...>\" [--ply N] [--replay] -o FILE");
+            return ExitCode::from(2);
+        }
+    };
+    let mut moves = Vec::new();
+    let replayed = engine::replay(options, &args.moves, |_| {});
+    let pos = match replayed {
+        Ok(pos) => pos,
+        Err(failure) => {
+            eprintln!("{failure}");
+            return ExitCode::from(1);
+        }
+    };
+    for text in engine::split_moves(&args.moves) {
+        moves.push(pos.parse_move(text).expect("checked by the replay"));
+    }
+    let mut names = args.names.splitn(2, ',').map(|s| s.trim().to_string());
+    let names = [
+        names.next().unwrap_or_default(),
+        names.next().unwrap_or_default(),
+    ];
+    let bytes = if args.replay {
+        render::replay_gif(options, &moves, &names)
+    } else {
+        let ply = args.ply.unwrap_or(moves.len());
+        if ply > moves.len() {
+            eprintln!(
+                "error: --ply {ply} is past the end of the game ({} moves)",
+                moves.len()
+            );
+            return ExitCode::from(2);
+        }
+        let mut pos = Position::new(options);
+        for m in &moves[..ply] {
+            pos.play_unchecked(*m);
+        }
+        let last = ply.checked_sub(1).map(|i| moves[i]);
+        render::board_png(&pos, &render::Frame::new(names, last))
+    };
+    if let Err(e) = std::fs::write(&args.output, bytes) {
+        eprintln!("error: cannot write {}: {e}", args.output.display());
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
 }

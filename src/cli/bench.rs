@@ -74,3 +74,53 @@ pub fn engine_one(options: GameOptions, seconds: f64, seed: u64) -> serde_json::
     }
     line
 }
+
+/// Times board PNGs of positions from random games, and a 60-move replay, for one variant.
+pub fn render_one(variant: Variant, seconds: f64) -> serde_json::Value {
+    use crate::game::playout::random_game;
+    use crate::render::{board_png, replay_gif, warm_up, Frame};
+    warm_up();
+    let options = GameOptions::new(variant);
+    let mut rng = Rng::new(0xb0a4d);
+    let (_, moves) = random_game(options, &mut rng);
+    // Positions along the game: start, middle and end, cycled.
+    let mut positions = Vec::new();
+    let mut pos = Position::new(options);
+    positions.push((pos.clone(), None));
+    for m in &moves {
+        pos.play_unchecked(*m);
+        positions.push((pos.clone(), Some(*m)));
+    }
+    let names = ["Aoife".to_string(), "Brian".to_string()];
+    let budget = Duration::from_secs_f64(seconds);
+    let t0 = Instant::now();
+    let mut times = Vec::new();
+    let mut bytes = Vec::new();
+    let mut i = 0;
+    while t0.elapsed() < budget || times.len() < 20 {
+        let (p, last) = &positions[(i * 7) % positions.len()];
+        let t = Instant::now();
+        let png = board_png(p, &Frame::new(names.clone(), *last));
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        bytes.push(png.len());
+        i += 1;
+    }
+    times.sort_by(f64::total_cmp);
+    bytes.sort_unstable();
+    // A replay of (at most) 60 moves.
+    let replay_moves = &moves[..moves.len().min(60)];
+    let t = Instant::now();
+    let gif = replay_gif(options, replay_moves, &names);
+    let replay_ms = t.elapsed().as_secs_f64() * 1000.0;
+    json!({
+        "bench": "render",
+        "variant": variant.id(),
+        "png_ms_median": (times[times.len() / 2] * 100.0).round() / 100.0,
+        "png_ms_max": (times[times.len() - 1] * 100.0).round() / 100.0,
+        "png_bytes": bytes[bytes.len() / 2],
+        "png_bytes_max": bytes[bytes.len() - 1],
+        "replay_moves": replay_moves.len(),
+        "replay_ms": replay_ms.round(),
+        "replay_bytes": gif.len(),
+    })
+}

@@ -4,6 +4,7 @@
 
 pub mod ard_ri;
 pub mod board;
+pub mod describe;
 mod error;
 mod moves;
 pub mod notation;

@@ -1,0 +1,165 @@
+//! Plain-English descriptions of moves and results, shared by the board images and the bot's
+//! messages.
+
+use super::board::{squares, Bits, Hill, Square};
+use super::tara::LastMove;
+use super::{EndReason, Move, Outcome, Player, Position, Scoring, Side, Team};
+
+fn hills(b: Bits) -> String {
+    let v: Vec<String> = Hill::in_set(b).map(|h| h.to_string()).collect();
+    match v.len() {
+        0 => String::new(),
+        1 => v[0].clone(),
+        n => format!("{} and {}", v[..n - 1].join(", "), v[n - 1]),
+    }
+}
+
+fn squares_text(b: Bits) -> String {
+    let v: Vec<String> = squares(b)
+        .filter_map(Square::from_index)
+        .map(|s| s.to_string())
+        .collect();
+    match v.len() {
+        0 => String::new(),
+        1 => v[0].clone(),
+        n => format!("{} and {}", v[..n - 1].join(", "), v[n - 1]),
+    }
+}
+
+/// What the last move of a Tara game did, as one sentence ("Blue moved G2-E3 and captured
+/// Red's king on F7."). `None` at the start.
+pub fn tara_last_move(last: &LastMove, variant_has_kings: bool) -> Option<String> {
+    let m = last.mv?;
+    let p = last.player?;
+    let q = p.opponent();
+    let mut s = match m {
+        Move::Build { hill } if variant_has_kings => format!("{p} placed a king on {hill}"),
+        Move::Build { hill } if last.fort_captured.is_some() => {
+            format!("{p} captured {q}'s ringfort on {hill}")
+        }
+        Move::Build { hill } => format!("{p} built on {hill}"),
+        Move::King { from, to, .. } => {
+            if let Some(h) = last.sacrificed {
+                format!("{p} backtracked {from}-{to} and sacrificed the ringfort on {h} to {q}")
+            } else if let Some(h) = last.fort_captured {
+                format!("{p} moved {from}-{to} and captured {q}'s ringfort on {h}")
+            } else if last.built.is_some() {
+                format!("{p} moved {from}-{to} and built")
+            } else {
+                format!("{p} backtracked {from}-{to}")
+            }
+        }
+        Move::Pass if last.passed_out => format!("{p} passed and took their kings off the board"),
+        Move::Pass => format!("{p} had no legal move and passed"),
+        Move::Step { .. } => return None,
+    };
+    let kings = last.kings_captured.count_ones();
+    if kings == 1 {
+        s.push_str(&format!(
+            ", capturing {q}'s king on {}",
+            hills(last.kings_captured)
+        ));
+    } else if kings > 1 {
+        s.push_str(&format!(
+            ", capturing {q}'s kings on {}",
+            hills(last.kings_captured)
+        ));
+    }
+    s.push('.');
+    if last.last_hill {
+        s.push_str(&format!(
+            " That was the last vacant hill: {q} has one more turn."
+        ));
+    } else if last.passed_out {
+        s.push_str(&format!(" {q} has one more turn."));
+    }
+    if let Some(h) = last.stranded_king_lost {
+        s.push_str(&format!(
+            " {q}'s king on {h} is trapped on enemy territory and is captured by default."
+        ));
+    }
+    if last.battle_started {
+        s.push_str(" BATTLE!");
+    }
+    Some(s)
+}
+
+/// What an Ard Rí move did ("Attackers moved d2-c2, capturing c3.").
+pub fn ard_ri_move(m: Move, mover: Team, captured: Bits) -> String {
+    let who = match mover {
+        Team::Attackers => "Attackers",
+        Team::Defenders => "Defenders",
+    };
+    let mut s = format!("{who} moved {m}");
+    if captured != 0 {
+        s.push_str(&format!(", capturing {}", squares_text(captured)));
+    }
+    s.push('.');
+    s
+}
+
+/// The last move of any game in one sentence; `last` is the move played (needed for Ard Rí).
+pub fn last_move(pos: &Position, last: Option<Move>) -> Option<String> {
+    match pos {
+        Position::Tara(t) => tara_last_move(t.last_move(), t.variant().has_kings()),
+        Position::ArdRi(a) => {
+            let m = last?;
+            // The attackers move at even plies, so an odd ply count means they moved last.
+            let mover = if a.ply() % 2 == 1 {
+                Team::Attackers
+            } else {
+                Team::Defenders
+            };
+            Some(ard_ri_move(m, mover, a.last_captures()))
+        }
+    }
+}
+
+/// How a finished game was decided, e.g. "Red wins by kingdoms (4 to 6)".
+pub fn result(pos: &Position, o: &Outcome) -> String {
+    let winner = o.winner.map(Side::name);
+    match (o.reason, pos) {
+        (EndReason::DoubleCapture, _) => {
+            format!("{} wins by double capture", winner.unwrap_or("Nobody"))
+        }
+        (EndReason::Score, Position::Tara(t)) => {
+            let (r, b) = (t.counts(Player::Red), t.counts(Player::Blue));
+            let knots = t.options().scoring == Scoring::Knots;
+            let (kr, kb, what) = if knots {
+                (r.knots, b.knots, "knots")
+            } else {
+                (r.kingdoms, b.kingdoms, "kingdoms")
+            };
+            match winner {
+                Some(w) if kr != kb => format!("{w} wins by {what} ({kr} to {kb})"),
+                Some(w) => format!(
+                    "{w} wins by territory ({} to {} ringforts; {what} {kr} each)",
+                    r.territory, b.territory
+                ),
+                None => format!("Draw: {kr} {what} and {} ringforts each", r.territory),
+            }
+        }
+        (EndReason::Score, _) => "Scored".to_string(),
+        (EndReason::KingEscaped, _) => "Defenders win: the king escaped to a corner".into(),
+        (EndReason::KingCaptured, _) => "Attackers win: the king is captured".into(),
+        (EndReason::NoMoves, _) => format!(
+            "{} win: the {} have no legal move",
+            winner.unwrap_or("Nobody"),
+            o.winner
+                .map(|w| w.opponent().name().to_lowercase())
+                .unwrap_or_default()
+        ),
+        (EndReason::MoveLimit, _) => "Draw: 100 moves without a capture".into(),
+    }
+}
+
+/// Points as "Red 4 – 1 Blue" (seat order).
+pub fn points(o: &Outcome, sides: [Side; 2]) -> String {
+    format!(
+        "{} {} – {} {}",
+        sides[0].name(),
+        o.points[0],
+        o.points[1],
+        sides[1].name()
+    )
+}

@@ -1,0 +1,203 @@
+//! The header above the board: the two players, whose turn it is, the phase, the counts, the
+//! last move in words, and the result of a finished game.
+
+use super::canvas::{rounded_rect, Align, Canvas, Style, Weight};
+use super::{fit, palette, Frame, WIDTH};
+use crate::game::{describe, Player, Position, Scoring, Side};
+
+/// Draws the seat's emblem: Red a ring, Blue a square ring, attackers a dark diamond,
+/// defenders a light disc.
+pub(super) fn emblem(c: &mut Canvas, side: Side, cx: f32, cy: f32, size: f32) {
+    match side {
+        Side::Red => {
+            c.stroke_circle(cx, cy, size * 0.62, size * 0.55, palette::RED_DARK);
+            c.stroke_circle(cx, cy, size * 0.62, size * 0.35, palette::RED);
+        }
+        Side::Blue => {
+            let s = size * 1.2;
+            if let Some(p) = rounded_rect(cx - s / 2.0, cy - s / 2.0, s, s, size * 0.3) {
+                c.stroke(&p, size * 0.55, palette::BLUE_DARK);
+                c.stroke(&p, size * 0.35, palette::BLUE);
+            }
+        }
+        Side::Attackers => super::ard_ri::attacker(c, cx, cy, size * 0.9, 255),
+        Side::Defenders => super::ard_ri::defender(c, cx, cy, size * 0.9, 255),
+    }
+}
+
+fn stats(pos: &Position, seat: usize) -> (String, String) {
+    match pos {
+        Position::Tara(t) => {
+            let p = Player::BOTH[seat];
+            let n = t.counts(p);
+            let first = match t.options().scoring {
+                Scoring::Kingdoms => format!(
+                    "{} kingdom{} · {} ringforts",
+                    n.kingdoms,
+                    if n.kingdoms == 1 { "" } else { "s" },
+                    n.territory
+                ),
+                Scoring::Knots => format!(
+                    "{} knot{} · {} kingdoms · {} ringforts",
+                    n.knots,
+                    if n.knots == 1 { "" } else { "s" },
+                    n.kingdoms,
+                    n.territory
+                ),
+            };
+            let second = if t.variant().has_kings() {
+                let kings = t.kings(p).count_ones();
+                format!(
+                    "{} king{} on the board · {} taken",
+                    kings,
+                    if kings == 1 { "" } else { "s" },
+                    n.kings_captured
+                )
+            } else {
+                format!("Phase: {}", t.phase_of(p))
+            };
+            (first, second)
+        }
+        Position::ArdRi(a) => {
+            if seat == 0 {
+                (
+                    format!("{} attackers", a.attackers().count_ones()),
+                    "move first".to_string(),
+                )
+            } else {
+                (
+                    format!("{} defenders and the king", a.defenders().count_ones()),
+                    "king to a corner wins".to_string(),
+                )
+            }
+        }
+    }
+}
+
+pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
+    let sides = pos.variant().sides();
+    let to_move = pos.to_move();
+    let panel_w = (WIDTH as f32 - 36.0) / 2.0;
+    for (seat, side) in sides.into_iter().enumerate() {
+        let x = 12.0 + seat as f32 * (panel_w + 12.0);
+        let (y, h) = (10.0, 80.0);
+        let active = to_move == Some(side);
+        let winner = pos.outcome().and_then(|o| o.winner) == Some(side);
+        if let Some(p) = rounded_rect(x, y, panel_w, h, 10.0) {
+            c.fill(&p, palette::PANEL);
+            if active || winner {
+                c.stroke(&p, 4.0, palette::GOLD);
+            } else {
+                c.stroke(&p, 1.5, palette::PANEL_EDGE);
+            }
+        }
+        emblem(c, side, x + 26.0, y + 25.0, 16.0);
+        let name = if frame.names[seat].trim().is_empty() {
+            side.name().to_string()
+        } else {
+            frame.names[seat].trim().to_string()
+        };
+        let tag = if winner {
+            "WINNER"
+        } else if active {
+            "TO MOVE"
+        } else {
+            ""
+        };
+        let tag_w = if tag.is_empty() {
+            0.0
+        } else {
+            Canvas::text_width(Weight::Bold, 11.0, tag) + 14.0
+        };
+        let name = fit(&name, Weight::Bold, 19.0, panel_w - 60.0 - tag_w);
+        c.text(
+            Style::new(Weight::Bold, 19.0, palette::INK),
+            x + 50.0,
+            y + 31.0,
+            Align::Left,
+            &name,
+        );
+        if !tag.is_empty() {
+            let tx = x + panel_w - tag_w - 6.0;
+            if let Some(p) = rounded_rect(tx, y + 15.0, tag_w, 20.0, 10.0) {
+                c.fill(&p, palette::GOLD);
+            }
+            c.text(
+                Style::new(Weight::Bold, 11.0, palette::GOLD_DARK),
+                tx + tag_w / 2.0,
+                y + 29.0,
+                Align::Centre,
+                tag,
+            );
+        }
+        let (first, second) = stats(pos, seat);
+        let label = format!("{} · {first}", side.name());
+        let label = fit(&label, Weight::Regular, 13.0, panel_w - 20.0);
+        c.text(
+            Style::new(Weight::Regular, 13.0, palette::INK),
+            x + 12.0,
+            y + 56.0,
+            Align::Left,
+            &label,
+        );
+        let second = fit(&second, Weight::Regular, 13.0, panel_w - 20.0);
+        c.text(
+            Style::new(Weight::Regular, 13.0, palette::MUTED),
+            x + 12.0,
+            y + 73.0,
+            Align::Left,
+            &second,
+        );
+    }
+    // Status: the result, or whose turn and the phase; then the last move in words.
+    let mid = WIDTH as f32 / 2.0;
+    let status = match pos.outcome() {
+        Some(o) => format!(
+            "{} · {}",
+            describe::result(pos, o),
+            describe::points(o, sides)
+        ),
+        None => {
+            let who = to_move.map(Side::name).unwrap_or_default();
+            let mut s = format!("{who} to move · move {}", pos.ply() + 1);
+            if let Some(phase) = pos.phase() {
+                s = format!("{phase} · {s}");
+            }
+            if let Position::Tara(t) = pos {
+                if t.is_last_turn() {
+                    s.push_str(" · last turn");
+                }
+            }
+            if let Position::ArdRi(a) = pos {
+                let quiet = a.plies_without_capture();
+                if quiet > 0 {
+                    s.push_str(&format!(" · {quiet}/100 moves without capture"));
+                }
+            }
+            s
+        }
+    };
+    let (weight, colour) = if pos.outcome().is_some() {
+        (Weight::Bold, palette::ALERT)
+    } else {
+        (Weight::Bold, palette::INK)
+    };
+    let status = fit(&status, weight, 16.0, WIDTH as f32 - 24.0);
+    c.text(
+        Style::new(weight, 16.0, colour),
+        mid,
+        112.0,
+        Align::Centre,
+        &status,
+    );
+    if let Some(text) = describe::last_move(pos, frame.last_move) {
+        let text = fit(&text, Weight::Regular, 13.0, WIDTH as f32 - 24.0);
+        c.text(
+            Style::new(Weight::Regular, 13.0, palette::MUTED),
+            mid,
+            131.0,
+            Align::Centre,
+            &text,
+        );
+    }
+}

@@ -1,0 +1,270 @@
+//! Board images: structural checks (size, PNG decodes, replay frame counts, sizes) and golden
+//! images compared with a small per-pixel tolerance.
+//!
+//! On a golden mismatch the actual image is written next to the expected one as
+//! `<name>.actual.png`. `UPDATE_GOLDEN=1 cargo test --release --test render` rewrites them.
+
+use std::path::PathBuf;
+use tara_bot::cli::engine::split_moves;
+use tara_bot::game::playout::{random_game, Rng};
+use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
+use tara_bot::render::{board_png, replay_gif, Frame, HEIGHT, WIDTH};
+
+/// Decodes a PNG to RGB8 pixels.
+fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut dec = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().expect("PNG header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("PNG data");
+    buf.truncate(info.buffer_size());
+    let rgb = match info.color_type {
+        png::ColorType::Rgb => buf,
+        png::ColorType::Rgba => buf
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect(),
+        other => panic!("unexpected colour type {other:?}"),
+    };
+    (info.width, info.height, rgb)
+}
+
+struct Case {
+    name: String,
+    options: GameOptions,
+    names: [String; 2],
+    moves: Vec<Move>,
+    ply: usize,
+}
+
+fn cases() -> Vec<Case> {
+    include_str!("golden/cases.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            let variant: Variant = f[1].parse().unwrap();
+            let scoring = (f[2] != "-").then(|| f[2].parse::<Scoring>().unwrap());
+            let options = GameOptions::with(variant, scoring, None).unwrap();
+            let mut pos = Position::new(options);
+            let moves: Vec<Move> = split_moves(f[5])
+                .map(|t| {
+                    pos.play_text(t)
+                        .unwrap_or_else(|e| panic!("{}: {t}: {e}", f[0]))
+                })
+                .collect();
+            let mut names = f[3].split(',').map(str::to_string);
+            Case {
+                name: f[0].to_string(),
+                options,
+                names: [names.next().unwrap(), names.next().unwrap()],
+                ply: if f[4] == "end" {
+                    moves.len()
+                } else {
+                    f[4].parse().unwrap()
+                },
+                moves,
+            }
+        })
+        .collect()
+}
+
+fn render_case(c: &Case) -> Vec<u8> {
+    let mut pos = Position::new(c.options);
+    for m in &c.moves[..c.ply] {
+        pos.play(*m).unwrap();
+    }
+    let last = c.ply.checked_sub(1).map(|i| c.moves[i]);
+    board_png(&pos, &Frame::new(c.names.clone(), last))
+}
+
+#[test]
+fn golden_images_match() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut failures = Vec::new();
+    let all = cases();
+    assert!(all.len() >= 12);
+    for c in &all {
+        let actual = render_case(c);
+        let path = dir.join(format!("{}.png", c.name));
+        if update {
+            std::fs::write(&path, &actual).unwrap();
+            continue;
+        }
+        let expected = std::fs::read(&path)
+            .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
+        let (w1, h1, a) = decode(&actual);
+        let (w2, h2, e) = decode(&expected);
+        let mut bad = 0usize;
+        if (w1, h1) == (w2, h2) {
+            for (pa, pe) in a.chunks_exact(3).zip(e.chunks_exact(3)) {
+                let d = pa
+                    .iter()
+                    .zip(pe)
+                    .map(|(x, y)| x.abs_diff(*y))
+                    .max()
+                    .unwrap();
+                if d > 40 {
+                    bad += 1;
+                }
+            }
+        } else {
+            bad = usize::MAX;
+        }
+        // Tolerance: at most 0.1% of the pixels may differ noticeably.
+        if bad > (w2 * h2) as usize / 1000 {
+            let out = dir.join(format!("{}.actual.png", c.name));
+            std::fs::write(&out, &actual).unwrap();
+            failures.push(format!(
+                "{}: {bad} pixels differ; see {}",
+                c.name,
+                out.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn board_images_have_the_default_size_and_decode() {
+    for c in cases() {
+        let png_bytes = render_case(&c);
+        let (w, h, rgb) = decode(&png_bytes);
+        assert_eq!((w, h), (WIDTH, HEIGHT), "{}", c.name);
+        assert_eq!(rgb.len(), (w * h * 3) as usize);
+        assert!(
+            png_bytes.len() < 150 * 1024,
+            "{}: {} bytes",
+            c.name,
+            png_bytes.len()
+        );
+    }
+}
+
+#[test]
+fn images_of_different_positions_differ() {
+    let all = cases();
+    let a = render_case(&all[0]);
+    let b = render_case(&all[1]);
+    assert_ne!(decode(&a).2, decode(&b).2);
+}
+
+/// Counts the frames of a GIF and checks each one lies inside the canvas.
+fn gif_frames(bytes: &[u8]) -> (u16, u16, usize) {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut dec = opts.read_info(bytes).expect("GIF header");
+    let (w, h) = (dec.width(), dec.height());
+    let mut n = 0;
+    while let Some(f) = dec.read_next_frame().expect("GIF frame") {
+        assert!(f.left + f.width <= w && f.top + f.height <= h);
+        n += 1;
+    }
+    (w, h, n)
+}
+
+#[test]
+fn replays_have_one_frame_per_position() {
+    for (i, variant) in Variant::ALL.into_iter().enumerate() {
+        let options = GameOptions::new(variant);
+        let (_, moves) = random_game(options, &mut Rng::new(40 + i as u64));
+        let moves = &moves[..moves.len().min(60)];
+        let names = ["A".to_string(), "B".to_string()];
+        let bytes = replay_gif(options, moves, &names);
+        let (w, h, frames) = gif_frames(&bytes);
+        assert_eq!((u32::from(w), u32::from(h)), (WIDTH, HEIGHT));
+        assert_eq!(frames, moves.len() + 1, "{variant}");
+        assert!(
+            bytes.len() < 8 * 1024 * 1024,
+            "{variant}: {} bytes",
+            bytes.len()
+        );
+    }
+}
+
+#[test]
+fn a_replay_of_a_whole_long_game_stays_under_8_mb() {
+    // Ard Rí games are the longest; take a full one.
+    let options = GameOptions::new(Variant::ArdRi);
+    let (pos, moves) = random_game(options, &mut Rng::new(9));
+    assert!(pos.outcome().is_some());
+    let bytes = replay_gif(options, &moves, &["A".into(), "B".into()]);
+    assert_eq!(gif_frames(&bytes).2, moves.len() + 1);
+    assert!(
+        bytes.len() < 8 * 1024 * 1024,
+        "{} moves: {} bytes",
+        moves.len(),
+        bytes.len()
+    );
+}
+
+fn render_cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .arg("render")
+        .args(args)
+        .output()
+        .expect("run tara-bot")
+}
+
+#[test]
+fn render_command_writes_a_png_a_ply_and_a_replay() {
+    let dir = std::env::temp_dir().join(format!("tara-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png_path = dir.join("board.png");
+    let moves = "D4 B2 F6 F2 B6 D6";
+    let p = png_path.to_str().unwrap();
+    let out = render_cli(&[
+        "--variant",
+        "hkot-1",
+        "--moves",
+        moves,
+        "--ply",
+        "3",
+        "-o",
+        p,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (w, h, _) = decode(&std::fs::read(&png_path).unwrap());
+    assert_eq!((w, h), (WIDTH, HEIGHT));
+    let gif_path = dir.join("game.gif");
+    let g = gif_path.to_str().unwrap();
+    let out = render_cli(&["--variant", "hkot-1", "--moves", moves, "--replay", "-o", g]);
+    assert!(out.status.success());
+    assert_eq!(gif_frames(&std::fs::read(&gif_path).unwrap()).2, 7);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn render_command_reports_bad_moves_like_the_engine() {
+    let out = render_cli(&[
+        "--variant",
+        "hkot-1",
+        "--moves",
+        "D4 B2 D5",
+        "-o",
+        "/nonexistent/x.png",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "move 3 (D5): D5 is next to your ringfort on D4: in Placement your ringforts may not touch"
+    );
+    let out = render_cli(&["--variant", "hkot-2", "--scoring", "knots", "-o", "x.png"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = render_cli(&[
+        "--variant",
+        "hkot-1",
+        "--moves",
+        "D4",
+        "--ply",
+        "5",
+        "-o",
+        "x.png",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
