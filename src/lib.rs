@@ -3,6 +3,10 @@
 //! Layers (see `DESIGN.md`): [`game`] is the pure rules engine; [`cli`] holds the command-line
 //! tools built on it (`engine`, `bench`).
 
+pub mod bot;
 pub mod cli;
+pub mod config;
+pub mod console;
 pub mod game;
 pub mod render;
+pub mod store;

@@ -3,6 +3,7 @@
 use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
+use tara_bot::bot::Clock;
 use tara_bot::cli::{bench, engine};
 use tara_bot::game::{notation, GameOptions, Position, Scoring, Side, Variant};
 use tara_bot::render;
@@ -22,6 +23,8 @@ struct Cli {
 enum Command {
     /// Print the position after a list of moves as JSON (legal moves, counts, result).
     Engine(EngineArgs),
+    /// Play in the terminal: the whole bot on the same database, commands as in Discord.
+    Local(LocalArgs),
     /// Draw a position (PNG) or a whole game (animated GIF, with --replay).
     Render(RenderArgs),
     /// Measure performance.
@@ -40,6 +43,8 @@ enum BenchTarget {
     Engine,
     /// Board PNGs and replays per variant.
     Render,
+    /// Moves through the bot core and SQLite on a database of 10,000 games.
+    Service,
 }
 
 #[derive(clap::Args)]
@@ -62,6 +67,22 @@ struct EngineArgs {
     /// Print {"perft": N}: the number of legal move sequences of length D.
     #[arg(long, value_name = "D")]
     perft: Option<u32>,
+}
+
+#[derive(clap::Args)]
+struct LocalArgs {
+    /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+    #[arg(long)]
+    db: Option<std::path::PathBuf>,
+    /// Folder for board images (default: TARA_BOT_IMAGES, the config file, or ./tara-images).
+    #[arg(long)]
+    images: Option<std::path::PathBuf>,
+    /// Do not write board images (boards are still drawn as text).
+    #[arg(long)]
+    no_images: bool,
+    /// Who you are at the start (switch with /as NAME).
+    #[arg(long = "as", default_value = "alice")]
+    user: String,
 }
 
 #[derive(clap::Args)]
@@ -144,6 +165,13 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Engine(args) => run_engine(args),
+        Command::Local(args) => match run_local(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::from(1)
+            }
+        },
         Command::Render(args) => run_render(args),
         Command::Bench { what, seconds } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
@@ -161,6 +189,17 @@ fn main() -> ExitCode {
                         println!("{}", bench::render_one(variant, seconds));
                     }
                 }
+                BenchTarget::Service => match bench::service(seconds, 10_000) {
+                    Ok(lines) => {
+                        for l in lines {
+                            println!("{l}");
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e:#}");
+                        return ExitCode::from(1);
+                    }
+                },
             }
             ExitCode::SUCCESS
         }
@@ -240,4 +279,33 @@ fn run_render(args: RenderArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn run_local(args: LocalArgs) -> Result<()> {
+    use anyhow::Context;
+    use std::io::IsTerminal;
+    use tara_bot::bot::{Bot, SystemClock};
+    init_logging();
+    let config = tara_bot::config::Config::load()?;
+    let db = args.db.unwrap_or(config.database);
+    let store = tara_bot::store::Store::open(&db)
+        .with_context(|| format!("opening the database {}", db.display()))?;
+    let seed = SystemClock.now_ms() as u64;
+    let bot = Bot::new(store, std::sync::Arc::new(SystemClock), seed).with_images(!args.no_images);
+    let images = (!args.no_images).then(|| args.images.unwrap_or(config.images));
+    let mut console = tara_bot::console::Console::new(&bot, &args.user, images);
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut out = std::io::stdout().lock();
+    console.run(stdin.lock(), &mut out, interactive)?;
+    Ok(())
 }

@@ -124,3 +124,157 @@ pub fn render_one(variant: Variant, seconds: f64) -> serde_json::Value {
         "replay_bytes": gif.len(),
     })
 }
+
+/// Fills a database with `n` games (half finished, half in progress), in one transaction.
+fn seed_games(
+    store: &mut crate::store::Store,
+    n: usize,
+    now: i64,
+) -> Result<(), crate::store::StoreError> {
+    use crate::game::playout::random_game;
+    use crate::store::{MoveRow, NewGame};
+    store.write(|tx| {
+        for i in 0..n {
+            let variant = Variant::ALL[i % Variant::ALL.len()];
+            let options = GameOptions::new(variant);
+            let (a, b) = (format!("seed-a{i}"), format!("seed-b{i}"));
+            tx.upsert_user(&a, &a, now)?;
+            tx.upsert_user(&b, &b, now)?;
+            let id = tx.insert_game(
+                &NewGame {
+                    server_id: "bench",
+                    channel_id: &format!("seed-{i}"),
+                    options,
+                    seats: [&a, &b],
+                    match_id: None,
+                    match_game: None,
+                },
+                now,
+            )?;
+            let (pos, moves) = random_game(options, &mut Rng::new(i as u64));
+            let keep = if i % 2 == 0 {
+                moves.len()
+            } else {
+                moves.len() / 2
+            };
+            for (ply, m) in moves.iter().take(keep).enumerate() {
+                tx.insert_move(
+                    id,
+                    &MoveRow {
+                        ply: ply as u32,
+                        notation: m.to_string(),
+                        user_id: Some(if ply % 2 == 0 { a.clone() } else { b.clone() }),
+                        created_at: now,
+                    },
+                )?;
+            }
+            if keep == moves.len() {
+                if let Some(o) = pos.outcome() {
+                    tx.finish_game(id, o, now)?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Plays moves through the bot core for about `seconds`; returns per-move latencies (ms).
+fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
+    use crate::bot::{Command, Ctx, User};
+    use crate::game::playout::random_game;
+    let budget = Duration::from_secs_f64(seconds);
+    let t0 = Instant::now();
+    let mut lat = Vec::new();
+    let mut refused = 0;
+    let mut g = 0u64;
+    while t0.elapsed() < budget {
+        let variant = Variant::ALL[(g as usize) % Variant::ALL.len()];
+        let channel = format!("{tag}-{g}");
+        let ctx = |u: &str| Ctx {
+            server: "bench".into(),
+            channel: channel.clone(),
+            user: User::new(u, u),
+            moderator: false,
+        };
+        bot.handle(
+            &ctx("red"),
+            Command::Challenge {
+                opponent: User::new("blue", "blue"),
+                variant: variant.id().into(),
+                scoring: None,
+                first: Some("me".into()),
+                is_match: false,
+            },
+        );
+        bot.handle(&ctx("blue"), Command::Accept { challenge: None });
+        let options = GameOptions::with(variant, None, Some(variant.sides()[0])).expect("options");
+        let (_, moves) = random_game(options, &mut Rng::new(g));
+        let mut pos = Position::new(options);
+        for m in moves {
+            if pos.outcome().is_some() || t0.elapsed() >= budget {
+                break;
+            }
+            let forced = pos.legal_moves().as_slice() == [crate::game::Move::Pass];
+            pos.play_unchecked(m);
+            if forced {
+                continue; // the bot played it already
+            }
+            // Tara: the challenger is Red; Ard Rí: the first player is the attackers.
+            let who = if pos.ply() % 2 == 1 { "red" } else { "blue" };
+            let t = Instant::now();
+            let r = bot.handle(
+                &ctx(who),
+                Command::Move {
+                    text: m.to_string(),
+                },
+            );
+            lat.push(t.elapsed().as_secs_f64() * 1000.0);
+            if r[0].ephemeral {
+                refused += 1;
+            }
+        }
+        g += 1;
+    }
+    (lat, refused)
+}
+
+/// `bench service`: the bot core on a temporary database holding `stored` games.
+pub fn service(seconds: f64, stored: usize) -> anyhow::Result<Vec<serde_json::Value>> {
+    use crate::bot::{Bot, SystemClock};
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("tara-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join("bench.db");
+    let _ = std::fs::remove_file(&db);
+    let mut store = crate::store::Store::open(&db)?;
+    let t = Instant::now();
+    seed_games(&mut store, stored, 0)?;
+    let seed_s = t.elapsed().as_secs_f64();
+    let mut out = Vec::new();
+    let mut bot = Some(Bot::new(store, Arc::new(SystemClock), 1).with_images(false));
+    crate::render::warm_up();
+    for images in [false, true] {
+        let b = bot.take().expect("bot").with_images(images);
+        let t = Instant::now();
+        let (mut lat, refused) = drive(&b, seconds, if images { "img" } else { "txt" });
+        anyhow::ensure!(refused == 0, "{refused} benchmark moves were refused");
+        let secs = t.elapsed().as_secs_f64();
+        lat.sort_by(f64::total_cmp);
+        let pct = |p: f64| lat[((lat.len() as f64 - 1.0) * p).round() as usize];
+        out.push(json!({
+            "bench": "service",
+            "images": images,
+            "stored_games": stored,
+            "seed_s": (seed_s * 100.0).round() / 100.0,
+            "moves": lat.len(),
+            "moves_per_s": (lat.len() as f64 / secs).round(),
+            "p50_ms": (pct(0.5) * 1000.0).round() / 1000.0,
+            "p99_ms": (pct(0.99) * 1000.0).round() / 1000.0,
+            "max_ms": (pct(1.0) * 1000.0).round() / 1000.0,
+        }));
+        bot = Some(b);
+    }
+    drop(bot);
+    std::fs::remove_dir_all(&dir).ok();
+    Ok(out)
+}

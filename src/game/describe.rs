@@ -115,12 +115,30 @@ pub fn last_move(pos: &Position, last: Option<Move>) -> Option<String> {
     }
 }
 
+/// "Red wins" or "Attackers win".
+pub fn wins(side: Side) -> String {
+    match side {
+        Side::Attackers | Side::Defenders => format!("{} win", side.name()),
+        _ => format!("{} wins", side.name()),
+    }
+}
+
+/// The loser's name in a sentence ("Blue", "the attackers").
+fn loser_name(o: &Outcome) -> String {
+    match o.winner.map(Side::opponent) {
+        Some(s @ (Side::Attackers | Side::Defenders)) => format!("the {}", s.name().to_lowercase()),
+        Some(s) => s.name().to_string(),
+        None => String::new(),
+    }
+}
+
 /// How a finished game was decided, e.g. "Red wins by kingdoms (4 to 6)".
 pub fn result(pos: &Position, o: &Outcome) -> String {
-    let winner = o.winner.map(Side::name);
+    let winner = o.winner.map(wins);
+    let winner = winner.as_deref();
     match (o.reason, pos) {
         (EndReason::DoubleCapture, _) => {
-            format!("{} wins by double capture", winner.unwrap_or("Nobody"))
+            format!("{} by double capture", winner.unwrap_or("Nobody wins"))
         }
         (EndReason::Score, Position::Tara(t)) => {
             let (r, b) = (t.counts(Player::Red), t.counts(Player::Blue));
@@ -131,9 +149,9 @@ pub fn result(pos: &Position, o: &Outcome) -> String {
                 (r.kingdoms, b.kingdoms, "kingdoms")
             };
             match winner {
-                Some(w) if kr != kb => format!("{w} wins by {what} ({kr} to {kb})"),
+                Some(w) if kr != kb => format!("{w} by {what} ({kr} to {kb})"),
                 Some(w) => format!(
-                    "{w} wins by territory ({} to {} ringforts; {what} {kr} each)",
+                    "{w} by territory ({} to {} ringforts; {what} {kr} each)",
                     r.territory, b.territory
                 ),
                 None => format!("Draw: {kr} {what} and {} ringforts each", r.territory),
@@ -143,13 +161,21 @@ pub fn result(pos: &Position, o: &Outcome) -> String {
         (EndReason::KingEscaped, _) => "Defenders win: the king escaped to a corner".into(),
         (EndReason::KingCaptured, _) => "Attackers win: the king is captured".into(),
         (EndReason::NoMoves, _) => format!(
-            "{} win: the {} have no legal move",
-            winner.unwrap_or("Nobody"),
-            o.winner
-                .map(|w| w.opponent().name().to_lowercase())
-                .unwrap_or_default()
+            "{}: {} have no legal move",
+            winner.unwrap_or("Nobody wins"),
+            loser_name(o)
         ),
         (EndReason::MoveLimit, _) => "Draw: 100 moves without a capture".into(),
+        (EndReason::Resigned, _) => format!(
+            "{}: {} resigned",
+            winner.unwrap_or("Nobody wins"),
+            loser_name(o)
+        ),
+        (EndReason::Timeout, _) => format!(
+            "{} on time: {} ran out of time",
+            winner.unwrap_or("Nobody wins"),
+            loser_name(o)
+        ),
     }
 }
 

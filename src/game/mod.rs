@@ -188,6 +188,12 @@ impl Side {
             Side::Blue | Side::Defenders => 1,
         }
     }
+    /// The side with this id (`red`, `blue`, `attackers`, `defenders`).
+    pub fn from_id(id: &str) -> Option<Side> {
+        [Side::Red, Side::Blue, Side::Attackers, Side::Defenders]
+            .into_iter()
+            .find(|s| s.id() == id)
+    }
     /// The other side of the same game.
     pub const fn opponent(self) -> Side {
         match self {
@@ -280,6 +286,10 @@ pub enum EndReason {
     NoMoves,
     /// Ard Rí: 100 plies without a capture.
     MoveLimit,
+    /// The bot's own ending (RULES.md Part E): a player resigned.
+    Resigned,
+    /// The bot's own ending (RULES.md Part E): a player's clock ran out.
+    Timeout,
 }
 
 impl EndReason {
@@ -292,7 +302,25 @@ impl EndReason {
             EndReason::KingCaptured => "king-captured",
             EndReason::NoMoves => "no-moves",
             EndReason::MoveLimit => "move-limit",
+            EndReason::Resigned => "resigned",
+            EndReason::Timeout => "timeout",
         }
+    }
+
+    /// The reason with this id.
+    pub fn from_id(id: &str) -> Option<EndReason> {
+        [
+            EndReason::DoubleCapture,
+            EndReason::Score,
+            EndReason::KingEscaped,
+            EndReason::KingCaptured,
+            EndReason::NoMoves,
+            EndReason::MoveLimit,
+            EndReason::Resigned,
+            EndReason::Timeout,
+        ]
+        .into_iter()
+        .find(|r| r.id() == id)
     }
 }
 
@@ -338,6 +366,30 @@ pub struct Outcome {
     pub reason: EndReason,
     /// Points of the first seat (Red / attackers) and the second (Blue / defenders).
     pub points: [Points; 2],
+}
+
+/// The result when `loser` resigns or runs out of time (RULES.md Part E): the other player
+/// wins. Tara: the winner scores the larger of 2 + the kings they captured and what scoring the
+/// current position would give them; the loser scores the kings they captured. Ard Rí: 1 to 0.
+pub fn forfeit(pos: &Position, loser: Side, reason: EndReason) -> Outcome {
+    let winner = loser.opponent();
+    let mut points = [Points(0); 2];
+    match pos {
+        Position::Tara(t) => {
+            let c = [t.counts(Player::Red), t.counts(Player::Blue)];
+            let w = winner.index();
+            let by_score = tara::score(t.options().scoring, &c).points[w];
+            let base = Points::whole(2 + c[w].kings_captured);
+            points[w] = by_score.max(base);
+            points[loser.index()] = Points::whole(c[loser.index()].kings_captured);
+        }
+        Position::ArdRi(_) => points[winner.index()] = Points::whole(1),
+    }
+    Outcome {
+        winner: Some(winner),
+        reason,
+        points,
+    }
 }
 
 /// A position of any of the five games.

@@ -7,6 +7,7 @@ mod header;
 mod indexed;
 mod replay;
 mod tara;
+pub mod text;
 
 pub use replay::replay_gif;
 

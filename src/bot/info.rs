@@ -1,0 +1,291 @@
+//! Commands that only look: board, record, status, games, rules, help; and move autocomplete.
+
+use super::lobby::names;
+use super::play::load_active;
+use super::text::{self, Builder};
+use super::{replay, Bot, Ctx, Fail, Out, Outcome, Reply};
+use crate::game::{describe, GameRecord, Move, Position, Variant};
+use crate::render::Frame;
+use crate::store::GameStatus;
+
+pub(crate) fn help() -> Reply {
+    Reply::private(text::help())
+}
+
+/// "3 hours ago" from milliseconds.
+fn ago(ms: i64) -> String {
+    let mins = ms.max(0) / 60_000;
+    match mins {
+        0 => "just now".into(),
+        1 => "1 minute ago".into(),
+        m if m < 60 => format!("{m} minutes ago"),
+        m if m < 48 * 60 => format!("{} hours ago", m / 60),
+        m => format!("{} days ago", m / (24 * 60)),
+    }
+}
+
+impl Bot {
+    pub(crate) fn board(&self, ctx: &Ctx, ply: Option<u32>) -> Outcome<Vec<Out>> {
+        let mut store = self.store();
+        store.read(|tx| {
+            let game = match tx.active_game(&ctx.channel)? {
+                Some(g) => g,
+                None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
+                    Fail::User("No game has been played in this channel yet.".into())
+                })?,
+            };
+            let moves = tx.moves(game.id)?;
+            let upto = ply.map(|p| p as usize).unwrap_or(moves.len());
+            if upto > moves.len() {
+                return Err(Fail::User(format!(
+                    "The game has only {} moves so far; choose a ply from 0 to {}.",
+                    moves.len(),
+                    moves.len()
+                )));
+            }
+            let (pos, played) = replay(&game, &moves, Some(upto))?;
+            let n = names(tx, &game)?;
+            let mut b = Builder::new().text(format!(
+                "{} · {} {} vs {} {} · ",
+                game.options.variant.name(),
+                text::side_of(&game, 0).name(),
+                n[0],
+                text::side_of(&game, 1).name(),
+                n[1]
+            ));
+            b = b.text(
+                if upto == moves.len() && game.status == GameStatus::Active {
+                    format!(
+                        "position now (after {upto} move{})",
+                        if upto == 1 { "" } else { "s" }
+                    )
+                } else {
+                    format!("position after {upto} of {} moves", moves.len())
+                },
+            );
+            if let Some(c) = text::counts_line(&pos) {
+                b = b.text(format!("\n{c}"));
+            }
+            Ok(vec![Out {
+                reply: b.build(),
+                board: Some((
+                    pos,
+                    Frame::new(n, played.last().copied()),
+                    format!("game-{}-ply-{upto}.png", game.id),
+                )),
+            }])
+        })
+    }
+
+    pub(crate) fn record(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+        let mut store = self.store();
+        store.read(|tx| {
+            let game = match tx.active_game(&ctx.channel)? {
+                Some(g) => g,
+                None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
+                    Fail::User("No game has been played in this channel yet.".into())
+                })?,
+            };
+            let moves = tx.moves(game.id)?;
+            let (pos, played) = replay(&game, &moves, None)?;
+            let n = names(tx, &game)?;
+            let mut header = format!(
+                "# game {} · {} {} vs {} {}\n",
+                game.id,
+                text::side_of(&game, 0).name(),
+                n[0],
+                text::side_of(&game, 1).name(),
+                n[1]
+            );
+            match (&game.outcome, game.status) {
+                (Some(o), _) => header.push_str(&format!(
+                    "# result: {} · points {}\n",
+                    describe::result(&pos, o),
+                    describe::points(o, game.options.variant.sides())
+                )),
+                (None, GameStatus::Aborted) => header.push_str("# aborted\n"),
+                _ => {}
+            }
+            let record = GameRecord {
+                options: game.options,
+                moves: played,
+            };
+            let reply = Builder::new()
+                .text(format!("```\n{header}{record}```"))
+                .build();
+            Ok(vec![Out::text(reply)])
+        })
+    }
+
+    pub(crate) fn status(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+        let now = self.now();
+        let mut store = self.store();
+        store.read(|tx| {
+            let l = load_active(tx, ctx)?;
+            let mut b = Builder::new().text(format!(
+                "**{}** (game {}) · {} ",
+                l.game.options.variant.name(),
+                l.game.id,
+                text::side_of(&l.game, 0).name()
+            ));
+            b = b
+                .user(&l.game.seats[0], &l.names[0])
+                .text(format!(" vs {} ", text::side_of(&l.game, 1).name()))
+                .user(&l.game.seats[1], &l.names[1])
+                .text(format!(" · {} moves played", l.moves.len()));
+            if let Some(side) = l.pos.to_move() {
+                let seat = side.index();
+                b = b
+                    .text(format!("\n{} (", side.name()))
+                    .user(&l.game.seats[seat], &l.names[seat])
+                    .text(format!(
+                        ") to move{}, since {}.",
+                        l.pos.phase().map(|p| format!(" · {p}")).unwrap_or_default(),
+                        ago(now - l.game.turn_started_at)
+                    ));
+            }
+            if let Some(c) = text::counts_line(&l.pos) {
+                b = b.text(format!("\n{c}"));
+            }
+            if let Position::ArdRi(a) = &l.pos {
+                b = b.text(format!(
+                    "\n{} attackers · {} defenders · {} moves without a capture (100 draws)",
+                    a.attackers().count_ones(),
+                    a.defenders().count_ones(),
+                    a.plies_without_capture()
+                ));
+            }
+            if let Some(m) = l.game.match_id {
+                let games = tx.match_games(m)?;
+                let done: Vec<String> = games
+                    .iter()
+                    .filter_map(|g| g.outcome.as_ref())
+                    .map(|o| describe::points(o, l.game.options.variant.sides()))
+                    .collect();
+                b = b.text(format!(
+                    "\nMatch game {} of 2{}",
+                    l.game.match_game.unwrap_or(1),
+                    if done.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" · earlier: {}", done.join(", "))
+                    }
+                ));
+            }
+            Ok(vec![Out::text(b.private().build())])
+        })
+    }
+
+    pub(crate) fn games(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+        let mut store = self.store();
+        store.read(|tx| {
+            let games = tx.active_games_of(&ctx.user.id)?;
+            if games.is_empty() {
+                return Ok(vec![Out::text(Reply::private(
+                    "You have no games in progress. `/challenge` someone!",
+                ))]);
+            }
+            let mut b = Builder::new().text(format!("Your games in progress ({}):", games.len()));
+            for g in games.iter().take(25) {
+                let moves = tx.moves(g.id)?;
+                let (pos, _) = replay(g, &moves, None)?;
+                let n = names(tx, g)?;
+                let seat = g.seat_of(&ctx.user.id).unwrap_or(0);
+                let yours = pos.to_move().map(|s| s.index()) == Some(seat);
+                b = b
+                    .text(format!("\n• game {} in ", g.id))
+                    .channel(&g.channel_id)
+                    .text(format!(
+                        ": {} vs {} ({}), move {} · {}",
+                        g.options.variant.id(),
+                        n[1 - seat],
+                        text::side_of(g, seat).name(),
+                        moves.len() + 1,
+                        if yours { "**your move**" } else { "their move" }
+                    ));
+            }
+            Ok(vec![Out::text(b.private().build())])
+        })
+    }
+
+    pub(crate) fn rules(&self, variant: Option<&str>) -> Outcome<Vec<Out>> {
+        let text = match variant {
+            Some(v) => {
+                let v: Variant = v
+                    .parse()
+                    .map_err(|e: crate::game::UnknownVariant| Fail::User(format!("{e}.")))?;
+                text::rules(v).to_string()
+            }
+            None => Variant::ALL
+                .iter()
+                .map(|v| text::rules(*v))
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+        };
+        Ok(vec![Out::text(Reply::private(text))])
+    }
+
+    /// Legal moves matching what has been typed, most useful first, at most 25 (Discord's
+    /// limit). Empty unless the user is the player on move in this channel's game.
+    pub fn autocomplete_move(&self, ctx: &Ctx, typed: &str) -> Vec<String> {
+        let mut store = self.store();
+        let loaded: Outcome<_> = store.read(|tx| load_active(tx, ctx));
+        let Ok(l) = loaded else {
+            return Vec::new();
+        };
+        let Some(seat) = l.game.seat_of(&ctx.user.id) else {
+            return Vec::new();
+        };
+        if l.pos.to_move().map(|s| s.index()) != Some(seat) {
+            return Vec::new();
+        }
+        rank_moves(&l.pos, typed)
+    }
+}
+
+/// Ranks the legal moves of a position against typed text: moves that start with it first,
+/// then moves that contain it (e.g. a destination); within each, captures before the rest.
+pub fn rank_moves(pos: &Position, typed: &str) -> Vec<String> {
+    let key: String = typed
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '*')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let mut scored: Vec<(u8, u8, String)> = Vec::new();
+    for m in pos.legal_moves().iter() {
+        let text = m.to_string();
+        let flat: String = text
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '*')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let place = if flat.starts_with(&key) {
+            0
+        } else if flat.contains(&key) {
+            1
+        } else {
+            continue;
+        };
+        scored.push((place, 2 - impact(pos, *m), text));
+    }
+    scored.sort();
+    scored.into_iter().take(25).map(|(_, _, t)| t).collect()
+}
+
+/// 2 for a move that captures a king or several pieces, 1 for one that captures a ringfort or
+/// a piece, 0 otherwise.
+fn impact(pos: &Position, m: Move) -> u8 {
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    match &next {
+        Position::Tara(t) => {
+            let last = t.last_move();
+            if last.kings_captured != 0 {
+                2
+            } else {
+                u8::from(last.fort_captured.is_some())
+            }
+        }
+        Position::ArdRi(a) => a.last_captures().count_ones().min(2) as u8,
+    }
+}

@@ -1,0 +1,525 @@
+//! Playing: moves (with forced passes played for the player), resigning, aborting and
+//! takebacks; the end of a game and the progress of a match.
+
+use super::lobby::{create_game, game_start, names};
+use super::text::{self, Builder};
+use super::{replay, Bot, ButtonStyle, Ctx, Fail, Out, Outcome};
+use crate::game::{describe, forfeit, EndReason, Move, Points, Position, Side};
+use crate::render::Frame;
+use crate::store::{GameRow, MoveRow, TakebackRow, Tx};
+
+/// The active game in the context's channel, its stored moves and the position.
+pub(crate) struct Loaded {
+    pub game: GameRow,
+    pub moves: Vec<MoveRow>,
+    pub pos: Position,
+    pub names: [String; 2],
+}
+
+pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
+    let game = tx.active_game(&ctx.channel)?.ok_or_else(|| {
+        Fail::User(
+            "There is no game in this channel. Start one with `/challenge`, or see `/games`."
+                .into(),
+        )
+    })?;
+    let moves = tx.moves(game.id)?;
+    let (pos, _) = replay(&game, &moves, None)?;
+    let names = names(tx, &game)?;
+    Ok(Loaded {
+        game,
+        moves,
+        pos,
+        names,
+    })
+}
+
+/// "Legal moves: C3, D5 or E4 (and 12 more)."
+fn legal_hint(pos: &Position) -> String {
+    let legal = pos.legal_notation();
+    const SHOW: usize = 8;
+    let shown: Vec<&str> = legal.iter().take(SHOW).map(String::as_str).collect();
+    let more = legal.len().saturating_sub(SHOW);
+    let list = if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else if shown.len() > 1 {
+        format!(
+            "{} or {}",
+            shown[..shown.len() - 1].join(", "),
+            shown[shown.len() - 1]
+        )
+    } else {
+        shown.join("")
+    };
+    format!("Legal moves: {list}.")
+}
+
+/// The player on move as a seat, or why `ctx.user` may not move.
+fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<usize> {
+    let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
+        Fail::User(format!(
+            "You are not playing in this game ({} {} vs {} {}).",
+            text::side_of(&l.game, 0).name(),
+            l.names[0],
+            text::side_of(&l.game, 1).name(),
+            l.names[1]
+        ))
+    })?;
+    let to_move = l
+        .pos
+        .to_move()
+        .ok_or_else(|| Fail::User("This game is over.".into()))?;
+    if to_move.index() != seat {
+        let other = to_move.index();
+        return Err(Fail::User(format!(
+            "It is not your turn: {} ({}) is to move.",
+            to_move.name(),
+            l.names[other]
+        )));
+    }
+    Ok(seat)
+}
+
+/// What the player on move is told after the previous move.
+fn prompt(b: Builder, game: &GameRow, names: &[String; 2], pos: &Position) -> Builder {
+    let Some(side) = pos.to_move() else {
+        return b;
+    };
+    let seat = side.index();
+    let mut detail = side.name().to_string();
+    if let Some(phase) = pos.phase() {
+        detail.push_str(&format!(" · {phase}"));
+    }
+    let mut b = b
+        .text("\n")
+        .ping(&game.seats[seat], &names[seat])
+        .text(format!(", your move ({detail})."));
+    if let Position::Tara(t) = pos {
+        if t.is_last_turn() {
+            b = b.text(" This is the last turn of the game.");
+        }
+        let stranded = t.stranded_kings(t.to_move());
+        if let Some(h) = crate::game::Hill::in_set(stranded).next() {
+            b = b.text(format!(
+                " Your king on {h} stands on enemy territory and must move."
+            ));
+        }
+        if pos.legal_moves().as_slice() == [Move::Pass] {
+            b = b.text(" You have no move but `pass`.");
+        }
+    }
+    b
+}
+
+impl Bot {
+    pub(crate) fn play_move(&self, ctx: &Ctx, text_in: &str) -> Outcome<Vec<Out>> {
+        let now = self.now();
+        let mut store = self.store();
+        store.write(|tx| {
+            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+            let mut l = load_active(tx, ctx)?;
+            require_turn(&l, ctx)?;
+            let shown: String = text_in.trim().chars().take(24).collect();
+            let mv = l
+                .pos
+                .parse_move(text_in)
+                .map_err(|e| Fail::User(format!("`{shown}`: {e}. {}", legal_hint(&l.pos))))?;
+            if let Err(e) = l.pos.check(mv) {
+                return Err(Fail::User(format!(
+                    "`{mv}` is not legal: {e}. {}",
+                    legal_hint(&l.pos)
+                )));
+            }
+            l.pos.play_unchecked(mv);
+            let mut ply = l.moves.len() as u32;
+            tx.insert_move(
+                l.game.id,
+                &MoveRow {
+                    ply,
+                    notation: mv.to_string(),
+                    user_id: Some(ctx.user.id.clone()),
+                    created_at: now,
+                },
+            )?;
+            tx.clear_takeback(l.game.id)?;
+            let mut b = Builder::new().text(format!(
+                "**{}** · {}",
+                ctx.user.name,
+                describe::last_move(&l.pos, Some(mv)).unwrap_or_else(|| mv.to_string())
+            ));
+            // Forced passes are played for the player and announced.
+            let mut last = mv;
+            while l.pos.outcome().is_none() && l.pos.legal_moves().as_slice() == [Move::Pass] {
+                l.pos.play_unchecked(Move::Pass);
+                ply += 1;
+                tx.insert_move(
+                    l.game.id,
+                    &MoveRow {
+                        ply,
+                        notation: "pass".into(),
+                        user_id: None,
+                        created_at: now,
+                    },
+                )?;
+                last = Move::Pass;
+                if let Some(d) = describe::last_move(&l.pos, Some(Move::Pass)) {
+                    b = b.text(format!("\n{d}"));
+                }
+            }
+            self.after_move(tx, &l, b, last, now)
+        })
+    }
+
+    /// Finishes the reply to a move: the end of the game (and the match), or a prompt to the
+    /// player on move.
+    fn after_move(
+        &self,
+        tx: &Tx,
+        l: &Loaded,
+        b: Builder,
+        last: Move,
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        let board = (
+            l.pos.clone(),
+            Frame::new(l.names.clone(), Some(last)),
+            format!("game-{}-ply-{}.png", l.game.id, l.pos.ply()),
+        );
+        if let Some(o) = l.pos.outcome().copied() {
+            return self.end_game(tx, l, b, o, board, now);
+        }
+        tx.touch_game(l.game.id, now)?;
+        let b = prompt(b, &l.game, &l.names, &l.pos);
+        Ok(vec![Out {
+            reply: b.build(),
+            board: Some(board),
+        }])
+    }
+
+    /// Records a result; announces it with both players pinged, and moves the match on.
+    fn end_game(
+        &self,
+        tx: &Tx,
+        l: &Loaded,
+        b: Builder,
+        o: crate::game::Outcome,
+        board: (Position, Frame, String),
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        tx.finish_game(l.game.id, &o, now)?;
+        let mut b = b.text(format!(
+            "\n**Game over.** {}. Points: {}.",
+            text::result_sentence(&l.pos, &o),
+            text::points_line(&l.game, &l.names, &o)
+        ));
+        if let Some(c) = text::counts_line(&l.pos) {
+            b = b.text(format!("\n{c}"));
+        }
+        b = b
+            .text("\n")
+            .ping(&l.game.seats[0], &l.names[0])
+            .text(" ")
+            .ping(&l.game.seats[1], &l.names[1]);
+        let mut outs = Vec::new();
+        let mut next = None;
+        if let Some(match_id) = l.game.match_id {
+            let (summary, start) = self.match_progress(tx, &l.game, match_id, now)?;
+            b = b.text(format!("\n{summary}"));
+            next = start;
+        }
+        outs.push(Out {
+            reply: b.build(),
+            board: Some(board),
+        });
+        outs.extend(next);
+        Ok(outs)
+    }
+
+    /// After a game of a match ends: the running score, and the second game started.
+    fn match_progress(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        match_id: i64,
+        now: i64,
+    ) -> Outcome<(String, Option<Out>)> {
+        let m = tx
+            .match_row(match_id)?
+            .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
+        let games = tx.match_games(match_id)?;
+        let mut totals = [Points(0); 2];
+        let mut finished = 0;
+        for g in &games {
+            if let Some(o) = &g.outcome {
+                finished += 1;
+                for seat in 0..2 {
+                    let who = usize::from(g.seats[seat] != m.players[0]);
+                    totals[who] = totals[who] + o.points[seat];
+                }
+            }
+        }
+        let pname =
+            |i: usize| -> Outcome<String> { Ok(tx.user_name(&m.players[i])?.unwrap_or_default()) };
+        let (n0, n1) = (pname(0)?, pname(1)?);
+        let score = format!("{n0} {} – {} {n1}", totals[0], totals[1]);
+        if finished < 2 {
+            // Game 2: the other player moves first.
+            let first_seat = game.options.first.index();
+            let challenger_started = game.seats[first_seat] == m.players[0];
+            let next = create_game(
+                tx,
+                &game.server_id,
+                &game.channel_id,
+                m.variant,
+                m.scoring,
+                [&m.players[0], &m.players[1]],
+                !challenger_started,
+                Some((match_id, 2)),
+                now,
+            )?;
+            let n = names(tx, &next)?;
+            let start = game_start(&next, &n, "the other player starts the second game");
+            Ok((
+                format!("**Match:** {score} after game 1. Game 2 starts now."),
+                Some(start),
+            ))
+        } else {
+            tx.finish_match(match_id, now)?;
+            let verdict = match totals[0].cmp(&totals[1]) {
+                std::cmp::Ordering::Greater => format!("{n0} wins the match"),
+                std::cmp::Ordering::Less => format!("{n1} wins the match"),
+                std::cmp::Ordering::Equal => "The match is drawn".to_string(),
+            };
+            Ok((format!("**Match over:** {verdict}, {score}."), None))
+        }
+    }
+
+    pub(crate) fn resign(
+        &self,
+        ctx: &Ctx,
+        confirmed: bool,
+        game_id: Option<i64>,
+    ) -> Outcome<Vec<Out>> {
+        let now = self.now();
+        let mut store = self.store();
+        store.write(|tx| {
+            let l = load_active(tx, ctx)?;
+            if let Some(id) = game_id {
+                if id != l.game.id {
+                    return Err(Fail::User("That game is already over.".into()));
+                }
+            }
+            let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
+                Fail::User("You are not playing in this game, so you cannot resign it.".into())
+            })?;
+            let opponent = &l.names[1 - seat];
+            if !confirmed {
+                let reply = Builder::new()
+                    .text(format!(
+                        "Resign this game against {opponent}? {} will win. This cannot be undone.",
+                        text::side_of(&l.game, 1 - seat).name()
+                    ))
+                    .button(
+                        format!("resign:{}", l.game.id),
+                        "Resign",
+                        ButtonStyle::Danger,
+                    )
+                    .private()
+                    .build();
+                return Ok(vec![Out::text(reply)]);
+            }
+            let side: Side = text::side_of(&l.game, seat);
+            let o = forfeit(&l.pos, side, EndReason::Resigned);
+            let b =
+                Builder::new().text(format!("**{}** ({}) resigned.", ctx.user.name, side.name()));
+            let board = (
+                l.pos.clone(),
+                Frame::new(l.names.clone(), None),
+                format!("game-{}-final.png", l.game.id),
+            );
+            self.end_game(tx, &l, b, o, board, now)
+        })
+    }
+
+    pub(crate) fn abort(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+        let now = self.now();
+        let mut store = self.store();
+        store.write(|tx| {
+            let l = load_active(tx, ctx)?;
+            let player = l.game.seat_of(&ctx.user.id).is_some();
+            if !ctx.moderator {
+                if !player {
+                    return Err(Fail::User(
+                        "Only the players (before the first move) or a moderator can abort this game."
+                            .into(),
+                    ));
+                }
+                if !l.moves.is_empty() {
+                    return Err(Fail::User(
+                        "The game has started, so it can no longer be aborted; you can `/resign`, \
+                         or ask a moderator."
+                            .into(),
+                    ));
+                }
+            }
+            tx.abort_game(l.game.id, now)?;
+            let mut b = Builder::new().text(format!(
+                "Game aborted by {}: no result, no points.",
+                ctx.user.name
+            ));
+            let mut outs = Vec::new();
+            if let (Some(match_id), Some(number)) = (l.game.match_id, l.game.match_game) {
+                let m = tx
+                    .match_row(match_id)?
+                    .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
+                let first_seat = l.game.options.first.index();
+                let challenger_first = l.game.seats[first_seat] == m.players[0];
+                let replay = create_game(
+                    tx,
+                    &l.game.server_id,
+                    &l.game.channel_id,
+                    m.variant,
+                    m.scoring,
+                    [&m.players[0], &m.players[1]],
+                    challenger_first,
+                    Some((match_id, number)),
+                    now,
+                )?;
+                b = b.text(format!(" Match game {number} is replayed."));
+                let n = names(tx, &replay)?;
+                outs.push(Out::text(b.build()));
+                outs.push(game_start(&replay, &n, "the same player as before"));
+            } else {
+                outs.push(Out::text(b.build()));
+            }
+            Ok(outs)
+        })
+    }
+
+    pub(crate) fn takeback(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+        let now = self.now();
+        let mut store = self.store();
+        store.write(|tx| {
+            let l = load_active(tx, ctx)?;
+            let seat = l
+                .game
+                .seat_of(&ctx.user.id)
+                .ok_or_else(|| Fail::User("You are not playing in this game.".into()))?;
+            let ply = takeback_ply(&l.moves, &ctx.user.id)?;
+            tx.set_takeback(
+                &TakebackRow {
+                    game_id: l.game.id,
+                    ply,
+                    requested_by: ctx.user.id.clone(),
+                },
+                now,
+            )?;
+            let other = 1 - seat;
+            let reply = Builder::new()
+                .ping(&l.game.seats[other], &l.names[other])
+                .text(format!(
+                    ", {} asks to take back `{}`. Allow it?",
+                    ctx.user.name, l.moves[ply as usize].notation
+                ))
+                .button(
+                    format!("takeback-yes:{}", l.game.id),
+                    "Allow",
+                    ButtonStyle::Success,
+                )
+                .button(
+                    format!("takeback-no:{}", l.game.id),
+                    "Refuse",
+                    ButtonStyle::Danger,
+                )
+                .build();
+            Ok(vec![Out::text(reply)])
+        })
+    }
+
+    pub(crate) fn takeback_answer(
+        &self,
+        ctx: &Ctx,
+        accept: bool,
+        game_id: Option<i64>,
+    ) -> Outcome<Vec<Out>> {
+        let now = self.now();
+        let mut store = self.store();
+        store.write(|tx| {
+            let l = load_active(tx, ctx)?;
+            if game_id.is_some_and(|id| id != l.game.id) {
+                return Err(Fail::User("That game is already over.".into()));
+            }
+            let req = tx
+                .takeback(l.game.id)?
+                .ok_or_else(|| Fail::User("There is no takeback request in this game.".into()))?;
+            if req.requested_by == ctx.user.id {
+                return Err(Fail::User(
+                    "You asked for this takeback; your opponent answers it.".into(),
+                ));
+            }
+            if l.game.seat_of(&ctx.user.id).is_none() {
+                return Err(Fail::User(
+                    "Only the players can answer a takeback request.".into(),
+                ));
+            }
+            let seat = l.game.seat_of(&req.requested_by).unwrap_or(0);
+            // Still valid: nothing but forced passes since the move.
+            if takeback_ply(&l.moves, &req.requested_by).ok() != Some(req.ply) {
+                tx.clear_takeback(l.game.id)?;
+                return Err(Fail::User(
+                    "The takeback request is out of date: the game has moved on.".into(),
+                ));
+            }
+            tx.clear_takeback(l.game.id)?;
+            if !accept {
+                let reply = Builder::new()
+                    .ping(&req.requested_by, &l.names[seat])
+                    .text(format!(
+                        ", {} refused the takeback; the game goes on.",
+                        ctx.user.name
+                    ))
+                    .build();
+                return Ok(vec![Out::text(reply)]);
+            }
+            let undone = l.moves[req.ply as usize].notation.clone();
+            tx.delete_moves_from(l.game.id, req.ply)?;
+            tx.touch_game(l.game.id, now)?;
+            let (pos, played) = replay(&l.game, &l.moves, Some(req.ply as usize))?;
+            let b = Builder::new().text(format!(
+                "{} allowed the takeback: `{undone}` is undone.",
+                ctx.user.name
+            ));
+            let b = prompt(b, &l.game, &l.names, &pos);
+            Ok(vec![Out {
+                reply: b.build(),
+                board: Some((
+                    pos,
+                    Frame::new(l.names.clone(), played.last().copied()),
+                    format!("game-{}-ply-{}.png", l.game.id, req.ply),
+                )),
+            }])
+        })
+    }
+}
+
+/// The ply of `user`'s last move if only forced passes followed it.
+fn takeback_ply(moves: &[MoveRow], user: &str) -> Outcome<u32> {
+    if !moves.iter().any(|m| m.user_id.as_deref() == Some(user)) {
+        return Err(Fail::User(
+            "You have not made a move in this game yet.".into(),
+        ));
+    }
+    for m in moves.iter().rev() {
+        match &m.user_id {
+            None => continue,
+            Some(u) if u == user => return Ok(m.ply),
+            Some(_) => return Err(Fail::User(
+                "Your opponent has moved since your last move, so it can no longer be taken back."
+                    .into(),
+            )),
+        }
+    }
+    Err(Fail::User(
+        "You have not made a move in this game yet.".into(),
+    ))
+}

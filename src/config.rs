@@ -1,0 +1,165 @@
+//! Configuration: environment variables, optionally over a TOML file. Secrets are never logged.
+//!
+//! | variable | TOML key | default |
+//! |---|---|---|
+//! | `TARA_BOT_CONFIG` | (the file itself) | `tara-bot.toml` if it exists |
+//! | `TARA_BOT_DB` | `database` | `./tara-bot.db` |
+//! | `TARA_BOT_IMAGES` | `images` | `./tara-images` (console only) |
+//! | `DISCORD_TOKEN` / `DISCORD_TOKEN_FILE` | `discord_token_file` | none |
+//! | `DISCORD_GUILD_ID` | `discord_guild_id` | none (global commands) |
+//! | `DISCORD_PROXY_URL` | `discord_proxy_url` | none |
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The settings read from the TOML file (every key optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    database: Option<PathBuf>,
+    images: Option<PathBuf>,
+    discord_token_file: Option<PathBuf>,
+    discord_guild_id: Option<u64>,
+    discord_proxy_url: Option<String>,
+}
+
+/// The bot's configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub database: PathBuf,
+    pub images: PathBuf,
+    pub discord_token_file: Option<PathBuf>,
+    pub discord_guild_id: Option<u64>,
+    pub discord_proxy_url: Option<String>,
+}
+
+/// A configuration problem.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the configuration file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the configuration file {path} is not valid: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("{name} must be a number, not '{value}'")]
+    Number { name: &'static str, value: String },
+}
+
+impl Config {
+    /// Reads the configuration from the environment and the optional file.
+    pub fn load() -> Result<Config, ConfigError> {
+        Config::from_sources(|k| std::env::var(k).ok())
+    }
+
+    /// Reads the configuration with `env` standing for the environment (tests).
+    pub fn from_sources(env: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let (path, required) = match env("TARA_BOT_CONFIG") {
+            Some(p) => (PathBuf::from(p), true),
+            None => (PathBuf::from("tara-bot.toml"), false),
+        };
+        let file = if required || path.exists() {
+            read_file(&path)?
+        } else {
+            File::default()
+        };
+        let guild = match env("DISCORD_GUILD_ID") {
+            Some(v) if !v.trim().is_empty() => {
+                Some(v.trim().parse().map_err(|_| ConfigError::Number {
+                    name: "DISCORD_GUILD_ID",
+                    value: v.clone(),
+                })?)
+            }
+            _ => file.discord_guild_id,
+        };
+        Ok(Config {
+            database: env("TARA_BOT_DB")
+                .map(PathBuf::from)
+                .or(file.database)
+                .unwrap_or_else(|| PathBuf::from("tara-bot.db")),
+            images: env("TARA_BOT_IMAGES")
+                .map(PathBuf::from)
+                .or(file.images)
+                .unwrap_or_else(|| PathBuf::from("tara-images")),
+            discord_token_file: env("DISCORD_TOKEN_FILE")
+                .map(PathBuf::from)
+                .or(file.discord_token_file),
+            discord_guild_id: guild,
+            discord_proxy_url: env("DISCORD_PROXY_URL")
+                .filter(|s| !s.trim().is_empty())
+                .or(file.discord_proxy_url),
+        })
+    }
+}
+
+fn read_file(path: &Path) -> Result<File, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    toml::from_str(&text).map_err(|e| ConfigError::Parse {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let m: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |k| m.get(k).cloned()
+    }
+
+    #[test]
+    fn defaults_without_file_or_environment() {
+        let c = Config::from_sources(env(&[("TARA_BOT_CONFIG", "/nonexistent/none.toml")]));
+        assert!(
+            matches!(c, Err(ConfigError::Read { .. })),
+            "a named file must exist"
+        );
+        let dir = std::env::temp_dir().join(format!("tara-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let empty = dir.join("empty.toml");
+        std::fs::write(&empty, "").unwrap();
+        let c = Config::from_sources(env(&[("TARA_BOT_CONFIG", empty.to_str().unwrap())])).unwrap();
+        assert_eq!(c.database, PathBuf::from("tara-bot.db"));
+        assert_eq!(c.images, PathBuf::from("tara-images"));
+        assert_eq!(c.discord_guild_id, None);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn environment_overrides_the_file() {
+        let dir = std::env::temp_dir().join(format!("tara-config2-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("c.toml");
+        std::fs::write(&f, "database = \"from-file.db\"\ndiscord_guild_id = 42\n").unwrap();
+        let p = f.to_str().unwrap();
+        let c = Config::from_sources(env(&[("TARA_BOT_CONFIG", p)])).unwrap();
+        assert_eq!(c.database, PathBuf::from("from-file.db"));
+        assert_eq!(c.discord_guild_id, Some(42));
+        let c = Config::from_sources(env(&[
+            ("TARA_BOT_CONFIG", p),
+            ("TARA_BOT_DB", "env.db"),
+            ("DISCORD_GUILD_ID", "7"),
+        ]))
+        .unwrap();
+        assert_eq!(c.database, PathBuf::from("env.db"));
+        assert_eq!(c.discord_guild_id, Some(7));
+        let bad = Config::from_sources(env(&[("TARA_BOT_CONFIG", p), ("DISCORD_GUILD_ID", "x")]));
+        assert!(matches!(bad, Err(ConfigError::Number { .. })));
+        std::fs::write(&f, "unknown_key = 1\n").unwrap();
+        assert!(matches!(
+            Config::from_sources(env(&[("TARA_BOT_CONFIG", p)])),
+            Err(ConfigError::Parse { .. })
+        ));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

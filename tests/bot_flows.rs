@@ -1,0 +1,587 @@
+//! The bot core with a real SQLite file: whole games of every variant, restarts, matches,
+//! challenges, takebacks, resignations, aborts, and bad input that must change nothing.
+
+mod common;
+
+use common::*;
+use tara_bot::bot::{Command, Reply};
+use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
+use tara_bot::store::GameStatus;
+
+/// Plays `moves` through the bot by whoever is on move; restarts the bot halfway when asked.
+/// Returns every reply.
+fn play_through(
+    h: &mut Harness,
+    channel: &str,
+    moves: &[Move],
+    restart_at: Option<usize>,
+) -> Vec<Reply> {
+    let game = active(&h.db(), channel).unwrap();
+    let mut mirror = Position::new(game.options);
+    let mut all = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        if restart_at == Some(i) {
+            h.restart();
+        }
+        let seat = mirror.to_move().unwrap().index();
+        let who = game.seats[seat].clone();
+        let replies = h.mv(&who, channel, &m.to_string());
+        assert!(
+            !replies[0].ephemeral,
+            "move {i} ({m}) by {who} refused: {}",
+            replies[0].plain_text()
+        );
+        mirror.play(*m).unwrap();
+        while mirror.outcome().is_none() && mirror.legal_moves().as_slice() == [Move::Pass] {
+            mirror.play(Move::Pass).unwrap();
+        }
+        // The reply pings exactly the player on move (or both players at the end).
+        match mirror.to_move() {
+            Some(side) => assert_eq!(replies[0].mentions, vec![game.seats[side.index()].clone()]),
+            None => assert_eq!(replies[0].mentions.len(), 2),
+        }
+        all.extend(replies);
+    }
+    let (g, _, pos) = stored(&h.db(), game.id);
+    assert_eq!(g.status, GameStatus::Finished);
+    assert_eq!(g.outcome.as_ref(), pos.outcome());
+    assert_eq!(pos.outcome(), mirror.outcome());
+    all
+}
+
+#[test]
+fn whole_games_of_every_variant_survive_a_restart() {
+    for (i, variant) in Variant::ALL.into_iter().enumerate() {
+        let mut h = Harness::new(false);
+        let channel = format!("chan-{i}");
+        h.start("aoife", "brian", &channel, variant.id(), "random");
+        let moves = player_moves(active(&h.db(), &channel).unwrap().options, 100 + i as u64);
+        let replies = play_through(&mut h, &channel, &moves, Some(moves.len() / 2));
+        let last = replies.last().unwrap().plain_text();
+        assert!(last.contains("Game over."), "{variant}: {last}");
+        assert!(last.contains("Points:"), "{variant}: {last}");
+        assert!(active(&h.db(), &channel).is_none());
+    }
+}
+
+#[test]
+fn move_replies_carry_a_board_png_and_the_text_board() {
+    let h = Harness::new(true);
+    h.start("aoife", "brian", "c", "sacred-hill-1", "me");
+    let r = h.mv("aoife", "c", "d4");
+    let img = r[0].image.as_ref().expect("a board image");
+    assert!(img.filename.ends_with(".png"));
+    assert_eq!(&img.bytes[1..4], b"PNG");
+    assert!(r[0].board_text.as_ref().unwrap().contains(" r "));
+    assert!(
+        r[0].plain_text().contains("Red built on D4"),
+        "{}",
+        r[0].plain_text()
+    );
+}
+
+#[test]
+fn forced_passes_are_played_and_announced() {
+    // Find a Sacred Hill game in which a player is forced to pass.
+    let options = GameOptions::new(Variant::SacredHill1);
+    let (seed, moves) = (0..500u64)
+        .map(|s| (s, player_moves(options, s)))
+        .find(|(s, moves)| {
+            let all = tara_bot::game::playout::random_game(
+                options,
+                &mut tara_bot::game::playout::Rng::new(*s),
+            )
+            .1;
+            all.len() != moves.len()
+        })
+        .expect("a game with a forced pass");
+    let mut h = Harness::new(false);
+    h.start("aoife", "brian", "c", "sacred-hill-1", "me");
+    let replies = play_through(&mut h, "c", &moves, None);
+    let all = texts(&replies);
+    assert!(
+        all.contains("had no legal move and passed"),
+        "seed {seed}: {all}"
+    );
+    let g = tara_bot::store::Store::open(h.db())
+        .unwrap()
+        .read(|tx| tx.latest_game("c"))
+        .unwrap()
+        .unwrap();
+    let mut store = tara_bot::store::Store::open(h.db()).unwrap();
+    let stored = store.read(|tx| tx.moves(g.id)).unwrap();
+    assert!(stored
+        .iter()
+        .any(|m| m.user_id.is_none() && m.notation == "pass"));
+}
+
+#[test]
+fn challenges_are_checked() {
+    let h = Harness::new(false);
+    let ch = |who: &str, opp: &str, v: &str, s: Option<&str>| {
+        h.send(
+            who,
+            "c",
+            Command::Challenge {
+                opponent: user(opp),
+                variant: v.into(),
+                scoring: s.map(str::to_string),
+                first: None,
+                is_match: false,
+            },
+        )
+    };
+    let r = ch("aoife", "aoife", "hkot-1", None);
+    assert!(r[0].ephemeral && r[0].plain_text().contains("cannot challenge yourself"));
+    let r = ch("aoife", "brian", "chess", None);
+    assert!(r[0].ephemeral && r[0].plain_text().contains("'chess' is not a variant"));
+    let r = ch("aoife", "brian", "hkot-2", Some("knots"));
+    assert!(r[0].ephemeral && r[0].plain_text().contains("always scored by kingdoms"));
+    let r = ch("aoife", "brian", "hkot-1", Some("goals"));
+    assert!(r[0].ephemeral && r[0].plain_text().contains("not a scoring"));
+    // A good challenge pings only the opponent and offers buttons.
+    let r = ch("aoife", "brian", "hkot-1", Some("knots"));
+    assert!(!r[0].ephemeral);
+    assert_eq!(r[0].mentions, vec!["brian".to_string()]);
+    assert_eq!(r[0].buttons.len(), 2);
+    let accept = Command::from_button(&r[0].buttons[0].id).unwrap();
+    // Only the opponent may accept.
+    let r2 = h.send("aoife", "c", accept.clone());
+    assert!(r2[0].ephemeral && r2[0].plain_text().contains("cannot accept your own"));
+    let r2 = h.send("carol", "c", accept.clone());
+    assert!(r2[0].ephemeral && r2[0].plain_text().contains("Only brian"));
+    let r2 = h.send("brian", "c", accept.clone());
+    assert!(!r2[0].ephemeral, "{}", r2[0].plain_text());
+    assert!(r2[0].plain_text().contains("Game on!"));
+    let g = active(&h.db(), "c").unwrap();
+    assert_eq!(g.options.scoring, Scoring::Knots);
+    // Accepting again, or challenging in a busy channel, fails.
+    let r3 = h.send("brian", "c", accept);
+    assert!(r3[0].plain_text().contains("no longer open"));
+    let r4 = ch("carol", "dana", "ard-ri", None);
+    assert!(r4[0].ephemeral && r4[0].plain_text().contains("already running"));
+}
+
+#[test]
+fn decline_and_cancel() {
+    let h = Harness::new(false);
+    let challenge = |who: &str, opp: &str| {
+        h.send(
+            who,
+            "c",
+            Command::Challenge {
+                opponent: user(opp),
+                variant: "ard-ri".into(),
+                scoring: None,
+                first: None,
+                is_match: false,
+            },
+        )
+    };
+    challenge("aoife", "brian");
+    let r = h.send("brian", "c", Command::Decline { challenge: None });
+    assert!(r[0].plain_text().contains("declined"));
+    assert_eq!(r[0].mentions, vec!["aoife".to_string()]);
+    let r = h.send("brian", "c", Command::Accept { challenge: None });
+    assert!(r[0].ephemeral && r[0].plain_text().contains("no open challenge"));
+    challenge("aoife", "brian");
+    let r = h.send("brian", "c", Command::Cancel { challenge: None });
+    assert!(r[0].ephemeral);
+    let r = h.send("aoife", "c", Command::Cancel { challenge: None });
+    assert!(r[0].plain_text().contains("withdrew"));
+    assert!(active(&h.db(), "c").is_none());
+}
+
+#[test]
+fn who_starts_follows_the_challenge_and_ard_ri_gives_the_starter_the_attackers() {
+    let h = Harness::new(false);
+    let g = h.start("aoife", "brian", "a", "ard-ri", "opponent");
+    assert_eq!(g.seats, ["brian".to_string(), "aoife".to_string()]);
+    let g = h.start("aoife", "brian", "b", "hkot-1", "opponent");
+    assert_eq!(g.seats[0], "aoife", "the challenger is Red");
+    assert_eq!(g.options.first, tara_bot::game::Side::Blue);
+    let g = h.start("aoife", "brian", "c", "hkot-1", "me");
+    assert_eq!(g.options.first, tara_bot::game::Side::Red);
+}
+
+/// A snapshot of everything stored about a channel's games.
+fn snapshot(h: &Harness, channel: &str) -> String {
+    let mut s = tara_bot::store::Store::open(h.db()).unwrap();
+    s.read(|tx| -> Result<String, tara_bot::store::StoreError> {
+        let g = tx.latest_game(channel)?;
+        let moves = match &g {
+            Some(g) => tx.moves(g.id)?,
+            None => vec![],
+        };
+        let c = tx.open_challenges(channel)?;
+        Ok(format!("{g:?}\n{moves:?}\n{c:?}"))
+    })
+    .unwrap()
+}
+
+#[test]
+fn bad_input_gets_the_right_message_and_changes_nothing() {
+    let h = Harness::new(false);
+    h.start("aoife", "brian", "c", "hkot-1", "me");
+    h.mv("aoife", "c", "D4");
+    let before = snapshot(&h, "c");
+    let cases: Vec<(&str, Command, &str)> = vec![
+        (
+            "brian",
+            Command::Move { text: "Z9".into() },
+            "'Z9' is not a hill",
+        ),
+        ("brian", Command::Move { text: "A1".into() }, "corners"),
+        ("brian", Command::Move { text: "D4".into() }, "not vacant"),
+        (
+            "brian",
+            Command::Move {
+                text: "D4-E6".into(),
+            },
+            "Placement",
+        ),
+        ("brian", Command::Move { text: "".into() }, "no move given"),
+        (
+            "brian",
+            Command::Move {
+                text: "x".repeat(100_000),
+            },
+            "too long",
+        ),
+        (
+            "brian",
+            Command::Move {
+                text: "Ｄ４".into(),
+            },
+            "is not a move",
+        ),
+        (
+            "brian",
+            Command::Move {
+                text: "🐉🐉".into(),
+            },
+            "is not a move",
+        ),
+        (
+            "brian",
+            Command::Move {
+                text: "d4\u{0}".into(),
+            },
+            "is not a move",
+        ),
+        (
+            "aoife",
+            Command::Move { text: "E2".into() },
+            "not your turn",
+        ),
+        (
+            "carol",
+            Command::Move { text: "E2".into() },
+            "not playing in this game",
+        ),
+        (
+            "carol",
+            Command::Resign {
+                confirmed: true,
+                game: None,
+            },
+            "not playing",
+        ),
+        ("carol", Command::Abort, "Only the players"),
+        ("aoife", Command::Abort, "can no longer be aborted"),
+        ("brian", Command::Takeback, "not made a move"),
+        (
+            "aoife",
+            Command::TakebackAnswer {
+                accept: true,
+                game: None,
+            },
+            "no takeback request",
+        ),
+        ("brian", Command::Board { ply: Some(99) }, "only 1 moves"),
+        (
+            "brian",
+            Command::Rules {
+                variant: Some("tafl".into()),
+            },
+            "not a variant",
+        ),
+        (
+            "brian",
+            Command::Accept {
+                challenge: Some(999),
+            },
+            "no challenge #999",
+        ),
+    ];
+    for (who, cmd, expect) in cases {
+        let r = h.send(who, "c", cmd.clone());
+        assert_eq!(r.len(), 1, "{cmd:?}");
+        assert!(r[0].ephemeral, "{cmd:?}: {}", r[0].plain_text());
+        assert!(r[0].mentions.is_empty(), "errors ping nobody");
+        assert!(
+            r[0].plain_text().contains(expect),
+            "{cmd:?}: expected '{expect}' in: {}",
+            r[0].plain_text()
+        );
+        assert!(r[0].plain_text().len() < 2000, "messages stay short");
+        assert_eq!(snapshot(&h, "c"), before, "{cmd:?} changed something");
+    }
+    // An illegal move names the reason and some legal moves.
+    h.mv("brian", "c", "B2");
+    let r = h.mv("aoife", "c", "E4");
+    let t = r[0].plain_text();
+    assert!(r[0].ephemeral, "{t}");
+    assert!(
+        t.contains("`E4` is not legal: E4 is next to your ringfort on D4"),
+        "{t}"
+    );
+    assert!(t.contains("Legal moves: "), "{t}");
+    // No game here at all.
+    let r = h.mv("brian", "elsewhere", "D5");
+    assert!(r[0].plain_text().contains("no game in this channel"));
+    // A finished game takes no more moves.
+    h.send(
+        "brian",
+        "c",
+        Command::Resign {
+            confirmed: true,
+            game: None,
+        },
+    );
+    let before = snapshot(&h, "c");
+    let r = h.mv("aoife", "c", "E2");
+    assert!(r[0].ephemeral && r[0].plain_text().contains("no game in this channel"));
+    assert_eq!(snapshot(&h, "c"), before);
+}
+
+#[test]
+fn resign_asks_first_and_scores_part_e() {
+    let h = Harness::new(false);
+    h.start("aoife", "brian", "c", "sacred-hill-1", "me");
+    h.mv("aoife", "c", "D4");
+    let r = h.send(
+        "brian",
+        "c",
+        Command::Resign {
+            confirmed: false,
+            game: None,
+        },
+    );
+    assert!(r[0].ephemeral);
+    assert_eq!(r[0].buttons.len(), 1);
+    assert!(active(&h.db(), "c").is_some(), "asking changes nothing");
+    let cmd = Command::from_button(&r[0].buttons[0].id).unwrap();
+    let r = h.send("brian", "c", cmd);
+    let t = r[0].plain_text();
+    assert!(t.contains("resigned") && t.contains("Red wins"), "{t}");
+    let g = tara_bot::store::Store::open(h.db())
+        .unwrap()
+        .read(|tx| tx.latest_game("c"))
+        .unwrap()
+        .unwrap();
+    let o = g.outcome.unwrap();
+    assert_eq!(o.reason, tara_bot::game::EndReason::Resigned);
+    // Scoring now would favour Blue (no kingdom beats one), so Red gets the minimum 2 + 0 kings.
+    assert_eq!(o.points[0], tara_bot::game::Points::whole(2));
+    assert_eq!(o.points[1], tara_bot::game::Points(0));
+}
+
+#[test]
+fn abort_before_the_first_move_or_by_a_moderator() {
+    let h = Harness::new(false);
+    h.start("aoife", "brian", "c", "hkot-2", "me");
+    let r = h.send("brian", "c", Command::Abort);
+    assert!(
+        r[0].plain_text().contains("aborted"),
+        "{}",
+        r[0].plain_text()
+    );
+    assert!(active(&h.db(), "c").is_none());
+    h.start("aoife", "brian", "c", "hkot-2", "me");
+    h.mv("aoife", "c", "D4");
+    let mut mod_ctx = ctx("mona", "c");
+    mod_ctx.moderator = true;
+    let r = h.bot.handle(&mod_ctx, Command::Abort);
+    assert!(
+        r[0].plain_text().contains("aborted by mona"),
+        "{}",
+        r[0].plain_text()
+    );
+}
+
+#[test]
+fn takeback_with_consent_before_the_opponent_moves() {
+    let h = Harness::new(false);
+    let g = h.start("aoife", "brian", "c", "ard-ri", "me");
+    h.mv("aoife", "c", "d2-c2");
+    let r = h.send("aoife", "c", Command::Takeback);
+    assert_eq!(r[0].mentions, vec!["brian".to_string()]);
+    let r2 = h.send(
+        "aoife",
+        "c",
+        Command::TakebackAnswer {
+            accept: true,
+            game: None,
+        },
+    );
+    assert!(r2[0].ephemeral, "the asker cannot answer");
+    let yes = Command::from_button(&r[0].buttons[0].id).unwrap();
+    let r = h.send("brian", "c", yes);
+    assert!(
+        r[0].plain_text().contains("undone"),
+        "{}",
+        r[0].plain_text()
+    );
+    assert_eq!(r[0].mentions, vec!["aoife".to_string()]);
+    assert!(stored(&h.db(), g.id).1.is_empty());
+    // After the opponent has moved, no takeback.
+    h.mv("aoife", "c", "d2-c2");
+    h.mv("brian", "c", "c3-b3");
+    let r = h.send("aoife", "c", Command::Takeback);
+    assert!(r[0].ephemeral && r[0].plain_text().contains("has moved"));
+    // A refused request leaves the move.
+    h.mv("aoife", "c", "c2-c3");
+    h.send("aoife", "c", Command::Takeback);
+    let r = h.send(
+        "brian",
+        "c",
+        Command::TakebackAnswer {
+            accept: false,
+            game: None,
+        },
+    );
+    assert!(r[0].plain_text().contains("refused"));
+    assert_eq!(stored(&h.db(), g.id).1.len(), 3);
+}
+
+#[test]
+fn a_match_plays_two_games_with_the_other_player_starting_the_second() {
+    let mut h = Harness::new(false);
+    let r = h.send(
+        "aoife",
+        "c",
+        Command::Challenge {
+            opponent: user("brian"),
+            variant: "ard-ri".into(),
+            scoring: None,
+            first: Some("me".into()),
+            is_match: true,
+        },
+    );
+    assert!(r[0].plain_text().contains("two-game match"));
+    h.send("brian", "c", Command::Accept { challenge: None });
+    let g1 = active(&h.db(), "c").unwrap();
+    assert_eq!(g1.seats[0], "aoife", "aoife starts game 1 as the attackers");
+    assert_eq!(g1.match_game, Some(1));
+    let moves = player_moves(g1.options, 5);
+    let replies = play_through(&mut h, "c", &moves, None);
+    let end = replies.iter().map(|r| r.plain_text()).collect::<Vec<_>>();
+    assert!(
+        end.iter()
+            .any(|t| t.contains("after game 1. Game 2 starts now")),
+        "{end:?}"
+    );
+    let g2 = active(&h.db(), "c").expect("game 2 started");
+    assert_eq!(g2.match_game, Some(2));
+    assert_eq!(g2.seats[0], "brian", "brian starts game 2 as the attackers");
+    // Brian resigns game 2: the match ends with a total.
+    let r = h.send(
+        "brian",
+        "c",
+        Command::Resign {
+            confirmed: true,
+            game: None,
+        },
+    );
+    let t = r[0].plain_text();
+    assert!(t.contains("Match over"), "{t}");
+}
+
+#[test]
+fn an_aborted_match_game_is_replayed() {
+    let h = Harness::new(false);
+    h.send(
+        "aoife",
+        "c",
+        Command::Challenge {
+            opponent: user("brian"),
+            variant: "hkot-1".into(),
+            scoring: None,
+            first: Some("opponent".into()),
+            is_match: true,
+        },
+    );
+    h.send("brian", "c", Command::Accept { challenge: None });
+    let g1 = active(&h.db(), "c").unwrap();
+    let r = h.send("aoife", "c", Command::Abort);
+    assert!(texts(&r).contains("is replayed"), "{}", texts(&r));
+    let again = active(&h.db(), "c").unwrap();
+    assert_ne!(again.id, g1.id);
+    assert_eq!(again.match_game, Some(1));
+    assert_eq!(again.options.first, g1.options.first);
+}
+
+#[test]
+fn board_record_status_games_rules_help() {
+    let h = Harness::new(true);
+    h.start("aoife", "brian", "c", "hkot-1", "me");
+    for (who, m) in [("aoife", "D4"), ("brian", "B2"), ("aoife", "F6")] {
+        h.mv(who, "c", m);
+    }
+    let r = h.send("carol", "c", Command::Board { ply: Some(1) });
+    assert!(!r[0].ephemeral && r[0].image.is_some());
+    assert!(
+        r[0].plain_text().contains("after 1 of 3 moves"),
+        "{}",
+        r[0].plain_text()
+    );
+    let r = h.send("carol", "c", Command::Record);
+    let rec = r[0].plain_text();
+    let body: String = rec
+        .lines()
+        .filter(|l| !l.starts_with("```"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let parsed = tara_bot::game::GameRecord::parse(&body).unwrap();
+    assert_eq!(parsed.moves.len(), 3, "the record imports: {rec}");
+    let r = h.send("brian", "c", Command::Status);
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("to move"),
+        "{}",
+        r[0].plain_text()
+    );
+    let r = h.send("brian", "c", Command::Games);
+    assert!(
+        r[0].plain_text().contains("your move"),
+        "{}",
+        r[0].plain_text()
+    );
+    let r = h.send(
+        "brian",
+        "c",
+        Command::Rules {
+            variant: Some("ard-ri".into()),
+        },
+    );
+    assert!(r[0].plain_text().contains("throne"));
+    let r = h.send("brian", "c", Command::Help);
+    assert!(r[0].plain_text().contains("/challenge"));
+}
+
+#[test]
+fn autocomplete_offers_legal_moves_for_the_player_on_move_only() {
+    let h = Harness::new(false);
+    h.start("aoife", "brian", "c", "hkot-1", "me");
+    let all = h.bot.autocomplete_move(&ctx("aoife", "c"), "");
+    assert_eq!(all.len(), 25, "Discord's limit");
+    let d = h.bot.autocomplete_move(&ctx("aoife", "c"), "d");
+    assert!(
+        !d.is_empty() && d.iter().all(|m| m.starts_with('D')),
+        "{d:?}"
+    );
+    assert!(h.bot.autocomplete_move(&ctx("brian", "c"), "").is_empty());
+    assert!(h.bot.autocomplete_move(&ctx("carol", "c"), "").is_empty());
+    let none = h.bot.autocomplete_move(&ctx("aoife", "c"), "zz");
+    assert!(none.is_empty());
+}

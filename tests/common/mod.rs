@@ -1,0 +1,130 @@
+//! Shared helpers for the bot-level integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tara_bot::bot::{Bot, Command, Ctx, ManualClock, Reply, User};
+use tara_bot::game::playout::Rng;
+use tara_bot::game::{GameOptions, Move, Position};
+use tara_bot::store::{GameRow, Store};
+
+/// Start of the simulated clock: 2026-11-30 00:00 UTC.
+pub const T0: i64 = 1_795_996_800_000;
+
+pub fn user(name: &str) -> User {
+    User::new(name, name)
+}
+
+pub fn ctx(name: &str, channel: &str) -> Ctx {
+    Ctx {
+        server: "server".into(),
+        channel: channel.into(),
+        user: user(name),
+        moderator: false,
+    }
+}
+
+/// A bot over a database file in a temporary folder.
+pub struct Harness {
+    pub dir: tempfile::TempDir,
+    pub clock: Arc<ManualClock>,
+    pub bot: Bot,
+}
+
+impl Harness {
+    pub fn new(images: bool) -> Harness {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = Arc::new(ManualClock::new(T0));
+        let bot = Bot::new(
+            Store::open(dir.path().join("tara.db")).unwrap(),
+            clock.clone(),
+            7,
+        )
+        .with_images(images);
+        Harness { dir, clock, bot }
+    }
+
+    pub fn db(&self) -> PathBuf {
+        self.dir.path().join("tara.db")
+    }
+
+    /// A new bot on the same file: a restarted process.
+    pub fn restart(&mut self) {
+        let store = Store::open(self.db()).unwrap();
+        self.bot = Bot::new(store, self.clock.clone(), 8).with_images(false);
+    }
+
+    pub fn send(&self, who: &str, channel: &str, cmd: Command) -> Vec<Reply> {
+        self.bot.handle(&ctx(who, channel), cmd)
+    }
+
+    pub fn mv(&self, who: &str, channel: &str, text: &str) -> Vec<Reply> {
+        self.send(who, channel, Command::Move { text: text.into() })
+    }
+
+    /// Challenges and accepts; returns the new game row.
+    pub fn start(&self, a: &str, b: &str, channel: &str, variant: &str, first: &str) -> GameRow {
+        let r = self.send(
+            a,
+            channel,
+            Command::Challenge {
+                opponent: user(b),
+                variant: variant.into(),
+                scoring: None,
+                first: Some(first.into()),
+                is_match: false,
+            },
+        );
+        assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+        let r = self.send(b, channel, Command::Accept { challenge: None });
+        assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+        active(&self.db(), channel).expect("game started")
+    }
+}
+
+/// The active game of a channel, read through a separate connection.
+pub fn active(db: &Path, channel: &str) -> Option<GameRow> {
+    let mut s = Store::open(db).unwrap();
+    s.read(|tx| tx.active_game(channel)).unwrap()
+}
+
+/// A stored game's moves and rebuilt position, through a separate connection.
+pub fn stored(db: &Path, game_id: i64) -> (GameRow, Vec<String>, Position) {
+    let mut s = Store::open(db).unwrap();
+    let (g, moves) = s
+        .read(|tx| -> Result<_, tara_bot::store::StoreError> {
+            Ok((tx.game(game_id)?.unwrap(), tx.moves(game_id)?))
+        })
+        .unwrap();
+    let mut pos = Position::new(g.options);
+    for m in &moves {
+        pos.play_text(&m.notation).unwrap();
+    }
+    (g, moves.into_iter().map(|m| m.notation).collect(), pos)
+}
+
+/// A random legal game's moves as the players type them: forced passes (the bot plays those)
+/// left out.
+pub fn player_moves(options: GameOptions, seed: u64) -> Vec<Move> {
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::new(options);
+    let mut out = Vec::new();
+    while pos.outcome().is_none() {
+        let legal = pos.legal_moves();
+        let m = legal[rng.below(legal.len())];
+        if legal.as_slice() != [Move::Pass] {
+            out.push(m);
+        }
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+/// The text of all replies.
+pub fn texts(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .map(|r| r.plain_text())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
