@@ -7,6 +7,7 @@ pub mod bot;
 pub mod cli;
 pub mod config;
 pub mod console;
+pub mod discord;
 pub mod game;
 pub mod render;
 pub mod store;

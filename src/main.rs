@@ -23,6 +23,8 @@ struct Cli {
 enum Command {
     /// Print the position after a list of moves as JSON (legal moves, counts, result).
     Engine(EngineArgs),
+    /// Run the Discord bot (needs DISCORD_TOKEN; see the README).
+    Run(RunArgs),
     /// Play in the terminal: the whole bot on the same database, commands as in Discord.
     Local(LocalArgs),
     /// Draw a position (PNG) or a whole game (animated GIF, with --replay).
@@ -67,6 +69,13 @@ struct EngineArgs {
     /// Print {"perft": N}: the number of legal move sequences of length D.
     #[arg(long, value_name = "D")]
     perft: Option<u32>,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+    #[arg(long)]
+    db: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -165,6 +174,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Engine(args) => run_engine(args),
+        Command::Run(args) => run_discord(args),
         Command::Local(args) => match run_local(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -282,8 +292,12 @@ fn run_render(args: RenderArgs) -> ExitCode {
 }
 
 fn init_logging() {
+    init_logging_at("warn");
+}
+
+fn init_logging_at(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -308,4 +322,59 @@ fn run_local(args: LocalArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     console.run(stdin.lock(), &mut out, interactive)?;
     Ok(())
+}
+
+fn run_discord(args: RunArgs) -> ExitCode {
+    use tara_bot::bot::{Bot, SystemClock};
+    init_logging_at("tara_bot=info,warn");
+    let config = match tara_bot::config::Config::load() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let token = match tara_bot::discord::token(config.discord_token_file.as_deref()) {
+        Ok(t) => t,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let db = args.db.unwrap_or(config.database);
+    let store = match tara_bot::store::Store::open(&db) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: opening the database {}: {e}", db.display());
+            return ExitCode::from(1);
+        }
+    };
+    render::warm_up();
+    let bot = std::sync::Arc::new(Bot::new(
+        store,
+        std::sync::Arc::new(SystemClock),
+        SystemClock.now_ms() as u64,
+    ));
+    let settings = tara_bot::discord::Settings {
+        token,
+        guild: config.discord_guild_id,
+        proxy_url: config.discord_proxy_url,
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(tara_bot::discord::run(bot, settings)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -1,0 +1,663 @@
+//! The Discord adapter (serenity): slash commands, autocomplete and buttons in, bot-core
+//! replies out. No game logic here: every command goes to [`Bot::handle`], which commits before
+//! anything is sent.
+
+mod commands;
+
+use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, Reply, User};
+use serenity::all::{
+    AutoArchiveDuration, ButtonStyle as DButtonStyle, ChannelId, ChannelType, CommandInteraction,
+    ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions, CreateAttachment,
+    CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
+    CreateThread, EditInteractionResponse, EventHandler, GatewayIntents, GuildId, Http,
+    Interaction, Permissions, Ready, ResolvedValue, UserId,
+};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long a command may take before the interaction is deferred (Discord allows 3 s).
+const DEFER_AFTER: Duration = Duration::from_millis(2000);
+/// Discord's limit on message content.
+const MAX_CONTENT: usize = 2000;
+
+/// What `tara-bot run` needs.
+pub struct Settings {
+    pub token: String,
+    pub guild: Option<u64>,
+    pub proxy_url: Option<String>,
+}
+
+/// Connects and serves until stopped (Ctrl-C or SIGTERM).
+pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
+    let mut http = serenity::http::HttpBuilder::new(&settings.token);
+    if let Some(url) = &settings.proxy_url {
+        // With the ratelimiter on, serenity builds requests without the proxy.
+        http = http
+            .proxy(url.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+    let handler = Handler {
+        bot,
+        guild: settings.guild.map(GuildId::new),
+        registered: AtomicBool::new(false),
+    };
+    let mut client =
+        serenity::all::ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
+            .event_handler(handler)
+            .await?;
+    let shards = client.shard_manager.clone();
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        shards.shutdown_all().await;
+    });
+    client.start_autosharded().await?;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+struct Handler {
+    bot: Arc<Bot>,
+    guild: Option<GuildId>,
+    registered: AtomicBool,
+}
+
+#[serenity::async_trait]
+impl EventHandler for Handler {
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        tracing::info!(user = %ready.user.name, shard = ?ready.shard, "connected to Discord");
+        // Register once per process, not once per shard.
+        if self.registered.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let defs = commands::definitions();
+        let result = match self.guild {
+            Some(g) => g.set_commands(&ctx.http, defs).await.map(|c| c.len()),
+            None => serenity::all::Command::set_global_commands(&ctx.http, defs)
+                .await
+                .map(|c| c.len()),
+        };
+        match result {
+            Ok(n) => tracing::info!(commands = n, guild = ?self.guild, "slash commands registered"),
+            Err(e) => {
+                self.registered.store(false, Ordering::SeqCst);
+                tracing::error!(error = %e, "registering slash commands failed");
+            }
+        }
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let started = Instant::now();
+        match interaction {
+            Interaction::Command(cmd) => self.on_command(&ctx, cmd).await,
+            Interaction::Autocomplete(ac) => self.on_autocomplete(&ctx, ac).await,
+            Interaction::Component(c) => self.on_component(&ctx, c).await,
+            _ => {}
+        }
+        tracing::debug!(
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "interaction handled"
+        );
+    }
+}
+
+/// The display name of a user in a guild (nickname, global name, user name).
+fn display_name(user: &serenity::all::User, nick: Option<&str>) -> String {
+    nick.map(str::to_string)
+        .or_else(|| user.global_name.clone())
+        .unwrap_or_else(|| user.name.clone())
+}
+
+fn moderator(perms: Option<Permissions>) -> bool {
+    perms.is_some_and(|p| {
+        p.contains(Permissions::ADMINISTRATOR)
+            || p.contains(Permissions::MANAGE_MESSAGES)
+            || p.contains(Permissions::MANAGE_GUILD)
+    })
+}
+
+fn command_ctx(cmd: &CommandInteraction) -> Ctx {
+    let nick = cmd.member.as_ref().and_then(|m| m.nick.as_deref());
+    Ctx {
+        server: cmd
+            .guild_id
+            .map(|g| g.to_string())
+            .unwrap_or_else(|| "dm".into()),
+        channel: cmd.channel_id.to_string(),
+        user: User::new(cmd.user.id.to_string(), display_name(&cmd.user, nick)),
+        moderator: moderator(cmd.member.as_ref().and_then(|m| m.permissions)),
+    }
+}
+
+fn component_ctx(c: &ComponentInteraction) -> Ctx {
+    let nick = c.member.as_ref().and_then(|m| m.nick.as_deref());
+    Ctx {
+        server: c
+            .guild_id
+            .map(|g| g.to_string())
+            .unwrap_or_else(|| "dm".into()),
+        channel: c.channel_id.to_string(),
+        user: User::new(c.user.id.to_string(), display_name(&c.user, nick)),
+        moderator: moderator(c.member.as_ref().and_then(|m| m.permissions)),
+    }
+}
+
+/// Splits text into messages of at most 2000 characters, at line breaks where possible.
+fn split_content(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for line in text.split_inclusive('\n') {
+        if cur.chars().count() + line.chars().count() > MAX_CONTENT && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        if line.chars().count() > MAX_CONTENT {
+            let chars: Vec<char> = line.chars().collect();
+            for chunk in chars.chunks(MAX_CONTENT) {
+                out.push(chunk.iter().collect());
+            }
+        } else {
+            cur.push_str(line);
+        }
+    }
+    if !cur.is_empty() || out.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// One Discord message built from a reply.
+struct Outgoing {
+    content: String,
+    ephemeral: bool,
+    mentions: Vec<UserId>,
+    file: Option<(String, Vec<u8>)>,
+    buttons: Vec<CreateButton>,
+}
+
+fn outgoing(reply: &Reply) -> Vec<Outgoing> {
+    let text = reply.text_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
+    let chunks = split_content(&text);
+    let n = chunks.len();
+    let mentions: Vec<UserId> = reply
+        .mentions
+        .iter()
+        .filter_map(|m| m.parse::<u64>().ok())
+        .filter(|&m| m != 0)
+        .map(UserId::new)
+        .collect();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(i, content)| {
+            let last = i + 1 == n;
+            Outgoing {
+                content,
+                ephemeral: reply.ephemeral,
+                mentions: if i == 0 { mentions.clone() } else { vec![] },
+                file: if last {
+                    reply
+                        .image
+                        .as_ref()
+                        .map(|a| (a.filename.clone(), a.bytes.clone()))
+                } else {
+                    None
+                },
+                buttons: if last {
+                    reply
+                        .buttons
+                        .iter()
+                        .map(|b| {
+                            CreateButton::new(b.id.clone())
+                                .label(b.label.clone())
+                                .style(match b.style {
+                                    ButtonStyle::Primary => DButtonStyle::Primary,
+                                    ButtonStyle::Secondary => DButtonStyle::Secondary,
+                                    ButtonStyle::Success => DButtonStyle::Success,
+                                    ButtonStyle::Danger => DButtonStyle::Danger,
+                                })
+                        })
+                        .collect()
+                } else {
+                    vec![]
+                },
+            }
+        })
+        .collect()
+}
+
+fn allowed(o: &Outgoing) -> CreateAllowedMentions {
+    CreateAllowedMentions::new()
+        .users(o.mentions.clone())
+        .everyone(false)
+        .all_roles(false)
+        .replied_user(false)
+}
+
+fn as_response(o: &Outgoing) -> CreateInteractionResponseMessage {
+    let mut m = CreateInteractionResponseMessage::new()
+        .content(o.content.clone())
+        .ephemeral(o.ephemeral)
+        .allowed_mentions(allowed(o));
+    if let Some((name, bytes)) = &o.file {
+        m = m.add_file(CreateAttachment::bytes(bytes.clone(), name.clone()));
+    }
+    if !o.buttons.is_empty() {
+        m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
+    }
+    m
+}
+
+fn as_followup(o: &Outgoing) -> CreateInteractionResponseFollowup {
+    let mut m = CreateInteractionResponseFollowup::new()
+        .content(o.content.clone())
+        .ephemeral(o.ephemeral)
+        .allowed_mentions(allowed(o));
+    if let Some((name, bytes)) = &o.file {
+        m = m.add_file(CreateAttachment::bytes(bytes.clone(), name.clone()));
+    }
+    if !o.buttons.is_empty() {
+        m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
+    }
+    m
+}
+
+fn as_message(o: &Outgoing) -> CreateMessage {
+    let mut m = CreateMessage::new()
+        .content(o.content.clone())
+        .allowed_mentions(allowed(o));
+    if let Some((name, bytes)) = &o.file {
+        m = m.add_file(CreateAttachment::bytes(bytes.clone(), name.clone()));
+    }
+    if !o.buttons.is_empty() {
+        m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
+    }
+    m
+}
+
+fn as_edit(o: &Outgoing) -> EditInteractionResponse {
+    let mut m = EditInteractionResponse::new()
+        .content(o.content.clone())
+        .allowed_mentions(allowed(o));
+    if let Some((name, bytes)) = &o.file {
+        m = m.new_attachment(CreateAttachment::bytes(bytes.clone(), name.clone()));
+    }
+    if !o.buttons.is_empty() {
+        m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
+    }
+    m
+}
+
+/// Runs an HTTP call up to three times (a failed send is retried, then reported).
+async fn retry<T, F, Fut>(what: &str, mut f: F) -> Result<T, serenity::Error>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, serenity::Error>>,
+{
+    let mut delay = Duration::from_millis(200);
+    let mut attempt = 1;
+    loop {
+        match f().await {
+            Ok(v) => return Ok(v),
+            Err(e) if attempt < 3 && retriable(&e) => {
+                tracing::warn!(error = %e, attempt, "{what} failed; retrying");
+                tokio::time::sleep(delay).await;
+                delay *= 4;
+                attempt += 1;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "{what} failed");
+                return Err(e);
+            }
+        }
+    }
+}
+
+/// Network trouble and server errors are worth another try; Discord refusing the request is not.
+fn retriable(e: &serenity::Error) -> bool {
+    match e {
+        serenity::Error::Http(h) => match h {
+            serenity::http::HttpError::UnsuccessfulRequest(r) => r.status_code.is_server_error(),
+            _ => true,
+        },
+        _ => false,
+    }
+}
+
+/// Who to answer and how.
+enum Target<'a> {
+    Command(&'a CommandInteraction),
+    Component(&'a ComponentInteraction),
+}
+
+impl Target<'_> {
+    async fn respond(
+        &self,
+        http: &Http,
+        r: CreateInteractionResponse,
+    ) -> Result<(), serenity::Error> {
+        match self {
+            Target::Command(c) => c.create_response(http, r).await,
+            Target::Component(c) => c.create_response(http, r).await,
+        }
+    }
+    async fn followup(
+        &self,
+        http: &Http,
+        f: CreateInteractionResponseFollowup,
+    ) -> Result<(), serenity::Error> {
+        match self {
+            Target::Command(c) => c.create_followup(http, f).await.map(|_| ()),
+            Target::Component(c) => c.create_followup(http, f).await.map(|_| ()),
+        }
+    }
+    async fn edit(&self, http: &Http, e: EditInteractionResponse) -> Result<(), serenity::Error> {
+        match self {
+            Target::Command(c) => c.edit_response(http, e).await.map(|_| ()),
+            Target::Component(c) => c.edit_response(http, e).await.map(|_| ()),
+        }
+    }
+    fn channel(&self) -> ChannelId {
+        match self {
+            Target::Command(c) => c.channel_id,
+            Target::Component(c) => c.channel_id,
+        }
+    }
+}
+
+/// Runs the bot core off the async threads; defers the interaction if it takes long.
+async fn handle_timed(
+    bot: &Arc<Bot>,
+    http: &Http,
+    target: &Target<'_>,
+    ctx: Ctx,
+    cmd: Command,
+) -> (Vec<Reply>, bool) {
+    let b = bot.clone();
+    let mut job = tokio::task::spawn_blocking(move || b.handle(&ctx, cmd));
+    tokio::select! {
+        done = &mut job => (done.unwrap_or_else(|e| vec![internal_error(e)]), false),
+        _ = tokio::time::sleep(DEFER_AFTER) => {
+            let _ = retry("deferring", || target.respond(
+                http,
+                CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new()),
+            ))
+            .await;
+            (job.await.unwrap_or_else(|e| vec![internal_error(e)]), true)
+        }
+    }
+}
+
+fn internal_error(e: tokio::task::JoinError) -> Reply {
+    tracing::error!(error = %e, "bot core panicked");
+    Reply::private("Something went wrong on our side and nothing was changed; please try again.")
+}
+
+/// Sends replies: the first as the interaction response (or the edit of a deferred one), the
+/// rest as follow-ups. A response that cannot be sent falls back to a channel message.
+async fn send(
+    http: &Http,
+    target: &Target<'_>,
+    replies: &[Reply],
+    deferred: bool,
+    update_buttons: bool,
+) {
+    let mut messages: Vec<Outgoing> = replies.iter().flat_map(outgoing).collect();
+    if messages.is_empty() {
+        return;
+    }
+    let mut first_sent = deferred;
+    if deferred {
+        let first = messages.remove(0);
+        if retry("editing the deferred response", || {
+            target.edit(http, as_edit(&first))
+        })
+        .await
+        .is_err()
+        {
+            fallback(http, target.channel(), &first).await;
+        }
+    } else if update_buttons {
+        // A pressed button: its message loses its buttons, the replies follow.
+        let r = retry("updating the message", || {
+            target.respond(
+                http,
+                CreateInteractionResponse::UpdateMessage(
+                    CreateInteractionResponseMessage::new().components(vec![]),
+                ),
+            )
+        })
+        .await;
+        first_sent = r.is_ok();
+    } else {
+        let first = messages.remove(0);
+        let r = retry("responding", || {
+            target.respond(
+                http,
+                CreateInteractionResponse::Message(as_response(&first)),
+            )
+        })
+        .await;
+        if r.is_err() {
+            fallback(http, target.channel(), &first).await;
+        }
+        first_sent = true;
+    }
+    for m in &messages {
+        let r = if first_sent {
+            retry("sending a follow-up", || {
+                target.followup(http, as_followup(m))
+            })
+            .await
+        } else {
+            Err(serenity::Error::Other("no interaction response"))
+        };
+        if r.is_err() {
+            fallback(http, target.channel(), m).await;
+        }
+    }
+}
+
+/// Posts a message that could not go out as an interaction reply straight to the channel, so
+/// that nothing the bot committed goes unannounced. Private messages are not posted publicly.
+async fn fallback(http: &Http, channel: ChannelId, m: &Outgoing) {
+    if m.ephemeral {
+        tracing::error!("a private reply could not be delivered");
+        return;
+    }
+    if retry("posting to the channel", || {
+        channel.send_message(http, as_message(m))
+    })
+    .await
+    .is_err()
+    {
+        tracing::error!(%channel, "a reply could not be delivered at all");
+    }
+}
+
+impl Handler {
+    async fn on_command(&self, dctx: &Context, cmd: CommandInteraction) {
+        let ctx = command_ctx(&cmd);
+        let parsed = commands::parse(&cmd);
+        let target = Target::Command(&cmd);
+        let (command, thread) = match parsed {
+            Ok(x) => x,
+            Err(msg) => {
+                send(&dctx.http, &target, &[Reply::private(msg)], false, false).await;
+                return;
+            }
+        };
+        let in_text_channel = cmd.guild_id.is_some()
+            && cmd
+                .channel
+                .as_ref()
+                .is_some_and(|c| c.kind == ChannelType::Text);
+        if let (
+            Command::Challenge {
+                opponent, variant, ..
+            },
+            true,
+            true,
+        ) = (&command, thread, in_text_channel)
+        {
+            self.challenge_in_thread(
+                dctx,
+                &cmd,
+                ctx.clone(),
+                command.clone(),
+                opponent.name.clone(),
+                variant.clone(),
+            )
+            .await;
+            return;
+        }
+        let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+        send(&dctx.http, &target, &replies, deferred, false).await;
+    }
+
+    /// A challenge played out in a new thread of the channel: the thread is created first,
+    /// the challenge is posted in it, and the command is answered with a link.
+    async fn challenge_in_thread(
+        &self,
+        dctx: &Context,
+        cmd: &CommandInteraction,
+        mut ctx: Ctx,
+        command: Command,
+        opponent: String,
+        variant: String,
+    ) {
+        let target = Target::Command(cmd);
+        let name = format!("{variant}: {} vs {opponent}", ctx.user.name);
+        let name: String = name.chars().take(90).collect();
+        let thread = retry("creating a thread", || {
+            cmd.channel_id.create_thread(
+                &dctx.http,
+                CreateThread::new(name.clone())
+                    .kind(ChannelType::PublicThread)
+                    .auto_archive_duration(AutoArchiveDuration::OneWeek),
+            )
+        })
+        .await;
+        let thread = match thread {
+            Ok(t) => t,
+            Err(_) => {
+                // No thread (permissions?): play in the channel itself.
+                let (replies, deferred) =
+                    handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+                send(&dctx.http, &target, &replies, deferred, false).await;
+                return;
+            }
+        };
+        ctx.channel = thread.id.to_string();
+        let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+        if replies.first().is_none_or(|r| r.ephemeral) {
+            let _ = thread.id.delete(&dctx.http).await;
+            send(&dctx.http, &target, &replies, deferred, false).await;
+            return;
+        }
+        for m in replies.iter().flat_map(outgoing) {
+            fallback(&dctx.http, thread.id, &m).await;
+        }
+        let note = bot::text::Builder::new()
+            .text("Challenge posted: the game will be played in ")
+            .channel(&thread.id.to_string())
+            .text(".")
+            .build();
+        send(&dctx.http, &target, &[note], deferred, false).await;
+    }
+
+    async fn on_autocomplete(&self, dctx: &Context, ac: CommandInteraction) {
+        let typed = ac
+            .data
+            .autocomplete()
+            .map(|o| o.value.to_string())
+            .unwrap_or_default();
+        let ctx = command_ctx(&ac);
+        let b = self.bot.clone();
+        let moves = tokio::task::spawn_blocking(move || b.autocomplete_move(&ctx, &typed))
+            .await
+            .unwrap_or_default();
+        let choices = moves
+            .into_iter()
+            .map(|m| serenity::all::AutocompleteChoice::new(m.clone(), m))
+            .collect();
+        let _ = ac
+            .create_response(
+                &dctx.http,
+                CreateInteractionResponse::Autocomplete(
+                    CreateAutocompleteResponse::new().set_choices(choices),
+                ),
+            )
+            .await;
+    }
+
+    async fn on_component(&self, dctx: &Context, c: ComponentInteraction) {
+        let target = Target::Component(&c);
+        let Some(command) = Command::from_button(&c.data.custom_id) else {
+            send(
+                &dctx.http,
+                &target,
+                &[Reply::private("That button is no longer in use.")],
+                false,
+                false,
+            )
+            .await;
+            return;
+        };
+        let ctx = component_ctx(&c);
+        let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+        // A refusal leaves the buttons for the right person; anything else removes them.
+        let refused = replies.first().is_some_and(|r| r.ephemeral);
+        send(
+            &dctx.http,
+            &target,
+            &replies,
+            deferred,
+            !refused && !deferred,
+        )
+        .await;
+    }
+}
+
+/// Reads the bot token: `DISCORD_TOKEN`, else the file named by `DISCORD_TOKEN_FILE` (or the
+/// config file).
+pub fn token(file: Option<&std::path::Path>) -> Result<String, String> {
+    if let Ok(t) = std::env::var("DISCORD_TOKEN") {
+        if !t.trim().is_empty() {
+            return Ok(t.trim().to_string());
+        }
+    }
+    if let Some(path) = file {
+        return std::fs::read_to_string(path)
+            .map(|t| t.trim().to_string())
+            .map_err(|e| format!("cannot read the token file {}: {e}", path.display()));
+    }
+    Err(NO_TOKEN.to_string())
+}
+
+/// What `tara-bot run` says without a token.
+pub const NO_TOKEN: &str =
+    "No Discord bot token: set DISCORD_TOKEN (or DISCORD_TOKEN_FILE to a file \
+holding it).\n\nTo get one: open https://discord.com/developers/applications, create an \
+application, open its Bot page and press Reset Token; invite the bot with the URL from the \
+README. To try the bot without Discord, run `tara-bot local` (the same bot in your terminal).";
+
+/// Whether an option value resolved to a bot account.
+pub(crate) fn is_bot(v: &ResolvedValue) -> bool {
+    matches!(v, ResolvedValue::User(u, _) if u.bot)
+}
