@@ -49,8 +49,9 @@ enum BenchTarget {
     Service,
 }
 
+/// The game and its moves, shared by `engine` and `render`.
 #[derive(clap::Args)]
-struct EngineArgs {
+struct GameArgs {
     /// hkot-1, hkot-2, sacred-hill-1, sacred-hill-2 or ard-ri.
     #[arg(long, value_parser = parse_variant)]
     variant: Variant,
@@ -63,6 +64,22 @@ struct EngineArgs {
     /// The moves, separated by spaces, e.g. "D4 B2 F6".
     #[arg(long, default_value = "")]
     moves: String,
+}
+
+impl GameArgs {
+    /// The options, or a usage message (exit status 2) for a bad combination.
+    fn options(&self, usage: &str) -> Result<GameOptions, ExitCode> {
+        GameOptions::with(self.variant, self.scoring, self.first).map_err(|e| {
+            eprintln!("error: {e}\n\nUsage: {usage}");
+            ExitCode::from(2)
+        })
+    }
+}
+
+#[derive(clap::Args)]
+struct EngineArgs {
+    #[command(flatten)]
+    game: GameArgs,
     /// One JSON line for the position after 0, 1, …, n moves.
     #[arg(long)]
     trace: bool,
@@ -96,18 +113,8 @@ struct LocalArgs {
 
 #[derive(clap::Args)]
 struct RenderArgs {
-    /// hkot-1, hkot-2, sacred-hill-1, sacred-hill-2 or ard-ri.
-    #[arg(long, value_parser = parse_variant)]
-    variant: Variant,
-    /// kingdoms or knots (knots only for hkot-1 and sacred-hill-1).
-    #[arg(long, value_parser = parse_scoring)]
-    scoring: Option<Scoring>,
-    /// Who moves first: red or blue (Tara; default red).
-    #[arg(long, value_parser = parse_first)]
-    first: Option<Side>,
-    /// The moves, separated by spaces.
-    #[arg(long, default_value = "")]
-    moves: String,
+    #[command(flatten)]
+    game: GameArgs,
     /// Draw the position after this many moves (default: all).
     #[arg(long)]
     ply: Option<usize>,
@@ -217,14 +224,13 @@ fn main() -> ExitCode {
 }
 
 fn run_engine(args: EngineArgs) -> ExitCode {
-    let options = match GameOptions::with(args.variant, args.scoring, args.first) {
+    let options = match args.game.options(
+        "tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]",
+    ) {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}\n\nUsage: tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    match engine::run(options, &args.moves, args.trace, args.perft) {
+    match engine::run(options, &args.game.moves, args.trace, args.perft) {
         Ok(lines) => {
             for l in lines {
                 println!("{l}");
@@ -242,15 +248,14 @@ fn run_engine(args: EngineArgs) -> ExitCode {
 }
 
 fn run_render(args: RenderArgs) -> ExitCode {
-    let options = match GameOptions::with(args.variant, args.scoring, args.first) {
+    let options = match args.game.options(
+        "tara-bot render --variant <id> [--scoring ..] [--first ..] --moves \"<...>\" [--ply N] [--replay] -o FILE",
+    ) {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}\n\nUsage: tara-bot render --variant <id> [--scoring ..] [--first ..] --moves \"<...>\" [--ply N] [--replay] -o FILE");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let mut moves = Vec::new();
-    let replayed = engine::replay(options, &args.moves, |_| {});
+    let replayed = engine::replay(options, &args.game.moves, |_| {});
     let pos = match replayed {
         Ok(pos) => pos,
         Err(failure) => {
@@ -258,7 +263,7 @@ fn run_render(args: RenderArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    for text in engine::split_moves(&args.moves) {
+    for text in engine::split_moves(&args.game.moves) {
         moves.push(pos.parse_move(text).expect("checked by the replay"));
     }
     let mut names = args.names.splitn(2, ',').map(|s| s.trim().to_string());

@@ -8,6 +8,16 @@ use crate::game::{describe, GameRecord, Move, Position, Variant};
 use crate::render::Frame;
 use crate::store::GameStatus;
 
+/// This channel's active game, else its most recent one.
+fn game_here(tx: &crate::store::Tx, ctx: &Ctx) -> Outcome<crate::store::GameRow> {
+    match tx.active_game(&ctx.channel)? {
+        Some(g) => Ok(g),
+        None => tx
+            .latest_game(&ctx.channel)?
+            .ok_or_else(|| Fail::User("No game has been played in this channel yet.".into())),
+    }
+}
+
 pub(crate) fn help() -> Reply {
     Reply::private(text::help())
 }
@@ -28,12 +38,7 @@ impl Bot {
     pub(crate) fn board(&self, ctx: &Ctx, ply: Option<u32>) -> Outcome<Vec<Out>> {
         let mut store = self.store();
         store.read(|tx| {
-            let game = match tx.active_game(&ctx.channel)? {
-                Some(g) => g,
-                None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
-                    Fail::User("No game has been played in this channel yet.".into())
-                })?,
-            };
+            let game = game_here(tx, ctx)?;
             let moves = tx.moves(game.id)?;
             let upto = ply.map(|p| p as usize).unwrap_or(moves.len());
             if upto > moves.len() {
@@ -80,12 +85,7 @@ impl Bot {
     pub(crate) fn record(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
         let mut store = self.store();
         store.read(|tx| {
-            let game = match tx.active_game(&ctx.channel)? {
-                Some(g) => g,
-                None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
-                    Fail::User("No game has been played in this channel yet.".into())
-                })?,
-            };
+            let game = game_here(tx, ctx)?;
             let moves = tx.moves(game.id)?;
             let (pos, played) = replay(&game, &moves, None)?;
             let n = names(tx, &game)?;

@@ -249,58 +249,46 @@ fn allowed(o: &Outgoing) -> CreateAllowedMentions {
         .replied_user(false)
 }
 
+/// Fills any of serenity's message builders from an [`Outgoing`]: content, allowed mentions,
+/// the image and the buttons. `$attach` is the builder's method for a new file.
+macro_rules! fill {
+    ($builder:expr, $o:expr, $attach:ident) => {{
+        let o: &Outgoing = $o;
+        let mut m = $builder
+            .content(o.content.clone())
+            .allowed_mentions(allowed(o));
+        if let Some((name, bytes)) = &o.file {
+            m = m.$attach(CreateAttachment::bytes(bytes.clone(), name.clone()));
+        }
+        if !o.buttons.is_empty() {
+            m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
+        }
+        m
+    }};
+}
+
 fn as_response(o: &Outgoing) -> CreateInteractionResponseMessage {
-    let mut m = CreateInteractionResponseMessage::new()
-        .content(o.content.clone())
-        .ephemeral(o.ephemeral)
-        .allowed_mentions(allowed(o));
-    if let Some((name, bytes)) = &o.file {
-        m = m.add_file(CreateAttachment::bytes(bytes.clone(), name.clone()));
-    }
-    if !o.buttons.is_empty() {
-        m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
-    }
-    m
+    fill!(
+        CreateInteractionResponseMessage::new().ephemeral(o.ephemeral),
+        o,
+        add_file
+    )
 }
 
 fn as_followup(o: &Outgoing) -> CreateInteractionResponseFollowup {
-    let mut m = CreateInteractionResponseFollowup::new()
-        .content(o.content.clone())
-        .ephemeral(o.ephemeral)
-        .allowed_mentions(allowed(o));
-    if let Some((name, bytes)) = &o.file {
-        m = m.add_file(CreateAttachment::bytes(bytes.clone(), name.clone()));
-    }
-    if !o.buttons.is_empty() {
-        m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
-    }
-    m
+    fill!(
+        CreateInteractionResponseFollowup::new().ephemeral(o.ephemeral),
+        o,
+        add_file
+    )
 }
 
 fn as_message(o: &Outgoing) -> CreateMessage {
-    let mut m = CreateMessage::new()
-        .content(o.content.clone())
-        .allowed_mentions(allowed(o));
-    if let Some((name, bytes)) = &o.file {
-        m = m.add_file(CreateAttachment::bytes(bytes.clone(), name.clone()));
-    }
-    if !o.buttons.is_empty() {
-        m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
-    }
-    m
+    fill!(CreateMessage::new(), o, add_file)
 }
 
 fn as_edit(o: &Outgoing) -> EditInteractionResponse {
-    let mut m = EditInteractionResponse::new()
-        .content(o.content.clone())
-        .allowed_mentions(allowed(o));
-    if let Some((name, bytes)) = &o.file {
-        m = m.new_attachment(CreateAttachment::bytes(bytes.clone(), name.clone()));
-    }
-    if !o.buttons.is_empty() {
-        m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
-    }
-    m
+    fill!(EditInteractionResponse::new(), o, new_attachment)
 }
 
 /// Runs an HTTP call up to three times (a failed send is retried, then reported).

@@ -264,13 +264,7 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(StoreError::from)?;
-        let out = f(&Tx { tx: &tx })?;
-        tx.commit().map_err(StoreError::from)?;
-        Ok(out)
+        self.transaction(TransactionBehavior::Immediate, f)
     }
 
     /// Runs `f` in a read transaction (a consistent snapshot).
@@ -281,9 +275,20 @@ impl Store {
     where
         E: From<StoreError>,
     {
+        self.transaction(TransactionBehavior::Deferred, f)
+    }
+
+    fn transaction<T, E>(
+        &mut self,
+        behavior: TransactionBehavior,
+        f: impl FnOnce(&Tx) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E>
+    where
+        E: From<StoreError>,
+    {
         let tx = self
             .conn
-            .transaction_with_behavior(TransactionBehavior::Deferred)
+            .transaction_with_behavior(behavior)
             .map_err(StoreError::from)?;
         let out = f(&Tx { tx: &tx })?;
         tx.commit().map_err(StoreError::from)?;

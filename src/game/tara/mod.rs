@@ -381,11 +381,13 @@ pub fn score(scoring: Scoring, c: &[Counts; 2]) -> Outcome {
     }
 }
 
-/// The number of kingdoms (connected groups under adjacency) in a set of ringforts.
-pub fn kingdoms(forts: Bits) -> u32 {
+/// The kingdoms (connected groups under adjacency) of a set of ringforts, one set each.
+pub fn kingdom_groups(forts: Bits) -> impl Iterator<Item = Bits> {
     let mut rest = forts & HILLS;
-    let mut n = 0;
-    while rest != 0 {
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
         let mut group = rest & rest.wrapping_neg();
         loop {
             let grown = (group | dilate(group)) & rest;
@@ -395,28 +397,18 @@ pub fn kingdoms(forts: Bits) -> u32 {
             group = grown;
         }
         rest &= !group;
-        n += 1;
-    }
-    n
+        Some(group)
+    })
+}
+
+/// The number of kingdoms in a set of ringforts.
+pub fn kingdoms(forts: Bits) -> u32 {
+    kingdom_groups(forts).count() as u32
 }
 
 /// The kingdoms of a set of ringforts, each as a set.
 pub fn kingdom_sets(forts: Bits) -> Vec<Bits> {
-    let mut rest = forts & HILLS;
-    let mut out = Vec::new();
-    while rest != 0 {
-        let mut group = rest & rest.wrapping_neg();
-        loop {
-            let grown = (group | dilate(group)) & rest;
-            if grown == group {
-                break;
-            }
-            group = grown;
-        }
-        rest &= !group;
-        out.push(group);
-    }
-    out
+    kingdom_groups(forts).collect()
 }
 
 /// The number of knots (closed strands of the Celtic drawing, A.3) in a set of ringforts.
