@@ -312,14 +312,16 @@ fn init_logging_at(default: &str) {
 fn run_local(args: LocalArgs) -> Result<()> {
     use anyhow::Context;
     use std::io::IsTerminal;
-    use tara_bot::bot::{Bot, SystemClock};
+    use tara_bot::bot::{Bot, OffsetClock, SystemClock};
     init_logging();
     let config = tara_bot::config::Config::load()?;
     let db = args.db.unwrap_or(config.database);
     let store = tara_bot::store::Store::open(&db)
         .with_context(|| format!("opening the database {}", db.display()))?;
     let seed = SystemClock.now_ms() as u64;
-    let bot = Bot::new(store, std::sync::Arc::new(SystemClock), seed).with_images(!args.no_images);
+    // Real time, which `/time +2d` can move forward to try the clocks.
+    let clock = std::sync::Arc::new(OffsetClock::default());
+    let bot = Bot::new(store, clock, seed).with_images(!args.no_images);
     let images = (!args.no_images).then(|| args.images.unwrap_or(config.images));
     let mut console = tara_bot::console::Console::new(&bot, &args.user, images);
     let stdin = std::io::stdin();

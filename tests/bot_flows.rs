@@ -128,6 +128,7 @@ fn challenges_are_checked() {
                 scoring: s.map(str::to_string),
                 first: None,
                 is_match: false,
+                days: None,
             },
         )
     };
@@ -175,6 +176,7 @@ fn decline_and_cancel() {
                 scoring: None,
                 first: None,
                 is_match: false,
+                days: None,
             },
         )
     };
@@ -467,6 +469,7 @@ fn a_match_plays_two_games_with_the_other_player_starting_the_second() {
             scoring: None,
             first: Some("me".into()),
             is_match: true,
+            days: None,
         },
     );
     assert!(r[0].plain_text().contains("two-game match"));
@@ -510,6 +513,7 @@ fn an_aborted_match_game_is_replayed() {
             scoring: None,
             first: Some("opponent".into()),
             is_match: true,
+            days: None,
         },
     );
     h.send("brian", "c", Command::Accept { challenge: None });

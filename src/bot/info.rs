@@ -139,9 +139,12 @@ impl Bot {
                     .text(format!("\n{} (", side.name()))
                     .user(&l.game.seats[seat], &l.names[seat])
                     .text(format!(
-                        ") to move{}, since {}.",
+                        ") to move{}, since {}{}.",
                         l.pos.phase().map(|p| format!(" · {p}")).unwrap_or_default(),
-                        ago(now - l.game.turn_started_at)
+                        ago(now - l.game.turn_started_at),
+                        super::clock::time_left(&l.game, now)
+                            .map(|t| format!(" · {t}"))
+                            .unwrap_or_else(|| " · no clock".into())
                     ));
             }
             if let Some(c) = text::counts_line(&l.pos) {

@@ -45,6 +45,12 @@ pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -
     if let (Some(_), Some(n)) = (game.match_id, game.match_game) {
         b = b.text(format!(" · match game {n} of 2"));
     }
+    if let Some(d) = game.days_per_move {
+        b = b.text(format!(
+            " · {d} day{} per move",
+            if d == 1 { "" } else { "s" }
+        ));
+    }
     b = b
         .text(format!(
             "\n{} first ({why_first}). ",
@@ -75,6 +81,7 @@ pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -
 }
 
 impl Bot {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn challenge(
         &self,
         ctx: &Ctx,
@@ -83,6 +90,7 @@ impl Bot {
         scoring: Option<&str>,
         first: Option<&str>,
         is_match: bool,
+        days: Option<&str>,
     ) -> Outcome<Vec<Out>> {
         if opponent.id == ctx.user.id {
             return Err(Fail::User(
@@ -110,6 +118,10 @@ impl Bot {
                 )))
             }
         };
+        let days = match days {
+            Some(d) => Some(super::clock::parse_days(d).map_err(|e| Fail::User(format!("{e}.")))?),
+            None => None,
+        };
         let now = self.now();
         let mut store = self.store();
         store.write(|tx| {
@@ -118,6 +130,10 @@ impl Bot {
             if let Some(g) = tx.active_game(&ctx.channel)? {
                 return Err(Fail::User(busy_channel(tx, &g)?));
             }
+            let days = match days {
+                Some(d) => d,
+                None => super::clock::default_days(tx, &ctx.server)?,
+            };
             let id = tx.insert_challenge(
                 &NewChallenge {
                     server_id: &ctx.server,
@@ -128,6 +144,7 @@ impl Bot {
                     scoring: scoring.unwrap_or_default(),
                     first,
                     is_match,
+                    days_per_move: days,
                 },
                 now,
             )?;
@@ -146,7 +163,11 @@ impl Bot {
             }
             b = b
                 .text(format!(
-                    " · {} · {}.",
+                    " · {} · {} · {}.",
+                    match days {
+                        Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
+                        None => "no clock".to_string(),
+                    },
                     if is_match {
                         "a two-game match (each player starts one game)"
                     } else {
@@ -257,6 +278,7 @@ impl Bot {
                 [&c.challenger_id, &c.opponent_id],
                 challenger_first,
                 match_id.map(|m| (m, 1)),
+                c.days_per_move,
                 now,
             )?;
             tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;
@@ -329,6 +351,7 @@ pub(crate) fn create_game(
     players: [&str; 2],
     challenger_first: bool,
     match_game: Option<(i64, i64)>,
+    days_per_move: Option<u32>,
     now: i64,
 ) -> Outcome<GameRow> {
     let (seats, first) = if variant.is_tara() {
@@ -353,12 +376,18 @@ pub(crate) fn create_game(
             seats,
             match_id: match_game.map(|m| m.0),
             match_game: match_game.map(|m| m.1),
+            days_per_move,
         },
         now,
     )?;
-    tx.game(id)?.ok_or_else(|| {
+    let game = tx.game(id)?.ok_or_else(|| {
         Fail::Store(crate::store::StoreError::Corrupt(format!(
             "game {id} vanished"
         )))
-    })
+    })?;
+    // The first mover's clock starts now.
+    let first = game.seats[game.options.first.index()].clone();
+    let clock = super::clock::turn_clock(tx, &game, &first, now)?;
+    tx.start_turn(id, now, clock)?;
+    Ok(tx.game(id)?.unwrap_or(game))
 }

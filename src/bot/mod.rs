@@ -5,6 +5,7 @@
 //! appended only if it is legal in the position rebuilt inside that transaction. Board images
 //! are drawn after the transaction has committed.
 
+pub mod clock;
 mod info;
 mod lobby;
 mod play;
@@ -57,6 +58,8 @@ pub enum Command {
         /// `random` (default), `me` or `opponent`.
         first: Option<String>,
         is_match: bool,
+        /// Days per move (`1`, `2`, `3`, `5`, `7`, `14`) or `none`; default: the server's.
+        days: Option<String>,
     },
     /// Accept a challenge (the newest one addressed to you here when no id is given).
     Accept {
@@ -102,6 +105,17 @@ pub enum Command {
     TakebackAnswer {
         accept: bool,
         game: Option<i64>,
+    },
+    /// Pause all your clocks for some days.
+    Vacation {
+        days: u32,
+    },
+    /// Show or change settings: your reminders (`channel`, `dm`, `off`); moderators: the
+    /// server's default days per move and first-reminder delay.
+    Settings {
+        reminders: Option<String>,
+        default_days: Option<String>,
+        reminder_hours: Option<u32>,
     },
 }
 
@@ -178,6 +192,10 @@ pub struct Reply {
     pub buttons: Vec<Button>,
     /// The board drawn as text, when the reply shows a board (terminals).
     pub board_text: Option<String>,
+    /// Post in this channel instead of answering the command (scheduled messages).
+    pub channel: Option<String>,
+    /// Send privately to this user instead (reminders by direct message).
+    pub dm: Option<String>,
 }
 
 impl Reply {
@@ -217,6 +235,10 @@ impl Reply {
 pub trait Clock: Send + Sync {
     /// Milliseconds since the Unix epoch.
     fn now_ms(&self) -> i64;
+    /// Moves a simulated clock forward; false for the real clock.
+    fn advance_ms(&self, _ms: i64) -> bool {
+        false
+    }
 }
 
 /// The system clock.
@@ -238,14 +260,29 @@ impl ManualClock {
     pub fn new(start_ms: i64) -> ManualClock {
         ManualClock(AtomicI64::new(start_ms))
     }
-    pub fn advance_ms(&self, ms: i64) {
-        self.0.fetch_add(ms, Ordering::SeqCst);
-    }
 }
 
 impl Clock for ManualClock {
     fn now_ms(&self) -> i64 {
         self.0.load(Ordering::SeqCst)
+    }
+    fn advance_ms(&self, ms: i64) -> bool {
+        self.0.fetch_add(ms, Ordering::SeqCst);
+        true
+    }
+}
+
+/// The system clock plus an offset that can be moved forward (the console's `/time`).
+#[derive(Default)]
+pub struct OffsetClock(AtomicI64);
+
+impl Clock for OffsetClock {
+    fn now_ms(&self) -> i64 {
+        SystemClock.now_ms() + self.0.load(Ordering::SeqCst)
+    }
+    fn advance_ms(&self, ms: i64) -> bool {
+        self.0.fetch_add(ms, Ordering::SeqCst);
+        true
     }
 }
 
@@ -313,6 +350,11 @@ impl Bot {
         self.clock.now_ms()
     }
 
+    /// Moves a simulated clock forward (false with the real clock).
+    pub fn advance_clock(&self, ms: i64) -> bool {
+        self.clock.advance_ms(ms)
+    }
+
     pub(crate) fn store(&self) -> MutexGuard<'_, Store> {
         // A panic while holding the lock cannot leave a half-written game (SQLite rolls the
         // transaction back), so a poisoned lock is safe to take over.
@@ -334,6 +376,7 @@ impl Bot {
                 scoring,
                 first,
                 is_match,
+                days,
             } => self.challenge(
                 ctx,
                 &opponent,
@@ -341,6 +384,7 @@ impl Bot {
                 scoring.as_deref(),
                 first.as_deref(),
                 is_match,
+                days.as_deref(),
             ),
             Command::Accept { challenge } => self.accept(ctx, challenge),
             Command::Decline { challenge } => self.decline(ctx, challenge),
@@ -357,6 +401,17 @@ impl Bot {
             Command::Abort => self.abort(ctx),
             Command::Takeback => self.takeback(ctx),
             Command::TakebackAnswer { accept, game } => self.takeback_answer(ctx, accept, game),
+            Command::Vacation { days } => self.vacation(ctx, days),
+            Command::Settings {
+                reminders,
+                default_days,
+                reminder_hours,
+            } => self.settings(
+                ctx,
+                reminders.as_deref(),
+                default_days.as_deref(),
+                reminder_hours,
+            ),
         };
         match result {
             Ok(outs) => outs.into_iter().map(|o| self.finish(o)).collect(),
@@ -371,7 +426,7 @@ impl Bot {
     }
 
     /// Draws the board image of an outgoing reply, if it has one.
-    fn finish(&self, out: Out) -> Reply {
+    pub(crate) fn finish(&self, out: Out) -> Reply {
         let mut reply = out.reply;
         if let Some((pos, frame, name)) = out.board {
             reply.board_text = Some(render::text::board(&pos));

@@ -23,6 +23,11 @@ pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
                 .into(),
         )
     })?;
+    load_game(tx, game)
+}
+
+/// A stored game with its moves, position and player names.
+pub(crate) fn load_game(tx: &Tx, game: GameRow) -> Outcome<Loaded> {
     let moves = tx.moves(game.id)?;
     let (pos, _) = replay(&game, &moves, None)?;
     let names = names(tx, &game)?;
@@ -81,7 +86,13 @@ fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<usize> {
 }
 
 /// What the player on move is told after the previous move.
-fn prompt(b: Builder, game: &GameRow, names: &[String; 2], pos: &Position) -> Builder {
+fn prompt(
+    b: Builder,
+    game: &GameRow,
+    names: &[String; 2],
+    pos: &Position,
+    left: Option<String>,
+) -> Builder {
     let Some(side) = pos.to_move() else {
         return b;
     };
@@ -89,6 +100,9 @@ fn prompt(b: Builder, game: &GameRow, names: &[String; 2], pos: &Position) -> Bu
     let mut detail = side.name().to_string();
     if let Some(phase) = pos.phase() {
         detail.push_str(&format!(" · {phase}"));
+    }
+    if let Some(left) = left {
+        detail.push_str(&format!(" · {left}"));
     }
     let mut b = b
         .text("\n")
@@ -118,6 +132,10 @@ impl Bot {
         store.write(|tx| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             let mut l = load_active(tx, ctx)?;
+            if let Some(outs) = self.expire_if_due(tx, &l, now)? {
+                // The clock ran out before this move arrived: the timeout stands.
+                return Ok(outs);
+            }
             require_turn(&l, ctx)?;
             let shown: String = text_in.trim().chars().take(24).collect();
             let mv = l
@@ -188,8 +206,15 @@ impl Bot {
         if let Some(o) = l.pos.outcome().copied() {
             return self.end_game(tx, l, b, o, board, now);
         }
-        tx.touch_game(l.game.id, now)?;
-        let b = prompt(b, &l.game, &l.names, &l.pos);
+        super::clock::start_turn(tx, l, now)?;
+        let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
+        let b = prompt(
+            b,
+            &l.game,
+            &l.names,
+            &l.pos,
+            super::clock::time_left(&game, now),
+        );
         Ok(vec![Out {
             reply: b.build(),
             board: Some(board),
@@ -197,7 +222,7 @@ impl Bot {
     }
 
     /// Records a result; announces it with both players pinged, and moves the match on.
-    fn end_game(
+    pub(crate) fn end_game(
         &self,
         tx: &Tx,
         l: &Loaded,
@@ -275,6 +300,7 @@ impl Bot {
                 [&m.players[0], &m.players[1]],
                 !challenger_started,
                 Some((match_id, 2)),
+                game.days_per_move,
                 now,
             )?;
             let n = names(tx, &next)?;
@@ -383,6 +409,7 @@ impl Bot {
                     [&m.players[0], &m.players[1]],
                     challenger_first,
                     Some((match_id, number)),
+                    l.game.days_per_move,
                     now,
                 )?;
                 b = b.text(format!(" Match game {number} is replayed."));
@@ -483,13 +510,21 @@ impl Bot {
             }
             let undone = l.moves[req.ply as usize].notation.clone();
             tx.delete_moves_from(l.game.id, req.ply)?;
-            tx.touch_game(l.game.id, now)?;
+            let after = load_game(tx, l.game.clone())?;
+            super::clock::start_turn(tx, &after, now)?;
             let (pos, played) = replay(&l.game, &l.moves, Some(req.ply as usize))?;
             let b = Builder::new().text(format!(
                 "{} allowed the takeback: `{undone}` is undone.",
                 ctx.user.name
             ));
-            let b = prompt(b, &l.game, &l.names, &pos);
+            let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
+            let b = prompt(
+                b,
+                &l.game,
+                &l.names,
+                &pos,
+                super::clock::time_left(&game, now),
+            );
             Ok(vec![Out {
                 reply: b.build(),
                 board: Some((

@@ -148,6 +148,7 @@ fn seed_games(
                     seats: [&a, &b],
                     match_id: None,
                     match_game: None,
+                    days_per_move: None,
                 },
                 now,
             )?;
@@ -204,6 +205,7 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
                 scoring: None,
                 first: Some("me".into()),
                 is_match: false,
+                days: None,
             },
         );
         bot.handle(&ctx("blue"), Command::Accept { challenge: None });

@@ -19,6 +19,8 @@ pub enum Action {
     Moderator(bool),
     /// List the legal moves matching a prefix (what Discord's autocomplete offers).
     Moves(String),
+    /// Move the simulated clock forward by this many milliseconds (`/time +2d`).
+    Time(i64),
     Quit,
     /// An empty line or a comment.
     Nothing,
@@ -30,7 +32,27 @@ fn user(token: &str) -> User {
 }
 
 const CONSOLE_HELP: &str = "Console: /as NAME (switch user) · /channel NAME · /moderator on|off · \
-     /moves [prefix] · /press BUTTON-ID · /quit. A line without a slash is a move.";
+     /moves [prefix] · /press BUTTON-ID · /time +2d (move the clock on: 30m, 5h, 2d) · /quit. \
+     A line without a slash is a move.";
+
+/// `+2d`, `5h`, `30m`: a duration in milliseconds.
+fn parse_duration(text: &str) -> Result<i64, String> {
+    let t = text.trim().trim_start_matches('+');
+    let usage = || format!("'{text}' is not a duration: write e.g. /time +30m, +5h or +2d");
+    let split = t.find(|c: char| !c.is_ascii_digit()).ok_or_else(usage)?;
+    let (n, unit) = t.split_at(split);
+    let n: i64 = n.parse().map_err(|_| usage())?;
+    let unit_ms = match unit.trim() {
+        "m" | "min" | "minutes" => crate::bot::clock::MINUTE,
+        "h" | "hours" => crate::bot::clock::HOUR,
+        "d" | "days" => crate::bot::clock::DAY,
+        _ => return Err(usage()),
+    };
+    if n > 3650 * crate::bot::clock::DAY / unit_ms {
+        return Err(usage());
+    }
+    Ok(n * unit_ms)
+}
 
 /// Parses one console line.
 pub fn parse_line(line: &str) -> Result<Action, String> {
@@ -71,6 +93,7 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
             return Ok(Action::Moderator(!matches!(words.first(), Some(&"off"))));
         }
         "moves" | "hint" => return Ok(Action::Moves(rest.to_string())),
+        "time" => return parse_duration(rest).map(Action::Time),
         "quit" | "exit" => return Ok(Action::Quit),
         "press" => {
             let b = words.first().ok_or("usage: /press BUTTON-ID")?;
@@ -87,6 +110,7 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
                 .ok_or("name a variant: hkot-1, hkot-2, sacred-hill-1, sacred-hill-2 or ard-ri")?;
             let mut scoring = None;
             let mut first = None;
+            let mut days = None;
             let mut is_match = false;
             for w in &words[2..] {
                 let lw = w.to_ascii_lowercase();
@@ -100,6 +124,11 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
                     .or_else(|| lw.strip_prefix("scoring="))
                 {
                     scoring = Some(v.to_string());
+                } else if let Some(v) = lw
+                    .strip_prefix("days:")
+                    .or_else(|| lw.strip_prefix("days="))
+                {
+                    days = Some(v.to_string());
                 } else if lw == "match" {
                     is_match = true;
                 } else if lw == "kingdoms" || lw == "knots" {
@@ -114,6 +143,42 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
                 scoring,
                 first,
                 is_match,
+                days,
+            }
+        }
+        "vacation" => {
+            let d = words
+                .first()
+                .map(|w| w.trim_start_matches("days:").trim_start_matches("days="))
+                .ok_or("usage: /vacation DAYS")?;
+            Command::Vacation {
+                days: d
+                    .parse()
+                    .map_err(|_| format!("'{d}' is not a number of days"))?,
+            }
+        }
+        "settings" => {
+            let (mut reminders, mut default_days, mut reminder_hours) = (None, None, None);
+            for w in &words {
+                let (k, v) = w.split_once([':', '=']).ok_or_else(|| {
+                    format!("'{w}': write reminders:dm, default-days:3 or reminder-hours:24")
+                })?;
+                match k.to_ascii_lowercase().as_str() {
+                    "reminders" => reminders = Some(v.to_string()),
+                    "default-days" | "default_days" | "days" => default_days = Some(v.to_string()),
+                    "reminder-hours" | "reminder_hours" => {
+                        reminder_hours = Some(
+                            v.parse()
+                                .map_err(|_| format!("'{v}' is not a number of hours"))?,
+                        )
+                    }
+                    other => return Err(format!("'{other}' is not a setting")),
+                }
+            }
+            Command::Settings {
+                reminders,
+                default_days,
+                reminder_hours,
             }
         }
         "accept" => Command::Accept {
@@ -197,8 +262,16 @@ impl<'a> Console<'a> {
         }
     }
 
-    /// Runs one line; returns what to print and whether to stop.
+    /// Runs one line; returns what to print and whether to stop. Anything the clocks brought
+    /// due (reminders, timeouts) is shown first.
     pub fn line(&mut self, line: &str) -> (String, bool) {
+        let mut due = self.show(&self.bot.tick());
+        let (text, stop) = self.command(line);
+        due.push_str(&text);
+        (due, stop)
+    }
+
+    fn command(&mut self, line: &str) -> (String, bool) {
         match parse_line(line) {
             Err(e) => (format!("{e}\n"), false),
             Ok(Action::Nothing) => (String::new(), false),
@@ -217,6 +290,17 @@ impl<'a> Console<'a> {
                     format!("Moderator rights {}.\n", if on { "on" } else { "off" }),
                     false,
                 )
+            }
+            Ok(Action::Time(ms)) => {
+                if !self.bot.advance_clock(ms) {
+                    return ("This bot runs on real time.\n".into(), false);
+                }
+                let mut s = format!(
+                    "The clock moves on {}.\n",
+                    crate::bot::clock::duration_text(ms)
+                );
+                s.push_str(&self.show(&self.bot.tick()));
+                (s, false)
             }
             Ok(Action::Moves(prefix)) => {
                 let moves = self.bot.autocomplete_move(&self.ctx(), &prefix);
@@ -246,7 +330,13 @@ impl<'a> Console<'a> {
         let mut s = String::new();
         for r in replies {
             let text = r.plain_text().replace("**", "");
-            if r.ephemeral {
+            if let Some(user) = &r.dm {
+                s.push_str(&format!("[message to {user}] "));
+            } else if let Some(channel) = &r.channel {
+                if *channel != self.channel {
+                    s.push_str(&format!("[in #{channel}] "));
+                }
+            } else if r.ephemeral {
                 s.push_str(&format!("[only {} sees this] ", self.user.name));
             }
             s.push_str(&text);
@@ -321,7 +411,8 @@ mod tests {
                 variant: "hkot-1".into(),
                 scoring: Some("knots".into()),
                 first: Some("me".into()),
-                is_match: true
+                is_match: true,
+                days: None,
             }))
         );
         assert_eq!(
@@ -348,5 +439,20 @@ mod tests {
         assert!(parse_line("/frobnicate").is_err());
         assert!(parse_line("/challenge @bob hkot-1 sideways").is_err());
         assert!(parse_line("/press nothing:1").is_err());
+        assert_eq!(parse_line("/time +2d"), Ok(Action::Time(2 * 86_400_000)));
+        assert_eq!(parse_line("/time 90m"), Ok(Action::Time(90 * 60_000)));
+        assert!(parse_line("/time soon").is_err());
+        assert_eq!(
+            parse_line("/vacation 3"),
+            Ok(Action::Run(Command::Vacation { days: 3 }))
+        );
+        assert_eq!(
+            parse_line("/settings reminders:dm"),
+            Ok(Action::Run(Command::Settings {
+                reminders: Some("dm".into()),
+                default_days: None,
+                reminder_hours: None
+            }))
+        );
     }
 }

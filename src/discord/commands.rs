@@ -51,6 +51,21 @@ pub fn definitions() -> Vec<CreateCommand> {
                 .add_string_choice("me", "me")
                 .add_string_choice("my opponent", "opponent"),
             )
+            .add_option({
+                let mut o = CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "days",
+                    "Days per move (default: the server's setting)",
+                )
+                .add_string_choice("no clock", "none");
+                for d in crate::bot::clock::DAYS_CHOICES {
+                    o = o.add_string_choice(
+                        format!("{d} day{}", if d == 1 { "" } else { "s" }),
+                        d.to_string(),
+                    );
+                }
+                o
+            })
             .add_option(CreateCommandOption::new(
                 CommandOptionType::Boolean,
                 "match",
@@ -110,6 +125,50 @@ pub fn definitions() -> Vec<CreateCommand> {
         CreateCommand::new("abort").description(
             "Call off this channel's game before the first move (moderators: any time)",
         ),
+        CreateCommand::new("vacation")
+            .description("Pause all your clocks for some days (at most 14 a year)")
+            .add_option(
+                CreateCommandOption::new(CommandOptionType::Integer, "days", "How many days")
+                    .required(true)
+                    .min_int_value(1)
+                    .max_int_value(14),
+            ),
+        CreateCommand::new("settings")
+            .description("Your reminders; moderators: the server's clock defaults")
+            .add_option(
+                CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "reminders",
+                    "Where reminders reach you",
+                )
+                .add_string_choice("in the game's channel", "channel")
+                .add_string_choice("by direct message", "dm")
+                .add_string_choice("off", "off"),
+            )
+            .add_option({
+                let mut o = CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "default-days",
+                    "Moderators: the server's default days per move",
+                )
+                .add_string_choice("no clock", "none");
+                for d in crate::bot::clock::DAYS_CHOICES {
+                    o = o.add_string_choice(
+                        format!("{d} day{}", if d == 1 { "" } else { "s" }),
+                        d.to_string(),
+                    );
+                }
+                o
+            })
+            .add_option(
+                CreateCommandOption::new(
+                    CommandOptionType::Integer,
+                    "reminder-hours",
+                    "Moderators: hours before the first reminder",
+                )
+                .min_int_value(1)
+                .max_int_value(168),
+            ),
         CreateCommand::new("takeback")
             .description("Ask to take back your last move, or answer such a request")
             .add_option(
@@ -175,6 +234,7 @@ pub fn parse(cmd: &CommandInteraction) -> Result<(Command, bool), String> {
                     scoring: string("scoring"),
                     first: string("first"),
                     is_match: boolean("match").unwrap_or(false),
+                    days: string("days"),
                 },
                 thread,
             ));
@@ -192,6 +252,14 @@ pub fn parse(cmd: &CommandInteraction) -> Result<(Command, bool), String> {
             text: string("move").unwrap_or_default(),
         },
         "pass" => Command::Pass,
+        "vacation" => Command::Vacation {
+            days: int("days").unwrap_or(0).clamp(0, 365) as u32,
+        },
+        "settings" => Command::Settings {
+            reminders: string("reminders"),
+            default_days: string("default-days"),
+            reminder_hours: int("reminder-hours").map(|h| h.clamp(0, 10_000) as u32),
+        },
         "resign" => Command::Resign {
             confirmed: false,
             game: None,

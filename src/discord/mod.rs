@@ -42,6 +42,7 @@ pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
         bot,
         guild: settings.guild.map(GuildId::new),
         registered: AtomicBool::new(false),
+        ticking: AtomicBool::new(false),
     };
     let mut client =
         serenity::all::ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
@@ -76,12 +77,63 @@ struct Handler {
     bot: Arc<Bot>,
     guild: Option<GuildId>,
     registered: AtomicBool,
+    ticking: AtomicBool,
+}
+
+/// How often the clocks are checked for reminders and timeouts.
+const TICK_EVERY: Duration = Duration::from_secs(30);
+
+/// Delivers what the clocks brought due: reminders and timeouts, to their channels or by DM.
+async fn tick_forever(bot: Arc<Bot>, http: Arc<Http>) {
+    let mut interval = tokio::time::interval(TICK_EVERY);
+    loop {
+        interval.tick().await;
+        let b = bot.clone();
+        let due = tokio::task::spawn_blocking(move || b.tick())
+            .await
+            .unwrap_or_default();
+        for reply in due {
+            deliver(&http, &reply).await;
+        }
+    }
+}
+
+/// Posts a scheduled message where it belongs.
+async fn deliver(http: &Http, reply: &Reply) {
+    let channel = if let Some(user) = reply.dm.as_deref().and_then(|u| u.parse::<u64>().ok()) {
+        match UserId::new(user).create_dm_channel(http).await {
+            Ok(dm) => dm.id,
+            Err(e) => {
+                tracing::warn!(error = %e, user, "cannot open a DM for a reminder");
+                return;
+            }
+        }
+    } else if let Some(c) = reply.channel.as_deref().and_then(|c| c.parse::<u64>().ok()) {
+        ChannelId::new(c)
+    } else {
+        return;
+    };
+    for m in outgoing(reply) {
+        fallback(
+            http,
+            channel,
+            &Outgoing {
+                ephemeral: false,
+                ..m
+            },
+        )
+        .await;
+    }
 }
 
 #[serenity::async_trait]
 impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, shard = ?ready.shard, "connected to Discord");
+        if !self.ticking.swap(true, Ordering::SeqCst) {
+            // The clocks: caught up at once (what fell due while down), then every 30 s.
+            tokio::spawn(tick_forever(self.bot.clone(), ctx.http.clone()));
+        }
         // Register once per process, not once per shard.
         if self.registered.swap(true, Ordering::SeqCst) {
             return;

@@ -8,8 +8,13 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The migrations, in order; `PRAGMA user_version` records how many have been applied.
-const MIGRATIONS: &[(&str, &str)] =
-    &[("0001_init", include_str!("../../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_init", include_str!("../../migrations/0001_init.sql")),
+    (
+        "0002_clocks",
+        include_str!("../../migrations/0002_clocks.sql"),
+    ),
+];
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -71,6 +76,16 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub turn_started_at: i64,
+    /// The time control: days per move, `None` for no clock.
+    pub days_per_move: Option<u32>,
+    /// When the clock of the player to move started (after any vacation of theirs).
+    pub clock_start_at: Option<i64>,
+    /// When the player to move runs out of time.
+    pub deadline_at: Option<i64>,
+    /// Reminders sent to the player to move this turn (0, 1 or 2).
+    pub reminders_sent: u32,
+    /// When the last reminder of this game was sent.
+    pub reminded_at: Option<i64>,
 }
 
 impl GameRow {
@@ -160,6 +175,7 @@ pub struct ChallengeRow {
     pub status: ChallengeStatus,
     pub game_id: Option<i64>,
     pub created_at: i64,
+    pub days_per_move: Option<u32>,
 }
 
 /// A new challenge.
@@ -173,6 +189,7 @@ pub struct NewChallenge<'a> {
     pub scoring: Scoring,
     pub first: FirstChoice,
     pub is_match: bool,
+    pub days_per_move: Option<u32>,
 }
 
 /// A stored match of two games.
@@ -195,6 +212,7 @@ pub struct NewGame<'a> {
     pub seats: [&'a str; 2],
     pub match_id: Option<i64>,
     pub match_game: Option<i64>,
+    pub days_per_move: Option<u32>,
 }
 
 /// A pending takeback request.
@@ -303,7 +321,8 @@ pub struct Tx<'a> {
 
 const GAME_COLUMNS: &str = "id, server_id, channel_id, variant, scoring, first_side, seat0_id, \
      seat1_id, status, winner, reason, points0, points1, match_id, match_game, created_at, \
-     updated_at, turn_started_at";
+     updated_at, turn_started_at, days_per_move, clock_start_at, deadline_at, reminders_sent, \
+     reminded_at";
 
 fn corrupt(what: String) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, what.into())
@@ -348,6 +367,11 @@ fn game_from_row(r: &Row) -> rusqlite::Result<GameRow> {
         created_at: r.get(15)?,
         updated_at: r.get(16)?,
         turn_started_at: r.get(17)?,
+        days_per_move: r.get(18)?,
+        clock_start_at: r.get(19)?,
+        deadline_at: r.get(20)?,
+        reminders_sent: r.get(21)?,
+        reminded_at: r.get(22)?,
     })
 }
 
@@ -369,11 +393,12 @@ fn challenge_from_row(r: &Row) -> rusqlite::Result<ChallengeRow> {
         status: ChallengeStatus::from_id(&status).map_err(|e| corrupt(e.to_string()))?,
         game_id: r.get(10)?,
         created_at: r.get(11)?,
+        days_per_move: r.get(12)?,
     })
 }
 
 const CHALLENGE_COLUMNS: &str = "id, server_id, channel_id, challenger_id, opponent_id, variant, \
-     scoring, first, is_match, status, game_id, created_at";
+     scoring, first, is_match, status, game_id, created_at, days_per_move";
 
 impl Tx<'_> {
     /// Records a user's latest display name.
@@ -454,8 +479,9 @@ impl Tx<'_> {
     pub fn insert_game(&self, g: &NewGame, now: i64) -> Result<i64> {
         self.tx.execute(
             "INSERT INTO games (server_id, channel_id, variant, scoring, first_side, seat0_id,
-               seat1_id, status, match_id, match_game, created_at, updated_at, turn_started_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'active', ?8, ?9, ?10, ?10, ?10)",
+               seat1_id, status, match_id, match_game, created_at, updated_at, turn_started_at,
+               days_per_move)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'active', ?8, ?9, ?10, ?10, ?10, ?11)",
             params![
                 g.server_id,
                 g.channel_id,
@@ -466,7 +492,8 @@ impl Tx<'_> {
                 g.seats[1],
                 g.match_id,
                 g.match_game,
-                now
+                now,
+                g.days_per_move
             ],
         )?;
         Ok(self.tx.last_insert_rowid())
@@ -513,11 +540,109 @@ impl Tx<'_> {
         )?)
     }
 
-    /// Notes that the turn changed hands at `now`.
-    pub fn touch_game(&self, game_id: i64, now: i64) -> Result<()> {
+    /// Notes that the turn changed hands at `now`, with the new mover's clock (start,
+    /// deadline) when the game has one; this turn's reminders start again.
+    pub fn start_turn(&self, game_id: i64, now: i64, clock: Option<(i64, i64)>) -> Result<()> {
         self.tx.execute(
-            "UPDATE games SET updated_at = ?2, turn_started_at = ?2 WHERE id = ?1",
-            params![game_id, now],
+            "UPDATE games SET updated_at = ?2, turn_started_at = ?2, clock_start_at = ?3,
+               deadline_at = ?4, reminders_sent = 0 WHERE id = ?1",
+            params![game_id, now, clock.map(|c| c.0), clock.map(|c| c.1)],
+        )?;
+        Ok(())
+    }
+
+    /// Records that this turn's reminder number `sent` (1 or 2) went out at `now`.
+    pub fn set_reminded(&self, game_id: i64, sent: u32, now: i64) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET reminders_sent = ?2, reminded_at = ?3 WHERE id = ?1",
+            params![game_id, sent, now],
+        )?;
+        Ok(())
+    }
+
+    /// Moves a game's clock later by `ms` (a vacation of the player to move).
+    pub fn shift_clock(&self, game_id: i64, ms: i64) -> Result<()> {
+        self.tx.execute(
+            "UPDATE games SET clock_start_at = clock_start_at + ?2, deadline_at = deadline_at + ?2
+             WHERE id = ?1 AND deadline_at IS NOT NULL",
+            params![game_id, ms],
+        )?;
+        Ok(())
+    }
+
+    /// Ids of the active games that have a clock.
+    pub fn clocked_games(&self) -> Result<Vec<i64>> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL ORDER BY id",
+        )?;
+        let rows = st.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// Records a vacation.
+    pub fn insert_vacation(&self, user_id: &str, start: i64, end: i64) -> Result<()> {
+        self.tx.execute(
+            "INSERT INTO vacations (user_id, start_at, end_at) VALUES (?1, ?2, ?3)",
+            params![user_id, start, end],
+        )?;
+        Ok(())
+    }
+
+    /// The end of the user's vacation running at `now`, if any.
+    pub fn vacation_end(&self, user_id: &str, now: i64) -> Result<Option<i64>> {
+        Ok(self.tx.query_row(
+            "SELECT MAX(end_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?2 AND end_at > ?2",
+            params![user_id, now],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Vacation time (ms) the user started in `[from, to)`.
+    pub fn vacation_taken(&self, user_id: &str, from: i64, to: i64) -> Result<i64> {
+        Ok(self.tx.query_row(
+            "SELECT COALESCE(SUM(end_at - start_at), 0) FROM vacations
+             WHERE user_id = ?1 AND start_at >= ?2 AND start_at < ?3",
+            params![user_id, from, to],
+            |r| r.get(0),
+        )?)
+    }
+
+    pub fn user_setting(&self, user_id: &str, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT value FROM user_settings WHERE user_id = ?1 AND key = ?2",
+                params![user_id, key],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    pub fn set_user_setting(&self, user_id: &str, key: &str, value: &str) -> Result<()> {
+        self.tx.execute(
+            "INSERT INTO user_settings (user_id, key, value) VALUES (?1, ?2, ?3)
+             ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value",
+            params![user_id, key, value],
+        )?;
+        Ok(())
+    }
+
+    pub fn server_setting(&self, server_id: &str, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT value FROM server_settings WHERE server_id = ?1 AND key = ?2",
+                params![server_id, key],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    pub fn set_server_setting(&self, server_id: &str, key: &str, value: &str) -> Result<()> {
+        self.tx.execute(
+            "INSERT INTO server_settings (server_id, key, value) VALUES (?1, ?2, ?3)
+             ON CONFLICT(server_id, key) DO UPDATE SET value = excluded.value",
+            params![server_id, key, value],
         )?;
         Ok(())
     }
@@ -551,8 +676,8 @@ impl Tx<'_> {
     pub fn insert_challenge(&self, c: &NewChallenge, now: i64) -> Result<i64> {
         self.tx.execute(
             "INSERT INTO challenges (server_id, channel_id, challenger_id, opponent_id, variant,
-               scoring, first, is_match, status, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?9)",
+               scoring, first, is_match, status, created_at, updated_at, days_per_move)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?9, ?10)",
             params![
                 c.server_id,
                 c.channel_id,
@@ -562,7 +687,8 @@ impl Tx<'_> {
                 c.scoring.id(),
                 c.first.id(),
                 c.is_match,
-                now
+                now,
+                c.days_per_move
             ],
         )?;
         Ok(self.tx.last_insert_rowid())

@@ -73,6 +73,7 @@ impl Harness {
                 scoring: None,
                 first: Some(first.into()),
                 is_match: false,
+                days: None,
             },
         );
         assert!(!r[0].ephemeral, "{}", r[0].plain_text());

@@ -1,0 +1,2234 @@
+#![allow(dead_code)]
+//! A fake Discord (REST API + WebSocket gateway) on 127.0.0.1 that a real serenity 0.12.5 bot
+//! connects to, for end-to-end tests of the Discord adapter.
+//!
+//! One port serves both: `GET /` with a WebSocket upgrade is the gateway, everything under
+//! `/api/v10/` is the REST API. Point the bot at it with
+//! `HttpBuilder::new(token).proxy(fake.proxy_url()).ratelimiter_disabled(true)` (the bot does that
+//! when `DISCORD_PROXY_URL` is set); `GET /api/v10/gateway` and `/gateway/bot` hand serenity the
+//! `ws://` URL of the same port.
+//!
+//! The fake knows one guild ([`FakeDiscord::GUILD_ID`]) with two text channels
+//! ([`FakeDiscord::CHANNEL_ID`], [`FakeDiscord::OTHER_CHANNEL_ID`]); any other channel id used in an
+//! interaction is treated as a text channel of that guild too, and threads the bot creates become
+//! channels of the guild. Every REST request is recorded ([`Recorded`]); requests that create or
+//! edit a message also get the message object the fake stored (`Recorded::message`), so a test can
+//! click a button on it ([`FakeDiscord::message_from`]).
+//!
+//! Like Discord, it answers 400 (code 40060) to a second callback for the same interaction, 400
+//! (50035) to a callback type the interaction type does not allow (e.g. a message answering an
+//! autocomplete), 404 (10015 "Unknown Webhook") to a follow-up or `@original` edit before the
+//! interaction was acknowledged, and 404 with a Discord-style JSON error to unknown routes. Edits
+//! follow Discord's attachment rule: an `attachments` array in an edit lists the attachments to
+//! keep (serenity's `UpdateMessage` always sends `[]`, which drops the message's images).
+//!
+//! Interactions injected while no shard is connected (before the bot is up, or between
+//! [`FakeDiscord::drop_gateway`] and serenity's RESUME) are queued and delivered once the guild's
+//! shard is READY or RESUMED; a RESUME replays the dispatches the shard missed, like Discord.
+//!
+//! User options (type 6) and mentionables (type 9) are resolved automatically: `data.resolved`
+//! gets a `users` and `members` entry for every user option, using the name registered with
+//! [`FakeDiscord::user_option`] / [`FakeDiscord::add_user`] (or `user{id}` if none). Channel (7) and
+//! role (8) options are resolved the same way.
+//!
+//! ```ignore
+//! let fake = FakeDiscord::start().await;
+//! std::env::set_var("DISCORD_PROXY_URL", fake.proxy_url()); // or pass it to the bot directly
+//! tokio::spawn(run_the_bot("any-token"));
+//! assert!(fake.wait_ready(Duration::from_secs(10)).await);
+//! fake.registered_commands(Duration::from_secs(10)).await.unwrap();
+//! let id = fake.slash((1, "alice"), FakeDiscord::CHANNEL_ID, "play",
+//!                     json!([{"name": "move", "type": 3, "value": "D4"}])).await;
+//! let reply = fake.response(id, Duration::from_secs(10)).await.unwrap();
+//! assert_eq!(reply.files[0].0, "board.png");
+//! let click = fake.button((2, "bob"), FakeDiscord::CHANNEL_ID, fake.message_from(&reply), "accept").await;
+//! ```
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, State as AxState};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Map, Value};
+use tokio::sync::{mpsc, watch};
+
+/// One REST request the bot made.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub method: String,
+    /// Path without the query, e.g. `/api/v10/interactions/123/tok123/callback`.
+    pub path: String,
+    /// The query string, if any (without `?`).
+    pub query: Option<String>,
+    /// The JSON body, or the multipart `payload_json` part.
+    pub json: Option<Value>,
+    /// Multipart files, in order: (filename, bytes).
+    pub files: Vec<(String, Vec<u8>)>,
+    pub at: Instant,
+    /// The HTTP status the fake answered with.
+    pub status: u16,
+    /// The JSON body the fake answered with (`None` for 204).
+    pub answer: Option<Value>,
+    /// The message object this request created or edited, as the fake stored it (also set for
+    /// interaction callbacks of type 4, 5 and 7, whose HTTP answer is an empty 204).
+    pub message: Option<Value>,
+}
+
+impl Recorded {
+    /// `true` if this is an interaction callback (`POST /interactions/{id}/{token}/callback`).
+    pub fn is_callback(&self) -> bool {
+        self.method == "POST" && self.path.ends_with("/callback")
+    }
+
+    /// The callback type (`json.type`: 4 message, 5 deferred, 6 deferred update, 7 update,
+    /// 8 autocomplete result, 9 modal), for callbacks.
+    pub fn callback_type(&self) -> Option<u64> {
+        self.json.as_ref()?.get("type")?.as_u64()
+    }
+
+    /// The message part of the body: `json.data` for callbacks, the body itself otherwise.
+    pub fn data(&self) -> Option<&Value> {
+        let json = self.json.as_ref()?;
+        if self.is_callback() {
+            json.get("data")
+        } else {
+            Some(json)
+        }
+    }
+
+    /// `data().content`.
+    pub fn content(&self) -> Option<&str> {
+        self.data()?.get("content")?.as_str()
+    }
+
+    /// `data().flags` (64 = ephemeral), 0 if absent.
+    pub fn flags(&self) -> u64 {
+        self.data()
+            .and_then(|d| d.get("flags"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    }
+
+    /// `true` if the message is ephemeral (flag 64).
+    pub fn ephemeral(&self) -> bool {
+        self.flags() & 64 != 0
+    }
+
+    /// Every `custom_id` in `data().components`, in order.
+    pub fn custom_ids(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(rows) = self.data().and_then(|d| d.get("components")) {
+            collect_custom_ids(rows, &mut out);
+        }
+        out
+    }
+}
+
+fn collect_custom_ids(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Array(items) => items.iter().for_each(|i| collect_custom_ids(i, out)),
+        Value::Object(map) => {
+            if let Some(id) = map.get("custom_id").and_then(Value::as_str) {
+                out.push(id.to_string());
+            }
+            if let Some(c) = map.get("components") {
+                collect_custom_ids(c, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Who invokes an interaction: a guild member with a name, roles and channel permissions.
+///
+/// `(u64, &str)` converts into a regular member ([`FakeDiscord::PERMS_MEMBER`]).
+#[derive(Clone, Debug)]
+pub struct Invoker {
+    pub id: u64,
+    pub name: String,
+    /// The member's permissions in the channel, as Discord sends them (a decimal string).
+    pub permissions: String,
+    pub roles: Vec<u64>,
+    pub locale: String,
+}
+
+impl Invoker {
+    /// A regular member with [`FakeDiscord::PERMS_MEMBER`] and no roles.
+    pub fn new(id: u64, name: &str) -> Invoker {
+        Invoker {
+            id,
+            name: name.to_string(),
+            permissions: FakeDiscord::PERMS_MEMBER.to_string(),
+            roles: Vec::new(),
+            locale: "en-US".to_string(),
+        }
+    }
+
+    /// With the moderator role ([`FakeDiscord::MODERATOR_ROLE_ID`]) and
+    /// [`FakeDiscord::PERMS_MODERATOR`] (adds MANAGE_CHANNELS, MANAGE_MESSAGES, MANAGE_THREADS,
+    /// MODERATE_MEMBERS ...).
+    pub fn moderator(mut self) -> Invoker {
+        self.permissions = FakeDiscord::PERMS_MODERATOR.to_string();
+        if !self.roles.contains(&FakeDiscord::MODERATOR_ROLE_ID) {
+            self.roles.push(FakeDiscord::MODERATOR_ROLE_ID);
+        }
+        self
+    }
+
+    /// An administrator: every permission bit, as Discord computes it for admins.
+    pub fn admin(mut self) -> Invoker {
+        self.permissions = FakeDiscord::PERMS_ADMIN.to_string();
+        self
+    }
+
+    /// Exact channel permissions (decimal string, e.g. "0" or "8").
+    pub fn permissions(mut self, permissions: &str) -> Invoker {
+        self.permissions = permissions.to_string();
+        self
+    }
+
+    pub fn roles(mut self, roles: &[u64]) -> Invoker {
+        self.roles = roles.to_vec();
+        self
+    }
+
+    pub fn locale(mut self, locale: &str) -> Invoker {
+        self.locale = locale.to_string();
+        self
+    }
+}
+
+impl From<(u64, &str)> for Invoker {
+    fn from((id, name): (u64, &str)) -> Invoker {
+        Invoker::new(id, name)
+    }
+}
+
+impl From<&Invoker> for Invoker {
+    fn from(i: &Invoker) -> Invoker {
+        i.clone()
+    }
+}
+
+/// Handle on a running fake Discord; cheap to clone.
+#[derive(Clone)]
+pub struct FakeDiscord {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    port: u16,
+    shards: u64,
+    state: Mutex<St>,
+    changed: watch::Sender<u64>,
+}
+
+enum Out {
+    Text(String),
+    Close(u16, String),
+}
+
+struct Conn {
+    id: u64,
+    tx: mpsc::UnboundedSender<Out>,
+    /// Identified or resumed: dispatches may be sent.
+    live: bool,
+    shard: [u64; 2],
+    session: Option<String>,
+}
+
+struct Session {
+    seq: u64,
+    /// Every dispatch sent in this session: (seq, frame), for replay on RESUME.
+    log: Vec<(u64, String)>,
+    shard: [u64; 2],
+}
+
+struct Interaction {
+    token: String,
+    channel: u64,
+    kind: u64,
+    /// For component interactions: the message the component was on.
+    message_id: Option<u64>,
+    acknowledged: bool,
+    injected_at: Instant,
+}
+
+#[derive(Default)]
+struct St {
+    requests: Vec<Recorded>,
+    next_id: u64,
+    next_conn: u64,
+    identifies: Vec<Value>,
+    resumes: Vec<Value>,
+    sessions: HashMap<String, Session>,
+    conns: Vec<Conn>,
+    /// Dispatches waiting for the guild's shard: (guild, t, d).
+    pending: Vec<(u64, String, Value)>,
+    dispatched: Vec<(String, Value)>,
+    ready_count: usize,
+    guild_ready_count: usize,
+    commands: Vec<Value>,
+    interactions: HashMap<u64, Interaction>,
+    tokens: HashMap<String, u64>,
+    /// token -> message id of the original response.
+    originals: HashMap<String, u64>,
+    messages: HashMap<u64, Value>,
+    message_order: Vec<u64>,
+    channels: HashMap<u64, Value>,
+    users: HashMap<u64, String>,
+    /// user id -> DM channel id.
+    dms: HashMap<u64, u64>,
+}
+
+impl St {
+    fn new_id(&mut self) -> u64 {
+        self.next_id += 1;
+        // Snowflake-like: a plausible timestamp part plus a counter.
+        1_300_000_000_000_000_000 + self.next_id
+    }
+
+    fn user_name(&self, id: u64) -> String {
+        if id == FakeDiscord::BOT_USER_ID {
+            return FakeDiscord::BOT_NAME.to_string();
+        }
+        self.users
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("user{id}"))
+    }
+
+    fn store_message(&mut self, msg: Value) {
+        let id = id_of(&msg);
+        if !self.messages.contains_key(&id) {
+            self.message_order.push(id);
+        }
+        self.messages.insert(id, msg);
+    }
+
+    fn channel_object(&self, id: u64) -> Value {
+        self.channels
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| text_channel(id, &format!("channel-{id}"), 9))
+    }
+}
+
+impl FakeDiscord {
+    pub const APP_ID: u64 = 1_100_000_000_000_000_001;
+    /// Discord gives a bot user the id of its application.
+    pub const BOT_USER_ID: u64 = Self::APP_ID;
+    pub const BOT_NAME: &'static str = "tara-bot";
+    pub const GUILD_ID: u64 = 1_100_000_000_000_000_100;
+    pub const GUILD_OWNER_ID: u64 = 1_100_000_000_000_000_400;
+    /// A text channel in the guild ("general").
+    pub const CHANNEL_ID: u64 = 1_100_000_000_000_000_200;
+    /// A second text channel in the guild ("tara").
+    pub const OTHER_CHANNEL_ID: u64 = 1_100_000_000_000_000_201;
+    pub const MODERATOR_ROLE_ID: u64 = 1_100_000_000_000_000_300;
+    /// CREATE_INSTANT_INVITE, ADD_REACTIONS, VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES,
+    /// READ_MESSAGE_HISTORY, USE_EXTERNAL_EMOJIS, CONNECT, SPEAK, CHANGE_NICKNAME,
+    /// USE_APPLICATION_COMMANDS, CREATE_PUBLIC/PRIVATE_THREADS, SEND_MESSAGES_IN_THREADS.
+    pub const PERMS_MEMBER: &'static str = "380175240257";
+    /// PERMS_MEMBER + MANAGE_CHANNELS, MANAGE_MESSAGES, MANAGE_ROLES, MANAGE_THREADS,
+    /// MODERATE_MEMBERS, KICK_MEMBERS.
+    pub const PERMS_MODERATOR: &'static str = "1497135180883";
+    /// Every bit (what Discord sends for an administrator).
+    pub const PERMS_ADMIN: &'static str = "2251799813685247";
+    /// What `app_permissions` says the bot may do in every channel (PERMS_MEMBER + MANAGE_MESSAGES,
+    /// MANAGE_THREADS).
+    pub const PERMS_BOT: &'static str = "397355117633";
+
+    /// Starts a fake with one shard (`GET /gateway/bot` says `shards: 1`).
+    pub async fn start() -> FakeDiscord {
+        Self::start_with_shards(1).await
+    }
+
+    /// Starts a fake whose `GET /gateway/bot` recommends `shards` shards. Each shard's READY lists
+    /// the guild only if it owns it (`(guild_id >> 22) % total == id`, from its Identify's
+    /// `shard`), and interactions go to that shard.
+    pub async fn start_with_shards(shards: u64) -> FakeDiscord {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind 127.0.0.1:0");
+        let port = listener.local_addr().unwrap().port();
+        let (changed, _) = watch::channel(0u64);
+        let mut st = St::default();
+        st.channels.insert(
+            Self::CHANNEL_ID,
+            text_channel(Self::CHANNEL_ID, "general", 0),
+        );
+        st.channels.insert(
+            Self::OTHER_CHANNEL_ID,
+            text_channel(Self::OTHER_CHANNEL_ID, "tara", 1),
+        );
+        st.users.insert(Self::GUILD_OWNER_ID, "owner".to_string());
+        let inner = Arc::new(Inner {
+            port,
+            shards: shards.max(1),
+            state: Mutex::new(st),
+            changed,
+        });
+        let app = Router::new()
+            .route("/", get(gateway_upgrade))
+            .fallback(rest)
+            .layer(DefaultBodyLimit::max(256 * 1024 * 1024))
+            .with_state(inner.clone());
+        tokio::spawn(async move {
+            axum::serve(listener, app).await.ok();
+        });
+        FakeDiscord { inner }
+    }
+
+    /// Value for `DISCORD_PROXY_URL`, e.g. `http://127.0.0.1:PORT`.
+    pub fn proxy_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.inner.port)
+    }
+
+    /// The gateway URL handed out by `GET /gateway`, e.g. `ws://127.0.0.1:PORT`.
+    pub fn gateway_url(&self) -> String {
+        format!("ws://127.0.0.1:{}", self.inner.port)
+    }
+
+    fn st(&self) -> MutexGuard<'_, St> {
+        self.inner.st()
+    }
+
+    /// Waits until `f` returns `Some`, re-checking after every change of the fake's state.
+    pub async fn wait_for<T>(
+        &self,
+        timeout: Duration,
+        mut f: impl FnMut(&FakeDiscord) -> Option<T>,
+    ) -> Option<T> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut rx = self.inner.changed.subscribe();
+        loop {
+            if let Some(v) = f(self) {
+                return Some(v);
+            }
+            match tokio::time::timeout_at(deadline, rx.changed()).await {
+                Ok(Ok(())) => {}
+                _ => return f(self),
+            }
+        }
+    }
+
+    /// The shard owning the guild identified and got READY and the guild's GUILD_CREATE.
+    pub async fn wait_ready(&self, timeout: Duration) -> bool {
+        self.wait_for(timeout, |f| (f.st().guild_ready_count > 0).then_some(()))
+            .await
+            .is_some()
+    }
+
+    /// Waits until `n` READYs were sent in total (one per shard, plus one per re-identify).
+    pub async fn wait_ready_count(&self, n: usize, timeout: Duration) -> bool {
+        self.wait_for(timeout, |f| (f.st().ready_count >= n).then_some(()))
+            .await
+            .is_some()
+    }
+
+    /// The JSON body of the bot's first `PUT .../commands` (global or guild), waiting for it.
+    pub async fn registered_commands(&self, timeout: Duration) -> Option<Value> {
+        self.wait_request(
+            |r| r.method == "PUT" && r.path.ends_with("/commands"),
+            timeout,
+        )
+        .await
+        .and_then(|r| r.json)
+    }
+
+    /// Records a user name for `id`, used wherever the fake builds a user object for it.
+    pub fn add_user(&self, id: u64, name: &str) {
+        self.st().users.insert(id, name.to_string());
+    }
+
+    /// A user option (type 6) for `slash`'s options: `{"name":name,"type":6,"value":"<id>"}`.
+    /// Registers the user's name; `slash` fills `data.resolved.users/members` for every user
+    /// option automatically.
+    pub fn user_option(&self, name: &str, user: (u64, &str)) -> Value {
+        self.add_user(user.0, user.1);
+        json!({"name": name, "type": 6, "value": user.0.to_string()})
+    }
+
+    /// Injects an INTERACTION_CREATE of type 2 (slash command) and returns the interaction id.
+    /// `options` is Discord's option array, e.g. `[{"name":"move","type":3,"value":"D4"}]`
+    /// (or `[{"name":"sub","type":1,"options":[..]}]` for a subcommand).
+    pub async fn slash(
+        &self,
+        user: impl Into<Invoker>,
+        channel: u64,
+        name: &str,
+        options: Value,
+    ) -> u64 {
+        self.command_interaction(user.into(), channel, name, options, 2)
+    }
+
+    /// Injects an autocomplete interaction (type 4); mark the option being typed with
+    /// `"focused": true` (its value is sent as a string, like Discord does).
+    pub async fn autocomplete(
+        &self,
+        user: impl Into<Invoker>,
+        channel: u64,
+        name: &str,
+        options: Value,
+    ) -> u64 {
+        self.command_interaction(user.into(), channel, name, options, 4)
+    }
+
+    /// Injects a button click (type 3) on `message` (a full message object, e.g. from
+    /// [`Self::message_from`], [`Self::original`] or [`Self::message`]).
+    pub async fn button(
+        &self,
+        user: impl Into<Invoker>,
+        channel: u64,
+        message: Value,
+        custom_id: &str,
+    ) -> u64 {
+        let data = json!({"custom_id": custom_id, "component_type": 2});
+        self.component_interaction(user.into(), channel, message, data)
+    }
+
+    /// Injects a string-select choice (type 3, component_type 3) on `message`.
+    pub async fn select(
+        &self,
+        user: impl Into<Invoker>,
+        channel: u64,
+        message: Value,
+        custom_id: &str,
+        values: &[&str],
+    ) -> u64 {
+        let data = json!({"custom_id": custom_id, "component_type": 3, "values": values});
+        self.component_interaction(user.into(), channel, message, data)
+    }
+
+    /// The interaction callback (`POST /interactions/{id}/{token}/callback`), waiting for it.
+    pub async fn response(&self, interaction: u64, timeout: Duration) -> Option<Recorded> {
+        let prefix = format!("/api/v10/interactions/{interaction}/");
+        self.wait_request(
+            move |r| r.method == "POST" && r.path.starts_with(&prefix) && r.is_callback(),
+            timeout,
+        )
+        .await
+    }
+
+    /// Follow-ups and edits for the interaction's token so far: `POST /webhooks/{app}/{token}`,
+    /// `PATCH|DELETE /webhooks/{app}/{token}/messages/{@original|id}`, in order.
+    pub async fn followups(&self, interaction: u64) -> Vec<Recorded> {
+        self.followups_now(interaction)
+    }
+
+    /// Waits until there are at least `n` follow-ups/edits for the interaction; returns them all
+    /// (fewer on timeout).
+    pub async fn wait_followups(
+        &self,
+        interaction: u64,
+        n: usize,
+        timeout: Duration,
+    ) -> Vec<Recorded> {
+        self.wait_for(timeout, |f| {
+            let v = f.followups_now(interaction);
+            (v.len() >= n).then_some(v)
+        })
+        .await
+        .unwrap_or_else(|| self.followups_now(interaction))
+    }
+
+    fn followups_now(&self, interaction: u64) -> Vec<Recorded> {
+        let st = self.st();
+        let Some(token) = st.interactions.get(&interaction).map(|i| i.token.clone()) else {
+            return Vec::new();
+        };
+        let prefix = format!("/api/v10/webhooks/{}/{token}", Self::APP_ID);
+        st.requests
+            .iter()
+            .filter(|r| {
+                r.method != "GET"
+                    && (r.path == prefix || r.path.starts_with(&format!("{prefix}/messages/")))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Every REST request so far, in order.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.st().requests.clone()
+    }
+
+    /// The first request (in order) matching `pred`, waiting for it.
+    pub async fn wait_request(
+        &self,
+        pred: impl Fn(&Recorded) -> bool,
+        timeout: Duration,
+    ) -> Option<Recorded> {
+        self.wait_for(timeout, |f| {
+            f.st().requests.iter().find(|r| pred(r)).cloned()
+        })
+        .await
+    }
+
+    /// The first request after the first `skip` requests matching `pred`, waiting for it.
+    pub async fn wait_request_after(
+        &self,
+        skip: usize,
+        pred: impl Fn(&Recorded) -> bool,
+        timeout: Duration,
+    ) -> Option<Recorded> {
+        self.wait_for(timeout, |f| {
+            f.st().requests.iter().skip(skip).find(|r| pred(r)).cloned()
+        })
+        .await
+    }
+
+    /// The message object a recorded request created or edited (see [`Recorded::message`]), in
+    /// its current state; built from the request body if the fake stored none.
+    pub fn message_from(&self, rec: &Recorded) -> Value {
+        if let Some(m) = &rec.message {
+            return self.message(id_of(m)).unwrap_or_else(|| m.clone());
+        }
+        let mut st = self.st();
+        let data = rec.data().cloned().unwrap_or(json!({}));
+        let channel = path_channel(&rec.path).unwrap_or(Self::CHANNEL_ID);
+        let msg = build_message(&mut st, channel, &data, &rec.files, None);
+        st.store_message(msg.clone());
+        msg
+    }
+
+    /// A message in its current state.
+    pub fn message(&self, id: u64) -> Option<Value> {
+        self.st().messages.get(&id).cloned()
+    }
+
+    /// The current state of an interaction's original response (after callbacks and edits).
+    pub fn original(&self, interaction: u64) -> Option<Value> {
+        let st = self.st();
+        let token = &st.interactions.get(&interaction)?.token;
+        let id = st.originals.get(token)?;
+        st.messages.get(id).cloned()
+    }
+
+    /// Messages stored for a channel (sent, interaction responses, follow-ups), in creation order.
+    pub fn channel_messages(&self, channel: u64) -> Vec<Value> {
+        let st = self.st();
+        st.message_order
+            .iter()
+            .filter_map(|id| st.messages.get(id))
+            .filter(|m| id_of(&m["channel_id"]) == channel)
+            .cloned()
+            .collect()
+    }
+
+    /// The DM channel the bot opened with `user` (`POST /users/@me/channels`), if any.
+    pub fn dm_channel(&self, user: u64) -> Option<u64> {
+        self.st().dms.get(&user).copied()
+    }
+
+    /// Messages the bot sent to `user` in DMs, in order.
+    pub fn dms(&self, user: u64) -> Vec<Value> {
+        match self.dm_channel(user) {
+            Some(c) => self.channel_messages(c),
+            None => Vec::new(),
+        }
+    }
+
+    /// A channel object (the guild's text channels, threads and DM channels the bot created).
+    pub fn channel(&self, id: u64) -> Option<Value> {
+        self.st().channels.get(&id).cloned()
+    }
+
+    /// Threads the bot created, in creation order of their ids.
+    pub fn threads(&self) -> Vec<Value> {
+        let st = self.st();
+        let mut v: Vec<Value> = st
+            .channels
+            .values()
+            .filter(|c| matches!(c["type"].as_u64(), Some(10..=12)))
+            .cloned()
+            .collect();
+        v.sort_by_key(id_of);
+        v
+    }
+
+    /// The interaction's token (`faketoken<id>`).
+    pub fn token(&self, interaction: u64) -> Option<String> {
+        self.st()
+            .interactions
+            .get(&interaction)
+            .map(|i| i.token.clone())
+    }
+
+    /// When the interaction was injected.
+    pub fn injected_at(&self, interaction: u64) -> Option<Instant> {
+        self.st()
+            .interactions
+            .get(&interaction)
+            .map(|i| i.injected_at)
+    }
+
+    /// Closes every gateway connection with code 4000 (serenity RESUMEs at once). Dispatches
+    /// injected until a shard is back are queued.
+    pub async fn drop_gateway(&self) {
+        self.close_gateway(4000, "fake: unknown error").await;
+    }
+
+    /// Closes every gateway connection with `code` (4000: serenity resumes; 4009 session timed
+    /// out: serenity re-identifies).
+    pub async fn close_gateway(&self, code: u16, reason: &str) {
+        {
+            let mut st = self.st();
+            for c in st.conns.iter_mut() {
+                c.live = false;
+                let _ = c.tx.send(Out::Close(code, reason.to_string()));
+            }
+            if code == 4009 || code == 4006 {
+                st.sessions.clear();
+            }
+        }
+        self.inner.bump();
+    }
+
+    /// Sends op 9 (invalid session, not resumable) on every connection; serenity re-identifies
+    /// after about 5 s.
+    pub async fn invalidate_session(&self) {
+        {
+            let mut st = self.st();
+            st.sessions.clear();
+            for c in st.conns.iter_mut() {
+                c.live = false;
+                c.session = None;
+                let _ =
+                    c.tx.send(Out::Text(json!({"op": 9, "d": false}).to_string()));
+            }
+        }
+        self.inner.bump();
+    }
+
+    /// Every gateway dispatch sent so far (`t`, `d`), in order (replays on RESUME not repeated).
+    pub fn dispatched(&self) -> Vec<(String, Value)> {
+        self.st().dispatched.clone()
+    }
+
+    /// Number of Identify (op 2) payloads received.
+    pub fn identify_count(&self) -> usize {
+        self.st().identifies.len()
+    }
+
+    /// Number of Resume (op 6) payloads received.
+    pub fn resume_count(&self) -> usize {
+        self.st().resumes.len()
+    }
+
+    /// The `d` of every Identify, in order (`token` is `"Bot <token>"`, `intents`, `shard`).
+    pub fn identifies(&self) -> Vec<Value> {
+        self.st().identifies.clone()
+    }
+
+    /// Waits until at least `n` RESUMEs were accepted.
+    pub async fn wait_resumes(&self, n: usize, timeout: Duration) -> bool {
+        self.wait_for(timeout, |f| (f.resume_count() >= n).then_some(()))
+            .await
+            .is_some()
+    }
+
+    /// Sends any gateway dispatch (`t`, `d`) to the shard owning the guild (queued if none is
+    /// connected).
+    pub async fn dispatch(&self, t: &str, d: Value) {
+        self.inner.dispatch(Self::GUILD_ID, t, d);
+    }
+
+    fn command_interaction(
+        &self,
+        who: Invoker,
+        channel: u64,
+        name: &str,
+        options: Value,
+        kind: u64,
+    ) -> u64 {
+        let mut options = if options.is_null() {
+            json!([])
+        } else {
+            options
+        };
+        if kind == 4 {
+            stringify_focused(&mut options);
+        }
+        let payload = {
+            let mut st = self.st();
+            let (id, token) = new_interaction(&mut st, &who, channel, kind, None);
+            let (cmd_id, cmd_guild) = st
+                .commands
+                .iter()
+                .find(|c| c["name"] == name && c["type"].as_u64().unwrap_or(1) == 1)
+                .map(|c| (id_of(&c["id"]), c.get("guild_id").cloned()))
+                .unwrap_or((0, None));
+            let cmd_id = if cmd_id == 0 { st.new_id() } else { cmd_id };
+            let resolved = resolve_options(&st, &options);
+            let mut data = json!({
+                "id": cmd_id.to_string(),
+                "name": name,
+                "type": 1,
+                "options": options,
+                "resolved": resolved,
+            });
+            if let Some(g) = cmd_guild.filter(|g| !g.is_null()) {
+                data["guild_id"] = g;
+            }
+            let mut p = interaction_base(&st, &who, channel, id, &token, kind);
+            p["data"] = data;
+            p
+        };
+        let id = id_of(&payload["id"]);
+        self.inner
+            .dispatch(Self::GUILD_ID, "INTERACTION_CREATE", payload);
+        id
+    }
+
+    fn component_interaction(
+        &self,
+        who: Invoker,
+        channel: u64,
+        message: Value,
+        data: Value,
+    ) -> u64 {
+        let payload = {
+            let mut st = self.st();
+            let mid = id_of(&message["id"]);
+            if mid != 0 && !st.messages.contains_key(&mid) {
+                st.store_message(message.clone());
+            }
+            let (id, token) = new_interaction(&mut st, &who, channel, 3, Some(mid));
+            let mut p = interaction_base(&st, &who, channel, id, &token, 3);
+            p["data"] = data;
+            p["message"] = message;
+            p
+        };
+        let id = id_of(&payload["id"]);
+        self.inner
+            .dispatch(Self::GUILD_ID, "INTERACTION_CREATE", payload);
+        id
+    }
+}
+
+impl Inner {
+    fn st(&self) -> MutexGuard<'_, St> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn bump(&self) {
+        self.changed.send_modify(|v| *v += 1);
+    }
+
+    fn dispatch(&self, guild: u64, t: &str, d: Value) {
+        {
+            let mut st = self.st();
+            if !send_guild(&mut st, guild, t, &d) {
+                st.pending.push((guild, t.to_string(), d));
+            }
+        }
+        self.bump();
+    }
+}
+
+fn owns(shard: [u64; 2], guild: u64) -> bool {
+    shard[1] <= 1 || (guild >> 22) % shard[1] == shard[0]
+}
+
+/// Sends a dispatch on connection `ci` (which must have a session); false if it cannot.
+fn send_on(st: &mut St, ci: usize, t: &str, d: &Value) -> bool {
+    let St {
+        conns,
+        sessions,
+        dispatched,
+        ..
+    } = st;
+    let conn = &conns[ci];
+    let Some(session) = conn.session.as_ref().and_then(|s| sessions.get_mut(s)) else {
+        return false;
+    };
+    session.seq += 1;
+    let frame = json!({"op": 0, "s": session.seq, "t": t, "d": d}).to_string();
+    session.log.push((session.seq, frame.clone()));
+    dispatched.push((t.to_string(), d.clone()));
+    conn.tx.send(Out::Text(frame)).is_ok()
+}
+
+/// Sends a dispatch on the live connection of the shard owning `guild`; false if there is none.
+fn send_guild(st: &mut St, guild: u64, t: &str, d: &Value) -> bool {
+    // The newest connection wins (a restarted bot may overlap its predecessor for a moment).
+    match st
+        .conns
+        .iter()
+        .rposition(|c| c.live && owns(c.shard, guild))
+    {
+        Some(ci) => send_on(st, ci, t, d),
+        None => false,
+    }
+}
+
+fn flush_pending(st: &mut St) {
+    let pending = std::mem::take(&mut st.pending);
+    for (g, t, d) in pending {
+        if !send_guild(st, g, &t, &d) {
+            st.pending.push((g, t, d));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gateway
+
+async fn gateway_upgrade(AxState(inner): AxState<Arc<Inner>>, ws: WebSocketUpgrade) -> Response {
+    ws.max_message_size(64 << 20)
+        .on_upgrade(move |socket| gateway_conn(inner, socket))
+}
+
+async fn gateway_conn(inner: Arc<Inner>, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let conn_id = {
+        let mut st = inner.st();
+        st.next_conn += 1;
+        let id = st.next_conn;
+        st.conns.push(Conn {
+            id,
+            tx,
+            live: false,
+            shard: [0, inner.shards],
+            session: None,
+        });
+        id
+    };
+    let hello = json!({"op": 10, "s": null, "t": null, "d": {"heartbeat_interval": 41250}});
+    if sink
+        .send(WsMessage::Text(hello.to_string().into()))
+        .await
+        .is_ok()
+    {
+        loop {
+            tokio::select! {
+                out = rx.recv() => match out {
+                    Some(Out::Text(s)) => {
+                        if sink.send(WsMessage::Text(s.into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Some(Out::Close(code, reason)) => {
+                        let frame = CloseFrame { code, reason: reason.into() };
+                        let _ = sink.send(WsMessage::Close(Some(frame))).await;
+                        break;
+                    }
+                    None => break,
+                },
+                msg = stream.next() => match msg {
+                    Some(Ok(WsMessage::Text(t))) => gateway_frame(&inner, conn_id, t.as_str()),
+                    Some(Ok(WsMessage::Binary(b))) => {
+                        if let Ok(s) = std::str::from_utf8(&b) {
+                            gateway_frame(&inner, conn_id, s);
+                        }
+                    }
+                    Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(_)) => {}
+                },
+            }
+        }
+    }
+    inner.st().conns.retain(|c| c.id != conn_id);
+    inner.bump();
+}
+
+fn gateway_frame(inner: &Inner, conn_id: u64, text: &str) {
+    let Ok(v) = serde_json::from_str::<Value>(text) else {
+        return;
+    };
+    let op = v["op"].as_u64().unwrap_or(u64::MAX);
+    let d = v.get("d").cloned().unwrap_or(Value::Null);
+    {
+        let mut st = inner.st();
+        let Some(ci) = st.conns.iter().position(|c| c.id == conn_id) else {
+            return;
+        };
+        match op {
+            1 => {
+                let _ = st.conns[ci]
+                    .tx
+                    .send(Out::Text(json!({"op": 11, "d": null}).to_string()));
+            }
+            2 => identify(inner, &mut st, ci, d),
+            6 => resume(&mut st, ci, d),
+            _ => {}
+        }
+    }
+    inner.bump();
+}
+
+fn identify(inner: &Inner, st: &mut St, ci: usize, d: Value) {
+    let shard = match d["shard"].as_array() {
+        Some(a) if a.len() == 2 => [a[0].as_u64().unwrap_or(0), a[1].as_u64().unwrap_or(1)],
+        _ => [0, 1],
+    };
+    st.identifies.push(d);
+    let session_id = format!("fake-session-{}", st.identifies.len());
+    st.sessions.insert(
+        session_id.clone(),
+        Session {
+            seq: 0,
+            log: Vec::new(),
+            shard,
+        },
+    );
+    {
+        let conn = &mut st.conns[ci];
+        conn.shard = shard;
+        conn.session = Some(session_id.clone());
+        conn.live = true;
+    }
+    let ours = owns(shard, FakeDiscord::GUILD_ID);
+    let guilds: Vec<Value> = if ours {
+        vec![json!({"id": FakeDiscord::GUILD_ID.to_string(), "unavailable": true})]
+    } else {
+        Vec::new()
+    };
+    let mut user = user_object(FakeDiscord::BOT_USER_ID, FakeDiscord::BOT_NAME);
+    user["bot"] = json!(true);
+    user["verified"] = json!(true);
+    user["mfa_enabled"] = json!(false);
+    user["flags"] = json!(0);
+    user["global_name"] = Value::Null;
+    let ready = json!({
+        "v": 10,
+        "user": user,
+        "guilds": guilds,
+        "session_id": session_id,
+        "resume_gateway_url": format!("ws://127.0.0.1:{}", inner.port),
+        "shard": shard,
+        "application": {"id": FakeDiscord::APP_ID.to_string(), "flags": 0},
+        "private_channels": [],
+        "relationships": [],
+        "presences": [],
+        "geo_ordered_rtc_regions": [],
+        "guild_join_requests": [],
+        "user_settings": {},
+        "session_type": "normal",
+        "_trace": ["fake-discord"],
+    });
+    send_on(st, ci, "READY", &ready);
+    if ours {
+        let guild = guild_object(st);
+        send_on(st, ci, "GUILD_CREATE", &guild);
+        st.guild_ready_count += 1;
+    }
+    st.ready_count += 1;
+    flush_pending(st);
+}
+
+fn resume(st: &mut St, ci: usize, d: Value) {
+    st.resumes.push(d.clone());
+    let sid = d["session_id"].as_str().unwrap_or_default().to_string();
+    let last = d["seq"].as_u64().unwrap_or(0);
+    let Some(session) = st.sessions.get(&sid) else {
+        let _ = st.conns[ci]
+            .tx
+            .send(Out::Text(json!({"op": 9, "d": false}).to_string()));
+        return;
+    };
+    let shard = session.shard;
+    let replay: Vec<String> = session
+        .log
+        .iter()
+        .filter(|(s, _)| *s > last)
+        .map(|(_, f)| f.clone())
+        .collect();
+    // Any other connection still holding this session is stale.
+    for c in st.conns.iter_mut() {
+        if c.session.as_deref() == Some(sid.as_str()) {
+            c.live = false;
+            c.session = None;
+        }
+    }
+    let conn = &mut st.conns[ci];
+    conn.shard = shard;
+    conn.session = Some(sid);
+    conn.live = true;
+    for f in replay {
+        let _ = conn.tx.send(Out::Text(f));
+    }
+    send_on(st, ci, "RESUMED", &json!({"_trace": ["fake-discord"]}));
+    flush_pending(st);
+}
+
+// ---------------------------------------------------------------------------------------------
+// REST
+
+fn discord_error(status: StatusCode, code: u64, message: &str) -> (StatusCode, Value) {
+    (status, json!({"message": message, "code": code}))
+}
+
+fn not_found() -> (StatusCode, Value) {
+    discord_error(StatusCode::NOT_FOUND, 0, "404: Not Found")
+}
+
+async fn rest(
+    AxState(inner): AxState<Arc<Inner>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let at = Instant::now();
+    let path = uri.path().to_string();
+    let query = uri.query().map(str::to_string);
+    let ctype = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let (json, files) = if ctype.starts_with("multipart/form-data") {
+        parse_multipart(&ctype, &body)
+    } else if body.is_empty() {
+        (None, Vec::new())
+    } else {
+        (serde_json::from_slice(&body).ok(), Vec::new())
+    };
+    let (status, answer) = {
+        let mut st = inner.st();
+        let (status, answer, message) = route(&inner, &mut st, &method, &path, &json, &files);
+        st.requests.push(Recorded {
+            method: method.to_string(),
+            path,
+            query,
+            json,
+            files,
+            at,
+            status: status.as_u16(),
+            answer: answer.clone(),
+            message,
+        });
+        (status, answer)
+    };
+    inner.bump();
+    match answer {
+        None => status.into_response(),
+        Some(v) => (
+            status,
+            [("content-type", "application/json")],
+            v.to_string(),
+        )
+            .into_response(),
+    }
+}
+
+type Answer = (StatusCode, Option<Value>, Option<Value>);
+
+fn ok(v: Value) -> Answer {
+    (StatusCode::OK, Some(v), None)
+}
+
+fn ok_msg(v: Value) -> Answer {
+    (StatusCode::OK, Some(v.clone()), Some(v))
+}
+
+fn err((status, v): (StatusCode, Value)) -> Answer {
+    (status, Some(v), None)
+}
+
+fn no_content() -> Answer {
+    (StatusCode::NO_CONTENT, None, None)
+}
+
+fn route(
+    inner: &Inner,
+    st: &mut St,
+    method: &Method,
+    path: &str,
+    json: &Option<Value>,
+    files: &[(String, Vec<u8>)],
+) -> Answer {
+    let Some(rest) = path
+        .strip_prefix("/api/v10/")
+        .or_else(|| path.strip_prefix("/api/v9/"))
+    else {
+        return err(not_found());
+    };
+    let seg: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
+    let body = json.clone().unwrap_or(Value::Null);
+    let app = FakeDiscord::APP_ID.to_string();
+    let m = method.as_str();
+    match (m, seg.as_slice()) {
+        ("GET", ["gateway"]) => ok(json!({"url": format!("ws://127.0.0.1:{}", inner.port)})),
+        ("GET", ["gateway", "bot"]) => ok(json!({
+            "url": format!("ws://127.0.0.1:{}", inner.port),
+            "shards": inner.shards,
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+        })),
+        ("GET", ["users", "@me"]) => {
+            let mut u = user_object(FakeDiscord::BOT_USER_ID, FakeDiscord::BOT_NAME);
+            u["bot"] = json!(true);
+            ok(u)
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            let user = id_of(&body["recipient_id"]);
+            if user == 0 {
+                return err(discord_error(
+                    StatusCode::BAD_REQUEST,
+                    50035,
+                    "Invalid Form Body (recipient_id)",
+                ));
+            }
+            let id = match st.dms.get(&user) {
+                Some(id) => *id,
+                None => {
+                    let id = st.new_id();
+                    st.dms.insert(user, id);
+                    id
+                }
+            };
+            let dm = json!({
+                "id": id.to_string(),
+                "type": 1,
+                "last_message_id": null,
+                "flags": 0,
+                "recipients": [user_object(user, &st.user_name(user))],
+            });
+            st.channels.insert(id, dm.clone());
+            ok(dm)
+        }
+        ("GET", ["users", id]) => {
+            let id = parse_id(id);
+            ok(user_object(id, &st.user_name(id)))
+        }
+        ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => {
+            ok(application_info(st))
+        }
+        ("GET", ["guilds", g]) if parse_id(g) == FakeDiscord::GUILD_ID => {
+            let mut g = guild_object(st);
+            if let Some(o) = g.as_object_mut() {
+                for k in [
+                    "members",
+                    "channels",
+                    "threads",
+                    "presences",
+                    "voice_states",
+                    "stage_instances",
+                    "guild_scheduled_events",
+                    "joined_at",
+                    "large",
+                    "member_count",
+                ] {
+                    o.remove(k);
+                }
+            }
+            ok(g)
+        }
+        ("GET", ["guilds", g, "members", u]) if parse_id(g) == FakeDiscord::GUILD_ID => {
+            let id = parse_id(u);
+            let mut mem = member_object(&user_object(id, &st.user_name(id)), &[], None);
+            mem["guild_id"] = json!(FakeDiscord::GUILD_ID.to_string());
+            ok(mem)
+        }
+        ("GET", ["guilds", g, "channels"]) if parse_id(g) == FakeDiscord::GUILD_ID => {
+            let mut chans: Vec<Value> = st
+                .channels
+                .values()
+                .filter(|c| c["type"] == 0)
+                .cloned()
+                .collect();
+            chans.sort_by_key(id_of);
+            ok(Value::Array(chans))
+        }
+        // Commands.
+        ("PUT", ["applications", a, "commands"]) if *a == app => {
+            ok(register_commands(st, &body, None))
+        }
+        ("PUT", ["applications", a, "guilds", g, "commands"]) if *a == app => {
+            ok(register_commands(st, &body, Some(parse_id(g))))
+        }
+        ("GET", ["applications", a, "commands"]) if *a == app => ok(Value::Array(
+            st.commands
+                .iter()
+                .filter(|c| c.get("guild_id").is_none_or(Value::is_null))
+                .cloned()
+                .collect(),
+        )),
+        ("GET", ["applications", a, "guilds", g, "commands"]) if *a == app => {
+            let g = json!(g.to_string());
+            ok(Value::Array(
+                st.commands
+                    .iter()
+                    .filter(|c| c.get("guild_id") == Some(&g))
+                    .cloned()
+                    .collect(),
+            ))
+        }
+        ("POST", ["applications", a, "commands"]) if *a == app => {
+            let cmd = command_object(st, &body, None);
+            st.commands
+                .retain(|c| !(c["name"] == cmd["name"] && c["guild_id"].is_null()));
+            st.commands.push(cmd.clone());
+            ok(cmd)
+        }
+        ("POST", ["applications", a, "guilds", g, "commands"]) if *a == app => {
+            let g = parse_id(g);
+            let cmd = command_object(st, &body, Some(g));
+            st.commands
+                .retain(|c| !(c["name"] == cmd["name"] && c["guild_id"] == cmd["guild_id"]));
+            st.commands.push(cmd.clone());
+            ok(cmd)
+        }
+        // Interactions.
+        ("POST", ["interactions", id, token, "callback"]) => {
+            interaction_callback(st, parse_id(id), token, &body, files)
+        }
+        ("POST", ["webhooks", a, token]) if *a == app => {
+            let Some(ch) = acknowledged_channel(st, token) else {
+                return err(discord_error(
+                    StatusCode::NOT_FOUND,
+                    10015,
+                    "Unknown Webhook",
+                ));
+            };
+            let mut msg = build_message(st, ch, &body, files, Some(20));
+            msg["webhook_id"] = json!(app);
+            st.store_message(msg.clone());
+            ok_msg(msg)
+        }
+        (_, ["webhooks", a, token, "messages", mid]) if *a == app => {
+            if acknowledged_channel(st, token).is_none() {
+                return err(discord_error(
+                    StatusCode::NOT_FOUND,
+                    10015,
+                    "Unknown Webhook",
+                ));
+            }
+            let mid = if *mid == "@original" {
+                match st.originals.get(*token) {
+                    Some(id) => *id,
+                    None => {
+                        return err(discord_error(
+                            StatusCode::NOT_FOUND,
+                            10008,
+                            "Unknown Message",
+                        ))
+                    }
+                }
+            } else {
+                parse_id(mid)
+            };
+            message_op(st, m, mid, &body, files)
+        }
+        // Channels and messages.
+        ("GET", ["channels", c]) => match st.channels.get(&parse_id(c)) {
+            Some(ch) => ok(ch.clone()),
+            None => err(discord_error(
+                StatusCode::NOT_FOUND,
+                10003,
+                "Unknown Channel",
+            )),
+        },
+        ("PATCH", ["channels", c]) => {
+            let id = parse_id(c);
+            match st.channels.get_mut(&id) {
+                Some(ch) => {
+                    for (k, v) in body.as_object().into_iter().flatten() {
+                        if k == "archived" || k == "locked" || k == "auto_archive_duration" {
+                            ch["thread_metadata"][k] = v.clone();
+                        } else {
+                            ch[k] = v.clone();
+                        }
+                    }
+                    ok(ch.clone())
+                }
+                None => err(discord_error(
+                    StatusCode::NOT_FOUND,
+                    10003,
+                    "Unknown Channel",
+                )),
+            }
+        }
+        ("POST", ["channels", c, "messages"]) => {
+            let c = parse_id(c);
+            let msg = build_message(st, c, &body, files, None);
+            st.store_message(msg.clone());
+            ok_msg(msg)
+        }
+        ("GET", ["channels", c, "messages"]) => {
+            let c = parse_id(c);
+            let mut v: Vec<Value> = st
+                .message_order
+                .iter()
+                .filter_map(|id| st.messages.get(id))
+                .filter(|m| id_of(&m["channel_id"]) == c)
+                .cloned()
+                .collect();
+            v.reverse();
+            ok(Value::Array(v))
+        }
+        (_, ["channels", _c, "messages", mid]) => message_op(st, m, parse_id(mid), &body, files),
+        ("POST", ["channels", c, "threads"]) => {
+            let c = parse_id(c);
+            let id = st.new_id();
+            let kind = body["type"].as_u64().unwrap_or(11);
+            let t = thread_channel(id, c, kind, &body);
+            st.channels.insert(id, t.clone());
+            ok(t)
+        }
+        ("POST", ["channels", c, "messages", mid, "threads"]) => {
+            let c = parse_id(c);
+            let id = parse_id(mid);
+            if st.channels.contains_key(&id) {
+                return err(discord_error(
+                    StatusCode::BAD_REQUEST,
+                    160004,
+                    "A thread has already been created for this message",
+                ));
+            }
+            let t = thread_channel(id, c, 11, &body);
+            st.channels.insert(id, t.clone());
+            if let Some(msg) = st.messages.get_mut(&id) {
+                msg["thread"] = t.clone();
+            }
+            ok(t)
+        }
+        ("PUT" | "DELETE", ["channels", _, "thread-members", _]) => no_content(),
+        ("POST", ["channels", _, "typing"]) => no_content(),
+        ("PUT" | "DELETE", ["channels", _, "messages", _, "reactions", ..]) => no_content(),
+        ("PUT" | "DELETE", ["channels", _, "pins", _]) => no_content(),
+        ("DELETE", ["channels", c]) => match st.channels.remove(&parse_id(c)) {
+            Some(ch) => ok(ch),
+            None => err(discord_error(
+                StatusCode::NOT_FOUND,
+                10003,
+                "Unknown Channel",
+            )),
+        },
+        _ => err(not_found()),
+    }
+}
+
+fn acknowledged_channel(st: &St, token: &str) -> Option<u64> {
+    let iid = st.tokens.get(token)?;
+    let i = st.interactions.get(iid)?;
+    i.acknowledged.then_some(i.channel)
+}
+
+/// GET / PATCH / DELETE of a stored message.
+fn message_op(
+    st: &mut St,
+    method: &str,
+    mid: u64,
+    body: &Value,
+    files: &[(String, Vec<u8>)],
+) -> Answer {
+    let Some(existing) = st.messages.get(&mid).cloned() else {
+        return err(discord_error(
+            StatusCode::NOT_FOUND,
+            10008,
+            "Unknown Message",
+        ));
+    };
+    match method {
+        "GET" => ok(existing),
+        "PATCH" => {
+            let msg = edit_message(st, existing, body, files);
+            st.store_message(msg.clone());
+            ok_msg(msg)
+        }
+        "DELETE" => {
+            st.messages.remove(&mid);
+            st.message_order.retain(|i| *i != mid);
+            no_content()
+        }
+        _ => err(not_found()),
+    }
+}
+
+fn interaction_callback(
+    st: &mut St,
+    id: u64,
+    token: &str,
+    body: &Value,
+    files: &[(String, Vec<u8>)],
+) -> Answer {
+    let Some(i) = st.interactions.get(&id) else {
+        return err(discord_error(
+            StatusCode::NOT_FOUND,
+            10062,
+            "Unknown interaction",
+        ));
+    };
+    if i.token != token {
+        return err(discord_error(
+            StatusCode::UNAUTHORIZED,
+            50027,
+            "Invalid Webhook Token",
+        ));
+    }
+    if i.acknowledged {
+        return err(discord_error(
+            StatusCode::BAD_REQUEST,
+            40060,
+            "Interaction has already been acknowledged.",
+        ));
+    }
+    let (channel, component_msg) = (i.channel, i.message_id);
+    let kind = body["type"].as_u64().unwrap_or(0);
+    // Which callback types Discord accepts for which interaction type.
+    let allowed: &[u64] = match i.kind {
+        2 => &[4, 5, 9, 10, 12],
+        3 => &[4, 5, 6, 7, 9, 10, 12],
+        4 => &[8],
+        5 => &[4, 5, 6, 7, 10, 12],
+        _ => &[1],
+    };
+    if !allowed.contains(&kind) {
+        return err(discord_error(
+            StatusCode::BAD_REQUEST,
+            50035,
+            &format!(
+                "Invalid Form Body (callback type {kind} is not valid for interaction type {})",
+                i.kind
+            ),
+        ));
+    }
+    let data = body.get("data").cloned().unwrap_or(json!({}));
+    let mut message = None;
+    match kind {
+        4 => {
+            let msg = build_message(st, channel, &data, files, Some(20));
+            st.originals.insert(token.to_string(), id_of(&msg));
+            st.store_message(msg.clone());
+            message = Some(msg);
+        }
+        5 => {
+            let mut d = data.clone();
+            let flags = d["flags"].as_u64().unwrap_or(0) | 128;
+            d["flags"] = json!(flags);
+            d["content"] = json!("");
+            let msg = build_message(st, channel, &d, &[], Some(20));
+            st.originals.insert(token.to_string(), id_of(&msg));
+            st.store_message(msg.clone());
+            message = Some(msg);
+        }
+        6 | 7 => {
+            if let Some(mid) = component_msg {
+                st.originals.insert(token.to_string(), mid);
+                if kind == 7 {
+                    if let Some(existing) = st.messages.get(&mid).cloned() {
+                        let msg = edit_message(st, existing, &data, files);
+                        st.store_message(msg.clone());
+                        message = Some(msg);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(i) = st.interactions.get_mut(&id) {
+        i.acknowledged = true;
+    }
+    (StatusCode::NO_CONTENT, None, message)
+}
+
+fn register_commands(st: &mut St, body: &Value, guild: Option<u64>) -> Value {
+    let gid = guild.map(|g| json!(g.to_string())).unwrap_or(Value::Null);
+    st.commands
+        .retain(|c| c.get("guild_id").cloned().unwrap_or(Value::Null) != gid);
+    let mut out = Vec::new();
+    for c in body.as_array().into_iter().flatten() {
+        let cmd = command_object(st, c, guild);
+        st.commands.push(cmd.clone());
+        out.push(cmd);
+    }
+    Value::Array(out)
+}
+
+fn command_object(st: &mut St, body: &Value, guild: Option<u64>) -> Value {
+    let mut cmd = body.clone();
+    if !cmd.is_object() {
+        cmd = json!({});
+    }
+    let id = st.new_id();
+    cmd["id"] = json!(id.to_string());
+    cmd["version"] = json!(id.to_string());
+    cmd["application_id"] = json!(FakeDiscord::APP_ID.to_string());
+    if cmd.get("type").is_none_or(Value::is_null) {
+        cmd["type"] = json!(1);
+    }
+    if cmd.get("description").is_none_or(Value::is_null) {
+        cmd["description"] = json!("");
+    }
+    if cmd.get("default_member_permissions").is_none() {
+        cmd["default_member_permissions"] = Value::Null;
+    }
+    if cmd.get("nsfw").is_none_or(Value::is_null) {
+        cmd["nsfw"] = json!(false);
+    }
+    cmd["guild_id"] = match guild {
+        Some(g) => json!(g.to_string()),
+        None => Value::Null,
+    };
+    if cmd["guild_id"].is_null() {
+        if let Some(o) = cmd.as_object_mut() {
+            o.remove("guild_id");
+        }
+    }
+    cmd
+}
+
+// ---------------------------------------------------------------------------------------------
+// Objects
+
+fn id_of(v: &Value) -> u64 {
+    match v {
+        Value::String(s) => s.parse().unwrap_or(0),
+        Value::Number(n) => n.as_u64().unwrap_or(0),
+        Value::Object(o) => o.get("id").map(id_of).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn parse_id(s: &str) -> u64 {
+    s.parse().unwrap_or(0)
+}
+
+fn path_channel(path: &str) -> Option<u64> {
+    let mut it = path.split('/');
+    it.by_ref().find(|s| *s == "channels")?;
+    it.next()?.parse().ok()
+}
+
+fn user_object(id: u64, name: &str) -> Value {
+    json!({
+        "id": id.to_string(),
+        "username": name,
+        "discriminator": "0",
+        "global_name": name,
+        "avatar": null,
+        "bot": id == FakeDiscord::BOT_USER_ID,
+        "public_flags": 0,
+        "flags": 0,
+        "banner": null,
+        "accent_color": null,
+        "avatar_decoration_data": null,
+    })
+}
+
+fn member_object(user: &Value, roles: &[u64], permissions: Option<&str>) -> Value {
+    let mut m = json!({
+        "user": user,
+        "nick": null,
+        "avatar": null,
+        "banner": null,
+        "roles": roles.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+        "joined_at": "2024-01-01T00:00:00.000000+00:00",
+        "premium_since": null,
+        "deaf": false,
+        "mute": false,
+        "flags": 0,
+        "pending": false,
+        "communication_disabled_until": null,
+        "unusual_dm_activity_until": null,
+    });
+    if let Some(p) = permissions {
+        m["permissions"] = json!(p);
+    }
+    m
+}
+
+fn text_channel(id: u64, name: &str, position: u64) -> Value {
+    json!({
+        "id": id.to_string(),
+        "type": 0,
+        "guild_id": FakeDiscord::GUILD_ID.to_string(),
+        "name": name,
+        "position": position,
+        "permission_overwrites": [],
+        "nsfw": false,
+        "parent_id": null,
+        "topic": null,
+        "last_message_id": null,
+        "rate_limit_per_user": 0,
+        "flags": 0,
+    })
+}
+
+fn thread_channel(id: u64, parent: u64, kind: u64, body: &Value) -> Value {
+    let now = now_iso();
+    let name = body["name"].as_str().unwrap_or("thread").to_string();
+    let archive = body["auto_archive_duration"].as_u64().unwrap_or(1440);
+    json!({
+        "id": id.to_string(),
+        "type": kind,
+        "guild_id": FakeDiscord::GUILD_ID.to_string(),
+        "parent_id": parent.to_string(),
+        "owner_id": FakeDiscord::BOT_USER_ID.to_string(),
+        "name": name,
+        "last_message_id": null,
+        "rate_limit_per_user": body["rate_limit_per_user"].as_u64().unwrap_or(0),
+        "message_count": 0,
+        "member_count": 1,
+        "total_message_sent": 0,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": false,
+            "auto_archive_duration": archive,
+            "archive_timestamp": now,
+            "locked": false,
+            "create_timestamp": now,
+            "invitable": body["invitable"].as_bool().unwrap_or(true),
+        },
+        "member": {"join_timestamp": now, "flags": 0},
+    })
+}
+
+fn role_object(id: u64, name: &str, permissions: &str, position: u64) -> Value {
+    json!({
+        "id": id.to_string(),
+        "name": name,
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+        "hoist": false,
+        "icon": null,
+        "unicode_emoji": null,
+        "position": position,
+        "permissions": permissions,
+        "managed": false,
+        "mentionable": false,
+        "flags": 0,
+    })
+}
+
+fn guild_object(st: &St) -> Value {
+    let bot = {
+        let mut u = user_object(FakeDiscord::BOT_USER_ID, FakeDiscord::BOT_NAME);
+        u["bot"] = json!(true);
+        u
+    };
+    let mut channels: Vec<Value> = st
+        .channels
+        .values()
+        .filter(|c| c["type"] == 0)
+        .cloned()
+        .collect();
+    channels.sort_by_key(id_of);
+    let threads: Vec<Value> = st
+        .channels
+        .values()
+        .filter(|c| matches!(c["type"].as_u64(), Some(10..=12)))
+        .cloned()
+        .collect();
+    let mut guild = json!({
+        "id": FakeDiscord::GUILD_ID.to_string(),
+        "name": "Tara Test Guild",
+        "icon": null,
+        "icon_hash": null,
+        "splash": null,
+        "discovery_splash": null,
+        "owner_id": FakeDiscord::GUILD_OWNER_ID.to_string(),
+        "widget_enabled": false,
+        "widget_channel_id": null,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "roles": [
+            role_object(FakeDiscord::GUILD_ID, "@everyone", FakeDiscord::PERMS_MEMBER, 0),
+            role_object(FakeDiscord::MODERATOR_ROLE_ID, "Moderator", FakeDiscord::PERMS_MODERATOR, 1),
+        ],
+        "emojis": [],
+        "features": [],
+        "mfa_level": 0,
+        "application_id": null,
+        "system_channel_id": FakeDiscord::CHANNEL_ID.to_string(),
+        "system_channel_flags": 0,
+        "rules_channel_id": null,
+        "max_presences": null,
+        "max_members": 500000,
+        "vanity_url_code": null,
+        "description": null,
+        "banner": null,
+        "premium_tier": 0,
+        "premium_subscription_count": 0,
+        "preferred_locale": "en-US",
+        "public_updates_channel_id": null,
+        "max_video_channel_users": 25,
+        "max_stage_video_channel_users": 50,
+        "nsfw_level": 0,
+        "stickers": [],
+        "premium_progress_bar_enabled": false,
+        "safety_alerts_channel_id": null,
+        "incidents_data": null,
+    });
+    // GUILD_CREATE's extra fields (split: one json! this size exceeds the macro recursion limit).
+    let extra = json!({
+        "joined_at": "2024-01-01T00:00:00.000000+00:00",
+        "large": false,
+        "unavailable": false,
+        "member_count": 2,
+        "voice_states": [],
+        "members": [member_object(&bot, &[], None)],
+        "channels": channels,
+        "threads": threads,
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "lazy": true,
+    });
+    if let (Some(g), Value::Object(extra)) = (guild.as_object_mut(), extra) {
+        g.extend(extra);
+    }
+    guild
+}
+
+fn application_info(st: &St) -> Value {
+    json!({
+        "id": FakeDiscord::APP_ID.to_string(),
+        "name": FakeDiscord::BOT_NAME,
+        "icon": null,
+        "description": "",
+        "rpc_origins": [],
+        "bot_public": true,
+        "bot_require_code_grant": false,
+        "owner": user_object(FakeDiscord::GUILD_OWNER_ID, &st.user_name(FakeDiscord::GUILD_OWNER_ID)),
+        "verify_key": "0000000000000000000000000000000000000000000000000000000000000000",
+        "team": null,
+        "flags": 0,
+    })
+}
+
+fn partial_channel(st: &St, channel: u64) -> Value {
+    let c = st.channel_object(channel);
+    let mut p = json!({
+        "id": c["id"],
+        "type": c["type"],
+        "name": c["name"],
+        "guild_id": FakeDiscord::GUILD_ID.to_string(),
+        "parent_id": c.get("parent_id").cloned().unwrap_or(Value::Null),
+        "permissions": FakeDiscord::PERMS_BOT,
+        "flags": 0,
+        "nsfw": false,
+        "position": c.get("position").cloned().unwrap_or(json!(0)),
+        "rate_limit_per_user": 0,
+        "topic": null,
+        "last_message_id": null,
+    });
+    if let Some(meta) = c.get("thread_metadata") {
+        p["thread_metadata"] = meta.clone();
+    }
+    p
+}
+
+fn new_interaction(
+    st: &mut St,
+    who: &Invoker,
+    channel: u64,
+    kind: u64,
+    message_id: Option<u64>,
+) -> (u64, String) {
+    st.users.insert(who.id, who.name.clone());
+    let id = st.new_id();
+    let token = format!("faketoken{id}");
+    st.tokens.insert(token.clone(), id);
+    st.interactions.insert(
+        id,
+        Interaction {
+            token: token.clone(),
+            channel,
+            kind,
+            message_id,
+            acknowledged: false,
+            injected_at: Instant::now(),
+        },
+    );
+    (id, token)
+}
+
+fn interaction_base(
+    st: &St,
+    who: &Invoker,
+    channel: u64,
+    id: u64,
+    token: &str,
+    kind: u64,
+) -> Value {
+    let user = user_object(who.id, &who.name);
+    json!({
+        "id": id.to_string(),
+        "application_id": FakeDiscord::APP_ID.to_string(),
+        "type": kind,
+        "token": token,
+        "version": 1,
+        "guild_id": FakeDiscord::GUILD_ID.to_string(),
+        "channel_id": channel.to_string(),
+        "channel": partial_channel(st, channel),
+        "member": member_object(&user, &who.roles, Some(&who.permissions)),
+        "app_permissions": FakeDiscord::PERMS_BOT,
+        "locale": who.locale,
+        "guild_locale": "en-US",
+        "guild": {"id": FakeDiscord::GUILD_ID.to_string(), "locale": "en-US", "features": []},
+        "entitlements": [],
+        "entitlement_sku_ids": [],
+        "authorizing_integration_owners": {"0": FakeDiscord::GUILD_ID.to_string()},
+        "context": 0,
+        "attachment_size_limit": 26_214_400,
+    })
+}
+
+/// Autocomplete values are strings on the wire, even for integer/number options.
+fn stringify_focused(options: &mut Value) {
+    for o in options.as_array_mut().into_iter().flatten() {
+        if o["focused"] == json!(true) {
+            let v = match &o["value"] {
+                Value::String(_) => None,
+                Value::Null => Some(json!("")),
+                other => Some(json!(other.to_string())),
+            };
+            if let Some(v) = v {
+                o["value"] = v;
+            }
+        }
+        if let Some(sub) = o.get_mut("options") {
+            stringify_focused(sub);
+        }
+    }
+}
+
+fn resolve_options(st: &St, options: &Value) -> Value {
+    let mut users = Map::new();
+    let mut members = Map::new();
+    let mut channels = Map::new();
+    let mut roles = Map::new();
+    fn walk(
+        st: &St,
+        opts: &Value,
+        users: &mut Map<String, Value>,
+        members: &mut Map<String, Value>,
+        channels: &mut Map<String, Value>,
+        roles: &mut Map<String, Value>,
+    ) {
+        for o in opts.as_array().into_iter().flatten() {
+            let id = id_of(&o["value"]);
+            let focused = o["focused"] == json!(true);
+            match o["type"].as_u64() {
+                Some(6) | Some(9) if id != 0 && !focused => {
+                    if id == FakeDiscord::GUILD_ID || id == FakeDiscord::MODERATOR_ROLE_ID {
+                        roles.insert(id.to_string(), resolved_role(id));
+                    } else {
+                        let name = st.user_name(id);
+                        users.insert(id.to_string(), user_object(id, &name));
+                        let mut m =
+                            member_object(&Value::Null, &[], Some(FakeDiscord::PERMS_MEMBER));
+                        if let Some(m) = m.as_object_mut() {
+                            m.remove("user");
+                        }
+                        members.insert(id.to_string(), m);
+                    }
+                }
+                Some(7) if id != 0 && !focused => {
+                    channels.insert(id.to_string(), partial_channel(st, id));
+                }
+                Some(8) if id != 0 && !focused => {
+                    roles.insert(id.to_string(), resolved_role(id));
+                }
+                _ => {}
+            }
+            if let Some(sub) = o.get("options") {
+                walk(st, sub, users, members, channels, roles);
+            }
+        }
+    }
+    walk(
+        st,
+        options,
+        &mut users,
+        &mut members,
+        &mut channels,
+        &mut roles,
+    );
+    let mut r = Map::new();
+    for (k, v) in [
+        ("users", users),
+        ("members", members),
+        ("channels", channels),
+        ("roles", roles),
+    ] {
+        if !v.is_empty() {
+            r.insert(k.to_string(), Value::Object(v));
+        }
+    }
+    Value::Object(r)
+}
+
+fn resolved_role(id: u64) -> Value {
+    if id == FakeDiscord::GUILD_ID {
+        role_object(id, "@everyone", FakeDiscord::PERMS_MEMBER, 0)
+    } else if id == FakeDiscord::MODERATOR_ROLE_ID {
+        role_object(id, "Moderator", FakeDiscord::PERMS_MODERATOR, 1)
+    } else {
+        role_object(id, &format!("role{id}"), "0", 2)
+    }
+}
+
+fn mentions_in(st: &St, content: &str) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    let mut rest = content;
+    while let Some(i) = rest.find("<@") {
+        rest = &rest[i + 2..];
+        let s = rest.strip_prefix('!').unwrap_or(rest);
+        let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
+        if !digits.is_empty() && s[digits.len()..].starts_with('>') {
+            let id = parse_id(&digits);
+            if !out.iter().any(|u| id_of(u) == id) {
+                out.push(user_object(id, &st.user_name(id)));
+            }
+        }
+    }
+    out
+}
+
+fn attachment_object(st: &mut St, channel: u64, name: &str, bytes: &[u8]) -> Value {
+    let id = st.new_id();
+    let url = format!("https://cdn.discordapp.com/attachments/{channel}/{id}/{name}");
+    let ctype = match name
+        .rsplit('.')
+        .next()
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("png") => "image/png",
+        Some("gif") => "image/gif",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("webp") => "image/webp",
+        Some("txt") => "text/plain; charset=utf-8",
+        Some("json") => "application/json; charset=utf-8",
+        _ => "application/octet-stream",
+    };
+    let mut a = json!({
+        "id": id.to_string(),
+        "filename": name,
+        "size": bytes.len(),
+        "url": url,
+        "proxy_url": url.replace("cdn.discordapp.com", "media.discordapp.net"),
+        "content_type": ctype,
+    });
+    if let Some((w, h)) = image_size(bytes) {
+        a["width"] = json!(w);
+        a["height"] = json!(h);
+    }
+    a
+}
+
+fn image_size(b: &[u8]) -> Option<(u32, u32)> {
+    if b.len() >= 24 && b.starts_with(b"\x89PNG\r\n\x1a\n") {
+        let w = u32::from_be_bytes(b[16..20].try_into().ok()?);
+        let h = u32::from_be_bytes(b[20..24].try_into().ok()?);
+        return Some((w, h));
+    }
+    if b.len() >= 10 && (b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a")) {
+        let w = u16::from_le_bytes([b[6], b[7]]) as u32;
+        let h = u16::from_le_bytes([b[8], b[9]]) as u32;
+        return Some((w, h));
+    }
+    None
+}
+
+/// A message object for a new message built from a create-message body.
+fn build_message(
+    st: &mut St,
+    channel: u64,
+    data: &Value,
+    files: &[(String, Vec<u8>)],
+    kind: Option<u64>,
+) -> Value {
+    let id = st.new_id();
+    let content = data["content"].as_str().unwrap_or("").to_string();
+    let attachments: Vec<Value> = files
+        .iter()
+        .map(|(n, b)| attachment_object(st, channel, n, b))
+        .collect();
+    let mut author = user_object(FakeDiscord::BOT_USER_ID, FakeDiscord::BOT_NAME);
+    author["bot"] = json!(true);
+    let mut msg = json!({
+        "id": id.to_string(),
+        "type": kind.unwrap_or(0),
+        "channel_id": channel.to_string(),
+        "guild_id": FakeDiscord::GUILD_ID.to_string(),
+        "author": author,
+        "content": content,
+        "timestamp": now_iso(),
+        "edited_timestamp": null,
+        "tts": data["tts"].as_bool().unwrap_or(false),
+        "mention_everyone": false,
+        "mentions": mentions_in(st, &content),
+        "mention_roles": [],
+        "mention_channels": [],
+        "attachments": attachments,
+        "embeds": data.get("embeds").cloned().filter(Value::is_array).unwrap_or(json!([])),
+        "reactions": [],
+        "pinned": false,
+        "flags": data["flags"].as_u64().unwrap_or(0),
+        "components": data.get("components").cloned().filter(Value::is_array).unwrap_or(json!([])),
+        "sticker_items": [],
+    });
+    if st.channels.get(&channel).is_some_and(|c| c["type"] == 1) {
+        if let Some(o) = msg.as_object_mut() {
+            o.remove("guild_id");
+        }
+    }
+    if kind.is_some() {
+        msg["webhook_id"] = json!(FakeDiscord::APP_ID.to_string());
+        msg["application_id"] = json!(FakeDiscord::APP_ID.to_string());
+    }
+    if let Some(r) = data.get("message_reference").filter(|r| r.is_object()) {
+        msg["message_reference"] = r.clone();
+        msg["type"] = json!(19);
+    }
+    msg
+}
+
+/// Applies an edit-message body (PATCH, or an UPDATE_MESSAGE callback) to a stored message.
+fn edit_message(st: &mut St, mut msg: Value, data: &Value, files: &[(String, Vec<u8>)]) -> Value {
+    let channel = id_of(&msg["channel_id"]);
+    if let Some(c) = data.get("content") {
+        let content = c.as_str().unwrap_or("").to_string();
+        msg["mentions"] = json!(mentions_in(st, &content));
+        msg["content"] = json!(content);
+    }
+    for key in ["components", "embeds"] {
+        if let Some(v) = data.get(key) {
+            msg[key] = if v.is_array() { v.clone() } else { json!([]) };
+        }
+    }
+    if let Some(f) = data.get("flags").and_then(Value::as_u64) {
+        msg["flags"] = json!(f);
+    }
+    // A deferred response loses its "loading" flag once edited.
+    if let Some(f) = msg["flags"].as_u64() {
+        msg["flags"] = json!(f & !128);
+    }
+    let mut attachments: Vec<Value> = match data.get("attachments").and_then(Value::as_array) {
+        Some(keep) => msg["attachments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|a| keep.iter().any(|k| id_of(&k["id"]) == id_of(&a["id"])))
+            .cloned()
+            .collect(),
+        None => msg["attachments"].as_array().cloned().unwrap_or_default(),
+    };
+    for (n, b) in files {
+        attachments.push(attachment_object(st, channel, n, b));
+    }
+    msg["attachments"] = json!(attachments);
+    msg["edited_timestamp"] = json!(now_iso());
+    msg
+}
+
+// ---------------------------------------------------------------------------------------------
+// Multipart and time
+
+/// Parses a `multipart/form-data` body: returns the `payload_json` part and the file parts.
+fn parse_multipart(ctype: &str, body: &[u8]) -> (Option<Value>, Vec<(String, Vec<u8>)>) {
+    let Some(boundary) = ctype.split(';').find_map(|p| {
+        p.trim()
+            .strip_prefix("boundary=")
+            .map(|b| b.trim_matches('"').to_string())
+    }) else {
+        return (None, Vec::new());
+    };
+    let delim = format!("--{boundary}").into_bytes();
+    let mut json = None;
+    let mut files = Vec::new();
+    let mut positions = Vec::new();
+    let mut i = 0;
+    while let Some(p) = find(&body[i..], &delim) {
+        positions.push(i + p);
+        i += p + delim.len();
+    }
+    for w in positions.windows(2) {
+        let mut part = &body[w[0] + delim.len()..w[1]];
+        part = part.strip_prefix(b"\r\n").unwrap_or(part);
+        part = part.strip_suffix(b"\r\n").unwrap_or(part);
+        let Some(h_end) = find(part, b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&part[..h_end]).to_string();
+        let data = &part[h_end + 4..];
+        let mut name = None;
+        let mut filename = None;
+        for line in head.lines() {
+            if line.to_ascii_lowercase().starts_with("content-disposition") {
+                name = header_param(line, "name");
+                filename = header_param(line, "filename");
+            }
+        }
+        match (name.as_deref(), filename) {
+            (_, Some(f)) => files.push((f, data.to_vec())),
+            (Some("payload_json"), None) => json = serde_json::from_slice(data).ok(),
+            _ => {}
+        }
+    }
+    (json, files)
+}
+
+fn header_param(line: &str, key: &str) -> Option<String> {
+    for p in line.split(';').skip(1) {
+        let p = p.trim();
+        if let Some(v) = p.strip_prefix(&format!("{key}=")) {
+            return Some(percent_decode(v.trim_matches('"')));
+        }
+    }
+    None
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).to_string()
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The current time as Discord formats it, e.g. `2025-01-31T12:34:56.789000+00:00`.
+fn now_iso() -> String {
+    let d = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = d.as_secs();
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil-from-days (Howard Hinnant).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}+00:00",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        d.subsec_micros()
+    )
+}
