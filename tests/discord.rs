@@ -1,0 +1,538 @@
+//! The real bot (`tara-bot run`, as a child process) against a fake Discord on 127.0.0.1:
+//! command registration, whole games of hkot-1 and Ard Rí played through slash commands and
+//! buttons, ephemeral errors, PNG attachments, allowed mentions, forced passes and scoring, a
+//! thread per challenge, autocomplete, a gateway disconnect and a bot restart mid-game.
+
+mod common;
+mod fake_discord;
+
+use common::player_moves;
+use fake_discord::{FakeDiscord, Invoker, Recorded};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::{Child, Command as Proc, Stdio};
+use std::time::Duration;
+use tara_bot::game::{GameOptions, Move, Position, Side, Variant};
+
+const T: Duration = Duration::from_secs(20);
+const ALICE: (u64, &str) = (1_000_000_000_000_000_001, "aoife");
+const BOB: (u64, &str) = (1_000_000_000_000_000_002, "brian");
+const CH: u64 = FakeDiscord::CHANNEL_ID;
+
+/// The bot process, killed when dropped.
+struct BotProcess(Child);
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> BotProcess {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("bot.log"))
+        .unwrap();
+    let child = Proc::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .arg("run")
+        .current_dir(dir)
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_PROXY_URL", fake.proxy_url())
+        .env("TARA_BOT_DB", dir.join("tara.db"))
+        .env("RUST_LOG", "warn,tara_bot=debug")
+        .env_remove("DISCORD_GUILD_ID")
+        .env_remove("DISCORD_TOKEN_FILE")
+        .env_remove("TARA_BOT_CONFIG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("start tara-bot run");
+    BotProcess(child)
+}
+
+fn bot_log(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("bot.log")).unwrap_or_default()
+}
+
+/// Decodes a PNG attachment; returns its size.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let dec = png::Decoder::new(std::io::Cursor::new(bytes));
+    let reader = dec.read_info().expect("a PNG");
+    let info = reader.info();
+    (info.width, info.height)
+}
+
+fn allowed_users(r: &Recorded) -> Vec<String> {
+    let am = r
+        .data()
+        .or(r.json.as_ref())
+        .map(|d| d["allowed_mentions"].clone())
+        .unwrap_or(Value::Null);
+    let mut users: Vec<String> = am["users"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|u| u.as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    users.sort();
+    users
+}
+
+fn id_str(u: (u64, &str)) -> String {
+    u.0.to_string()
+}
+
+async fn slash_move(fake: &FakeDiscord, who: (u64, &str), text: &str) -> (u64, Recorded) {
+    let id = fake
+        .slash(
+            who,
+            CH,
+            "move",
+            json!([{"name": "move", "type": 3, "value": text}]),
+        )
+        .await;
+    let r = fake
+        .response(id, T)
+        .await
+        .unwrap_or_else(|| panic!("no answer to /move {text}"));
+    (id, r)
+}
+
+/// Challenges (in the channel itself) and accepts with the button; returns the game-start
+/// follow-up.
+async fn start_game(fake: &FakeDiscord, variant: &str) -> Recorded {
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([
+                opponent,
+                {"name": "variant", "type": 3, "value": variant},
+                {"name": "first", "type": 3, "value": "me"},
+                {"name": "thread", "type": 5, "value": false}
+            ]),
+        )
+        .await;
+    let r = fake.response(id, T).await.expect("challenge answered");
+    assert_eq!(r.callback_type(), Some(4));
+    assert!(!r.ephemeral());
+    assert!(
+        r.content().unwrap().contains("challenges"),
+        "{:?}",
+        r.content()
+    );
+    assert_eq!(
+        allowed_users(&r),
+        vec![id_str(BOB)],
+        "only the opponent is pinged"
+    );
+    let ids = r.custom_ids();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(ids[0].starts_with("accept:"));
+    // Alice cannot accept her own challenge: a private refusal, buttons stay.
+    let wrong = fake.button(ALICE, CH, fake.message_from(&r), &ids[0]).await;
+    let w = fake.response(wrong, T).await.unwrap();
+    assert!(w.ephemeral(), "{:?}", w.content());
+    let click = fake.button(BOB, CH, fake.message_from(&r), &ids[0]).await;
+    let upd = fake.response(click, T).await.expect("button answered");
+    assert_eq!(
+        upd.callback_type(),
+        Some(7),
+        "the challenge loses its buttons"
+    );
+    let fups = fake.wait_followups(click, 1, T).await;
+    let start = fups.into_iter().next().expect("game start follow-up");
+    assert!(
+        start.content().unwrap().contains("Game on!"),
+        "{:?}",
+        start.content()
+    );
+    assert_eq!(start.files.len(), 1);
+    assert_eq!(png_size(&start.files[0].1), (600, 690));
+    assert_eq!(allowed_users(&start), vec![id_str(ALICE)]);
+    start
+}
+
+/// Interruptions during a game: a gateway disconnect, and a bot restart (kill, start again on
+/// the same database), before the move with the given index.
+#[derive(Default)]
+struct Interruptions<'a> {
+    disconnect_at: Option<usize>,
+    restart_at: Option<(usize, &'a mut BotProcess, &'a Path)>,
+}
+
+/// Plays `moves` by whoever is on move; returns the answers and their latencies (ms).
+async fn play(
+    fake: &FakeDiscord,
+    options: GameOptions,
+    moves: &[Move],
+    mut interrupt: Interruptions<'_>,
+) -> (Vec<Recorded>, Vec<f64>) {
+    let mut mirror = Position::new(options);
+    let mut answers = Vec::new();
+    let mut latencies = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        if interrupt.disconnect_at == Some(i) {
+            fake.drop_gateway().await;
+        }
+        if let Some((at, bot, dir)) = interrupt.restart_at.as_mut() {
+            if *at == i {
+                let _ = bot.0.kill();
+                let _ = bot.0.wait();
+                **bot = spawn_bot(fake, dir);
+                assert!(
+                    fake.wait_ready_count(2, T).await,
+                    "no READY after the restart"
+                );
+            }
+        }
+        let side = mirror.to_move().unwrap();
+        let who = if side.index() == 0 { ALICE } else { BOB };
+        let other = if side.index() == 0 { BOB } else { ALICE };
+        if i % 7 == 3 {
+            // The wrong player is refused privately.
+            let (_, w) = slash_move(fake, other, &m.to_string()).await;
+            assert!(w.ephemeral(), "{:?}", w.content());
+            assert!(allowed_users(&w).is_empty());
+        }
+        let (id, r) = slash_move(fake, who, &m.to_string()).await;
+        assert!(!r.ephemeral(), "move {i} ({m}) refused: {:?}", r.content());
+        latencies.push(
+            r.at.duration_since(fake.injected_at(id).unwrap())
+                .as_secs_f64()
+                * 1000.0,
+        );
+        assert_eq!(r.files.len(), 1, "a board image with every move");
+        assert_eq!(png_size(&r.files[0].1), (600, 690));
+        mirror.play(*m).unwrap();
+        while mirror.outcome().is_none() && mirror.legal_moves().as_slice() == [Move::Pass] {
+            mirror.play(Move::Pass).unwrap();
+        }
+        match mirror.to_move() {
+            Some(s) => {
+                let next = if s.index() == 0 { ALICE } else { BOB };
+                assert_eq!(
+                    allowed_users(&r),
+                    vec![id_str(next)],
+                    "only the next player"
+                );
+            }
+            None => {
+                let mut both = vec![id_str(ALICE), id_str(BOB)];
+                both.sort();
+                assert_eq!(allowed_users(&r), both, "the end pings both players");
+            }
+        }
+        answers.push(r);
+    }
+    assert!(mirror.outcome().is_some());
+    (answers, latencies)
+}
+
+fn report(name: &str, mut lat: Vec<f64>) {
+    lat.sort_by(f64::total_cmp);
+    let p = |q: f64| lat[((lat.len() as f64 - 1.0) * q).round() as usize];
+    eprintln!(
+        "{name}: {} moves with images, interaction to response: median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        lat.len(),
+        p(0.5),
+        p(0.99),
+        p(1.0)
+    );
+    // Discord's hard limit for a first response.
+    assert!(
+        p(1.0) < 3000.0,
+        "a response took longer than Discord allows"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hkot_1_through_discord_with_a_disconnect_and_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let mut bot = spawn_bot(&fake, dir.path());
+    assert!(
+        fake.wait_ready(T).await,
+        "no READY: {}",
+        bot_log(dir.path())
+    );
+
+    // Command registration: every command, typed options, autocomplete on /move.
+    let cmds = fake
+        .registered_commands(T)
+        .await
+        .expect("commands registered");
+    let names: Vec<&str> = cmds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    for n in [
+        "challenge",
+        "accept",
+        "decline",
+        "cancel",
+        "move",
+        "pass",
+        "resign",
+        "board",
+        "record",
+        "status",
+        "games",
+        "rules",
+        "help",
+        "abort",
+        "takeback",
+        "vacation",
+        "settings",
+    ] {
+        assert!(names.contains(&n), "{n} missing from {names:?}");
+    }
+    let mv = cmds
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "move")
+        .unwrap();
+    assert_eq!(mv["options"][0]["autocomplete"], true);
+    let ch = cmds
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "challenge")
+        .unwrap();
+    let variant = ch["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "variant")
+        .unwrap();
+    assert_eq!(variant["choices"].as_array().unwrap().len(), 5);
+    assert_eq!(fake.identifies()[0]["intents"], 1, "GUILDS only");
+
+    // A whole game of hkot-1.
+    let options = GameOptions::with(Variant::Hkot1, None, Some(Side::Red)).unwrap();
+    let moves = player_moves(options, 11);
+    start_game(&fake, "hkot-1").await;
+
+    // Autocomplete offers the legal placements.
+    let ac = fake
+        .autocomplete(
+            ALICE,
+            CH,
+            "move",
+            json!([{"name": "move", "type": 3, "value": "d", "focused": true}]),
+        )
+        .await;
+    let r = fake.response(ac, T).await.unwrap();
+    assert_eq!(r.callback_type(), Some(8));
+    let choices = r.json.as_ref().unwrap()["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert!(choices > 0 && choices <= 25, "{choices}");
+
+    let (answers, lat) = play(
+        &fake,
+        options,
+        &moves,
+        Interruptions {
+            disconnect_at: Some(moves.len() / 4),
+            restart_at: Some((moves.len() / 2, &mut bot, dir.path())),
+        },
+    )
+    .await;
+    assert!(
+        fake.resume_count() >= 1,
+        "serenity resumed after the disconnect"
+    );
+    let last = answers.last().unwrap().content().unwrap();
+    assert!(
+        last.contains("Game over.") && last.contains("Points:"),
+        "{last}"
+    );
+    report("hkot-1", lat);
+
+    // After the game: /status has no game, /record shows it; errors are private.
+    let s = fake.slash(ALICE, CH, "status", json!([])).await;
+    assert!(fake.response(s, T).await.unwrap().ephemeral());
+    let rec = fake.slash(ALICE, CH, "record", json!([])).await;
+    let rec = fake.response(rec, T).await.unwrap();
+    assert!(rec.content().unwrap().contains("variant: hkot-1"));
+    let log = bot_log(dir.path());
+    assert!(
+        !log.contains("received err"),
+        "serenity rejected a payload:\n{log}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ard_ri_through_discord() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(
+        fake.wait_ready(T).await,
+        "no READY: {}",
+        bot_log(dir.path())
+    );
+    let options = GameOptions::new(Variant::ArdRi);
+    let moves = player_moves(options, 21);
+    start_game(&fake, "ard-ri").await;
+    let (answers, lat) = play(&fake, options, &moves, Interruptions::default()).await;
+    let last = answers.last().unwrap().content().unwrap();
+    assert!(
+        last.contains("Game over.") && last.contains("Points:"),
+        "{last}"
+    );
+    report("ard-ri", lat);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forced_passes_are_announced_through_discord() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await);
+    // A Sacred Hill game in which a player must pass while the other captures.
+    let options = GameOptions::with(Variant::SacredHill1, None, Some(Side::Red)).unwrap();
+    let moves = (0..1000u64)
+        .map(|s| player_moves(options, s))
+        .find(|m| {
+            let mut p = Position::new(options);
+            let mut forced = false;
+            for mv in m {
+                p.play(*mv).unwrap();
+                while p.outcome().is_none() && p.legal_moves().as_slice() == [Move::Pass] {
+                    forced = true;
+                    p.play(Move::Pass).unwrap();
+                }
+            }
+            forced
+        })
+        .expect("a game with a forced pass");
+    start_game(&fake, "sacred-hill-1").await;
+    let (answers, _) = play(&fake, options, &moves, Interruptions::default()).await;
+    let all: String = answers
+        .iter()
+        .filter_map(|r| r.content())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        all.contains("had no legal move and passed"),
+        "forced pass announced"
+    );
+    let last = answers.last().unwrap().content().unwrap();
+    assert!(
+        last.contains("Game over.") && last.contains("Points:"),
+        "{last}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_open_a_thread_and_resigning_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await);
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "sacred-hill-2"}, {"name": "days", "type": 3, "value": "3"}]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 1, "{threads:?}");
+    let thread: u64 = threads[0]["id"].as_str().unwrap().parse().unwrap();
+    assert!(
+        r.content().unwrap().contains(&format!("<#{thread}>")),
+        "{:?}",
+        r.content()
+    );
+    assert!(
+        allowed_users(&r).is_empty(),
+        "the note in the channel pings nobody"
+    );
+    let posted = fake.channel_messages(thread);
+    assert_eq!(posted.len(), 1);
+    assert!(posted[0]["content"]
+        .as_str()
+        .unwrap()
+        .contains("3 days per move"));
+    // Accept in the thread; the game lives there.
+    let msg = posted[0].clone();
+    let custom = msg["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let click = fake.button(BOB, thread, msg, &custom).await;
+    fake.response(click, T).await.unwrap();
+    let start = fake.wait_followups(click, 1, T).await;
+    assert!(start[0].content().unwrap().contains("Game on!"));
+    let first = if start[0]
+        .content()
+        .unwrap()
+        .contains(&format!("<@{}>, your move", ALICE.0))
+    {
+        ALICE
+    } else {
+        BOB
+    };
+    let mv = fake
+        .slash(
+            first,
+            thread,
+            "move",
+            json!([{"name": "move", "type": 3, "value": "D4"}]),
+        )
+        .await;
+    let r = fake.response(mv, T).await.unwrap();
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    assert!(
+        r.content().unwrap().contains("3 days left"),
+        "{:?}",
+        r.content()
+    );
+    // No game in the parent channel.
+    let none = fake
+        .slash(
+            first,
+            CH,
+            "move",
+            json!([{"name": "move", "type": 3, "value": "D4"}]),
+        )
+        .await;
+    assert!(fake.response(none, T).await.unwrap().ephemeral());
+    // Resign: confirmed with a button.
+    let res = fake.slash(BOB, thread, "resign", json!([])).await;
+    let ask = fake.response(res, T).await.unwrap();
+    assert!(ask.ephemeral());
+    let button = ask.custom_ids()[0].clone();
+    let click = fake
+        .button(BOB, thread, fake.message_from(&ask), &button)
+        .await;
+    fake.response(click, T).await.unwrap();
+    let end = fake.wait_followups(click, 1, T).await;
+    assert!(
+        end[0].content().unwrap().contains("resigned"),
+        "{:?}",
+        end[0].content()
+    );
+    // A moderator's abort needs a game; a member's /abort on none is refused privately.
+    let a = fake
+        .slash(Invoker::new(7, "mona").moderator(), CH, "abort", json!([]))
+        .await;
+    assert!(fake.response(a, T).await.unwrap().ephemeral());
+}
