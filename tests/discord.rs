@@ -536,3 +536,82 @@ async fn challenges_open_a_thread_and_resigning_asks_first() {
         .await;
     assert!(fake.response(a, T).await.unwrap().ephemeral());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
+    use tara_bot::bot::clock::{DAY, HOUR};
+    use tara_bot::store::{NewGame, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    // Two games stored while the bot was down: one past its deadline, one with a reminder due
+    // for a player who wants reminders by direct message.
+    {
+        let mut store = Store::open(dir.path().join("tara.db")).unwrap();
+        store
+            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+                let (a, b) = (id_str(ALICE), id_str(BOB));
+                tx.upsert_user(&a, ALICE.1, now)?;
+                tx.upsert_user(&b, BOB.1, now)?;
+                tx.set_user_setting(&a, "reminders", "dm")?;
+                let options = GameOptions::with(Variant::ArdRi, None, None).unwrap();
+                let late = tx.insert_game(
+                    &NewGame {
+                        server_id: &FakeDiscord::GUILD_ID.to_string(),
+                        channel_id: &CH.to_string(),
+                        options,
+                        seats: [&b, &a],
+                        match_id: None,
+                        match_game: None,
+                        days_per_move: Some(1),
+                    },
+                    now - 2 * DAY,
+                )?;
+                tx.start_turn(late, now - 2 * DAY, Some((now - 2 * DAY, now - DAY)))?;
+                let due = tx.insert_game(
+                    &NewGame {
+                        server_id: &FakeDiscord::GUILD_ID.to_string(),
+                        channel_id: &FakeDiscord::OTHER_CHANNEL_ID.to_string(),
+                        options,
+                        seats: [&a, &b],
+                        match_id: None,
+                        match_game: None,
+                        days_per_move: Some(3),
+                    },
+                    now - 30 * HOUR,
+                )?;
+                tx.start_turn(
+                    due,
+                    now - 30 * HOUR,
+                    Some((now - 30 * HOUR, now + 42 * HOUR)),
+                )?;
+                Ok(())
+            })
+            .unwrap();
+    }
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await);
+    let timeout = fake
+        .wait_request(
+            |r| {
+                r.method == "POST"
+                    && r.path == format!("/api/v10/channels/{CH}/messages")
+                    && r.content().is_some_and(|c| c.contains("Time is up"))
+            },
+            T,
+        )
+        .await
+        .expect("the timeout announced in the game's channel");
+    let mut both = vec![id_str(ALICE), id_str(BOB)];
+    both.sort();
+    assert_eq!(allowed_users(&timeout), both);
+    assert_eq!(timeout.files.len(), 1, "with the final board");
+    let dm = fake
+        .wait_for(T, |f| f.dms(ALICE.0).into_iter().next())
+        .await
+        .expect("a reminder by DM");
+    assert!(dm["content"].as_str().unwrap().contains("Reminder"), "{dm}");
+}
