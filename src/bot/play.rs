@@ -26,6 +26,16 @@ pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
     load_game(tx, game)
 }
 
+/// The channel's active game for a button that names a game: a button left on an old
+/// message must not act on a newer game.
+fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<i64>) -> Outcome<Loaded> {
+    let l = load_active(tx, ctx)?;
+    if game_id.is_some_and(|id| id != l.game.id) {
+        return Err(Fail::User("That game is already over.".into()));
+    }
+    Ok(l)
+}
+
 /// A stored game with its moves, position and player names.
 pub(crate) fn load_game(tx: &Tx, game: GameRow) -> Outcome<Loaded> {
     let moves = tx.moves(game.id)?;
@@ -329,12 +339,7 @@ impl Bot {
         let now = self.now();
         let mut store = self.store();
         store.write(|tx| {
-            let l = load_active(tx, ctx)?;
-            if let Some(id) = game_id {
-                if id != l.game.id {
-                    return Err(Fail::User("That game is already over.".into()));
-                }
-            }
+            let l = load_pressed(tx, ctx, game_id)?;
             let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
                 Fail::User("You are not playing in this game, so you cannot resign it.".into())
             })?;
@@ -472,10 +477,7 @@ impl Bot {
         let now = self.now();
         let mut store = self.store();
         store.write(|tx| {
-            let l = load_active(tx, ctx)?;
-            if game_id.is_some_and(|id| id != l.game.id) {
-                return Err(Fail::User("That game is already over.".into()));
-            }
+            let l = load_pressed(tx, ctx, game_id)?;
             let req = tx
                 .takeback(l.game.id)?
                 .ok_or_else(|| Fail::User("There is no takeback request in this game.".into()))?;
