@@ -164,6 +164,34 @@ fn challenges_are_checked() {
 }
 
 #[test]
+fn accepting_from_another_channel_announces_the_game_where_it_is_played() {
+    let h = Harness::new(false);
+    h.send(
+        "aoife",
+        "arena",
+        Command::Challenge {
+            opponent: user("brian"),
+            variant: "ard-ri".into(),
+            scoring: None,
+            first: Some("me".into()),
+            is_match: false,
+            days: None,
+        },
+    );
+    let r = h.send("brian", "lobby", Command::Accept { challenge: Some(1) });
+    assert_eq!(r.len(), 2);
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("#arena"),
+        "{}",
+        r[0].plain_text()
+    );
+    assert_eq!(r[1].channel.as_deref(), Some("arena"));
+    assert!(r[1].plain_text().contains("Game on!"));
+    assert!(active(&h.db(), "arena").is_some());
+    assert!(active(&h.db(), "lobby").is_none());
+}
+
+#[test]
 fn decline_and_cancel() {
     let h = Harness::new(false);
     let challenge = |who: &str, opp: &str| {
@@ -189,6 +217,12 @@ fn decline_and_cancel() {
     challenge("aoife", "brian");
     let r = h.send("brian", "c", Command::Cancel { challenge: None });
     assert!(r[0].ephemeral);
+    let r = h.send("carol", "c", Command::Cancel { challenge: Some(2) });
+    assert!(
+        r[0].plain_text().contains("not yours to cancel"),
+        "{}",
+        r[0].plain_text()
+    );
     let r = h.send("aoife", "c", Command::Cancel { challenge: None });
     assert!(r[0].plain_text().contains("withdrew"));
     assert!(active(&h.db(), "c").is_none());

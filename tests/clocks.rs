@@ -113,13 +113,23 @@ fn a_move_resets_the_clock_and_the_status_shows_it() {
 }
 
 #[test]
-fn the_first_reminder_of_a_one_day_game_is_the_only_one() {
+fn a_one_day_game_gets_its_first_reminder_early_enough_for_a_last_call() {
     let h = Harness::new(false);
     challenge(&h, "c", "sacred-hill-1", "1", false);
-    advance(&h, 12 * HOUR);
-    assert_eq!(tick(&h).len(), 1);
-    advance(&h, 8 * HOUR); // 20 h: the second is due, but only 8 h after the first
+    // The last call falls due with a fifth of the day left (19.2 h in), so the first comes
+    // 12 hours before it (7.2 h in).
+    advance(&h, 7 * HOUR);
     assert!(tick(&h).is_empty());
+    advance(&h, 30 * 60_000); // 7.5 h
+    assert_eq!(tick(&h).len(), 1);
+    advance(&h, 12 * HOUR); // 19.5 h
+    let r = tick(&h);
+    assert_eq!(r.len(), 1);
+    assert!(
+        r[0].plain_text().contains("Last call"),
+        "{}",
+        r[0].plain_text()
+    );
 }
 
 #[test]
@@ -202,6 +212,29 @@ fn vacation_pauses_the_clock_and_tells_the_opponent() {
 }
 
 #[test]
+fn a_vacation_taken_in_the_middle_of_a_turn_shows_as_paused_and_silences_reminders() {
+    let h = Harness::new(false);
+    challenge(&h, "c", "ard-ri", "5", false);
+    advance(&h, 2 * DAY);
+    h.send("aoife", "c", Command::Vacation { days: 2 });
+    let s = h.send("brian", "c", Command::Status);
+    assert!(
+        s[0].plain_text().contains("paused until"),
+        "{}",
+        s[0].plain_text()
+    );
+    assert!(
+        s[0].plain_text().contains("then 3 days"),
+        "{}",
+        s[0].plain_text()
+    );
+    advance(&h, DAY + 23 * HOUR);
+    assert!(tick(&h).is_empty(), "no reminder while away");
+    advance(&h, 2 * HOUR); // back: 3 days left, the first reminder is overdue
+    assert_eq!(tick(&h).len(), 1);
+}
+
+#[test]
 fn a_turn_arriving_during_a_vacation_starts_its_clock_afterwards() {
     let h = Harness::new(false);
     challenge(&h, "c", "ard-ri", "1", false);
@@ -234,7 +267,7 @@ fn vacation_is_limited_to_fourteen_days_a_year() {
     );
     let r = h.send("aoife", "c", Command::Vacation { days: 4 });
     assert!(
-        !r[0].plain_text().contains("left this year ("),
+        r[0].plain_text().contains("Vacation left this year: none"),
         "{}",
         r[0].plain_text()
     );

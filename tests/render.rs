@@ -143,6 +143,18 @@ fn board_images_have_the_default_size_and_decode() {
 }
 
 #[test]
+fn a_result_decided_outside_the_rules_is_shown_on_the_board() {
+    use tara_bot::game::{forfeit, EndReason, Side};
+    let mut pos = Position::new(GameOptions::new(Variant::ArdRi));
+    pos.play_text("d2-c2").unwrap();
+    let names = ["A".to_string(), "B".to_string()];
+    let running = board_png(&pos, &Frame::new(names.clone(), None));
+    let o = forfeit(&pos, Side::Defenders, EndReason::Resigned);
+    let over = board_png(&pos, &Frame::new(names, None).with_result(o));
+    assert_ne!(decode(&running).2, decode(&over).2);
+}
+
+#[test]
 fn images_of_different_positions_differ() {
     let all = cases();
     let a = render_case(&all[0]);

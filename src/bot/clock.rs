@@ -38,7 +38,9 @@ pub fn parse_days(s: &str) -> Result<Option<u32>, String> {
 
 /// A duration in words: "2 days 4 hours", "5 hours 10 minutes", "3 minutes".
 pub fn duration_text(ms: i64) -> String {
-    let ms = ms.max(0);
+    if ms <= 0 {
+        return "no time".into();
+    }
     let (d, h, m) = (ms / DAY, (ms % DAY) / HOUR, (ms % HOUR) / MINUTE);
     let unit = |n: i64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
     if d > 0 {
@@ -79,6 +81,15 @@ pub fn date_text(ms: i64) -> String {
     )
 }
 
+/// Vacation still available, in words ("none", "4 days").
+fn vacation_left(ms: i64) -> String {
+    if ms <= 0 {
+        "none".into()
+    } else {
+        duration_text(ms)
+    }
+}
+
 /// Milliseconds at the start of the UTC year containing `ms`, and of the next one.
 fn year_bounds(ms: i64) -> (i64, i64) {
     let year: i64 = date_text(ms)[..4].parse().unwrap_or(1970);
@@ -115,10 +126,14 @@ pub(crate) fn start_turn(tx: &Tx, l: &Loaded, now: i64) -> Outcome<()> {
     Ok(())
 }
 
-/// "2 days 4 hours left" for the player to move, or `None` without a clock.
-pub(crate) fn time_left(game: &GameRow, now: i64) -> Option<String> {
+/// "2 days 4 hours left" for the player to move, or `None` without a clock. `paused_until` is
+/// the end of the mover's vacation, if they are away.
+pub(crate) fn time_left(game: &GameRow, now: i64, paused_until: Option<i64>) -> Option<String> {
     let deadline = game.deadline_at?;
-    let start = game.clock_start_at.unwrap_or(now);
+    let start = game
+        .clock_start_at
+        .unwrap_or(now)
+        .max(paused_until.unwrap_or(now));
     if start > now {
         Some(format!(
             "clock paused until {} (vacation), then {}",
@@ -142,7 +157,8 @@ fn reminder_times(tx: &Tx, game: &GameRow) -> Outcome<Option<(i64, i64)>> {
         .server_setting(&game.server_id, "reminder_hours")?
         .and_then(|h| h.parse::<i64>().ok())
         .unwrap_or(DEFAULT_REMINDER_HOURS);
-    let first = start + (hours * HOUR).min(control / 2);
+    // The first after the server's delay, but early enough to leave 12 hours before the last
+    // call (with 1 day per move: 7.2 hours in).
     // The last call: 24 hours before the deadline, or with less than 3 days per move (where a
     // day is too much of the time), when a fifth of the time is left.
     let last_call = if control >= 3 * DAY {
@@ -151,6 +167,7 @@ fn reminder_times(tx: &Tx, game: &GameRow) -> Outcome<Option<(i64, i64)>> {
         control / 5
     };
     let second = deadline - last_call;
+    let first = (start + hours * HOUR).min(second - REMINDER_GAP).max(start);
     Ok(Some((first, second)))
 }
 
@@ -213,7 +230,7 @@ impl Bot {
         let seat = side.index();
         let o = forfeit(&l.pos, side, EndReason::Timeout);
         let b = Builder::new().text(format!(
-            "**Time is up.** {} ({}) did not move within {} day{}.",
+            "**Time is up.** {} ({}) ran out of time ({} day{} per move).",
             l.names[seat],
             side.name(),
             l.game.days_per_move.unwrap_or(0),
@@ -225,7 +242,7 @@ impl Bot {
         ));
         let board = (
             l.pos.clone(),
-            Frame::new(l.names.clone(), None),
+            Frame::new(l.names.clone(), None).with_result(o),
             format!("game-{}-final.png", l.game.id),
         );
         let mut outs = self.end_game(tx, l, b, o, board, now)?;
@@ -243,7 +260,10 @@ impl Bot {
         ) else {
             return Ok(vec![]);
         };
-        if l.game.clock_start_at.is_some_and(|s| s > now) {
+        let seat = side.index();
+        let mover = &l.game.seats[seat];
+        if l.game.clock_start_at.is_some_and(|s| s > now) || tx.vacation_end(mover, now)?.is_some()
+        {
             return Ok(vec![]); // on vacation: the clock is not running
         }
         if l.game.reminded_at.is_some_and(|t| now - t < REMINDER_GAP) {
@@ -258,8 +278,6 @@ impl Bot {
             return Ok(vec![]);
         };
         tx.set_reminded(l.game.id, due, now)?;
-        let seat = side.index();
-        let mover = &l.game.seats[seat];
         let how = tx
             .user_setting(mover, "reminders")?
             .unwrap_or_else(|| "channel".into());
@@ -366,7 +384,7 @@ impl Bot {
                 days,
                 if days == 1 { "" } else { "s" },
                 if paused == 1 { "" } else { "s" },
-                duration_text(VACATION_DAYS_PER_YEAR * DAY - taken_after)
+                vacation_left(VACATION_DAYS_PER_YEAR * DAY - taken_after)
             ));
             outs.insert(0, Out::text(note));
             Ok(outs)
@@ -436,7 +454,7 @@ impl Bot {
                 "Your reminders: **{how}** (channel, dm or off). Vacation left this year: {}.\n\
                  This server: default time control **{}**, first reminder after {hours} hours \
                  (moderators can change these).",
-                duration_text(VACATION_DAYS_PER_YEAR * DAY - taken),
+                vacation_left(VACATION_DAYS_PER_YEAR * DAY - taken),
                 if days == "none" {
                     "none".to_string()
                 } else {

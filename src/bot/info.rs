@@ -132,7 +132,11 @@ impl Bot {
                 .user(&l.game.seats[0], &l.names[0])
                 .text(format!(" vs {} ", text::side_of(&l.game, 1).name()))
                 .user(&l.game.seats[1], &l.names[1])
-                .text(format!(" · {} moves played", l.moves.len()));
+                .text(format!(
+                    " · {} move{} played",
+                    l.moves.len(),
+                    if l.moves.len() == 1 { "" } else { "s" }
+                ));
             if let Some(side) = l.pos.to_move() {
                 let seat = side.index();
                 b = b
@@ -142,7 +146,11 @@ impl Bot {
                         ") to move{}, since {}{}.",
                         l.pos.phase().map(|p| format!(" · {p}")).unwrap_or_default(),
                         ago(now - l.game.turn_started_at),
-                        super::clock::time_left(&l.game, now)
+                        super::clock::time_left(
+                            &l.game,
+                            now,
+                            tx.vacation_end(&l.game.seats[seat], now)?
+                        )
                             .map(|t| format!(" · {t}"))
                             .unwrap_or_else(|| " · no clock".into())
                     ));
@@ -152,7 +160,7 @@ impl Bot {
             }
             if let Position::ArdRi(a) = &l.pos {
                 b = b.text(format!(
-                    "\n{} attackers · {} defenders · {} moves without a capture (100 draws)",
+                    "\nAttackers: {} · defenders: {} and the king · moves without a capture: {} (100 draws)",
                     a.attackers().count_ones(),
                     a.defenders().count_ones(),
                     a.plies_without_capture()
@@ -160,11 +168,19 @@ impl Bot {
             }
             if let Some(m) = l.game.match_id {
                 let games = tx.match_games(m)?;
-                let done: Vec<String> = games
-                    .iter()
-                    .filter_map(|g| g.outcome.as_ref())
-                    .map(|o| describe::points(o, l.game.options.variant.sides()))
-                    .collect();
+                let mut done = Vec::new();
+                for g in games.iter().filter(|g| g.outcome.is_some()) {
+                    let o = g.outcome.as_ref().expect("finished");
+                    let gn = names(tx, g)?;
+                    done.push(format!(
+                        "game {}: {} {} – {} {}",
+                        g.match_game.unwrap_or(1),
+                        gn[0],
+                        o.points[0],
+                        o.points[1],
+                        gn[1]
+                    ));
+                }
                 b = b.text(format!(
                     "\nMatch game {} of 2{}",
                     l.game.match_game.unwrap_or(1),
@@ -199,7 +215,7 @@ impl Bot {
                     .text(format!("\n• game {} in ", g.id))
                     .channel(&g.channel_id)
                     .text(format!(
-                        ": {} vs {} ({}), move {} · {}",
+                        ": {} against {}, you play {} · move {} · {}",
                         g.options.variant.id(),
                         n[1 - seat],
                         text::side_of(g, seat).name(),

@@ -283,7 +283,19 @@ impl Bot {
             )?;
             tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;
             let n = names(tx, &game)?;
-            Ok(vec![game_start(&game, &n, why)])
+            let mut start = game_start(&game, &n, why);
+            if c.channel_id == ctx.channel {
+                return Ok(vec![start]);
+            }
+            // Accepted from elsewhere: the game is announced where it is played.
+            start.reply.channel = Some(c.channel_id.clone());
+            let note = Builder::new()
+                .text(format!("You accepted challenge #{}; the game is in ", c.id))
+                .channel(&c.channel_id)
+                .text(".")
+                .private()
+                .build();
+            Ok(vec![Out::text(note), start])
         })
     }
 
@@ -320,10 +332,14 @@ impl Bot {
         store.write(|tx| {
             let c = Bot::find_challenge(tx, ctx, id, true)?;
             if c.challenger_id != ctx.user.id {
-                return Err(Fail::User(format!(
-                    "Only the challenger can cancel challenge #{}; `/decline` turns it down.",
-                    c.id
-                )));
+                return Err(Fail::User(if c.opponent_id == ctx.user.id {
+                    format!(
+                        "Only the challenger can cancel challenge #{}; `/decline` turns it down.",
+                        c.id
+                    )
+                } else {
+                    format!("Challenge #{} is not yours to cancel.", c.id)
+                }));
             }
             tx.set_challenge_status(c.id, ChallengeStatus::Cancelled, None, now)?;
             let reply = Builder::new()

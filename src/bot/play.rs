@@ -31,7 +31,9 @@ pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
 fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<i64>) -> Outcome<Loaded> {
     let l = load_active(tx, ctx)?;
     if game_id.is_some_and(|id| id != l.game.id) {
-        return Err(Fail::User("That game is already over.".into()));
+        return Err(Fail::User(
+            "That button belongs to a game that is over or not in this channel.".into(),
+        ));
     }
     Ok(l)
 }
@@ -87,9 +89,14 @@ fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<usize> {
     if to_move.index() != seat {
         let other = to_move.index();
         return Err(Fail::User(format!(
-            "It is not your turn: {} ({}) is to move.",
+            "It is not your turn: {} ({}) {} to move.",
             to_move.name(),
-            l.names[other]
+            l.names[other],
+            if matches!(to_move, Side::Attackers | Side::Defenders) {
+                "are"
+            } else {
+                "is"
+            }
         )));
     }
     Ok(seat)
@@ -153,10 +160,12 @@ impl Bot {
                 .parse_move(text_in)
                 .map_err(|e| Fail::User(format!("`{shown}`: {e}. {}", legal_hint(&l.pos))))?;
             if let Err(e) = l.pos.check(mv) {
-                return Err(Fail::User(format!(
-                    "`{mv}` is not legal: {e}. {}",
-                    legal_hint(&l.pos)
-                )));
+                let hint = if e.lists_moves() {
+                    String::new()
+                } else {
+                    format!(" {}", legal_hint(&l.pos))
+                };
+                return Err(Fail::User(format!("`{mv}` is not legal: {e}.{hint}")));
             }
             l.pos.play_unchecked(mv);
             let mut ply = l.moves.len() as u32;
@@ -223,7 +232,7 @@ impl Bot {
             &l.game,
             &l.names,
             &l.pos,
-            super::clock::time_left(&game, now),
+            super::clock::time_left(&game, now, None),
         );
         Ok(vec![Out {
             reply: b.build(),
@@ -324,7 +333,7 @@ impl Bot {
             let verdict = match totals[0].cmp(&totals[1]) {
                 std::cmp::Ordering::Greater => format!("{n0} wins the match"),
                 std::cmp::Ordering::Less => format!("{n1} wins the match"),
-                std::cmp::Ordering::Equal => "The match is drawn".to_string(),
+                std::cmp::Ordering::Equal => "the match is drawn".to_string(),
             };
             Ok((format!("**Match over:** {verdict}, {score}."), None))
         }
@@ -365,7 +374,7 @@ impl Bot {
                 Builder::new().text(format!("**{}** ({}) resigned.", ctx.user.name, side.name()));
             let board = (
                 l.pos.clone(),
-                Frame::new(l.names.clone(), None),
+                Frame::new(l.names.clone(), None).with_result(o),
                 format!("game-{}-final.png", l.game.id),
             );
             self.end_game(tx, &l, b, o, board, now)
@@ -525,7 +534,7 @@ impl Bot {
                 &l.game,
                 &l.names,
                 &pos,
-                super::clock::time_left(&game, now),
+                super::clock::time_left(&game, now, None),
             );
             Ok(vec![Out {
                 reply: b.build(),

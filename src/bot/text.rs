@@ -84,10 +84,11 @@ pub fn counts_line(pos: &Position) -> Option<String> {
         return None;
     };
     let (r, b): (Counts, Counts) = (t.counts(Player::Red), t.counts(Player::Blue));
-    let mut s = format!(
-        "Kingdoms {}–{} · knots {}–{} · territory {}–{}",
-        r.kingdoms, b.kingdoms, r.knots, b.knots, r.territory, b.territory
-    );
+    let mut s = format!("Kingdoms {}–{}", r.kingdoms, b.kingdoms);
+    if t.options().scoring == crate::game::Scoring::Knots {
+        s.push_str(&format!(" · knots {}–{}", r.knots, b.knots));
+    }
+    s.push_str(&format!(" · territory {}–{}", r.territory, b.territory));
     if t.variant().has_kings() {
         s.push_str(&format!(
             " · kings captured {}–{}",
@@ -153,12 +154,15 @@ pub fn rules(variant: Variant) -> &'static str {
 /// The command list.
 pub fn help() -> &'static str {
     "**tara-bot** referees High Kings of Tara, Tara: Sacred Hill and Ard Rí.\n\
-     `/challenge opponent variant [scoring] [first] [match]`: challenge someone (variants: hkot-1, hkot-2, \
-     sacred-hill-1, sacred-hill-2, ard-ri; scoring kingdoms or knots; first: random, me or opponent).\n\
+     `/challenge opponent variant [scoring] [first] [match] [days]`: challenge someone (variants: hkot-1, \
+     hkot-2, sacred-hill-1, sacred-hill-2, ard-ri; scoring kingdoms or knots; first: random, me or \
+     opponent; days per move: 1, 2, 3, 5, 7, 14 or none).\n\
      `/accept`, `/decline`: answer a challenge · `/cancel`: withdraw yours.\n\
      `/move G2-E3`: play a move (the list of legal moves is offered as you type) · `/pass`.\n\
      `/board [ply]`: the board now or after a move · `/record`: the game record · `/status`: whose turn and \
      the score · `/games`: your games.\n\
      `/resign` · `/takeback`: ask to undo your last move · `/abort`: call off a game before the first move.\n\
+     `/vacation days`: pause your clocks (14 days a year) · `/settings`: your reminders (channel, dm or \
+     off); moderators: the server's default days per move and reminder delay.\n\
      `/rules [variant]` · `/help`."
 }

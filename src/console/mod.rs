@@ -215,7 +215,16 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
         },
         "help" => Command::Help,
         "abort" => Command::Abort,
-        "takeback" => match words.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+        "takeback" => match words
+            .first()
+            .map(|w| w.to_ascii_lowercase())
+            .map(|w| {
+                w.trim_start_matches("answer:")
+                    .trim_start_matches("answer=")
+                    .to_string()
+            })
+            .as_deref()
+        {
             None => Command::Takeback,
             Some("accept" | "allow" | "yes") => Command::TakebackAnswer {
                 accept: true,

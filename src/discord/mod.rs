@@ -457,7 +457,15 @@ async fn send(
     deferred: bool,
     update_buttons: bool,
 ) {
-    let mut messages: Vec<Outgoing> = replies.iter().flat_map(outgoing).collect();
+    // Replies meant for another channel (a game announced where it is played) go there.
+    let here = target.channel().to_string();
+    let (elsewhere, replies): (Vec<&Reply>, Vec<&Reply>) = replies
+        .iter()
+        .partition(|r| r.channel.as_ref().is_some_and(|c| *c != here));
+    for r in elsewhere {
+        deliver(http, r).await;
+    }
+    let mut messages: Vec<Outgoing> = replies.into_iter().flat_map(outgoing).collect();
     if messages.is_empty() {
         return;
     }

@@ -78,8 +78,21 @@ pub fn tara_last_move(last: &LastMove, variant_has_kings: bool) -> Option<String
             " {q}'s king on {h} is trapped on enemy territory and is captured by default."
         ));
     }
+    if let Some((h, owner)) = last.stranded_at_end {
+        s.push_str(&format!(
+            " {owner}'s king on {h} is still on enemy territory as the game ends, so it is captured by default."
+        ));
+    }
+    if last.third_repetition {
+        s.push_str(" The same position has now occurred three times: the game ends and is scored.");
+    }
     if last.battle_started {
-        s.push_str(" BATTLE!");
+        if variant_has_kings {
+            s.push_str(" BATTLE!");
+        } else {
+            // Sacred Hill: each player's Battle starts on their own.
+            s.push_str(&format!(" {q}'s Battle begins."));
+        }
     }
     Some(s)
 }
@@ -132,7 +145,7 @@ fn loser_name(o: &Outcome) -> String {
     }
 }
 
-/// How a finished game was decided, e.g. "Red wins by kingdoms (4 to 6)".
+/// How a finished game was decided, e.g. "Red wins with 4 kingdoms to 6".
 pub fn result(pos: &Position, o: &Outcome) -> String {
     let winner = o.winner.map(wins);
     let winner = winner.as_deref();
@@ -148,12 +161,18 @@ pub fn result(pos: &Position, o: &Outcome) -> String {
             } else {
                 (r.kingdoms, b.kingdoms, "kingdoms")
             };
+            // The winner's count first.
+            let red_won = o.winner == Some(Side::Red);
+            let order = |a: u32, b: u32| if red_won { (a, b) } else { (b, a) };
             match winner {
-                Some(w) if kr != kb => format!("{w} by {what} ({kr} to {kb})"),
-                Some(w) => format!(
-                    "{w} by territory ({} to {} ringforts; {what} {kr} each)",
-                    r.territory, b.territory
-                ),
+                Some(w) if kr != kb => {
+                    let (x, y) = order(kr, kb);
+                    format!("{w} with {x} {what} to {y}")
+                }
+                Some(w) => {
+                    let (x, y) = order(r.territory, b.territory);
+                    format!("{w} on territory, {x} ringforts to {y} ({what} {kr} each)")
+                }
                 None => format!("Draw: {kr} {what} and {} ringforts each", r.territory),
             }
         }

@@ -112,6 +112,27 @@ pub enum IllegalMove {
     NotLegal { examples: String },
 }
 
+impl IllegalMove {
+    /// Whether the message already names moves the player can make.
+    pub fn lists_moves(&self) -> bool {
+        matches!(
+            self,
+            IllegalMove::PassNotAllowed { .. }
+                | IllegalMove::PlacementNeedsHill { .. }
+                | IllegalMove::KingMoveExpected { .. }
+                | IllegalMove::NoKingsInSacredHill { .. }
+                | IllegalMove::KingsStillMobile { .. }
+                | IllegalMove::StrandedKingMustMove { .. }
+                | IllegalMove::StrandedKingMustBuild { .. }
+                | IllegalMove::MustCapture { .. }
+                | IllegalMove::NotKnightFromOwn { .. }
+                | IllegalMove::MustBuildAdjacent { .. }
+                | IllegalMove::LowerPriority { .. }
+                | IllegalMove::NotLegal { .. }
+        )
+    }
+}
+
 /// Why text could not be read as a move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseMoveError {

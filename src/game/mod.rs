@@ -228,6 +228,8 @@ pub enum OptionsError {
     KnotsNotAllowed { variant: Variant },
     #[error("in Ard Rí the attackers always move first")]
     ArdRiFirst,
+    #[error("Ard Rí has no scoring options: kingdoms and knots belong to the Tara games")]
+    ArdRiScoring,
     #[error("{side} is not a side of {variant}")]
     WrongSide { variant: Variant, side: Side },
 }
@@ -251,7 +253,7 @@ impl GameOptions {
         let mut o = GameOptions::new(variant);
         if let Some(s) = scoring {
             if variant == Variant::ArdRi && s == Scoring::Knots {
-                return Err(OptionsError::KnotsNotAllowed { variant });
+                return Err(OptionsError::ArdRiScoring);
             }
             if s == Scoring::Knots && !variant.allows_knots() {
                 return Err(OptionsError::KnotsNotAllowed { variant });

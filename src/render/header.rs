@@ -48,10 +48,11 @@ fn stats(pos: &Position, seat: usize) -> (String, String) {
             let second = if t.variant().has_kings() {
                 let kings = t.kings(p).count_ones();
                 format!(
-                    "{} king{} on the board · {} taken",
+                    "{} king{} on the board · captured {} enemy king{}",
                     kings,
                     if kings == 1 { "" } else { "s" },
-                    n.kings_captured
+                    n.kings_captured,
+                    if n.kings_captured == 1 { "" } else { "s" }
                 )
             } else {
                 format!("Phase: {}", t.phase_of(p))
@@ -60,13 +61,15 @@ fn stats(pos: &Position, seat: usize) -> (String, String) {
         }
         Position::ArdRi(a) => {
             if seat == 0 {
+                let n = a.attackers().count_ones();
                 (
-                    format!("{} attackers", a.attackers().count_ones()),
+                    format!("{n} attacker{}", if n == 1 { "" } else { "s" }),
                     "move first".to_string(),
                 )
             } else {
+                let n = a.defenders().count_ones();
                 (
-                    format!("{} defenders and the king", a.defenders().count_ones()),
+                    format!("{n} defender{} and the king", if n == 1 { "" } else { "s" }),
                     "king to a corner wins".to_string(),
                 )
             }
@@ -76,13 +79,18 @@ fn stats(pos: &Position, seat: usize) -> (String, String) {
 
 pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
     let sides = pos.variant().sides();
-    let to_move = pos.to_move();
+    let outcome = pos.outcome().or(frame.result.as_ref());
+    let to_move = if outcome.is_some() {
+        None
+    } else {
+        pos.to_move()
+    };
     let panel_w = (WIDTH as f32 - 36.0) / 2.0;
     for (seat, side) in sides.into_iter().enumerate() {
         let x = 12.0 + seat as f32 * (panel_w + 12.0);
         let (y, h) = (10.0, 80.0);
         let active = to_move == Some(side);
-        let winner = pos.outcome().and_then(|o| o.winner) == Some(side);
+        let winner = outcome.and_then(|o| o.winner) == Some(side);
         if let Some(p) = rounded_rect(x, y, panel_w, h, 10.0) {
             c.fill(&p, palette::PANEL);
             if active || winner {
@@ -149,13 +157,13 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
             &second,
         );
     }
-    // Status: the result, or whose turn and the phase; then the last move in words.
+    // Status: the result and the points, or whose turn and the phase; then the last move in
+    // words.
     let mid = WIDTH as f32 / 2.0;
-    let status = match pos.outcome() {
-        Some(o) => format!(
-            "{} · {}",
+    let (status, second) = match outcome {
+        Some(o) => (
             describe::result(pos, o),
-            describe::points(o, sides)
+            Some(format!("Points: {}", describe::points(o, sides))),
         ),
         None => {
             let who = to_move.map(Side::name).unwrap_or_default();
@@ -174,30 +182,38 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
                     s.push_str(&format!(" · {quiet}/100 moves without capture"));
                 }
             }
-            s
+            (s, None)
         }
     };
-    let (weight, colour) = if pos.outcome().is_some() {
-        (Weight::Bold, palette::ALERT)
+    let colour = if outcome.is_some() {
+        palette::ALERT
     } else {
-        (Weight::Bold, palette::INK)
+        palette::INK
     };
-    let status = fit(&status, weight, 16.0, WIDTH as f32 - 24.0);
+    let status = fit(&status, Weight::Bold, 16.0, WIDTH as f32 - 24.0);
     c.text(
-        Style::new(weight, 16.0, colour),
+        Style::new(Weight::Bold, 16.0, colour),
         mid,
         112.0,
         Align::Centre,
         &status,
     );
-    if let Some(text) = describe::last_move(pos, frame.last_move) {
-        let text = fit(&text, Weight::Regular, 13.0, WIDTH as f32 - 24.0);
+    let mut detail = describe::last_move(pos, frame.last_move).unwrap_or_default();
+    if let Some(points) = second {
+        detail = if detail.is_empty() {
+            points
+        } else {
+            format!("{points} · {detail}")
+        };
+    }
+    if !detail.is_empty() {
+        let detail = fit(&detail, Weight::Regular, 13.0, WIDTH as f32 - 24.0);
         c.text(
             Style::new(Weight::Regular, 13.0, palette::MUTED),
             mid,
             131.0,
             Align::Centre,
-            &text,
+            &detail,
         );
     }
 }

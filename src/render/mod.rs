@@ -63,11 +63,24 @@ pub struct Frame {
     pub names: [String; 2],
     /// The move that led to this position (highlighted).
     pub last_move: Option<Move>,
+    /// A result decided outside the rules (resignation, timeout): shown as the result of the
+    /// game in this position.
+    pub result: Option<crate::game::Outcome>,
 }
 
 impl Frame {
     pub fn new(names: [String; 2], last_move: Option<Move>) -> Frame {
-        Frame { names, last_move }
+        Frame {
+            names,
+            last_move,
+            result: None,
+        }
+    }
+
+    /// The same frame showing a result the position itself does not hold.
+    pub fn with_result(mut self, result: crate::game::Outcome) -> Frame {
+        self.result = Some(result);
+        self
     }
 }
 

@@ -266,6 +266,9 @@ pub(super) fn draw(c: &mut Canvas, t: &TaraPosition, _frame: &Frame) {
         if let Some(h) = last.stranded_king_lost {
             captured_king(c, h, mover.opponent());
         }
+        if let Some((h, owner)) = last.stranded_at_end {
+            captured_king(c, h, owner);
+        }
         for h in Hill::in_set(last.kings_removed) {
             let (cx, cy) = centre(h);
             crown(c, cx, cy, colours(mover).main, 90);

@@ -214,6 +214,7 @@ impl TaraPosition {
         let seen = self.history.iter().filter(|k| **k == key).count();
         self.history.push(key);
         if seen >= 2 {
+            self.last.third_repetition = true;
             self.finish_high_kings();
         }
     }
@@ -254,6 +255,7 @@ impl TaraPosition {
             let stranded = self.stranded_kings(p);
             if stranded != 0 {
                 let q = p.opponent();
+                self.last.stranded_at_end = Hill::in_set(stranded).next().map(|h| (h, p));
                 self.kings[p.index()] &= !stranded;
                 self.captured[q.index()] += stranded.count_ones() as u8;
                 if self.captured[q.index()] >= 2 {

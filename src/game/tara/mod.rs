@@ -68,6 +68,11 @@ pub struct LastMove {
     pub stranded_king_lost: Option<Hill>,
     /// The last vacant hill was built on: the opponent has one more turn.
     pub last_hill: bool,
+    /// The game ended because the position occurred for the third time (B.5).
+    pub third_repetition: bool,
+    /// A king left on enemy territory when the game ended, captured by default (B.6), and
+    /// its owner.
+    pub stranded_at_end: Option<(Hill, Player)>,
 }
 
 /// Counts for one player: what scoring looks at.

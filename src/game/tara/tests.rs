@@ -723,6 +723,9 @@ fn the_third_repetition_ends_the_game_by_score() {
     let o = p.outcome().expect("third occurrence of the start position");
     assert_eq!(o.reason, EndReason::Score);
     assert_eq!(p.ply(), 48);
+    assert!(p.last_move().third_repetition);
+    let said = crate::game::describe::tara_last_move(p.last_move(), true).unwrap();
+    assert!(said.contains("three times"), "{said}");
 }
 
 #[test]
@@ -919,6 +922,9 @@ fn a_king_left_on_enemy_territory_at_the_end_is_captured_by_default() {
     assert_eq!(o.reason, EndReason::DoubleCapture);
     assert_eq!(o.winner, Some(Side::Red));
     assert_eq!(o.points, [Points::whole(2), Points(0)]);
+    assert_eq!(p.last_move().stranded_at_end, Some((h("B1"), Player::Blue)));
+    let said = crate::game::describe::tara_last_move(p.last_move(), true).unwrap();
+    assert!(said.contains("captured by default"), "{said}");
 }
 
 // ---------------------------------------------------------------- Part C: Sacred Hill
@@ -1037,6 +1043,9 @@ fn sacred_hill_battle_starts_for_one_player_only() {
     assert_eq!(p.phase_of(Player::Blue), Phase::Manoeuvres);
     assert_eq!(legal(&p), ["A3", "B2"]);
     play(&mut p, "B2");
+    // Blue (now to move) still has spacing builds; had its Battle begun, the sentence says whose.
+    let said = crate::game::describe::tara_last_move(p.last_move(), false).unwrap();
+    assert!(!said.contains("BATTLE"), "{said}");
     assert_eq!(p.phase(), Phase::Manoeuvres);
     assert!(p.in_battle(Player::Red));
 }
