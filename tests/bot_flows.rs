@@ -86,14 +86,7 @@ fn forced_passes_are_played_and_announced() {
     let options = GameOptions::new(Variant::SacredHill1);
     let (seed, moves) = (0..500u64)
         .map(|s| (s, player_moves(options, s)))
-        .find(|(s, moves)| {
-            let all = tara_bot::game::playout::random_game(
-                options,
-                &mut tara_bot::game::playout::Rng::new(*s),
-            )
-            .1;
-            all.len() != moves.len()
-        })
+        .find(|(_, moves)| forces_a_pass(options, moves))
         .expect("a game with a forced pass");
     let mut h = Harness::new(false);
     h.start("aoife", "brian", "c", "sacred-hill-1", "me");
@@ -119,18 +112,7 @@ fn forced_passes_are_played_and_announced() {
 fn challenges_are_checked() {
     let h = Harness::new(false);
     let ch = |who: &str, opp: &str, v: &str, s: Option<&str>| {
-        h.send(
-            who,
-            "c",
-            Command::Challenge {
-                opponent: user(opp),
-                variant: v.into(),
-                scoring: s.map(str::to_string),
-                first: None,
-                is_match: false,
-                days: None,
-            },
-        )
+        h.send(who, "c", challenge_cmd(opp, v, s, None, false, None))
     };
     let r = ch("aoife", "aoife", "hkot-1", None);
     assert!(r[0].ephemeral && r[0].plain_text().contains("cannot challenge yourself"));
@@ -169,14 +151,7 @@ fn accepting_from_another_channel_announces_the_game_where_it_is_played() {
     h.send(
         "aoife",
         "arena",
-        Command::Challenge {
-            opponent: user("brian"),
-            variant: "ard-ri".into(),
-            scoring: None,
-            first: Some("me".into()),
-            is_match: false,
-            days: None,
-        },
+        challenge_cmd("brian", "ard-ri", None, Some("me"), false, None),
     );
     let r = h.send("brian", "lobby", Command::Accept { challenge: Some(1) });
     assert_eq!(r.len(), 2);
@@ -198,14 +173,7 @@ fn decline_and_cancel() {
         h.send(
             who,
             "c",
-            Command::Challenge {
-                opponent: user(opp),
-                variant: "ard-ri".into(),
-                scoring: None,
-                first: None,
-                is_match: false,
-                days: None,
-            },
+            challenge_cmd(opp, "ard-ri", None, None, false, None),
         )
     };
     challenge("aoife", "brian");
@@ -497,14 +465,7 @@ fn a_match_plays_two_games_with_the_other_player_starting_the_second() {
     let r = h.send(
         "aoife",
         "c",
-        Command::Challenge {
-            opponent: user("brian"),
-            variant: "ard-ri".into(),
-            scoring: None,
-            first: Some("me".into()),
-            is_match: true,
-            days: None,
-        },
+        challenge_cmd("brian", "ard-ri", None, Some("me"), true, None),
     );
     assert!(r[0].plain_text().contains("two-game match"));
     h.send("brian", "c", Command::Accept { challenge: None });
@@ -541,14 +502,7 @@ fn an_aborted_match_game_is_replayed() {
     h.send(
         "aoife",
         "c",
-        Command::Challenge {
-            opponent: user("brian"),
-            variant: "hkot-1".into(),
-            scoring: None,
-            first: Some("opponent".into()),
-            is_match: true,
-            days: None,
-        },
+        challenge_cmd("brian", "hkot-1", None, Some("opponent"), true, None),
     );
     h.send("brian", "c", Command::Accept { challenge: None });
     let g1 = active(&h.db(), "c").unwrap();

@@ -21,14 +21,7 @@ fn challenge(
     let r = h.send(
         "aoife",
         channel,
-        Command::Challenge {
-            opponent: user("brian"),
-            variant: variant.into(),
-            scoring: None,
-            first: Some("me".into()),
-            is_match,
-            days: Some(days.into()),
-        },
+        challenge_cmd("brian", variant, None, Some("me"), is_match, Some(days)),
     );
     assert!(!r[0].ephemeral, "{}", r[0].plain_text());
     let r = h.send("brian", channel, Command::Accept { challenge: None });
@@ -330,14 +323,7 @@ fn moderators_set_the_server_default_time_control() {
     h.send(
         "aoife",
         "c",
-        Command::Challenge {
-            opponent: user("brian"),
-            variant: "ard-ri".into(),
-            scoring: None,
-            first: Some("me".into()),
-            is_match: false,
-            days: None,
-        },
+        challenge_cmd("brian", "ard-ri", None, Some("me"), false, None),
     );
     h.send("brian", "c", Command::Accept { challenge: None });
     let g = active(&h.db(), "c").unwrap();
@@ -351,14 +337,7 @@ fn moderators_set_the_server_default_time_control() {
     let bad = h.send(
         "aoife",
         "c",
-        Command::Challenge {
-            opponent: user("brian"),
-            variant: "ard-ri".into(),
-            scoring: None,
-            first: None,
-            is_match: false,
-            days: Some("4".into()),
-        },
+        challenge_cmd("brian", "ard-ri", None, None, false, Some("4")),
     );
     assert!(bad[0].ephemeral);
 }

@@ -6,7 +6,7 @@
 mod common;
 mod fake_discord;
 
-use common::player_moves;
+use common::{forces_a_pass, player_moves};
 use fake_discord::{FakeDiscord, Invoker, Recorded};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -51,6 +51,19 @@ fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> BotProcess {
         .spawn()
         .expect("start tara-bot run");
     BotProcess(child)
+}
+
+/// A fake Discord and the bot connected to it, on a fresh database.
+async fn boot() -> (tempfile::TempDir, FakeDiscord, BotProcess) {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = spawn_bot(&fake, dir.path());
+    assert!(
+        fake.wait_ready(T).await,
+        "no READY: {}",
+        bot_log(dir.path())
+    );
+    (dir, fake, bot)
 }
 
 fn bot_log(dir: &Path) -> String {
@@ -255,14 +268,7 @@ fn report(name: &str, mut lat: Vec<f64>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hkot_1_through_discord_with_a_disconnect_and_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let fake = FakeDiscord::start().await;
-    let mut bot = spawn_bot(&fake, dir.path());
-    assert!(
-        fake.wait_ready(T).await,
-        "no READY: {}",
-        bot_log(dir.path())
-    );
+    let (dir, fake, mut bot) = boot().await;
 
     // Command registration: every command, typed options, autocomplete on /move.
     let cmds = fake
@@ -376,14 +382,7 @@ async fn hkot_1_through_discord_with_a_disconnect_and_a_restart() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ard_ri_through_discord() {
-    let dir = tempfile::tempdir().unwrap();
-    let fake = FakeDiscord::start().await;
-    let _bot = spawn_bot(&fake, dir.path());
-    assert!(
-        fake.wait_ready(T).await,
-        "no READY: {}",
-        bot_log(dir.path())
-    );
+    let (_dir, fake, _bot) = boot().await;
     let options = GameOptions::new(Variant::ArdRi);
     let moves = player_moves(options, 21);
     start_game(&fake, "ard-ri").await;
@@ -398,26 +397,12 @@ async fn ard_ri_through_discord() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forced_passes_are_announced_through_discord() {
-    let dir = tempfile::tempdir().unwrap();
-    let fake = FakeDiscord::start().await;
-    let _bot = spawn_bot(&fake, dir.path());
-    assert!(fake.wait_ready(T).await);
+    let (_dir, fake, _bot) = boot().await;
     // A Sacred Hill game in which a player must pass while the other captures.
     let options = GameOptions::with(Variant::SacredHill1, None, Some(Side::Red)).unwrap();
     let moves = (0..1000u64)
         .map(|s| player_moves(options, s))
-        .find(|m| {
-            let mut p = Position::new(options);
-            let mut forced = false;
-            for mv in m {
-                p.play(*mv).unwrap();
-                while p.outcome().is_none() && p.legal_moves().as_slice() == [Move::Pass] {
-                    forced = true;
-                    p.play(Move::Pass).unwrap();
-                }
-            }
-            forced
-        })
+        .find(|m| forces_a_pass(options, m))
         .expect("a game with a forced pass");
     start_game(&fake, "sacred-hill-1").await;
     let (answers, _) = play(&fake, options, &moves, Interruptions::default()).await;
@@ -439,10 +424,7 @@ async fn forced_passes_are_announced_through_discord() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenges_open_a_thread_and_resigning_asks_first() {
-    let dir = tempfile::tempdir().unwrap();
-    let fake = FakeDiscord::start().await;
-    let _bot = spawn_bot(&fake, dir.path());
-    assert!(fake.wait_ready(T).await);
+    let (_dir, fake, _bot) = boot().await;
     let opponent = fake.user_option("opponent", BOB);
     let id = fake
         .slash(

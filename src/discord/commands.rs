@@ -16,6 +16,19 @@ fn variant_option(required: bool) -> CreateCommandOption {
     o
 }
 
+/// A choice of days per move (or no clock).
+fn days_option(name: &str, description: &str) -> CreateCommandOption {
+    let mut o = CreateCommandOption::new(CommandOptionType::String, name, description)
+        .add_string_choice("no clock", "none");
+    for d in crate::bot::clock::DAYS_CHOICES {
+        o = o.add_string_choice(
+            format!("{d} day{}", if d == 1 { "" } else { "s" }),
+            d.to_string(),
+        );
+    }
+    o
+}
+
 fn challenge_id(desc: &str) -> CreateCommandOption {
     CreateCommandOption::new(CommandOptionType::Integer, "challenge", desc)
         .required(false)
@@ -51,21 +64,10 @@ pub fn definitions() -> Vec<CreateCommand> {
                 .add_string_choice("me", "me")
                 .add_string_choice("my opponent", "opponent"),
             )
-            .add_option({
-                let mut o = CreateCommandOption::new(
-                    CommandOptionType::String,
-                    "days",
-                    "Days per move (default: the server's setting)",
-                )
-                .add_string_choice("no clock", "none");
-                for d in crate::bot::clock::DAYS_CHOICES {
-                    o = o.add_string_choice(
-                        format!("{d} day{}", if d == 1 { "" } else { "s" }),
-                        d.to_string(),
-                    );
-                }
-                o
-            })
+            .add_option(days_option(
+                "days",
+                "Days per move (default: the server's setting)",
+            ))
             .add_option(CreateCommandOption::new(
                 CommandOptionType::Boolean,
                 "match",
@@ -145,21 +147,10 @@ pub fn definitions() -> Vec<CreateCommand> {
                 .add_string_choice("by direct message", "dm")
                 .add_string_choice("off", "off"),
             )
-            .add_option({
-                let mut o = CreateCommandOption::new(
-                    CommandOptionType::String,
-                    "default-days",
-                    "Moderators: the server's default days per move",
-                )
-                .add_string_choice("no clock", "none");
-                for d in crate::bot::clock::DAYS_CHOICES {
-                    o = o.add_string_choice(
-                        format!("{d} day{}", if d == 1 { "" } else { "s" }),
-                        d.to_string(),
-                    );
-                }
-                o
-            })
+            .add_option(days_option(
+                "default-days",
+                "Moderators: the server's default days per move",
+            ))
             .add_option(
                 CreateCommandOption::new(
                     CommandOptionType::Integer,

@@ -184,30 +184,33 @@ fn moderator(perms: Option<Permissions>) -> bool {
     })
 }
 
-fn command_ctx(cmd: &CommandInteraction) -> Ctx {
-    let nick = cmd.member.as_ref().and_then(|m| m.nick.as_deref());
+/// Who sent an interaction, and where.
+fn interaction_ctx(
+    guild: Option<GuildId>,
+    channel: ChannelId,
+    user: &serenity::all::User,
+    member: Option<&serenity::all::Member>,
+) -> Ctx {
+    let nick = member.and_then(|m| m.nick.as_deref());
     Ctx {
-        server: cmd
-            .guild_id
-            .map(|g| g.to_string())
-            .unwrap_or_else(|| "dm".into()),
-        channel: cmd.channel_id.to_string(),
-        user: User::new(cmd.user.id.to_string(), display_name(&cmd.user, nick)),
-        moderator: moderator(cmd.member.as_ref().and_then(|m| m.permissions)),
+        server: guild.map(|g| g.to_string()).unwrap_or_else(|| "dm".into()),
+        channel: channel.to_string(),
+        user: User::new(user.id.to_string(), display_name(user, nick)),
+        moderator: moderator(member.and_then(|m| m.permissions)),
     }
 }
 
+fn command_ctx(cmd: &CommandInteraction) -> Ctx {
+    interaction_ctx(
+        cmd.guild_id,
+        cmd.channel_id,
+        &cmd.user,
+        cmd.member.as_deref(),
+    )
+}
+
 fn component_ctx(c: &ComponentInteraction) -> Ctx {
-    let nick = c.member.as_ref().and_then(|m| m.nick.as_deref());
-    Ctx {
-        server: c
-            .guild_id
-            .map(|g| g.to_string())
-            .unwrap_or_else(|| "dm".into()),
-        channel: c.channel_id.to_string(),
-        user: User::new(c.user.id.to_string(), display_name(&c.user, nick)),
-        moderator: moderator(c.member.as_ref().and_then(|m| m.permissions)),
-    }
+    interaction_ctx(c.guild_id, c.channel_id, &c.user, c.member.as_ref())
 }
 
 /// Splits text into messages of at most 2000 characters, at line breaks where possible.

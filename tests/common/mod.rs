@@ -24,6 +24,39 @@ pub fn ctx(name: &str, channel: &str) -> Ctx {
     }
 }
 
+/// `/challenge` with its options (`None` for the defaults).
+pub fn challenge_cmd(
+    opponent: &str,
+    variant: &str,
+    scoring: Option<&str>,
+    first: Option<&str>,
+    is_match: bool,
+    days: Option<&str>,
+) -> Command {
+    Command::Challenge {
+        opponent: user(opponent),
+        variant: variant.into(),
+        scoring: scoring.map(str::to_string),
+        first: first.map(str::to_string),
+        is_match,
+        days: days.map(str::to_string),
+    }
+}
+
+/// Whether playing `moves` (with the bot's forced passes in between) forces a pass.
+pub fn forces_a_pass(options: GameOptions, moves: &[Move]) -> bool {
+    let mut pos = Position::new(options);
+    let mut forced = false;
+    for m in moves {
+        pos.play(*m).unwrap();
+        while pos.outcome().is_none() && pos.legal_moves().as_slice() == [Move::Pass] {
+            forced = true;
+            pos.play(Move::Pass).unwrap();
+        }
+    }
+    forced
+}
+
 /// A bot over a database file in a temporary folder.
 pub struct Harness {
     pub dir: tempfile::TempDir,
@@ -67,14 +100,7 @@ impl Harness {
         let r = self.send(
             a,
             channel,
-            Command::Challenge {
-                opponent: user(b),
-                variant: variant.into(),
-                scoring: None,
-                first: Some(first.into()),
-                is_match: false,
-                days: None,
-            },
+            challenge_cmd(b, variant, None, Some(first), false, None),
         );
         assert!(!r[0].ephemeral, "{}", r[0].plain_text());
         let r = self.send(b, channel, Command::Accept { challenge: None });
