@@ -4,7 +4,8 @@
 mod common;
 
 use common::*;
-use tara_bot::bot::{Command, Reply};
+use tara_bot::bot::options::{Value, Values};
+use tara_bot::bot::{Command, Reply, TakebackAnswer};
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
 use tara_bot::store::GameStatus;
 
@@ -112,7 +113,7 @@ fn forced_passes_are_played_and_announced() {
 fn challenges_are_checked() {
     let h = Harness::new(false);
     let ch = |who: &str, opp: &str, v: &str, s: Option<&str>| {
-        h.send(who, "c", challenge_cmd(opp, v, s, None, false, None))
+        h.send_parsed(who, "c", try_challenge_cmd(opp, v, s, None, false, None))
     };
     let r = ch("aoife", "aoife", "hkot-1", None);
     assert!(r[0].ephemeral && r[0].plain_text().contains("cannot challenge yourself"));
@@ -291,25 +292,25 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
             },
             "not playing",
         ),
-        ("carol", Command::Abort, "Only the players"),
-        ("aoife", Command::Abort, "can no longer be aborted"),
-        ("brian", Command::Takeback, "not made a move"),
+        ("carol", Command::Abort {}, "Only the players"),
+        ("aoife", Command::Abort {}, "can no longer be aborted"),
+        (
+            "brian",
+            Command::Takeback {
+                answer: None,
+                game: None,
+            },
+            "not made a move",
+        ),
         (
             "aoife",
-            Command::TakebackAnswer {
-                accept: true,
+            Command::Takeback {
+                answer: Some(TakebackAnswer::Allow),
                 game: None,
             },
             "no takeback request",
         ),
         ("brian", Command::Board { ply: Some(99) }, "only 1 moves"),
-        (
-            "brian",
-            Command::Rules {
-                variant: Some("tafl".into()),
-            },
-            "not a variant",
-        ),
         (
             "brian",
             Command::Accept {
@@ -330,7 +331,16 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
         );
         assert!(r[0].plain_text().len() < 2000, "messages stay short");
         assert_eq!(snapshot(&h, "c"), before, "{cmd:?} changed something");
-    }
+    } // A bad option value is refused where the adapter reads it, with a message that says why.
+    let bad = Command::parse(
+        "rules",
+        &Values::new().with("variant", Value::Text("tafl".into())),
+    );
+    assert_eq!(
+        bad,
+        Err("'tafl' is not a variant: choose hkot-1, hkot-2, sacred-hill-1, sacred-hill-2 or ard-ri.".into())
+    );
+
     // An illegal move names the reason and some legal moves.
     h.mv("brian", "c", "B2");
     let r = h.mv("aoife", "c", "E4");
@@ -395,7 +405,7 @@ fn resign_asks_first_and_scores_part_e() {
 fn abort_before_the_first_move_or_by_a_moderator() {
     let h = Harness::new(false);
     h.start("aoife", "brian", "c", "hkot-2", "me");
-    let r = h.send("brian", "c", Command::Abort);
+    let r = h.send("brian", "c", Command::Abort {});
     assert!(
         r[0].plain_text().contains("aborted"),
         "{}",
@@ -406,7 +416,7 @@ fn abort_before_the_first_move_or_by_a_moderator() {
     h.mv("aoife", "c", "D4");
     let mut mod_ctx = ctx("mona", "c");
     mod_ctx.moderator = true;
-    let r = h.bot.handle(&mod_ctx, Command::Abort);
+    let r = h.bot.handle(&mod_ctx, Command::Abort {});
     assert!(
         r[0].plain_text().contains("aborted by mona"),
         "{}",
@@ -419,13 +429,20 @@ fn takeback_with_consent_before_the_opponent_moves() {
     let h = Harness::new(false);
     let g = h.start("aoife", "brian", "c", "ard-ri", "me");
     h.mv("aoife", "c", "d2-c2");
-    let r = h.send("aoife", "c", Command::Takeback);
+    let r = h.send(
+        "aoife",
+        "c",
+        Command::Takeback {
+            answer: None,
+            game: None,
+        },
+    );
     assert_eq!(r[0].mentions, vec!["brian".to_string()]);
     let r2 = h.send(
         "aoife",
         "c",
-        Command::TakebackAnswer {
-            accept: true,
+        Command::Takeback {
+            answer: Some(TakebackAnswer::Allow),
             game: None,
         },
     );
@@ -442,16 +459,30 @@ fn takeback_with_consent_before_the_opponent_moves() {
     // After the opponent has moved, no takeback.
     h.mv("aoife", "c", "d2-c2");
     h.mv("brian", "c", "c3-b3");
-    let r = h.send("aoife", "c", Command::Takeback);
+    let r = h.send(
+        "aoife",
+        "c",
+        Command::Takeback {
+            answer: None,
+            game: None,
+        },
+    );
     assert!(r[0].ephemeral && r[0].plain_text().contains("has moved"));
     // A refused request leaves the move.
     h.mv("aoife", "c", "c2-c3");
-    h.send("aoife", "c", Command::Takeback);
+    h.send(
+        "aoife",
+        "c",
+        Command::Takeback {
+            answer: None,
+            game: None,
+        },
+    );
     let r = h.send(
         "brian",
         "c",
-        Command::TakebackAnswer {
-            accept: false,
+        Command::Takeback {
+            answer: Some(TakebackAnswer::Refuse),
             game: None,
         },
     );
@@ -506,7 +537,7 @@ fn an_aborted_match_game_is_replayed() {
     );
     h.send("brian", "c", Command::Accept { challenge: None });
     let g1 = active(&h.db(), "c").unwrap();
-    let r = h.send("aoife", "c", Command::Abort);
+    let r = h.send("aoife", "c", Command::Abort {});
     assert!(texts(&r).contains("is replayed"), "{}", texts(&r));
     let again = active(&h.db(), "c").unwrap();
     assert_ne!(again.id, g1.id);
@@ -528,7 +559,7 @@ fn board_record_status_games_rules_help() {
         "{}",
         r[0].plain_text()
     );
-    let r = h.send("carol", "c", Command::Record);
+    let r = h.send("carol", "c", Command::Record {});
     let rec = r[0].plain_text();
     let body: String = rec
         .lines()
@@ -537,13 +568,13 @@ fn board_record_status_games_rules_help() {
         .join("\n");
     let parsed = tara_bot::game::GameRecord::parse(&body).unwrap();
     assert_eq!(parsed.moves.len(), 3, "the record imports: {rec}");
-    let r = h.send("brian", "c", Command::Status);
+    let r = h.send("brian", "c", Command::Status {});
     assert!(
         r[0].ephemeral && r[0].plain_text().contains("to move"),
         "{}",
         r[0].plain_text()
     );
-    let r = h.send("brian", "c", Command::Games);
+    let r = h.send("brian", "c", Command::Games {});
     assert!(
         r[0].plain_text().contains("your move"),
         "{}",
@@ -553,11 +584,11 @@ fn board_record_status_games_rules_help() {
         "brian",
         "c",
         Command::Rules {
-            variant: Some("ard-ri".into()),
+            variant: Some(Variant::ArdRi),
         },
     );
     assert!(r[0].plain_text().contains("throne"));
-    let r = h.send("brian", "c", Command::Help);
+    let r = h.send("brian", "c", Command::Help {});
     assert!(r[0].plain_text().contains("/challenge"));
 }
 

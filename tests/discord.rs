@@ -281,6 +281,26 @@ async fn hkot_1_through_discord_with_a_disconnect_and_a_restart() {
         .iter()
         .map(|c| c["name"].as_str().unwrap())
         .collect();
+    // Exactly the table's commands, each with the table's offered (not hidden) options.
+    let table = tara_bot::bot::commands::table();
+    assert_eq!(
+        names,
+        table.iter().map(|c| c.name).collect::<Vec<_>>(),
+        "registered commands"
+    );
+    for (c, spec) in cmds.as_array().unwrap().iter().zip(&table) {
+        let opts: Vec<&str> = c["options"]
+            .as_array()
+            .map(|a| a.iter().map(|o| o["name"].as_str().unwrap()).collect())
+            .unwrap_or_default();
+        let offered: Vec<&str> = spec
+            .options
+            .iter()
+            .filter(|o| !o.hidden)
+            .map(|o| o.name)
+            .collect();
+        assert_eq!(opts, offered, "options of /{}", spec.name);
+    }
     for n in [
         "challenge",
         "accept",
@@ -521,7 +541,7 @@ async fn challenges_open_a_thread_and_resigning_asks_first() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
-    use tara_bot::bot::clock::{DAY, HOUR};
+    use tara_bot::bot::time::{DAY, HOUR};
     use tara_bot::store::{NewGame, Store};
     let dir = tempfile::tempdir().unwrap();
     let now = std::time::SystemTime::now()

@@ -1,25 +1,20 @@
 //! Commands that only look: board, record, status, games, rules, help; and move autocomplete.
 
-use super::lobby::names;
-use super::play::load_active;
+use super::reply::{Ctx, Reply};
+use super::session::{load_active, names, replay, time_left, Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
-use super::{replay, Bot, Ctx, Fail, Out, Outcome, Reply};
 use crate::game::{describe, GameRecord, Move, Position, Variant};
 use crate::render::Frame;
-use crate::store::GameStatus;
+use crate::store::{GameRow, GameStatus, Tx};
 
 /// This channel's active game, else its most recent one.
-fn game_here(tx: &crate::store::Tx, ctx: &Ctx) -> Outcome<crate::store::GameRow> {
+fn game_here(tx: &Tx, ctx: &Ctx) -> Outcome<GameRow> {
     match tx.active_game(&ctx.channel)? {
         Some(g) => Ok(g),
         None => tx
             .latest_game(&ctx.channel)?
             .ok_or_else(|| Fail::User("No game has been played in this channel yet.".into())),
     }
-}
-
-pub(crate) fn help() -> Reply {
-    Reply::private(text::help())
 }
 
 /// "3 hours ago" from milliseconds.
@@ -35,53 +30,13 @@ fn ago(ms: i64) -> String {
 }
 
 impl Bot {
+    /// `/board`: this channel's game, now or after `ply` moves.
     pub(crate) fn board(&self, ctx: &Ctx, ply: Option<u32>) -> Outcome<Vec<Out>> {
         let mut store = self.store();
-        store.read(|tx| {
-            let game = game_here(tx, ctx)?;
-            let moves = tx.moves(game.id)?;
-            let upto = ply.map(|p| p as usize).unwrap_or(moves.len());
-            if upto > moves.len() {
-                return Err(Fail::User(format!(
-                    "The game has only {} moves so far; choose a ply from 0 to {}.",
-                    moves.len(),
-                    moves.len()
-                )));
-            }
-            let (pos, played) = replay(&game, &moves, Some(upto))?;
-            let n = names(tx, &game)?;
-            let mut b = Builder::new().text(format!(
-                "{} · {} {} vs {} {} · ",
-                game.options.variant.name(),
-                text::side_of(&game, 0).name(),
-                n[0],
-                text::side_of(&game, 1).name(),
-                n[1]
-            ));
-            b = b.text(
-                if upto == moves.len() && game.status == GameStatus::Active {
-                    format!(
-                        "position now (after {upto} move{})",
-                        if upto == 1 { "" } else { "s" }
-                    )
-                } else {
-                    format!("position after {upto} of {} moves", moves.len())
-                },
-            );
-            if let Some(c) = text::counts_line(&pos) {
-                b = b.text(format!("\n{c}"));
-            }
-            Ok(vec![Out {
-                reply: b.build(),
-                board: Some((
-                    pos,
-                    Frame::new(n, played.last().copied()),
-                    format!("game-{}-ply-{upto}.png", game.id),
-                )),
-            }])
-        })
+        store.read(|tx| board_of(tx, game_here(tx, ctx)?, ply))
     }
 
+    /// `/record`: this channel's game record.
     pub(crate) fn record(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
         let mut store = self.store();
         store.read(|tx| {
@@ -146,7 +101,7 @@ impl Bot {
                         ") to move{}, since {}{}.",
                         l.pos.phase().map(|p| format!(" · {p}")).unwrap_or_default(),
                         ago(now - l.game.turn_started_at),
-                        super::clock::time_left(
+                        time_left(
                             &l.game,
                             now,
                             tx.vacation_end(&l.game.seats[seat], now)?
@@ -227,20 +182,20 @@ impl Bot {
         })
     }
 
-    pub(crate) fn rules(&self, variant: Option<&str>) -> Outcome<Vec<Out>> {
+    /// `/rules`: a summary of one variant's rules, or of all five.
+    pub(crate) fn rules(&self, _ctx: &Ctx, variant: Option<Variant>) -> Outcome<Vec<Out>> {
         let text = match variant {
-            Some(v) => {
-                let v: Variant = v
-                    .parse()
-                    .map_err(|e: crate::game::UnknownVariant| Fail::User(format!("{e}.")))?;
-                text::rules(v).to_string()
-            }
+            Some(v) => text::rules(v).to_string(),
             None => Variant::ALL
                 .iter()
                 .map(|v| text::rules(*v))
                 .collect::<Vec<_>>()
                 .join("\n\n"),
         };
+        let text = format!(
+            "{text}\n\nThe full rules as tara-bot applies them: `docs/rules.md` in the tara-bot \
+             repository."
+        );
         Ok(vec![Out::text(Reply::private(text))])
     }
 
@@ -260,6 +215,50 @@ impl Bot {
         }
         rank_moves(&l.pos, typed)
     }
+}
+
+/// A game's board after `ply` moves (all when `None`), with a line about the game.
+fn board_of(tx: &Tx, game: GameRow, ply: Option<u32>) -> Outcome<Vec<Out>> {
+    let moves = tx.moves(game.id)?;
+    let upto = ply.map(|p| p as usize).unwrap_or(moves.len());
+    if upto > moves.len() {
+        return Err(Fail::User(format!(
+            "The game has only {} moves so far; choose a ply from 0 to {}.",
+            moves.len(),
+            moves.len()
+        )));
+    }
+    let (pos, played) = replay(&game, &moves, Some(upto))?;
+    let n = names(tx, &game)?;
+    let mut b = Builder::new().text(format!(
+        "{} · {} {} vs {} {} · ",
+        game.options.variant.name(),
+        text::side_of(&game, 0).name(),
+        n[0],
+        text::side_of(&game, 1).name(),
+        n[1]
+    ));
+    b = b.text(
+        if upto == moves.len() && game.status == GameStatus::Active {
+            format!(
+                "position now (after {upto} move{})",
+                if upto == 1 { "" } else { "s" }
+            )
+        } else {
+            format!("position after {upto} of {} moves", moves.len())
+        },
+    );
+    if let Some(c) = text::counts_line(&pos) {
+        b = b.text(format!("\n{c}"));
+    }
+    Ok(vec![Out {
+        reply: b.build(),
+        board: Some((
+            pos,
+            Frame::new(n, played.last().copied()),
+            format!("game-{}-ply-{upto}.png", game.id),
+        )),
+    }])
 }
 
 /// Ranks the legal moves of a position against typed text: moves that start with it first,

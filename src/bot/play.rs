@@ -1,56 +1,28 @@
 //! Playing: moves (with forced passes played for the player), resigning, aborting and
-//! takebacks; the end of a game and the progress of a match.
+//! takebacks.
 
-use super::lobby::{create_game, game_start, names};
+use super::options::choices;
+use super::reply::{ButtonStyle, Ctx};
+use super::session::{
+    create_game, game_start, load_active, load_game, load_pressed, names, replay, start_turn,
+    time_left, Bot, Fail, Loaded, Out, Outcome,
+};
 use super::text::{self, Builder};
-use super::{replay, Bot, ButtonStyle, Ctx, Fail, Out, Outcome};
-use crate::game::{describe, forfeit, EndReason, Move, Points, Position, Side};
+use crate::game::{describe, forfeit, EndReason, Move, Position, Side};
 use crate::render::Frame;
 use crate::store::{GameRow, MoveRow, TakebackRow, Tx};
 
-/// The active game in the context's channel, its stored moves and the position.
-pub(crate) struct Loaded {
-    pub game: GameRow,
-    pub moves: Vec<MoveRow>,
-    pub pos: Position,
-    pub names: [String; 2],
+/// An answer to a takeback request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TakebackAnswer {
+    Allow,
+    Refuse,
 }
 
-pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
-    let game = tx.active_game(&ctx.channel)?.ok_or_else(|| {
-        Fail::User(
-            "There is no game in this channel. Start one with `/challenge`, or see `/games`."
-                .into(),
-        )
-    })?;
-    load_game(tx, game)
-}
-
-/// The channel's active game for a button that names a game: a button left on an old
-/// message must not act on a newer game.
-fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<i64>) -> Outcome<Loaded> {
-    let l = load_active(tx, ctx)?;
-    if game_id.is_some_and(|id| id != l.game.id) {
-        return Err(Fail::User(
-            "That button belongs to a game that is over or not in this channel.".into(),
-        ));
-    }
-    Ok(l)
-}
-
-/// A stored game with its moves, position and player names.
-pub(crate) fn load_game(tx: &Tx, game: GameRow) -> Outcome<Loaded> {
-    let moves = tx.moves(game.id)?;
-    let (pos, _) = replay(&game, &moves, None)?;
-    let names = names(tx, &game)?;
-    Ok(Loaded {
-        game,
-        moves,
-        pos,
-        names,
-    })
-}
-
+choices!(TakebackAnswer {
+    Allow => "allow", "allow" | "accept" | "yes";
+    Refuse => "refuse", "refuse" | "decline" | "no";
+});
 /// "Legal moves: C3, D5 or E4 (and 12 more)."
 fn legal_hint(pos: &Position) -> String {
     let legal = pos.legal_notation();
@@ -143,7 +115,14 @@ fn prompt(
 }
 
 impl Bot {
-    pub(crate) fn play_move(&self, ctx: &Ctx, text_in: &str) -> Outcome<Vec<Out>> {
+    /// `/pass`.
+    pub(crate) fn pass(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+        self.play_move(ctx, "pass".into())
+    }
+
+    /// `/move`: plays a move, then any forced passes.
+    pub(crate) fn play_move(&self, ctx: &Ctx, text_in: String) -> Outcome<Vec<Out>> {
+        let text_in = text_in.as_str();
         let now = self.now();
         let mut store = self.store();
         store.write(|tx| {
@@ -225,118 +204,13 @@ impl Bot {
         if let Some(o) = l.pos.outcome().copied() {
             return self.end_game(tx, l, b, o, board, now);
         }
-        super::clock::start_turn(tx, l, now)?;
+        start_turn(tx, l, now)?;
         let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
-        let b = prompt(
-            b,
-            &l.game,
-            &l.names,
-            &l.pos,
-            super::clock::time_left(&game, now, None),
-        );
+        let b = prompt(b, &l.game, &l.names, &l.pos, time_left(&game, now, None));
         Ok(vec![Out {
             reply: b.build(),
             board: Some(board),
         }])
-    }
-
-    /// Records a result; announces it with both players pinged, and moves the match on.
-    pub(crate) fn end_game(
-        &self,
-        tx: &Tx,
-        l: &Loaded,
-        b: Builder,
-        o: crate::game::Outcome,
-        board: (Position, Frame, String),
-        now: i64,
-    ) -> Outcome<Vec<Out>> {
-        tx.finish_game(l.game.id, &o, now)?;
-        let mut b = b.text(format!(
-            "\n**Game over.** {}. Points: {}.",
-            text::result_sentence(&l.pos, &o),
-            text::points_line(&l.game, &l.names, &o)
-        ));
-        if let Some(c) = text::counts_line(&l.pos) {
-            b = b.text(format!("\n{c}"));
-        }
-        b = b
-            .text("\n")
-            .ping(&l.game.seats[0], &l.names[0])
-            .text(" ")
-            .ping(&l.game.seats[1], &l.names[1]);
-        let mut outs = Vec::new();
-        let mut next = None;
-        if let Some(match_id) = l.game.match_id {
-            let (summary, start) = self.match_progress(tx, &l.game, match_id, now)?;
-            b = b.text(format!("\n{summary}"));
-            next = start;
-        }
-        outs.push(Out {
-            reply: b.build(),
-            board: Some(board),
-        });
-        outs.extend(next);
-        Ok(outs)
-    }
-
-    /// After a game of a match ends: the running score, and the second game started.
-    fn match_progress(
-        &self,
-        tx: &Tx,
-        game: &GameRow,
-        match_id: i64,
-        now: i64,
-    ) -> Outcome<(String, Option<Out>)> {
-        let m = tx
-            .match_row(match_id)?
-            .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
-        let games = tx.match_games(match_id)?;
-        let mut totals = [Points(0); 2];
-        let mut finished = 0;
-        for g in &games {
-            if let Some(o) = &g.outcome {
-                finished += 1;
-                for seat in 0..2 {
-                    let who = usize::from(g.seats[seat] != m.players[0]);
-                    totals[who] = totals[who] + o.points[seat];
-                }
-            }
-        }
-        let pname =
-            |i: usize| -> Outcome<String> { Ok(tx.user_name(&m.players[i])?.unwrap_or_default()) };
-        let (n0, n1) = (pname(0)?, pname(1)?);
-        let score = format!("{n0} {} – {} {n1}", totals[0], totals[1]);
-        if finished < 2 {
-            // Game 2: the other player moves first.
-            let first_seat = game.options.first.index();
-            let challenger_started = game.seats[first_seat] == m.players[0];
-            let next = create_game(
-                tx,
-                &game.server_id,
-                &game.channel_id,
-                m.variant,
-                m.scoring,
-                [&m.players[0], &m.players[1]],
-                !challenger_started,
-                Some((match_id, 2)),
-                game.days_per_move,
-                now,
-            )?;
-            let n = names(tx, &next)?;
-            let start = game_start(&next, &n, "the other player starts the second game");
-            Ok((
-                format!("**Match:** {score} after game 1. Game 2 starts now."),
-                Some(start),
-            ))
-        } else {
-            tx.finish_match(match_id, now)?;
-            let verdict = match totals[0].cmp(&totals[1]) {
-                std::cmp::Ordering::Greater => format!("{n0} wins the match"),
-                std::cmp::Ordering::Less => format!("{n1} wins the match"),
-                std::cmp::Ordering::Equal => "the match is drawn".to_string(),
-            };
-            Ok((format!("**Match over:** {verdict}, {score}."), None))
-        }
     }
 
     pub(crate) fn resign(
@@ -437,7 +311,16 @@ impl Bot {
         })
     }
 
-    pub(crate) fn takeback(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+    /// `/takeback`: asks to undo your last move; with an answer, answers your opponent's request.
+    pub(crate) fn takeback(
+        &self,
+        ctx: &Ctx,
+        answer: Option<TakebackAnswer>,
+        game_id: Option<i64>,
+    ) -> Outcome<Vec<Out>> {
+        if let Some(answer) = answer {
+            return self.takeback_answer(ctx, answer == TakebackAnswer::Allow, game_id);
+        }
         let now = self.now();
         let mut store = self.store();
         store.write(|tx| {
@@ -477,12 +360,7 @@ impl Bot {
         })
     }
 
-    pub(crate) fn takeback_answer(
-        &self,
-        ctx: &Ctx,
-        accept: bool,
-        game_id: Option<i64>,
-    ) -> Outcome<Vec<Out>> {
+    fn takeback_answer(&self, ctx: &Ctx, accept: bool, game_id: Option<i64>) -> Outcome<Vec<Out>> {
         let now = self.now();
         let mut store = self.store();
         store.write(|tx| {
@@ -522,20 +400,14 @@ impl Bot {
             let undone = l.moves[req.ply as usize].notation.clone();
             tx.delete_moves_from(l.game.id, req.ply)?;
             let after = load_game(tx, l.game.clone())?;
-            super::clock::start_turn(tx, &after, now)?;
+            start_turn(tx, &after, now)?;
             let (pos, played) = replay(&l.game, &l.moves, Some(req.ply as usize))?;
             let b = Builder::new().text(format!(
                 "{} allowed the takeback: `{undone}` is undone.",
                 ctx.user.name
             ));
             let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
-            let b = prompt(
-                b,
-                &l.game,
-                &l.names,
-                &pos,
-                super::clock::time_left(&game, now, None),
-            );
+            let b = prompt(b, &l.game, &l.names, &pos, time_left(&game, now, None));
             Ok(vec![Out {
                 reply: b.build(),
                 board: Some((

@@ -150,19 +150,3 @@ pub fn rules(variant: Variant) -> &'static str {
             Moves: `d2-d3`.",
     }
 }
-
-/// The command list.
-pub fn help() -> &'static str {
-    "**tara-bot** referees High Kings of Tara, Tara: Sacred Hill and Ard Rí.\n\
-     `/challenge opponent variant [scoring] [first] [match] [days]`: challenge someone (variants: hkot-1, \
-     hkot-2, sacred-hill-1, sacred-hill-2, ard-ri; scoring kingdoms or knots; first: random, me or \
-     opponent; days per move: 1, 2, 3, 5, 7, 14 or none).\n\
-     `/accept`, `/decline`: answer a challenge · `/cancel`: withdraw yours.\n\
-     `/move G2-E3`: play a move (the list of legal moves is offered as you type) · `/pass`.\n\
-     `/board [ply]`: the board now or after a move · `/record`: the game record · `/status`: whose turn and \
-     the score · `/games`: your games.\n\
-     `/resign` · `/takeback`: ask to undo your last move · `/abort`: call off a game before the first move.\n\
-     `/vacation days`: pause your clocks (14 days a year) · `/settings`: your reminders (channel, dm or \
-     off); moderators: the server's default days per move and reminder delay.\n\
-     `/rules [variant]` · `/help`."
-}

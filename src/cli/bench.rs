@@ -183,6 +183,7 @@ fn seed_games(
 fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
     use crate::bot::{Command, Ctx, User};
     use crate::game::playout::random_game;
+    use crate::store::FirstChoice;
     let budget = Duration::from_secs_f64(seconds);
     let t0 = Instant::now();
     let mut lat = Vec::new();
@@ -201,11 +202,12 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
             &ctx("red"),
             Command::Challenge {
                 opponent: User::new("blue", "blue"),
-                variant: variant.id().into(),
+                variant,
                 scoring: None,
-                first: Some("me".into()),
+                first: Some(FirstChoice::Challenger),
                 is_match: false,
                 days: None,
+                thread: None,
             },
         );
         bot.handle(&ctx("blue"), Command::Accept { challenge: None });

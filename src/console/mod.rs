@@ -2,6 +2,9 @@
 //! in Discord (`/challenge @bob hkot-1`, `/move G2-E3`), a current user switched with `/as`,
 //! board images written to a folder and boards drawn as text.
 
+use crate::bot::commands::{self, CommandSpec};
+use crate::bot::options::{Kind, Values};
+use crate::bot::time::{duration_text, DAY, HOUR, MINUTE};
 use crate::bot::{Bot, Command, Ctx, Reply, User};
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
@@ -43,15 +46,73 @@ fn parse_duration(text: &str) -> Result<i64, String> {
     let (n, unit) = t.split_at(split);
     let n: i64 = n.parse().map_err(|_| usage())?;
     let unit_ms = match unit.trim() {
-        "m" | "min" | "minutes" => crate::bot::clock::MINUTE,
-        "h" | "hours" => crate::bot::clock::HOUR,
-        "d" | "days" => crate::bot::clock::DAY,
+        "m" | "min" | "minutes" => MINUTE,
+        "h" | "hours" => HOUR,
+        "d" | "days" => DAY,
         _ => return Err(usage()),
     };
-    if n > 3650 * crate::bot::clock::DAY / unit_ms {
+    if n > 3650 * DAY / unit_ms {
         return Err(usage());
     }
     Ok(n * unit_ms)
+}
+
+/// Console names for commands (besides their own names).
+const ALIASES: [(&str, &str); 1] = [("m", "move")];
+
+/// Reads the words after a command name into raw option values, by the command's table
+/// entry: `key:value` (or `key=value`) names an option; a word that is the name of a yes/no
+/// option sets it; a word that is one of an option's choices goes to that option; anything
+/// else fills the next option in order. An option marked to take the rest of the line (a move
+/// such as `G2 E3`) takes it whole.
+fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
+    let mut values = Values::new();
+    let usage = || format!("usage: {}", spec.usage());
+    if let Some(o) = spec.options.iter().find(|o| o.rest) {
+        if !rest.is_empty() {
+            values.set(o.name, o.value_from_text(rest)?);
+        }
+        return Ok(values);
+    }
+    let mut filled: Vec<&str> = Vec::new();
+    for w in rest.split_whitespace() {
+        let lw = w.to_ascii_lowercase();
+        let keyed = lw.split_once([':', '=']).and_then(|(k, v)| {
+            let k = k.replace('_', "-");
+            spec.options
+                .iter()
+                .find(|o| o.name == k)
+                .map(|o| (o, &w[w.len() - v.len()..]))
+        });
+        let (o, text) = if let Some((o, v)) = keyed {
+            (o, v)
+        } else if let Some(o) = spec
+            .options
+            .iter()
+            .find(|o| o.kind == Kind::Boolean && o.name == lw)
+        {
+            (o, "yes")
+        } else if let Some(o) = spec
+            .options
+            .iter()
+            .find(|o| !filled.contains(&o.name) && o.choices.iter().any(|c| c.value == lw))
+        {
+            (o, w)
+        } else if let Some(o) = spec.options.iter().find(|o| {
+            !filled.contains(&o.name) && (o.kind != Kind::Boolean || o.value_from_text(w).is_ok())
+        }) {
+            (o, w)
+        } else {
+            return Err(format!(
+                "'{w}' is not an option of /{}; {}",
+                spec.name,
+                usage()
+            ));
+        };
+        values.set(o.name, o.value_from_text(text)?);
+        filled.push(o.name);
+    }
+    Ok(values)
 }
 
 /// Parses one console line.
@@ -68,15 +129,8 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
         None => (body, ""),
     };
     let words: Vec<&str> = rest.split_whitespace().collect();
-    let id = |w: Option<&&str>| -> Result<Option<i64>, String> {
-        w.map(|s| {
-            s.trim_start_matches('#')
-                .parse()
-                .map_err(|_| format!("'{s}' is not a challenge number"))
-        })
-        .transpose()
-    };
-    let cmd = match name.to_ascii_lowercase().as_str() {
+    let name = name.to_ascii_lowercase();
+    match name.as_str() {
         "as" | "user" => {
             return match words.first() {
                 Some(n) => Ok(Action::As(n.to_string())),
@@ -101,144 +155,17 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
                 .map(Action::Run)
                 .ok_or_else(|| format!("'{b}' is not a button"));
         }
-        "challenge" => {
-            let opponent = words
-                .first()
-                .ok_or("usage: /challenge @opponent variant [kingdoms|knots] [first:me|opponent|random] [match]")?;
-            let variant = words
-                .get(1)
-                .ok_or("name a variant: hkot-1, hkot-2, sacred-hill-1, sacred-hill-2 or ard-ri")?;
-            let mut scoring = None;
-            let mut first = None;
-            let mut days = None;
-            let mut is_match = false;
-            for w in &words[2..] {
-                let lw = w.to_ascii_lowercase();
-                if let Some(v) = lw
-                    .strip_prefix("first:")
-                    .or_else(|| lw.strip_prefix("first="))
-                {
-                    first = Some(v.to_string());
-                } else if let Some(v) = lw
-                    .strip_prefix("scoring:")
-                    .or_else(|| lw.strip_prefix("scoring="))
-                {
-                    scoring = Some(v.to_string());
-                } else if let Some(v) = lw
-                    .strip_prefix("days:")
-                    .or_else(|| lw.strip_prefix("days="))
-                {
-                    days = Some(v.to_string());
-                } else if lw == "match" {
-                    is_match = true;
-                } else if lw == "kingdoms" || lw == "knots" {
-                    scoring = Some(lw);
-                } else {
-                    return Err(format!("'{w}' is not an option of /challenge"));
-                }
-            }
-            Command::Challenge {
-                opponent: user(opponent),
-                variant: variant.to_string(),
-                scoring,
-                first,
-                is_match,
-                days,
-            }
-        }
-        "vacation" => {
-            let d = words
-                .first()
-                .map(|w| w.trim_start_matches("days:").trim_start_matches("days="))
-                .ok_or("usage: /vacation DAYS")?;
-            Command::Vacation {
-                days: d
-                    .parse()
-                    .map_err(|_| format!("'{d}' is not a number of days"))?,
-            }
-        }
-        "settings" => {
-            let (mut reminders, mut default_days, mut reminder_hours) = (None, None, None);
-            for w in &words {
-                let (k, v) = w.split_once([':', '=']).ok_or_else(|| {
-                    format!("'{w}': write reminders:dm, default-days:3 or reminder-hours:24")
-                })?;
-                match k.to_ascii_lowercase().as_str() {
-                    "reminders" => reminders = Some(v.to_string()),
-                    "default-days" | "default_days" | "days" => default_days = Some(v.to_string()),
-                    "reminder-hours" | "reminder_hours" => {
-                        reminder_hours = Some(
-                            v.parse()
-                                .map_err(|_| format!("'{v}' is not a number of hours"))?,
-                        )
-                    }
-                    other => return Err(format!("'{other}' is not a setting")),
-                }
-            }
-            Command::Settings {
-                reminders,
-                default_days,
-                reminder_hours,
-            }
-        }
-        "accept" => Command::Accept {
-            challenge: id(words.first())?,
-        },
-        "decline" => Command::Decline {
-            challenge: id(words.first())?,
-        },
-        "cancel" => Command::Cancel {
-            challenge: id(words.first())?,
-        },
-        "move" | "m" => Command::Move {
-            text: rest.to_string(),
-        },
-        "pass" => Command::Pass,
-        "resign" => Command::Resign {
-            confirmed: matches!(words.first(), Some(&"confirm") | Some(&"yes")),
-            game: None,
-        },
-        "board" => Command::Board {
-            ply: match words.first() {
-                Some(p) => Some(
-                    p.parse()
-                        .map_err(|_| format!("'{p}' is not a ply number"))?,
-                ),
-                None => None,
-            },
-        },
-        "record" => Command::Record,
-        "status" => Command::Status,
-        "games" => Command::Games,
-        "rules" => Command::Rules {
-            variant: words.first().map(|s| s.to_string()),
-        },
-        "help" => Command::Help,
-        "abort" => Command::Abort,
-        "takeback" => match words
-            .first()
-            .map(|w| w.to_ascii_lowercase())
-            .map(|w| {
-                w.trim_start_matches("answer:")
-                    .trim_start_matches("answer=")
-                    .to_string()
-            })
-            .as_deref()
-        {
-            None => Command::Takeback,
-            Some("accept" | "allow" | "yes") => Command::TakebackAnswer {
-                accept: true,
-                game: None,
-            },
-            Some("refuse" | "decline" | "no") => Command::TakebackAnswer {
-                accept: false,
-                game: None,
-            },
-            Some(other) => return Err(format!("/takeback takes accept or refuse, not '{other}'")),
-        },
-        other => return Err(format!("unknown command /{other}; try /help")),
-    };
-    Ok(Action::Run(cmd))
+        _ => {}
+    }
+    let name = ALIASES
+        .iter()
+        .find(|(a, _)| *a == name)
+        .map_or(name.as_str(), |(_, n)| n);
+    let spec = commands::spec(name).ok_or_else(|| format!("unknown command /{name}; try /help"))?;
+    let values = read_options(&spec, rest)?;
+    Command::parse(name, &values)
+        .map(Action::Run)
+        .map_err(|e| format!("{e} ({})", spec.usage()))
 }
 
 /// A console session.
@@ -304,10 +231,7 @@ impl<'a> Console<'a> {
                 if !self.bot.advance_clock(ms) {
                     return ("This bot runs on real time.\n".into(), false);
                 }
-                let mut s = format!(
-                    "The clock moves on {}.\n",
-                    crate::bot::clock::duration_text(ms)
-                );
+                let mut s = format!("The clock moves on {}.\n", duration_text(ms));
                 s.push_str(&self.show(&self.bot.tick()));
                 (s, false)
             }
@@ -322,8 +246,8 @@ impl<'a> Console<'a> {
                     (format!("{}\n", moves.join("  ")), false)
                 }
             }
-            Ok(Action::Run(Command::Help)) => {
-                let mut s = self.show(&self.bot.handle(&self.ctx(), Command::Help));
+            Ok(Action::Run(Command::Help {})) => {
+                let mut s = self.show(&self.bot.handle(&self.ctx(), Command::Help {}));
                 s.push_str(CONSOLE_HELP);
                 s.push('\n');
                 (s, false)
@@ -410,58 +334,115 @@ impl<'a> Console<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::{TakebackAnswer, TimeControl};
+    use crate::game::{Scoring, Variant};
+    use crate::store::FirstChoice;
+
+    fn run(line: &str) -> Command {
+        match parse_line(line) {
+            Ok(Action::Run(c)) => c,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
 
     #[test]
     fn console_lines_parse_like_slash_commands() {
         assert_eq!(
-            parse_line("/challenge @Bob hkot-1 knots first:me match"),
-            Ok(Action::Run(Command::Challenge {
+            run("/challenge @Bob hkot-1 knots first:me match days:3"),
+            Command::Challenge {
                 opponent: User::new("bob", "Bob"),
-                variant: "hkot-1".into(),
-                scoring: Some("knots".into()),
-                first: Some("me".into()),
+                variant: Variant::Hkot1,
+                scoring: Some(Scoring::Knots),
+                first: Some(FirstChoice::Challenger),
+                days: Some(TimeControl::DaysPerMove(3)),
                 is_match: true,
-                days: None,
-            }))
+                thread: None,
+            }
         );
         assert_eq!(
-            parse_line("/move G2 E3"),
-            Ok(Action::Run(Command::Move {
+            run("/move G2 E3"),
+            Command::Move {
                 text: "G2 E3".into()
-            }))
+            }
         );
         assert_eq!(
-            parse_line("d4"),
-            Ok(Action::Run(Command::Move { text: "d4".into() }))
+            run("/m g2e3"),
+            Command::Move {
+                text: "g2e3".into()
+            }
         );
+        assert_eq!(run("d4"), Command::Move { text: "d4".into() });
         assert_eq!(parse_line("/as carol"), Ok(Action::As("carol".into())));
         assert_eq!(
-            parse_line("/press accept:3"),
-            Ok(Action::Run(Command::Accept { challenge: Some(3) }))
+            run("/press accept:3"),
+            Command::Accept { challenge: Some(3) }
         );
+        assert_eq!(run("/accept #3"), Command::Accept { challenge: Some(3) });
         assert_eq!(parse_line("# comment"), Ok(Action::Nothing));
+        assert_eq!(run("/board 4"), Command::Board { ply: Some(4) });
         assert_eq!(
-            parse_line("/board 4"),
-            Ok(Action::Run(Command::Board { ply: Some(4) }))
+            parse_line("/board x"),
+            Err("'x' is not a number (`ply`).".into())
         );
-        assert!(parse_line("/board x").is_err());
         assert!(parse_line("/frobnicate").is_err());
-        assert!(parse_line("/challenge @bob hkot-1 sideways").is_err());
+        assert_eq!(
+            parse_line("/challenge @bob hkot-1 sideways"),
+            Err("'sideways' is not a scoring: choose kingdoms or knots. \
+                 (/challenge opponent variant [scoring] [first] [days] [match] [thread])"
+                .into())
+        );
         assert!(parse_line("/press nothing:1").is_err());
         assert_eq!(parse_line("/time +2d"), Ok(Action::Time(2 * 86_400_000)));
         assert_eq!(parse_line("/time 90m"), Ok(Action::Time(90 * 60_000)));
         assert!(parse_line("/time soon").is_err());
+        assert_eq!(run("/vacation 3"), Command::Vacation { days: 3 });
+        assert_eq!(run("/vacation days:3"), Command::Vacation { days: 3 });
         assert_eq!(
-            parse_line("/vacation 3"),
-            Ok(Action::Run(Command::Vacation { days: 3 }))
+            parse_line("/vacation 30"),
+            Err("`days` must be from 1 to 14. (/vacation days)".into())
         );
         assert_eq!(
-            parse_line("/settings reminders:dm"),
-            Ok(Action::Run(Command::Settings {
-                reminders: Some("dm".into()),
-                default_days: None,
+            run("/settings reminders:dm default_days:none"),
+            Command::Settings {
+                reminders: Some(crate::bot::Reminders::Dm),
+                default_days: Some(TimeControl::NoClock),
                 reminder_hours: None
-            }))
+            }
+        );
+        assert_eq!(
+            run("/resign confirm"),
+            Command::Resign {
+                confirmed: true,
+                game: None
+            }
+        );
+        assert_eq!(
+            run("/resign yes"),
+            Command::Resign {
+                confirmed: true,
+                game: None
+            }
+        );
+        assert_eq!(
+            run("/takeback accept"),
+            Command::Takeback {
+                answer: Some(TakebackAnswer::Allow),
+                game: None
+            }
+        );
+        assert_eq!(
+            run("/takeback"),
+            Command::Takeback {
+                answer: None,
+                game: None
+            }
+        );
+        assert!(parse_line("/takeback maybe").is_err());
+        assert_eq!(
+            run("/rules ard-ri"),
+            Command::Rules {
+                variant: Some(Variant::ArdRi)
+            }
         );
     }
 }

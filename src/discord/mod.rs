@@ -11,7 +11,7 @@ use serenity::all::{
     CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
     CreateThread, EditInteractionResponse, EventHandler, GatewayIntents, GuildId, Http,
-    Interaction, Permissions, Ready, ResolvedValue, UserId,
+    Interaction, Permissions, Ready, UserId,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -432,13 +432,17 @@ async fn handle_timed(
     cmd: Command,
 ) -> (Vec<Reply>, bool) {
     let b = bot.clone();
+    // A private command's answer is deferred privately too.
+    let private = cmd.is_private();
     let mut job = tokio::task::spawn_blocking(move || b.handle(&ctx, cmd));
     tokio::select! {
         done = &mut job => (done.unwrap_or_else(|e| vec![internal_error(e)]), false),
         _ = tokio::time::sleep(DEFER_AFTER) => {
             let _ = retry("deferring", || target.respond(
                 http,
-                CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new()),
+                CreateInteractionResponse::Defer(
+                    CreateInteractionResponseMessage::new().ephemeral(private),
+                ),
             ))
             .await;
             (job.await.unwrap_or_else(|e| vec![internal_error(e)]), true)
@@ -546,7 +550,7 @@ impl Handler {
         let ctx = command_ctx(&cmd);
         let parsed = commands::parse(&cmd);
         let target = Target::Command(&cmd);
-        let (command, thread) = match parsed {
+        let command = match parsed {
             Ok(x) => x,
             Err(msg) => {
                 send(&dctx.http, &target, &[Reply::private(msg)], false, false).await;
@@ -560,22 +564,20 @@ impl Handler {
                 .is_some_and(|c| c.kind == ChannelType::Text);
         if let (
             Command::Challenge {
-                opponent, variant, ..
+                opponent,
+                variant,
+                thread,
+                ..
             },
             true,
-            true,
-        ) = (&command, thread, in_text_channel)
+        ) = (&command, in_text_channel)
         {
-            self.challenge_in_thread(
-                dctx,
-                &cmd,
-                ctx.clone(),
-                command.clone(),
-                opponent.name.clone(),
-                variant.clone(),
-            )
-            .await;
-            return;
+            if thread.unwrap_or(true) {
+                let (opponent, variant) = (opponent.name.clone(), variant.id());
+                self.challenge_in_thread(dctx, &cmd, ctx.clone(), command, opponent, variant)
+                    .await;
+                return;
+            }
         }
         let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
         send(&dctx.http, &target, &replies, deferred, false).await;
@@ -590,7 +592,7 @@ impl Handler {
         mut ctx: Ctx,
         command: Command,
         opponent: String,
-        variant: String,
+        variant: &str,
     ) {
         let target = Target::Command(cmd);
         let name = format!("{variant}: {} vs {opponent}", ctx.user.name);
@@ -707,8 +709,3 @@ pub const NO_TOKEN: &str =
 holding it).\n\nTo get one: open https://discord.com/developers/applications, create an \
 application, open its Bot page and press Reset Token; invite the bot with the URL from the \
 README. To try the bot without Discord, run `tara-bot local` (the same bot in your terminal).";
-
-/// Whether an option value resolved to a bot account.
-pub(crate) fn is_bot(v: &ResolvedValue) -> bool {
-    matches!(v, ResolvedValue::User(u, _) if u.bot)
-}

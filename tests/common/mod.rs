@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{Bot, Command, Ctx, ManualClock, Reply, User};
 use tara_bot::game::playout::Rng;
 use tara_bot::game::{GameOptions, Move, Position};
@@ -24,7 +25,29 @@ pub fn ctx(name: &str, channel: &str) -> Ctx {
     }
 }
 
-/// `/challenge` with its options (`None` for the defaults).
+/// `/challenge` with its options as typed (`None` for the defaults), read through the command
+/// table as an adapter reads them: `Err` with the message a user would see for a bad value.
+pub fn try_challenge_cmd(
+    opponent: &str,
+    variant: &str,
+    scoring: Option<&str>,
+    first: Option<&str>,
+    is_match: bool,
+    days: Option<&str>,
+) -> Result<Command, String> {
+    let mut v = Values::new()
+        .with("opponent", Value::User(user(opponent)))
+        .with("variant", Value::Text(variant.into()))
+        .with("match", Value::Boolean(is_match));
+    for (name, text) in [("scoring", scoring), ("first", first), ("days", days)] {
+        if let Some(t) = text {
+            v.set(name, Value::Text(t.into()));
+        }
+    }
+    Command::parse("challenge", &v)
+}
+
+/// `/challenge` with valid options (`None` for the defaults).
 pub fn challenge_cmd(
     opponent: &str,
     variant: &str,
@@ -33,14 +56,8 @@ pub fn challenge_cmd(
     is_match: bool,
     days: Option<&str>,
 ) -> Command {
-    Command::Challenge {
-        opponent: user(opponent),
-        variant: variant.into(),
-        scoring: scoring.map(str::to_string),
-        first: first.map(str::to_string),
-        is_match,
-        days: days.map(str::to_string),
-    }
+    try_challenge_cmd(opponent, variant, scoring, first, is_match, days)
+        .unwrap_or_else(|e| panic!("challenge options: {e}"))
 }
 
 /// Whether playing `moves` (with the bot's forced passes in between) forces a pass.
@@ -89,6 +106,20 @@ impl Harness {
 
     pub fn send(&self, who: &str, channel: &str, cmd: Command) -> Vec<Reply> {
         self.bot.handle(&ctx(who, channel), cmd)
+    }
+
+    /// What an adapter does with a command it has read: a bad option is answered privately
+    /// with the reader's message; a good command goes to the bot.
+    pub fn send_parsed(
+        &self,
+        who: &str,
+        channel: &str,
+        parsed: Result<Command, String>,
+    ) -> Vec<Reply> {
+        match parsed {
+            Ok(cmd) => self.send(who, channel, cmd),
+            Err(msg) => vec![Reply::private(msg)],
+        }
     }
 
     pub fn mv(&self, who: &str, channel: &str, text: &str) -> Vec<Reply> {

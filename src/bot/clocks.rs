@@ -2,18 +2,15 @@
 //! reminder state live in SQLite, so [`Bot::tick`] after a restart catches up on what fell due,
 //! exactly once (each game is settled in its own transaction).
 
-use super::play::{load_game, Loaded};
+use super::options::{choices, Choices};
+use super::reply::{Ctx, Part, Reply};
+use super::session::{default_time_control, load_game, Bot, Fail, Loaded, Out, Outcome};
 use super::text::Builder;
-use super::{Bot, Ctx, Fail, Out, Outcome, Reply};
+use super::time::{date_text, duration_text, vacation_left, year_bounds, TimeControl, DAY, HOUR};
 use crate::game::{forfeit, EndReason};
 use crate::render::Frame;
 use crate::store::{GameRow, Tx};
 
-pub const MINUTE: i64 = 60_000;
-pub const HOUR: i64 = 60 * MINUTE;
-pub const DAY: i64 = 24 * HOUR;
-/// The time controls on offer, in days per move.
-pub const DAYS_CHOICES: [u32; 6] = [1, 2, 3, 5, 7, 14];
 /// At most this much vacation per calendar year.
 pub const VACATION_DAYS_PER_YEAR: i64 = 14;
 /// Never more than one reminder per game in this long.
@@ -21,128 +18,29 @@ const REMINDER_GAP: i64 = 12 * HOUR;
 /// The first reminder, unless the server sets `reminder_hours`.
 const DEFAULT_REMINDER_HOURS: i64 = 24;
 
-/// Reads a time control: `none` (or empty, `0`) or one of [`DAYS_CHOICES`].
-pub fn parse_days(s: &str) -> Result<Option<u32>, String> {
-    let t = s.trim().to_ascii_lowercase();
-    let t = t.trim_end_matches("days").trim_end_matches("day").trim();
-    if t.is_empty() || t == "none" || t == "0" || t == "off" {
-        return Ok(None);
-    }
-    match t.parse::<u32>() {
-        Ok(d) if DAYS_CHOICES.contains(&d) => Ok(Some(d)),
-        _ => Err(format!(
-            "'{s}' is not a time control: choose none or 1, 2, 3, 5, 7 or 14 days per move"
-        )),
-    }
+/// Where a player's reminders go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Reminders {
+    /// In the game's channel, with a ping (the default).
+    #[default]
+    Channel,
+    /// By direct message.
+    Dm,
+    Off,
 }
 
-/// A duration in words: "2 days 4 hours", "5 hours 10 minutes", "3 minutes".
-pub fn duration_text(ms: i64) -> String {
-    if ms <= 0 {
-        return "no time".into();
-    }
-    let (d, h, m) = (ms / DAY, (ms % DAY) / HOUR, (ms % HOUR) / MINUTE);
-    let unit = |n: i64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-    if d > 0 {
-        if h > 0 {
-            format!("{} {}", unit(d, "day"), unit(h, "hour"))
-        } else {
-            unit(d, "day")
-        }
-    } else if h > 0 {
-        if m > 0 {
-            format!("{} {}", unit(h, "hour"), unit(m, "minute"))
-        } else {
-            unit(h, "hour")
-        }
-    } else {
-        unit(m.max(1), "minute")
-    }
-}
+choices!(Reminders {
+    Channel => "channel", "in the game's channel";
+    Dm => "dm", "by direct message";
+    Off => "off", "off";
+});
 
-/// A UTC date and time, "2026-12-14 08:00 UTC".
-pub fn date_text(ms: i64) -> String {
-    let days = ms.div_euclid(DAY);
-    let rem = ms.rem_euclid(DAY);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
-        rem / HOUR,
-        (rem % HOUR) / MINUTE
-    )
-}
-
-/// Vacation still available, in words ("none", "4 days").
-fn vacation_left(ms: i64) -> String {
-    if ms <= 0 {
-        "none".into()
-    } else {
-        duration_text(ms)
-    }
-}
-
-/// Milliseconds at the start of the UTC year containing `ms`, and of the next one.
-fn year_bounds(ms: i64) -> (i64, i64) {
-    let year: i64 = date_text(ms)[..4].parse().unwrap_or(1970);
-    let days_from_civil = |y: i64| {
-        // Days from 1970-01-01 to y-01-01.
-        let y1 = y - 1;
-        365 * (y - 1970) + (y1 / 4 - 1969 / 4) - (y1 / 100 - 1969 / 100) + (y1 / 400 - 1969 / 400)
-    };
-    (days_from_civil(year) * DAY, days_from_civil(year + 1) * DAY)
-}
-
-/// The clock of `mover` for a turn starting at `now`: it starts when their vacation (if any)
-/// ends, and runs for the game's days per move.
-pub(crate) fn turn_clock(
-    tx: &Tx,
-    game: &GameRow,
-    mover: &str,
-    now: i64,
-) -> Outcome<Option<(i64, i64)>> {
-    let Some(days) = game.days_per_move else {
-        return Ok(None);
-    };
-    let start = tx.vacation_end(mover, now)?.unwrap_or(now).max(now);
-    Ok(Some((start, start + i64::from(days) * DAY)))
-}
-
-/// Starts the turn of the player to move in `l` (a new clock and fresh reminders).
-pub(crate) fn start_turn(tx: &Tx, l: &Loaded, now: i64) -> Outcome<()> {
-    let clock = match l.pos.to_move() {
-        Some(side) => turn_clock(tx, &l.game, &l.game.seats[side.index()], now)?,
-        None => None,
-    };
-    tx.start_turn(l.game.id, now, clock)?;
-    Ok(())
-}
-
-/// "2 days 4 hours left" for the player to move, or `None` without a clock. `paused_until` is
-/// the end of the mover's vacation, if they are away.
-pub(crate) fn time_left(game: &GameRow, now: i64, paused_until: Option<i64>) -> Option<String> {
-    let deadline = game.deadline_at?;
-    let start = game
-        .clock_start_at
-        .unwrap_or(now)
-        .max(paused_until.unwrap_or(now));
-    if start > now {
-        Some(format!(
-            "clock paused until {} (vacation), then {}",
-            date_text(start),
-            duration_text(deadline - start)
-        ))
-    } else {
-        Some(format!("{} left", duration_text(deadline - now)))
-    }
+/// A player's reminder setting.
+fn reminders_of(tx: &Tx, user: &str) -> Outcome<Reminders> {
+    Ok(tx
+        .user_setting(user, "reminders")?
+        .and_then(|r| Reminders::parse_text(&r))
+        .unwrap_or_default())
 }
 
 /// When this turn's two reminders fall due.
@@ -278,16 +176,14 @@ impl Bot {
             return Ok(vec![]);
         };
         tx.set_reminded(l.game.id, due, now)?;
-        let how = tx
-            .user_setting(mover, "reminders")?
-            .unwrap_or_else(|| "channel".into());
-        if how == "off" {
+        let how = reminders_of(tx, mover)?;
+        if how == Reminders::Off {
             return Ok(vec![]);
         }
         let left = duration_text(deadline - now);
         let opponent = &l.names[1 - seat];
         let mut b = Builder::new();
-        let mut reply = if how == "dm" {
+        let mut reply = if how == Reminders::Dm {
             b = b
                 .text(format!(
                     "Reminder: it is your move in {} against {opponent} (game {}, ",
@@ -312,9 +208,7 @@ impl Bot {
             r
         };
         if due == 2 {
-            reply
-                .parts
-                .insert(0, super::Part::Text("**Last call.** ".into()));
+            reply.parts.insert(0, Part::Text("**Last call.** ".into()));
         }
         Ok(vec![Out::text(reply)])
     }
@@ -396,24 +290,11 @@ impl Bot {
     pub(crate) fn settings(
         &self,
         ctx: &Ctx,
-        reminders: Option<&str>,
-        default_days: Option<&str>,
+        reminders: Option<Reminders>,
+        default_days: Option<TimeControl>,
         reminder_hours: Option<u32>,
     ) -> Outcome<Vec<Out>> {
         let now = self.now();
-        let reminders = match reminders.map(|r| r.trim().to_ascii_lowercase()) {
-            None => None,
-            Some(r) if ["channel", "dm", "off"].contains(&r.as_str()) => Some(r),
-            Some(r) => {
-                return Err(Fail::User(format!(
-                    "'{r}' is not a reminder choice: channel, dm or off."
-                )))
-            }
-        };
-        let default_days = match default_days {
-            None => None,
-            Some(d) => Some(parse_days(d).map_err(|e| Fail::User(format!("{e}.")))?),
-        };
         if (default_days.is_some() || reminder_hours.is_some()) && !ctx.moderator {
             return Err(Fail::User(
                 "Only moderators can change the server's clock settings.".into(),
@@ -429,22 +310,17 @@ impl Bot {
         let mut store = self.store();
         store.write(|tx| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            if let Some(r) = &reminders {
-                tx.set_user_setting(&ctx.user.id, "reminders", r)?;
+            if let Some(r) = reminders {
+                tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;
             }
             if let Some(d) = default_days {
-                let v = d.map(|d| d.to_string()).unwrap_or_else(|| "none".into());
-                tx.set_server_setting(&ctx.server, "default_days", &v)?;
+                tx.set_server_setting(&ctx.server, "default_days", d.id())?;
             }
             if let Some(h) = reminder_hours {
                 tx.set_server_setting(&ctx.server, "reminder_hours", &h.to_string())?;
             }
-            let how = tx
-                .user_setting(&ctx.user.id, "reminders")?
-                .unwrap_or_else(|| "channel".into());
-            let days = tx
-                .server_setting(&ctx.server, "default_days")?
-                .unwrap_or_else(|| "none".into());
+            let how = reminders_of(tx, &ctx.user.id)?.id();
+            let days = default_time_control(tx, &ctx.server)?;
             let hours = tx
                 .server_setting(&ctx.server, "reminder_hours")?
                 .unwrap_or_else(|| DEFAULT_REMINDER_HOURS.to_string());
@@ -455,52 +331,13 @@ impl Bot {
                  This server: default time control **{}**, first reminder after {hours} hours \
                  (moderators can change these).",
                 vacation_left(VACATION_DAYS_PER_YEAR * DAY - taken),
-                if days == "none" {
+                if days == TimeControl::NoClock {
                     "none".to_string()
                 } else {
-                    format!("{days} days per move")
+                    days.to_string()
                 },
             );
             Ok(vec![Out::text(Reply::private(text))])
         })
-    }
-}
-
-/// The server's default time control.
-pub(crate) fn default_days(tx: &Tx, server: &str) -> Outcome<Option<u32>> {
-    Ok(tx
-        .server_setting(server, "default_days")?
-        .and_then(|d| parse_days(&d).ok())
-        .flatten())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations_and_dates_read_well() {
-        assert_eq!(
-            duration_text(2 * DAY + 4 * HOUR + 5 * MINUTE),
-            "2 days 4 hours"
-        );
-        assert_eq!(duration_text(DAY), "1 day");
-        assert_eq!(duration_text(5 * HOUR + 10 * MINUTE), "5 hours 10 minutes");
-        assert_eq!(duration_text(30_000), "1 minute");
-        assert_eq!(date_text(0), "1970-01-01 00:00 UTC");
-        assert_eq!(date_text(1_795_996_800_000), "2026-11-30 00:00 UTC");
-        assert_eq!(date_text(951_782_400_000), "2000-02-29 00:00 UTC");
-        let (a, b) = year_bounds(1_795_996_800_000);
-        assert_eq!(date_text(a), "2026-01-01 00:00 UTC");
-        assert_eq!(date_text(b), "2027-01-01 00:00 UTC");
-    }
-
-    #[test]
-    fn time_controls_parse() {
-        assert_eq!(parse_days("3"), Ok(Some(3)));
-        assert_eq!(parse_days("14 days"), Ok(Some(14)));
-        assert_eq!(parse_days("none"), Ok(None));
-        assert!(parse_days("4").is_err());
-        assert!(parse_days("soon").is_err());
     }
 }

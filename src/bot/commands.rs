@@ -1,0 +1,363 @@
+//! The table of commands: every command is declared here once, with its name, description,
+//! typed options, whether its answer is private, and its handler. Discord registration and
+//! option parsing, the console's parsing and usage lines, and `/help` are all made from it.
+//!
+//! Adding a command is one entry here plus one handler (a `Bot` method taking the typed
+//! options in order).
+
+use super::options::{OptionSpec, Param, Values};
+use super::play::TakebackAnswer;
+use super::reply::{Ctx, Reply, User};
+use super::session::{Bot, Fail, Out, Outcome};
+use super::time::TimeControl;
+use crate::game::{Scoring, Variant};
+use crate::store::FirstChoice;
+
+/// One command as adapters offer it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Only the user who sent it sees the answer.
+    pub private: bool,
+    pub options: Vec<OptionSpec>,
+}
+
+impl CommandSpec {
+    /// `/challenge opponent variant [scoring] …` (options that are not hidden).
+    pub fn usage(&self) -> String {
+        let mut s = format!("/{}", self.name);
+        for o in self.options.iter().filter(|o| !o.hidden) {
+            s.push(' ');
+            s.push_str(&o.usage());
+        }
+        s
+    }
+
+    /// The option called `name`.
+    pub fn option(&self, name: &str) -> Option<&OptionSpec> {
+        self.options.iter().find(|o| o.name == name)
+    }
+}
+
+/// Declares the commands: the [`Command`] enum, [`table`], [`Command::parse`] and the
+/// dispatch to the handlers. An entry reads
+///
+/// ```ignore
+/// Variant = "name", "Description", private: false, Bot::handler {
+///     field: Type = "option-name", "Option description" .min(1);
+/// } @edge {
+///     field: Type = "option-name", "Read by the adapter, not passed to the handler";
+/// }
+/// ```
+///
+/// where `@edge { … }` (options read by an adapter, such as Discord's `thread`) is optional.
+macro_rules! commands {
+    ( $(
+        $(#[$meta:meta])*
+        $variant:ident = $name:literal, $desc:literal, private: $private:literal, $handler:path {
+            $( $field:ident : $ty:ty = $oname:literal, $odesc:literal $( . $m:ident ( $($arg:expr),* ) )* ; )*
+        } $( @edge {
+            $( $efield:ident : $ety:ty = $eoname:literal, $eodesc:literal $( . $em:ident ( $($earg:expr),* ) )* ; )*
+        } )?
+    )* ) => {
+        /// Everything a user can ask of the bot, with typed options.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Command { $(
+            $(#[$meta])*
+            $variant { $( $field: $ty, )* $( $( $efield: $ety, )* )? },
+        )* }
+
+        /// Every command, in the order they are offered.
+        pub fn table() -> Vec<CommandSpec> {
+            vec![ $( CommandSpec {
+                name: $name,
+                description: $desc,
+                private: $private,
+                options: vec![
+                    $( OptionSpec::of::<$ty>($oname, $odesc) $( . $m ( $($arg),* ) )*, )*
+                    $( $( OptionSpec::of::<$ety>($eoname, $eodesc) $( . $em ( $($earg),* ) )*, )* )?
+                ],
+            }, )* ]
+        }
+
+        impl Command {
+            /// The command's name (`challenge`).
+            pub fn name(&self) -> &'static str {
+                match self { $( Command::$variant { .. } => $name, )* }
+            }
+
+            /// Whether only the sender sees the answer.
+            pub fn is_private(&self) -> bool {
+                match self { $( Command::$variant { .. } => $private, )* }
+            }
+
+            /// Reads a command from raw option values (each checked against its option).
+            pub fn parse(name: &str, values: &Values) -> Result<Command, String> {
+                match name { $(
+                    $name => {
+                        let specs = table()
+                            .into_iter()
+                            .find(|c| c.name == $name)
+                            .map(|c| c.options)
+                            .unwrap_or_default();
+                        check_values(&specs, values)?;
+                        Ok(Command::$variant {
+                            $( $field: <$ty as Param>::read(values.get($oname), $oname)?, )*
+                            $( $( $efield: <$ety as Param>::read(values.get($eoname), $eoname)?, )* )?
+                        })
+                    }
+                )*
+                    other => Err(format!("Unknown command /{other}; `/help` lists the commands.")),
+                }
+            }
+        }
+
+        impl Bot {
+            fn run(&self, ctx: &Ctx, cmd: Command) -> Outcome<Vec<Out>> {
+                match cmd { $(
+                    Command::$variant { $( $field, )* .. } => $handler(self, ctx, $( $field ),*),
+                )* }
+            }
+        }
+    };
+}
+
+/// Checks raw values against the options they name.
+fn check_values(specs: &[OptionSpec], values: &Values) -> Result<(), String> {
+    for name in values.names() {
+        let spec = specs
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| format!("`{name}` is not an option of this command."))?;
+        if let Some(v) = values.get(name) {
+            spec.check(v)?;
+        }
+    }
+    Ok(())
+}
+
+commands! {
+    /// Challenge `opponent` to a game (or a two-game match) in this channel.
+    Challenge = "challenge", "Challenge someone to a game", private: false, Bot::challenge {
+        opponent: User = "opponent", "Who to play";
+        variant: Variant = "variant", "Which game";
+        scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
+        first: Option<FirstChoice> = "first", "Who moves first (default: drawn by lot)";
+        days: Option<TimeControl> = "days", "Days per move (default: the server's setting)";
+        is_match: bool = "match", "A two-game match, each player starting one (default: a single game)";
+    } @edge {
+        thread: Option<bool> = "thread", "Play in a new thread of this channel (default: yes)";
+    }
+    /// Accept a challenge (the newest one addressed to you here when no number is given).
+    Accept = "accept", "Accept a challenge", private: false, Bot::accept {
+        challenge: Option<i64> = "challenge", "Challenge number (default: the newest one to you here)" .min(1);
+    }
+    Decline = "decline", "Decline a challenge", private: false, Bot::decline {
+        challenge: Option<i64> = "challenge", "Challenge number (default: the newest one to you here)" .min(1);
+    }
+    /// Withdraw your challenge.
+    Cancel = "cancel", "Withdraw your challenge", private: false, Bot::cancel {
+        challenge: Option<i64> = "challenge", "Challenge number (default: your newest one here)" .min(1);
+    }
+    /// Play a move in this channel's game.
+    Move = "move", "Play a move in this channel's game", private: false, Bot::play_move {
+        text: String = "move", "e.g. D4, G2-E3, C5-B3*, d2-d3" .autocomplete() .max_length(32) .rest();
+    }
+    Pass = "pass", "Pass (only when the rules allow it)", private: false, Bot::pass {}
+    /// Resign; without `confirmed` the bot asks first (a button confirms).
+    Resign = "resign", "Resign this channel's game (asks first)", private: false, Bot::resign {
+        confirmed: bool = "confirm", "Resign without asking again" .hidden();
+        game: Option<i64> = "game", "The game the confirmation was asked for" .hidden();
+    }
+    /// The board now, or after `ply` moves.
+    Board = "board", "Show the board now, or after a given move", private: false, Bot::board {
+        ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
+    }
+    /// The game record as importable text.
+    Record = "record", "The game record (importable)", private: false, Bot::record {}
+    /// Whose turn, since when, and the score so far.
+    Status = "status", "Whose turn, since when, and the score", private: true, Bot::status {}
+    /// Your active games everywhere.
+    Games = "games", "Your games in progress", private: true, Bot::games {}
+    /// A summary of a variant's rules.
+    Rules = "rules", "A short summary of the rules", private: true, Bot::rules {
+        variant: Option<Variant> = "variant", "Which game";
+    }
+    Help = "help", "What tara-bot can do", private: true, Bot::help {}
+    /// Abort this channel's game (before any move, or by a moderator).
+    Abort = "abort", "Call off this channel's game before the first move (moderators: any time)", private: false, Bot::abort {}
+    /// Pause all your clocks for some days.
+    Vacation = "vacation", "Pause all your clocks for some days (at most 14 a year)", private: false, Bot::vacation {
+        days: u32 = "days", "How many days" .min(1) .max(14);
+    }
+    /// Show or change settings: your reminders; moderators: the server's default days per move
+    /// and first-reminder delay.
+    Settings = "settings", "Your reminders; moderators: the server's clock defaults", private: true, Bot::settings {
+        reminders: Option<super::clocks::Reminders> = "reminders", "Where reminders reach you";
+        default_days: Option<TimeControl> = "default-days", "Moderators: the server's default days per move";
+        reminder_hours: Option<u32> = "reminder-hours", "Moderators: hours before the first reminder" .min(1) .max(168);
+    }
+    /// Ask to take back your last move, or answer your opponent's request.
+    Takeback = "takeback", "Ask to take back your last move, or answer such a request", private: false, Bot::takeback {
+        answer: Option<TakebackAnswer> = "answer", "Answer your opponent's request";
+        game: Option<i64> = "game", "The game the request was made in" .hidden();
+    }
+}
+
+impl Command {
+    /// The command a button press stands for (buttons are named `kind:number`).
+    pub fn from_button(id: &str) -> Option<Command> {
+        let (kind, rest) = id.split_once(':')?;
+        let n: i64 = rest.parse().ok()?;
+        Some(match kind {
+            "accept" => Command::Accept { challenge: Some(n) },
+            "decline" => Command::Decline { challenge: Some(n) },
+            "cancel" => Command::Cancel { challenge: Some(n) },
+            "resign" => Command::Resign {
+                confirmed: true,
+                game: Some(n),
+            },
+            "takeback-yes" => Command::Takeback {
+                answer: Some(TakebackAnswer::Allow),
+                game: Some(n),
+            },
+            "takeback-no" => Command::Takeback {
+                answer: Some(TakebackAnswer::Refuse),
+                game: Some(n),
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// The table entry of a command.
+pub fn spec(name: &str) -> Option<CommandSpec> {
+    table().into_iter().find(|c| c.name == name)
+}
+
+/// The command list, from the table.
+pub fn help_text() -> String {
+    let mut s = String::from(
+        "**tara-bot** referees High Kings of Tara, Tara: Sacred Hill and Ard Rí \
+         (the rules as the bot applies them: `docs/rules.md`).\n",
+    );
+    for c in table() {
+        s.push_str(&format!("`{}`: {}", c.usage(), c.description));
+        let choices: Vec<String> = c
+            .options
+            .iter()
+            .filter(|o| !o.hidden && !o.choices.is_empty() && o.name != "variant")
+            .map(|o| {
+                let values: Vec<&str> = o.choices.iter().map(|c| c.value.as_str()).collect();
+                format!("{}: {}", o.name, values.join("/"))
+            })
+            .collect();
+        if !choices.is_empty() {
+            s.push_str(&format!(" ({})", choices.join("; ")));
+        }
+        s.push('\n');
+    }
+    s.push_str("Variants: ");
+    let ids: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
+    s.push_str(&ids.join(", "));
+    s.push('.');
+    s
+}
+
+impl Bot {
+    /// Handles a command; returns the replies in order. The answer to a private command is
+    /// shown only to its sender, whatever the handler built.
+    pub fn handle(&self, ctx: &Ctx, cmd: Command) -> Vec<Reply> {
+        let private = cmd.is_private();
+        let replies: Vec<Reply> = match self.run(ctx, cmd) {
+            Ok(outs) => outs.into_iter().map(|o| self.finish(o)).collect(),
+            Err(Fail::User(msg)) => vec![Reply::private(msg)],
+            Err(Fail::Store(e)) => {
+                tracing::error!(error = %e, "command failed");
+                vec![Reply::private(
+                    "Something went wrong on our side and nothing was changed; please try again.",
+                )]
+            }
+        };
+        replies
+            .into_iter()
+            .map(|mut r| {
+                if private && r.channel.is_none() && r.dm.is_none() {
+                    r.ephemeral = true;
+                }
+                r
+            })
+            .collect()
+    }
+
+    /// `/help`: the command list.
+    pub(crate) fn help(&self, _ctx: &Ctx) -> Outcome<Vec<Out>> {
+        Ok(vec![Out::text(Reply::private(help_text()))])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::options::Value;
+
+    #[test]
+    fn every_command_reads_from_its_own_table_entry() {
+        let t = table();
+        let names: Vec<&str> = t.iter().map(|c| c.name).collect();
+        for (i, n) in names.iter().enumerate() {
+            assert!(!names[..i].contains(n), "/{n} declared twice");
+        }
+        assert_eq!(
+            spec("challenge").unwrap().usage(),
+            "/challenge opponent variant [scoring] [first] [days] [match] [thread]"
+        );
+        assert_eq!(spec("resign").unwrap().usage(), "/resign");
+        let v = Values::new()
+            .with("opponent", Value::User(User::new("bob", "Bob")))
+            .with("variant", Value::Text("hkot-1".into()))
+            .with("days", Value::Text("3".into()));
+        assert_eq!(
+            Command::parse("challenge", &v),
+            Ok(Command::Challenge {
+                opponent: User::new("bob", "Bob"),
+                variant: Variant::Hkot1,
+                scoring: None,
+                first: None,
+                days: Some(TimeControl::DaysPerMove(3)),
+                is_match: false,
+                thread: None,
+            })
+        );
+        assert_eq!(
+            Command::parse("vacation", &Values::new().with("days", Value::Integer(30))),
+            Err("`days` must be from 1 to 14.".into())
+        );
+        assert!(Command::parse("frobnicate", &Values::new()).is_err());
+        assert!(Command::Status {}.is_private() && !Command::Pass {}.is_private());
+        assert_eq!(Command::Pass {}.name(), "pass");
+        let help = help_text();
+        for c in &t {
+            assert!(
+                help.contains(&format!("`/{}", c.name)),
+                "/help misses /{}",
+                c.name
+            );
+        }
+        assert!(help.contains("first: random/me/opponent"));
+    }
+
+    #[test]
+    fn buttons_stand_for_commands() {
+        assert_eq!(
+            Command::from_button("takeback-no:4"),
+            Some(Command::Takeback {
+                answer: Some(TakebackAnswer::Refuse),
+                game: Some(4)
+            })
+        );
+        assert_eq!(Command::from_button("nothing:1"), None);
+        assert_eq!(Command::from_button("accept:x"), None);
+    }
+}

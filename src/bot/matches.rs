@@ -1,0 +1,109 @@
+//! The end of a game, and what it means for its match: the result recorded and announced with
+//! both players pinged, the running match score, and the second game started.
+
+use super::session::{create_game, game_start, names, Bot, Fail, Loaded, Out, Outcome};
+use super::text::{self, Builder};
+use crate::game::{Points, Position};
+use crate::render::Frame;
+use crate::store::{GameRow, Tx};
+
+impl Bot {
+    /// Records a result; announces it with both players pinged, and moves the match on.
+    pub(crate) fn end_game(
+        &self,
+        tx: &Tx,
+        l: &Loaded,
+        b: Builder,
+        o: crate::game::Outcome,
+        board: (Position, Frame, String),
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        tx.finish_game(l.game.id, &o, now)?;
+        let mut b = b.text(format!(
+            "\n**Game over.** {}. Points: {}.",
+            text::result_sentence(&l.pos, &o),
+            text::points_line(&l.game, &l.names, &o)
+        ));
+        if let Some(c) = text::counts_line(&l.pos) {
+            b = b.text(format!("\n{c}"));
+        }
+        b = b
+            .text("\n")
+            .ping(&l.game.seats[0], &l.names[0])
+            .text(" ")
+            .ping(&l.game.seats[1], &l.names[1]);
+        let mut outs = Vec::new();
+        let mut next = None;
+        if let Some(match_id) = l.game.match_id {
+            let (summary, start) = self.match_progress(tx, &l.game, match_id, now)?;
+            b = b.text(format!("\n{summary}"));
+            next = start;
+        }
+        outs.push(Out {
+            reply: b.build(),
+            board: Some(board),
+        });
+        outs.extend(next);
+        Ok(outs)
+    }
+
+    /// After a game of a match ends: the running score, and the second game started.
+    fn match_progress(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        match_id: i64,
+        now: i64,
+    ) -> Outcome<(String, Option<Out>)> {
+        let m = tx
+            .match_row(match_id)?
+            .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
+        let games = tx.match_games(match_id)?;
+        let mut totals = [Points(0); 2];
+        let mut finished = 0;
+        for g in &games {
+            if let Some(o) = &g.outcome {
+                finished += 1;
+                for seat in 0..2 {
+                    let who = usize::from(g.seats[seat] != m.players[0]);
+                    totals[who] = totals[who] + o.points[seat];
+                }
+            }
+        }
+        let pname =
+            |i: usize| -> Outcome<String> { Ok(tx.user_name(&m.players[i])?.unwrap_or_default()) };
+        let (n0, n1) = (pname(0)?, pname(1)?);
+        let score = format!("{n0} {} – {} {n1}", totals[0], totals[1]);
+        if finished < 2 {
+            // Game 2: the other player moves first.
+            let first_seat = game.options.first.index();
+            let challenger_started = game.seats[first_seat] == m.players[0];
+            let next = create_game(
+                tx,
+                &game.server_id,
+                &game.channel_id,
+                m.variant,
+                m.scoring,
+                [&m.players[0], &m.players[1]],
+                !challenger_started,
+                Some((match_id, 2)),
+                game.days_per_move,
+                now,
+            )?;
+            let n = names(tx, &next)?;
+            let start = game_start(&next, &n, "the other player starts the second game");
+            Ok((
+                format!("**Match:** {score} after game 1. Game 2 starts now."),
+                Some(start),
+            ))
+        } else {
+            tx.finish_match(match_id, now)?;
+            let verdict = match totals[0].cmp(&totals[1]) {
+                std::cmp::Ordering::Greater => format!("{n0} wins the match"),
+                std::cmp::Ordering::Less => format!("{n1} wins the match"),
+                std::cmp::Ordering::Equal => "the match is drawn".to_string(),
+            };
+            Ok((format!("**Match over:** {verdict}, {score}."), None))
+        }
+    }
+}

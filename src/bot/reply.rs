@@ -1,0 +1,117 @@
+//! What goes in and out of the bot core: who sent a command and where ([`Ctx`]), and the
+//! messages that come back ([`Reply`]).
+
+/// A user as the platform names them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct User {
+    /// Stable id (a Discord snowflake, a console name).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+impl User {
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> User {
+        User {
+            id: id.into(),
+            name: name.into(),
+        }
+    }
+}
+
+/// Who sent a command, and where.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    pub server: String,
+    /// The channel or thread the command was sent in.
+    pub channel: String,
+    pub user: User,
+    /// Whether the user may moderate games on this server (abort any game).
+    pub moderator: bool,
+}
+
+/// A piece of reply text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Text with Markdown (`**bold**`, `` `code` ``).
+    Text(String),
+    /// A mention of a user (pings only if the user is in [`Reply::mentions`]).
+    User { id: String, name: String },
+    /// A reference to a channel or thread.
+    Channel(String),
+}
+
+/// How a button looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ButtonStyle {
+    Primary,
+    Secondary,
+    Success,
+    Danger,
+}
+
+/// A button under a message; pressing it runs `Command::from_button(id)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Button {
+    pub id: String,
+    pub label: String,
+    pub style: ButtonStyle,
+}
+
+/// An image attached to a reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub filename: String,
+    pub bytes: Vec<u8>,
+}
+
+/// One message from the bot.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub parts: Vec<Part>,
+    pub image: Option<Attachment>,
+    /// Exactly the users this message may ping.
+    pub mentions: Vec<String>,
+    /// Only the user who sent the command sees it.
+    pub ephemeral: bool,
+    pub buttons: Vec<Button>,
+    /// The board drawn as text, when the reply shows a board (terminals).
+    pub board_text: Option<String>,
+    /// Post in this channel instead of answering the command (scheduled messages).
+    pub channel: Option<String>,
+    /// Send privately to this user instead (reminders by direct message).
+    pub dm: Option<String>,
+}
+
+impl Reply {
+    /// The text, with mentions and channels written by the adapter's functions.
+    pub fn text_with(
+        &self,
+        user: impl Fn(&str, &str) -> String,
+        channel: impl Fn(&str) -> String,
+    ) -> String {
+        let mut s = String::new();
+        for p in &self.parts {
+            match p {
+                Part::Text(t) => s.push_str(t),
+                Part::User { id, name } => s.push_str(&user(id, name)),
+                Part::Channel(c) => s.push_str(&channel(c)),
+            }
+        }
+        s
+    }
+
+    /// The text with `@name` mentions and `#channel` references (console, logs, tests).
+    pub fn plain_text(&self) -> String {
+        self.text_with(|_, name| format!("@{name}"), |c| format!("#{c}"))
+    }
+
+    /// An error or notice only the sender sees.
+    pub fn private(text: impl Into<String>) -> Reply {
+        Reply {
+            parts: vec![Part::Text(text.into())],
+            ephemeral: true,
+            ..Reply::default()
+        }
+    }
+}

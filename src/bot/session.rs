@@ -1,0 +1,342 @@
+//! The session every capability works through: the [`Bot`] (store, clock, lots), the outcome
+//! of a command ([`Fail`], [`Out`]), loading a stored game into a position ([`Loaded`]), and
+//! the game lifecycle shared by lobby, play, clocks and matches: creating a game, starting a
+//! turn (with its clock), announcing a start.
+
+use super::reply::{Attachment, Ctx, Reply};
+use super::text::{self, Builder};
+use super::time::{date_text, duration_text, Clock, TimeControl, DAY};
+use crate::game::playout::Rng;
+use crate::game::{GameOptions, Move, Position, Scoring, Side, Variant};
+use crate::render::{self, Frame};
+use crate::store::{GameRow, MoveRow, NewGame, Store, StoreError, Tx};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Why a command did not go through.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// The user's mistake: told to them privately; nothing changed.
+    User(String),
+    /// Our failure: nothing changed (the transaction rolled back).
+    Store(StoreError),
+}
+
+impl From<StoreError> for Fail {
+    fn from(e: StoreError) -> Fail {
+        Fail::Store(e)
+    }
+}
+
+pub(crate) type Outcome<T> = Result<T, Fail>;
+
+/// A reply whose board image is drawn after the transaction commits.
+pub(crate) struct Out {
+    pub reply: Reply,
+    pub board: Option<(Position, Frame, String)>,
+}
+
+impl Out {
+    pub fn text(reply: Reply) -> Out {
+        Out { reply, board: None }
+    }
+}
+
+/// The bot.
+pub struct Bot {
+    store: Mutex<Store>,
+    clock: Arc<dyn Clock>,
+    rng: Mutex<Rng>,
+    images: bool,
+}
+
+impl Bot {
+    /// A bot over a store; `seed` seeds the drawing of lots.
+    pub fn new(store: Store, clock: Arc<dyn Clock>, seed: u64) -> Bot {
+        Bot {
+            store: Mutex::new(store),
+            clock,
+            rng: Mutex::new(Rng::new(seed)),
+            images: true,
+        }
+    }
+
+    /// Turns board images on or off (off: replies carry no image).
+    pub fn with_images(mut self, on: bool) -> Bot {
+        self.images = on;
+        self
+    }
+
+    pub(crate) fn now(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// Moves a simulated clock forward (false with the real clock).
+    pub fn advance_clock(&self, ms: i64) -> bool {
+        self.clock.advance_ms(ms)
+    }
+
+    pub(crate) fn store(&self) -> MutexGuard<'_, Store> {
+        // A panic while holding the lock cannot leave a half-written game (SQLite rolls the
+        // transaction back), so a poisoned lock is safe to take over.
+        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Draws lots: true with probability one half.
+    pub(crate) fn coin(&self) -> bool {
+        let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+        rng.next_u64() & 1 == 1
+    }
+
+    /// Draws the board image of an outgoing reply, if it has one.
+    pub(crate) fn finish(&self, out: Out) -> Reply {
+        let mut reply = out.reply;
+        if let Some((pos, frame, name)) = out.board {
+            reply.board_text = Some(render::text::board(&pos));
+            if self.images {
+                reply.image = Some(Attachment {
+                    filename: name,
+                    bytes: render::board_png(&pos, &frame),
+                });
+            }
+        }
+        reply
+    }
+}
+
+/// The position of a stored game after its first `upto` moves (all when `None`).
+pub(crate) fn replay(
+    game: &GameRow,
+    moves: &[MoveRow],
+    upto: Option<usize>,
+) -> Outcome<(Position, Vec<Move>)> {
+    let mut pos = Position::new(game.options);
+    let mut played = Vec::with_capacity(moves.len());
+    for m in moves.iter().take(upto.unwrap_or(moves.len())) {
+        let mv = pos.play_text(&m.notation).map_err(|e| {
+            Fail::Store(StoreError::Corrupt(format!(
+                "game {} ply {} ({}): {e}",
+                game.id, m.ply, m.notation
+            )))
+        })?;
+        played.push(mv);
+    }
+    Ok((pos, played))
+}
+
+/// The active game in the context's channel, its stored moves and the position.
+pub(crate) struct Loaded {
+    pub game: GameRow,
+    pub moves: Vec<MoveRow>,
+    pub pos: Position,
+    pub names: [String; 2],
+}
+
+pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
+    let game = tx.active_game(&ctx.channel)?.ok_or_else(|| {
+        Fail::User(
+            "There is no game in this channel. Start one with `/challenge`, or see `/games`."
+                .into(),
+        )
+    })?;
+    load_game(tx, game)
+}
+
+/// The channel's active game for a button that names a game: a button left on an old
+/// message must not act on a newer game.
+pub(crate) fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<i64>) -> Outcome<Loaded> {
+    let l = load_active(tx, ctx)?;
+    if game_id.is_some_and(|id| id != l.game.id) {
+        return Err(Fail::User(
+            "That button belongs to a game that is over or not in this channel.".into(),
+        ));
+    }
+    Ok(l)
+}
+
+/// A stored game with its moves, position and player names.
+pub(crate) fn load_game(tx: &Tx, game: GameRow) -> Outcome<Loaded> {
+    let moves = tx.moves(game.id)?;
+    let (pos, _) = replay(&game, &moves, None)?;
+    let names = names(tx, &game)?;
+    Ok(Loaded {
+        game,
+        moves,
+        pos,
+        names,
+    })
+}
+
+/// The stored names of a game's two players (their ids when unknown).
+pub(crate) fn names(tx: &Tx, game: &GameRow) -> Outcome<[String; 2]> {
+    let n =
+        |id: &str| -> Outcome<String> { Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string())) };
+    Ok([n(&game.seats[0])?, n(&game.seats[1])?])
+}
+
+/// "there is already a game here" with the game's players.
+pub(crate) fn busy_channel(tx: &Tx, game: &GameRow) -> Outcome<String> {
+    let n = names(tx, game)?;
+    Ok(format!(
+        "A game is already running in this channel ({} {} vs {} {}). Finish it first, or play in \
+         another channel or thread.",
+        text::side_of(game, 0).name(),
+        n[0],
+        text::side_of(game, 1).name(),
+        n[1]
+    ))
+}
+
+/// The announcement of a game that starts now, with its board.
+pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -> Out {
+    let pos = Position::new(game.options);
+    let first = game.options.first;
+    let seat = first.index();
+    let mut b = Builder::new()
+        .text(format!("**Game on!** {} · ", game.options.variant.name()))
+        .text(format!("{}: ", text::side_of(game, 0).name()))
+        .user(&game.seats[0], &names[0])
+        .text(format!(" · {}: ", text::side_of(game, 1).name()))
+        .user(&game.seats[1], &names[1]);
+    if game.options.variant.allows_knots() {
+        b = b.text(format!(" · scored by {}", game.options.scoring));
+    }
+    if let (Some(_), Some(n)) = (game.match_id, game.match_game) {
+        b = b.text(format!(" · match game {n} of 2"));
+    }
+    if let Some(d) = game.days_per_move {
+        b = b.text(format!(
+            " · {d} day{} per move",
+            if d == 1 { "" } else { "s" }
+        ));
+    }
+    b = b
+        .text(format!(
+            "\n{} first ({why_first}). ",
+            match first {
+                Side::Attackers | Side::Defenders =>
+                    format!("The {} move", first.name().to_lowercase()),
+                _ => format!("{} moves", first.name()),
+            }
+        ))
+        .ping(&game.seats[seat], &names[seat])
+        .text(match game.options.variant {
+            Variant::Hkot1 | Variant::Hkot2 => {
+                ", your move: place your first king and ringfort, e.g. `/move D4`."
+            }
+            Variant::SacredHill1 | Variant::SacredHill2 => {
+                ", your move: build your first ringfort anywhere, e.g. `/move D4`."
+            }
+            Variant::ArdRi => ", your move: step one attacker, e.g. `/move d2-c2`.",
+        });
+    Out {
+        reply: b.build(),
+        board: Some((
+            pos,
+            Frame::new(names.clone(), None),
+            format!("game-{}-start.png", game.id),
+        )),
+    }
+}
+
+/// Creates a game between `players` (challenger, opponent). Tara: the challenger is Red and
+/// the first player is Red or Blue; Ard Rí: whoever moves first plays the attackers.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn create_game(
+    tx: &Tx,
+    server_id: &str,
+    channel_id: &str,
+    variant: Variant,
+    scoring: Scoring,
+    players: [&str; 2],
+    challenger_first: bool,
+    match_game: Option<(i64, i64)>,
+    days_per_move: Option<u32>,
+    now: i64,
+) -> Outcome<GameRow> {
+    let (seats, first) = if variant.is_tara() {
+        let first = if challenger_first {
+            Side::Red
+        } else {
+            Side::Blue
+        };
+        (players, first)
+    } else if challenger_first {
+        (players, Side::Attackers)
+    } else {
+        ([players[1], players[0]], Side::Attackers)
+    };
+    let options = GameOptions::with(variant, Some(scoring), Some(first))
+        .map_err(|e| Fail::User(format!("{e}.")))?;
+    let id = tx.insert_game(
+        &NewGame {
+            server_id,
+            channel_id,
+            options,
+            seats,
+            match_id: match_game.map(|m| m.0),
+            match_game: match_game.map(|m| m.1),
+            days_per_move,
+        },
+        now,
+    )?;
+    let game = tx
+        .game(id)?
+        .ok_or_else(|| Fail::Store(StoreError::Corrupt(format!("game {id} vanished"))))?;
+    // The first mover's clock starts now.
+    let first = game.seats[game.options.first.index()].clone();
+    let clock = turn_clock(tx, &game, &first, now)?;
+    tx.start_turn(id, now, clock)?;
+    Ok(tx.game(id)?.unwrap_or(game))
+}
+
+/// The clock of `mover` for a turn starting at `now`: it starts when their vacation (if any)
+/// ends, and runs for the game's days per move.
+pub(crate) fn turn_clock(
+    tx: &Tx,
+    game: &GameRow,
+    mover: &str,
+    now: i64,
+) -> Outcome<Option<(i64, i64)>> {
+    let Some(days) = game.days_per_move else {
+        return Ok(None);
+    };
+    let start = tx.vacation_end(mover, now)?.unwrap_or(now).max(now);
+    Ok(Some((start, start + i64::from(days) * DAY)))
+}
+
+/// Starts the turn of the player to move in `l` (a new clock and fresh reminders).
+pub(crate) fn start_turn(tx: &Tx, l: &Loaded, now: i64) -> Outcome<()> {
+    let clock = match l.pos.to_move() {
+        Some(side) => turn_clock(tx, &l.game, &l.game.seats[side.index()], now)?,
+        None => None,
+    };
+    tx.start_turn(l.game.id, now, clock)?;
+    Ok(())
+}
+
+/// "2 days 4 hours left" for the player to move, or `None` without a clock. `paused_until` is
+/// the end of the mover's vacation, if they are away.
+pub(crate) fn time_left(game: &GameRow, now: i64, paused_until: Option<i64>) -> Option<String> {
+    let deadline = game.deadline_at?;
+    let start = game
+        .clock_start_at
+        .unwrap_or(now)
+        .max(paused_until.unwrap_or(now));
+    if start > now {
+        Some(format!(
+            "clock paused until {} (vacation), then {}",
+            date_text(start),
+            duration_text(deadline - start)
+        ))
+    } else {
+        Some(format!("{} left", duration_text(deadline - now)))
+    }
+}
+
+/// The server's default time control.
+pub(crate) fn default_time_control(tx: &Tx, server: &str) -> Outcome<TimeControl> {
+    Ok(tx
+        .server_setting(server, "default_days")?
+        .and_then(|d| d.parse::<TimeControl>().ok())
+        .unwrap_or(TimeControl::NoClock))
+}

@@ -1,0 +1,227 @@
+//! Time: the injected clock, durations and dates in words, and time controls (days per move).
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+pub const MINUTE: i64 = 60_000;
+pub const HOUR: i64 = 60 * MINUTE;
+pub const DAY: i64 = 24 * HOUR;
+/// The time controls on offer, in days per move.
+pub const DAYS_CHOICES: [u32; 6] = [1, 2, 3, 5, 7, 14];
+
+/// The current time, injected so deadlines can be tested without sleeping.
+pub trait Clock: Send + Sync {
+    /// Milliseconds since the Unix epoch.
+    fn now_ms(&self) -> i64;
+    /// Moves a simulated clock forward; false for the real clock.
+    fn advance_ms(&self, _ms: i64) -> bool {
+        false
+    }
+}
+
+/// The system clock.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_ms(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0)
+    }
+}
+
+/// A clock that only moves when told (tests, the console's simulated time).
+pub struct ManualClock(AtomicI64);
+
+impl ManualClock {
+    pub fn new(start_ms: i64) -> ManualClock {
+        ManualClock(AtomicI64::new(start_ms))
+    }
+}
+
+impl Clock for ManualClock {
+    fn now_ms(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+    fn advance_ms(&self, ms: i64) -> bool {
+        self.0.fetch_add(ms, Ordering::SeqCst);
+        true
+    }
+}
+
+/// The system clock plus an offset that can be moved forward (the console's `/time`).
+#[derive(Default)]
+pub struct OffsetClock(AtomicI64);
+
+impl Clock for OffsetClock {
+    fn now_ms(&self) -> i64 {
+        SystemClock.now_ms() + self.0.load(Ordering::SeqCst)
+    }
+    fn advance_ms(&self, ms: i64) -> bool {
+        self.0.fetch_add(ms, Ordering::SeqCst);
+        true
+    }
+}
+
+/// A duration in words: "2 days 4 hours", "5 hours 10 minutes", "3 minutes".
+pub fn duration_text(ms: i64) -> String {
+    if ms <= 0 {
+        return "no time".into();
+    }
+    let (d, h, m) = (ms / DAY, (ms % DAY) / HOUR, (ms % HOUR) / MINUTE);
+    let unit = |n: i64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    if d > 0 {
+        if h > 0 {
+            format!("{} {}", unit(d, "day"), unit(h, "hour"))
+        } else {
+            unit(d, "day")
+        }
+    } else if h > 0 {
+        if m > 0 {
+            format!("{} {}", unit(h, "hour"), unit(m, "minute"))
+        } else {
+            unit(h, "hour")
+        }
+    } else {
+        unit(m.max(1), "minute")
+    }
+}
+
+/// A UTC date and time, "2026-12-14 08:00 UTC".
+pub fn date_text(ms: i64) -> String {
+    let days = ms.div_euclid(DAY);
+    let rem = ms.rem_euclid(DAY);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / HOUR,
+        (rem % HOUR) / MINUTE
+    )
+}
+
+/// Vacation still available, in words ("none", "4 days").
+pub(crate) fn vacation_left(ms: i64) -> String {
+    if ms <= 0 {
+        "none".into()
+    } else {
+        duration_text(ms)
+    }
+}
+
+/// Milliseconds at the start of the UTC year containing `ms`, and of the next one.
+pub(crate) fn year_bounds(ms: i64) -> (i64, i64) {
+    let year: i64 = date_text(ms)[..4].parse().unwrap_or(1970);
+    let days_from_civil = |y: i64| {
+        // Days from 1970-01-01 to y-01-01.
+        let y1 = y - 1;
+        365 * (y - 1970) + (y1 / 4 - 1969 / 4) - (y1 / 100 - 1969 / 100) + (y1 / 400 - 1969 / 400)
+    };
+    (days_from_civil(year) * DAY, days_from_civil(year + 1) * DAY)
+}
+
+/// A time control: days per move, or no clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimeControl {
+    NoClock,
+    /// One of [`DAYS_CHOICES`].
+    DaysPerMove(u32),
+}
+
+impl TimeControl {
+    /// Every time control on offer, no clock first.
+    pub const ALL: [TimeControl; 7] = [
+        TimeControl::NoClock,
+        TimeControl::DaysPerMove(1),
+        TimeControl::DaysPerMove(2),
+        TimeControl::DaysPerMove(3),
+        TimeControl::DaysPerMove(5),
+        TimeControl::DaysPerMove(7),
+        TimeControl::DaysPerMove(14),
+    ];
+
+    /// Days per move, `None` for no clock (as stored).
+    pub fn days(self) -> Option<u32> {
+        match self {
+            TimeControl::NoClock => None,
+            TimeControl::DaysPerMove(d) => Some(d),
+        }
+    }
+
+    /// From stored days per move.
+    pub fn from_days(days: Option<u32>) -> TimeControl {
+        days.map_or(TimeControl::NoClock, TimeControl::DaysPerMove)
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    /// "no clock", "1 day per move", "3 days per move".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::NoClock => f.write_str("no clock"),
+            TimeControl::DaysPerMove(d) => {
+                write!(f, "{d} day{} per move", if *d == 1 { "" } else { "s" })
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+    /// `none` (or `off`, `0`, empty) or one of [`DAYS_CHOICES`], with or without "days".
+    fn from_str(s: &str) -> Result<TimeControl, String> {
+        let t = s.trim().to_ascii_lowercase();
+        let t = t.trim_end_matches("days").trim_end_matches("day").trim();
+        if t.is_empty() || t == "none" || t == "0" || t == "off" || t == "no clock" {
+            return Ok(TimeControl::NoClock);
+        }
+        match t.parse::<u32>() {
+            Ok(d) if DAYS_CHOICES.contains(&d) => Ok(TimeControl::DaysPerMove(d)),
+            _ => Err(format!(
+                "'{s}' is not a time control: choose none or 1, 2, 3, 5, 7 or 14 days per move"
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_and_dates_read_well() {
+        assert_eq!(
+            duration_text(2 * DAY + 4 * HOUR + 5 * MINUTE),
+            "2 days 4 hours"
+        );
+        assert_eq!(duration_text(DAY), "1 day");
+        assert_eq!(duration_text(5 * HOUR + 10 * MINUTE), "5 hours 10 minutes");
+        assert_eq!(duration_text(30_000), "1 minute");
+        assert_eq!(date_text(0), "1970-01-01 00:00 UTC");
+        assert_eq!(date_text(1_795_996_800_000), "2026-11-30 00:00 UTC");
+        assert_eq!(date_text(951_782_400_000), "2000-02-29 00:00 UTC");
+        let (a, b) = year_bounds(1_795_996_800_000);
+        assert_eq!(date_text(a), "2026-01-01 00:00 UTC");
+        assert_eq!(date_text(b), "2027-01-01 00:00 UTC");
+    }
+
+    #[test]
+    fn time_controls_parse() {
+        let parse = |s: &str| s.parse::<TimeControl>().map(TimeControl::days);
+        assert_eq!(parse("3"), Ok(Some(3)));
+        assert_eq!(parse("14 days"), Ok(Some(14)));
+        assert_eq!(parse("none"), Ok(None));
+        assert!(parse("4").is_err());
+        assert!(parse("soon").is_err());
+        assert_eq!(TimeControl::DaysPerMove(1).to_string(), "1 day per move");
+        assert_eq!(TimeControl::from_days(Some(7)), TimeControl::DaysPerMove(7));
+    }
+}
