@@ -608,3 +608,64 @@ fn autocomplete_offers_legal_moves_for_the_player_on_move_only() {
     let none = h.bot.autocomplete_move(&ctx("aoife", "c"), "zz");
     assert!(none.is_empty());
 }
+
+#[test]
+fn any_game_of_the_server_is_reached_by_its_number() {
+    let h = Harness::new(true);
+    let g = h.start("aoife", "brian", "arena", "ard-ri", "me");
+    h.mv("aoife", "arena", "d2-c2");
+    h.mv("brian", "arena", "c3-b3");
+    // From another channel, by anyone: the board now, and after one move.
+    let r = h.send(
+        "carol",
+        "lobby",
+        Command::Game {
+            id: g.id,
+            ply: None,
+        },
+    );
+    assert_eq!(r.len(), 1);
+    assert!(!r[0].ephemeral);
+    let text = r[0].plain_text();
+    assert!(
+        text.contains("Ard Rí") && text.contains("position now (after 2 moves)"),
+        "{text}"
+    );
+    assert!(text.contains("Played in #arena"), "{text}");
+    assert!(r[0].image.is_some() && r[0].mentions.is_empty());
+    let r = h.send(
+        "carol",
+        "lobby",
+        Command::Game {
+            id: g.id,
+            ply: Some(1),
+        },
+    );
+    assert!(r[0].plain_text().contains("position after 1 of 2 moves"));
+    let r = h.send(
+        "carol",
+        "lobby",
+        Command::Game {
+            id: g.id,
+            ply: Some(5),
+        },
+    );
+    assert!(r[0].ephemeral && r[0].plain_text().contains("only 2 moves"));
+    // Not a game of this server: the same answer as for a number that does not exist.
+    let mut elsewhere = ctx("carol", "lobby");
+    elsewhere.server = "another server".into();
+    let r = h.bot.handle(
+        &elsewhere,
+        Command::Game {
+            id: g.id,
+            ply: None,
+        },
+    );
+    assert!(r[0].ephemeral);
+    assert_eq!(
+        r[0].plain_text(),
+        format!("There is no game #{} on this server.", g.id)
+    );
+    let r = h.send("carol", "lobby", Command::Game { id: 999, ply: None });
+    assert_eq!(r[0].plain_text(), "There is no game #999 on this server.");
+}

@@ -310,6 +310,7 @@ async fn hkot_1_through_discord_with_a_disconnect_and_a_restart() {
         "pass",
         "resign",
         "board",
+        "game",
         "record",
         "status",
         "games",
@@ -393,6 +394,42 @@ async fn hkot_1_through_discord_with_a_disconnect_and_a_restart() {
     let rec = fake.slash(ALICE, CH, "record", json!([])).await;
     let rec = fake.response(rec, T).await.unwrap();
     assert!(rec.content().unwrap().contains("variant: hkot-1"));
+    // /game reaches the finished game by its number from another channel, with its board.
+    let id = rec
+        .content()
+        .unwrap()
+        .split("# game ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .expect("the record names its game")
+        .to_string();
+    let g = fake
+        .slash(
+            BOB,
+            FakeDiscord::OTHER_CHANNEL_ID,
+            "game",
+            json!([{"name": "id", "type": 4, "value": id.parse::<i64>().unwrap()}]),
+        )
+        .await;
+    let g = fake.response(g, T).await.unwrap();
+    assert!(!g.ephemeral());
+    let text = g.content().unwrap();
+    assert!(
+        text.contains("High Kings of Tara") && text.contains(&format!("<#{CH}>")),
+        "{text}"
+    );
+    let png = &g.files.first().expect("/game attaches the board").1;
+    assert_eq!(png_size(png), (600, 690));
+    let missing = fake
+        .slash(
+            BOB,
+            CH,
+            "game",
+            json!([{"name": "id", "type": 4, "value": 9999}]),
+        )
+        .await;
+    let missing = fake.response(missing, T).await.unwrap();
+    assert!(missing.ephemeral() && missing.content().unwrap().contains("no game #9999"));
     let log = bot_log(dir.path());
     assert!(
         !log.contains("received err"),

@@ -174,6 +174,11 @@ commands! {
     Board = "board", "Show the board now, or after a given move", private: false, Bot::board {
         ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
     }
+    /// A game by its number, from any channel of this server.
+    Game = "game", "Show any game of this server by its number (#123)", private: false, Bot::game {
+        id: i64 = "id", "The game's number, as in #123" .min(1);
+        ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
+    }
     /// The game record as importable text.
     Record = "record", "The game record (importable)", private: false, Bot::record {}
     /// Whose turn, since when, and the score so far.

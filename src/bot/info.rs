@@ -1,6 +1,6 @@
 //! Commands that only look: board, record, status, games, rules, help; and move autocomplete.
 
-use super::reply::{Ctx, Reply};
+use super::reply::{Ctx, Part, Reply};
 use super::session::{load_active, names, replay, time_left, Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
 use crate::game::{describe, GameRecord, Move, Position, Variant};
@@ -34,6 +34,25 @@ impl Bot {
     pub(crate) fn board(&self, ctx: &Ctx, ply: Option<u32>) -> Outcome<Vec<Out>> {
         let mut store = self.store();
         store.read(|tx| board_of(tx, game_here(tx, ctx)?, ply))
+    }
+
+    /// `/game id`: any game of this server by its number, now or after `ply` moves.
+    pub(crate) fn game(&self, ctx: &Ctx, id: i64, ply: Option<u32>) -> Outcome<Vec<Out>> {
+        let mut store = self.store();
+        store.read(|tx| {
+            let game = tx
+                .game(id)?
+                .filter(|g| g.server_id == ctx.server)
+                .ok_or_else(|| Fail::User(format!("There is no game #{id} on this server.")))?;
+            let channel = game.channel_id.clone();
+            let mut outs = board_of(tx, game, ply)?;
+            if let Some(first) = outs.first_mut() {
+                first.reply.parts.push(Part::Text("\nPlayed in ".into()));
+                first.reply.parts.push(Part::Channel(channel));
+                first.reply.parts.push(Part::Text(".".into()));
+            }
+            Ok(outs)
+        })
     }
 
     /// `/record`: this channel's game record.

@@ -381,6 +381,13 @@ mod tests {
         assert_eq!(parse_line("# comment"), Ok(Action::Nothing));
         assert_eq!(run("/board 4"), Command::Board { ply: Some(4) });
         assert_eq!(
+            run("/game #12 3"),
+            Command::Game {
+                id: 12,
+                ply: Some(3)
+            }
+        );
+        assert_eq!(
             parse_line("/board x"),
             Err("'x' is not a number (`ply`).".into())
         );
