@@ -1,6 +1,6 @@
 //! Wording shared by the bot's replies: seats, prompts, scores, rule summaries and help.
 
-use super::{Part, Reply};
+use super::reply::{Button, ButtonStyle, Part, Reply};
 use crate::game::tara::Counts;
 use crate::game::{describe, Outcome, Player, Points, Position, Side, Variant};
 use crate::store::GameRow;
@@ -38,8 +38,8 @@ impl Builder {
         self.reply.parts.push(Part::Channel(id.to_string()));
         self
     }
-    pub fn button(mut self, id: String, label: &str, style: super::ButtonStyle) -> Builder {
-        self.reply.buttons.push(super::Button {
+    pub fn button(mut self, id: String, label: &str, style: ButtonStyle) -> Builder {
+        self.reply.buttons.push(Button {
             id,
             label: label.to_string(),
             style,

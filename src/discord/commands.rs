@@ -8,6 +8,14 @@ use serenity::all::{
     CommandInteraction, CommandOptionType, CreateCommand, CreateCommandOption, ResolvedValue,
 };
 
+/// The name a user goes by here: their server nickname, else their global display name, else
+/// their user name.
+pub(crate) fn display_name(user: &serenity::all::User, nick: Option<&str>) -> String {
+    nick.map(str::to_string)
+        .or_else(|| user.global_name.clone())
+        .unwrap_or_else(|| user.name.clone())
+}
+
 fn option(o: &OptionSpec) -> CreateCommandOption {
     let kind = match o.kind {
         Kind::Text => CommandOptionType::String,
@@ -66,7 +74,7 @@ pub fn parse(cmd: &CommandInteraction) -> Result<Command, String> {
                 }
                 Value::User(User::new(
                     u.id.to_string(),
-                    super::display_name(u, member.and_then(|m| m.nick.as_deref())),
+                    display_name(u, member.and_then(|m| m.nick.as_deref())),
                 ))
             }
             _ => {

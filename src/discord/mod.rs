@@ -170,12 +170,6 @@ impl EventHandler for Handler {
 }
 
 /// The display name of a user in a guild (nickname, global name, user name).
-fn display_name(user: &serenity::all::User, nick: Option<&str>) -> String {
-    nick.map(str::to_string)
-        .or_else(|| user.global_name.clone())
-        .unwrap_or_else(|| user.name.clone())
-}
-
 fn moderator(perms: Option<Permissions>) -> bool {
     perms.is_some_and(|p| {
         p.contains(Permissions::ADMINISTRATOR)
@@ -195,7 +189,7 @@ fn interaction_ctx(
     Ctx {
         server: guild.map(|g| g.to_string()).unwrap_or_else(|| "dm".into()),
         channel: channel.to_string(),
-        user: User::new(user.id.to_string(), display_name(user, nick)),
+        user: User::new(user.id.to_string(), commands::display_name(user, nick)),
         moderator: moderator(member.and_then(|m| m.permissions)),
     }
 }
