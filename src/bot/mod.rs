@@ -301,12 +301,6 @@ impl From<StoreError> for Fail {
     }
 }
 
-impl From<rusqlite::Error> for Fail {
-    fn from(e: rusqlite::Error) -> Fail {
-        Fail::Store(StoreError::Sql(e))
-    }
-}
-
 pub(crate) type Outcome<T> = Result<T, Fail>;
 
 /// A reply whose board image is drawn after the transaction commits.
