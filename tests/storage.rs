@@ -955,32 +955,47 @@ fn tournaments_and_pairings_round_trip() {
         )
     });
     assert!(orphan.is_err());
-    // Every stored form reads back as itself.
-    for f in [
-        TournamentFormat::Swiss,
-        TournamentFormat::RoundRobin,
-        TournamentFormat::Knockout,
-    ] {
-        assert_eq!(TournamentFormat::from_id(f.id()), Some(f));
-    }
-    for s in [
-        TournamentStatus::Open,
-        TournamentStatus::Running,
-        TournamentStatus::Finished,
-        TournamentStatus::Cancelled,
-    ] {
-        assert_eq!(TournamentStatus::from_id(s.id()), Some(s));
-    }
-    for r in [
-        PairingResult::Win0,
-        PairingResult::Win1,
-        PairingResult::Draw,
-        PairingResult::Forfeit0,
-        PairingResult::Forfeit1,
-        PairingResult::Bye,
-    ] {
-        assert_eq!(PairingResult::from_id(r.id()), Some(r));
-    }
+    // Every value passes the table's CHECK and reads back as itself.
+    write(&mut store, |tx| {
+        for (i, format) in TournamentFormat::ALL.iter().enumerate() {
+            let t = tx.insert_tournament(
+                &NewTournament {
+                    server_id: "forms",
+                    channel_id: "c",
+                    creator_id: "org",
+                    name: "t",
+                    format: *format,
+                    variant: Variant::Hkot2,
+                    scoring: Scoring::Kingdoms,
+                    days_per_move: None,
+                    rated: false,
+                },
+                300,
+            )?;
+            assert_eq!(tx.tournament(t)?.unwrap().format, *format);
+            let status = TournamentStatus::ALL[i % TournamentStatus::ALL.len()];
+            tx.set_tournament_status(t, status, 301)?;
+            assert_eq!(tx.tournament(t)?.unwrap().status, status);
+        }
+        for status in TournamentStatus::ALL {
+            tx.set_tournament_status(1, *status, 302)?;
+            assert_eq!(tx.tournament(1)?.unwrap().status, *status);
+        }
+        for result in PairingResult::ALL {
+            tx.set_pairing_result(1, *result, 303)?;
+            assert_eq!(tx.pairing(1)?.unwrap().result, Some(*result));
+        }
+        Ok(())
+    });
+    let ids = |all: Vec<&'static str>| all.join(" ");
+    assert_eq!(
+        ids(TournamentFormat::ALL.iter().map(|f| f.id()).collect()),
+        "swiss round-robin knockout"
+    );
+    assert_eq!(
+        ids(PairingResult::ALL.iter().map(|r| r.id()).collect()),
+        "win0 win1 draw forfeit0 forfeit1 bye"
+    );
     assert_eq!(TournamentFormat::from_id("ladder"), None);
 }
 

@@ -4,71 +4,29 @@ use super::{Cols, Result, Tx};
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 
-/// Who moves first in a challenged game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FirstChoice {
-    /// Drawn by lot when the challenge is accepted.
-    Random,
-    /// The challenger.
-    Challenger,
-    /// The opponent.
-    Opponent,
-}
-
-impl FirstChoice {
-    /// The stored form.
-    pub fn id(self) -> &'static str {
-        match self {
-            FirstChoice::Random => "random",
-            FirstChoice::Challenger => "challenger",
-            FirstChoice::Opponent => "opponent",
-        }
-    }
-
-    /// Parses the stored form.
-    pub fn from_id(s: &str) -> Option<FirstChoice> {
-        match s {
-            "random" => Some(FirstChoice::Random),
-            "challenger" => Some(FirstChoice::Challenger),
-            "opponent" => Some(FirstChoice::Opponent),
-            _ => None,
-        }
+stored_enum! {
+    /// Who moves first in a challenged game.
+    pub enum FirstChoice {
+        /// Drawn by lot when the challenge is accepted.
+        Random = "random",
+        /// The challenger.
+        Challenger = "challenger",
+        /// The opponent.
+        Opponent = "opponent",
     }
 }
 
-/// Status of a challenge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChallengeStatus {
-    /// Waiting for an answer.
-    Open,
-    /// Accepted: its game started.
-    Accepted,
-    /// Declined by the opponent.
-    Declined,
-    /// Withdrawn by the challenger.
-    Cancelled,
-}
-
-impl ChallengeStatus {
-    /// The stored form.
-    pub fn id(self) -> &'static str {
-        match self {
-            ChallengeStatus::Open => "open",
-            ChallengeStatus::Accepted => "accepted",
-            ChallengeStatus::Declined => "declined",
-            ChallengeStatus::Cancelled => "cancelled",
-        }
-    }
-
-    /// Parses the stored form.
-    pub fn from_id(s: &str) -> Option<ChallengeStatus> {
-        match s {
-            "open" => Some(ChallengeStatus::Open),
-            "accepted" => Some(ChallengeStatus::Accepted),
-            "declined" => Some(ChallengeStatus::Declined),
-            "cancelled" => Some(ChallengeStatus::Cancelled),
-            _ => None,
-        }
+stored_enum! {
+    /// Status of a challenge.
+    pub enum ChallengeStatus {
+        /// Waiting for an answer.
+        Open = "open",
+        /// Accepted: its game started.
+        Accepted = "accepted",
+        /// Declined by the opponent.
+        Declined = "declined",
+        /// Withdrawn by the challenger.
+        Cancelled = "cancelled",
     }
 }
 

@@ -61,35 +61,15 @@ impl From<GameId> for i64 {
     }
 }
 
-/// Status of a stored game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameStatus {
-    /// Being played.
-    Active,
-    /// Ended with a result.
-    Finished,
-    /// Ended without a result.
-    Aborted,
-}
-
-impl GameStatus {
-    /// The stored form.
-    pub fn id(self) -> &'static str {
-        match self {
-            GameStatus::Active => "active",
-            GameStatus::Finished => "finished",
-            GameStatus::Aborted => "aborted",
-        }
-    }
-
-    /// Parses the stored form.
-    pub fn from_id(s: &str) -> Option<GameStatus> {
-        match s {
-            "active" => Some(GameStatus::Active),
-            "finished" => Some(GameStatus::Finished),
-            "aborted" => Some(GameStatus::Aborted),
-            _ => None,
-        }
+stored_enum! {
+    /// Status of a stored game.
+    pub enum GameStatus {
+        /// Being played.
+        Active = "active",
+        /// Ended with a result.
+        Finished = "finished",
+        /// Ended without a result.
+        Aborted = "aborted",
     }
 }
 

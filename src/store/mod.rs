@@ -18,6 +18,43 @@
 //! - [`settings`]: user and server settings; [`users`]: users and their display names;
 //! - [`tournaments`]: tournaments and their pairings.
 
+/// Declares an enum stored as text: each variant with its stored form, and `ALL`, `id` and
+/// `from_id` generated from that one list.
+macro_rules! stored_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $id:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl $name {
+            /// Every value, in order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The stored form.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $($name::$variant => $id,)+
+                }
+            }
+
+            /// Parses the stored form.
+            pub fn from_id(s: &str) -> Option<$name> {
+                match s {
+                    $($id => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
 pub mod challenges;
 pub mod clocks;
 pub mod games;

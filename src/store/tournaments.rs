@@ -5,71 +5,29 @@ use super::{Cols, Result, Tx};
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 
-/// How a tournament is paired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TournamentFormat {
-    /// FIDE Dutch Swiss.
-    Swiss,
-    /// Everyone plays everyone (Berger tables).
-    RoundRobin,
-    /// Single elimination.
-    Knockout,
-}
-
-impl TournamentFormat {
-    /// The stored form, as players type it.
-    pub fn id(self) -> &'static str {
-        match self {
-            TournamentFormat::Swiss => "swiss",
-            TournamentFormat::RoundRobin => "round-robin",
-            TournamentFormat::Knockout => "knockout",
-        }
-    }
-
-    /// Parses the stored form.
-    pub fn from_id(s: &str) -> Option<TournamentFormat> {
-        match s {
-            "swiss" => Some(TournamentFormat::Swiss),
-            "round-robin" => Some(TournamentFormat::RoundRobin),
-            "knockout" => Some(TournamentFormat::Knockout),
-            _ => None,
-        }
+stored_enum! {
+    /// How a tournament is paired.
+    pub enum TournamentFormat {
+        /// FIDE Dutch Swiss.
+        Swiss = "swiss",
+        /// Everyone plays everyone (Berger tables).
+        RoundRobin = "round-robin",
+        /// Single elimination.
+        Knockout = "knockout",
     }
 }
 
-/// Where a tournament stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TournamentStatus {
-    /// Taking sign-ups.
-    Open,
-    /// Being played.
-    Running,
-    /// Over, with final standings.
-    Finished,
-    /// Called off.
-    Cancelled,
-}
-
-impl TournamentStatus {
-    /// The stored form.
-    pub fn id(self) -> &'static str {
-        match self {
-            TournamentStatus::Open => "open",
-            TournamentStatus::Running => "running",
-            TournamentStatus::Finished => "finished",
-            TournamentStatus::Cancelled => "cancelled",
-        }
-    }
-
-    /// Parses the stored form.
-    pub fn from_id(s: &str) -> Option<TournamentStatus> {
-        match s {
-            "open" => Some(TournamentStatus::Open),
-            "running" => Some(TournamentStatus::Running),
-            "finished" => Some(TournamentStatus::Finished),
-            "cancelled" => Some(TournamentStatus::Cancelled),
-            _ => None,
-        }
+stored_enum! {
+    /// Where a tournament stands.
+    pub enum TournamentStatus {
+        /// Taking sign-ups.
+        Open = "open",
+        /// Being played.
+        Running = "running",
+        /// Over, with final standings.
+        Finished = "finished",
+        /// Called off.
+        Cancelled = "cancelled",
     }
 }
 
@@ -147,47 +105,21 @@ pub struct NewTournament<'a> {
     pub rated: bool,
 }
 
-/// The result of a pairing, from the point of view of its two players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PairingResult {
-    /// Player 0 won over the board.
-    Win0,
-    /// Player 1 won over the board.
-    Win1,
-    /// A draw over the board.
-    Draw,
-    /// Player 0 forfeited (Part F.1): player 1 scores 1, unplayed for both.
-    Forfeit0,
-    /// Player 1 forfeited.
-    Forfeit1,
-    /// Player 0 had a bye (no opponent).
-    Bye,
-}
-
-impl PairingResult {
-    /// The stored form.
-    pub fn id(self) -> &'static str {
-        match self {
-            PairingResult::Win0 => "win0",
-            PairingResult::Win1 => "win1",
-            PairingResult::Draw => "draw",
-            PairingResult::Forfeit0 => "forfeit0",
-            PairingResult::Forfeit1 => "forfeit1",
-            PairingResult::Bye => "bye",
-        }
-    }
-
-    /// Parses the stored form.
-    pub fn from_id(s: &str) -> Option<PairingResult> {
-        match s {
-            "win0" => Some(PairingResult::Win0),
-            "win1" => Some(PairingResult::Win1),
-            "draw" => Some(PairingResult::Draw),
-            "forfeit0" => Some(PairingResult::Forfeit0),
-            "forfeit1" => Some(PairingResult::Forfeit1),
-            "bye" => Some(PairingResult::Bye),
-            _ => None,
-        }
+stored_enum! {
+    /// The result of a pairing, from the point of view of its two players.
+    pub enum PairingResult {
+        /// Player 0 won over the board.
+        Win0 = "win0",
+        /// Player 1 won over the board.
+        Win1 = "win1",
+        /// A draw over the board.
+        Draw = "draw",
+        /// Player 0 forfeited (Part F.1): player 1 scores 1, unplayed for both.
+        Forfeit0 = "forfeit0",
+        /// Player 1 forfeited.
+        Forfeit1 = "forfeit1",
+        /// Player 0 had a bye (no opponent).
+        Bye = "bye",
     }
 }
 
