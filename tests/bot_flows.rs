@@ -7,7 +7,7 @@ use common::*;
 use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{Command, Reply, TakebackAnswer};
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
-use tara_bot::store::GameStatus;
+use tara_bot::store::{GameId, GameStatus};
 
 /// Plays `moves` through the bot by whoever is on move; restarts the bot halfway when asked.
 /// Returns every reply.
@@ -620,7 +620,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         "carol",
         "lobby",
         Command::Game {
-            id: g.id,
+            id: GameId(g.id),
             ply: None,
         },
     );
@@ -637,7 +637,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         "carol",
         "lobby",
         Command::Game {
-            id: g.id,
+            id: GameId(g.id),
             ply: Some(1),
         },
     );
@@ -646,7 +646,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         "carol",
         "lobby",
         Command::Game {
-            id: g.id,
+            id: GameId(g.id),
             ply: Some(5),
         },
     );
@@ -657,7 +657,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
     let r = h.bot.handle(
         &elsewhere,
         Command::Game {
-            id: g.id,
+            id: GameId(g.id),
             ply: None,
         },
     );
@@ -666,6 +666,13 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         r[0].plain_text(),
         format!("There is no game #{} on this server.", g.id)
     );
-    let r = h.send("carol", "lobby", Command::Game { id: 999, ply: None });
+    let r = h.send(
+        "carol",
+        "lobby",
+        Command::Game {
+            id: GameId(999),
+            ply: None,
+        },
+    );
     assert_eq!(r[0].plain_text(), "There is no game #999 on this server.");
 }

@@ -418,7 +418,10 @@ fn a_version_1_database_is_upgraded_in_place() {
         .unwrap();
     }
     let mut store = Store::open(&db).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(
+        store.schema_version().unwrap(),
+        tara_bot::store::SCHEMA_VERSION
+    );
     let g = store.read(|tx| tx.active_game("c")).unwrap().unwrap();
     assert_eq!(g.days_per_move, None);
     assert_eq!(g.deadline_at, None);

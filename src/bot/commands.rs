@@ -11,7 +11,7 @@ use super::reply::{Ctx, Reply, User};
 use super::session::{Bot, Fail, Out, Outcome};
 use super::time::TimeControl;
 use crate::game::{Scoring, Variant};
-use crate::store::FirstChoice;
+use crate::store::{FirstChoice, GameId};
 
 /// One command as adapters offer it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,7 +168,7 @@ commands! {
     /// Resign; without `confirmed` the bot asks first (a button confirms).
     Resign = "resign", "Resign this channel's game (asks first)", private: false, Bot::resign {
         confirmed: bool = "confirm", "Resign without asking again" .hidden();
-        game: Option<i64> = "game", "The game the confirmation was asked for" .hidden();
+        game: Option<GameId> = "game", "The game the confirmation was asked for" .hidden();
     }
     /// The board now, or after `ply` moves.
     Board = "board", "Show the board now, or after a given move", private: false, Bot::board {
@@ -176,7 +176,7 @@ commands! {
     }
     /// A game by its number, from any channel of this server.
     Game = "game", "Show any game of this server by its number (#123)", private: false, Bot::game {
-        id: i64 = "id", "The game's number, as in #123" .min(1);
+        id: GameId = "id", "The game's number, as in #123" .min(1);
         ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
     }
     /// The game record as importable text.
@@ -206,7 +206,7 @@ commands! {
     /// Ask to take back your last move, or answer your opponent's request.
     Takeback = "takeback", "Ask to take back your last move, or answer such a request", private: false, Bot::takeback {
         answer: Option<TakebackAnswer> = "answer", "Answer your opponent's request";
-        game: Option<i64> = "game", "The game the request was made in" .hidden();
+        game: Option<GameId> = "game", "The game the request was made in" .hidden();
     }
 }
 
@@ -221,15 +221,15 @@ impl Command {
             "cancel" => Command::Cancel { challenge: Some(n) },
             "resign" => Command::Resign {
                 confirmed: true,
-                game: Some(n),
+                game: Some(GameId(n)),
             },
             "takeback-yes" => Command::Takeback {
                 answer: Some(TakebackAnswer::Allow),
-                game: Some(n),
+                game: Some(GameId(n)),
             },
             "takeback-no" => Command::Takeback {
                 answer: Some(TakebackAnswer::Refuse),
-                game: Some(n),
+                game: Some(GameId(n)),
             },
             _ => return None,
         })
@@ -359,7 +359,7 @@ mod tests {
             Command::from_button("takeback-no:4"),
             Some(Command::Takeback {
                 answer: Some(TakebackAnswer::Refuse),
-                game: Some(4)
+                game: Some(GameId(4))
             })
         );
         assert_eq!(Command::from_button("nothing:1"), None);

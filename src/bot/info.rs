@@ -5,7 +5,7 @@ use super::session::{load_active, names, replay, time_left, Bot, Fail, Out, Outc
 use super::text::{self, Builder};
 use crate::game::{describe, GameRecord, Move, Position, Variant};
 use crate::render::Frame;
-use crate::store::{GameRow, GameStatus, Tx};
+use crate::store::{GameId, GameRow, GameStatus, Tx};
 
 /// This channel's active game, else its most recent one.
 fn game_here(tx: &Tx, ctx: &Ctx) -> Outcome<GameRow> {
@@ -37,13 +37,13 @@ impl Bot {
     }
 
     /// `/game id`: any game of this server by its number, now or after `ply` moves.
-    pub(crate) fn game(&self, ctx: &Ctx, id: i64, ply: Option<u32>) -> Outcome<Vec<Out>> {
+    pub(crate) fn game(&self, ctx: &Ctx, id: GameId, ply: Option<u32>) -> Outcome<Vec<Out>> {
         let mut store = self.store();
         store.read(|tx| {
             let game = tx
-                .game(id)?
+                .game(id.0)?
                 .filter(|g| g.server_id == ctx.server)
-                .ok_or_else(|| Fail::User(format!("There is no game #{id} on this server.")))?;
+                .ok_or_else(|| Fail::User(format!("There is no game {id} on this server.")))?;
             let channel = game.channel_id.clone();
             let mut outs = board_of(tx, game, ply)?;
             if let Some(first) = outs.first_mut() {

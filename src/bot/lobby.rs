@@ -52,6 +52,7 @@ impl Bot {
                     first,
                     is_match,
                     days_per_move: days.days(),
+                    rated: false,
                 },
                 now,
             )?;

@@ -9,7 +9,7 @@
 use super::reply::User;
 use super::time::TimeControl;
 use crate::game::{Scoring, Variant};
-use crate::store::FirstChoice;
+use crate::store::{FirstChoice, GameId};
 
 /// How an option is entered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,6 +273,18 @@ impl Param for u32 {
     fn read(v: Option<&Value>, name: &str) -> Result<u32, String> {
         let n = integer(v, name)?;
         u32::try_from(n).map_err(|_| format!("`{name}` must be a number from 0 to {}.", u32::MAX))
+    }
+}
+
+impl Param for GameId {
+    const KIND: Kind = Kind::Integer;
+    fn read(v: Option<&Value>, name: &str) -> Result<GameId, String> {
+        match integer(v, name)? {
+            n if n > 0 => Ok(GameId(n)),
+            n => Err(format!(
+                "'{n}' is not a game number: write it as #123 or 123."
+            )),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use super::session::{
 use super::text::{self, Builder};
 use crate::game::{describe, forfeit, EndReason, Move, Position, Side};
 use crate::render::Frame;
-use crate::store::{GameRow, MoveRow, TakebackRow, Tx};
+use crate::store::{GameId, GameRow, MoveRow, TakebackRow, Tx};
 
 /// An answer to a takeback request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -217,7 +217,7 @@ impl Bot {
         &self,
         ctx: &Ctx,
         confirmed: bool,
-        game_id: Option<i64>,
+        game_id: Option<GameId>,
     ) -> Outcome<Vec<Out>> {
         let now = self.now();
         let mut store = self.store();
@@ -316,7 +316,7 @@ impl Bot {
         &self,
         ctx: &Ctx,
         answer: Option<TakebackAnswer>,
-        game_id: Option<i64>,
+        game_id: Option<GameId>,
     ) -> Outcome<Vec<Out>> {
         if let Some(answer) = answer {
             return self.takeback_answer(ctx, answer == TakebackAnswer::Allow, game_id);
@@ -360,7 +360,12 @@ impl Bot {
         })
     }
 
-    fn takeback_answer(&self, ctx: &Ctx, accept: bool, game_id: Option<i64>) -> Outcome<Vec<Out>> {
+    fn takeback_answer(
+        &self,
+        ctx: &Ctx,
+        accept: bool,
+        game_id: Option<GameId>,
+    ) -> Outcome<Vec<Out>> {
         let now = self.now();
         let mut store = self.store();
         store.write(|tx| {

@@ -9,7 +9,7 @@ use super::time::{date_text, duration_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
 use crate::game::{GameOptions, Move, Position, Scoring, Side, Variant};
 use crate::render::{self, Frame};
-use crate::store::{GameRow, MoveRow, NewGame, Store, StoreError, Tx};
+use crate::store::{GameId, GameRow, MoveRow, NewGame, Store, StoreError, Tx};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Why a command did not go through.
@@ -143,9 +143,9 @@ pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
 
 /// The channel's active game for a button that names a game: a button left on an old
 /// message must not act on a newer game.
-pub(crate) fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<i64>) -> Outcome<Loaded> {
+pub(crate) fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<Loaded> {
     let l = load_active(tx, ctx)?;
-    if game_id.is_some_and(|id| id != l.game.id) {
+    if game_id.is_some_and(|id| id.0 != l.game.id) {
         return Err(Fail::User(
             "That button belongs to a game that is over or not in this channel.".into(),
         ));
@@ -276,6 +276,9 @@ pub(crate) fn create_game(
             match_id: match_game.map(|m| m.0),
             match_game: match_game.map(|m| m.1),
             days_per_move,
+            pairing_id: None,
+            rated: false,
+            ai_levels: [None, None],
         },
         now,
     )?;

@@ -383,7 +383,7 @@ mod tests {
         assert_eq!(
             run("/game #12 3"),
             Command::Game {
-                id: 12,
+                id: crate::store::GameId(12),
                 ply: Some(3)
             }
         );

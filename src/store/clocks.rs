@@ -1,0 +1,111 @@
+//! Correspondence clocks: each game's deadline and reminders, and players' vacations.
+
+use super::{Cols, Result, Tx};
+use rusqlite::params;
+
+/// A stored vacation: the clocks of the user's games stop from `start_at` to `end_at`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VacationRow {
+    /// Its id.
+    pub id: i64,
+    /// Whose.
+    pub user_id: String,
+    /// When it starts (ms).
+    pub start_at: i64,
+    /// When it ends (ms).
+    pub end_at: i64,
+}
+
+impl VacationRow {
+    fn from_row(c: &Cols) -> Result<VacationRow> {
+        Ok(VacationRow {
+            id: c.get("id")?,
+            user_id: c.get("user_id")?,
+            start_at: c.get("start_at")?,
+            end_at: c.get("end_at")?,
+        })
+    }
+}
+
+impl Tx<'_> {
+    /// Notes that the turn changed hands at `now`, with the new mover's clock (start,
+    /// deadline) when the game has one; this turn's reminders start again.
+    pub fn start_turn(&self, game_id: i64, now: i64, clock: Option<(i64, i64)>) -> Result<()> {
+        self.exec(
+            "UPDATE games SET updated_at = ?2, turn_started_at = ?2, clock_start_at = ?3,
+               deadline_at = ?4, reminders_sent = 0 WHERE id = ?1",
+            params![game_id, now, clock.map(|c| c.0), clock.map(|c| c.1)],
+        )?;
+        Ok(())
+    }
+
+    /// Records that this turn's reminder number `sent` (1 or 2) went out at `now`.
+    pub fn set_reminded(&self, game_id: i64, sent: u32, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE games SET reminders_sent = ?2, reminded_at = ?3 WHERE id = ?1",
+            params![game_id, sent, now],
+        )?;
+        Ok(())
+    }
+
+    /// Moves a game's clock later by `ms` (a vacation of the player to move).
+    pub fn shift_clock(&self, game_id: i64, ms: i64) -> Result<()> {
+        self.exec(
+            "UPDATE games SET clock_start_at = clock_start_at + ?2, deadline_at = deadline_at + ?2
+             WHERE id = ?1 AND deadline_at IS NOT NULL",
+            params![game_id, ms],
+        )?;
+        Ok(())
+    }
+
+    /// Ids of the active games that have a clock.
+    pub fn clocked_games(&self) -> Result<Vec<i64>> {
+        self.all(
+            "games",
+            "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL ORDER BY id",
+            [],
+            |c| c.get("id"),
+        )
+    }
+
+    /// Records a vacation.
+    pub fn insert_vacation(&self, user_id: &str, start: i64, end: i64) -> Result<()> {
+        self.exec(
+            "INSERT INTO vacations (user_id, start_at, end_at) VALUES (?1, ?2, ?3)",
+            params![user_id, start, end],
+        )?;
+        Ok(())
+    }
+
+    /// A user's vacations, earliest first.
+    pub fn vacations(&self, user_id: &str) -> Result<Vec<VacationRow>> {
+        self.all(
+            "vacations",
+            "SELECT * FROM vacations WHERE user_id = ?1 ORDER BY start_at, id",
+            [user_id],
+            VacationRow::from_row,
+        )
+    }
+
+    /// The end of the user's vacation running at `now`, if any.
+    pub fn vacation_end(&self, user_id: &str, now: i64) -> Result<Option<i64>> {
+        self.value(
+            "vacations",
+            "SELECT MAX(end_at) AS end_at FROM vacations
+             WHERE user_id = ?1 AND start_at <= ?2 AND end_at > ?2",
+            params![user_id, now],
+            "end_at",
+        )
+    }
+
+    /// Vacation time (ms) the user started in `[from, to)`.
+    pub fn vacation_taken(&self, user_id: &str, from: i64, to: i64) -> Result<i64> {
+        self.value(
+            "vacations",
+            "SELECT COALESCE(SUM(end_at - start_at), 0) AS taken FROM vacations
+             WHERE user_id = ?1 AND start_at >= ?2 AND start_at < ?3",
+            params![user_id, from, to],
+            "taken",
+        )
+    }
+}

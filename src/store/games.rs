@@ -1,0 +1,529 @@
+//! Games, their moves and their takeback requests. A game's truth is its move list: any
+//! position is rebuilt by replaying it.
+
+use super::{Cols, Result, StoreError, Tx};
+use crate::game::{EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
+use rusqlite::params;
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+
+/// The user id of the bot's AI. Every AI seat names this user, so the seat columns keep their
+/// foreign keys; the level is stored beside it (migration 0003 creates the user). It starts
+/// with `@`, which neither a Discord id (digits) nor a console name (the console strips a
+/// leading `@`) can.
+pub const AI_USER_ID: &str = "@ai";
+
+/// The AI's levels: 1 (weakest) to 5 (strongest).
+pub const AI_LEVELS: RangeInclusive<u8> = 1..=5;
+
+/// The short public id of a game, which players type as `#123`.
+///
+/// It is the integer primary key of `games`, not a separate column: that key is already short,
+/// unique, assigned in order, stable for the life of the game and never reused (games are never
+/// deleted: an abandoned game is kept as `aborted`). A second code would have to be kept unique
+/// and mapped back to the key on every lookup for nothing. Ids count across all servers; a game
+/// of another server is looked up like a missing one by the callers that show games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GameId(pub i64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Text that is not a game id.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a game number: write it as #123 or 123")]
+pub struct ParseGameIdError(pub String);
+
+impl FromStr for GameId {
+    type Err = ParseGameIdError;
+
+    /// Accepts `#123` and `123` (spaces around are ignored).
+    fn from_str(s: &str) -> std::result::Result<GameId, ParseGameIdError> {
+        let t = s.trim();
+        let digits = t.strip_prefix('#').unwrap_or(t);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ParseGameIdError(s.to_string()));
+        }
+        match digits.parse::<i64>() {
+            Ok(n) if n > 0 => Ok(GameId(n)),
+            _ => Err(ParseGameIdError(s.to_string())),
+        }
+    }
+}
+
+impl From<GameId> for i64 {
+    fn from(id: GameId) -> i64 {
+        id.0
+    }
+}
+
+stored_enum! {
+    /// Status of a stored game.
+    pub enum GameStatus {
+        /// Being played.
+        Active = "active",
+        /// Ended with a result.
+        Finished = "finished",
+        /// Ended without a result.
+        Aborted = "aborted",
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person, by user id.
+    Person {
+        /// Their user id.
+        user_id: String,
+    },
+    /// The bot's AI at a level (see [`AI_LEVELS`]).
+    Ai {
+        /// Its level.
+        level: u8,
+    },
+}
+
+/// A stored game (without its moves).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// The id, also the public id players type (see [`GameId`]).
+    pub id: i64,
+    /// The server (Discord guild) it is played on.
+    pub server_id: String,
+    /// The channel or thread it is played in.
+    pub channel_id: String,
+    /// Variant, scoring and first side.
+    pub options: GameOptions,
+    /// User ids of seat 0 (Red / attackers) and seat 1 (Blue / defenders); an AI seat holds
+    /// [`AI_USER_ID`].
+    pub seats: [String; 2],
+    /// The AI level of each seat, `None` for a person (see [`GameRow::seat`]).
+    pub ai_levels: [Option<u8>; 2],
+    /// Active, finished or aborted.
+    pub status: GameStatus,
+    /// The result, once finished.
+    pub outcome: Option<Outcome>,
+    /// The match it belongs to.
+    pub match_id: Option<i64>,
+    /// Its number in the match (1 or 2; a replayed game keeps its number).
+    pub match_game: Option<i64>,
+    /// The tournament pairing it belongs to.
+    pub pairing_id: Option<i64>,
+    /// Rated (counts for ratings) or casual.
+    pub rated: bool,
+    /// When it was created.
+    pub created_at: i64,
+    /// When it last changed.
+    pub updated_at: i64,
+    /// When it finished or was aborted.
+    pub ended_at: Option<i64>,
+    /// Since when the player to move is on move.
+    pub turn_started_at: i64,
+    /// The time control: days per move, `None` for no clock.
+    pub days_per_move: Option<u32>,
+    /// When the clock of the player to move started (after any vacation of theirs).
+    pub clock_start_at: Option<i64>,
+    /// When the player to move runs out of time.
+    pub deadline_at: Option<i64>,
+    /// Reminders sent to the player to move this turn (0, 1 or 2).
+    pub reminders_sent: u32,
+    /// When the last reminder of this game was sent.
+    pub reminded_at: Option<i64>,
+}
+
+impl GameRow {
+    /// The seat (0 or 1) a user plays, if any.
+    pub fn seat_of(&self, user: &str) -> Option<usize> {
+        self.seats.iter().position(|s| s == user)
+    }
+
+    /// Who sits in seat `i` (0 or 1; any other index is read as 1).
+    pub fn seat(&self, i: usize) -> Seat {
+        let i = i.min(1);
+        match self.ai_levels[i] {
+            Some(level) => Seat::Ai { level },
+            None => Seat::Person {
+                user_id: self.seats[i].clone(),
+            },
+        }
+    }
+
+    /// The id players type, `#123`.
+    pub fn public_id(&self) -> GameId {
+        GameId(self.id)
+    }
+
+    /// Reads a row of `SELECT * FROM games`.
+    fn from_row(c: &Cols) -> Result<GameRow> {
+        let variant: Variant = c.parse("variant", "a variant", |s| s.parse().ok())?;
+        let scoring: Scoring = c.parse("scoring", "a scoring", |s| s.parse().ok())?;
+        let first = c.parse("first_side", "a side", Side::from_id)?;
+        let options = GameOptions::with(variant, Some(scoring), Some(first))
+            .map_err(|e| StoreError::Corrupt(format!("game options: {e}")))?;
+        let winner = c.parse_opt("winner", "a side", Side::from_id)?;
+        let reason = c.parse_opt("reason", "an end reason", EndReason::from_id)?;
+        let points: [Option<u32>; 2] = [c.get("points0")?, c.get("points1")?];
+        let outcome = match (reason, points) {
+            (Some(reason), [Some(p0), Some(p1)]) => Some(Outcome {
+                winner,
+                reason,
+                points: [Points(p0), Points(p1)],
+            }),
+            _ => None,
+        };
+        let level = |column: &str| -> Result<Option<u8>> {
+            let level: Option<u8> = c.get(column)?;
+            match level {
+                Some(l) if !AI_LEVELS.contains(&l) => Err(StoreError::Corrupt(format!(
+                    "games.{column} holds {l}, which is not an AI level"
+                ))),
+                l => Ok(l),
+            }
+        };
+        Ok(GameRow {
+            id: c.get("id")?,
+            server_id: c.get("server_id")?,
+            channel_id: c.get("channel_id")?,
+            options,
+            seats: [c.get("seat0_id")?, c.get("seat1_id")?],
+            ai_levels: [level("seat0_ai_level")?, level("seat1_ai_level")?],
+            status: c.parse("status", "a game status", GameStatus::from_id)?,
+            outcome,
+            match_id: c.get("match_id")?,
+            match_game: c.get("match_game")?,
+            pairing_id: c.get("pairing_id")?,
+            rated: c.get("rated")?,
+            created_at: c.get("created_at")?,
+            updated_at: c.get("updated_at")?,
+            ended_at: c.get("ended_at")?,
+            turn_started_at: c.get("turn_started_at")?,
+            days_per_move: c.get("days_per_move")?,
+            clock_start_at: c.get("clock_start_at")?,
+            deadline_at: c.get("deadline_at")?,
+            reminders_sent: c.get("reminders_sent")?,
+            reminded_at: c.get("reminded_at")?,
+        })
+    }
+}
+
+/// A new game.
+#[derive(Clone, Debug)]
+pub struct NewGame<'a> {
+    /// The server it is played on.
+    pub server_id: &'a str,
+    /// The channel or thread it is played in.
+    pub channel_id: &'a str,
+    /// Variant, scoring and first side.
+    pub options: GameOptions,
+    /// User ids of seat 0 and seat 1; an AI seat must name [`AI_USER_ID`].
+    pub seats: [&'a str; 2],
+    /// The AI level of each seat, `None` for a person.
+    pub ai_levels: [Option<u8>; 2],
+    /// The match it belongs to.
+    pub match_id: Option<i64>,
+    /// Its number in the match.
+    pub match_game: Option<i64>,
+    /// The tournament pairing it belongs to.
+    pub pairing_id: Option<i64>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The time control: days per move, `None` for no clock.
+    pub days_per_move: Option<u32>,
+}
+
+impl NewGame<'_> {
+    /// Who sits in seat `i` (0 or 1).
+    pub fn seat(&self, i: usize) -> Seat {
+        let i = i.min(1);
+        match self.ai_levels[i] {
+            Some(level) => Seat::Ai { level },
+            None => Seat::Person {
+                user_id: self.seats[i].to_string(),
+            },
+        }
+    }
+
+    /// Checks that each seat is either a person or the AI at a known level.
+    fn check_seats(&self) -> Result<()> {
+        for i in 0..2 {
+            match (self.ai_levels[i], self.seats[i] == AI_USER_ID) {
+                (Some(level), true) if AI_LEVELS.contains(&level) => {}
+                (Some(level), true) => {
+                    return Err(StoreError::Invalid(format!(
+                        "The AI plays at levels {} to {}, not {level}.",
+                        AI_LEVELS.start(),
+                        AI_LEVELS.end()
+                    )))
+                }
+                (Some(_), false) | (None, true) => {
+                    return Err(StoreError::Invalid(format!(
+                        "Seat {i} of a new game must name the AI's user ({AI_USER_ID}) exactly \
+                         when it has an AI level."
+                    )))
+                }
+                (None, false) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A stored move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    /// Its number, from 0.
+    pub ply: u32,
+    /// The canonical move.
+    pub notation: String,
+    /// Who played it; `None` for a pass the bot played.
+    pub user_id: Option<String>,
+    /// When it was played.
+    pub created_at: i64,
+}
+
+impl MoveRow {
+    fn from_row(c: &Cols) -> Result<MoveRow> {
+        Ok(MoveRow {
+            ply: c.get("ply")?,
+            notation: c.get("notation")?,
+            user_id: c.get("user_id")?,
+            created_at: c.get("created_at")?,
+        })
+    }
+}
+
+/// A pending takeback request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakebackRow {
+    /// The game.
+    pub game_id: i64,
+    /// The move to undo (and everything after it).
+    pub ply: u32,
+    /// Who asked.
+    pub requested_by: String,
+}
+
+impl TakebackRow {
+    fn from_row(c: &Cols) -> Result<TakebackRow> {
+        Ok(TakebackRow {
+            game_id: c.get("game_id")?,
+            ply: c.get("ply")?,
+            requested_by: c.get("requested_by")?,
+        })
+    }
+}
+
+impl Tx<'_> {
+    pub(super) fn game_where(
+        &self,
+        condition: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<Vec<GameRow>> {
+        self.all(
+            "games",
+            &format!("SELECT * FROM games WHERE {condition}"),
+            params,
+            GameRow::from_row,
+        )
+    }
+
+    fn one_game(&self, condition: &str, params: impl rusqlite::Params) -> Result<Option<GameRow>> {
+        self.first(
+            "games",
+            &format!("SELECT * FROM games WHERE {condition}"),
+            params,
+            GameRow::from_row,
+        )
+    }
+
+    /// The active game in a channel.
+    pub fn active_game(&self, channel_id: &str) -> Result<Option<GameRow>> {
+        self.one_game("channel_id = ?1 AND status = 'active'", [channel_id])
+    }
+
+    /// The most recent game in a channel, whatever its status.
+    pub fn latest_game(&self, channel_id: &str) -> Result<Option<GameRow>> {
+        self.one_game("channel_id = ?1 ORDER BY id DESC LIMIT 1", [channel_id])
+    }
+
+    /// A game by id.
+    pub fn game(&self, id: i64) -> Result<Option<GameRow>> {
+        self.one_game("id = ?1", [id])
+    }
+
+    /// Active games a user plays in, oldest first.
+    pub fn active_games_of(&self, user_id: &str) -> Result<Vec<GameRow>> {
+        self.game_where(
+            "status = 'active' AND (seat0_id = ?1 OR seat1_id = ?1) ORDER BY id",
+            [user_id],
+        )
+    }
+
+    /// A server's games with a status, newest first, at most `limit`.
+    pub fn server_games(
+        &self,
+        server_id: &str,
+        status: GameStatus,
+        limit: u32,
+    ) -> Result<Vec<GameRow>> {
+        self.game_where(
+            "server_id = ?1 AND status = ?2 ORDER BY id DESC LIMIT ?3",
+            params![server_id, status.id(), limit],
+        )
+    }
+
+    /// A user's finished games on a server (of one variant, or all), most recently ended
+    /// first, at most `limit`.
+    pub fn finished_games_of(
+        &self,
+        server_id: &str,
+        user_id: &str,
+        variant: Option<Variant>,
+        limit: u32,
+    ) -> Result<Vec<GameRow>> {
+        let variant = variant.map(Variant::id);
+        self.game_where(
+            "id IN (SELECT id FROM games WHERE seat0_id = ?2 AND status = 'finished'
+                      AND (?3 IS NULL OR variant = ?3)
+                    UNION ALL
+                    SELECT id FROM games WHERE seat1_id = ?2 AND status = 'finished'
+                      AND (?3 IS NULL OR variant = ?3))
+             AND server_id = ?1 ORDER BY ended_at DESC, id DESC LIMIT ?4",
+            params![server_id, user_id, variant, limit],
+        )
+    }
+
+    /// The games of a tournament pairing, in order.
+    pub fn pairing_games(&self, pairing_id: i64) -> Result<Vec<GameRow>> {
+        self.game_where("pairing_id = ?1 ORDER BY id", [pairing_id])
+    }
+
+    /// Creates a game; fails if the channel already has an active one, or if a seat is neither
+    /// a person nor the AI at a known level.
+    pub fn insert_game(&self, g: &NewGame, now: i64) -> Result<i64> {
+        g.check_seats()?;
+        self.insert(
+            "INSERT INTO games (server_id, channel_id, variant, scoring, first_side, seat0_id,
+               seat1_id, seat0_ai_level, seat1_ai_level, status, match_id, match_game,
+               pairing_id, rated, created_at, updated_at, turn_started_at, days_per_move)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'active', ?10, ?11, ?12, ?13, ?14, ?14,
+               ?14, ?15)",
+            params![
+                g.server_id,
+                g.channel_id,
+                g.options.variant.id(),
+                g.options.scoring.id(),
+                g.options.first.id(),
+                g.seats[0],
+                g.seats[1],
+                g.ai_levels[0],
+                g.ai_levels[1],
+                g.match_id,
+                g.match_game,
+                g.pairing_id,
+                g.rated,
+                now,
+                g.days_per_move
+            ],
+        )
+    }
+
+    /// Ends a game with a result.
+    pub fn finish_game(&self, game_id: i64, o: &Outcome, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE games SET status = 'finished', winner = ?2, reason = ?3, points0 = ?4,
+               points1 = ?5, updated_at = ?6, ended_at = ?6 WHERE id = ?1",
+            params![
+                game_id,
+                o.winner.map(Side::id),
+                o.reason.id(),
+                o.points[0].0,
+                o.points[1].0,
+                now
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Ends a game without a result.
+    pub fn abort_game(&self, game_id: i64, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE games SET status = 'aborted', updated_at = ?2, ended_at = ?2 WHERE id = ?1",
+            params![game_id, now],
+        )?;
+        Ok(())
+    }
+
+    /// Number of games stored (all statuses).
+    pub fn game_count(&self) -> Result<i64> {
+        self.value("games", "SELECT COUNT(*) AS n FROM games", [], "n")
+    }
+
+    /// The moves of a game in order.
+    pub fn moves(&self, game_id: i64) -> Result<Vec<MoveRow>> {
+        let moves = self.all(
+            "moves",
+            "SELECT ply, notation, user_id, created_at FROM moves WHERE game_id = ?1 ORDER BY ply",
+            [game_id],
+            MoveRow::from_row,
+        )?;
+        for (i, m) in moves.iter().enumerate() {
+            if m.ply as usize != i {
+                return Err(StoreError::Corrupt(format!(
+                    "game {game_id} is missing ply {i}"
+                )));
+            }
+        }
+        Ok(moves)
+    }
+
+    /// Appends a move (the primary key rejects a second move for the same ply).
+    pub fn insert_move(&self, game_id: i64, m: &MoveRow) -> Result<()> {
+        self.exec(
+            "INSERT INTO moves (game_id, ply, notation, user_id, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game_id, m.ply, m.notation, m.user_id, m.created_at],
+        )?;
+        Ok(())
+    }
+
+    /// Removes the moves from `ply` on (a takeback).
+    pub fn delete_moves_from(&self, game_id: i64, ply: u32) -> Result<usize> {
+        self.exec(
+            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+            params![game_id, ply],
+        )
+    }
+
+    /// The pending takeback request of a game.
+    pub fn takeback(&self, game_id: i64) -> Result<Option<TakebackRow>> {
+        self.first(
+            "takebacks",
+            "SELECT game_id, ply, requested_by FROM takebacks WHERE game_id = ?1",
+            [game_id],
+            TakebackRow::from_row,
+        )
+    }
+
+    /// Records (or replaces) a game's takeback request.
+    pub fn set_takeback(&self, t: &TakebackRow, now: i64) -> Result<()> {
+        self.exec(
+            "INSERT INTO takebacks (game_id, ply, requested_by, created_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(game_id) DO UPDATE SET ply = excluded.ply,
+               requested_by = excluded.requested_by, created_at = excluded.created_at",
+            params![t.game_id, t.ply, t.requested_by, now],
+        )?;
+        Ok(())
+    }
+
+    /// Drops a game's takeback request, if any.
+    pub fn clear_takeback(&self, game_id: i64) -> Result<()> {
+        self.exec("DELETE FROM takebacks WHERE game_id = ?1", [game_id])?;
+        Ok(())
+    }
+}

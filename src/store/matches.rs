@@ -1,0 +1,87 @@
+//! Matches: two games between the same players, each starting one, points added.
+
+use super::{Cols, GameRow, Result, Tx};
+use crate::game::{Scoring, Variant};
+use rusqlite::params;
+
+/// A stored match of two games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchRow {
+    /// Its id.
+    pub id: i64,
+    /// The challenger and the opponent.
+    pub players: [String; 2],
+    /// The game.
+    pub variant: Variant,
+    /// The scoring.
+    pub scoring: Scoring,
+    /// Whether both games have ended.
+    pub finished: bool,
+}
+
+impl MatchRow {
+    fn from_row(c: &Cols) -> Result<MatchRow> {
+        Ok(MatchRow {
+            id: c.get("id")?,
+            players: [c.get("player0_id")?, c.get("player1_id")?],
+            variant: c.parse("variant", "a variant", |s| s.parse().ok())?,
+            scoring: c.parse("scoring", "a scoring", |s| s.parse().ok())?,
+            finished: c.parse("status", "a match status", |s| match s {
+                "active" => Some(false),
+                "finished" => Some(true),
+                _ => None,
+            })?,
+        })
+    }
+}
+
+impl Tx<'_> {
+    /// Records a new match; its id.
+    pub fn insert_match(
+        &self,
+        server_id: &str,
+        channel_id: &str,
+        players: [&str; 2],
+        variant: Variant,
+        scoring: Scoring,
+        now: i64,
+    ) -> Result<i64> {
+        self.insert(
+            "INSERT INTO matches (server_id, channel_id, player0_id, player1_id, variant, scoring,
+               status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'active', ?7, ?7)",
+            params![
+                server_id,
+                channel_id,
+                players[0],
+                players[1],
+                variant.id(),
+                scoring.id(),
+                now
+            ],
+        )
+    }
+
+    /// A match by id.
+    pub fn match_row(&self, id: i64) -> Result<Option<MatchRow>> {
+        self.first(
+            "matches",
+            "SELECT * FROM matches WHERE id = ?1",
+            [id],
+            MatchRow::from_row,
+        )
+    }
+
+    /// Marks a match as over.
+    pub fn finish_match(&self, id: i64, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE matches SET status = 'finished', updated_at = ?2 WHERE id = ?1",
+            params![id, now],
+        )?;
+        Ok(())
+    }
+
+    /// The games of a match, in order.
+    pub fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>> {
+        self.game_where("match_id = ?1 ORDER BY id", [match_id])
+    }
+}

@@ -1,0 +1,1013 @@
+//! The store on its own: an upgrade of a database written by the previous `main` (schema 2,
+//! `tests/data/v2-main.db`, made by `tests/data/make-v2-main-db.py`) with nothing lost, a
+//! fresh database, migrations run twice, a newer schema refused, bad stored values reported,
+//! and a round trip through each new table and column of schema 3.
+
+use std::path::{Path, PathBuf};
+use tara_bot::game::{EndReason, GameOptions, Outcome, Points, Position, Scoring, Side, Variant};
+use tara_bot::store::{
+    ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, MatchRow, MoveRow, NewChallenge,
+    NewGame, NewPairing, NewTournament, PairingResult, Seat, Store, StoreError, TakebackRow,
+    TournamentFormat, TournamentStatus, Tx, UserRow, VacationRow, AI_USER_ID, SCHEMA_VERSION,
+};
+
+/// Runs `f` in a read transaction.
+fn read<T>(store: &mut Store, f: impl FnOnce(&Tx) -> Result<T, StoreError>) -> T {
+    store.read(f).unwrap()
+}
+
+/// Runs `f` in a write transaction.
+fn write<T>(store: &mut Store, f: impl FnOnce(&Tx) -> Result<T, StoreError>) -> T {
+    store.write(f).unwrap()
+}
+
+/// A copy of the schema-2 database in a temporary folder (the original stays untouched).
+fn v2_copy() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v2-main.db");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v2-main.db"),
+        &path,
+    )
+    .unwrap();
+    (dir, path)
+}
+
+/// FNV-1a over one line per move, the same as the Python one-liner that read the expected
+/// value from the schema-2 file (see the upgrade test).
+fn moves_digest(rows: &[(i64, MoveRow)]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (game, m) in rows {
+        let line = format!(
+            "{game} {} {} {} {}\n",
+            m.ply,
+            m.notation,
+            m.user_id.as_deref().unwrap_or("-"),
+            m.created_at
+        );
+        for b in line.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// A game as the previous `main` stored it: id, channel, variant, scoring, first side, seats,
+/// status and number of moves.
+type ExpectedGame = (
+    i64,
+    &'static str,
+    Variant,
+    Scoring,
+    Side,
+    [&'static str; 2],
+    GameStatus,
+    usize,
+);
+
+fn options(variant: Variant, scoring: Scoring, first: Side) -> GameOptions {
+    GameOptions::with(variant, Some(scoring), Some(first)).unwrap()
+}
+
+/// Values read from `tests/data/v2-main.db` with schema 2 (the `sqlite3` shell over the file the
+/// previous `main` wrote):
+/// `SELECT id, channel_id, …, (SELECT COUNT(*) FROM moves WHERE game_id = g.id) FROM games g`.
+#[test]
+fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
+    let (_dir, path) = v2_copy();
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(SCHEMA_VERSION, 3);
+
+    // Games: 12 in all; (id, channel, variant, scoring, first, seats, status, move count).
+    let expected: [ExpectedGame; 12] = [
+        (
+            1,
+            "hkot1-done",
+            Variant::Hkot1,
+            Scoring::Knots,
+            Side::Blue,
+            ["alice", "bob"],
+            GameStatus::Finished,
+            60,
+        ),
+        (
+            2,
+            "hkot2-done",
+            Variant::Hkot2,
+            Scoring::Kingdoms,
+            Side::Red,
+            ["bob", "carol"],
+            GameStatus::Finished,
+            48,
+        ),
+        (
+            3,
+            "sh1-done",
+            Variant::SacredHill1,
+            Scoring::Kingdoms,
+            Side::Red,
+            ["carol", "alice"],
+            GameStatus::Finished,
+            9,
+        ),
+        (
+            4,
+            "sh2-done",
+            Variant::SacredHill2,
+            Scoring::Kingdoms,
+            Side::Red,
+            ["dave", "erin"],
+            GameStatus::Finished,
+            47,
+        ),
+        (
+            5,
+            "ardri-done",
+            Variant::ArdRi,
+            Scoring::Kingdoms,
+            Side::Attackers,
+            ["erin", "dave"],
+            GameStatus::Finished,
+            252,
+        ),
+        (
+            6,
+            "abort-me",
+            Variant::Hkot1,
+            Scoring::Kingdoms,
+            Side::Red,
+            ["bob", "dave"],
+            GameStatus::Aborted,
+            0,
+        ),
+        (
+            7,
+            "match-ch",
+            Variant::Hkot2,
+            Scoring::Kingdoms,
+            Side::Red,
+            ["alice", "erin"],
+            GameStatus::Finished,
+            53,
+        ),
+        (
+            8,
+            "match-ch",
+            Variant::Hkot2,
+            Scoring::Kingdoms,
+            Side::Blue,
+            ["alice", "erin"],
+            GameStatus::Active,
+            3,
+        ),
+        (
+            9,
+            "ardri-live",
+            Variant::ArdRi,
+            Scoring::Kingdoms,
+            Side::Attackers,
+            ["carol", "dave"],
+            GameStatus::Active,
+            6,
+        ),
+        (
+            10,
+            "sh2-live",
+            Variant::SacredHill2,
+            Scoring::Kingdoms,
+            Side::Blue,
+            ["dave", "erin"],
+            GameStatus::Active,
+            4,
+        ),
+        (
+            11,
+            "clock-3d",
+            Variant::SacredHill1,
+            Scoring::Kingdoms,
+            Side::Red,
+            ["bob", "dave"],
+            GameStatus::Active,
+            3,
+        ),
+        (
+            12,
+            "clock-1d",
+            Variant::Hkot1,
+            Scoring::Kingdoms,
+            Side::Red,
+            ["carol", "erin"],
+            GameStatus::Finished,
+            2,
+        ),
+    ];
+    let (games, all_moves) = read(&mut store, |tx| {
+        assert_eq!(tx.game_count()?, 12);
+        let mut games = Vec::new();
+        let mut all_moves = Vec::new();
+        for id in 1..=12 {
+            let g = tx.game(id)?.unwrap();
+            for m in tx.moves(id)? {
+                all_moves.push((id, m));
+            }
+            games.push(g);
+        }
+        assert!(tx.game(13)?.is_none());
+        Ok((games, all_moves))
+    });
+    for (g, e) in games.iter().zip(&expected) {
+        let (id, channel, variant, scoring, first, seats, status, n) = *e;
+        assert_eq!(g.id, id);
+        assert_eq!(g.server_id, "local");
+        assert_eq!(g.channel_id, channel, "game {id}");
+        assert_eq!(g.options, options(variant, scoring, first), "game {id}");
+        assert_eq!(g.seats, seats.map(String::from), "game {id}");
+        assert_eq!(g.status, status, "game {id}");
+        assert_eq!(
+            all_moves.iter().filter(|(gid, _)| *gid == id).count(),
+            n,
+            "game {id}"
+        );
+        // New in schema 3: nothing rated before ratings, every seat a person, no tournament,
+        // and the end time of an ended game is its last change.
+        assert!(!g.rated, "game {id}");
+        assert_eq!(g.ai_levels, [None, None]);
+        assert_eq!(
+            g.seat(0),
+            Seat::Person {
+                user_id: seats[0].into()
+            }
+        );
+        assert_eq!(g.pairing_id, None);
+        match status {
+            GameStatus::Active => assert_eq!(g.ended_at, None),
+            _ => assert_eq!(g.ended_at, Some(g.updated_at), "game {id}"),
+        }
+        assert_eq!(g.public_id().to_string(), format!("#{id}"));
+    }
+
+    // Every move, by a digest computed from the schema-2 file:
+    //   h = FNV-1a 64 of "game ply notation user created\n" for each move by game and ply.
+    assert_eq!(all_moves.len(), 487);
+    assert!(all_moves.iter().all(|(_, m)| m.user_id.is_some()));
+    assert_eq!(moves_digest(&all_moves), 0x51ed_9b37_79f2_1a2a);
+    let mv = |game: i64, ply: u32| {
+        all_moves
+            .iter()
+            .find(|(g, m)| *g == game && m.ply == ply)
+            .unwrap()
+            .1
+            .clone()
+    };
+    assert_eq!(
+        mv(5, 251),
+        MoveRow {
+            ply: 251,
+            notation: "f7-g7".into(),
+            user_id: Some("dave".into()),
+            created_at: 1_796_045_775_006
+        }
+    );
+    assert_eq!(
+        mv(1, 0),
+        MoveRow {
+            ply: 0,
+            notation: "B4".into(),
+            user_id: Some("bob".into()),
+            created_at: 1_796_045_774_714
+        }
+    );
+    assert_eq!(mv(9, 5).notation, "b6-a6");
+
+    // Each game replays to what is stored: the results of ended games, none for the others.
+    for g in &games {
+        let mut pos = Position::new(g.options);
+        for (_, m) in all_moves.iter().filter(|(gid, _)| *gid == g.id) {
+            pos.play_text(&m.notation).unwrap();
+        }
+        match g.outcome.as_ref().map(|o| o.reason) {
+            Some(EndReason::Resigned | EndReason::Timeout) => assert!(pos.outcome().is_none()),
+            Some(_) => assert_eq!(pos.outcome(), g.outcome.as_ref(), "game {}", g.id),
+            None => assert!(pos.outcome().is_none(), "game {}", g.id),
+        }
+    }
+
+    // Exact results, match links and clocks of a few games.
+    let g1 = &games[0];
+    assert_eq!(
+        g1.outcome,
+        Some(Outcome {
+            winner: Some(Side::Red),
+            reason: EndReason::Score,
+            points: [Points(8), Points(2)]
+        })
+    );
+    assert_eq!(
+        (g1.created_at, g1.updated_at, g1.turn_started_at),
+        (1_796_045_774_714, 1_796_045_774_743, 1_796_045_774_742)
+    );
+    assert_eq!(
+        games[2].outcome,
+        Some(Outcome {
+            winner: Some(Side::Red),
+            reason: EndReason::Resigned,
+            points: [Points(4), Points(0)]
+        })
+    );
+    assert_eq!(
+        games[4].outcome,
+        Some(Outcome {
+            winner: Some(Side::Defenders),
+            reason: EndReason::KingEscaped,
+            points: [Points(0), Points(2)]
+        })
+    );
+    assert_eq!(games[5].outcome, None);
+    assert_eq!((games[6].match_id, games[6].match_game), (Some(1), Some(1)));
+    assert_eq!((games[7].match_id, games[7].match_game), (Some(1), Some(2)));
+    let clocked = &games[10];
+    assert_eq!(clocked.days_per_move, Some(3));
+    assert_eq!(clocked.clock_start_at, Some(1_796_045_775_043));
+    assert_eq!(clocked.deadline_at, Some(1_796_304_975_043));
+    assert_eq!(clocked.reminders_sent, 2);
+    assert_eq!(clocked.reminded_at, Some(1_796_218_575_047));
+    let timed_out = &games[11];
+    assert_eq!(
+        timed_out.outcome,
+        Some(Outcome {
+            winner: Some(Side::Blue),
+            reason: EndReason::Timeout,
+            points: [Points(0), Points(4)]
+        })
+    );
+    assert_eq!(
+        (timed_out.days_per_move, timed_out.deadline_at),
+        (Some(1), Some(1_796_132_175_046))
+    );
+    assert_eq!(timed_out.ended_at, Some(1_796_218_575_047));
+
+    read(&mut store, |tx| {
+        // Lookups by channel and player.
+        assert_eq!(tx.active_game("match-ch")?.unwrap().id, 8);
+        assert_eq!(tx.latest_game("match-ch")?.unwrap().id, 8);
+        assert_eq!(tx.latest_game("abort-me")?.unwrap().id, 6);
+        assert!(tx.active_game("hkot1-done")?.is_none());
+        let ids = |gs: Vec<GameRow>| gs.into_iter().map(|g| g.id).collect::<Vec<_>>();
+        assert_eq!(ids(tx.active_games_of("dave")?), vec![9, 10, 11]);
+        assert_eq!(ids(tx.active_games_of("erin")?), vec![8, 10]);
+        assert_eq!(tx.clocked_games()?, vec![11]);
+        assert_eq!(
+            ids(tx.server_games("local", GameStatus::Active, 10)?),
+            vec![11, 10, 9, 8]
+        );
+        assert_eq!(
+            ids(tx.finished_games_of("local", "erin", None, 10)?),
+            vec![12, 7, 5, 4]
+        );
+        assert_eq!(
+            ids(tx.finished_games_of("local", "erin", Some(Variant::ArdRi), 10)?),
+            vec![5]
+        );
+
+        // The match.
+        assert_eq!(
+            tx.match_row(1)?,
+            Some(MatchRow {
+                id: 1,
+                players: ["alice".into(), "erin".into()],
+                variant: Variant::Hkot2,
+                scoring: Scoring::Kingdoms,
+                finished: false,
+            })
+        );
+        assert_eq!(ids(tx.match_games(1)?), vec![7, 8]);
+
+        // Challenges: 11 accepted (each with its game), two open, one declined, one cancelled.
+        let mut statuses = Vec::new();
+        for id in 1..=15 {
+            let c = tx.challenge(id)?.unwrap();
+            assert!(!c.rated);
+            statuses.push(c.status);
+        }
+        assert!(tx.challenge(16)?.is_none());
+        assert_eq!(
+            statuses
+                .iter()
+                .filter(|s| **s == ChallengeStatus::Accepted)
+                .count(),
+            11
+        );
+        assert_eq!(tx.challenge(8)?.unwrap().game_id, Some(9));
+        let open = tx.open_challenges("lobby-2")?;
+        assert_eq!(open.len(), 1);
+        let c = &open[0];
+        assert_eq!(
+            (
+                c.id,
+                c.challenger_id.as_str(),
+                c.opponent_id.as_str(),
+                c.variant,
+                c.scoring
+            ),
+            (13, "carol", "bob", Variant::Hkot2, Scoring::Kingdoms)
+        );
+        assert_eq!(
+            (c.first, c.is_match, c.days_per_move),
+            (FirstChoice::Opponent, true, Some(7))
+        );
+        assert_eq!(
+            (c.status, c.game_id, c.created_at),
+            (ChallengeStatus::Open, None, 1_796_218_575_048)
+        );
+        assert_eq!(tx.open_challenges("lobby")?[0].first, FirstChoice::Random);
+        let declined = tx.challenge(14)?.unwrap();
+        assert_eq!(
+            (declined.status, declined.scoring),
+            (ChallengeStatus::Declined, Scoring::Knots)
+        );
+        assert_eq!(
+            tx.challenge(15)?.unwrap().status,
+            ChallengeStatus::Cancelled
+        );
+        assert_eq!(tx.challenge(1)?.unwrap().first, FirstChoice::Opponent);
+
+        // The takeback request, the vacation and the settings.
+        assert_eq!(
+            tx.takeback(9)?,
+            Some(TakebackRow {
+                game_id: 9,
+                ply: 5,
+                requested_by: "dave".into()
+            })
+        );
+        assert_eq!(tx.takeback(8)?, None);
+        assert_eq!(
+            tx.vacations("erin")?,
+            vec![VacationRow {
+                id: 1,
+                user_id: "erin".into(),
+                start_at: 1_796_218_575_050,
+                end_at: 1_796_477_775_050
+            }]
+        );
+        assert_eq!(
+            tx.vacation_end("erin", 1_796_300_000_000)?,
+            Some(1_796_477_775_050)
+        );
+        assert_eq!(tx.vacation_taken("erin", 0, i64::MAX)?, 3 * 86_400_000);
+        assert_eq!(
+            tx.user_settings("alice")?,
+            vec![("reminders".into(), "off".into())]
+        );
+        assert_eq!(tx.user_setting("dave", "reminders")?.as_deref(), Some("dm"));
+        assert_eq!(
+            tx.server_settings("local")?,
+            vec![
+                ("default_days".into(), "5".into()),
+                ("reminder_hours".into(), "12".into())
+            ]
+        );
+
+        // The users, and the AI's user the migration added.
+        assert_eq!(
+            tx.user("carol")?,
+            Some(UserRow {
+                id: "carol".into(),
+                name: "Carol".into(),
+                created_at: 1_796_045_774_743,
+                updated_at: 1_796_045_774_743
+            })
+        );
+        for (id, name) in [
+            ("alice", "Alice"),
+            ("bob", "Bob"),
+            ("dave", "Dave"),
+            ("erin", "Erin"),
+        ] {
+            assert_eq!(tx.user_name(id)?.as_deref(), Some(name));
+        }
+        assert!(tx.user(AI_USER_ID)?.is_some());
+        Ok(())
+    });
+
+    // The upgraded file takes new writes: the live Ard Rí game goes on, and a new game starts.
+    let next = {
+        let mut pos = Position::new(games[8].options);
+        for (_, m) in all_moves.iter().filter(|(g, _)| *g == 9) {
+            pos.play_text(&m.notation).unwrap();
+        }
+        pos.legal_notation()[0].clone()
+    };
+    let id = write(&mut store, |tx| {
+        tx.clear_takeback(9)?;
+        tx.insert_move(
+            9,
+            &MoveRow {
+                ply: 6,
+                notation: next.clone(),
+                user_id: Some("carol".into()),
+                created_at: 1_796_300_000_000,
+            },
+        )?;
+        tx.insert_game(
+            &NewGame {
+                server_id: "local",
+                channel_id: "lobby",
+                options: GameOptions::new(Variant::ArdRi),
+                seats: ["alice", "carol"],
+                ai_levels: [None, None],
+                match_id: None,
+                match_game: None,
+                pairing_id: None,
+                rated: true,
+                days_per_move: None,
+            },
+            1_796_300_000_000,
+        )
+    });
+    assert_eq!(id, 13);
+    drop(store);
+
+    // Opened again, nothing is applied twice and everything is still there.
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 3);
+    read(&mut store, |tx| {
+        assert_eq!(tx.game_count()?, 13);
+        assert_eq!(tx.moves(9)?.len(), 7);
+        assert_eq!(tx.takeback(9)?, None);
+        assert!(tx.game(13)?.unwrap().rated);
+        Ok(())
+    });
+}
+
+#[test]
+fn a_fresh_database_has_the_current_schema_and_opens_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fresh.db");
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    write(&mut store, |tx| {
+        assert_eq!(tx.game_count()?, 0);
+        assert!(
+            tx.user(AI_USER_ID)?.is_some(),
+            "the AI's user is there from the start"
+        );
+        tx.upsert_user("aoife", "Aoife", 10)?;
+        tx.set_server_setting("s", "default_days", "3")?;
+        Ok(())
+    });
+    drop(store);
+    for _ in 0..2 {
+        let mut store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        read(&mut store, |tx| {
+            assert_eq!(tx.user_name("aoife")?.as_deref(), Some("Aoife"));
+            assert_eq!(
+                tx.server_setting("s", "default_days")?.as_deref(),
+                Some("3")
+            );
+            Ok(())
+        });
+    }
+    let mut mem = Store::open_in_memory().unwrap();
+    assert_eq!(mem.schema_version().unwrap(), SCHEMA_VERSION);
+    read(&mut mem, |tx| {
+        assert_eq!(tx.game_count()?, 0);
+        Ok(())
+    });
+}
+
+#[test]
+fn a_database_from_a_newer_build_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("newer.db");
+    drop(Store::open(&path).unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    match Store::open(&path) {
+        Err(e @ StoreError::TooNew { found: 99, known }) => {
+            assert_eq!(known, SCHEMA_VERSION);
+            assert!(e.to_string().contains("newer tara-bot"), "{e}");
+        }
+        Err(e) => panic!("wrong error: {e}"),
+        Ok(_) => panic!("a schema-99 file was opened"),
+    }
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let v: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(v, 99);
+}
+
+#[test]
+fn bad_stored_values_are_reported_as_corrupt_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.db");
+    let mut store = Store::open(&path).unwrap();
+    let id = write(&mut store, |tx| {
+        tx.upsert_user("a", "A", 0)?;
+        tx.upsert_user("b", "B", 0)?;
+        tx.insert_game(
+            &NewGame {
+                server_id: "s",
+                channel_id: "c",
+                options: GameOptions::new(Variant::Hkot1),
+                seats: ["a", "b"],
+                ai_levels: [None, None],
+                match_id: None,
+                match_game: None,
+                pairing_id: None,
+                rated: false,
+                days_per_move: None,
+            },
+            0,
+        )
+    });
+    drop(store);
+    for (sql, column) in [
+        ("UPDATE games SET variant = 'chess'", "games.variant"),
+        (
+            "UPDATE games SET variant = 'hkot-1', first_side = 'green'",
+            "games.first_side",
+        ),
+        (
+            "UPDATE games SET first_side = 'red', winner = 'purple'",
+            "games.winner",
+        ),
+    ] {
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap();
+        let mut store = Store::open(&path).unwrap();
+        match store.read(|tx| tx.game(id)) {
+            Err(StoreError::Corrupt(what)) => assert!(what.contains(column), "{what}"),
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+}
+
+fn new_game<'a>(channel: &'a str, seats: [&'a str; 2], ai_levels: [Option<u8>; 2]) -> NewGame<'a> {
+    NewGame {
+        server_id: "s",
+        channel_id: channel,
+        options: GameOptions::new(Variant::SacredHill2),
+        seats,
+        ai_levels,
+        match_id: None,
+        match_game: None,
+        pairing_id: None,
+        rated: false,
+        days_per_move: Some(2),
+    }
+}
+
+#[test]
+fn a_seat_holds_a_person_or_the_ai_at_a_level() {
+    let mut store = Store::open_in_memory().unwrap();
+    write(&mut store, |tx| {
+        tx.upsert_user("aoife", "Aoife", 0)?;
+        let id = tx.insert_game(&new_game("c1", [AI_USER_ID, "aoife"], [Some(3), None]), 5)?;
+        let g = tx.game(id)?.unwrap();
+        assert_eq!(g.seat(0), Seat::Ai { level: 3 });
+        assert_eq!(
+            g.seat(1),
+            Seat::Person {
+                user_id: "aoife".into()
+            }
+        );
+        assert_eq!(g.seats, [AI_USER_ID.to_string(), "aoife".to_string()]);
+        assert_eq!(g.ai_levels, [Some(3), None]);
+        assert_eq!(g.seat_of("aoife"), Some(1));
+        assert_eq!(g.days_per_move, Some(2));
+        assert_eq!(tx.active_games_of(AI_USER_ID)?.len(), 1);
+        // Two AIs may play each other.
+        let id = tx.insert_game(
+            &new_game("c2", [AI_USER_ID, AI_USER_ID], [Some(1), Some(5)]),
+            5,
+        )?;
+        assert_eq!(tx.game(id)?.unwrap().seat(1), Seat::Ai { level: 5 });
+        Ok(())
+    });
+    // A level without the AI's user, the AI's user without a level, and a level out of range
+    // are refused, and nothing is written.
+    for (seats, levels) in [
+        (["aoife", AI_USER_ID], [Some(2), Some(2)]),
+        (["aoife", AI_USER_ID], [None, None]),
+        (["aoife", AI_USER_ID], [None, Some(6)]),
+        (["aoife", AI_USER_ID], [None, Some(0)]),
+    ] {
+        let r = store.write(|tx| tx.insert_game(&new_game("c3", seats, levels), 5));
+        assert!(
+            matches!(r, Err(StoreError::Invalid(_))),
+            "{levels:?}: {r:?}"
+        );
+    }
+    read(&mut store, |tx| {
+        assert_eq!(tx.game_count()?, 2);
+        Ok(())
+    });
+    let g = new_game("c", [AI_USER_ID, "x"], [Some(4), None]);
+    assert_eq!(g.seat(0), Seat::Ai { level: 4 });
+    assert_eq!(
+        g.seat(1),
+        Seat::Person {
+            user_id: "x".into()
+        }
+    );
+}
+
+#[test]
+fn games_and_challenges_are_rated_or_casual_and_record_when_they_ended() {
+    let mut store = Store::open_in_memory().unwrap();
+    write(&mut store, |tx| {
+        tx.upsert_user("a", "A", 0)?;
+        tx.upsert_user("b", "B", 0)?;
+        for rated in [true, false] {
+            let c = tx.insert_challenge(
+                &NewChallenge {
+                    server_id: "s",
+                    channel_id: "c",
+                    challenger_id: "a",
+                    opponent_id: "b",
+                    variant: Variant::Hkot1,
+                    scoring: Scoring::Knots,
+                    first: FirstChoice::Challenger,
+                    is_match: false,
+                    rated,
+                    days_per_move: Some(3),
+                },
+                1,
+            )?;
+            let row = tx.challenge(c)?.unwrap();
+            assert_eq!(row.rated, rated);
+            assert_eq!(
+                (row.scoring, row.first, row.days_per_move),
+                (Scoring::Knots, FirstChoice::Challenger, Some(3))
+            );
+        }
+        let mut g = new_game("g1", ["a", "b"], [None, None]);
+        g.rated = true;
+        let rated = tx.insert_game(&g, 10)?;
+        let casual = tx.insert_game(&new_game("g2", ["a", "b"], [None, None]), 10)?;
+        assert!(tx.game(rated)?.unwrap().rated);
+        assert!(!tx.game(casual)?.unwrap().rated);
+        assert_eq!(tx.game(rated)?.unwrap().ended_at, None);
+        let o = Outcome {
+            winner: Some(Side::Blue),
+            reason: EndReason::Resigned,
+            points: [Points(0), Points(4)],
+        };
+        tx.finish_game(rated, &o, 50)?;
+        tx.abort_game(casual, 60)?;
+        let (r, c) = (tx.game(rated)?.unwrap(), tx.game(casual)?.unwrap());
+        assert_eq!(
+            (r.status, r.ended_at, r.outcome),
+            (GameStatus::Finished, Some(50), Some(o))
+        );
+        assert_eq!(
+            (c.status, c.ended_at, c.outcome),
+            (GameStatus::Aborted, Some(60), None)
+        );
+        let finished = tx.finished_games_of("s", "b", Some(Variant::SacredHill2), 5)?;
+        assert_eq!(
+            finished.iter().map(|g| g.id).collect::<Vec<_>>(),
+            vec![rated]
+        );
+        assert!(tx.finished_games_of("other", "b", None, 5)?.is_empty());
+        assert_eq!(tx.server_games("s", GameStatus::Aborted, 5)?[0].id, casual);
+        Ok(())
+    });
+}
+
+#[test]
+fn tournaments_and_pairings_round_trip() {
+    let mut store = Store::open_in_memory().unwrap();
+    write(&mut store, |tx| {
+        for u in ["org", "p1", "p2", "p3"] {
+            tx.upsert_user(u, u, 0)?;
+        }
+        let t = tx.insert_tournament(
+            &NewTournament {
+                server_id: "s",
+                channel_id: "tour",
+                creator_id: "org",
+                name: "Samhain Swiss",
+                format: TournamentFormat::Swiss,
+                variant: Variant::Hkot1,
+                scoring: Scoring::Knots,
+                days_per_move: Some(3),
+                rated: true,
+            },
+            100,
+        )?;
+        let row = tx.tournament(t)?.unwrap();
+        assert_eq!(
+            (row.name.as_str(), row.format, row.status),
+            (
+                "Samhain Swiss",
+                TournamentFormat::Swiss,
+                TournamentStatus::Open
+            )
+        );
+        assert_eq!(
+            (row.variant, row.scoring, row.days_per_move, row.rated),
+            (Variant::Hkot1, Scoring::Knots, Some(3), true)
+        );
+        assert_eq!(
+            (
+                row.server_id.as_str(),
+                row.channel_id.as_str(),
+                row.creator_id.as_str()
+            ),
+            ("s", "tour", "org")
+        );
+        assert_eq!((row.created_at, row.updated_at), (100, 100));
+        let other = tx.insert_tournament(
+            &NewTournament {
+                server_id: "s",
+                channel_id: "tour",
+                creator_id: "org",
+                name: "Cup",
+                format: TournamentFormat::Knockout,
+                variant: Variant::ArdRi,
+                scoring: Scoring::Kingdoms,
+                days_per_move: None,
+                rated: false,
+            },
+            110,
+        )?;
+        tx.set_tournament_status(t, TournamentStatus::Running, 120)?;
+        let row = tx.tournament(t)?.unwrap();
+        assert_eq!(
+            (row.status, row.updated_at),
+            (TournamentStatus::Running, 120)
+        );
+        let list = tx.server_tournaments("s")?;
+        assert_eq!(
+            list.iter().map(|t| t.id).collect::<Vec<_>>(),
+            vec![other, t]
+        );
+        assert_eq!(list[0].format, TournamentFormat::Knockout);
+        assert!(tx.server_tournaments("elsewhere")?.is_empty());
+
+        // Round 1: a game and a bye.
+        let board1 = tx.insert_pairing(
+            &NewPairing {
+                tournament_id: t,
+                round: 1,
+                board: 1,
+                player0: "p1",
+                player1: Some("p2"),
+            },
+            130,
+        )?;
+        let bye = tx.insert_pairing(
+            &NewPairing {
+                tournament_id: t,
+                round: 1,
+                board: 2,
+                player0: "p3",
+                player1: None,
+            },
+            130,
+        )?;
+        let mut g = new_game("thread-1", ["p1", "p2"], [None, None]);
+        g.pairing_id = Some(board1);
+        g.rated = true;
+        let game = tx.insert_game(&g, 131)?;
+        tx.set_pairing_game(board1, Some(game), None, 131)?;
+        tx.set_pairing_result(bye, PairingResult::Bye, 131)?;
+        let p = tx.pairing(board1)?.unwrap();
+        assert_eq!((p.tournament_id, p.round, p.board), (t, 1, 1));
+        assert_eq!(
+            (p.player0.as_str(), p.player1.as_deref()),
+            ("p1", Some("p2"))
+        );
+        assert_eq!(
+            (p.result, p.game_id, p.match_id, p.created_at, p.updated_at),
+            (None, Some(game), None, 130, 131)
+        );
+        let b = tx.pairing(bye)?.unwrap();
+        assert_eq!((b.player1, b.result), (None, Some(PairingResult::Bye)));
+        assert_eq!(tx.game(game)?.unwrap().pairing_id, Some(board1));
+        assert_eq!(
+            tx.pairing_games(board1)?
+                .iter()
+                .map(|g| g.id)
+                .collect::<Vec<_>>(),
+            vec![game]
+        );
+        tx.set_pairing_result(board1, PairingResult::Forfeit1, 140)?;
+        assert_eq!(
+            tx.pairing(board1)?.unwrap().result,
+            Some(PairingResult::Forfeit1)
+        );
+
+        // Round 2, and the order pairings come back in.
+        tx.insert_pairing(
+            &NewPairing {
+                tournament_id: t,
+                round: 2,
+                board: 1,
+                player0: "p3",
+                player1: Some("p1"),
+            },
+            150,
+        )?;
+        let all = tx.pairings(t, None)?;
+        assert_eq!(
+            all.iter().map(|p| (p.round, p.board)).collect::<Vec<_>>(),
+            vec![(1, 1), (1, 2), (2, 1)]
+        );
+        assert_eq!(tx.pairings(t, Some(2))?.len(), 1);
+        assert!(tx.pairings(other, None)?.is_empty());
+        assert!(tx.pairing(9999)?.is_none());
+        Ok(())
+    });
+    // A board is paired once per round; a pairing names a real tournament.
+    let twice = store.write(|tx| {
+        tx.insert_pairing(
+            &NewPairing {
+                tournament_id: 1,
+                round: 1,
+                board: 1,
+                player0: "p2",
+                player1: Some("p3"),
+            },
+            200,
+        )
+    });
+    assert!(matches!(twice, Err(StoreError::Sql(_))), "{twice:?}");
+    let orphan = store.write(|tx| {
+        tx.insert_pairing(
+            &NewPairing {
+                tournament_id: 77,
+                round: 1,
+                board: 1,
+                player0: "p2",
+                player1: None,
+            },
+            200,
+        )
+    });
+    assert!(orphan.is_err());
+    // Every value passes the table's CHECK and reads back as itself.
+    write(&mut store, |tx| {
+        for (i, format) in TournamentFormat::ALL.iter().enumerate() {
+            let t = tx.insert_tournament(
+                &NewTournament {
+                    server_id: "forms",
+                    channel_id: "c",
+                    creator_id: "org",
+                    name: "t",
+                    format: *format,
+                    variant: Variant::Hkot2,
+                    scoring: Scoring::Kingdoms,
+                    days_per_move: None,
+                    rated: false,
+                },
+                300,
+            )?;
+            assert_eq!(tx.tournament(t)?.unwrap().format, *format);
+            let status = TournamentStatus::ALL[i % TournamentStatus::ALL.len()];
+            tx.set_tournament_status(t, status, 301)?;
+            assert_eq!(tx.tournament(t)?.unwrap().status, status);
+        }
+        for status in TournamentStatus::ALL {
+            tx.set_tournament_status(1, *status, 302)?;
+            assert_eq!(tx.tournament(1)?.unwrap().status, *status);
+        }
+        for result in PairingResult::ALL {
+            tx.set_pairing_result(1, *result, 303)?;
+            assert_eq!(tx.pairing(1)?.unwrap().result, Some(*result));
+        }
+        Ok(())
+    });
+    let ids = |all: Vec<&'static str>| all.join(" ");
+    assert_eq!(
+        ids(TournamentFormat::ALL.iter().map(|f| f.id()).collect()),
+        "swiss round-robin knockout"
+    );
+    assert_eq!(
+        ids(PairingResult::ALL.iter().map(|r| r.id()).collect()),
+        "win0 win1 draw forfeit0 forfeit1 bye"
+    );
+    assert_eq!(TournamentFormat::from_id("ladder"), None);
+}
+
+#[test]
+fn game_ids_are_typed_as_hash_numbers() {
+    assert_eq!(GameId(123).to_string(), "#123");
+    assert_eq!("#123".parse::<GameId>(), Ok(GameId(123)));
+    assert_eq!("123".parse::<GameId>(), Ok(GameId(123)));
+    assert_eq!(" #7 ".parse::<GameId>(), Ok(GameId(7)));
+    for bad in ["", "#", "#-3", "0", "12a", "##1", "+5", "#1 2"] {
+        let e = bad.parse::<GameId>().unwrap_err();
+        assert!(e.to_string().contains("#123"), "{bad}: {e}");
+    }
+    assert_eq!(i64::from(GameId(9)), 9);
+}
