@@ -1,6 +1,6 @@
 //! Challenges: one player's offer of a game (or a match) to another.
 
-use super::{Cols, Result, Tx};
+use super::db::{Cols, Result, Tx};
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 

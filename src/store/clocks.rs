@@ -1,6 +1,6 @@
 //! Correspondence clocks: each game's deadline and reminders, and players' vacations.
 
-use super::{Cols, Result, Tx};
+use super::db::{Cols, Result, Tx};
 use rusqlite::params;
 
 /// A stored vacation: the clocks of the user's games stop from `start_at` to `end_at`.

@@ -1,7 +1,7 @@
 //! Games, their moves and their takeback requests. A game's truth is its move list: any
 //! position is rebuilt by replaying it.
 
-use super::{Cols, Result, StoreError, Tx};
+use super::db::{Cols, Result, StoreError, Tx};
 use crate::game::{EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
 use rusqlite::params;
 use std::fmt;

@@ -1,6 +1,7 @@
 //! Matches: two games between the same players, each starting one, points added.
 
-use super::{Cols, GameRow, Result, Tx};
+use super::db::{Cols, Result, Tx};
+use super::games::GameRow;
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 

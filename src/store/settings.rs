@@ -1,7 +1,7 @@
 //! Settings: per user (how to be reminded) and per server (default clock, reminder delay), as
 //! key and text value.
 
-use super::{Result, Tx};
+use super::db::{Result, Tx};
 use rusqlite::params;
 
 impl Tx<'_> {

@@ -1,7 +1,7 @@
 //! Tournaments and their pairings (RULES.md Part F). A pairing is one game, or a match; its
 //! games point back at it through `games.pairing_id`.
 
-use super::{Cols, Result, Tx};
+use super::db::{Cols, Result, Tx};
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 

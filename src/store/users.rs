@@ -1,13 +1,13 @@
 //! Users: a platform's user id and the latest display name seen.
 
-use super::{Cols, Result, Tx};
+use super::db::{Cols, Result, Tx};
 use rusqlite::params;
 
 /// A stored user.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UserRow {
     /// The platform's user id (a Discord snowflake, a console name, or
-    /// [`AI_USER_ID`](super::AI_USER_ID)).
+    /// [`AI_USER_ID`](super::games::AI_USER_ID)).
     pub id: String,
     /// The latest display name.
     pub name: String,
