@@ -217,10 +217,10 @@ fn finished_games_report_the_result_and_no_legal_moves() {
         assert_eq!(r["reason"], outcome.reason.id());
         assert_eq!(r["winner"].as_str(), outcome.winner.map(Side::id));
         let sides = o.variant.sides();
-        for (k, side) in sides.iter().enumerate() {
+        for side in sides.iter() {
             assert_eq!(
                 r["points"][side.id()].as_f64(),
-                Some(outcome.points[k].value())
+                Some(outcome.points[*side].value())
             );
         }
         assert_eq!(r["points"].as_object().unwrap().len(), 2);

@@ -28,8 +28,8 @@ use std::sync::OnceLock;
 use tara_bot::game::playout::{Rng, MAX_PLIES};
 use tara_bot::game::tara::{Counts, Player, Setup, TaraPosition};
 use tara_bot::game::{
-    EndReason, GameOptions, GameRecord, Hill, IllegalMove, Move, Outcome, Phase, Points, Position,
-    Scoring, Side, Square, Variant,
+    BySide, EndReason, GameOptions, GameRecord, Hill, IllegalMove, Move, Outcome, Phase, Points,
+    Position, Scoring, Side, Square, Variant,
 };
 
 // =================================================================================================
@@ -1111,7 +1111,7 @@ fn compare(pos: &Position, r: &Ref) -> Option<(String, String)> {
             } else {
                 EndReason::Score
             },
-            points: [pts(o.points[0]), pts(o.points[1])],
+            points: BySide::new(pts(o.points[0]), pts(o.points[1])),
         };
         if *e != expect {
             return Some((
@@ -1462,7 +1462,7 @@ fn reference_scoring_matches_the_seed_checks() {
             })
             .collect();
         for scoring in [Scoring::Kingdoms, Scoring::Knots] {
-            let e = tara_bot::game::tara::score(scoring, &[c[0], c[1]]);
+            let e = tara_bot::game::tara::score(scoring, &BySide::new(c[0], c[1]));
             let first = |x: &Counts| match scoring {
                 Scoring::Kingdoms => x.kingdoms,
                 Scoring::Knots => x.knots,
@@ -1473,7 +1473,11 @@ fn reference_scoring_matches_the_seed_checks() {
                 [c[0].kings_captured, c[1].kings_captured],
             );
             assert_eq!(e.winner, r.winner.map(|w| [Side::Red, Side::Blue][w]));
-            assert_eq!(e.points, [pts(r.points[0]), pts(r.points[1])], "{c:?}");
+            assert_eq!(
+                e.points.into_array(),
+                [pts(r.points[0]), pts(r.points[1])],
+                "{c:?}"
+            );
             assert_eq!(e.reason, EndReason::Score);
         }
     }
@@ -1789,7 +1793,12 @@ fn check_points(t: &TaraPosition, o: &Outcome, ctx: &impl Fn() -> String) {
             let mut want = [0; 2];
             want[w] = cap[w];
             want[1 - w] = u32::from(cap[1 - w] > 0);
-            assert_eq!(o.points, [pts(want[0]), pts(want[1])], "{}", ctx());
+            assert_eq!(
+                o.points.into_array(),
+                [pts(want[0]), pts(want[1])],
+                "{}",
+                ctx()
+            );
         }
         EndReason::Score => {
             let knots = t.options().scoring == Scoring::Knots;
@@ -1801,7 +1810,12 @@ fn check_points(t: &TaraPosition, o: &Outcome, ctx: &impl Fn() -> String) {
             );
             assert!(cap[0] <= 1 && cap[1] <= 1, "{o:?}\n{}", ctx());
             assert_eq!(o.winner.map(side_index), r.winner, "{}", ctx());
-            assert_eq!(o.points, [pts(r.points[0]), pts(r.points[1])], "{}", ctx());
+            assert_eq!(
+                o.points.into_array(),
+                [pts(r.points[0]), pts(r.points[1])],
+                "{}",
+                ctx()
+            );
             if !t.variant().has_kings() {
                 // The Sacred Hill ending: full board, nothing besieged; no tie on territory.
                 assert_eq!(t.vacant(), 0, "{}", ctx());
@@ -2257,8 +2271,8 @@ impl RawSetup {
             diagram: &d,
             to_move: player(self.to_move),
             ply: self.ply,
-            battle: self.battle,
-            captured: [self.captured[0] as u8, self.captured[1] as u8],
+            battle: self.battle.into(),
+            captured: BySide::new(self.captured[0] as u8, self.captured[1] as u8),
         })
         .unwrap_or_else(|e| panic!("{e}\n{d}"));
         Position::Tara(t)
@@ -2377,7 +2391,7 @@ fn worked_position_fig_1b_stranded_king() {
         .expect("stranded king without a move is captured by default");
     assert_eq!(o.reason, EndReason::DoubleCapture);
     assert_eq!(o.winner, Some(Side::Red));
-    assert_eq!(o.points, [pts(2), pts(0)]);
+    assert_eq!(o.points.into_array(), [pts(2), pts(0)]);
 }
 
 #[test]
@@ -2397,7 +2411,7 @@ fn worked_position_fig_11_double_capture() {
     let o = pos.outcome().expect("double capture ends the game");
     assert_eq!(o.reason, EndReason::DoubleCapture);
     assert_eq!(o.winner, Some(Side::Red));
-    assert_eq!(o.points, [pts(2), pts(0)]);
+    assert_eq!(o.points.into_array(), [pts(2), pts(0)]);
     // Without C7 only F7 falls.
     let d = d.replacen("- . r B", "- . . B", 1);
     let s = RawSetup::parse(hk_options(Variant::Hkot1), &d, 0, 30, [true; 2], [0, 0]);

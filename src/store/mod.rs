@@ -2,7 +2,7 @@
 //! moves, challenges, matches, takebacks and settings. Every command's writes happen inside one
 //! [`Store::write`] transaction.
 
-use crate::game::{EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
+use crate::game::{BySide, EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 use std::path::Path;
 use std::time::Duration;
@@ -350,7 +350,7 @@ fn game_from_row(r: &Row) -> rusqlite::Result<GameRow> {
             },
             reason: EndReason::from_id(&reason)
                 .ok_or_else(|| corrupt(format!("reason '{reason}'")))?,
-            points: [Points(p0 as u32), Points(p1 as u32)],
+            points: BySide::new(Points(p0 as u32), Points(p1 as u32)),
         }),
         _ => None,
     };
@@ -656,8 +656,8 @@ impl Tx<'_> {
                 game_id,
                 o.winner.map(Side::id),
                 o.reason.id(),
-                o.points[0].0,
-                o.points[1].0,
+                o.points.first().0,
+                o.points.second().0,
                 now
             ],
         )?;
