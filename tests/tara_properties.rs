@@ -2621,3 +2621,113 @@ fn setup_differential_sacred_hill2() {
     print_events("sacred-hill-2 set-ups", &e);
     assert!(e.sh_passes > 0 && e.sh_captures > 0);
 }
+
+// =================================================================================================
+// Perft data files: the reference counts the Tara entries of `tests/perft/*.perft`
+// =================================================================================================
+
+/// The number of legal move sequences of length `depth` by the reference (finished positions
+/// are not expanded), as `tests/perft.rs` counts them with the engine.
+fn ref_perft(r: &Ref, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if r.outcome.is_some() {
+        return 0;
+    }
+    let legal = r.legal();
+    if depth == 1 {
+        return legal.len() as u64;
+    }
+    legal
+        .into_iter()
+        .map(|m| {
+            let mut next = r.clone();
+            next.play(m);
+            ref_perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+/// A move of a data file (`D4`, `G2-E3`, `C5-B3*`, `pass`) read by the reference.
+fn ref_move(text: &str) -> RMove {
+    let t = text.to_ascii_uppercase();
+    if t == "PASS" {
+        return RMove::Pass;
+    }
+    let (body, sacrifice) = match t.strip_suffix('*') {
+        Some(b) => (b, true),
+        None => (t.as_str(), false),
+    };
+    let hill = |name: &str| {
+        (0..CELLS)
+            .find(|&i| cell_exists(col_of(i), row_of(i)) && cell_name(i) == name)
+            .unwrap_or_else(|| panic!("{name} is not a hill"))
+    };
+    match body.split_once('-') {
+        Some((a, b)) => RMove::King(hill(a), hill(b), sacrifice),
+        None => RMove::Hill(hill(body)),
+    }
+}
+
+/// The independent check of the Tara counts in the perft data files (the engine's side is
+/// `tests/perft.rs`).
+#[test]
+fn reference_perft_matches_the_data_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/perft");
+    let mut checked = 0;
+    for file in std::fs::read_dir(&dir).unwrap() {
+        let path = file.unwrap().path();
+        if path.extension().is_none_or(|e| e != "perft") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for block in text.split("\n\n") {
+            let mut fields: HashMap<&str, &str> = HashMap::new();
+            let mut counts: Vec<(u32, u64)> = Vec::new();
+            for line in block.lines().map(str::trim) {
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+                if key == "perft" {
+                    let (d, n) = value.trim().split_once(' ').unwrap();
+                    counts.push((d.parse().unwrap(), n.trim().parse().unwrap()));
+                } else {
+                    fields.insert(key, value.trim());
+                }
+            }
+            let Some(variant) = fields.get("variant").map(|v| v.parse::<Variant>().unwrap()) else {
+                continue;
+            };
+            if !variant.is_tara() {
+                continue;
+            }
+            let scoring = fields.get("scoring").map(|s| s.parse::<Scoring>().unwrap());
+            let first = fields.get("first").map(|s| Side::from_id(s).unwrap());
+            let mut r = Ref::new(GameOptions::with(variant, scoring, first).unwrap());
+            let id = fields.get("id").copied().unwrap_or("?");
+            for text in fields
+                .get("moves")
+                .copied()
+                .unwrap_or("")
+                .split_whitespace()
+            {
+                let m = ref_move(text);
+                assert!(
+                    r.legal().contains(&m),
+                    "{id}: {text} is illegal for the reference"
+                );
+                r.play(m);
+            }
+            for (depth, expected) in counts {
+                assert_eq!(ref_perft(&r, depth), expected, "{id} perft {depth}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked >= 20,
+        "only {checked} Tara counts in the data files"
+    );
+}

@@ -1812,7 +1812,7 @@ mod tests {
     // --- perft -------------------------------------------------------------------------
 
     /// Cross-checked against an independent naive implementation of the rules (depths 1 to 6;
-    /// depth 6 is 10_489_192); the same numbers are in `tests/data/ard_ri_perft.txt`.
+    /// depth 6 is 10_489_192); the same numbers are in `tests/perft/ard_ri.perft`.
     const PERFT: [u64; 5] = [24, 184, 4144, 40720, 932320];
 
     #[test]
