@@ -27,7 +27,7 @@ pub enum Team {
 }
 
 impl Team {
-    /// 0 for the attackers, 1 for the defenders (the index into [`Outcome::points`]).
+    /// 0 for the attackers, 1 for the defenders (the seat; [`BySide`] is indexed by `Team`).
     pub const fn index(self) -> usize {
         match self {
             Team::Attackers => 0,
@@ -1747,12 +1747,12 @@ mod tests {
         mut visit: impl FnMut(&ArdRiPosition, &MoveList),
     ) -> ArdRiPosition {
         let mut pos = ArdRiPosition::new();
-        let mut last: [Option<Move>; 2] = [None, None];
+        let mut last: BySide<Option<Move>> = BySide::both(None);
         while pos.outcome().is_none() {
             let mut list = MoveList::new();
             pos.legal_moves_into(&mut list);
             visit(&pos, &list);
-            let side = pos.to_move().index();
+            let side = pos.to_move();
             let back = last[side].map(|m| match m {
                 Move::Step { from, to } => Move::Step { from: to, to: from },
                 other => other,
