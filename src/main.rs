@@ -5,7 +5,7 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use tara_bot::bot::Clock;
 use tara_bot::cli::{bench, engine};
-use tara_bot::game::{notation, GameOptions, Position, Scoring, Side, Variant};
+use tara_bot::game::{notation, ArdRiPosition, GameOptions, Position, Scoring, Side, Variant};
 use tara_bot::render;
 
 #[derive(Parser)]
@@ -64,6 +64,10 @@ struct GameArgs {
     /// The moves, separated by spaces, e.g. "D4 B2 F6".
     #[arg(long, default_value = "")]
     moves: String,
+    /// Ard Rí only: start from this position instead of the start, in the engine's position
+    /// notation, e.g. "2aaa2/3a3/a1ddd1a/aadkdaa/a1ddd1a/3a3/2aaa2 a 0 0".
+    #[arg(long, value_name = "NOTATION")]
+    position: Option<String>,
 }
 
 impl GameArgs {
@@ -73,6 +77,28 @@ impl GameArgs {
             eprintln!("error: {e}\n\nUsage: {usage}");
             ExitCode::from(2)
         })
+    }
+
+    /// The position the moves start from: `--position`, or the start of the game; a usage
+    /// message (exit status 2) for bad options or a position that cannot be read.
+    fn start(&self, usage: &str) -> Result<Position, ExitCode> {
+        let options = self.options(usage)?;
+        let Some(text) = &self.position else {
+            return Ok(Position::new(options));
+        };
+        let fail = |message: String| {
+            eprintln!("error: {message}\n\nUsage: {usage}");
+            ExitCode::from(2)
+        };
+        if options.variant != Variant::ArdRi {
+            return Err(fail(format!(
+                "--position is for Ard Rí only: {} has no position notation; give the moves from the start with --moves",
+                options.variant
+            )));
+        }
+        ArdRiPosition::from_notation(text)
+            .map(Position::ArdRi)
+            .map_err(|e| fail(format!("--position: {e}")))
     }
 }
 
@@ -224,13 +250,13 @@ fn main() -> ExitCode {
 }
 
 fn run_engine(args: EngineArgs) -> ExitCode {
-    let options = match args.game.options(
-        "tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]",
+    let start = match args.game.start(
+        "tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--position \"<notation>\"] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]",
     ) {
-        Ok(o) => o,
+        Ok(p) => p,
         Err(code) => return code,
     };
-    match engine::run(options, &args.game.moves, args.trace, args.perft) {
+    match engine::run(start, &args.game.moves, args.trace, args.perft) {
         Ok(lines) => {
             for l in lines {
                 println!("{l}");
@@ -248,14 +274,18 @@ fn run_engine(args: EngineArgs) -> ExitCode {
 }
 
 fn run_render(args: RenderArgs) -> ExitCode {
-    let options = match args.game.options(
-        "tara-bot render --variant <id> [--scoring ..] [--first ..] --moves \"<...>\" [--ply N] [--replay] -o FILE",
-    ) {
-        Ok(o) => o,
+    let usage = "tara-bot render --variant <id> [--scoring ..] [--first ..] [--position \"<notation>\"] --moves \"<...>\" [--ply N] [--replay] -o FILE";
+    let start = match args.game.start(usage) {
+        Ok(p) => p,
         Err(code) => return code,
     };
+    if args.replay && args.game.position.is_some() {
+        eprintln!("error: --replay draws a whole game from its start, so it cannot be combined with --position\n\nUsage: {usage}");
+        return ExitCode::from(2);
+    }
+    let options = start.options();
     let mut moves = Vec::new();
-    let replayed = engine::replay(options, &args.game.moves, |_| {});
+    let replayed = engine::replay_from(start.clone(), &args.game.moves, |_| {});
     let pos = match replayed {
         Ok(pos) => pos,
         Err(failure) => {
@@ -282,7 +312,7 @@ fn run_render(args: RenderArgs) -> ExitCode {
             );
             return ExitCode::from(2);
         }
-        let mut pos = Position::new(options);
+        let mut pos = start;
         for m in &moves[..ply] {
             pos.play_unchecked(*m);
         }

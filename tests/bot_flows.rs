@@ -397,8 +397,8 @@ fn resign_asks_first_and_scores_part_e() {
     let o = g.outcome.unwrap();
     assert_eq!(o.reason, tara_bot::game::EndReason::Resigned);
     // Scoring now would favour Blue (no kingdom beats one), so Red gets the minimum 2 + 0 kings.
-    assert_eq!(o.points[0], tara_bot::game::Points::whole(2));
-    assert_eq!(o.points[1], tara_bot::game::Points(0));
+    assert_eq!(*o.points.first(), tara_bot::game::Points::whole(2));
+    assert_eq!(*o.points.second(), tara_bot::game::Points(0));
 }
 
 #[test]

@@ -149,7 +149,7 @@ fn a_timeout_loses_the_game_and_is_scored_by_part_e() {
     assert_eq!(row.status, GameStatus::Finished);
     let o = row.outcome.unwrap();
     assert_eq!(o.reason, EndReason::Timeout);
-    assert_eq!(o.points, [Points::whole(2), Points(0)]);
+    assert_eq!(o.points.into_array(), [Points::whole(2), Points(0)]);
     assert!(tick(&h).is_empty(), "a game times out once");
 }
 

@@ -217,12 +217,190 @@ fn finished_games_report_the_result_and_no_legal_moves() {
         assert_eq!(r["reason"], outcome.reason.id());
         assert_eq!(r["winner"].as_str(), outcome.winner.map(Side::id));
         let sides = o.variant.sides();
-        for (k, side) in sides.iter().enumerate() {
+        for side in sides.iter() {
             assert_eq!(
                 r["points"][side.id()].as_f64(),
-                Some(outcome.points[k].value())
+                Some(outcome.points[*side].value())
             );
         }
         assert_eq!(r["points"].as_object().unwrap().len(), 2);
     }
+}
+
+const ARD_RI_START: &str = "2aaa2/3a3/a1ddd1a/aadkdaa/a1ddd1a/3a3/2aaa2 a 0 0";
+
+/// The keys of the JSON object, in order: the contract, with "position" last.
+#[test]
+fn keys_come_in_the_documented_order_with_position_last() {
+    for variant in ["hkot-1", "ard-ri"] {
+        let out = engine(&["--variant", variant]);
+        let line = String::from_utf8(out.stdout).unwrap();
+        let keys = [
+            "variant", "scoring", "ply", "status", "to_move", "phase", "legal", "counts", "result",
+            "position",
+        ];
+        let mut at = 0;
+        for k in keys {
+            let found = line[at..]
+                .find(&format!("\"{k}\":"))
+                .unwrap_or_else(|| panic!("{variant}: {k} missing or out of order: {line}"));
+            at += found;
+        }
+        assert!(line.trim_end().ends_with('}'));
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v.as_object().unwrap().len(), keys.len());
+    }
+}
+
+#[test]
+fn the_position_key_is_the_notation_for_ard_ri_and_null_for_tara() {
+    let out = engine(&["--variant", "ard-ri"]);
+    assert_eq!(json_lines(&out)[0]["position"], ARD_RI_START);
+    let out = engine(&["--variant", "ard-ri", "--moves", "d2-c2 c3-b3", "--trace"]);
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["position"], ARD_RI_START);
+    assert_eq!(
+        lines[2]["position"],
+        "2aaa2/3a3/a1ddd1a/aadkdaa/ad1dd1a/2a4/2aaa2 a 2 2"
+    );
+    for variant in ["hkot-1", "hkot-2", "sacred-hill-1", "sacred-hill-2"] {
+        let out = engine(&["--variant", variant, "--moves", "D4"]);
+        assert!(json_lines(&out)[0]["position"].is_null(), "{variant}");
+    }
+}
+
+#[test]
+fn ard_ri_starts_from_a_given_position() {
+    // The king two steps from g7, defenders to move, 40 plies without a capture at ply 57.
+    let pos = "2aaa2/5k1/7/a3d2/7/3a3/7 d 40 57";
+    let out = engine(&["--variant", "ard-ri", "--position", pos]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["ply"], 57);
+    assert_eq!(v["to_move"], "defenders");
+    assert_eq!(v["position"], pos);
+    assert!(v["legal"].as_array().unwrap().contains(&"f6-g6".into()));
+    // Moves continue from it; the king escapes.
+    let out = engine(&[
+        "--variant",
+        "ard-ri",
+        "--position",
+        pos,
+        "--moves",
+        "f6-g6 a4-b4 g6-g7",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["status"], "finished");
+    assert_eq!(v["ply"], 60);
+    assert_eq!(v["result"]["reason"], "king-escaped");
+    assert_eq!(v["result"]["winner"], "defenders");
+    assert_eq!(v["position"], "2aaa1k/7/7/1a2d2/7/3a3/7 a 43 60");
+    // Perft from it agrees with the data file's start entry when it is the start.
+    let out = engine(&[
+        "--variant",
+        "ard-ri",
+        "--position",
+        ARD_RI_START,
+        "--perft",
+        "3",
+    ]);
+    assert_eq!(json_lines(&out)[0]["perft"], 4144);
+    // An illegal move after the position: exit 1, as from the start.
+    let out = engine(&["--variant", "ard-ri", "--position", pos, "--moves", "e4-d4"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out).trim(),
+        "move 1 (e4-d4): only the king may stop on d4: the throne d4 and the corners are his"
+    );
+}
+
+#[test]
+fn a_bad_position_exits_2_with_the_reason_and_usage() {
+    for (args, reason) in [
+        (
+            vec!["--variant", "ard-ri", "--position", "7/7/7/3k3/7/7 a 0 0"],
+            "the board has seven rows",
+        ),
+        (
+            vec![
+                "--variant",
+                "ard-ri",
+                "--position",
+                "7/7/7/3k3/7/7/7/x a 0 0",
+            ],
+            "the board has seven rows",
+        ),
+        (
+            vec!["--variant", "ard-ri", "--position", "7/7/7/3k2/7/7/7 a 0 0"],
+            "row 4 covers 6 squares",
+        ),
+        (
+            vec!["--variant", "ard-ri", "--position", "7/7/7/7/7/7/7 a 0 0"],
+            "the king is missing",
+        ),
+        (
+            vec!["--variant", "hkot-1", "--position", ARD_RI_START],
+            "--position is for Ard Rí only",
+        ),
+        (
+            vec!["--variant", "sacred-hill-2", "--position", "x"],
+            "--position is for Ard Rí only",
+        ),
+    ] {
+        let out = engine(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(reason), "{args:?}: {err}");
+        assert!(err.contains("Usage:"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn render_draws_a_given_ard_ri_position() {
+    let dir = std::env::temp_dir().join(format!("tara-engine-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("pos.png");
+    let render = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+            .arg("render")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let pos = "2aaa2/5k1/7/a3d2/7/3a3/7 d 40 57";
+    let out = render(&[
+        "--variant",
+        "ard-ri",
+        "--position",
+        pos,
+        "--moves",
+        "f6-g6",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let out = render(&[
+        "--variant",
+        "hkot-1",
+        "--position",
+        pos,
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = render(&[
+        "--variant",
+        "ard-ri",
+        "--position",
+        pos,
+        "--replay",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--replay"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,7 +4,9 @@
 //! and a round trip through each new table and column of schema 3.
 
 use std::path::{Path, PathBuf};
-use tara_bot::game::{EndReason, GameOptions, Outcome, Points, Position, Scoring, Side, Variant};
+use tara_bot::game::{
+    BySide, EndReason, GameOptions, Outcome, Points, Position, Scoring, Side, Variant,
+};
 use tara_bot::store::{
     ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, MatchRow, MoveRow, NewChallenge,
     NewGame, NewPairing, NewTournament, PairingResult, Seat, Store, StoreError, TakebackRow,
@@ -301,7 +303,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         Some(Outcome {
             winner: Some(Side::Red),
             reason: EndReason::Score,
-            points: [Points(8), Points(2)]
+            points: BySide::new(Points(8), Points(2))
         })
     );
     assert_eq!(
@@ -313,7 +315,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         Some(Outcome {
             winner: Some(Side::Red),
             reason: EndReason::Resigned,
-            points: [Points(4), Points(0)]
+            points: BySide::new(Points(4), Points(0))
         })
     );
     assert_eq!(
@@ -321,7 +323,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         Some(Outcome {
             winner: Some(Side::Defenders),
             reason: EndReason::KingEscaped,
-            points: [Points(0), Points(2)]
+            points: BySide::new(Points(0), Points(2))
         })
     );
     assert_eq!(games[5].outcome, None);
@@ -339,7 +341,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         Some(Outcome {
             winner: Some(Side::Blue),
             reason: EndReason::Timeout,
-            points: [Points(0), Points(4)]
+            points: BySide::new(Points(0), Points(4))
         })
     );
     assert_eq!(
@@ -759,7 +761,7 @@ fn games_and_challenges_are_rated_or_casual_and_record_when_they_ended() {
         let o = Outcome {
             winner: Some(Side::Blue),
             reason: EndReason::Resigned,
-            points: [Points(0), Points(4)],
+            points: BySide::new(Points(0), Points(4)),
         };
         tx.finish_game(rated, &o, 50)?;
         tx.abort_game(casual, 60)?;

@@ -28,8 +28,8 @@ use std::sync::OnceLock;
 use tara_bot::game::playout::{Rng, MAX_PLIES};
 use tara_bot::game::tara::{Counts, Player, Setup, TaraPosition};
 use tara_bot::game::{
-    EndReason, GameOptions, GameRecord, Hill, IllegalMove, Move, Outcome, Phase, Points, Position,
-    Scoring, Side, Square, Variant,
+    BySide, EndReason, GameOptions, GameRecord, Hill, IllegalMove, Move, Outcome, Phase, Points,
+    Position, Scoring, Side, Square, Variant,
 };
 
 // =================================================================================================
@@ -1111,7 +1111,7 @@ fn compare(pos: &Position, r: &Ref) -> Option<(String, String)> {
             } else {
                 EndReason::Score
             },
-            points: [pts(o.points[0]), pts(o.points[1])],
+            points: BySide::new(pts(o.points[0]), pts(o.points[1])),
         };
         if *e != expect {
             return Some((
@@ -1462,7 +1462,7 @@ fn reference_scoring_matches_the_seed_checks() {
             })
             .collect();
         for scoring in [Scoring::Kingdoms, Scoring::Knots] {
-            let e = tara_bot::game::tara::score(scoring, &[c[0], c[1]]);
+            let e = tara_bot::game::tara::score(scoring, &BySide::new(c[0], c[1]));
             let first = |x: &Counts| match scoring {
                 Scoring::Kingdoms => x.kingdoms,
                 Scoring::Knots => x.knots,
@@ -1473,7 +1473,11 @@ fn reference_scoring_matches_the_seed_checks() {
                 [c[0].kings_captured, c[1].kings_captured],
             );
             assert_eq!(e.winner, r.winner.map(|w| [Side::Red, Side::Blue][w]));
-            assert_eq!(e.points, [pts(r.points[0]), pts(r.points[1])], "{c:?}");
+            assert_eq!(
+                e.points.into_array(),
+                [pts(r.points[0]), pts(r.points[1])],
+                "{c:?}"
+            );
             assert_eq!(e.reason, EndReason::Score);
         }
     }
@@ -1789,7 +1793,12 @@ fn check_points(t: &TaraPosition, o: &Outcome, ctx: &impl Fn() -> String) {
             let mut want = [0; 2];
             want[w] = cap[w];
             want[1 - w] = u32::from(cap[1 - w] > 0);
-            assert_eq!(o.points, [pts(want[0]), pts(want[1])], "{}", ctx());
+            assert_eq!(
+                o.points.into_array(),
+                [pts(want[0]), pts(want[1])],
+                "{}",
+                ctx()
+            );
         }
         EndReason::Score => {
             let knots = t.options().scoring == Scoring::Knots;
@@ -1801,7 +1810,12 @@ fn check_points(t: &TaraPosition, o: &Outcome, ctx: &impl Fn() -> String) {
             );
             assert!(cap[0] <= 1 && cap[1] <= 1, "{o:?}\n{}", ctx());
             assert_eq!(o.winner.map(side_index), r.winner, "{}", ctx());
-            assert_eq!(o.points, [pts(r.points[0]), pts(r.points[1])], "{}", ctx());
+            assert_eq!(
+                o.points.into_array(),
+                [pts(r.points[0]), pts(r.points[1])],
+                "{}",
+                ctx()
+            );
             if !t.variant().has_kings() {
                 // The Sacred Hill ending: full board, nothing besieged; no tie on territory.
                 assert_eq!(t.vacant(), 0, "{}", ctx());
@@ -2257,8 +2271,8 @@ impl RawSetup {
             diagram: &d,
             to_move: player(self.to_move),
             ply: self.ply,
-            battle: self.battle,
-            captured: [self.captured[0] as u8, self.captured[1] as u8],
+            battle: self.battle.into(),
+            captured: BySide::new(self.captured[0] as u8, self.captured[1] as u8),
         })
         .unwrap_or_else(|e| panic!("{e}\n{d}"));
         Position::Tara(t)
@@ -2377,7 +2391,7 @@ fn worked_position_fig_1b_stranded_king() {
         .expect("stranded king without a move is captured by default");
     assert_eq!(o.reason, EndReason::DoubleCapture);
     assert_eq!(o.winner, Some(Side::Red));
-    assert_eq!(o.points, [pts(2), pts(0)]);
+    assert_eq!(o.points.into_array(), [pts(2), pts(0)]);
 }
 
 #[test]
@@ -2397,7 +2411,7 @@ fn worked_position_fig_11_double_capture() {
     let o = pos.outcome().expect("double capture ends the game");
     assert_eq!(o.reason, EndReason::DoubleCapture);
     assert_eq!(o.winner, Some(Side::Red));
-    assert_eq!(o.points, [pts(2), pts(0)]);
+    assert_eq!(o.points.into_array(), [pts(2), pts(0)]);
     // Without C7 only F7 falls.
     let d = d.replacen("- . r B", "- . . B", 1);
     let s = RawSetup::parse(hk_options(Variant::Hkot1), &d, 0, 30, [true; 2], [0, 0]);
@@ -2606,4 +2620,114 @@ fn setup_differential_sacred_hill2() {
     );
     print_events("sacred-hill-2 set-ups", &e);
     assert!(e.sh_passes > 0 && e.sh_captures > 0);
+}
+
+// =================================================================================================
+// Perft data files: the reference counts the Tara entries of `tests/perft/*.perft`
+// =================================================================================================
+
+/// The number of legal move sequences of length `depth` by the reference (finished positions
+/// are not expanded), as `tests/perft.rs` counts them with the engine.
+fn ref_perft(r: &Ref, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if r.outcome.is_some() {
+        return 0;
+    }
+    let legal = r.legal();
+    if depth == 1 {
+        return legal.len() as u64;
+    }
+    legal
+        .into_iter()
+        .map(|m| {
+            let mut next = r.clone();
+            next.play(m);
+            ref_perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+/// A move of a data file (`D4`, `G2-E3`, `C5-B3*`, `pass`) read by the reference.
+fn ref_move(text: &str) -> RMove {
+    let t = text.to_ascii_uppercase();
+    if t == "PASS" {
+        return RMove::Pass;
+    }
+    let (body, sacrifice) = match t.strip_suffix('*') {
+        Some(b) => (b, true),
+        None => (t.as_str(), false),
+    };
+    let hill = |name: &str| {
+        (0..CELLS)
+            .find(|&i| cell_exists(col_of(i), row_of(i)) && cell_name(i) == name)
+            .unwrap_or_else(|| panic!("{name} is not a hill"))
+    };
+    match body.split_once('-') {
+        Some((a, b)) => RMove::King(hill(a), hill(b), sacrifice),
+        None => RMove::Hill(hill(body)),
+    }
+}
+
+/// The independent check of the Tara counts in the perft data files (the engine's side is
+/// `tests/perft.rs`).
+#[test]
+fn reference_perft_matches_the_data_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/perft");
+    let mut checked = 0;
+    for file in std::fs::read_dir(&dir).unwrap() {
+        let path = file.unwrap().path();
+        if path.extension().is_none_or(|e| e != "perft") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for block in text.split("\n\n") {
+            let mut fields: HashMap<&str, &str> = HashMap::new();
+            let mut counts: Vec<(u32, u64)> = Vec::new();
+            for line in block.lines().map(str::trim) {
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+                if key == "perft" {
+                    let (d, n) = value.trim().split_once(' ').unwrap();
+                    counts.push((d.parse().unwrap(), n.trim().parse().unwrap()));
+                } else {
+                    fields.insert(key, value.trim());
+                }
+            }
+            let Some(variant) = fields.get("variant").map(|v| v.parse::<Variant>().unwrap()) else {
+                continue;
+            };
+            if !variant.is_tara() {
+                continue;
+            }
+            let scoring = fields.get("scoring").map(|s| s.parse::<Scoring>().unwrap());
+            let first = fields.get("first").map(|s| Side::from_id(s).unwrap());
+            let mut r = Ref::new(GameOptions::with(variant, scoring, first).unwrap());
+            let id = fields.get("id").copied().unwrap_or("?");
+            for text in fields
+                .get("moves")
+                .copied()
+                .unwrap_or("")
+                .split_whitespace()
+            {
+                let m = ref_move(text);
+                assert!(
+                    r.legal().contains(&m),
+                    "{id}: {text} is illegal for the reference"
+                );
+                r.play(m);
+            }
+            for (depth, expected) in counts {
+                assert_eq!(ref_perft(&r, depth), expected, "{id} perft {depth}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked >= 20,
+        "only {checked} Tara counts in the data files"
+    );
 }

@@ -150,8 +150,8 @@ impl Bot {
                         "game {}: {} {} – {} {}",
                         g.match_game.unwrap_or(1),
                         gn[0],
-                        o.points[0],
-                        o.points[1],
+                        o.points.first(),
+                        o.points.second(),
                         gn[1]
                     ));
                 }

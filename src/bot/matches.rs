@@ -66,7 +66,7 @@ impl Bot {
                 finished += 1;
                 for seat in 0..2 {
                     let who = usize::from(g.seats[seat] != m.players[0]);
-                    totals[who] = totals[who] + o.points[seat];
+                    totals[who] = totals[who] + o.points[text::side_of(g, seat)];
                 }
             }
         }

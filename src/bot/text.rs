@@ -71,8 +71,8 @@ pub fn points_line(game: &GameRow, names: &[String; 2], o: &Outcome) -> String {
         "{} ({}) {} – {} {} ({})",
         names[0],
         side_of(game, 0).name(),
-        o.points[0],
-        o.points[1],
+        o.points.first(),
+        o.points.second(),
         names[1],
         side_of(game, 1).name()
     )

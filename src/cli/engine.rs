@@ -2,7 +2,9 @@
 //! tools rely on; see the README).
 
 use crate::game::tara::Counts;
-use crate::game::{playout, GameOptions, Outcome, PlayError, Player, Points, Position, Side};
+use crate::game::{
+    playout, GameOptions, GamePosition, Outcome, PlayError, Player, Points, Position, Side,
+};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -51,6 +53,8 @@ pub struct PositionJson {
     legal: Vec<String>,
     counts: Option<BothCounts>,
     result: Option<ResultJson>,
+    /// The position in its game's notation (Ard Rí), `null` for the Tara games.
+    position: Option<String>,
 }
 
 /// A number of points as JSON: an integer when whole, else a fraction (0.5).
@@ -64,8 +68,8 @@ pub fn points_json(p: Points) -> Value {
 
 fn result_json(variant_sides: [Side; 2], o: &Outcome) -> ResultJson {
     let mut points = Map::new();
-    for (side, p) in variant_sides.iter().zip(o.points) {
-        points.insert(side.id().to_string(), points_json(p));
+    for side in variant_sides {
+        points.insert(side.id().to_string(), points_json(o.points[side]));
     }
     ResultJson {
         winner: o.winner.map(Side::id),
@@ -90,14 +94,12 @@ impl PositionJson {
             to_move: pos.to_move().map(Side::id),
             phase: pos.phase().map(|p| p.id()),
             legal: pos.legal_notation(),
-            counts: match pos {
-                Position::Tara(t) => Some(BothCounts {
-                    red: t.counts(Player::Red).into(),
-                    blue: t.counts(Player::Blue).into(),
-                }),
-                Position::ArdRi(_) => None,
-            },
+            counts: pos.side_counts().map(|c| BothCounts {
+                red: c[Player::Red].into(),
+                blue: c[Player::Blue].into(),
+            }),
             result: pos.outcome().map(|o| result_json(variant.sides(), o)),
+            position: pos.notation(),
         }
     }
 
@@ -132,9 +134,19 @@ pub fn split_moves(moves: &str) -> impl Iterator<Item = &str> {
 pub fn replay(
     options: GameOptions,
     moves: &str,
+    each: impl FnMut(&Position),
+) -> Result<Position, MoveFailure> {
+    replay_from(Position::new(options), moves, each)
+}
+
+/// Plays `moves` from `start` (a start position or one read from a position notation), like
+/// [`replay`].
+pub fn replay_from(
+    start: Position,
+    moves: &str,
     mut each: impl FnMut(&Position),
 ) -> Result<Position, MoveFailure> {
-    let mut pos = Position::new(options);
+    let mut pos = start;
     each(&pos);
     for (i, text) in split_moves(moves).enumerate() {
         pos.play_text(text).map_err(|error| MoveFailure {
@@ -147,16 +159,16 @@ pub fn replay(
     Ok(pos)
 }
 
-/// Runs the `engine` command: returns the lines for stdout, or the lines printed so far and
-/// the failure.
+/// Runs the `engine` command from `start` (the start of a game, or a position given by its
+/// notation): returns the lines for stdout, or the lines printed so far and the failure.
 pub fn run(
-    options: GameOptions,
+    start: Position,
     moves: &str,
     trace: bool,
     perft: Option<u32>,
 ) -> Result<Vec<String>, (Vec<String>, MoveFailure)> {
     let mut lines = Vec::new();
-    let result = replay(options, moves, |pos| {
+    let result = replay_from(start, moves, |pos| {
         if trace && perft.is_none() {
             lines.push(PositionJson::new(pos).to_json());
         }

@@ -12,7 +12,11 @@
 use super::board::{
     east, north, south, squares, west, Bits, Square, ALL, CORNERS, SQUARE_NEIGHBOURS,
 };
-use super::{EndReason, IllegalMove, Move, MoveList, Outcome, Points, Side};
+use super::tara::Counts;
+use super::{
+    BySide, EndReason, GameOptions, GamePosition, IllegalMove, Move, MoveList, Outcome, Phase,
+    Points, Side, Variant,
+};
 use std::fmt;
 
 /// One of the two sides of Ard Rí.
@@ -23,7 +27,7 @@ pub enum Team {
 }
 
 impl Team {
-    /// 0 for the attackers, 1 for the defenders (the index into [`Outcome::points`]).
+    /// 0 for the attackers, 1 for the defenders (the seat; [`BySide`] is indexed by `Team`).
     pub const fn index(self) -> usize {
         match self {
             Team::Attackers => 0,
@@ -86,12 +90,12 @@ impl Piece {
 const THRONE_INDEX: u8 = 3 * 7 + 3;
 const THRONE: Bits = 1 << THRONE_INDEX;
 /// The squares only the king may stop on: the throne and the four corners.
-const RESTRICTED: Bits = CORNERS | THRONE;
+pub const RESTRICTED: Bits = CORNERS | THRONE;
 /// Squares with fewer than four neighbours: a king there cannot be captured.
 const EDGE: Bits = ALL & !(north(ALL) & south(ALL) & east(ALL) & west(ALL));
 
 /// Plies without a capture after which the game is drawn.
-const MOVE_LIMIT: u32 = 100;
+pub const MOVE_LIMIT: u32 = 100;
 
 /// The bit of a square named like `c1` (for the constant start position).
 const fn bit(name: &[u8; 2]) -> Bits {
@@ -243,6 +247,43 @@ impl ArdRiPosition {
         pos
     }
 
+    /// A position read from the public notation: the pieces, the side to move, the move
+    /// limit's counter and the ply number, with no repetition history before it. The game is
+    /// over at once if the king stands on a corner (escaped), is surrounded on four sides
+    /// away from the edge (captured), the counter has reached the move limit (drawn), or the
+    /// side to move has no legal move. The caller ensures the sets are disjoint, on the board
+    /// and off the restricted squares.
+    pub(super) fn from_setup(
+        attackers: Bits,
+        defenders: Bits,
+        king: u8,
+        to_move: Team,
+        plies_without_capture: u32,
+        ply: u32,
+    ) -> ArdRiPosition {
+        let mut pos = ArdRiPosition::from_parts(attackers, defenders, king, to_move);
+        pos.ply = ply;
+        pos.quiet = plies_without_capture;
+        let king_bit: Bits = 1 << king;
+        let neighbours = SQUARE_NEIGHBOURS[usize::from(king)];
+        pos.outcome = if king_bit & CORNERS != 0 {
+            Some(win(Team::Defenders, EndReason::KingEscaped))
+        } else if king_bit & EDGE == 0 && neighbours & !(attackers | THRONE) == 0 {
+            Some(win(Team::Attackers, EndReason::KingCaptured))
+        } else if plies_without_capture >= MOVE_LIMIT {
+            Some(Outcome {
+                winner: None,
+                reason: EndReason::MoveLimit,
+                points: BySide::both(Points::HALF),
+            })
+        } else if !pos.any_legal_move() {
+            Some(win(to_move.opponent(), EndReason::NoMoves))
+        } else {
+            None
+        };
+        pos
+    }
+
     /// Plies played so far.
     pub fn ply(&self) -> u32 {
         self.ply
@@ -303,7 +344,7 @@ impl ArdRiPosition {
     }
 
     /// Appends every legal move to `out` (nothing once the game is over).
-    pub fn legal_moves(&self, out: &mut MoveList) {
+    pub fn legal_moves_into(&self, out: &mut MoveList) {
         if self.outcome.is_some() {
             return;
         }
@@ -331,7 +372,7 @@ impl ArdRiPosition {
         self.outcome.is_none() && self.any_legal_move()
     }
 
-    /// Why `m` is illegal here, or `Ok` when it is one of [`ArdRiPosition::legal_moves`].
+    /// Why `m` is illegal here, or `Ok` when it is one of [`ArdRiPosition::legal_moves_into`].
     pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
         if self.outcome.is_some() {
             return Err(IllegalMove::GameOver);
@@ -367,7 +408,7 @@ impl ArdRiPosition {
             return Err(IllegalMove::ThirdRepetition { from, to });
         }
         let mut list = MoveList::new();
-        self.legal_moves(&mut list);
+        self.legal_moves_into(&mut list);
         if list.contains(&m) {
             Ok(())
         } else {
@@ -380,7 +421,7 @@ impl ArdRiPosition {
         }
     }
 
-    /// Plays a move known to be legal (one of [`ArdRiPosition::legal_moves`]): moves the
+    /// Plays a move known to be legal (one of [`ArdRiPosition::legal_moves_into`]): moves the
     /// piece, removes the captured pieces and decides whether the game is over.
     /// Does nothing once the game is over or for a move that is not a step.
     pub fn play_unchecked(&mut self, m: Move) {
@@ -465,7 +506,7 @@ impl ArdRiPosition {
             self.outcome = Some(Outcome {
                 winner: None,
                 reason: EndReason::MoveLimit,
-                points: [Points::HALF, Points::HALF],
+                points: BySide::both(Points::HALF),
             });
             return;
         }
@@ -631,12 +672,59 @@ fn dilate_to(b: Bits) -> Bits {
 }
 
 fn win(team: Team, reason: EndReason) -> Outcome {
-    let mut points = [Points(0); 2];
-    points[team.index()] = Points::whole(1);
+    let mut points = BySide::both(Points(0));
+    points[team] = Points::whole(1);
     Outcome {
         winner: Some(team.side()),
         reason,
         points,
+    }
+}
+
+impl GamePosition for ArdRiPosition {
+    #[inline]
+    fn options(&self) -> GameOptions {
+        GameOptions::new(Variant::ArdRi)
+    }
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+    #[inline]
+    fn turn(&self) -> Side {
+        self.to_move.side()
+    }
+    #[inline]
+    fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+    #[inline]
+    fn phase_to_move(&self) -> Option<Phase> {
+        None
+    }
+    #[inline]
+    fn legal_moves_into(&self, out: &mut MoveList) {
+        ArdRiPosition::legal_moves_into(self, out)
+    }
+    #[inline]
+    fn check(&self, m: Move) -> Result<(), IllegalMove> {
+        ArdRiPosition::check(self, m)
+    }
+    #[inline]
+    fn play_unchecked(&mut self, m: Move) {
+        ArdRiPosition::play_unchecked(self, m)
+    }
+    fn position_notation(&self) -> Option<String> {
+        Some(self.to_notation())
+    }
+    fn side_counts(&self) -> Option<BySide<Counts>> {
+        None
+    }
+    /// Ard Rí: 1 to 0.
+    fn forfeit_points(&self, winner: Side) -> BySide<Points> {
+        let mut points = BySide::both(Points(0));
+        points[winner] = Points::whole(1);
+        points
     }
 }
 
@@ -734,7 +822,7 @@ mod tests {
 
     fn legal(pos: &ArdRiPosition) -> Vec<String> {
         let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        pos.legal_moves_into(&mut list);
         let mut v: Vec<String> = list.iter().map(|m| m.to_string()).collect();
         v.sort();
         v
@@ -770,7 +858,7 @@ mod tests {
             return 1;
         }
         let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        pos.legal_moves_into(&mut list);
         if depth == 1 {
             return list.len() as u64;
         }
@@ -1155,7 +1243,10 @@ mod tests {
             pos.outcome(),
             Some(&won(Team::Attackers, EndReason::KingCaptured))
         );
-        assert_eq!(pos.outcome().unwrap().points, [Points::whole(1), Points(0)]);
+        assert_eq!(
+            pos.outcome().unwrap().points,
+            BySide::new(Points::whole(1), Points(0))
+        );
         assert_eq!(pos.king(), sq("c5"));
         assert!(!pos.has_legal_move());
         assert_eq!(legal(&pos), Vec::<String>::new());
@@ -1242,7 +1333,7 @@ mod tests {
         let outcome = pos.outcome().unwrap();
         assert_eq!(outcome, &won(Team::Defenders, EndReason::KingEscaped));
         assert_eq!(outcome.winner, Some(Side::Defenders));
-        assert_eq!(outcome.points, [Points(0), Points::whole(1)]);
+        assert_eq!(outcome.points, BySide::new(Points(0), Points::whole(1)));
         assert_eq!(pos.king(), sq("g1"));
     }
 
@@ -1406,7 +1497,7 @@ mod tests {
         let outcome = pos.outcome().unwrap();
         assert_eq!(outcome.winner, None);
         assert_eq!(outcome.reason, EndReason::MoveLimit);
-        assert_eq!(outcome.points, [Points::HALF, Points::HALF]);
+        assert_eq!(outcome.points, BySide::both(Points::HALF));
     }
 
     #[test]
@@ -1656,12 +1747,12 @@ mod tests {
         mut visit: impl FnMut(&ArdRiPosition, &MoveList),
     ) -> ArdRiPosition {
         let mut pos = ArdRiPosition::new();
-        let mut last: [Option<Move>; 2] = [None, None];
+        let mut last: BySide<Option<Move>> = BySide::both(None);
         while pos.outcome().is_none() {
             let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             visit(&pos, &list);
-            let side = pos.to_move().index();
+            let side = pos.to_move();
             let back = last[side].map(|m| match m {
                 Move::Step { from, to } => Move::Step { from: to, to: from },
                 other => other,
@@ -1710,7 +1801,7 @@ mod tests {
             });
             assert!(!end.has_legal_move());
             let mut list = MoveList::new();
-            end.legal_moves(&mut list);
+            end.legal_moves_into(&mut list);
             assert!(list.is_empty());
             reasons.push(end.outcome().unwrap().reason);
         }
@@ -1721,7 +1812,7 @@ mod tests {
     // --- perft -------------------------------------------------------------------------
 
     /// Cross-checked against an independent naive implementation of the rules (depths 1 to 6;
-    /// depth 6 is 10_489_192); the same numbers are in `tests/data/ard_ri_perft.txt`.
+    /// depth 6 is 10_489_192); the same numbers are in `tests/perft/ard_ri.perft`.
     const PERFT: [u64; 5] = [24, 184, 4144, 40720, 932320];
 
     #[test]

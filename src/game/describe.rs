@@ -203,8 +203,8 @@ pub fn points(o: &Outcome, sides: [Side; 2]) -> String {
     format!(
         "{} {} – {} {}",
         sides[0].name(),
-        o.points[0],
-        o.points[1],
+        o.points.first(),
+        o.points.second(),
         sides[1].name()
     )
 }

@@ -3,19 +3,25 @@
 //! applies moves, detects the end and scores.
 
 pub mod ard_ri;
+mod ard_ri_notation;
 pub mod board;
+mod by_side;
 pub mod describe;
 mod error;
 mod moves;
 pub mod notation;
 pub mod playout;
+mod position;
 pub mod tara;
 
 pub use ard_ri::{ArdRiPosition, Team};
+pub use ard_ri_notation::ArdRiNotationError;
 pub use board::{Bits, Hill, Square};
+pub use by_side::BySide;
 pub use error::{IllegalMove, ParseMoveError, PlayError};
 pub use moves::{Move, MoveList};
 pub use notation::{GameRecord, RecordError};
+pub use position::GamePosition;
 pub use tara::{Player, TaraPosition};
 
 use std::fmt;
@@ -366,8 +372,8 @@ pub struct Outcome {
     /// The winner, or `None` for a draw (Tara: equal kingdoms and territory).
     pub winner: Option<Side>,
     pub reason: EndReason,
-    /// Points of the first seat (Red / attackers) and the second (Blue / defenders).
-    pub points: [Points; 2],
+    /// Points of each side.
+    pub points: BySide<Points>,
 }
 
 /// The result when `loser` resigns or runs out of time (RULES.md Part E): the other player
@@ -375,22 +381,10 @@ pub struct Outcome {
 /// current position would give them; the loser scores the kings they captured. Ard Rí: 1 to 0.
 pub fn forfeit(pos: &Position, loser: Side, reason: EndReason) -> Outcome {
     let winner = loser.opponent();
-    let mut points = [Points(0); 2];
-    match pos {
-        Position::Tara(t) => {
-            let c = [t.counts(Player::Red), t.counts(Player::Blue)];
-            let w = winner.index();
-            let by_score = tara::score(t.options().scoring, &c).points[w];
-            let base = Points::whole(2 + c[w].kings_captured);
-            points[w] = by_score.max(base);
-            points[loser.index()] = Points::whole(c[loser.index()].kings_captured);
-        }
-        Position::ArdRi(_) => points[winner.index()] = Points::whole(1),
-    }
     Outcome {
         winner: Some(winner),
         reason,
-        points,
+        points: pos.forfeit_points(winner),
     }
 }
 
@@ -443,60 +437,51 @@ impl Position {
     }
 
     /// The options the game was started with.
+    #[inline]
     pub fn options(&self) -> GameOptions {
-        match self {
-            Position::Tara(p) => p.options(),
-            Position::ArdRi(_) => GameOptions::new(Variant::ArdRi),
-        }
+        GamePosition::options(self)
     }
 
+    /// The game being played.
+    #[inline]
     pub fn variant(&self) -> Variant {
-        self.options().variant
+        GamePosition::variant(self)
     }
 
     /// Plies played so far.
+    #[inline]
     pub fn ply(&self) -> u32 {
-        match self {
-            Position::Tara(p) => p.ply(),
-            Position::ArdRi(p) => p.ply(),
-        }
+        GamePosition::ply(self)
     }
 
     /// The side to move, `None` when the game is over.
+    #[inline]
     pub fn to_move(&self) -> Option<Side> {
-        if self.outcome().is_some() {
-            return None;
-        }
-        Some(match self {
-            Position::Tara(p) => p.to_move().into(),
-            Position::ArdRi(p) => p.to_move().into(),
-        })
+        self.side_to_move()
     }
 
     /// The phase of the player to move (Tara, while the game is on).
+    #[inline]
     pub fn phase(&self) -> Option<Phase> {
-        match self {
-            Position::Tara(p) if p.outcome().is_none() => Some(p.phase()),
-            _ => None,
-        }
+        self.phase_to_move()
     }
 
     /// The result, once the game is over.
+    #[inline]
     pub fn outcome(&self) -> Option<&Outcome> {
-        match self {
-            Position::Tara(p) => p.outcome(),
-            Position::ArdRi(p) => p.outcome(),
-        }
+        GamePosition::outcome(self)
     }
 
     /// Every legal move (empty when the game is over), in generation order.
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        match self {
-            Position::Tara(p) => p.legal_moves(&mut list),
-            Position::ArdRi(p) => p.legal_moves(&mut list),
-        }
-        list
+        GamePosition::legal_moves(self)
+    }
+
+    /// The position in its game's public notation: Ard Rí's (see
+    /// [`ArdRiPosition::to_notation`]); `None` for the Tara games, which have none.
+    pub fn notation(&self) -> Option<String> {
+        self.position_notation()
     }
 
     /// Every legal move as canonical text, sorted by byte order.
@@ -507,26 +492,21 @@ impl Position {
     }
 
     /// Why `m` is illegal here, or `Ok` when it is legal.
+    #[inline]
     pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
-        match self {
-            Position::Tara(p) => p.check(m),
-            Position::ArdRi(p) => p.check(m),
-        }
+        GamePosition::check(self, m)
     }
 
     /// Plays a legal move; an illegal one leaves the position unchanged and says why.
+    #[inline]
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
-        self.check(m)?;
-        self.play_unchecked(m);
-        Ok(())
+        GamePosition::play(self, m)
     }
 
     /// Plays a move known to be legal (from [`Position::legal_moves`]).
+    #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
-        match self {
-            Position::Tara(p) => p.play_unchecked(m),
-            Position::ArdRi(p) => p.play_unchecked(m),
-        }
+        GamePosition::play_unchecked(self, m)
     }
 
     /// Parses move text in this game's notation.

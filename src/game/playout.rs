@@ -1,6 +1,6 @@
 //! Random legal games and move-tree counts: for property tests, benchmarks and perft.
 
-use super::{GameOptions, Move, MoveList, Position};
+use super::{GameOptions, GamePosition, Move, MoveList, Position};
 
 /// A small, fast pseudo-random generator (xorshift64*), seeded for reproducible games.
 #[derive(Clone, Debug)]
@@ -40,7 +40,7 @@ pub fn random_game(options: GameOptions, rng: &mut Rng) -> (Position, Vec<Move>)
     let mut list = MoveList::new();
     while pos.outcome().is_none() && pos.ply() < MAX_PLIES {
         list.clear();
-        legal_into(&pos, &mut list);
+        pos.legal_moves_into(&mut list);
         let m = list[rng.below(list.len())];
         pos.play_unchecked(m);
         moves.push(m);
@@ -53,24 +53,16 @@ pub fn random_playout(pos: &mut Position, rng: &mut Rng, list: &mut MoveList) ->
     let start = pos.ply();
     while pos.outcome().is_none() && pos.ply() < MAX_PLIES {
         list.clear();
-        legal_into(pos, list);
+        pos.legal_moves_into(list);
         let m = list[rng.below(list.len())];
         pos.play_unchecked(m);
     }
     pos.ply() - start
 }
 
-#[inline]
-fn legal_into(pos: &Position, list: &mut MoveList) {
-    match pos {
-        Position::Tara(p) => p.legal_moves(list),
-        Position::ArdRi(p) => p.legal_moves(list),
-    }
-}
-
 /// The number of legal move sequences of length `depth` from `pos`; finished positions are
 /// not expanded.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+pub fn perft<P: GamePosition + Clone>(pos: &P, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }

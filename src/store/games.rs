@@ -2,7 +2,7 @@
 //! position is rebuilt by replaying it.
 
 use super::db::{Cols, Result, StoreError, Tx};
-use crate::game::{EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
+use crate::game::{BySide, EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
 use rusqlite::params;
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -172,7 +172,7 @@ impl GameRow {
             (Some(reason), [Some(p0), Some(p1)]) => Some(Outcome {
                 winner,
                 reason,
-                points: [Points(p0), Points(p1)],
+                points: BySide::new(Points(p0), Points(p1)),
             }),
             _ => None,
         };
@@ -442,8 +442,8 @@ impl Tx<'_> {
                 game_id,
                 o.winner.map(Side::id),
                 o.reason.id(),
-                o.points[0].0,
-                o.points[1].0,
+                o.points.first().0,
+                o.points.second().0,
                 now
             ],
         )?;

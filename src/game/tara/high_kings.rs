@@ -2,7 +2,7 @@
 
 use super::{examples, Player, TaraPosition};
 use crate::game::board::{dilate, squares, surrounded_by, Bits, Hill, HILL_KNIGHT};
-use crate::game::{IllegalMove, Move, MoveList, Phase, Variant};
+use crate::game::{BySide, IllegalMove, Move, MoveList, Phase, Variant};
 
 /// Number of Placement turns (plies 0–5).
 const PLACEMENT_PLIES: u32 = 6;
@@ -16,33 +16,33 @@ impl TaraPosition {
     /// Vacant hills a king on `k` of player `p` may reach in Manoeuvres.
     #[inline]
     fn manoeuvre_targets(&self, p: Player, k: u8) -> Bits {
-        HILL_KNIGHT[k as usize] & self.vacant() & !dilate(self.forts[p.index()])
+        HILL_KNIGHT[k as usize] & self.vacant() & !dilate(self.forts[p])
     }
 
     /// Vacant hills a king on `k` of player `p` may reach in Battle (not next to another
     /// friendly king). A king is mobile in Battle when this is not empty.
     #[inline]
     fn battle_targets(&self, p: Player, k: u8) -> Bits {
-        let others = self.kings[p.index()] & !(1 << k);
+        let others = self.kings[p] & !(1 << k);
         HILL_KNIGHT[k as usize] & self.vacant() & !dilate(others)
     }
 
     /// Whether any king of `p` can move in Manoeuvres.
     fn any_manoeuvre(&self, p: Player) -> bool {
-        squares(self.kings[p.index()]).any(|k| self.manoeuvre_targets(p, k) != 0)
+        squares(self.kings[p]).any(|k| self.manoeuvre_targets(p, k) != 0)
     }
 
     /// Whether every king on the board, of both colours, is immobile under Battle rules (B.5).
     pub fn all_kings_immobile(&self) -> bool {
         Player::BOTH
             .into_iter()
-            .all(|p| squares(self.kings[p.index()]).all(|k| self.battle_targets(p, k) == 0))
+            .all(|p| squares(self.kings[p]).all(|k| self.battle_targets(p, k) == 0))
     }
 
     /// Backtracks, sacrifices and ringfort captures of the king on `k` (Battle, immobile).
     fn immobile_king_moves(&self, p: Player, k: u8, out: &mut MoveList) {
-        let (pi, qi) = (p.index(), p.opponent().index());
-        let all_kings = self.kings[0] | self.kings[1];
+        let (pi, qi) = (p, p.opponent());
+        let all_kings = self.kings[Player::Red] | self.kings[Player::Blue];
         let allowed = HILL_KNIGHT[k as usize] & !all_kings & !dilate(self.kings[pi] & !(1 << k));
         let sacrificable = if self.variant() == Variant::Hkot2 && self.captured[qi] == 1 {
             surrounded_by(self.forts[qi]) & self.forts[pi]
@@ -87,7 +87,7 @@ impl TaraPosition {
 
     pub(super) fn high_kings_moves(&self, out: &mut MoveList) {
         let p = self.to_move;
-        let pi = p.index();
+        let pi = p;
         if self.ply < PLACEMENT_PLIES {
             for h in squares(self.vacant() & !dilate(self.forts[pi])) {
                 out.push(Move::Build { hill: hill(h) });
@@ -126,7 +126,7 @@ impl TaraPosition {
 
     /// Captures the enemy kings next to `t` that stand on their own besieged ringforts (B.4).
     fn capture_kings(&mut self, p: Player, t: Hill) {
-        let (pi, qi) = (p.index(), p.opponent().index());
+        let (pi, qi) = (p, p.opponent());
         let victims =
             t.neighbours() & self.kings[qi] & self.forts[qi] & surrounded_by(self.forts[pi]);
         if victims != 0 {
@@ -138,7 +138,7 @@ impl TaraPosition {
 
     pub(super) fn play_high_kings(&mut self, m: Move) {
         let p = self.to_move;
-        let (pi, qi) = (p.index(), p.opponent().index());
+        let (pi, qi) = (p, p.opponent());
         let final_turn = self.last_turn;
         let mut built = false;
         match m {
@@ -223,9 +223,9 @@ impl TaraPosition {
     /// stranded on enemy territory with no move (B.6).
     pub(super) fn begin_turn_high_kings(&mut self) {
         let p = self.to_move;
-        let (pi, qi) = (p.index(), p.opponent().index());
+        let (pi, qi) = (p, p.opponent());
         if self.ply >= PLACEMENT_PLIES && !self.battle[pi] && !self.any_manoeuvre(p) {
-            self.battle = [true, true];
+            self.battle = BySide::both(true);
             self.last.battle_started = true;
         }
         let stranded = self.stranded_kings(p);
@@ -256,9 +256,9 @@ impl TaraPosition {
             if stranded != 0 {
                 let q = p.opponent();
                 self.last.stranded_at_end = Hill::in_set(stranded).next().map(|h| (h, p));
-                self.kings[p.index()] &= !stranded;
-                self.captured[q.index()] += stranded.count_ones() as u8;
-                if self.captured[q.index()] >= 2 {
+                self.kings[p] &= !stranded;
+                self.captured[q] += stranded.count_ones() as u8;
+                if self.captured[q] >= 2 {
                     self.finish_by_double_capture(q);
                     return;
                 }
@@ -270,7 +270,7 @@ impl TaraPosition {
     /// The reason a High Kings move that is not in `legal` is illegal.
     pub(super) fn high_kings_illegal(&self, m: Move, legal: &MoveList) -> Option<IllegalMove> {
         let p = self.to_move;
-        let (pi, qi) = (p.index(), p.opponent().index());
+        let (pi, qi) = (p, p.opponent());
         let phase = self.phase();
         let example = || examples(legal);
         if phase == Phase::Placement {
@@ -375,7 +375,7 @@ impl TaraPosition {
         if let Some(owner) = self.owner(h) {
             return Some(IllegalMove::NotVacant { hill: h, owner });
         }
-        let touching = h.neighbours() & self.forts[p.index()];
+        let touching = h.neighbours() & self.forts[p];
         Hill::in_set(touching)
             .next()
             .map(|fort| IllegalMove::TouchesOwnRingfort {

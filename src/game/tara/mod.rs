@@ -6,8 +6,8 @@ mod sacred_hill;
 
 use super::board::{self, dilate, squares, surrounded_by, Bits, Hill, HILLS};
 use super::{
-    EndReason, GameOptions, IllegalMove, Move, MoveList, Outcome, Phase, Points, Scoring, Side,
-    Variant,
+    BySide, EndReason, GameOptions, GamePosition, IllegalMove, Move, MoveList, Outcome, Phase,
+    Points, Scoring, Side, Variant,
 };
 use std::fmt;
 
@@ -88,12 +88,12 @@ pub struct Counts {
 /// The state a High Kings repetition compares (B.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Key {
-    forts: [Bits; 2],
-    kings: [Bits; 2],
-    captured: [u8; 2],
+    forts: BySide<Bits>,
+    kings: BySide<Bits>,
+    captured: BySide<u8>,
     to_move: Player,
     battle: bool,
-    passed: [bool; 2],
+    passed: BySide<bool>,
     last_turn: bool,
 }
 
@@ -101,16 +101,16 @@ struct Key {
 #[derive(Clone, Debug)]
 pub struct TaraPosition {
     options: GameOptions,
-    forts: [Bits; 2],
-    kings: [Bits; 2],
+    forts: BySide<Bits>,
+    kings: BySide<Bits>,
     /// Enemy kings captured by each player.
-    captured: [u8; 2],
+    captured: BySide<u8>,
     to_move: Player,
     ply: u32,
     /// In Battle: High Kings switches both at once, Sacred Hill each player alone.
-    battle: [bool; 2],
+    battle: BySide<bool>,
     /// High Kings: the player passed with every king immobile (their kings are gone).
-    passed: [bool; 2],
+    passed: BySide<bool>,
     /// High Kings: the player to move plays the last turn of the game.
     last_turn: bool,
     outcome: Option<Outcome>,
@@ -130,13 +130,13 @@ impl TaraPosition {
         };
         let mut p = TaraPosition {
             options,
-            forts: [0; 2],
-            kings: [0; 2],
-            captured: [0; 2],
+            forts: BySide::both(0),
+            kings: BySide::both(0),
+            captured: BySide::both(0),
             to_move,
             ply: 0,
-            battle: [false; 2],
-            passed: [false; 2],
+            battle: BySide::both(false),
+            passed: BySide::both(false),
             last_turn: false,
             outcome: None,
             history: Vec::new(),
@@ -170,19 +170,19 @@ impl TaraPosition {
     }
     /// Ringforts of a player.
     pub fn forts(&self, p: Player) -> Bits {
-        self.forts[p.index()]
+        self.forts[p]
     }
     /// Hills with a king of a player on them.
     pub fn kings(&self, p: Player) -> Bits {
-        self.kings[p.index()]
+        self.kings[p]
     }
     /// Enemy kings captured by a player.
     pub fn kings_captured(&self, p: Player) -> u32 {
-        u32::from(self.captured[p.index()])
+        u32::from(self.captured[p])
     }
     /// Whether a player passed (High Kings) and so has no kings any more.
     pub fn has_passed(&self, p: Player) -> bool {
-        self.passed[p.index()]
+        self.passed[p]
     }
     /// Whether the player to move is playing the game's last turn (High Kings).
     pub fn is_last_turn(&self) -> bool {
@@ -190,7 +190,7 @@ impl TaraPosition {
     }
     /// Whether a player is in Battle.
     pub fn in_battle(&self, p: Player) -> bool {
-        self.battle[p.index()]
+        self.battle[p]
     }
     /// What the last move did.
     pub fn last_move(&self) -> &LastMove {
@@ -199,13 +199,13 @@ impl TaraPosition {
     /// Vacant hills.
     #[inline]
     pub fn vacant(&self) -> Bits {
-        HILLS & !(self.forts[0] | self.forts[1])
+        HILLS & !(self.forts[Player::Red] | self.forts[Player::Blue])
     }
     /// The owner of the ringfort on a hill.
     pub fn owner(&self, h: Hill) -> Option<Player> {
-        if self.forts[0] & h.bit() != 0 {
+        if self.forts[Player::Red] & h.bit() != 0 {
             Some(Player::Red)
-        } else if self.forts[1] & h.bit() != 0 {
+        } else if self.forts[Player::Blue] & h.bit() != 0 {
             Some(Player::Blue)
         } else {
             None
@@ -215,15 +215,15 @@ impl TaraPosition {
     pub fn king_at(&self, h: Hill) -> Option<Player> {
         Player::BOTH
             .into_iter()
-            .find(|p| self.kings[p.index()] & h.bit() != 0)
+            .find(|&p| self.kings[p] & h.bit() != 0)
     }
     /// Ringforts of `p` besieged by the opponent.
     pub fn besieged_forts(&self, p: Player) -> Bits {
-        surrounded_by(self.forts[p.opponent().index()]) & self.forts[p.index()]
+        surrounded_by(self.forts[p.opponent()]) & self.forts[p]
     }
     /// High Kings: `p`'s kings standing on enemy territory (after a sacrifice).
     pub fn stranded_kings(&self, p: Player) -> Bits {
-        self.kings[p.index()] & self.forts[p.opponent().index()]
+        self.kings[p] & self.forts[p.opponent()]
     }
 
     /// The phase of the player to move.
@@ -235,7 +235,7 @@ impl TaraPosition {
     pub fn phase_of(&self, p: Player) -> Phase {
         if self.is_high_kings() && self.ply < 6 {
             Phase::Placement
-        } else if self.battle[p.index()] {
+        } else if self.battle[p] {
             Phase::Battle
         } else {
             Phase::Manoeuvres
@@ -244,7 +244,7 @@ impl TaraPosition {
 
     /// Kingdoms, knots, territory and kings captured of a player.
     pub fn counts(&self, p: Player) -> Counts {
-        let f = self.forts[p.index()];
+        let f = self.forts[p];
         Counts {
             kingdoms: kingdoms(f),
             knots: knots(f),
@@ -255,7 +255,7 @@ impl TaraPosition {
 
     /// Appends the legal moves of the player to move (nothing once the game is over; only
     /// `pass` when there is nothing else).
-    pub fn legal_moves(&self, out: &mut MoveList) {
+    pub fn legal_moves_into(&self, out: &mut MoveList) {
         if self.outcome.is_some() {
             return;
         }
@@ -276,7 +276,7 @@ impl TaraPosition {
             return Err(IllegalMove::GameOver);
         }
         let mut legal = MoveList::new();
-        self.legal_moves(&mut legal);
+        self.legal_moves_into(&mut legal);
         if legal.contains(&m) {
             return Ok(());
         }
@@ -324,7 +324,7 @@ impl TaraPosition {
             kings: self.kings,
             captured: self.captured,
             to_move: self.to_move,
-            battle: self.battle[0],
+            battle: self.battle[Player::Red],
             passed: self.passed,
             last_turn: self.last_turn,
         }
@@ -332,16 +332,16 @@ impl TaraPosition {
 
     /// Ends the game by kingdoms (or knots), then territory (A.2), kings captured added.
     fn finish_by_score(&mut self) {
-        let c = [self.counts(Player::Red), self.counts(Player::Blue)];
+        let c = BySide::new(self.counts(Player::Red), self.counts(Player::Blue));
         self.outcome = Some(score(self.options.scoring, &c));
     }
 
     /// Ends the game by double capture won by `p`.
     fn finish_by_double_capture(&mut self, p: Player) {
-        let loser_took = self.captured[p.opponent().index()] > 0;
-        let mut points = [Points(0); 2];
-        points[p.index()] = Points::whole(u32::from(self.captured[p.index()]));
-        points[p.opponent().index()] = Points::whole(u32::from(loser_took));
+        let loser_took = self.captured[p.opponent()] > 0;
+        let mut points = BySide::both(Points(0));
+        points[p] = Points::whole(u32::from(self.captured[p]));
+        points[p.opponent()] = Points::whole(u32::from(loser_took));
         self.outcome = Some(Outcome {
             winner: Some(p.into()),
             reason: EndReason::DoubleCapture,
@@ -350,37 +350,91 @@ impl TaraPosition {
     }
 }
 
+impl GamePosition for TaraPosition {
+    #[inline]
+    fn options(&self) -> GameOptions {
+        self.options
+    }
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+    #[inline]
+    fn turn(&self) -> Side {
+        self.to_move.into()
+    }
+    #[inline]
+    fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+    #[inline]
+    fn phase_to_move(&self) -> Option<Phase> {
+        self.outcome.is_none().then(|| self.phase())
+    }
+    #[inline]
+    fn legal_moves_into(&self, out: &mut MoveList) {
+        TaraPosition::legal_moves_into(self, out)
+    }
+    #[inline]
+    fn check(&self, m: Move) -> Result<(), IllegalMove> {
+        TaraPosition::check(self, m)
+    }
+    #[inline]
+    fn play_unchecked(&mut self, m: Move) {
+        TaraPosition::play_unchecked(self, m)
+    }
+    /// The Tara games have no public position notation (a game is its options and moves).
+    fn position_notation(&self) -> Option<String> {
+        None
+    }
+    fn side_counts(&self) -> Option<BySide<Counts>> {
+        Some(BySide::new(
+            self.counts(Player::Red),
+            self.counts(Player::Blue),
+        ))
+    }
+    /// The winner scores the larger of 2 + the kings they captured and what scoring the
+    /// current position would give them; the loser scores the kings they captured.
+    fn forfeit_points(&self, winner: Side) -> BySide<Points> {
+        let c = BySide::new(self.counts(Player::Red), self.counts(Player::Blue));
+        let loser = winner.opponent();
+        let by_score = score(self.options.scoring, &c).points[winner];
+        let base = Points::whole(2 + c[winner].kings_captured);
+        let mut points = BySide::both(Points(0));
+        points[winner] = by_score.max(base);
+        points[loser] = Points::whole(c[loser].kings_captured);
+        points
+    }
+}
+
 /// Scores a finished Tara game from both players' counts (A.2).
-pub fn score(scoring: Scoring, c: &[Counts; 2]) -> Outcome {
+pub fn score(scoring: Scoring, c: &BySide<Counts>) -> Outcome {
     let first = |c: &Counts| match scoring {
         Scoring::Kingdoms => c.kingdoms,
         Scoring::Knots => c.knots,
     };
-    let (a, b) = (first(&c[0]), first(&c[1]));
-    let mut points = [
-        Points::whole(c[0].kings_captured),
-        Points::whole(c[1].kings_captured),
-    ];
+    let (red, blue) = (&c[Player::Red], &c[Player::Blue]);
+    let (a, b) = (first(red), first(blue));
+    let mut points = c.map(|c| Points::whole(c.kings_captured));
     let winner = if a != b {
         // Fewer kingdoms (knots) wins.
-        let w = if a < b { 0 } else { 1 };
+        let w = if a < b { Player::Red } else { Player::Blue };
         points[w] = points[w] + Points::whole(2 + a.abs_diff(b));
         Some(w)
-    } else if c[0].territory != c[1].territory {
-        let w = if c[0].territory > c[1].territory {
-            0
+    } else if red.territory != blue.territory {
+        let w = if red.territory > blue.territory {
+            Player::Red
         } else {
-            1
+            Player::Blue
         };
-        points[w] = points[w] + Points::whole(2 + c[0].territory.abs_diff(c[1].territory));
+        points[w] = points[w] + Points::whole(2 + red.territory.abs_diff(blue.territory));
         Some(w)
     } else {
-        points[0] = points[0] + Points::whole(1);
-        points[1] = points[1] + Points::whole(1);
+        points = points.map(|p| p + Points::whole(1));
         None
     };
     Outcome {
-        winner: winner.map(|w| Player::BOTH[w].into()),
+        winner: winner.map(Side::from),
         reason: EndReason::Score,
         points,
     }
@@ -516,9 +570,9 @@ pub struct Setup<'a> {
     /// Plies played so far (High Kings: below 6 is Placement).
     pub ply: u32,
     /// Whether each player is in Battle (High Kings: both or neither).
-    pub battle: [bool; 2],
+    pub battle: BySide<bool>,
     /// Enemy kings captured by Red and by Blue.
-    pub captured: [u8; 2],
+    pub captured: BySide<u8>,
 }
 
 /// A diagram that does not describe a Tara board.
@@ -551,12 +605,12 @@ impl TaraPosition {
                 };
                 let (fort, king) = match ch {
                     '.' => continue,
-                    'r' => (0, None),
-                    'b' => (1, None),
-                    'R' => (0, Some(0)),
-                    'B' => (1, Some(1)),
-                    'S' => (1, Some(0)),
-                    'T' => (0, Some(1)),
+                    'r' => (Player::Red, None),
+                    'b' => (Player::Blue, None),
+                    'R' => (Player::Red, Some(Player::Red)),
+                    'B' => (Player::Blue, Some(Player::Blue)),
+                    'S' => (Player::Blue, Some(Player::Red)),
+                    'T' => (Player::Red, Some(Player::Blue)),
                     _ => return Err(DiagramError(format!("unknown cell '{ch}' at {h}"))),
                 };
                 if king.is_some() && !s.options.variant.has_kings() {
@@ -576,8 +630,8 @@ impl TaraPosition {
         if p.is_high_kings() {
             p.begin_turn_high_kings();
             p.history.push(p.key());
-        } else if !p.battle[s.to_move.index()] && p.manoeuvre_builds_for(s.to_move) == 0 {
-            p.battle[s.to_move.index()] = true;
+        } else if !p.battle[s.to_move] && p.manoeuvre_builds_for(s.to_move) == 0 {
+            p.battle[s.to_move] = true;
         }
         Ok(p)
     }
@@ -585,7 +639,7 @@ impl TaraPosition {
     /// The bridges: every pair of orthogonally adjacent ringforts of one colour, each pair once
     /// (lower hill first).
     pub fn bridges(&self, p: Player) -> Vec<(Hill, Hill)> {
-        let f = self.forts[p.index()];
+        let f = self.forts[p];
         let mut v = Vec::new();
         for h in Hill::in_set(f) {
             for n in Hill::in_set(h.neighbours() & f) {

@@ -43,7 +43,7 @@ const fn neighbour_counts(b: Bits) -> [Bits; 4] {
 impl TaraPosition {
     /// Hills `p` may build on under the Manoeuvres spacing rule (C.1).
     pub(super) fn manoeuvre_builds_for(&self, p: Player) -> Bits {
-        let own = self.forts[p.index()];
+        let own = self.forts[p];
         if own == 0 {
             self.vacant()
         } else {
@@ -54,8 +54,8 @@ impl TaraPosition {
     /// Order of priority (C.3, Level 2 Battle): the highest priority and the candidates
     /// (vacant hills and besieged enemy ringforts) that have it.
     fn priority(&self, p: Player) -> (u32, Bits) {
-        let own = self.forts[p.index()];
-        let besieged = surrounded_by(own) & self.forts[p.opponent().index()];
+        let own = self.forts[p];
+        let besieged = surrounded_by(own) & self.forts[p.opponent()];
         let vacant = self.vacant();
         let counts = neighbour_counts(own);
         for op in (1..=4).rev() {
@@ -69,16 +69,16 @@ impl TaraPosition {
 
     /// The priority of one candidate hill for `p`.
     fn priority_of(&self, p: Player, h: Hill) -> u32 {
-        if self.forts[p.opponent().index()] & h.bit() != 0 {
+        if self.forts[p.opponent()] & h.bit() != 0 {
             h.neighbours().count_ones()
         } else {
-            (h.neighbours() & self.forts[p.index()]).count_ones()
+            (h.neighbours() & self.forts[p]).count_ones()
         }
     }
 
     /// The hills `p` may play on this turn.
     fn sacred_hill_targets(&self, p: Player) -> Bits {
-        let (pi, qi) = (p.index(), p.opponent().index());
+        let (pi, qi) = (p, p.opponent());
         if self.variant() == Variant::SacredHill2 && self.battle[pi] {
             return self.priority(p).1;
         }
@@ -108,7 +108,7 @@ impl TaraPosition {
 
     pub(super) fn play_sacred_hill(&mut self, m: Move) {
         let p = self.to_move;
-        let (pi, qi) = (p.index(), p.opponent().index());
+        let (pi, qi) = (p, p.opponent());
         if let Move::Build { hill } = m {
             if self.forts[qi] & hill.bit() != 0 {
                 self.forts[qi] &= !hill.bit();
@@ -120,16 +120,16 @@ impl TaraPosition {
         }
         self.ply += 1;
         self.to_move = p.opponent();
-        let besieged_any = (surrounded_by(self.forts[0]) & self.forts[1])
-            | (surrounded_by(self.forts[1]) & self.forts[0]);
+        let (red, blue) = (self.forts[Player::Red], self.forts[Player::Blue]);
+        let besieged_any = (surrounded_by(red) & blue) | (surrounded_by(blue) & red);
         if self.vacant() == 0 && besieged_any == 0 {
             self.finish_by_score();
             return;
         }
         // Battle starts for the player to move when the spacing rule leaves no build (C.1).
         let q = self.to_move;
-        if !self.battle[q.index()] && self.manoeuvre_builds_for(q) == 0 {
-            self.battle[q.index()] = true;
+        if !self.battle[q] && self.manoeuvre_builds_for(q) == 0 {
+            self.battle[q] = true;
             self.last.battle_started = true;
         }
     }
@@ -137,7 +137,7 @@ impl TaraPosition {
     /// The reason a Sacred Hill move that is not in `legal` is illegal.
     pub(super) fn sacred_hill_illegal(&self, m: Move, legal: &MoveList) -> Option<IllegalMove> {
         let p = self.to_move;
-        let (pi, qi) = (p.index(), p.opponent().index());
+        let (pi, qi) = (p, p.opponent());
         let hill = match m {
             Move::King { .. } => {
                 return Some(IllegalMove::NoKingsInSacredHill {

@@ -44,15 +44,15 @@ fn pos(s: Spec) -> TaraPosition {
         diagram: &d,
         to_move: s.to_move,
         ply: s.ply,
-        battle: s.battle,
-        captured: s.captured,
+        battle: s.battle.into(),
+        captured: s.captured.into(),
     })
     .unwrap()
 }
 
 fn legal(p: &TaraPosition) -> Vec<String> {
     let mut l = MoveList::new();
-    p.legal_moves(&mut l);
+    p.legal_moves_into(&mut l);
     let mut v: Vec<String> = l.iter().map(|m| m.to_string()).collect();
     v.sort();
     v
@@ -91,38 +91,50 @@ fn counts(kingdoms: u32, territory: u32, kings: u32) -> Counts {
 
 #[test]
 fn seed_score_red_6_blue_7_kingdoms_red_took_a_king() {
-    let o = score(Scoring::Kingdoms, &[counts(6, 20, 1), counts(7, 20, 0)]);
+    let o = score(
+        Scoring::Kingdoms,
+        &BySide::from([counts(6, 20, 1), counts(7, 20, 0)]),
+    );
     assert_eq!(o.winner, Some(Side::Red));
-    assert_eq!(o.points, [Points::whole(4), Points::whole(0)]);
+    assert_eq!(o.points.into_array(), [Points::whole(4), Points::whole(0)]);
 }
 
 #[test]
 fn seed_score_blue_4_red_6_kingdoms_red_took_a_king() {
-    let o = score(Scoring::Kingdoms, &[counts(6, 20, 1), counts(4, 20, 0)]);
+    let o = score(
+        Scoring::Kingdoms,
+        &BySide::from([counts(6, 20, 1), counts(4, 20, 0)]),
+    );
     assert_eq!(o.winner, Some(Side::Blue));
-    assert_eq!(o.points, [Points::whole(1), Points::whole(4)]);
+    assert_eq!(o.points.into_array(), [Points::whole(1), Points::whole(4)]);
 }
 
 #[test]
 fn seed_score_blue_3_red_6_kingdoms_red_took_a_king() {
-    let o = score(Scoring::Kingdoms, &[counts(6, 20, 1), counts(3, 20, 0)]);
-    assert_eq!(o.points, [Points::whole(1), Points::whole(5)]);
+    let o = score(
+        Scoring::Kingdoms,
+        &BySide::from([counts(6, 20, 1), counts(3, 20, 0)]),
+    );
+    assert_eq!(o.points.into_array(), [Points::whole(1), Points::whole(5)]);
 }
 
 #[test]
 fn seed_score_knots_4_4_territory_23_22() {
     let c = [counts(4, 23, 0), counts(4, 22, 0)];
-    let o = score(Scoring::Knots, &c);
+    let o = score(Scoring::Knots, &c.into());
     assert_eq!(o.winner, Some(Side::Red));
-    assert_eq!(o.points, [Points::whole(3), Points::whole(0)]);
+    assert_eq!(o.points.into_array(), [Points::whole(3), Points::whole(0)]);
     assert_eq!(o.reason, EndReason::Score);
 }
 
 #[test]
 fn equal_kingdoms_and_territory_score_one_each_plus_captures_and_no_winner() {
-    let o = score(Scoring::Kingdoms, &[counts(5, 21, 1), counts(5, 21, 0)]);
+    let o = score(
+        Scoring::Kingdoms,
+        &BySide::from([counts(5, 21, 1), counts(5, 21, 0)]),
+    );
     assert_eq!(o.winner, None);
-    assert_eq!(o.points, [Points::whole(2), Points::whole(1)]);
+    assert_eq!(o.points.into_array(), [Points::whole(2), Points::whole(1)]);
 }
 
 #[test]
@@ -141,10 +153,10 @@ fn knots_scoring_uses_knots_not_kingdoms() {
             kings_captured: 0,
         },
     ];
-    assert_eq!(score(Scoring::Kingdoms, &c).winner, Some(Side::Red));
-    let o = score(Scoring::Knots, &c);
+    assert_eq!(score(Scoring::Kingdoms, &c.into()).winner, Some(Side::Red));
+    let o = score(Scoring::Knots, &c.into());
     assert_eq!(o.winner, Some(Side::Blue));
-    assert_eq!(o.points, [Points(0), Points::whole(3)]);
+    assert_eq!(o.points.into_array(), [Points(0), Points::whole(3)]);
 }
 
 // ---------------------------------------------------------------- A.3 knots
@@ -469,7 +481,7 @@ fn voluntary_pass_removes_the_kings_and_gives_one_more_turn() {
     let o = *p.outcome().expect("the game ends after the last turn");
     assert_eq!(o.reason, EndReason::Score);
     let c = [p.counts(Player::Red), p.counts(Player::Blue)];
-    assert_eq!(o, score(Scoring::Kingdoms, &c));
+    assert_eq!(o, score(Scoring::Kingdoms, &c.into()));
 }
 
 #[test]
@@ -628,7 +640,7 @@ fn fig_11_with_c7_and_d6_red_is_a_double_capture_in_one_move() {
     let o = p.outcome().unwrap();
     assert_eq!(o.reason, EndReason::DoubleCapture);
     assert_eq!(o.winner, Some(Side::Red));
-    assert_eq!(o.points, [Points::whole(2), Points(0)]);
+    assert_eq!(o.points.into_array(), [Points::whole(2), Points(0)]);
 }
 
 #[test]
@@ -643,7 +655,7 @@ fn a_triple_capture_scores_three_and_the_loser_keeps_a_point_for_a_king() {
     });
     play(&mut p, "D5-E7");
     let o = p.outcome().unwrap();
-    assert_eq!(o.points, [Points::whole(3), Points::whole(1)]);
+    assert_eq!(o.points.into_array(), [Points::whole(3), Points::whole(1)]);
 }
 
 /// Blue's kings C1 and D3 are immobile; Red's king D2 can reach B1, already besieged by Blue.
@@ -892,7 +904,7 @@ fn a_stranded_king_with_no_move_is_captured_by_default_at_once() {
     assert_eq!(o.reason, EndReason::DoubleCapture);
     assert_eq!(o.winner, Some(Side::Red));
     assert_eq!(p.kings_captured(Player::Red), 2);
-    assert_eq!(o.points, [Points::whole(2), Points(0)]);
+    assert_eq!(o.points.into_array(), [Points::whole(2), Points(0)]);
 }
 
 #[test]
@@ -921,7 +933,7 @@ fn a_king_left_on_enemy_territory_at_the_end_is_captured_by_default() {
     let o = p.outcome().unwrap();
     assert_eq!(o.reason, EndReason::DoubleCapture);
     assert_eq!(o.winner, Some(Side::Red));
-    assert_eq!(o.points, [Points::whole(2), Points(0)]);
+    assert_eq!(o.points.into_array(), [Points::whole(2), Points(0)]);
     assert_eq!(p.last_move().stranded_at_end, Some((h("B1"), Player::Blue)));
     let said = crate::game::describe::tara_last_move(p.last_move(), true).unwrap();
     assert!(said.contains("captured by default"), "{said}");
@@ -1179,7 +1191,7 @@ fn sacred_hill_forced_pass_then_capture_then_the_end() {
     assert_eq!(p.counts(Player::Red).kingdoms, 1);
     assert_eq!(p.counts(Player::Blue).kingdoms, 1);
     assert_eq!(o.winner, Some(Side::Red));
-    assert_eq!(o.points, [Points::whole(9), Points(0)]);
+    assert_eq!(o.points.into_array(), [Points::whole(9), Points(0)]);
     assert_eq!(p.check(Move::Pass), Err(IllegalMove::GameOver));
 }
 
@@ -1190,8 +1202,8 @@ fn setup_rejects_bad_diagrams() {
         diagram: "R......\n.......\n.......\n.......\n.......\n.......\n.......",
         to_move: Player::Red,
         ply: 0,
-        battle: [false, false],
-        captured: [0, 0],
+        battle: BySide::both(false),
+        captured: BySide::both(0),
     });
     assert!(bad.is_err());
     let short = TaraPosition::setup(&Setup {
@@ -1199,8 +1211,8 @@ fn setup_rejects_bad_diagrams() {
         diagram: "...",
         to_move: Player::Red,
         ply: 0,
-        battle: [false, false],
-        captured: [0, 0],
+        battle: BySide::both(false),
+        captured: BySide::both(0),
     });
     assert!(short.is_err());
 }
