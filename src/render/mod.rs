@@ -115,8 +115,8 @@ pub fn board_png(pos: &Position, frame: &Frame) -> Vec<u8> {
     indexed::PALETTE.png(&draw(pos, frame))
 }
 
-/// Prepares the shared palette (otherwise learnt on the first image, which then takes a few
-/// hundred milliseconds longer).
+/// Prepares the shared palette and its colour lookup (otherwise built for the first image,
+/// which then takes some milliseconds longer).
 pub fn warm_up() {
     std::sync::LazyLock::force(&indexed::PALETTE);
 }
