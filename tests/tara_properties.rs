@@ -26,11 +26,12 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use tara_bot::game::playout::{Rng, MAX_PLIES};
-use tara_bot::game::tara::{Counts, Player, Setup, TaraPosition};
+use tara_bot::game::tara::{Setup, TaraPosition};
 use tara_bot::game::{
     BySide, EndReason, GameOptions, GameRecord, Hill, IllegalMove, Move, Outcome, Phase, Points,
     Position, Scoring, Side, Square, Variant,
 };
+use tara_bot::game::{Counts, Player};
 
 // =================================================================================================
 // Reference implementation: geometry

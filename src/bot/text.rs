@@ -1,7 +1,7 @@
 //! Wording shared by the bot's replies: seats, prompts, scores, rule summaries and help.
 
 use super::reply::{Button, ButtonStyle, Part, Reply};
-use crate::game::tara::Counts;
+use crate::game::Counts;
 use crate::game::{describe, Outcome, Player, Points, Position, Side, Variant};
 use crate::store::GameRow;
 

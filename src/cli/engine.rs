@@ -1,7 +1,7 @@
 //! `tara-bot engine`: the position after a list of moves as one JSON object (a contract other
 //! tools rely on; see the README).
 
-use crate::game::tara::Counts;
+use crate::game::Counts;
 use crate::game::{
     playout, GameOptions, GamePosition, Outcome, PlayError, Player, Points, Position, Side,
 };

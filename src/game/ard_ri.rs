@@ -12,53 +12,16 @@
 use super::board::{
     east, north, south, squares, west, Bits, Square, ALL, CORNERS, SQUARE_NEIGHBOURS,
 };
-use super::tara::Counts;
-use super::{
-    BySide, EndReason, GameOptions, GamePosition, IllegalMove, Move, MoveList, Outcome, Phase,
-    Points, Side, Variant,
-};
+use super::by_side::BySide;
+use super::error::IllegalMove;
+use super::moves::{Move, MoveList};
+use super::outcome::Counts;
+use super::outcome::{EndReason, Outcome, Points};
+use super::phase::Phase;
+use super::position::GamePosition;
+use super::side::{Side, Team};
+use super::variant::{GameOptions, Variant};
 use std::fmt;
-
-/// One of the two sides of Ard Rí.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Team {
-    Attackers,
-    Defenders,
-}
-
-impl Team {
-    /// 0 for the attackers, 1 for the defenders (the seat; [`BySide`] is indexed by `Team`).
-    pub const fn index(self) -> usize {
-        match self {
-            Team::Attackers => 0,
-            Team::Defenders => 1,
-        }
-    }
-
-    /// The other side.
-    pub const fn opponent(self) -> Team {
-        match self {
-            Team::Attackers => Team::Defenders,
-            Team::Defenders => Team::Attackers,
-        }
-    }
-
-    const fn side(self) -> Side {
-        match self {
-            Team::Attackers => Side::Attackers,
-            Team::Defenders => Side::Defenders,
-        }
-    }
-}
-
-impl fmt::Display for Team {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Team::Attackers => "attackers",
-            Team::Defenders => "defenders",
-        })
-    }
-}
 
 /// A piece on the Ard Rí board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -16,9 +16,10 @@
 //! notation counts as occurring for the first time. A captured king is written on the square
 //! he was captured on.
 
+use super::ard_ri::ArdRiPosition;
 use super::ard_ri::{Piece, MOVE_LIMIT, RESTRICTED};
 use super::board::{squares, Bits, Square};
-use super::{ArdRiPosition, Team};
+use super::side::Team;
 use std::fmt;
 use std::str::FromStr;
 
@@ -245,8 +246,10 @@ fn parse_board(board: &str) -> Result<(Bits, Bits, u8), ArdRiNotationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::moves::{Move, MoveList};
+    use crate::game::outcome::EndReason;
     use crate::game::playout::Rng;
-    use crate::game::{EndReason, GamePosition, Move, MoveList};
+    use crate::game::position::GamePosition;
 
     const START: &str = "2aaa2/3a3/a1ddd1a/aadkdaa/a1ddd1a/3a3/2aaa2 a 0 0";
 

@@ -1,6 +1,6 @@
 //! [`BySide`]: one value per side of a game, indexed by [`Side`], [`Player`] or [`Team`].
 
-use super::{Player, Side, Team};
+use super::side::{Player, Side, Team};
 use std::ops::{Index, IndexMut};
 
 /// One value for each side of a game: the first seat (Red, or the attackers) and the second

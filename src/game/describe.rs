@@ -2,8 +2,12 @@
 //! messages.
 
 use super::board::{squares, Bits, Hill, Square};
+use super::moves::Move;
+use super::outcome::{EndReason, Outcome};
+use super::side::{Player, Side, Team};
 use super::tara::LastMove;
-use super::{EndReason, Move, Outcome, Player, Position, Scoring, Side, Team};
+use super::variant::Scoring;
+use super::variant_position::Position;
 
 fn hills(b: Bits) -> String {
     let v: Vec<String> = Hill::in_set(b).map(|h| h.to_string()).collect();

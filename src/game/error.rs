@@ -1,7 +1,8 @@
 //! Errors of the rules engine. Every message is a sentence a player can act on.
 
 use super::board::{Hill, Square};
-use super::{Phase, Player, Team};
+use super::phase::Phase;
+use super::side::{Player, Team};
 
 /// Why a move is not legal in a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

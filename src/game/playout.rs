@@ -1,6 +1,9 @@
 //! Random legal games and move-tree counts: for property tests, benchmarks and perft.
 
-use super::{GameOptions, GamePosition, Move, MoveList, Position};
+use super::moves::{Move, MoveList};
+use super::position::GamePosition;
+use super::variant::GameOptions;
+use super::variant_position::Position;
 
 /// A small, fast pseudo-random generator (xorshift64*), seeded for reproducible games.
 #[derive(Clone, Debug)]

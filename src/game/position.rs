@@ -1,14 +1,17 @@
 //! [`GamePosition`]: what every position of the five games can do, whatever the game.
 //!
-//! `TaraPosition` and `ArdRiPosition` implement it, and so does the [`Position`] enum by
+//! `TaraPosition` and `ArdRiPosition` implement it, and so does the [`Position`](crate::game::Position) enum by
 //! delegating to whichever of the two it holds (the one `match` on the enum is the
 //! `dispatch!` macro below). Code that works for any game can be generic over the trait.
 
-use super::tara::Counts;
-use super::{
-    BySide, GameOptions, IllegalMove, Move, MoveList, Outcome, Phase, Points, Position, Side,
-    Variant,
-};
+use super::by_side::BySide;
+use super::error::IllegalMove;
+use super::moves::{Move, MoveList};
+use super::outcome::Counts;
+use super::outcome::{Outcome, Points};
+use super::phase::Phase;
+use super::side::Side;
+use super::variant::{GameOptions, Variant};
 
 /// A position of one of the games: its rules (legal moves, playing them, the end) behind one
 /// interface, in the spirit of shakmaty's `Position`.
@@ -82,60 +85,5 @@ pub trait GamePosition {
         self.check(m)?;
         self.play_unchecked(m);
         Ok(())
-    }
-}
-
-/// Evaluates `$body` with `$p` bound to the position inside the enum: the one place where
-/// [`Position`] chooses between the games.
-macro_rules! dispatch {
-    ($pos:expr, $p:ident => $body:expr) => {
-        match $pos {
-            Position::Tara($p) => $body,
-            Position::ArdRi($p) => $body,
-        }
-    };
-}
-
-impl GamePosition for Position {
-    #[inline]
-    fn options(&self) -> GameOptions {
-        dispatch!(self, p => p.options())
-    }
-    #[inline]
-    fn ply(&self) -> u32 {
-        dispatch!(self, p => p.ply())
-    }
-    #[inline]
-    fn turn(&self) -> Side {
-        dispatch!(self, p => GamePosition::turn(p))
-    }
-    #[inline]
-    fn outcome(&self) -> Option<&Outcome> {
-        dispatch!(self, p => p.outcome())
-    }
-    #[inline]
-    fn phase_to_move(&self) -> Option<Phase> {
-        dispatch!(self, p => p.phase_to_move())
-    }
-    #[inline]
-    fn legal_moves_into(&self, out: &mut MoveList) {
-        dispatch!(self, p => p.legal_moves_into(out))
-    }
-    #[inline]
-    fn check(&self, m: Move) -> Result<(), IllegalMove> {
-        dispatch!(self, p => p.check(m))
-    }
-    #[inline]
-    fn play_unchecked(&mut self, m: Move) {
-        dispatch!(self, p => p.play_unchecked(m))
-    }
-    fn position_notation(&self) -> Option<String> {
-        dispatch!(self, p => p.position_notation())
-    }
-    fn side_counts(&self) -> Option<BySide<Counts>> {
-        dispatch!(self, p => p.side_counts())
-    }
-    fn forfeit_points(&self, winner: Side) -> BySide<Points> {
-        dispatch!(self, p => p.forfeit_points(winner))
     }
 }

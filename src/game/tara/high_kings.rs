@@ -1,8 +1,13 @@
 //! High Kings of Tara (`hkot-1`, `hkot-2`): kings moving by knight's moves (RULES.md Part B).
 
-use super::{examples, Player, TaraPosition};
+use super::{examples, TaraPosition};
 use crate::game::board::{dilate, squares, surrounded_by, Bits, Hill, HILL_KNIGHT};
-use crate::game::{BySide, IllegalMove, Move, MoveList, Phase, Variant};
+use crate::game::by_side::BySide;
+use crate::game::error::IllegalMove;
+use crate::game::moves::{Move, MoveList};
+use crate::game::phase::Phase;
+use crate::game::side::Player;
+use crate::game::variant::Variant;
 
 /// Number of Placement turns (plies 0–5).
 const PLACEMENT_PLIES: u32 = 6;

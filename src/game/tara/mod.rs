@@ -5,43 +5,14 @@ mod high_kings;
 mod sacred_hill;
 
 use super::board::{self, dilate, squares, surrounded_by, Bits, Hill, HILLS};
-use super::{
-    BySide, EndReason, GameOptions, GamePosition, IllegalMove, Move, MoveList, Outcome, Phase,
-    Points, Scoring, Side, Variant,
-};
-use std::fmt;
-
-/// A player of a Tara game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
-    Red,
-    Blue,
-}
-
-impl Player {
-    /// 0 for Red, 1 for Blue.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    #[inline]
-    pub const fn opponent(self) -> Player {
-        match self {
-            Player::Red => Player::Blue,
-            Player::Blue => Player::Red,
-        }
-    }
-    pub const BOTH: [Player; 2] = [Player::Red, Player::Blue];
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Player::Red => "Red",
-            Player::Blue => "Blue",
-        })
-    }
-}
+use super::by_side::BySide;
+use super::error::IllegalMove;
+use super::moves::{Move, MoveList};
+use super::outcome::{Counts, EndReason, Outcome, Points};
+use super::phase::Phase;
+use super::position::GamePosition;
+use super::side::{Player, Side};
+use super::variant::{GameOptions, Scoring, Variant};
 
 /// What the last move did, for announcements and for drawing it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,16 +44,6 @@ pub struct LastMove {
     /// A king left on enemy territory when the game ended, captured by default (B.6), and
     /// its owner.
     pub stranded_at_end: Option<(Hill, Player)>,
-}
-
-/// Counts for one player: what scoring looks at.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Counts {
-    pub kingdoms: u32,
-    pub knots: u32,
-    pub territory: u32,
-    /// Enemy kings this player captured (High Kings).
-    pub kings_captured: u32,
 }
 
 /// The state a High Kings repetition compares (B.5).

@@ -1,11 +1,14 @@
 //! Tara: Sacred Hill (`sacred-hill-1`, `sacred-hill-2`): no kings, one ringfort built or
 //! captured each turn (RULES.md Part C).
 
-use super::{examples, hills_text, Player, TaraPosition};
+use super::{examples, hills_text, TaraPosition};
 use crate::game::board::{
     dilate, east, north, south, squares, surrounded_by, west, Bits, Hill, HILLS, HILL_NEAR,
 };
-use crate::game::{IllegalMove, Move, MoveList, Variant};
+use crate::game::error::IllegalMove;
+use crate::game::moves::{Move, MoveList};
+use crate::game::side::Player;
+use crate::game::variant::Variant;
 
 /// Hills a knight's move from any hill of `b`.
 #[inline]

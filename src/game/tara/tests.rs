@@ -2,8 +2,12 @@
 //! per illegal-move reason, on hand-built positions.
 
 use super::*;
+use crate::game::error::IllegalMove;
+use crate::game::moves::{Move, MoveList};
 use crate::game::notation::{parse_hill, parse_move};
-use crate::game::{GameOptions, IllegalMove, Move, MoveList, Position, Scoring, Side, Variant};
+use crate::game::side::Side;
+use crate::game::variant::{GameOptions, Scoring, Variant};
+use crate::game::variant_position::Position;
 
 fn h(s: &str) -> Hill {
     parse_hill(s).unwrap()

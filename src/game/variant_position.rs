@@ -1,0 +1,187 @@
+//! [`Position`]: a position of any of the five games, delegating to the game's own position
+//! through [`GamePosition`] (the one `match` on the enum is the `dispatch!` macro below), and
+//! [`forfeit`], the result of a resignation or a timeout.
+
+use super::ard_ri::ArdRiPosition;
+use super::by_side::BySide;
+use super::error::{IllegalMove, ParseMoveError, PlayError};
+use super::moves::{Move, MoveList};
+use super::notation;
+use super::outcome::{Counts, EndReason, Outcome, Points};
+use super::phase::Phase;
+use super::position::GamePosition;
+use super::side::Side;
+use super::tara::TaraPosition;
+use super::variant::{GameOptions, Variant};
+
+/// The result when `loser` resigns or runs out of time (RULES.md Part E): the other player
+/// wins. Tara: the winner scores the larger of 2 + the kings they captured and what scoring the
+/// current position would give them; the loser scores the kings they captured. Ard Rí: 1 to 0.
+pub fn forfeit(pos: &Position, loser: Side, reason: EndReason) -> Outcome {
+    let winner = loser.opponent();
+    Outcome {
+        winner: Some(winner),
+        reason,
+        points: pos.forfeit_points(winner),
+    }
+}
+
+/// A position of any of the five games.
+// Ard Rí keeps its repetition history inline (about 1.3 KB, no heap), so a clone is a plain
+// copy; boxing it would add an allocation to every clone in search and perft.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Position {
+    Tara(TaraPosition),
+    ArdRi(ArdRiPosition),
+}
+
+impl Position {
+    /// The start position of a game.
+    pub fn new(options: GameOptions) -> Position {
+        match options.variant {
+            Variant::ArdRi => Position::ArdRi(ArdRiPosition::new()),
+            _ => Position::Tara(TaraPosition::new(options)),
+        }
+    }
+
+    /// The options the game was started with.
+    #[inline]
+    pub fn options(&self) -> GameOptions {
+        GamePosition::options(self)
+    }
+
+    /// The game being played.
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        GamePosition::variant(self)
+    }
+
+    /// Plies played so far.
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        GamePosition::ply(self)
+    }
+
+    /// The side to move, `None` when the game is over.
+    #[inline]
+    pub fn to_move(&self) -> Option<Side> {
+        self.side_to_move()
+    }
+
+    /// The phase of the player to move (Tara, while the game is on).
+    #[inline]
+    pub fn phase(&self) -> Option<Phase> {
+        self.phase_to_move()
+    }
+
+    /// The result, once the game is over.
+    #[inline]
+    pub fn outcome(&self) -> Option<&Outcome> {
+        GamePosition::outcome(self)
+    }
+
+    /// Every legal move (empty when the game is over), in generation order.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        GamePosition::legal_moves(self)
+    }
+
+    /// The position in its game's public notation: Ard Rí's (see
+    /// [`ArdRiPosition::to_notation`]); `None` for the Tara games, which have none.
+    pub fn notation(&self) -> Option<String> {
+        self.position_notation()
+    }
+
+    /// Every legal move as canonical text, sorted by byte order.
+    pub fn legal_notation(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.legal_moves().iter().map(|m| m.to_string()).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Why `m` is illegal here, or `Ok` when it is legal.
+    #[inline]
+    pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
+        GamePosition::check(self, m)
+    }
+
+    /// Plays a legal move; an illegal one leaves the position unchanged and says why.
+    #[inline]
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        GamePosition::play(self, m)
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`]).
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        GamePosition::play_unchecked(self, m)
+    }
+
+    /// Parses move text in this game's notation.
+    pub fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        notation::parse_move(self.variant(), text)
+    }
+
+    /// Parses and plays move text.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, PlayError> {
+        let m = self.parse_move(text)?;
+        self.play(m)?;
+        Ok(m)
+    }
+}
+
+/// Evaluates `$body` with `$p` bound to the position inside the enum: the one place where
+/// [`Position`] chooses between the games.
+macro_rules! dispatch {
+    ($pos:expr, $p:ident => $body:expr) => {
+        match $pos {
+            Position::Tara($p) => $body,
+            Position::ArdRi($p) => $body,
+        }
+    };
+}
+
+impl GamePosition for Position {
+    #[inline]
+    fn options(&self) -> GameOptions {
+        dispatch!(self, p => p.options())
+    }
+    #[inline]
+    fn ply(&self) -> u32 {
+        dispatch!(self, p => p.ply())
+    }
+    #[inline]
+    fn turn(&self) -> Side {
+        dispatch!(self, p => GamePosition::turn(p))
+    }
+    #[inline]
+    fn outcome(&self) -> Option<&Outcome> {
+        dispatch!(self, p => p.outcome())
+    }
+    #[inline]
+    fn phase_to_move(&self) -> Option<Phase> {
+        dispatch!(self, p => p.phase_to_move())
+    }
+    #[inline]
+    fn legal_moves_into(&self, out: &mut MoveList) {
+        dispatch!(self, p => p.legal_moves_into(out))
+    }
+    #[inline]
+    fn check(&self, m: Move) -> Result<(), IllegalMove> {
+        dispatch!(self, p => p.check(m))
+    }
+    #[inline]
+    fn play_unchecked(&mut self, m: Move) {
+        dispatch!(self, p => p.play_unchecked(m))
+    }
+    fn position_notation(&self) -> Option<String> {
+        dispatch!(self, p => p.position_notation())
+    }
+    fn side_counts(&self) -> Option<BySide<Counts>> {
+        dispatch!(self, p => p.side_counts())
+    }
+    fn forfeit_points(&self, winner: Side) -> BySide<Points> {
+        dispatch!(self, p => p.forfeit_points(winner))
+    }
+}
