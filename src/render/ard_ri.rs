@@ -2,7 +2,9 @@
 //! defenders as light discs, the king as a light disc with a crown.
 
 use super::canvas::{polygon, rounded_rect, Canvas};
-use super::{cell_centre, cell_origin, palette, Frame, CELL};
+use super::frame::Frame;
+use super::layout::{cell_centre, cell_origin, BOARD_X, BOARD_Y, CELL};
+use super::theme as palette;
 use crate::game::ard_ri::Piece;
 use crate::game::board::{squares, Square};
 use crate::game::{ArdRiPosition, Move, Team};
@@ -71,8 +73,8 @@ pub(super) fn draw(c: &mut Canvas, a: &ArdRiPosition, frame: &Frame) {
         }
     }
     if let Some(p) = rounded_rect(
-        super::BOARD_X - 2.0,
-        super::BOARD_Y - 2.0,
+        BOARD_X - 2.0,
+        BOARD_Y - 2.0,
         7.0 * CELL + 4.0,
         7.0 * CELL + 4.0,
         4.0,

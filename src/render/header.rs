@@ -2,7 +2,9 @@
 //! last move in words, and the result of a finished game.
 
 use super::canvas::{rounded_rect, Align, Canvas, Style, Weight};
-use super::{fit, palette, Frame, WIDTH};
+use super::frame::Frame;
+use super::layout::{fit, WIDTH};
+use super::theme as palette;
 use crate::game::{describe, Player, Position, Scoring, Side};
 
 /// Draws the seat's emblem: Red a ring, Blue a square ring, attackers a dark diamond,

@@ -8,7 +8,7 @@
 //! the colours that meet in a drawing ([`MEETINGS`]), spread evenly over all the ramps.
 
 use super::canvas::{Canvas, Rgba};
-use super::palette as t;
+use super::theme as t;
 use std::sync::LazyLock;
 
 /// The palette index never produced by the mapping (transparent in GIF frames).

@@ -1,8 +1,10 @@
 //! An animated GIF of a whole game: one frame per position in the images' fixed palette, and
 //! frames after the first cropped to what changed.
 
+use super::draw::draw;
+use super::frame::Frame;
 use super::indexed::PALETTE;
-use super::{draw, Frame, HEIGHT, WIDTH};
+use super::layout::{HEIGHT, WIDTH};
 use crate::game::{GameOptions, Move, Position};
 use std::borrow::Cow;
 

@@ -2,7 +2,9 @@
 //! interlaced strands so kingdoms read as knotwork, kings as crowns, sieges and the last move.
 
 use super::canvas::{polygon, rounded_rect, Canvas, Rgba};
-use super::{cell_centre, cell_origin, palette, Frame, CELL};
+use super::frame::Frame;
+use super::layout::{cell_centre, cell_origin, CELL};
+use super::theme as palette;
 use crate::game::board::{surrounded_by, Bits, Hill};
 use crate::game::{Move, Player, TaraPosition};
 

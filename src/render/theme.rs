@@ -1,0 +1,28 @@
+//! The colours of the images: a parchment card that reads on Discord's dark and light themes.
+
+use super::canvas::Rgba;
+
+pub const BACKGROUND: Rgba = Rgba::rgb(0xf4, 0xec, 0xd8);
+pub const PANEL: Rgba = Rgba::rgb(0xfb, 0xf7, 0xee);
+pub const PANEL_EDGE: Rgba = Rgba::rgb(0xd3, 0xc4, 0xa6);
+pub const INK: Rgba = Rgba::rgb(0x2b, 0x23, 0x20);
+pub const MUTED: Rgba = Rgba::rgb(0x6b, 0x5d, 0x52);
+pub const HILL: Rgba = Rgba::rgb(0xb9, 0xcc, 0x98);
+pub const HILL_EDGE: Rgba = Rgba::rgb(0x8d, 0xa6, 0x6f);
+pub const HOLE: Rgba = Rgba::rgb(0x5f, 0x7a, 0x48);
+pub const RED: Rgba = Rgba::rgb(0xc2, 0x3b, 0x22);
+pub const RED_LIGHT: Rgba = Rgba::rgb(0xf2, 0xc6, 0xb6);
+pub const RED_DARK: Rgba = Rgba::rgb(0x4e, 0x14, 0x0c);
+pub const BLUE: Rgba = Rgba::rgb(0x1f, 0x5f, 0xae);
+pub const BLUE_LIGHT: Rgba = Rgba::rgb(0xc4, 0xd8, 0xf1);
+pub const BLUE_DARK: Rgba = Rgba::rgb(0x0b, 0x26, 0x4d);
+pub const GOLD: Rgba = Rgba::rgb(0xf2, 0xc1, 0x4e);
+pub const GOLD_DARK: Rgba = Rgba::rgb(0x7a, 0x55, 0x08);
+pub const LAST_TO: Rgba = Rgba(0xf5, 0xc8, 0x3c, 0xd8);
+pub const LAST_FROM: Rgba = Rgba(0xf5, 0xc8, 0x3c, 0x70);
+pub const ALERT: Rgba = Rgba::rgb(0xb0, 0x10, 0x24);
+pub const WOOD_LIGHT: Rgba = Rgba::rgb(0xee, 0xdc, 0xb5);
+pub const WOOD_DARK: Rgba = Rgba::rgb(0xdf, 0xc8, 0x98);
+pub const WOOD_MARK: Rgba = Rgba::rgb(0xa8, 0x84, 0x4c);
+pub const ATTACKER: Rgba = Rgba::rgb(0x2c, 0x2a, 0x29);
+pub const DEFENDER: Rgba = Rgba::rgb(0xfb, 0xfa, 0xf6);
