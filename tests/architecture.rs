@@ -1,9 +1,10 @@
 //! The module graph of `src/` has no cycles: no module uses another that uses it back,
 //! directly or through others, neither between files nor between the layers' folders.
 //!
-//! The graph is read from the source text: every `crate::…`, `super::…` and `$crate::…` path
-//! outside `#[cfg(test)]` blocks, resolved to the longest module it names. Run with
-//! `-- --nocapture` to print the graph.
+//! The graph is read from the source text: every `crate::…`, `super::…` and `$crate::…` path,
+//! and every path through one of the module's own children (`pub use child::X` counts: a parent
+//! that re-exports a child must not be used by it), outside `#[cfg(test)]` blocks, resolved to
+//! the longest module it names. Run with `-- --nocapture` to print the graph.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -127,12 +128,54 @@ fn resolve(known: &BTreeMap<String, String>, path: &[String]) -> Option<String> 
         .find(|m| known.contains_key(m))
 }
 
+/// Paths that start with the name of one of `module`'s own child modules (`use child::X`,
+/// `pub use child::X`, `child::f()`), as full paths.
+fn child_paths(mods: &BTreeMap<String, String>, module: &str, text: &str) -> Vec<Vec<String>> {
+    let own: Vec<String> = if module == "crate" {
+        vec![]
+    } else {
+        module.split("::").map(str::to_string).collect()
+    };
+    let children: Vec<String> = mods
+        .keys()
+        .filter_map(|k| {
+            let rest = if own.is_empty() {
+                Some(k.as_str())
+            } else {
+                k.strip_prefix(&format!("{module}::"))
+            }?;
+            (!rest.contains("::") && k != module).then(|| rest.to_string())
+        })
+        .collect();
+    let mut out = Vec::new();
+    for c in children {
+        let needle = format!("{c}::");
+        let mut from = 0;
+        while let Some(i) = text[from..].find(&needle) {
+            let at = from + i;
+            from = at + needle.len();
+            let prev = text[..at].chars().last();
+            if prev.is_some_and(|ch| ch.is_alphanumeric() || ch == '_' || ch == ':') {
+                continue;
+            }
+            let mut p = own.clone();
+            p.push(c.clone());
+            out.push(p);
+        }
+    }
+    out
+}
+
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let mods = modules();
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (m, text) in &mods {
         let deps = g.entry(m.clone()).or_default();
-        for p in paths(m, &without_tests(text)) {
+        let code = without_tests(text);
+        for p in paths(m, &code)
+            .into_iter()
+            .chain(child_paths(&mods, m, &code))
+        {
             if let Some(d) = resolve(&mods, &p) {
                 if d != *m {
                     deps.insert(d);
@@ -191,9 +234,54 @@ fn no_module_uses_one_that_uses_it_back() {
         );
     }
     assert!(g.contains_key("bot::session") && g["bot::play"].contains("bot::session"));
-    if let Some(c) = cycle(&g) {
-        panic!("module cycle: {}", c.join(" -> "));
+    let cycles = all_cycles(&g);
+    assert!(
+        cycles.is_empty(),
+        "modules that use each other:\n{}",
+        cycles.join("\n")
+    );
+}
+
+/// The groups of modules that reach each other (strongly connected components with more than
+/// one module), each written as its members.
+fn all_cycles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    // Kosaraju: finishing order on g, then components on the reversed graph.
+    fn order(
+        g: &BTreeMap<String, BTreeSet<String>>,
+        n: &str,
+        seen: &mut BTreeSet<String>,
+        out: &mut Vec<String>,
+    ) {
+        if !seen.insert(n.to_string()) {
+            return;
+        }
+        for d in g.get(n).into_iter().flatten() {
+            order(g, d, seen, out);
+        }
+        out.push(n.to_string());
     }
+    let mut seen = BTreeSet::new();
+    let mut finished = Vec::new();
+    for n in g.keys() {
+        order(g, n, &mut seen, &mut finished);
+    }
+    let mut rev: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (n, ds) in g {
+        for d in ds {
+            rev.entry(d.clone()).or_default().insert(n.clone());
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut groups = Vec::new();
+    for n in finished.iter().rev() {
+        let mut members = Vec::new();
+        order(&rev, n, &mut seen, &mut members);
+        if members.len() > 1 {
+            members.sort();
+            groups.push(members.join(", "));
+        }
+    }
+    groups
 }
 
 #[test]
