@@ -220,9 +220,7 @@ impl Bot {
                 "A vacation lasts 1 to {VACATION_DAYS_PER_YEAR} days."
             )));
         }
-        let now = self.now();
-        let mut store = self.store();
-        store.write(|tx| {
+        self.write(|tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             if let Some(end) = tx.vacation_end(&ctx.user.id, now)? {
                 return Err(Fail::User(format!(

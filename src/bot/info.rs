@@ -32,14 +32,12 @@ fn ago(ms: i64) -> String {
 impl Bot {
     /// `/board`: this channel's game, now or after `ply` moves.
     pub(crate) fn board(&self, ctx: &Ctx, ply: Option<u32>) -> Outcome<Vec<Out>> {
-        let mut store = self.store();
-        store.read(|tx| board_of(tx, game_here(tx, ctx)?, ply))
+        self.read(|tx| board_of(tx, game_here(tx, ctx)?, ply))
     }
 
     /// `/game id`: any game of this server by its number, now or after `ply` moves.
     pub(crate) fn game(&self, ctx: &Ctx, id: GameId, ply: Option<u32>) -> Outcome<Vec<Out>> {
-        let mut store = self.store();
-        store.read(|tx| {
+        self.read(|tx| {
             let game = tx
                 .game(id.0)?
                 .filter(|g| g.server_id == ctx.server)
@@ -57,8 +55,7 @@ impl Bot {
 
     /// `/record`: this channel's game record.
     pub(crate) fn record(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
-        let mut store = self.store();
-        store.read(|tx| {
+        self.read(|tx| {
             let game = game_here(tx, ctx)?;
             let moves = tx.moves(game.id)?;
             let (pos, played) = replay(&game, &moves, None)?;
@@ -93,8 +90,7 @@ impl Bot {
 
     pub(crate) fn status(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
         let now = self.now();
-        let mut store = self.store();
-        store.read(|tx| {
+        self.read(|tx| {
             let l = load_active(tx, ctx)?;
             let mut b = Builder::new().text(format!(
                 "**{}** (game {}) · {} ",
@@ -170,8 +166,7 @@ impl Bot {
     }
 
     pub(crate) fn games(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
-        let mut store = self.store();
-        store.read(|tx| {
+        self.read(|tx| {
             let games = tx.active_games_of(&ctx.user.id)?;
             if games.is_empty() {
                 return Ok(vec![Out::text(Reply::private(

@@ -29,9 +29,7 @@ impl Bot {
         }
         GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
         let first = first.unwrap_or(FirstChoice::Random);
-        let now = self.now();
-        let mut store = self.store();
-        store.write(|tx| {
+        self.write(|tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             tx.upsert_user(&opponent.id, &opponent.name, now)?;
             if let Some(g) = tx.active_game(&ctx.channel)? {
@@ -203,58 +201,52 @@ impl Bot {
         })
     }
 
+    /// `/decline`: the opponent turns a challenge down.
     pub(crate) fn decline(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        let now = self.now();
-        let mut store = self.store();
-        store.write(|tx| {
-            let c = Bot::find_challenge(tx, ctx, id, false)?;
-            require_player(
-                &c,
-                &ctx.user.id,
-                false,
-                "That is your own challenge; `/cancel` withdraws it.".into(),
-                format!("Challenge #{} is not addressed to you.", c.id),
-            )?;
-            tx.set_challenge_status(c.id, ChallengeStatus::Declined, None, now)?;
-            let challenger = tx.user_name(&c.challenger_id)?.unwrap_or_default();
-            let reply = Builder::new()
-                .ping(&c.challenger_id, &challenger)
-                .text(format!(
-                    ", {} declined your challenge #{} ({}).",
-                    ctx.user.name,
-                    c.id,
-                    c.variant.id()
-                ))
-                .build();
-            Ok(vec![Out::text(reply)])
-        })
+        self.close_challenge(ctx, id, ChallengeStatus::Declined)
     }
 
+    /// `/cancel`: the challenger withdraws a challenge.
     pub(crate) fn cancel(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        let now = self.now();
-        let mut store = self.store();
-        store.write(|tx| {
-            let c = Bot::find_challenge(tx, ctx, id, true)?;
-            require_player(
-                &c,
-                &ctx.user.id,
-                true,
-                format!(
-                    "Only the challenger can cancel challenge #{}; `/decline` turns it down.",
-                    c.id
-                ),
-                format!("Challenge #{} is not yours to cancel.", c.id),
-            )?;
-            tx.set_challenge_status(c.id, ChallengeStatus::Cancelled, None, now)?;
-            let reply = Builder::new()
-                .text(format!(
-                    "{} withdrew challenge #{} ({}).",
-                    ctx.user.name,
-                    c.id,
-                    c.variant.id()
-                ))
-                .build();
-            Ok(vec![Out::text(reply)])
+        self.close_challenge(ctx, id, ChallengeStatus::Cancelled)
+    }
+
+    /// Declines (the opponent) or cancels (the challenger) an open challenge.
+    fn close_challenge(
+        &self,
+        ctx: &Ctx,
+        id: Option<i64>,
+        status: ChallengeStatus,
+    ) -> Outcome<Vec<Out>> {
+        let by_challenger = status == ChallengeStatus::Cancelled;
+        self.write(|tx, now| {
+            let c = Bot::find_challenge(tx, ctx, id, by_challenger)?;
+            let (other_player, stranger) = if by_challenger {
+                (
+                    format!(
+                        "Only the challenger can cancel challenge #{}; `/decline` turns it down.",
+                        c.id
+                    ),
+                    format!("Challenge #{} is not yours to cancel.", c.id),
+                )
+            } else {
+                (
+                    "That is your own challenge; `/cancel` withdraws it.".to_string(),
+                    format!("Challenge #{} is not addressed to you.", c.id),
+                )
+            };
+            require_player(&c, &ctx.user.id, by_challenger, other_player, stranger)?;
+            tx.set_challenge_status(c.id, status, None, now)?;
+            let what = format!("challenge #{} ({})", c.id, c.variant.id());
+            let reply = if by_challenger {
+                Builder::new().text(format!("{} withdrew {what}.", ctx.user.name))
+            } else {
+                let challenger = tx.user_name(&c.challenger_id)?.unwrap_or_default();
+                Builder::new()
+                    .ping(&c.challenger_id, &challenger)
+                    .text(format!(", {} declined your {what}.", ctx.user.name))
+            };
+            Ok(vec![Out::text(reply.build())])
         })
     }
 }

@@ -123,9 +123,7 @@ impl Bot {
     /// `/move`: plays a move, then any forced passes.
     pub(crate) fn play_move(&self, ctx: &Ctx, text_in: String) -> Outcome<Vec<Out>> {
         let text_in = text_in.as_str();
-        let now = self.now();
-        let mut store = self.store();
-        store.write(|tx| {
+        self.write(|tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             let mut l = load_active(tx, ctx)?;
             if let Some(outs) = self.expire_if_due(tx, &l, now)? {
@@ -219,9 +217,7 @@ impl Bot {
         confirmed: bool,
         game_id: Option<GameId>,
     ) -> Outcome<Vec<Out>> {
-        let now = self.now();
-        let mut store = self.store();
-        store.write(|tx| {
+        self.write(|tx, now| {
             let l = load_pressed(tx, ctx, game_id)?;
             let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
                 Fail::User("You are not playing in this game, so you cannot resign it.".into())
@@ -256,9 +252,7 @@ impl Bot {
     }
 
     pub(crate) fn abort(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
-        let now = self.now();
-        let mut store = self.store();
-        store.write(|tx| {
+        self.write(|tx, now| {
             let l = load_active(tx, ctx)?;
             let player = l.game.seat_of(&ctx.user.id).is_some();
             if !ctx.moderator {
@@ -321,9 +315,7 @@ impl Bot {
         if let Some(answer) = answer {
             return self.takeback_answer(ctx, answer == TakebackAnswer::Allow, game_id);
         }
-        let now = self.now();
-        let mut store = self.store();
-        store.write(|tx| {
+        self.write(|tx, now| {
             let l = load_active(tx, ctx)?;
             let seat = l
                 .game
@@ -366,9 +358,7 @@ impl Bot {
         accept: bool,
         game_id: Option<GameId>,
     ) -> Outcome<Vec<Out>> {
-        let now = self.now();
-        let mut store = self.store();
-        store.write(|tx| {
+        self.write(|tx, now| {
             let l = load_pressed(tx, ctx, game_id)?;
             let req = tx
                 .takeback(l.game.id)?

@@ -81,6 +81,17 @@ impl Bot {
         self.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Runs `f` in one write transaction, with the time it runs at.
+    pub(crate) fn write<T>(&self, f: impl FnOnce(&Tx, i64) -> Outcome<T>) -> Outcome<T> {
+        let now = self.now();
+        self.store().write(|tx| f(tx, now))
+    }
+
+    /// Runs `f` in one read transaction (a consistent snapshot).
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&Tx) -> Outcome<T>) -> Outcome<T> {
+        self.store().read(f)
+    }
+
     /// Draws lots: true with probability one half.
     pub(crate) fn coin(&self) -> bool {
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());

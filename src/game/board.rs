@@ -191,24 +191,6 @@ impl Hill {
             None
         }
     }
-    /// Square index (`row * 7 + col`).
-    #[inline]
-    pub const fn index(self) -> u8 {
-        self.0
-    }
-    /// The one-bit set of this hill.
-    #[inline]
-    pub const fn bit(self) -> Bits {
-        1 << self.0
-    }
-    /// Column, 0 = `A`.
-    pub const fn col(self) -> u8 {
-        self.0 % SIZE
-    }
-    /// Row, 0 = row `1`.
-    pub const fn row(self) -> u8 {
-        self.0 / SIZE
-    }
     /// Orthogonal neighbours of this hill.
     #[inline]
     pub fn neighbours(self) -> Bits {
@@ -235,6 +217,36 @@ impl fmt::Display for Hill {
     }
 }
 
+/// The methods [`Hill`] and [`Square`] share: both are a cell of the 7x7 grid, numbered
+/// `row * 7 + col`.
+macro_rules! grid_cell {
+    ($t:ident) => {
+        impl $t {
+            /// Cell index (`row * 7 + col`).
+            #[inline]
+            pub const fn index(self) -> u8 {
+                self.0
+            }
+            /// The one-bit set of this cell.
+            #[inline]
+            pub const fn bit(self) -> Bits {
+                1 << self.0
+            }
+            /// Column, 0 = `A` (Tara) or `a` (Ard Rí).
+            pub const fn col(self) -> u8 {
+                self.0 % SIZE
+            }
+            /// Row, 0 = row `1`.
+            pub const fn row(self) -> u8 {
+                self.0 / SIZE
+            }
+        }
+    };
+}
+
+grid_cell!(Hill);
+grid_cell!(Square);
+
 /// A square of the Ard Rí board (`a1`…`g7`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
@@ -255,24 +267,6 @@ impl Square {
         } else {
             None
         }
-    }
-    /// Square index (`row * 7 + col`).
-    #[inline]
-    pub const fn index(self) -> u8 {
-        self.0
-    }
-    /// The one-bit set of this square.
-    #[inline]
-    pub const fn bit(self) -> Bits {
-        1 << self.0
-    }
-    /// File, 0 = `a`.
-    pub const fn col(self) -> u8 {
-        self.0 % SIZE
-    }
-    /// Rank, 0 = rank `1`.
-    pub const fn row(self) -> u8 {
-        self.0 / SIZE
     }
 }
 

@@ -141,23 +141,20 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
             );
         }
         let (first, second) = stats(pos, seat);
-        let label = format!("{} · {first}", side.name());
-        let label = fit(&label, Weight::Regular, 13.0, panel_w - 20.0);
-        c.text(
-            Style::new(Weight::Regular, 13.0, palette::INK),
-            x + 12.0,
-            y + 56.0,
-            Align::Left,
-            &label,
-        );
-        let second = fit(&second, Weight::Regular, 13.0, panel_w - 20.0);
-        c.text(
-            Style::new(Weight::Regular, 13.0, palette::MUTED),
-            x + 12.0,
-            y + 73.0,
-            Align::Left,
-            &second,
-        );
+        let lines = [
+            (format!("{} · {first}", side.name()), palette::INK, 56.0),
+            (second, palette::MUTED, 73.0),
+        ];
+        for (line, colour, dy) in lines {
+            let line = fit(&line, Weight::Regular, 13.0, panel_w - 20.0);
+            c.text(
+                Style::new(Weight::Regular, 13.0, colour),
+                x + 12.0,
+                y + dy,
+                Align::Left,
+                &line,
+            );
+        }
     }
     // Status: the result and the points, or whose turn and the phase; then the last move in
     // words.

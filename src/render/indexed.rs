@@ -172,28 +172,18 @@ const MEETINGS: &[(Rgba, &[Rgba])] = &[
         &[FROM_LIGHT, FROM_DARK, TO_LIGHT, TO_DARK, REFUGE_SQUARE],
     ),
     (t::ATTACKER, &[t::MUTED]),
-    (
-        t::DEFENDER,
-        &[
-            t::WOOD_LIGHT,
-            t::WOOD_DARK,
-            TO_LIGHT,
-            TO_DARK,
-            REFUGE_SQUARE,
-            t::PANEL,
-        ],
-    ),
-    (
-        t::INK,
-        &[
-            t::WOOD_LIGHT,
-            t::WOOD_DARK,
-            TO_LIGHT,
-            TO_DARK,
-            REFUGE_SQUARE,
-            t::PANEL,
-        ],
-    ),
+    (t::DEFENDER, UNDER_A_DEFENDER),
+    (t::INK, UNDER_A_DEFENDER),
+];
+
+/// What a defender (and the ink of its outline and the king's crown) is drawn over.
+const UNDER_A_DEFENDER: &[Rgba] = &[
+    t::WOOD_LIGHT,
+    t::WOOD_DARK,
+    TO_LIGHT,
+    TO_DARK,
+    REFUGE_SQUARE,
+    t::PANEL,
 ];
 
 /// Meetings on few pixels of few images (a piece or a king just captured): their shades get

@@ -4,64 +4,83 @@
 use super::db::{Result, Tx};
 use rusqlite::params;
 
+/// Whose settings: the two tables have the same shape.
+#[derive(Clone, Copy)]
+enum Owner {
+    User,
+    Server,
+}
+
+impl Owner {
+    /// The table and its owner column.
+    fn table(self) -> (&'static str, &'static str) {
+        match self {
+            Owner::User => ("user_settings", "user_id"),
+            Owner::Server => ("server_settings", "server_id"),
+        }
+    }
+}
+
 impl Tx<'_> {
-    /// A user's setting.
-    pub fn user_setting(&self, user_id: &str, key: &str) -> Result<Option<String>> {
+    fn setting(&self, owner: Owner, id: &str, key: &str) -> Result<Option<String>> {
+        let (table, column) = owner.table();
         self.first(
-            "user_settings",
-            "SELECT value FROM user_settings WHERE user_id = ?1 AND key = ?2",
-            params![user_id, key],
+            table,
+            &format!("SELECT value FROM {table} WHERE {column} = ?1 AND key = ?2"),
+            params![id, key],
             |c| c.get("value"),
         )
+    }
+
+    fn set_setting(&self, owner: Owner, id: &str, key: &str, value: &str) -> Result<()> {
+        let (table, column) = owner.table();
+        self.exec(
+            &format!(
+                "INSERT INTO {table} ({column}, key, value) VALUES (?1, ?2, ?3)
+                 ON CONFLICT({column}, key) DO UPDATE SET value = excluded.value"
+            ),
+            params![id, key, value],
+        )?;
+        Ok(())
+    }
+
+    fn settings(&self, owner: Owner, id: &str) -> Result<Vec<(String, String)>> {
+        let (table, column) = owner.table();
+        self.all(
+            table,
+            &format!("SELECT key, value FROM {table} WHERE {column} = ?1 ORDER BY key"),
+            [id],
+            |c| Ok((c.get("key")?, c.get("value")?)),
+        )
+    }
+
+    /// A user's setting.
+    pub fn user_setting(&self, user_id: &str, key: &str) -> Result<Option<String>> {
+        self.setting(Owner::User, user_id, key)
     }
 
     /// Sets a user's setting.
     pub fn set_user_setting(&self, user_id: &str, key: &str, value: &str) -> Result<()> {
-        self.exec(
-            "INSERT INTO user_settings (user_id, key, value) VALUES (?1, ?2, ?3)
-             ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value",
-            params![user_id, key, value],
-        )?;
-        Ok(())
+        self.set_setting(Owner::User, user_id, key, value)
     }
 
     /// All of a user's settings, by key.
     pub fn user_settings(&self, user_id: &str) -> Result<Vec<(String, String)>> {
-        self.all(
-            "user_settings",
-            "SELECT key, value FROM user_settings WHERE user_id = ?1 ORDER BY key",
-            [user_id],
-            |c| Ok((c.get("key")?, c.get("value")?)),
-        )
+        self.settings(Owner::User, user_id)
     }
 
     /// A server's setting.
     pub fn server_setting(&self, server_id: &str, key: &str) -> Result<Option<String>> {
-        self.first(
-            "server_settings",
-            "SELECT value FROM server_settings WHERE server_id = ?1 AND key = ?2",
-            params![server_id, key],
-            |c| c.get("value"),
-        )
+        self.setting(Owner::Server, server_id, key)
     }
 
     /// Sets a server's setting.
     pub fn set_server_setting(&self, server_id: &str, key: &str, value: &str) -> Result<()> {
-        self.exec(
-            "INSERT INTO server_settings (server_id, key, value) VALUES (?1, ?2, ?3)
-             ON CONFLICT(server_id, key) DO UPDATE SET value = excluded.value",
-            params![server_id, key, value],
-        )?;
-        Ok(())
+        self.set_setting(Owner::Server, server_id, key, value)
     }
 
     /// All of a server's settings, by key.
     pub fn server_settings(&self, server_id: &str) -> Result<Vec<(String, String)>> {
-        self.all(
-            "server_settings",
-            "SELECT key, value FROM server_settings WHERE server_id = ?1 ORDER BY key",
-            [server_id],
-            |c| Ok((c.get("key")?, c.get("value")?)),
-        )
+        self.settings(Owner::Server, server_id)
     }
 }
