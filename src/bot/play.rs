@@ -312,11 +312,11 @@ impl Bot {
         answer: Option<TakebackAnswer>,
         game_id: Option<GameId>,
     ) -> Outcome<Vec<Out>> {
-        if let Some(answer) = answer {
-            return self.takeback_answer(ctx, answer == TakebackAnswer::Allow, game_id);
-        }
         self.write(|tx, now| {
-            let l = load_active(tx, ctx)?;
+            let l = load_pressed(tx, ctx, game_id)?;
+            if let Some(answer) = answer {
+                return answer_takeback(tx, ctx, l, answer == TakebackAnswer::Allow, now);
+            }
             let seat = l
                 .game
                 .seat_of(&ctx.user.id)
@@ -351,68 +351,62 @@ impl Bot {
             Ok(vec![Out::text(reply)])
         })
     }
+}
 
-    fn takeback_answer(
-        &self,
-        ctx: &Ctx,
-        accept: bool,
-        game_id: Option<GameId>,
-    ) -> Outcome<Vec<Out>> {
-        self.write(|tx, now| {
-            let l = load_pressed(tx, ctx, game_id)?;
-            let req = tx
-                .takeback(l.game.id)?
-                .ok_or_else(|| Fail::User("There is no takeback request in this game.".into()))?;
-            if req.requested_by == ctx.user.id {
-                return Err(Fail::User(
-                    "You asked for this takeback; your opponent answers it.".into(),
-                ));
-            }
-            if l.game.seat_of(&ctx.user.id).is_none() {
-                return Err(Fail::User(
-                    "Only the players can answer a takeback request.".into(),
-                ));
-            }
-            let seat = l.game.seat_of(&req.requested_by).unwrap_or(0);
-            // Still valid: nothing but forced passes since the move.
-            if takeback_ply(&l.moves, &req.requested_by).ok() != Some(req.ply) {
-                tx.clear_takeback(l.game.id)?;
-                return Err(Fail::User(
-                    "The takeback request is out of date: the game has moved on.".into(),
-                ));
-            }
-            tx.clear_takeback(l.game.id)?;
-            if !accept {
-                let reply = Builder::new()
-                    .ping(&req.requested_by, &l.names[seat])
-                    .text(format!(
-                        ", {} refused the takeback; the game goes on.",
-                        ctx.user.name
-                    ))
-                    .build();
-                return Ok(vec![Out::text(reply)]);
-            }
-            let undone = l.moves[req.ply as usize].notation.clone();
-            tx.delete_moves_from(l.game.id, req.ply)?;
-            let after = load_game(tx, l.game.clone())?;
-            start_turn(tx, &after, now)?;
-            let (pos, played) = replay(&l.game, &l.moves, Some(req.ply as usize))?;
-            let b = Builder::new().text(format!(
-                "{} allowed the takeback: `{undone}` is undone.",
-                ctx.user.name
-            ));
-            let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
-            let b = prompt(b, &l.game, &l.names, &pos, time_left(&game, now, None));
-            Ok(vec![Out {
-                reply: b.build(),
-                board: Some((
-                    pos,
-                    Frame::new(l.names.clone(), played.last().copied()),
-                    format!("game-{}-ply-{}.png", l.game.id, req.ply),
-                )),
-            }])
-        })
+/// Answers the takeback request in `l`'s game: the move (and the forced passes after it) undone,
+/// or the request refused.
+fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Outcome<Vec<Out>> {
+    let req = tx
+        .takeback(l.game.id)?
+        .ok_or_else(|| Fail::User("There is no takeback request in this game.".into()))?;
+    if req.requested_by == ctx.user.id {
+        return Err(Fail::User(
+            "You asked for this takeback; your opponent answers it.".into(),
+        ));
     }
+    if l.game.seat_of(&ctx.user.id).is_none() {
+        return Err(Fail::User(
+            "Only the players can answer a takeback request.".into(),
+        ));
+    }
+    let seat = l.game.seat_of(&req.requested_by).unwrap_or(0);
+    // Still valid: nothing but forced passes since the move.
+    if takeback_ply(&l.moves, &req.requested_by).ok() != Some(req.ply) {
+        tx.clear_takeback(l.game.id)?;
+        return Err(Fail::User(
+            "The takeback request is out of date: the game has moved on.".into(),
+        ));
+    }
+    tx.clear_takeback(l.game.id)?;
+    if !accept {
+        let reply = Builder::new()
+            .ping(&req.requested_by, &l.names[seat])
+            .text(format!(
+                ", {} refused the takeback; the game goes on.",
+                ctx.user.name
+            ))
+            .build();
+        return Ok(vec![Out::text(reply)]);
+    }
+    let undone = l.moves[req.ply as usize].notation.clone();
+    tx.delete_moves_from(l.game.id, req.ply)?;
+    let after = load_game(tx, l.game.clone())?;
+    start_turn(tx, &after, now)?;
+    let (pos, played) = replay(&l.game, &l.moves, Some(req.ply as usize))?;
+    let b = Builder::new().text(format!(
+        "{} allowed the takeback: `{undone}` is undone.",
+        ctx.user.name
+    ));
+    let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
+    let b = prompt(b, &l.game, &l.names, &pos, time_left(&game, now, None));
+    Ok(vec![Out {
+        reply: b.build(),
+        board: Some((
+            pos,
+            Frame::new(l.names.clone(), played.last().copied()),
+            format!("game-{}-ply-{}.png", l.game.id, req.ply),
+        )),
+    }])
 }
 
 /// The ply of `user`'s last move if only forced passes followed it.

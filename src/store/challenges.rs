@@ -1,86 +1,42 @@
 //! Challenges: one player's offer of a game (or a match) to another.
 
-use super::db::{Cols, Result, Tx};
+use super::db::{Result, Tx};
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 
 stored_enum! {
-    /// Who moves first in a challenged game.
-    pub enum FirstChoice {
-        /// Drawn by lot when the challenge is accepted.
-        Random = "random",
-        /// The challenger.
-        Challenger = "challenger",
-        /// The opponent.
-        Opponent = "opponent",
+    /// Who moves first in a challenged game. Values: `Random`: drawn by lot when the challenge
+    /// is accepted; `Challenger`: the challenger; `Opponent`: the opponent.
+    pub enum FirstChoice = "a first-move choice" {
+        Random = "random", Challenger = "challenger", Opponent = "opponent",
     }
 }
 
 stored_enum! {
-    /// Status of a challenge.
-    pub enum ChallengeStatus {
-        /// Waiting for an answer.
-        Open = "open",
-        /// Accepted: its game started.
-        Accepted = "accepted",
-        /// Declined by the opponent.
-        Declined = "declined",
-        /// Withdrawn by the challenger.
-        Cancelled = "cancelled",
+    /// Status of a challenge. Values: `Open`: waiting for an answer; `Accepted`: accepted: its
+    /// game started; `Declined`: declined by the opponent; `Cancelled`: withdrawn by the
+    /// challenger.
+    pub enum ChallengeStatus = "a challenge status" {
+        Open = "open", Accepted = "accepted", Declined = "declined", Cancelled = "cancelled",
     }
 }
 
-/// A stored challenge.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChallengeRow {
-    /// Its number (`#12` to players).
-    pub id: i64,
-    /// The server.
-    pub server_id: String,
-    /// The channel it was made in.
-    pub channel_id: String,
-    /// Who challenged.
-    pub challenger_id: String,
-    /// Who was challenged.
-    pub opponent_id: String,
-    /// The game.
-    pub variant: Variant,
-    /// The scoring.
-    pub scoring: Scoring,
-    /// Who moves first.
-    pub first: FirstChoice,
-    /// A two-game match rather than one game.
-    pub is_match: bool,
-    /// Rated or casual.
-    pub rated: bool,
-    /// Open, accepted, declined or cancelled.
-    pub status: ChallengeStatus,
-    /// The game it started, once accepted.
-    pub game_id: Option<i64>,
-    /// When it was made.
-    pub created_at: i64,
-    /// The time control: days per move, `None` for no clock.
-    pub days_per_move: Option<u32>,
-}
-
-impl ChallengeRow {
-    fn from_row(c: &Cols) -> Result<ChallengeRow> {
-        Ok(ChallengeRow {
-            id: c.get("id")?,
-            server_id: c.get("server_id")?,
-            channel_id: c.get("channel_id")?,
-            challenger_id: c.get("challenger_id")?,
-            opponent_id: c.get("opponent_id")?,
-            variant: c.parse("variant", "a variant", |s| s.parse().ok())?,
-            scoring: c.parse("scoring", "a scoring", |s| s.parse().ok())?,
-            first: c.parse("first", "a first-move choice", FirstChoice::from_id)?,
-            is_match: c.get("is_match")?,
-            rated: c.get("rated")?,
-            status: c.parse("status", "a challenge status", ChallengeStatus::from_id)?,
-            game_id: c.get("game_id")?,
-            created_at: c.get("created_at")?,
-            days_per_move: c.get("days_per_move")?,
-        })
+row! {
+    /// A stored challenge.
+    ///
+    /// Fields: `id`: its number (`#12` to players); `server_id`: the server; `channel_id`: the
+    /// channel it was made in; `challenger_id`: who challenged; `opponent_id`: who was
+    /// challenged; `variant`: the game; `scoring`: the scoring; `first`: who moves first;
+    /// `is_match`: a two-game match rather than one game; `rated`: rated or casual; `status`:
+    /// open, accepted, declined or cancelled; `game_id`: the game it started, once accepted;
+    /// `created_at`: when it was made; `days_per_move`: the time control: days per move, `None`
+    /// for no clock.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct ChallengeRow {
+        id: i64, server_id: String, channel_id: String, challenger_id: String,
+        opponent_id: String, variant: Variant, scoring: Scoring, first: FirstChoice,
+        is_match: bool, rated: bool, status: ChallengeStatus, game_id: Option<i64>,
+        created_at: i64, days_per_move: Option<u32>,
     }
 }
 

@@ -1,29 +1,16 @@
 //! Correspondence clocks: each game's deadline and reminders, and players' vacations.
 
-use super::db::{Cols, Result, Tx};
+use super::db::{Result, Tx};
 use rusqlite::params;
 
-/// A stored vacation: the clocks of the user's games stop from `start_at` to `end_at`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VacationRow {
-    /// Its id.
-    pub id: i64,
-    /// Whose.
-    pub user_id: String,
-    /// When it starts (ms).
-    pub start_at: i64,
-    /// When it ends (ms).
-    pub end_at: i64,
-}
-
-impl VacationRow {
-    fn from_row(c: &Cols) -> Result<VacationRow> {
-        Ok(VacationRow {
-            id: c.get("id")?,
-            user_id: c.get("user_id")?,
-            start_at: c.get("start_at")?,
-            end_at: c.get("end_at")?,
-        })
+row! {
+    /// A stored vacation: the clocks of the user's games stop from `start_at` to `end_at`.
+    ///
+    /// Fields: `id`: its id; `user_id`: whose; `start_at`: when it starts (ms); `end_at`: when
+    /// it ends (ms).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct VacationRow {
+        id: i64, user_id: String, start_at: i64, end_at: i64,
     }
 }
 

@@ -199,6 +199,61 @@ pub struct Tx<'a> {
     tx: &'a rusqlite::Transaction<'a>,
 }
 
+/// A type stored as text in a column, read back by `parse`.
+pub(crate) trait Column: Sized {
+    /// What the text should be, for messages about corrupt data ("a variant").
+    const WHAT: &'static str;
+    fn parse(s: &str) -> Option<Self>;
+}
+
+impl Column for crate::game::Variant {
+    const WHAT: &'static str = "a variant";
+    fn parse(s: &str) -> Option<Self> {
+        s.parse().ok()
+    }
+}
+
+impl Column for crate::game::Scoring {
+    const WHAT: &'static str = "a scoring";
+    fn parse(s: &str) -> Option<Self> {
+        s.parse().ok()
+    }
+}
+
+/// A value of a row's column: a plain SQLite value, a [`Column`] type, or either when NULL is
+/// allowed.
+pub(crate) trait Field: Sized {
+    fn field(c: &Cols, column: &str) -> Result<Self>;
+}
+
+macro_rules! plain_fields {
+    ($($t:ty),*) => {$(
+        impl Field for $t {
+            fn field(c: &Cols, column: &str) -> Result<$t> {
+                c.get(column)
+            }
+        }
+        impl Field for Option<$t> {
+            fn field(c: &Cols, column: &str) -> Result<Option<$t>> {
+                c.get(column)
+            }
+        }
+    )*};
+}
+plain_fields!(i64, u32, u8, bool, String);
+
+impl<T: Column> Field for T {
+    fn field(c: &Cols, column: &str) -> Result<T> {
+        c.parse(column, T::WHAT, T::parse)
+    }
+}
+
+impl<T: Column> Field for Option<T> {
+    fn field(c: &Cols, column: &str) -> Result<Option<T>> {
+        c.parse_opt(column, T::WHAT, T::parse)
+    }
+}
+
 /// One row being read, by column name, from a named table (for error messages).
 pub(super) struct Cols<'r> {
     row: &'r Row<'r>,
@@ -206,6 +261,11 @@ pub(super) struct Cols<'r> {
 }
 
 impl Cols<'_> {
+    /// A field of a row type from its column.
+    pub(super) fn read<T: Field>(&self, column: &str) -> Result<T> {
+        T::field(self, column)
+    }
+
     /// The value of a column; a value of the wrong type is reported as corrupt data.
     pub(super) fn get<T: FromSql>(&self, column: &str) -> Result<T> {
         self.row.get(column).map_err(|e| match e {

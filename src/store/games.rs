@@ -62,15 +62,9 @@ impl From<GameId> for i64 {
 }
 
 stored_enum! {
-    /// Status of a stored game.
-    pub enum GameStatus {
-        /// Being played.
-        Active = "active",
-        /// Ended with a result.
-        Finished = "finished",
-        /// Ended without a result.
-        Aborted = "aborted",
-    }
+    /// Status of a stored game. Values: `Active`: being played; `Finished`: ended with a
+    /// result; `Aborted`: ended without a result.
+    pub enum GameStatus = "a game status" { Active = "active", Finished = "finished", Aborted = "aborted", }
 }
 
 /// Who sits in a seat.
@@ -273,48 +267,25 @@ impl NewGame<'_> {
     }
 }
 
-/// A stored move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveRow {
-    /// Its number, from 0.
-    pub ply: u32,
-    /// The canonical move.
-    pub notation: String,
-    /// Who played it; `None` for a pass the bot played.
-    pub user_id: Option<String>,
-    /// When it was played.
-    pub created_at: i64,
-}
-
-impl MoveRow {
-    fn from_row(c: &Cols) -> Result<MoveRow> {
-        Ok(MoveRow {
-            ply: c.get("ply")?,
-            notation: c.get("notation")?,
-            user_id: c.get("user_id")?,
-            created_at: c.get("created_at")?,
-        })
+row! {
+    /// A stored move.
+    ///
+    /// Fields: `ply`: its number, from 0; `notation`: the canonical move; `user_id`: who played
+    /// it; `None` for a pass the bot played; `created_at`: when it was played.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct MoveRow {
+        ply: u32, notation: String, user_id: Option<String>, created_at: i64,
     }
 }
 
-/// A pending takeback request.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TakebackRow {
-    /// The game.
-    pub game_id: i64,
-    /// The move to undo (and everything after it).
-    pub ply: u32,
-    /// Who asked.
-    pub requested_by: String,
-}
-
-impl TakebackRow {
-    fn from_row(c: &Cols) -> Result<TakebackRow> {
-        Ok(TakebackRow {
-            game_id: c.get("game_id")?,
-            ply: c.get("ply")?,
-            requested_by: c.get("requested_by")?,
-        })
+row! {
+    /// A pending takeback request.
+    ///
+    /// Fields: `game_id`: the game; `ply`: the move to undo (and everything after it);
+    /// `requested_by`: who asked.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct TakebackRow {
+        game_id: i64, ply: u32, requested_by: String,
     }
 }
 

@@ -19,12 +19,13 @@
 //! - [`settings`]: user and server settings; [`users`]: users and their display names;
 //! - [`tournaments`]: tournaments and their pairings.
 
-/// Declares an enum stored as text: each variant with its stored form, and `ALL`, `id` and
-/// `from_id` generated from that one list.
+/// Declares an enum stored as text: each variant with its stored form, and `ALL`, `id`,
+/// `from_id` and its reading from a column (`what` names it in messages about corrupt data)
+/// generated from that one list.
 macro_rules! stored_enum {
     (
         $(#[$meta:meta])*
-        pub enum $name:ident {
+        pub enum $name:ident = $what:literal {
             $($(#[$vmeta:meta])* $variant:ident = $id:literal,)+
         }
     ) => {
@@ -53,7 +54,36 @@ macro_rules! stored_enum {
                 }
             }
         }
+
+        impl $crate::store::db::Column for $name {
+            const WHAT: &'static str = $what;
+            fn parse(s: &str) -> Option<$name> {
+                $name::from_id(s)
+            }
+        }
     };
+}
+
+/// Declares a row type and how it is read: each field from the column of the same name (or
+/// the one given after `=`), through [`db::Field`]. The fields are public.
+macro_rules! row {
+    (
+        $(#[$meta:meta])*
+        pub struct $t:ident { $($f:ident : $ty:ty $(= $col:literal)?),* $(,)? }
+    ) => {
+        $(#[$meta])*
+        pub struct $t {
+            $(pub $f: $ty,)*
+        }
+
+        impl $t {
+            fn from_row(c: &$crate::store::db::Cols) -> $crate::store::db::Result<$t> {
+                Ok($t { $( $f: c.read(row!(@col $f $($col)?))?, )* })
+            }
+        }
+    };
+    (@col $f:ident) => { stringify!($f) };
+    (@col $f:ident $col:literal) => { $col };
 }
 
 pub mod challenges;

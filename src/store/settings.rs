@@ -53,34 +53,39 @@ impl Tx<'_> {
             |c| Ok((c.get("key")?, c.get("value")?)),
         )
     }
-
-    /// A user's setting.
-    pub fn user_setting(&self, user_id: &str, key: &str) -> Result<Option<String>> {
-        self.setting(Owner::User, user_id, key)
-    }
-
-    /// Sets a user's setting.
-    pub fn set_user_setting(&self, user_id: &str, key: &str, value: &str) -> Result<()> {
-        self.set_setting(Owner::User, user_id, key, value)
-    }
-
-    /// All of a user's settings, by key.
-    pub fn user_settings(&self, user_id: &str) -> Result<Vec<(String, String)>> {
-        self.settings(Owner::User, user_id)
-    }
-
-    /// A server's setting.
-    pub fn server_setting(&self, server_id: &str, key: &str) -> Result<Option<String>> {
-        self.setting(Owner::Server, server_id, key)
-    }
-
-    /// Sets a server's setting.
-    pub fn set_server_setting(&self, server_id: &str, key: &str, value: &str) -> Result<()> {
-        self.set_setting(Owner::Server, server_id, key, value)
-    }
-
-    /// All of a server's settings, by key.
-    pub fn server_settings(&self, server_id: &str) -> Result<Vec<(String, String)>> {
-        self.settings(Owner::Server, server_id)
-    }
 }
+
+/// The public methods of one owner's settings: get one, set one, list all.
+macro_rules! owner_settings {
+    ($owner:expr, $who:literal, $get:ident, $set:ident, $all:ident) => {
+        impl Tx<'_> {
+            #[doc = concat!("A ", $who, "'s setting.")]
+            pub fn $get(&self, id: &str, key: &str) -> Result<Option<String>> {
+                self.setting($owner, id, key)
+            }
+            #[doc = concat!("Sets a ", $who, "'s setting.")]
+            pub fn $set(&self, id: &str, key: &str, value: &str) -> Result<()> {
+                self.set_setting($owner, id, key, value)
+            }
+            #[doc = concat!("All of a ", $who, "'s settings, by key.")]
+            pub fn $all(&self, id: &str) -> Result<Vec<(String, String)>> {
+                self.settings($owner, id)
+            }
+        }
+    };
+}
+
+owner_settings!(
+    Owner::User,
+    "user",
+    user_setting,
+    set_user_setting,
+    user_settings
+);
+owner_settings!(
+    Owner::Server,
+    "server",
+    server_setting,
+    set_server_setting,
+    server_settings
+);

@@ -1,84 +1,42 @@
 //! Tournaments and their pairings (RULES.md Part F). A pairing is one game, or a match; its
 //! games point back at it through `games.pairing_id`.
 
-use super::db::{Cols, Result, Tx};
+use super::db::{Result, Tx};
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 
 stored_enum! {
-    /// How a tournament is paired.
-    pub enum TournamentFormat {
-        /// FIDE Dutch Swiss.
-        Swiss = "swiss",
-        /// Everyone plays everyone (Berger tables).
-        RoundRobin = "round-robin",
-        /// Single elimination.
-        Knockout = "knockout",
+    /// How a tournament is paired. Values: `Swiss`: FIDE Dutch Swiss; `RoundRobin`: everyone
+    /// plays everyone (Berger tables); `Knockout`: single elimination.
+    pub enum TournamentFormat = "a tournament format" {
+        Swiss = "swiss", RoundRobin = "round-robin", Knockout = "knockout",
     }
 }
 
 stored_enum! {
-    /// Where a tournament stands.
-    pub enum TournamentStatus {
-        /// Taking sign-ups.
-        Open = "open",
-        /// Being played.
-        Running = "running",
-        /// Over, with final standings.
-        Finished = "finished",
-        /// Called off.
-        Cancelled = "cancelled",
+    /// Where a tournament stands. Values: `Open`: taking sign-ups; `Running`: being played;
+    /// `Finished`: over, with final standings; `Cancelled`: called off.
+    pub enum TournamentStatus = "a tournament status" {
+        Open = "open", Running = "running", Finished = "finished", Cancelled = "cancelled",
     }
 }
 
-/// A stored tournament.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TournamentRow {
-    /// Its id.
-    pub id: i64,
-    /// The server it is played on.
-    pub server_id: String,
-    /// The channel its round messages go to (its games are in threads).
-    pub channel_id: String,
-    /// Who created it (an organiser).
-    pub creator_id: String,
-    /// Its name.
-    pub name: String,
-    /// Swiss, round robin or knockout.
-    pub format: TournamentFormat,
-    /// The game.
-    pub variant: Variant,
-    /// The scoring.
-    pub scoring: Scoring,
-    /// The time control of its games: days per move, `None` for no clock.
-    pub days_per_move: Option<u32>,
-    /// Whether its games are rated.
-    pub rated: bool,
-    /// Open, running, finished or cancelled.
-    pub status: TournamentStatus,
-    /// When it was created.
-    pub created_at: i64,
-    /// When it last changed.
-    pub updated_at: i64,
-}
-
-impl TournamentRow {
-    fn from_row(c: &Cols) -> Result<TournamentRow> {
-        Ok(TournamentRow {
-            id: c.get("id")?,
-            server_id: c.get("server_id")?,
-            channel_id: c.get("channel_id")?,
-            creator_id: c.get("creator_id")?,
-            name: c.get("name")?,
-            format: c.parse("format", "a tournament format", TournamentFormat::from_id)?,
-            variant: c.parse("variant", "a variant", |s| s.parse().ok())?,
-            scoring: c.parse("scoring", "a scoring", |s| s.parse().ok())?,
-            days_per_move: c.get("days_per_move")?,
-            rated: c.get("rated")?,
-            status: c.parse("status", "a tournament status", TournamentStatus::from_id)?,
-            created_at: c.get("created_at")?,
-            updated_at: c.get("updated_at")?,
-        })
+row! {
+    /// A stored tournament.
+    ///
+    /// Fields: `id`: its id; `server_id`: the server it is played on; `channel_id`: the channel
+    /// its round messages go to (its games are in threads); `creator_id`: who created it (an
+    /// organiser); `name`: its name; `format`: swiss, round robin or knockout; `variant`: the
+    /// game; `scoring`: the scoring; `days_per_move`: the time control of its games: days per
+    /// move, `None` for no clock; `rated`: whether its games are rated; `status`: open,
+    /// running, finished or cancelled; `created_at`: when it was created; `updated_at`: when it
+    /// last changed.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct TournamentRow {
+        id: i64, server_id: String, channel_id: String, creator_id: String, name: String,
+        format: TournamentFormat, variant: Variant, scoring: Scoring,
+        days_per_move: Option<u32>, rated: bool, status: TournamentStatus, created_at: i64,
+        updated_at: i64,
     }
 }
 
@@ -106,65 +64,29 @@ pub struct NewTournament<'a> {
 }
 
 stored_enum! {
-    /// The result of a pairing, from the point of view of its two players.
-    pub enum PairingResult {
-        /// Player 0 won over the board.
-        Win0 = "win0",
-        /// Player 1 won over the board.
-        Win1 = "win1",
-        /// A draw over the board.
-        Draw = "draw",
-        /// Player 0 forfeited (Part F.1): player 1 scores 1, unplayed for both.
-        Forfeit0 = "forfeit0",
-        /// Player 1 forfeited.
-        Forfeit1 = "forfeit1",
-        /// Player 0 had a bye (no opponent).
-        Bye = "bye",
+    /// The result of a pairing, from the point of view of its two players. Values: `Win0`:
+    /// player 0 won over the board; `Win1`: player 1 won over the board; `Draw`: a draw over
+    /// the board; `Forfeit0`: player 0 forfeited (Part F.1): player 1 scores 1, unplayed for
+    /// both; `Forfeit1`: player 1 forfeited; `Bye`: player 0 had a bye (no opponent).
+    pub enum PairingResult = "a pairing result" {
+        Win0 = "win0", Win1 = "win1", Draw = "draw", Forfeit0 = "forfeit0", Forfeit1 = "forfeit1", Bye = "bye",
     }
 }
 
-/// A stored pairing: one board of one round.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PairingRow {
-    /// Its id (what `games.pairing_id` names).
-    pub id: i64,
-    /// The tournament.
-    pub tournament_id: i64,
-    /// The round, from 1.
-    pub round: u32,
-    /// The board, from 1.
-    pub board: u32,
-    /// The player who moves first (FIDE's White), or who has the bye.
-    pub player0: String,
-    /// The opponent; `None` for a bye.
-    pub player1: Option<String>,
-    /// The result, `None` while undecided.
-    pub result: Option<PairingResult>,
-    /// Its game (for a match: the latest game; all its games name the pairing).
-    pub game_id: Option<i64>,
-    /// Its match, when the tournament plays matches.
-    pub match_id: Option<i64>,
-    /// When it was paired.
-    pub created_at: i64,
-    /// When it last changed.
-    pub updated_at: i64,
-}
-
-impl PairingRow {
-    fn from_row(c: &Cols) -> Result<PairingRow> {
-        Ok(PairingRow {
-            id: c.get("id")?,
-            tournament_id: c.get("tournament_id")?,
-            round: c.get("round")?,
-            board: c.get("board")?,
-            player0: c.get("player0_id")?,
-            player1: c.get("player1_id")?,
-            result: c.parse_opt("result", "a pairing result", PairingResult::from_id)?,
-            game_id: c.get("game_id")?,
-            match_id: c.get("match_id")?,
-            created_at: c.get("created_at")?,
-            updated_at: c.get("updated_at")?,
-        })
+row! {
+    /// A stored pairing: one board of one round.
+    ///
+    /// Fields: `id`: its id (what `games.pairing_id` names); `tournament_id`: the tournament;
+    /// `round`: the round, from 1; `board`: the board, from 1; `player0`: the player who moves
+    /// first (FIDE's White), or who has the bye; `player1`: the opponent; `None` for a bye;
+    /// `result`: the result, `None` while undecided; `game_id`: its game (for a match: the
+    /// latest game; all its games name the pairing); `match_id`: its match, when the tournament
+    /// plays matches; `created_at`: when it was paired; `updated_at`: when it last changed.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct PairingRow {
+        id: i64, tournament_id: i64, round: u32, board: u32, player0: String = "player0_id",
+        player1: Option<String> = "player1_id", result: Option<PairingResult>,
+        game_id: Option<i64>, match_id: Option<i64>, created_at: i64, updated_at: i64,
     }
 }
 

@@ -1,30 +1,17 @@
 //! Users: a platform's user id and the latest display name seen.
 
-use super::db::{Cols, Result, Tx};
+use super::db::{Result, Tx};
 use rusqlite::params;
 
-/// A stored user.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UserRow {
-    /// The platform's user id (a Discord snowflake, a console name, or
-    /// [`AI_USER_ID`](super::games::AI_USER_ID)).
-    pub id: String,
-    /// The latest display name.
-    pub name: String,
-    /// When first seen.
-    pub created_at: i64,
-    /// When the name last changed.
-    pub updated_at: i64,
-}
-
-impl UserRow {
-    fn from_row(c: &Cols) -> Result<UserRow> {
-        Ok(UserRow {
-            id: c.get("id")?,
-            name: c.get("name")?,
-            created_at: c.get("created_at")?,
-            updated_at: c.get("updated_at")?,
-        })
+row! {
+    /// A stored user.
+    ///
+    /// Fields: `id`: the platform's user id (a Discord snowflake, a console name, or
+    /// [`AI_USER_ID`](super::games::AI_USER_ID)); `name`: the latest display name;
+    /// `created_at`: when first seen; `updated_at`: when the name last changed.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct UserRow {
+        id: String, name: String, created_at: i64, updated_at: i64,
     }
 }
 
