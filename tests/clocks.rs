@@ -129,7 +129,9 @@ fn a_one_day_game_gets_its_first_reminder_early_enough_for_a_last_call() {
 fn a_timeout_loses_the_game_and_is_scored_by_part_e() {
     let h = Harness::new(false);
     let g = challenge(&h, "c", "sacred-hill-1", "1", false);
+    // Both have moved: Red, on move again, runs out of time.
     h.mv("aoife", "c", "D4");
+    h.mv("brian", "c", "B2");
     advance(&h, DAY + 1);
     let r = tick(&h);
     assert_eq!(
@@ -140,7 +142,7 @@ fn a_timeout_loses_the_game_and_is_scored_by_part_e() {
     );
     let t = r[0].plain_text();
     assert!(
-        t.contains("Time is up") && t.contains("Red wins on time"),
+        t.contains("Time is up") && t.contains("Blue wins on time"),
         "{t}"
     );
     assert_eq!(r[0].mentions.len(), 2, "both players are pinged");
@@ -149,7 +151,7 @@ fn a_timeout_loses_the_game_and_is_scored_by_part_e() {
     assert_eq!(row.status, GameStatus::Finished);
     let o = row.outcome.unwrap();
     assert_eq!(o.reason, EndReason::Timeout);
-    assert_eq!(o.points.into_array(), [Points::whole(2), Points(0)]);
+    assert_eq!(o.points.into_array(), [Points(0), Points::whole(2)]);
     assert!(tick(&h).is_empty(), "a game times out once");
 }
 
@@ -157,6 +159,9 @@ fn a_timeout_loses_the_game_and_is_scored_by_part_e() {
 fn a_timeout_in_a_match_starts_the_second_game() {
     let h = Harness::new(false);
     challenge(&h, "c", "hkot-1", "2", true);
+    // Both have moved (a timeout before a first move aborts instead, see below).
+    h.mv("aoife", "c", "D4");
+    h.mv("brian", "c", "B2");
     advance(&h, 2 * DAY);
     let r = tick(&h);
     let all = texts(&r);
@@ -171,9 +176,56 @@ fn a_timeout_in_a_match_starts_the_second_game() {
 }
 
 #[test]
+fn a_timeout_before_a_first_move_aborts_the_game() {
+    // The first player never moves.
+    let h = Harness::new(false);
+    let g = challenge(&h, "c", "ard-ri", "1", false);
+    advance(&h, DAY);
+    let r = tick(&h);
+    assert_eq!(r.len(), 1);
+    let t = r[0].plain_text();
+    assert!(
+        t.contains("Time is up")
+            && t.contains("before making a first move")
+            && t.contains("aborted"),
+        "{t}"
+    );
+    assert_eq!(r[0].channel.as_deref(), Some("c"));
+    assert_eq!(r[0].mentions.len(), 2, "both players are pinged");
+    let (row, _, _) = stored(&h.db(), g.id);
+    assert_eq!(row.status, GameStatus::Aborted);
+    assert!(row.outcome.is_none(), "no result, no points");
+    assert!(tick(&h).is_empty(), "once");
+
+    // The second player never moves: forced passes played for them would not count either.
+    let h = Harness::new(false);
+    let g = challenge(&h, "c", "sacred-hill-1", "1", false);
+    h.mv("aoife", "c", "D4");
+    advance(&h, DAY);
+    let t = texts(&tick(&h));
+    assert!(
+        t.contains("brian (Blue) ran out of time before making a first move"),
+        "{t}"
+    );
+    assert_eq!(stored(&h.db(), g.id).0.status, GameStatus::Aborted);
+
+    // In a match the match is called off, not replayed.
+    let h = Harness::new(false);
+    let g = challenge(&h, "c", "hkot-1", "2", true);
+    advance(&h, 2 * DAY);
+    let t = texts(&tick(&h));
+    assert!(t.contains("The match is called off"), "{t}");
+    assert_eq!(stored(&h.db(), g.id).0.status, GameStatus::Aborted);
+    assert!(active(&h.db(), "c").is_none(), "no replayed game");
+    assert!(tick(&h).is_empty());
+}
+
+#[test]
 fn vacation_pauses_the_clock_and_tells_the_opponent() {
     let h = Harness::new(false);
     let g = challenge(&h, "c", "hkot-1", "3", false);
+    h.mv("aoife", "c", "D4");
+    h.mv("brian", "c", "B2");
     advance(&h, 10 * HOUR);
     let r = h.send("aoife", "elsewhere", Command::Vacation { days: 2 });
     assert!(
@@ -345,6 +397,8 @@ fn moderators_set_the_server_default_time_control() {
 fn catch_up_after_a_restart_happens_exactly_once() {
     let mut h = Harness::new(false);
     let g = challenge(&h, "c", "hkot-1", "3", false);
+    h.mv("aoife", "c", "D4");
+    h.mv("brian", "c", "B2");
     // Down for two and a half days: both reminders fell due; one goes out.
     advance(&h, 60 * HOUR);
     h.restart();
@@ -388,7 +442,8 @@ fn a_move_racing_its_own_timeout_has_exactly_one_winner() {
         let announcements = texts(&moved).matches("Time is up").count()
             + texts(&ticked).matches("Time is up").count();
         if late {
-            assert_eq!(row.status, GameStatus::Finished, "round {round}");
+            // Aoife had not moved yet: her timeout aborts the game (Part E).
+            assert_eq!(row.status, GameStatus::Aborted, "round {round}");
             assert!(moves.is_empty(), "the late move was not played");
             assert_eq!(announcements, 1, "round {round}: one timeout announcement");
         } else {

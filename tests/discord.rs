@@ -579,7 +579,7 @@ async fn challenges_open_a_thread_and_resigning_asks_first() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
     use tara_bot::bot::time::{DAY, HOUR};
-    use tara_bot::store::{NewGame, Store};
+    use tara_bot::store::{MoveRow, NewGame, Store};
     let dir = tempfile::tempdir().unwrap();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -611,6 +611,19 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
                     },
                     now - 2 * DAY,
                 )?;
+                // Both have moved (a timeout before a first move would abort the game instead).
+                for (ply, (notation, who)) in [("d2-c2", &b), ("c3-b3", &a)].into_iter().enumerate()
+                {
+                    tx.insert_move(
+                        late,
+                        &MoveRow {
+                            ply: ply as u32,
+                            notation: notation.into(),
+                            user_id: Some(who.clone()),
+                            created_at: now - 2 * DAY,
+                        },
+                    )?;
+                }
                 tx.start_turn(late, now - 2 * DAY, Some((now - 2 * DAY, now - DAY)))?;
                 let due = tx.insert_game(
                     &NewGame {

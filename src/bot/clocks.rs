@@ -126,6 +126,29 @@ impl Bot {
             return Ok(None);
         }
         let seat = side.index();
+        let mover = &l.game.seats[seat];
+        let has_moved = l.moves.iter().any(|m| m.user_id.as_deref() == Some(mover));
+        if !has_moved && l.game.pairing_id.is_none() {
+            // RULES.md Part E: a player whose time runs out before their first move does not
+            // lose; outside tournaments the game is aborted. (In a tournament it is a forfeit,
+            // scored by the tournament.) A match is called off rather than replayed, so that a
+            // player who never comes does not restart it forever.
+            let b = Builder::new()
+                .text(format!(
+                    "**Time is up.** {} ({}) ran out of time before making a first move, so the \
+                     game is aborted: no result, no points.\n",
+                    l.names[seat],
+                    side.name()
+                ))
+                .ping(&l.game.seats[0], &l.names[0])
+                .text(" ")
+                .ping(&l.game.seats[1], &l.names[1]);
+            let mut outs = self.abort_game(tx, l, b, false, now)?;
+            for out in &mut outs {
+                out.reply.channel = Some(l.game.channel_id.clone());
+            }
+            return Ok(Some(outs));
+        }
         let o = forfeit(&l.pos, side, EndReason::Timeout);
         let b = Builder::new().text(format!(
             "**Time is up.** {} ({}) ran out of time ({} day{} per move).",

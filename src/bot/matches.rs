@@ -47,6 +47,50 @@ impl Bot {
         Ok(outs)
     }
 
+    /// Aborts a game: no result, no points, announced in `b`. In a match, the game is replayed
+    /// with the same player first (`replay`), or the match is called off.
+    pub(crate) fn abort_game(
+        &self,
+        tx: &Tx,
+        l: &Loaded,
+        mut b: Builder,
+        replay: bool,
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        tx.abort_game(l.game.id, now)?;
+        let (Some(match_id), Some(number)) = (l.game.match_id, l.game.match_game) else {
+            return Ok(vec![Out::text(b.build())]);
+        };
+        if !replay {
+            tx.finish_match(match_id, now)?;
+            b = b.text(" The match is called off.");
+            return Ok(vec![Out::text(b.build())]);
+        }
+        let m = tx
+            .match_row(match_id)?
+            .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
+        let first_seat = l.game.options.first.index();
+        let challenger_first = l.game.seats[first_seat] == m.players[0];
+        let again = create_game(
+            tx,
+            &l.game.server_id,
+            &l.game.channel_id,
+            m.variant,
+            m.scoring,
+            [&m.players[0], &m.players[1]],
+            challenger_first,
+            Some((match_id, number)),
+            l.game.days_per_move,
+            now,
+        )?;
+        b = b.text(format!(" Match game {number} is replayed."));
+        let n = names(tx, &again)?;
+        Ok(vec![
+            Out::text(b.build()),
+            game_start(&again, &n, "the same player as before"),
+        ])
+    }
+
     /// After a game of a match ends: the running score, and the second game started.
     fn match_progress(
         &self,

@@ -4,8 +4,8 @@
 use super::options::choices;
 use super::reply::{ButtonStyle, Ctx};
 use super::session::{
-    create_game, game_start, load_active, load_game, load_pressed, names, replay, start_turn,
-    time_left, Bot, Fail, Loaded, Out, Outcome,
+    load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, Fail, Loaded, Out,
+    Outcome,
 };
 use super::text::{self, Builder};
 use crate::game::{describe, forfeit, EndReason, Move, Position, Side};
@@ -270,38 +270,11 @@ impl Bot {
                     ));
                 }
             }
-            tx.abort_game(l.game.id, now)?;
-            let mut b = Builder::new().text(format!(
+            let b = Builder::new().text(format!(
                 "Game aborted by {}: no result, no points.",
                 ctx.user.name
             ));
-            let mut outs = Vec::new();
-            if let (Some(match_id), Some(number)) = (l.game.match_id, l.game.match_game) {
-                let m = tx
-                    .match_row(match_id)?
-                    .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
-                let first_seat = l.game.options.first.index();
-                let challenger_first = l.game.seats[first_seat] == m.players[0];
-                let replay = create_game(
-                    tx,
-                    &l.game.server_id,
-                    &l.game.channel_id,
-                    m.variant,
-                    m.scoring,
-                    [&m.players[0], &m.players[1]],
-                    challenger_first,
-                    Some((match_id, number)),
-                    l.game.days_per_move,
-                    now,
-                )?;
-                b = b.text(format!(" Match game {number} is replayed."));
-                let n = names(tx, &replay)?;
-                outs.push(Out::text(b.build()));
-                outs.push(game_start(&replay, &n, "the same player as before"));
-            } else {
-                outs.push(Out::text(b.build()));
-            }
-            Ok(outs)
+            self.abort_game(tx, &l, b, true, now)
         })
     }
 
