@@ -8,6 +8,22 @@ use tara_bot::cli::{bench, engine};
 use tara_bot::game::{notation, ArdRiPosition, GameOptions, Position, Scoring, Side, Variant};
 use tara_bot::render;
 
+/// Prints a line to standard output. A reader that has gone away (`tara-bot engine … | head -1`)
+/// ends the command quietly, with status 0, instead of a panic; any other write error is
+/// reported.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("error: writing the output: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "tara-bot",
@@ -224,18 +240,18 @@ fn main() -> ExitCode {
             match what {
                 BenchTarget::Engine => {
                     for (i, options) in bench::engine_configs().into_iter().enumerate() {
-                        println!("{}", bench::engine_one(options, seconds, 0x7a7a + i as u64));
+                        out!("{}", bench::engine_one(options, seconds, 0x7a7a + i as u64));
                     }
                 }
                 BenchTarget::Render => {
                     for variant in Variant::ALL {
-                        println!("{}", bench::render_one(variant, seconds));
+                        out!("{}", bench::render_one(variant, seconds));
                     }
                 }
                 BenchTarget::Service => match bench::service(seconds, 10_000) {
                     Ok(lines) => {
                         for l in lines {
-                            println!("{l}");
+                            out!("{l}");
                         }
                     }
                     Err(e) => {
@@ -259,13 +275,13 @@ fn run_engine(args: EngineArgs) -> ExitCode {
     match engine::run(start, &args.game.moves, args.trace, args.perft) {
         Ok(lines) => {
             for l in lines {
-                println!("{l}");
+                out!("{l}");
             }
             ExitCode::SUCCESS
         }
         Err((lines, failure)) => {
             for l in lines {
-                println!("{l}");
+                out!("{l}");
             }
             eprintln!("{failure}");
             ExitCode::from(1)

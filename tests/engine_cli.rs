@@ -404,3 +404,28 @@ fn render_draws_a_given_ard_ri_position() {
     assert!(stderr(&out).contains("--replay"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    // As `tara-bot engine --trace ... | head -c 0`: the pipe is closed before (or while) the
+    // engine writes. Each of several runs ends with status 0 and nothing on stderr.
+    for _ in 0..5 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+            .args([
+                "engine",
+                "--variant",
+                "ard-ri",
+                "--trace",
+                "--moves",
+                "d2-c2 c3-b3",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{:?}: {}", out.status, stderr(&out));
+        assert_eq!(stderr(&out), "");
+    }
+}
