@@ -315,7 +315,6 @@ impl Bot {
         default_days: Option<TimeControl>,
         reminder_hours: Option<u32>,
     ) -> Outcome<Vec<Out>> {
-        let now = self.now();
         if (default_days.is_some() || reminder_hours.is_some()) && !ctx.moderator {
             return Err(Fail::User(
                 "Only moderators can change the server's clock settings.".into(),
@@ -328,8 +327,7 @@ impl Bot {
                 ));
             }
         }
-        let mut store = self.store();
-        store.write(|tx| {
+        self.write(|tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             if let Some(r) = reminders {
                 tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;

@@ -216,9 +216,7 @@ impl Bot {
     /// Legal moves matching what has been typed, most useful first, at most 25 (Discord's
     /// limit). Empty unless the user is the player on move in this channel's game.
     pub fn autocomplete_move(&self, ctx: &Ctx, typed: &str) -> Vec<String> {
-        let mut store = self.store();
-        let loaded: Outcome<_> = store.read(|tx| load_active(tx, ctx));
-        let Ok(l) = loaded else {
+        let Ok(l) = self.read(|tx| load_active(tx, ctx)) else {
             return Vec::new();
         };
         let Some(seat) = l.game.seat_of(&ctx.user.id) else {

@@ -131,10 +131,8 @@ impl Bot {
     }
 
     pub(crate) fn accept(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        let now = self.now();
         let coin = self.coin();
-        let mut store = self.store();
-        store.write(|tx| {
+        self.write(|tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             let c = Bot::find_challenge(tx, ctx, id, false)?;
             if c.opponent_id != ctx.user.id {
