@@ -373,7 +373,11 @@ fn run_local(args: LocalArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     let mut out = std::io::stdout().lock();
-    console.run(stdin.lock(), &mut out, interactive)?;
+    if interactive {
+        console.run_terminal(&mut out)?;
+    } else {
+        console.run(stdin.lock(), &mut out, false)?;
+    }
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! Commands that only look: board, record, status, games, rules, help; and move autocomplete.
 
 use super::reply::{Ctx, Part, Reply};
-use super::session::{load_active, names, replay, time_left, Bot, Fail, Out, Outcome};
+use super::session::{load_active, load_game, names, replay, time_left, Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
 use crate::game::{describe, GameRecord, Move, Position, Variant};
 use crate::render::Frame;
@@ -24,8 +24,8 @@ fn ago(ms: i64) -> String {
         0 => "just now".into(),
         1 => "1 minute ago".into(),
         m if m < 60 => format!("{m} minutes ago"),
-        m if m < 48 * 60 => format!("{} hours ago", m / 60),
-        m => format!("{} days ago", m / (24 * 60)),
+        m if m < 48 * 60 => format!("{} ago", describe::count((m / 60) as u64, "hour")),
+        m => format!("{} ago", describe::count((m / (24 * 60)) as u64, "day")),
     }
 }
 
@@ -88,10 +88,22 @@ impl Bot {
         })
     }
 
+    /// `/status`: this channel's game in progress, or, when none is, its latest game and how
+    /// it ended.
     pub(crate) fn status(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
         let now = self.now();
         self.read(|tx| {
-            let l = load_active(tx, ctx)?;
+            let game = match tx.active_game(&ctx.channel)? {
+                Some(g) => g,
+                None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
+                    Fail::User(
+                        "There is no game in this channel. Start one with `/challenge`, or see \
+                         `/games`."
+                            .into(),
+                    )
+                })?,
+            };
+            let l = load_game(tx, game)?;
             let mut b = Builder::new().text(format!(
                 "**{}** (game {}) · {} ",
                 l.game.options.variant.name(),
@@ -103,27 +115,46 @@ impl Bot {
                 .text(format!(" vs {} ", text::side_of(&l.game, 1).name()))
                 .user(&l.game.seats[1], &l.names[1])
                 .text(format!(
-                    " · {} move{} played",
-                    l.moves.len(),
-                    if l.moves.len() == 1 { "" } else { "s" }
+                    " · {} played",
+                    describe::count(l.moves.len() as u64, "move")
                 ));
-            if let Some(side) = l.pos.to_move() {
-                let seat = side.index();
-                b = b
-                    .text(format!("\n{} (", side.name()))
-                    .user(&l.game.seats[seat], &l.names[seat])
-                    .text(format!(
-                        ") to move{}, since {}{}.",
-                        l.pos.phase().map(|p| format!(" · {p}")).unwrap_or_default(),
-                        ago(now - l.game.turn_started_at),
-                        time_left(
-                            &l.game,
-                            now,
-                            tx.vacation_end(&l.game.seats[seat], now)?
-                        )
-                            .map(|t| format!(" · {t}"))
-                            .unwrap_or_else(|| " · no clock".into())
+            let ended = l.game.ended_at.map(|t| ago(now - t)).unwrap_or_default();
+            match (l.game.status, &l.game.outcome) {
+                (GameStatus::Active, _) => {
+                    if let Some(side) = l.pos.to_move() {
+                        let seat = side.index();
+                        b = b
+                            .text(format!("\n{} (", side.name()))
+                            .user(&l.game.seats[seat], &l.names[seat])
+                            .text(format!(
+                                ") to move{}, since {}{}.",
+                                l.pos.phase().map(|p| format!(" · {p}")).unwrap_or_default(),
+                                ago(now - l.game.turn_started_at),
+                                time_left(
+                                    &l.game,
+                                    now,
+                                    tx.vacation_end(&l.game.seats[seat], now)?
+                                )
+                                .map(|t| format!(" · {t}"))
+                                .unwrap_or_else(|| " · no clock".into())
+                            ));
+                    }
+                }
+                (_, Some(o)) => {
+                    b = b.text(format!(
+                        "\n**This game is over** (it ended {ended}): {}. Points: {}.",
+                        describe::result(&l.pos, o),
+                        text::points_line(&l.game, &l.names, o)
                     ));
+                }
+                (_, None) => {
+                    b = b.text(format!(
+                        "\n**This game was aborted** {ended}: no result, no points."
+                    ));
+                }
+            }
+            if l.game.status != GameStatus::Active {
+                b = b.text(" No game is in progress here: `/challenge` starts a new one.");
             }
             if let Some(c) = text::counts_line(&l.pos) {
                 b = b.text(format!("\n{c}"));
@@ -139,8 +170,10 @@ impl Bot {
             if let Some(m) = l.game.match_id {
                 let games = tx.match_games(m)?;
                 let mut done = Vec::new();
-                for g in games.iter().filter(|g| g.outcome.is_some()) {
-                    let o = g.outcome.as_ref().expect("finished");
+                for (g, o) in games
+                    .iter()
+                    .filter_map(|g| g.outcome.as_ref().map(|o| (g, o)))
+                {
                     let gn = names(tx, g)?;
                     done.push(format!(
                         "game {}: {} {} – {} {}",
@@ -214,8 +247,17 @@ impl Bot {
     }
 
     /// Legal moves matching what has been typed, most useful first, at most 25 (Discord's
-    /// limit). Empty unless the user is the player on move in this channel's game.
+    /// limit on choices). Empty unless the user is the player on move in
+    /// this channel's game.
     pub fn autocomplete_move(&self, ctx: &Ctx, typed: &str) -> Vec<String> {
+        let mut moves = self.moves_matching(ctx, typed);
+        moves.truncate(AUTOCOMPLETE_LIMIT);
+        moves
+    }
+
+    /// Every legal move matching what has been typed, most useful first (the console's
+    /// `/moves`). Empty unless the user is the player on move in this channel's game.
+    pub fn moves_matching(&self, ctx: &Ctx, typed: &str) -> Vec<String> {
         let Ok(l) = self.read(|tx| load_active(tx, ctx)) else {
             return Vec::new();
         };
@@ -229,14 +271,17 @@ impl Bot {
     }
 }
 
+/// How many moves autocomplete offers at most (Discord's limit on choices).
+const AUTOCOMPLETE_LIMIT: usize = 25;
+
 /// A game's board after `ply` moves (all when `None`), with a line about the game.
 fn board_of(tx: &Tx, game: GameRow, ply: Option<u32>) -> Outcome<Vec<Out>> {
     let moves = tx.moves(game.id)?;
     let upto = ply.map(|p| p as usize).unwrap_or(moves.len());
     if upto > moves.len() {
         return Err(Fail::User(format!(
-            "The game has only {} moves so far; choose a ply from 0 to {}.",
-            moves.len(),
+            "The game has only {} so far; choose a ply from 0 to {}.",
+            describe::count(moves.len() as u64, "move"),
             moves.len()
         )));
     }
@@ -253,15 +298,34 @@ fn board_of(tx: &Tx, game: GameRow, ply: Option<u32>) -> Outcome<Vec<Out>> {
     b = b.text(
         if upto == moves.len() && game.status == GameStatus::Active {
             format!(
-                "position now (after {upto} move{})",
-                if upto == 1 { "" } else { "s" }
+                "position now (after {})",
+                describe::count(upto as u64, "move")
             )
         } else {
-            format!("position after {upto} of {} moves", moves.len())
+            format!(
+                "position after {upto} of {}",
+                describe::count(moves.len() as u64, "move")
+            )
         },
     );
     if let Some(c) = text::counts_line(&pos) {
         b = b.text(format!("\n{c}"));
+    }
+    match (&game.outcome, game.status) {
+        (Some(o), _) if upto == moves.len() => {
+            b = b.text(format!(
+                "\nThe game is over: {}. Points: {}.",
+                describe::result(&pos, o),
+                text::points_line(&game, &n, o)
+            ));
+        }
+        (Some(_), _) => {
+            b = b.text("\nThe game is over; its last position shows how it ended.");
+        }
+        (None, GameStatus::Aborted) => {
+            b = b.text("\nThe game was aborted: no result, no points.");
+        }
+        (None, _) => {}
     }
     Ok(vec![Out {
         reply: b.build(),
@@ -275,6 +339,7 @@ fn board_of(tx: &Tx, game: GameRow, ply: Option<u32>) -> Outcome<Vec<Out>> {
 
 /// Ranks the legal moves of a position against typed text: moves that start with it first,
 /// then moves that contain it (e.g. a destination); within each, captures before the rest.
+/// Returns every matching move.
 pub fn rank_moves(pos: &Position, typed: &str) -> Vec<String> {
     let key: String = typed
         .chars()
@@ -299,7 +364,7 @@ pub fn rank_moves(pos: &Position, typed: &str) -> Vec<String> {
         scored.push((place, 2 - impact(pos, *m), text));
     }
     scored.sort();
-    scored.into_iter().take(25).map(|(_, _, t)| t).collect()
+    scored.into_iter().map(|(_, _, t)| t).collect()
 }
 
 /// 2 for a move that captures a king or several pieces, 1 for one that captures a ringfort or

@@ -1,6 +1,6 @@
 //! Challenges: challenge, accept, decline, cancel; starting games and matches.
 
-use super::reply::{ButtonStyle, Ctx, User};
+use super::reply::{ButtonStyle, Ctx, Reply, User};
 use super::session::{
     busy_channel, create_game, default_time_control, game_start, names, Bot, Fail, Out, Outcome,
 };
@@ -184,6 +184,8 @@ impl Bot {
             tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;
             let n = names(tx, &game)?;
             let mut start = game_start(&game, &n, why);
+            start.reply.pressed_message =
+                Some(answered(tx, &c, &format!("accepted, game {} has started.", game.id))?.parts);
             if c.channel_id == ctx.channel {
                 return Ok(vec![start]);
             }
@@ -237,16 +239,44 @@ impl Bot {
             tx.set_challenge_status(c.id, status, None, now)?;
             let what = format!("challenge #{} ({})", c.id, c.variant.id());
             let reply = if by_challenger {
-                Builder::new().text(format!("{} withdrew {what}.", ctx.user.name))
+                Builder::new()
+                    .text(format!("{} withdrew {what}.", ctx.user.name))
+                    .pressed_message(answered(
+                        tx,
+                        &c,
+                        &format!("withdrawn by {}.", ctx.user.name),
+                    )?)
             } else {
                 let challenger = tx.user_name(&c.challenger_id)?.unwrap_or_default();
                 Builder::new()
                     .ping(&c.challenger_id, &challenger)
                     .text(format!(", {} declined your {what}.", ctx.user.name))
+                    .pressed_message(answered(
+                        tx,
+                        &c,
+                        &format!("declined by {}.", ctx.user.name),
+                    )?)
             };
             Ok(vec![Out::text(reply.build())])
         })
     }
+}
+
+/// What a challenge's message says once the challenge is answered: who challenged whom to
+/// what, and `how` it was answered ("declined by Brian."). It no longer asks anyone to accept.
+fn answered(tx: &Tx, c: &ChallengeRow, how: &str) -> Outcome<Reply> {
+    let name =
+        |id: &str| -> Outcome<String> { Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string())) };
+    Ok(Builder::new()
+        .user(&c.challenger_id, &name(&c.challenger_id)?)
+        .text(" challenged ")
+        .user(&c.opponent_id, &name(&c.opponent_id)?)
+        .text(format!(
+            " to **{}** (challenge #{}): {how}",
+            c.variant.name(),
+            c.id
+        ))
+        .build())
 }
 
 /// Lets only the challenger (or only the opponent) act on a challenge: the other player of the

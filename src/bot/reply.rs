@@ -81,6 +81,27 @@ pub struct Reply {
     pub channel: Option<String>,
     /// Send privately to this user instead (reminders by direct message).
     pub dm: Option<String>,
+    /// When the command came from a pressed button: the new text of the message that carried
+    /// the button (a challenge, once answered, stops asking to be accepted). Adapters put it in
+    /// place of that message's text when they take its buttons away; `None` leaves the text.
+    pub pressed_message: Option<Vec<Part>>,
+}
+
+/// Parts written out as text, mentions and channels by the adapter's functions.
+fn write_parts(
+    parts: &[Part],
+    user: impl Fn(&str, &str) -> String,
+    channel: impl Fn(&str) -> String,
+) -> String {
+    let mut s = String::new();
+    for p in parts {
+        match p {
+            Part::Text(t) => s.push_str(t),
+            Part::User { id, name } => s.push_str(&user(id, name)),
+            Part::Channel(c) => s.push_str(&channel(c)),
+        }
+    }
+    s
 }
 
 impl Reply {
@@ -90,15 +111,19 @@ impl Reply {
         user: impl Fn(&str, &str) -> String,
         channel: impl Fn(&str) -> String,
     ) -> String {
-        let mut s = String::new();
-        for p in &self.parts {
-            match p {
-                Part::Text(t) => s.push_str(t),
-                Part::User { id, name } => s.push_str(&user(id, name)),
-                Part::Channel(c) => s.push_str(&channel(c)),
-            }
-        }
-        s
+        write_parts(&self.parts, user, channel)
+    }
+
+    /// The new text of the pressed button's message ([`Reply::pressed_message`]), written
+    /// with the adapter's functions.
+    pub fn pressed_text_with(
+        &self,
+        user: impl Fn(&str, &str) -> String,
+        channel: impl Fn(&str) -> String,
+    ) -> Option<String> {
+        self.pressed_message
+            .as_ref()
+            .map(|parts| write_parts(parts, user, channel))
     }
 
     /// The text with `@name` mentions and `#channel` references (console, logs, tests).

@@ -46,6 +46,11 @@ impl Builder {
         });
         self
     }
+    /// The new text of the message whose button was pressed (see [`Reply::pressed_message`]).
+    pub fn pressed_message(mut self, text: Reply) -> Builder {
+        self.reply.pressed_message = Some(text.parts);
+        self
+    }
     pub fn private(mut self) -> Builder {
         self.reply.ephemeral = true;
         self

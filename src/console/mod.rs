@@ -14,6 +14,9 @@ use std::path::PathBuf;
 pub enum Action {
     /// A bot command.
     Run(Command),
+    /// A bot command given by pressing a button (`/press accept:3`): the message that carried
+    /// the button may be given new text.
+    Press(Command),
     /// Become another user.
     As(String),
     /// Move to another channel (a Discord channel or thread).
@@ -29,6 +32,23 @@ pub enum Action {
     Nothing,
 }
 
+/// Text that came from users, made safe for a terminal: control characters (escape
+/// sequences, carriage returns, bells) and the invisible marks that reorder text are shown
+/// escaped as `\u{1b}`, never sent raw. With `keep_newlines`, line breaks stay (the bot's own
+/// multi-line messages).
+pub fn escape_controls(text: &str, keep_newlines: bool) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        let reorders = matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && !(keep_newlines && c == '\n')) || reorders {
+            s.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
 fn user(token: &str) -> User {
     let name = token.trim().trim_start_matches('@');
     User::new(name.to_lowercase(), name)
@@ -37,6 +57,9 @@ fn user(token: &str) -> User {
 const CONSOLE_HELP: &str = "Console: /as NAME (switch user) · /channel NAME · /moderator on|off · \
      /moves [prefix] · /press BUTTON-ID · /time +2d (move the clock on: 30m, 5h, 2d) · /quit. \
      A line without a slash is a move.";
+
+/// How many moves `/moves` lists before saying how many more there are.
+const MOVES_SHOWN: usize = 25;
 
 /// `+2d`, `5h`, `30m`: a duration in milliseconds.
 fn parse_duration(text: &str) -> Result<i64, String> {
@@ -151,9 +174,11 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
         "quit" | "exit" => return Ok(Action::Quit),
         "press" => {
             let b = words.first().ok_or("usage: /press BUTTON-ID")?;
-            return Command::from_button(b)
-                .map(Action::Run)
-                .ok_or_else(|| format!("'{b}' is not a button"));
+            return Command::from_button(b).map(Action::Press).ok_or_else(|| {
+                format!(
+                    "'{b}' is not a button: press one shown under a message, e.g. /press accept:1"
+                )
+            });
         }
         _ => {}
     }
@@ -199,12 +224,18 @@ impl<'a> Console<'a> {
     }
 
     /// Runs one line; returns what to print and whether to stop. Anything the clocks brought
-    /// due (reminders, timeouts) is shown first.
+    /// due (reminders, timeouts) is shown first. Control characters in the text (from names
+    /// or typed lines) come back escaped.
     pub fn line(&mut self, line: &str) -> (String, bool) {
         let mut due = self.show(&self.bot.tick());
         let (text, stop) = self.command(line);
         due.push_str(&text);
-        (due, stop)
+        (escape_controls(&due, true), stop)
+    }
+
+    /// The prompt: who you are and where.
+    fn prompt(&self) -> String {
+        escape_controls(&format!("{}@#{}> ", self.user.name, self.channel), false)
     }
 
     fn command(&mut self, line: &str) -> (String, bool) {
@@ -236,15 +267,27 @@ impl<'a> Console<'a> {
                 (s, false)
             }
             Ok(Action::Moves(prefix)) => {
-                let moves = self.bot.autocomplete_move(&self.ctx(), &prefix);
+                let moves = self.bot.moves_matching(&self.ctx(), &prefix);
                 if moves.is_empty() {
-                    (
+                    return (
                         "No moves to suggest (is it your turn here?).\n".into(),
                         false,
-                    )
-                } else {
-                    (format!("{}\n", moves.join("  ")), false)
+                    );
                 }
+                let mut s = moves
+                    .iter()
+                    .take(MOVES_SHOWN)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("  ");
+                if moves.len() > MOVES_SHOWN {
+                    s.push_str(&format!(
+                        "\n… and {} more; type the start of a move to narrow them (/moves E).",
+                        moves.len() - MOVES_SHOWN
+                    ));
+                }
+                s.push('\n');
+                (s, false)
             }
             Ok(Action::Run(Command::Help {})) => {
                 let mut s = self.show(&self.bot.handle(&self.ctx(), Command::Help {}));
@@ -256,15 +299,34 @@ impl<'a> Console<'a> {
                 let replies = self.bot.handle(&self.ctx(), cmd);
                 (self.show(&replies), false)
             }
+            Ok(Action::Press(cmd)) => {
+                let replies = self.bot.handle(&self.ctx(), cmd);
+                let mut s = String::new();
+                if let Some(text) = replies.iter().find_map(|r| {
+                    r.pressed_text_with(|_, name| format!("@{name}"), |c| format!("#{c}"))
+                }) {
+                    s.push_str(&format!(
+                        "[the message with the buttons now reads] {}\n",
+                        text.replace("**", "")
+                    ));
+                }
+                s.push_str(&self.show(&replies));
+                (s, false)
+            }
         }
     }
 
     fn show(&self, replies: &[Reply]) -> String {
         let mut s = String::new();
         for r in replies {
-            let text = r.plain_text().replace("**", "");
+            let text = r
+                .text_with(
+                    |_, name| format!("@{}", escape_controls(name, false)),
+                    |c| format!("#{}", escape_controls(c, false)),
+                )
+                .replace("**", "");
             if let Some(user) = &r.dm {
-                s.push_str(&format!("[message to {user}] "));
+                s.push_str(&format!("[message to {}] ", escape_controls(user, false)));
             } else if let Some(channel) = &r.channel {
                 if *channel != self.channel {
                     s.push_str(&format!("[in #{channel}] "));
@@ -296,33 +358,80 @@ impl<'a> Console<'a> {
         s
     }
 
-    /// Reads lines until the end of input or `/quit`. With `interactive`, shows a prompt.
+    /// The greeting of an interactive session.
+    fn greeting(&self) -> String {
+        escape_controls(
+            &format!(
+                "tara-bot console. /help lists the commands; you are {}.",
+                self.user.name
+            ),
+            false,
+        )
+    }
+
+    /// Reads lines until the end of input or `/quit`. With `interactive`, shows a prompt;
+    /// without, echoes each line (escaped) before its answer, so a piped script reads as a
+    /// transcript. Bytes that are not UTF-8 are read as U+FFFD rather than ending the session.
     pub fn run(
         &mut self,
-        input: impl BufRead,
+        mut input: impl BufRead,
         out: &mut impl Write,
         interactive: bool,
     ) -> io::Result<()> {
         if interactive {
-            writeln!(
-                out,
-                "tara-bot console. /help lists the commands; you are {}.",
-                self.user.name
-            )?;
+            writeln!(out, "{}", self.greeting())?;
         }
-        let mut lines = input.lines();
+        let mut buf = Vec::new();
         loop {
             if interactive {
-                write!(out, "{}@#{}> ", self.user.name, self.channel)?;
+                write!(out, "{}", self.prompt())?;
                 out.flush()?;
             }
-            let Some(line) = lines.next() else { break };
-            let line = line?;
+            buf.clear();
+            if input.read_until(b'\n', &mut buf)? == 0 {
+                break;
+            }
+            let text = String::from_utf8_lossy(&buf);
+            let line = text.trim_end_matches(['\n', '\r']);
             if !interactive && !line.trim().is_empty() {
-                writeln!(out, "> {line}")?;
+                writeln!(out, "> {}", escape_controls(line, false))?;
+            }
+            let (text, stop) = self.line(line);
+            write!(out, "{text}")?;
+            if stop {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads lines from the terminal with line editing (arrow keys, Home/End, Ctrl-W …) and
+    /// a history of this session's lines (Up/Down, Ctrl-R), until Ctrl-D or `/quit`; Ctrl-C
+    /// drops the line being typed. Falls back to plain reading of standard input when the
+    /// terminal cannot be driven.
+    pub fn run_terminal(&mut self, out: &mut impl Write) -> io::Result<()> {
+        use rustyline::error::ReadlineError;
+        let mut editor = match rustyline::DefaultEditor::new() {
+            Ok(e) => e,
+            Err(_) => return self.run(io::stdin().lock(), out, true),
+        };
+        writeln!(out, "{}", self.greeting())?;
+        out.flush()?;
+        loop {
+            let line = match editor.readline(&self.prompt()) {
+                Ok(line) => line,
+                Err(ReadlineError::Interrupted) => continue,
+                Err(ReadlineError::Eof) => break,
+                Err(ReadlineError::Io(e)) => return Err(e),
+                Err(e) => return Err(io::Error::other(e.to_string())),
+            };
+            if !line.trim().is_empty() {
+                // A history that cannot take the line is no reason to stop playing.
+                let _ = editor.add_history_entry(line.as_str());
             }
             let (text, stop) = self.line(&line);
             write!(out, "{text}")?;
+            out.flush()?;
             if stop {
                 break;
             }
@@ -340,7 +449,7 @@ mod tests {
 
     fn run(line: &str) -> Command {
         match parse_line(line) {
-            Ok(Action::Run(c)) => c,
+            Ok(Action::Run(c) | Action::Press(c)) => c,
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -451,5 +560,86 @@ mod tests {
                 variant: Some(Variant::ArdRi)
             }
         );
+    }
+
+    fn new_bot() -> Bot {
+        let store = crate::store::Store::open_in_memory().unwrap();
+        let clock = std::sync::Arc::new(crate::bot::ManualClock::new(1_795_996_800_000));
+        Bot::new(store, clock, 7).with_images(false)
+    }
+
+    /// Runs a script as piped input and returns the transcript.
+    fn transcript(bot: &Bot, script: &[u8]) -> String {
+        let mut console = Console::new(bot, "alice", None);
+        let mut out = Vec::new();
+        console.run(script, &mut out, false).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn control_characters_from_users_are_shown_escaped() {
+        assert_eq!(escape_controls("a\u{1b}[2Jb\n", true), "a\\u{1b}[2Jb\n");
+        assert_eq!(escape_controls("x\ny\r\u{7}", false), "x\\u{a}y\\u{d}\\u{7}");
+        assert_eq!(escape_controls("\u{202e}evil", false), "\\u{202e}evil");
+        assert_eq!(escape_controls("Aoife Ní Bhriain", false), "Aoife Ní Bhriain");
+        let bot = new_bot();
+        let out = transcript(
+            &bot,
+            b"/challenge @b\x1b[31mob hkot-1 first:me\n/as b\x1b[31mob\n/accept\n\
+              /as alice\nD\x1b[2J4\n/frob\x07nicate\n/status\n",
+        );
+        assert!(
+            !out.chars().any(|c| c.is_control() && c != '\n'),
+            "raw control characters in:\n{out}"
+        );
+        assert!(out.contains("@b\\u{1b}[31mob"), "{out}");
+        assert!(out.contains("> D\\u{1b}[2J4"), "{out}");
+        assert!(out.contains("unknown command /frob\\u{7}nicate"), "{out}");
+    }
+
+    #[test]
+    fn lines_that_are_not_utf8_do_not_end_the_session() {
+        let bot = new_bot();
+        let out = transcript(&bot, b"/as \xff\xfe\n/help\n");
+        assert!(out.contains("You are now \u{fffd}\u{fffd}."), "{out}");
+        assert!(out.contains("/challenge"), "{out}");
+    }
+
+    #[test]
+    fn moves_says_how_many_more_there_are() {
+        let bot = new_bot();
+        let out = transcript(
+            &bot,
+            b"/challenge @bob hkot-1 first:opponent\n/as bob\n/accept\n/moves\n/moves G\n",
+        );
+        // Placement on an empty board: any of the 45 hills.
+        assert!(
+            out.contains("\n… and 20 more; type the start of a move to narrow them"),
+            "{out}"
+        );
+        let g_moves = out
+            .lines()
+            .find(|l| l.starts_with("G2"))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert_eq!(g_moves, "G2  G3  G4  G5  G6", "{out}");
+    }
+
+    #[test]
+    fn a_pressed_button_shows_the_new_text_of_its_message() {
+        let bot = new_bot();
+        let out = transcript(
+            &bot,
+            b"/challenge @bob sacred-hill-1 first:me\n/as bob\n/press accept:1\n",
+        );
+        assert!(
+            out.contains(
+                "[the message with the buttons now reads] @alice challenged @bob to Tara: \
+                 Sacred Hill (Level 1) (challenge #1): accepted, game 1 has started.\n"
+            ),
+            "{out}"
+        );
+        // Typed, the command answers as before: there is no pressed message to rewrite.
+        let out = transcript(&new_bot(), b"/challenge @bob hkot-1\n/as bob\n/accept\n");
+        assert!(!out.contains("now reads"), "{out}");
     }
 }

@@ -458,6 +458,10 @@ async fn send(
     deferred: bool,
     update_buttons: bool,
 ) {
+    // The new text of a pressed button's message (an answered challenge), if the core gives one.
+    let pressed = replies
+        .iter()
+        .find_map(|r| r.pressed_text_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>")));
     // Replies meant for another channel (a game announced where it is played) go there.
     let here = target.channel().to_string();
     let (elsewhere, replies): (Vec<&Reply>, Vec<&Reply>) = replies
@@ -482,13 +486,18 @@ async fn send(
             fallback(http, target.channel(), &first).await;
         }
     } else if update_buttons {
-        // A pressed button: its message loses its buttons, the replies follow.
+        // A pressed button: its message loses its buttons (and takes the core's new text for
+        // it, without pinging anyone again), the replies follow.
         let r = retry("updating the message", || {
             target.respond(
                 http,
-                CreateInteractionResponse::UpdateMessage(
+                CreateInteractionResponse::UpdateMessage(pressed.iter().fold(
                     CreateInteractionResponseMessage::new().components(vec![]),
-                ),
+                    |m, text| {
+                        m.content(text.clone())
+                            .allowed_mentions(CreateAllowedMentions::new())
+                    },
+                )),
             )
         })
         .await;

@@ -149,7 +149,19 @@ fn loser_name(o: &Outcome) -> String {
     }
 }
 
-/// How a finished game was decided, e.g. "Red wins with 4 kingdoms to 6".
+/// A count with its noun, in the singular for exactly one: "1 kingdom", "0 kingdoms",
+/// "7 ringforts".
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// How a finished game was decided, in words that say why the winner won, e.g. "Red wins with
+/// fewer kingdoms: 4 to Blue's 6" (A.2: fewer kingdoms or knots wins; if equal, more
+/// territory).
 pub fn result(pos: &Position, o: &Outcome) -> String {
     let winner = o.winner.map(wins);
     let winner = winner.as_deref();
@@ -161,23 +173,30 @@ pub fn result(pos: &Position, o: &Outcome) -> String {
             let (r, b) = (t.counts(Player::Red), t.counts(Player::Blue));
             let knots = t.options().scoring == Scoring::Knots;
             let (kr, kb, what) = if knots {
-                (r.knots, b.knots, "knots")
+                (r.knots, b.knots, "knot")
             } else {
-                (r.kingdoms, b.kingdoms, "kingdoms")
+                (r.kingdoms, b.kingdoms, "kingdom")
             };
-            // The winner's count first.
+            // The winner's count first, then the loser's with their name.
             let red_won = o.winner == Some(Side::Red);
             let order = |a: u32, b: u32| if red_won { (a, b) } else { (b, a) };
+            let loser = loser_name(o);
             match winner {
                 Some(w) if kr != kb => {
                     let (x, y) = order(kr, kb);
-                    format!("{w} with {x} {what} to {y}")
+                    format!("{w} with fewer {what}s: {x} to {loser}'s {y}")
                 }
                 Some(w) => {
                     let (x, y) = order(r.territory, b.territory);
-                    format!("{w} on territory, {x} ringforts to {y} ({what} {kr} each)")
+                    format!(
+                        "{w} on territory with more ringforts, {x} to {loser}'s {y} ({what}s \
+                         level at {kr} each)"
+                    )
                 }
-                None => format!("Draw: {kr} {what} and {} ringforts each", r.territory),
+                None => format!(
+                    "Draw: level on {what}s ({kr} each) and on territory ({} each)",
+                    count(u64::from(r.territory), "ringfort")
+                ),
             }
         }
         (EndReason::Score, _) => "Scored".to_string(),
@@ -211,4 +230,103 @@ pub fn points(o: &Outcome, sides: [Side; 2]) -> String {
         o.points.second(),
         sides[1].name()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::playout::{random_game, Rng};
+    use crate::game::{GameOptions, Variant};
+
+    #[test]
+    fn counts_are_singular_for_one() {
+        assert_eq!(count(1, "kingdom"), "1 kingdom");
+        assert_eq!(count(0, "ringfort"), "0 ringforts");
+        assert_eq!(count(7, "ringfort"), "7 ringforts");
+    }
+
+    /// Scored results name the rule that decided them: fewer kingdoms (or knots) wins, and
+    /// on equal counts more territory wins (A.2).
+    #[test]
+    fn scored_results_say_why_the_winner_won() {
+        let mut seen = (false, false);
+        for (variant, scoring) in [
+            (Variant::SacredHill1, Scoring::Kingdoms),
+            (Variant::SacredHill1, Scoring::Knots),
+            (Variant::Hkot1, Scoring::Kingdoms),
+        ] {
+            let options = GameOptions::with(variant, Some(scoring), None).unwrap();
+            for seed in 0..200 {
+                let (pos, _) = random_game(options, &mut Rng::new(seed));
+                let o = *pos.outcome().unwrap();
+                let Position::Tara(t) = &pos else {
+                    unreachable!()
+                };
+                if o.reason != EndReason::Score {
+                    continue;
+                }
+                let text = result(&pos, &o);
+                let what = if scoring == Scoring::Knots {
+                    "knots"
+                } else {
+                    "kingdoms"
+                };
+                let count_of = |p: Player| {
+                    let c = t.counts(p);
+                    (
+                        if scoring == Scoring::Knots {
+                            c.knots
+                        } else {
+                            c.kingdoms
+                        },
+                        c.territory,
+                    )
+                };
+                let Some(w) = o.winner else {
+                    let (k, terr) = count_of(Player::Red);
+                    assert_eq!(
+                        text,
+                        format!(
+                            "Draw: level on {what} ({k} each) and on territory ({} each)",
+                            count(terr.into(), "ringfort")
+                        )
+                    );
+                    continue;
+                };
+                let winner = if w == Side::Red {
+                    Player::Red
+                } else {
+                    Player::Blue
+                };
+                let ((kw, tw), (kl, tl)) = (count_of(winner), count_of(winner.opponent()));
+                let loser = w.opponent().name();
+                if kw != kl {
+                    assert!(kw < kl, "{text}");
+                    assert_eq!(
+                        text,
+                        format!(
+                            "{} wins with fewer {what}: {kw} to {loser}'s {kl}",
+                            w.name()
+                        )
+                    );
+                    seen.0 = true;
+                } else {
+                    assert!(tw > tl, "{text}");
+                    assert_eq!(
+                        text,
+                        format!(
+                            "{} wins on territory with more ringforts, {tw} to {loser}'s {tl} \
+                             ({what} level at {kw} each)",
+                            w.name()
+                        )
+                    );
+                    seen.1 = true;
+                }
+            }
+        }
+        assert!(
+            seen.0 && seen.1,
+            "no game was won on kingdoms and on territory: {seen:?}"
+        );
+    }
 }

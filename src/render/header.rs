@@ -34,17 +34,15 @@ fn stats(pos: &Position, seat: usize) -> (String, String) {
             let n = t.counts(p);
             let first = match t.options().scoring {
                 Scoring::Kingdoms => format!(
-                    "{} kingdom{} · {} ringforts",
-                    n.kingdoms,
-                    if n.kingdoms == 1 { "" } else { "s" },
-                    n.territory
+                    "{} · {}",
+                    describe::count(n.kingdoms.into(), "kingdom"),
+                    describe::count(n.territory.into(), "ringfort")
                 ),
                 Scoring::Knots => format!(
-                    "{} knot{} · {} kingdoms · {} ringforts",
-                    n.knots,
-                    if n.knots == 1 { "" } else { "s" },
-                    n.kingdoms,
-                    n.territory
+                    "{} · {} · {}",
+                    describe::count(n.knots.into(), "knot"),
+                    describe::count(n.kingdoms.into(), "kingdom"),
+                    describe::count(n.territory.into(), "ringfort")
                 ),
             };
             let second = if t.variant().has_kings() {
@@ -214,5 +212,19 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
             Align::Centre,
             &detail,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameOptions, Variant};
+
+    #[test]
+    fn counts_under_a_name_are_singular_for_one() {
+        let mut pos = Position::new(GameOptions::new(Variant::SacredHill1));
+        pos.play_text("D4").unwrap();
+        assert_eq!(stats(&pos, 0).0, "1 kingdom · 1 ringfort");
+        assert_eq!(stats(&pos, 1).0, "0 kingdoms · 0 ringforts");
     }
 }
