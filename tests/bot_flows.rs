@@ -310,7 +310,7 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
             },
             "no takeback request",
         ),
-        ("brian", Command::Board { ply: Some(99) }, "only 1 moves"),
+        ("brian", Command::Board { ply: Some(99) }, "only 1 move so far"),
         (
             "brian",
             Command::Accept {
@@ -675,4 +675,192 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         },
     );
     assert_eq!(r[0].plain_text(), "There is no game #999 on this server.");
+}
+
+/// The new text a pressed button's message is given, with `@name` mentions.
+fn pressed(r: &[Reply]) -> Option<String> {
+    r.iter()
+        .find_map(|r| r.pressed_text_with(|_, name| format!("@{name}"), |c| format!("#{c}")))
+}
+
+#[test]
+fn an_answered_challenge_no_longer_asks_to_be_accepted() {
+    let h = Harness::new(false);
+    let r = h.send(
+        "aoife",
+        "c",
+        challenge_cmd("brian", "hkot-1", None, Some("me"), false, None),
+    );
+    assert!(r[0].plain_text().contains("`/accept` or `/decline`"));
+    assert_eq!(pressed(&r), None, "a new challenge rewrites nothing");
+    let accept = Command::from_button(&r[0].buttons[0].id).unwrap();
+    let r = h.send("brian", "c", accept);
+    let g = active(&h.db(), "c").unwrap();
+    assert_eq!(
+        pressed(&r).as_deref(),
+        Some(
+            format!(
+                "@aoife challenged @brian to **High Kings of Tara (Level 1)** (challenge #1): \
+                 accepted, game {} has started.",
+                g.id
+            )
+            .as_str()
+        )
+    );
+    // Declined, and withdrawn: the message says so, by whom.
+    let r = h.send(
+        "aoife",
+        "d",
+        challenge_cmd("brian", "ard-ri", None, None, false, None),
+    );
+    let decline = Command::from_button(&r[0].buttons[1].id).unwrap();
+    let r = h.send("brian", "d", decline);
+    let text = pressed(&r).unwrap();
+    assert!(
+        text.ends_with("**Ard Rí** (challenge #2): declined by brian."),
+        "{text}"
+    );
+    assert!(!text.contains("/accept"), "{text}");
+    h.send(
+        "aoife",
+        "d",
+        challenge_cmd("brian", "ard-ri", None, None, false, None),
+    );
+    let r = h.send("aoife", "d", Command::from_button("cancel:3").unwrap());
+    assert!(
+        pressed(&r).unwrap().ends_with("(challenge #3): withdrawn by aoife."),
+        "{:?}",
+        pressed(&r)
+    );
+    // A refusal leaves the message as it is.
+    h.send(
+        "aoife",
+        "d",
+        challenge_cmd("brian", "ard-ri", None, None, false, None),
+    );
+    let r = h.send("carol", "d", Command::from_button("accept:4").unwrap());
+    assert!(r[0].ephemeral);
+    assert_eq!(pressed(&r), None);
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let h = Harness::new(false);
+    h.start("aoife", "brian", "c", "sacred-hill-1", "me");
+    h.mv("aoife", "c", "D4");
+    h.bot.advance_clock(90 * 60_000);
+    let r = h.send("brian", "c", Command::Status {});
+    let t = r[0].plain_text();
+    assert!(t.contains("· 1 move played"), "{t}");
+    assert!(t.contains("since 1 hour ago"), "{t}");
+    let r = h.send("brian", "c", Command::Board { ply: Some(3) });
+    assert_eq!(
+        r[0].plain_text(),
+        "The game has only 1 move so far; choose a ply from 0 to 1."
+    );
+    let r = h.send("brian", "c", Command::Board { ply: None });
+    assert!(
+        r[0].plain_text().contains("position now (after 1 move)"),
+        "{}",
+        r[0].plain_text()
+    );
+    let r = h.send("brian", "c", Command::Board { ply: Some(0) });
+    assert!(
+        r[0].plain_text().contains("position after 0 of 1 move"),
+        "{}",
+        r[0].plain_text()
+    );
+}
+
+#[test]
+fn a_scored_result_says_fewer_kingdoms_win() {
+    // A random Sacred Hill game won on kingdoms.
+    let options = GameOptions::new(Variant::SacredHill1);
+    let moves = (0..200u64)
+        .map(|s| player_moves(options, s))
+        .find(|moves| {
+            let mut pos = Position::new(options);
+            for m in moves {
+                pos.play(*m).unwrap();
+                while pos.outcome().is_none() && pos.legal_moves().as_slice() == [Move::Pass] {
+                    pos.play(Move::Pass).unwrap();
+                }
+            }
+            let Position::Tara(t) = &pos else {
+                return false;
+            };
+            let (r, b) = (
+                t.counts(tara_bot::game::Player::Red),
+                t.counts(tara_bot::game::Player::Blue),
+            );
+            pos.outcome().unwrap().reason == tara_bot::game::EndReason::Score
+                && r.kingdoms != b.kingdoms
+        })
+        .expect("a game won on kingdoms");
+    let mut h = Harness::new(false);
+    h.start("aoife", "brian", "c", "sacred-hill-1", "me");
+    let replies = play_through(&mut h, "c", &moves, None);
+    let last = replies.last().unwrap().plain_text();
+    assert!(last.contains("wins with fewer kingdoms: "), "{last}");
+    assert!(!last.contains("kingdoms to "), "{last}");
+}
+
+#[test]
+fn status_and_board_of_an_ended_game_say_how_it_ended() {
+    let h = Harness::new(false);
+    let r = h.send("brian", "c", Command::Status {});
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("There is no game in this channel"),
+        "{}",
+        r[0].plain_text()
+    );
+    let g = h.start("aoife", "brian", "c", "sacred-hill-1", "me");
+    h.mv("aoife", "c", "D4");
+    h.send(
+        "brian",
+        "c",
+        Command::Resign {
+            confirmed: true,
+            game: None,
+        },
+    );
+    h.bot.advance_clock(3 * 3_600_000);
+    let r = h.send("carol", "c", Command::Status {});
+    let t = r[0].plain_text().replace("**", "");
+    assert!(r[0].ephemeral, "{t}");
+    assert!(t.contains(&format!("(game {})", g.id)), "{t}");
+    assert!(
+        t.contains(
+            "This game is over (it ended 3 hours ago): Red wins: Blue resigned. Points: aoife \
+             (Red) 2 – 0 brian (Blue)."
+        ),
+        "{t}"
+    );
+    assert!(t.contains("`/challenge` starts a new one"), "{t}");
+    assert!(!t.contains("to move"), "{t}");
+    let r = h.send("carol", "c", Command::Board { ply: None });
+    let t = r[0].plain_text();
+    assert!(
+        t.contains("The game is over: Red wins: Blue resigned."),
+        "{t}"
+    );
+    let r = h.send("carol", "c", Command::Board { ply: Some(0) });
+    let t = r[0].plain_text();
+    assert!(t.contains("its last position shows how it ended"), "{t}");
+    // An aborted game says so.
+    let g = h.start("aoife", "brian", "c", "hkot-1", "me");
+    h.send("aoife", "c", Command::Abort {});
+    let r = h.send("carol", "c", Command::Status {});
+    let t = r[0].plain_text().replace("**", "");
+    assert!(t.contains(&format!("(game {})", g.id)), "{t}");
+    assert!(
+        t.contains("This game was aborted just now: no result, no points."),
+        "{t}"
+    );
+    // A newer game in progress is shown instead.
+    let g = h.start("aoife", "brian", "c", "ard-ri", "me");
+    let r = h.send("carol", "c", Command::Status {});
+    let t = r[0].plain_text();
+    assert!(t.contains(&format!("(game {})", g.id)) && t.contains("to move"), "{t}");
+    assert!(!t.contains("over") && !t.contains("aborted"), "{t}");
 }

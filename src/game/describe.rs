@@ -160,8 +160,8 @@ pub fn count(n: u64, noun: &str) -> String {
 }
 
 /// How a finished game was decided, in words that say why the winner won, e.g. "Red wins with
-/// fewer kingdoms: 4 to Blue's 6" (A.2: fewer kingdoms or knots wins; if equal, more
-/// territory).
+/// fewer kingdoms: 4 to Blue's 6" or "Kingdoms level at 4; Blue wins with more ringforts, 23 to
+/// 22" (A.2: fewer kingdoms or knots wins; if equal, more territory).
 pub fn result(pos: &Position, o: &Outcome) -> String {
     let winner = o.winner.map(wins);
     let winner = winner.as_deref();
@@ -188,10 +188,8 @@ pub fn result(pos: &Position, o: &Outcome) -> String {
                 }
                 Some(w) => {
                     let (x, y) = order(r.territory, b.territory);
-                    format!(
-                        "{w} on territory with more ringforts, {x} to {loser}'s {y} ({what}s \
-                         level at {kr} each)"
-                    )
+                    let level = if knots { "Knots" } else { "Kingdoms" };
+                    format!("{level} level at {kr}; {w} with more ringforts, {x} to {y}")
                 }
                 None => format!(
                     "Draw: level on {what}s ({kr} each) and on territory ({} each)",
@@ -312,11 +310,15 @@ mod tests {
                     seen.0 = true;
                 } else {
                     assert!(tw > tl, "{text}");
+                    let level = if scoring == Scoring::Knots {
+                        "Knots"
+                    } else {
+                        "Kingdoms"
+                    };
                     assert_eq!(
                         text,
                         format!(
-                            "{} wins on territory with more ringforts, {tw} to {loser}'s {tl} \
-                             ({what} level at {kw} each)",
+                            "{level} level at {kw}; {} wins with more ringforts, {tw} to {tl}",
                             w.name()
                         )
                     );
