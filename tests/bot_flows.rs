@@ -310,7 +310,11 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
             },
             "no takeback request",
         ),
-        ("brian", Command::Board { ply: Some(99) }, "only 1 move so far"),
+        (
+            "brian",
+            Command::Board { ply: Some(99) },
+            "only 1 move so far",
+        ),
         (
             "brian",
             Command::Accept {
@@ -728,7 +732,9 @@ fn an_answered_challenge_no_longer_asks_to_be_accepted() {
     );
     let r = h.send("aoife", "d", Command::from_button("cancel:3").unwrap());
     assert!(
-        pressed(&r).unwrap().ends_with("(challenge #3): withdrawn by aoife."),
+        pressed(&r)
+            .unwrap()
+            .ends_with("(challenge #3): withdrawn by aoife."),
         "{:?}",
         pressed(&r)
     );
@@ -810,7 +816,10 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     let h = Harness::new(false);
     let r = h.send("brian", "c", Command::Status {});
     assert!(
-        r[0].ephemeral && r[0].plain_text().contains("There is no game in this channel"),
+        r[0].ephemeral
+            && r[0]
+                .plain_text()
+                .contains("There is no game in this channel"),
         "{}",
         r[0].plain_text()
     );
@@ -861,6 +870,9 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     let g = h.start("aoife", "brian", "c", "ard-ri", "me");
     let r = h.send("carol", "c", Command::Status {});
     let t = r[0].plain_text();
-    assert!(t.contains(&format!("(game {})", g.id)) && t.contains("to move"), "{t}");
+    assert!(
+        t.contains(&format!("(game {})", g.id)) && t.contains("to move"),
+        "{t}"
+    );
     assert!(!t.contains("over") && !t.contains("aborted"), "{t}");
 }

@@ -579,9 +579,15 @@ mod tests {
     #[test]
     fn control_characters_from_users_are_shown_escaped() {
         assert_eq!(escape_controls("a\u{1b}[2Jb\n", true), "a\\u{1b}[2Jb\n");
-        assert_eq!(escape_controls("x\ny\r\u{7}", false), "x\\u{a}y\\u{d}\\u{7}");
+        assert_eq!(
+            escape_controls("x\ny\r\u{7}", false),
+            "x\\u{a}y\\u{d}\\u{7}"
+        );
         assert_eq!(escape_controls("\u{202e}evil", false), "\\u{202e}evil");
-        assert_eq!(escape_controls("Aoife Ní Bhriain", false), "Aoife Ní Bhriain");
+        assert_eq!(
+            escape_controls("Aoife Ní Bhriain", false),
+            "Aoife Ní Bhriain"
+        );
         let bot = new_bot();
         let out = transcript(
             &bot,
