@@ -175,6 +175,8 @@ pub struct Console<'a> {
     pub channel: String,
     pub moderator: bool,
     images: Option<PathBuf>,
+    /// Owed messages shown but not yet written out: reported delivered once they are.
+    shown: std::cell::RefCell<Vec<i64>>,
 }
 
 impl<'a> Console<'a> {
@@ -186,7 +188,24 @@ impl<'a> Console<'a> {
             channel: "local".into(),
             moderator: false,
             images,
+            shown: Default::default(),
         }
+    }
+
+    /// Reports the owed messages shown so far as delivered (once they are written out).
+    pub fn delivered(&self) {
+        for id in self.shown.borrow_mut().drain(..) {
+            self.bot.delivered(id);
+        }
+    }
+
+    /// The messages owed from before (a crash or a write error), shown now.
+    pub fn owed(&self) -> String {
+        let owed = self.bot.undelivered(true);
+        if owed.is_empty() {
+            return String::new();
+        }
+        format!("Messages owed from before:\n{}", self.show(&owed))
     }
 
     fn ctx(&self) -> Ctx {
@@ -262,6 +281,9 @@ impl<'a> Console<'a> {
     fn show(&self, replies: &[Reply]) -> String {
         let mut s = String::new();
         for r in replies {
+            if let Some(id) = r.outbox {
+                self.shown.borrow_mut().push(id);
+            }
             let text = r.plain_text().replace("**", "");
             if let Some(user) = &r.dm {
                 s.push_str(&format!("[message to {user}] "));
@@ -310,6 +332,9 @@ impl<'a> Console<'a> {
                 self.user.name
             )?;
         }
+        write!(out, "{}", self.owed())?;
+        out.flush()?;
+        self.delivered();
         let mut lines = input.lines();
         loop {
             if interactive {
@@ -323,6 +348,8 @@ impl<'a> Console<'a> {
             }
             let (text, stop) = self.line(&line);
             write!(out, "{text}")?;
+            out.flush()?;
+            self.delivered();
             if stop {
                 break;
             }
