@@ -339,8 +339,10 @@ fn reminders_by_direct_message_or_not_at_all() {
     advance(&h, 25 * HOUR);
     let r = tick(&h);
     assert_eq!(r[0].dm.as_deref(), Some("aoife"));
-    assert!(r[0].channel.is_none());
-    assert!(r[0].mentions.is_empty());
+    // The game's channel is where it goes if Aoife takes no direct messages; it pings her
+    // there (in the DM itself the mention pings no one else).
+    assert_eq!(r[0].channel.as_deref(), Some("c"));
+    assert_eq!(r[0].mentions, vec!["aoife".to_string()]);
     h.send(
         "aoife",
         "c",

@@ -1,13 +1,15 @@
 //! The real bot (`tara-bot run`, as a child process) against a fake Discord on 127.0.0.1:
 //! command registration, whole games of hkot-1 and Ard Rí played through slash commands and
 //! buttons, ephemeral errors, PNG attachments, allowed mentions, forced passes and scoring, a
-//! thread per challenge, autocomplete, a gateway disconnect and a bot restart mid-game.
+//! thread per challenge, autocomplete, a gateway disconnect and a bot restart mid-game; and
+//! Discord's faults: failed and lost sends with the bot killed in between (the outbox), rate
+//! limits, server errors, missing permissions, closed DMs, a locked database.
 
 mod common;
 mod fake_discord;
 
 use common::{forces_a_pass, player_moves};
-use fake_discord::{FakeDiscord, Invoker, Recorded};
+use fake_discord::{FakeDiscord, Fault, Invoker, Recorded};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Child, Command as Proc, Stdio};
@@ -100,15 +102,19 @@ fn id_str(u: (u64, &str)) -> String {
     u.0.to_string()
 }
 
+/// Sends `/move text` as `who` in `channel`; the interaction's id.
+async fn send_move(fake: &FakeDiscord, who: (u64, &str), channel: u64, text: &str) -> u64 {
+    fake.slash(
+        who,
+        channel,
+        "move",
+        json!([{"name": "move", "type": 3, "value": text}]),
+    )
+    .await
+}
+
 async fn slash_move(fake: &FakeDiscord, who: (u64, &str), text: &str) -> (u64, Recorded) {
-    let id = fake
-        .slash(
-            who,
-            CH,
-            "move",
-            json!([{"name": "move", "type": 3, "value": text}]),
-        )
-        .await;
+    let id = send_move(fake, who, CH, text).await;
     let r = fake
         .response(id, T)
         .await
@@ -529,14 +535,7 @@ async fn challenges_open_a_thread_and_resigning_asks_first() {
     } else {
         BOB
     };
-    let mv = fake
-        .slash(
-            first,
-            thread,
-            "move",
-            json!([{"name": "move", "type": 3, "value": "D4"}]),
-        )
-        .await;
+    let mv = send_move(&fake, first, thread, "D4").await;
     let r = fake.response(mv, T).await.unwrap();
     assert!(!r.ephemeral(), "{:?}", r.content());
     assert!(
@@ -545,14 +544,7 @@ async fn challenges_open_a_thread_and_resigning_asks_first() {
         r.content()
     );
     // No game in the parent channel.
-    let none = fake
-        .slash(
-            first,
-            CH,
-            "move",
-            json!([{"name": "move", "type": 3, "value": "D4"}]),
-        )
-        .await;
+    let none = send_move(&fake, first, CH, "D4").await;
     assert!(fake.response(none, T).await.unwrap().ephemeral());
     // Resign: confirmed with a button.
     let res = fake.slash(BOB, thread, "resign", json!([])).await;
@@ -672,4 +664,339 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
         .await
         .expect("a reminder by DM");
     assert!(dm["content"].as_str().unwrap().contains("Reminder"), "{dm}");
+}
+
+/// The messages in a channel that carry the board of game `game` after `ply` moves: each
+/// announcement of that move.
+fn announcements(fake: &FakeDiscord, channel: u64, game: i64, ply: usize) -> usize {
+    let name = format!("game-{game}-ply-{ply}.png");
+    fake.channel_messages(channel)
+        .iter()
+        .filter(|m| {
+            m["attachments"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|f| f["filename"] == json!(name)))
+        })
+        .count()
+}
+
+/// The stored moves of game 1 and the messages still owed, read from the bot's database.
+fn stored(dir: &Path) -> (Vec<String>, i64) {
+    let mut store = tara_bot::store::Store::open(dir.join("tara.db")).unwrap();
+    store
+        .read(|tx| -> Result<_, tara_bot::store::StoreError> {
+            let moves = tx.moves(1)?.into_iter().map(|m| m.notation).collect();
+            Ok((moves, tx.unsent_count()?))
+        })
+        .unwrap()
+}
+
+/// Waits until every registered fault has been answered.
+async fn faults_spent(fake: &FakeDiscord) {
+    assert!(
+        fake.wait_for(Duration::from_secs(30), |f| (f.faults_left() == 0)
+            .then_some(()))
+            .await
+            .is_some(),
+        "the bot did not try as often as expected"
+    );
+}
+
+/// Sends a move while every try of its reply fails (4 tries) and channel posts answer with
+/// `post`; returns once the bot has used up all of them.
+async fn move_while_failing(fake: &FakeDiscord, who: (u64, &str), text: &str, post: Fault) {
+    fake.fail(Fault::new("POST", "/callback", 500, 0, "Internal Server Error").times(4));
+    fake.fail(post);
+    send_move(fake, who, CH, text).await;
+    faults_spent(fake).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_between_a_move_and_its_announcement_loses_nothing_and_posts_nothing_twice() {
+    let (dir, fake, mut bot) = boot().await;
+    start_game(&fake, "hkot-1").await;
+    let ch = format!("/channels/{CH}/messages");
+
+    // 1. Every send fails: the command's reply (4 tries) and the channel post (4 tries). The
+    //    bot is killed; the move is stored, and so is its announcement, still owed.
+    let post_fails = Fault::new("POST", &ch, 502, 0, "Bad Gateway").times(4);
+    move_while_failing(&fake, ALICE, "D4", post_fails).await;
+    drop(bot);
+    assert_eq!(stored(dir.path()), (vec!["D4".to_string()], 1));
+    assert_eq!(announcements(&fake, CH, 1, 1), 0, "nothing got through");
+    // Restarted: the owed announcement is posted once, with its board and its ping.
+    bot = spawn_bot(&fake, dir.path());
+    assert!(fake
+        .wait_for(T, |f| (announcements(f, CH, 1, 1) == 1).then_some(()))
+        .await
+        .is_some());
+    let posted = fake
+        .requests()
+        .into_iter()
+        .rfind(|r| r.method == "POST" && r.path.ends_with(&ch) && r.status == 200)
+        .unwrap();
+    assert_eq!(allowed_users(&posted), vec![id_str(BOB)], "Bob is pinged");
+    let nonce = posted.json.as_ref().unwrap()["nonce"].clone();
+    assert!(
+        nonce.as_str().is_some_and(|n| n.starts_with("tara-")),
+        "{nonce}"
+    );
+    assert_eq!(posted.json.as_ref().unwrap()["enforce_nonce"], json!(true));
+
+    // 2. The channel post goes through but its answer is lost (every try): Discord has the
+    //    message, the bot does not know. Killed and restarted, it does not post it again.
+    let answer_lost = Fault::new("POST", &ch, 500, 0, "Internal Server Error")
+        .times(4)
+        .after_doing_it();
+    move_while_failing(&fake, BOB, "B2", answer_lost).await;
+    drop(bot);
+    assert_eq!(
+        stored(dir.path()).1,
+        1,
+        "owed: the bot never heard it was posted"
+    );
+    assert_eq!(
+        announcements(&fake, CH, 1, 2),
+        1,
+        "the nonce kept it to one copy"
+    );
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready_count(3, T).await);
+    assert!(
+        fake.wait_for(T, |_| (stored(dir.path()).1 == 0).then_some(()))
+            .await
+            .is_some(),
+        "recorded as delivered after the restart"
+    );
+    assert_eq!(announcements(&fake, CH, 1, 2), 1, "still one copy");
+    assert_eq!(announcements(&fake, CH, 1, 1), 1);
+    // Play goes on: Alice's next move is announced as usual, as the answer to her command.
+    let (_, r) = slash_move(&fake, ALICE, "F6").await;
+    assert!(
+        r.content().unwrap().contains("your move"),
+        "{:?}",
+        r.content()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_and_server_errors_are_retried_and_each_message_arrives_once() {
+    let (_dir, fake, _bot) = boot().await;
+    start_game(&fake, "hkot-1").await;
+    // A rate limit on the reply route, then a server error: the reply still arrives, once.
+    fake.fail(Fault::rate_limited("POST", "/callback", 0.3, false));
+    fake.fail(Fault::new(
+        "POST",
+        "/callback",
+        503,
+        0,
+        "Service Unavailable",
+    ));
+    let (_, r) = slash_move(&fake, ALICE, "D4").await;
+    assert_eq!(r.status, 429);
+    faults_spent(&fake).await;
+    assert!(fake
+        .wait_for(T, |f| (announcements(f, CH, 1, 1) == 1).then_some(()))
+        .await
+        .is_some());
+    // A global rate limit on every route, twice: the follow-up still arrives.
+    fake.fail(Fault::rate_limited("POST", "/api/v10/", 0.2, true).times(2));
+    let (_, r) = slash_move(&fake, BOB, "B2").await;
+    assert_eq!(r.status, 429);
+    assert!(fake
+        .wait_for(T, |f| (announcements(f, CH, 1, 2) == 1).then_some(()))
+        .await
+        .is_some());
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(announcements(&fake, CH, 1, 1), 1);
+    assert_eq!(announcements(&fake, CH, 1, 2), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_the_database_locked_private_answers_and_errors_stay_private() {
+    let (dir, fake, _bot) = boot().await;
+    start_game(&fake, "hkot-1").await;
+    // Another process holds the write lock for 3.5 s.
+    let path = dir.path().join("tara.db");
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+    let holder = std::thread::spawn(move || {
+        let mut store = tara_bot::store::Store::open(path).unwrap();
+        store
+            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+                tx.upsert_user("lock-holder", "lock", 0)?;
+                locked_tx.send(()).unwrap();
+                std::thread::sleep(Duration::from_millis(3500));
+                Ok(())
+            })
+            .unwrap();
+    });
+    locked_rx.recv().unwrap();
+    // Bob moves out of turn: the answer is slow, so it is deferred in public; the error must
+    // not be shown in public: the "thinking…" is deleted and the error follows privately.
+    let wrong = send_move(&fake, BOB, CH, "A3").await;
+    let settings = fake.slash(ALICE, CH, "settings", json!([])).await;
+    let d = fake.response(wrong, T).await.unwrap();
+    assert_eq!(d.callback_type(), Some(5));
+    let s = fake.response(settings, T).await.unwrap();
+    assert_eq!(s.callback_type(), Some(5));
+    assert!(s.ephemeral(), "a private command is deferred privately");
+    holder.join().unwrap();
+    let f = fake.wait_followups(wrong, 2, T).await;
+    assert!(
+        f.iter()
+            .any(|r| r.method == "DELETE" && r.path.ends_with("/@original")),
+        "{f:?}"
+    );
+    let err = f
+        .iter()
+        .find(|r| r.method == "POST")
+        .expect("the error follows");
+    assert!(err.ephemeral());
+    assert!(
+        err.content().unwrap().contains("not your turn"),
+        "{:?}",
+        err.content()
+    );
+    assert!(
+        !f.iter().any(|r| r.method == "PATCH"),
+        "the public deferral is never edited into the error"
+    );
+    let f = fake.wait_followups(settings, 1, T).await;
+    assert_eq!(f[0].method, "PATCH");
+    assert!(f[0].content().unwrap().contains("Your reminders"));
+    // Nothing public carries the error.
+    assert!(!fake.channel_messages(CH).iter().any(|m| m["content"]
+        .as_str()
+        .unwrap_or("")
+        .contains("not your turn")
+        && m["flags"].as_u64().unwrap_or(0) & 64 == 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missing_permissions_are_explained_and_closed_dms_fall_back_to_the_channel() {
+    let (dir, fake, bot) = boot().await;
+    // No thread can be made (50013): the challenge is posted in the channel, and the
+    // challenger is told privately which permission is missing.
+    fake.fail(Fault::new(
+        "POST",
+        "/threads",
+        403,
+        50013,
+        "Missing Permissions",
+    ));
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "ard-ri"},
+                   {"name": "first", "type": 3, "value": "me"},
+                   {"name": "days", "type": 3, "value": "1"}]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(!r.ephemeral() && r.content().unwrap().contains("challenges"));
+    let f = fake.wait_followups(id, 1, T).await;
+    let note = f[0].content().unwrap();
+    assert!(f[0].ephemeral());
+    assert!(
+        note.contains("Create Public Threads") && note.contains("played here"),
+        "{note}"
+    );
+    // Bob accepts from another channel while the bot may not post in the challenge's channel
+    // (50001): the game is on, and Bob is told privately what is missing.
+    let challenge = r.content().unwrap().split("challenge #").nth(1).unwrap();
+    let number: i64 = challenge
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    fake.fail(Fault::new(
+        "POST",
+        &format!("/channels/{CH}/messages"),
+        403,
+        50001,
+        "Missing Access",
+    ));
+    let acc = fake
+        .slash(
+            BOB,
+            FakeDiscord::OTHER_CHANNEL_ID,
+            "accept",
+            json!([{"name": "challenge", "type": 4, "value": number}]),
+        )
+        .await;
+    let a = fake.response(acc, T).await.unwrap();
+    let mut told = a.content().unwrap_or_default().to_string();
+    for f in fake.wait_followups(acc, 1, T).await {
+        told.push_str(f.content().unwrap_or_default());
+        assert!(f.ephemeral());
+    }
+    assert!(
+        told.contains("View Channel (Missing Access)") && told.contains(&format!("<#{CH}>")),
+        "{told}"
+    );
+    assert_eq!(stored(dir.path()).1, 1, "the game's start is still owed");
+    let (_, r) = slash_move(&fake, ALICE, "d2-c2").await;
+    assert!(!r.ephemeral());
+    let (_, r) = slash_move(&fake, BOB, "c3-b3").await;
+    assert!(!r.ephemeral());
+    // Alice takes reminders by DM, but her DMs are closed (50007): the reminder comes in the
+    // game's channel instead, with a ping.
+    let s = fake
+        .slash(
+            ALICE,
+            CH,
+            "settings",
+            json!([{"name": "reminders", "type": 3, "value": "dm"}]),
+        )
+        .await;
+    fake.response(s, T).await.unwrap();
+    fake.close_dms(ALICE.0);
+    // Two hours left on Alice's clock, and the bot restarted (its clocks catch up at once).
+    drop(bot);
+    {
+        let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        let hour = 3_600_000;
+        store
+            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+                tx.start_turn(1, now - 22 * hour, Some((now - 22 * hour, now + 2 * hour)))
+            })
+            .unwrap();
+    }
+    let _bot = spawn_bot(&fake, dir.path());
+    let reminder = fake
+        .wait_for(T, |f| {
+            f.channel_messages(CH)
+                .into_iter()
+                .find(|m| m["content"].as_str().unwrap_or("").contains("Reminder"))
+        })
+        .await
+        .expect("the reminder, in the channel");
+    assert!(
+        reminder["content"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("<@{}>", ALICE.0)),
+        "{reminder}"
+    );
+    assert!(fake.dms(ALICE.0).is_empty());
+    // The game's start, owed since the refusal, was posted on start-up too.
+    assert!(fake
+        .channel_messages(CH)
+        .iter()
+        .any(|m| m["content"].as_str().unwrap_or("").contains("Game on!")));
+    assert!(
+        fake.wait_for(T, |_| (stored(dir.path()).1 == 0).then_some(()))
+            .await
+            .is_some(),
+        "nothing left owed"
+    );
 }

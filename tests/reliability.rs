@@ -297,3 +297,62 @@ fn many_games_at_once_from_many_connections() {
         );
     }
 }
+
+/// The outbox: every public reply a change owes is stored with the change, handed out again
+/// until it is reported delivered, retried with backoff after a failure, and dropped after a
+/// refusal for good; private answers and refused commands owe nothing.
+#[test]
+fn owed_messages_are_kept_until_delivered_and_retried_with_backoff() {
+    let mut h = Harness::new(true);
+    h.start("alice", "bob", "c", "hkot-1", "me");
+    // Challenge, game start: delivered by the adapter (here: reported as such).
+    let owed = h.bot.undelivered(true);
+    assert_eq!(owed.len(), 2, "the challenge and the game start are owed");
+    for r in &owed {
+        assert_eq!(r.channel.as_deref(), Some("c"));
+        h.bot.delivered(r.outbox.unwrap());
+    }
+    assert_eq!(h.bot.owed_count(), 0);
+    // A refused move and a private answer owe nothing.
+    assert!(h.mv("bob", "c", "D4")[0].ephemeral);
+    let status = h.send("alice", "c", Command::Status {});
+    assert!(status.iter().all(|r| r.outbox.is_none()));
+    assert_eq!(h.bot.owed_count(), 0);
+    // A move owes its announcement, with its board image and its ping.
+    let r = h.mv("alice", "c", "D4");
+    let id = r[0].outbox.expect("the announcement is owed");
+    assert_eq!(h.bot.owed_count(), 1);
+    // A crash before delivery: the restarted bot hands it out again, image and ping included,
+    // and keeps doing so until it is reported delivered.
+    h.restart();
+    let again = h.bot.undelivered(true);
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].outbox, Some(id));
+    assert_eq!(again[0].parts, r[0].parts);
+    assert_eq!(again[0].mentions, vec!["bob".to_string()]);
+    assert_eq!(again[0].image, r[0].image, "the same board image");
+    assert!(again[0].image.is_some());
+    // While running, a fresh message is left to the command that made it for a minute.
+    assert!(h.bot.undelivered(false).is_empty());
+    h.bot.advance_clock(61_000);
+    assert_eq!(h.bot.undelivered(false).len(), 1);
+    // A failed delivery waits 15 s, then 30 s, before the next try.
+    h.bot.delivery_failed(id, "503 Service Unavailable", false);
+    assert!(h.bot.undelivered(false).is_empty());
+    h.bot.advance_clock(15_000);
+    assert_eq!(h.bot.undelivered(false).len(), 1);
+    h.bot.delivery_failed(id, "503 Service Unavailable", false);
+    h.bot.advance_clock(29_000);
+    assert!(h.bot.undelivered(false).is_empty());
+    h.bot.advance_clock(1_000);
+    assert_eq!(h.bot.undelivered(false).len(), 1);
+    h.bot.delivered(id);
+    assert!(h.bot.undelivered(true).is_empty());
+    assert_eq!(h.bot.owed_count(), 0);
+    // A message refused for good (its channel is gone) is not tried again.
+    let r = h.mv("bob", "c", "B2");
+    let id = r[0].outbox.unwrap();
+    h.bot.delivery_failed(id, "Unknown Channel", true);
+    assert!(h.bot.undelivered(true).is_empty());
+    assert_eq!(h.bot.owed_count(), 0);
+}

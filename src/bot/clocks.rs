@@ -75,24 +75,18 @@ impl Bot {
     /// several processes: each game is settled once, in its own transaction.
     pub fn tick(&self) -> Vec<Reply> {
         let now = self.now();
-        let ids = {
-            let mut store = self.store();
-            match store.read(|tx| tx.clocked_games()) {
-                Ok(ids) => ids,
-                Err(e) => {
-                    tracing::error!(error = %e, "reading clocks failed");
-                    return Vec::new();
-                }
+        let ids = match self.read(|tx| Ok(tx.clocked_games()?)) {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::error!(error = ?e, "reading clocks failed");
+                return Vec::new();
             }
         };
         let mut out = Vec::new();
         for id in ids {
-            let settled: Outcome<Vec<Out>> = {
-                let mut store = self.store();
-                store.write(|tx| self.settle(tx, id, now))
-            };
+            let settled = self.write_owed(None, now, |tx, now| self.settle(tx, id, now));
             match settled {
-                Ok(outs) => out.extend(outs.into_iter().map(|o| self.finish(o))),
+                Ok(replies) => out.extend(replies),
                 Err(Fail::User(_)) => {}
                 Err(Fail::Store(e)) => {
                     tracing::error!(error = %e, game = id, "settling a clock failed")
@@ -207,9 +201,13 @@ impl Bot {
         let opponent = &l.names[1 - seat];
         let mut b = Builder::new();
         let mut reply = if how == Reminders::Dm {
+            // Pinged, so that the same message still reaches them in the game's channel when
+            // they take no direct messages.
             b = b
+                .text("Reminder: ")
+                .ping(mover, &l.names[seat])
                 .text(format!(
-                    "Reminder: it is your move in {} against {opponent} (game {}, ",
+                    ", it is your move in {} against {opponent} (game {}, ",
                     l.game.options.variant.name(),
                     l.game.id
                 ))
@@ -217,6 +215,7 @@ impl Bot {
                 .text(format!("). {left} left."));
             let mut r = b.build();
             r.dm = Some(mover.clone());
+            r.channel = Some(l.game.channel_id.clone());
             r
         } else {
             b = b
@@ -243,7 +242,7 @@ impl Bot {
                 "A vacation lasts 1 to {VACATION_DAYS_PER_YEAR} days."
             )));
         }
-        self.write(|tx, now| {
+        self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             if let Some(end) = tx.vacation_end(&ctx.user.id, now)? {
                 return Err(Fail::User(format!(
@@ -327,7 +326,7 @@ impl Bot {
                 ));
             }
         }
-        self.write(|tx, now| {
+        self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             if let Some(r) = reminders {
                 tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;

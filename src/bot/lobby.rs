@@ -29,7 +29,7 @@ impl Bot {
         }
         GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
         let first = first.unwrap_or(FirstChoice::Random);
-        self.write(|tx, now| {
+        self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             tx.upsert_user(&opponent.id, &opponent.name, now)?;
             if let Some(g) = tx.active_game(&ctx.channel)? {
@@ -132,7 +132,7 @@ impl Bot {
 
     pub(crate) fn accept(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
         let coin = self.coin();
-        self.write(|tx, now| {
+        self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             let c = Bot::find_challenge(tx, ctx, id, false)?;
             if c.opponent_id != ctx.user.id {
@@ -219,7 +219,7 @@ impl Bot {
         status: ChallengeStatus,
     ) -> Outcome<Vec<Out>> {
         let by_challenger = status == ChallengeStatus::Cancelled;
-        self.write(|tx, now| {
+        self.write(ctx, |tx, now| {
             let c = Bot::find_challenge(tx, ctx, id, by_challenger)?;
             let (other_player, stranger) = if by_challenger {
                 (

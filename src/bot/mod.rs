@@ -2,24 +2,30 @@
 //! out. It knows nothing of Discord or terminals; adapters turn replies into messages.
 //!
 //! Every command that changes anything does so in one SQLite transaction, and a move is
-//! appended only if it is legal in the position rebuilt inside that transaction. Board images
-//! are drawn after the transaction has committed.
+//! appended only if it is legal in the position rebuilt inside that transaction. Every message
+//! the change owes (each reply that is not private, with its board image) is stored in the
+//! outbox in that same transaction; the adapter delivers it after the commit and reports it
+//! sent, and whatever is left unsent (a crash, an outage) is delivered later from the outbox.
 //!
 //! Layout, bottom up (no module uses one above it):
 //! - `reply`, `time`: what goes in and out (users, contexts, replies), the clock and time
-//!   controls; `text`: message building; `options`: typed command options;
+//!   controls; `text`: message building; `options`: typed command options; `outbox`: replies
+//!   stored as owed messages and read back;
 //! - `session`: the [`Bot`], loading games, creating games and starting turns;
 //! - capabilities: `matches` (a game's end and its match), `clocks` (reminders, timeouts,
 //!   vacations, settings), `lobby` (challenges), `play` (moves, resign, abort, takebacks),
-//!   `info` (boards, records, status, rules, autocomplete);
+//!   `info` (boards, records, status, rules, autocomplete), `delivery` (what the adapters
+//!   report sent or failed, and what is still owed);
 //! - `commands`: the table of commands and the dispatch to their handlers.
 
 mod clocks;
 pub mod commands;
+mod delivery;
 mod info;
 mod lobby;
 mod matches;
 pub mod options;
+pub(crate) mod outbox;
 mod play;
 pub mod reply;
 mod session;

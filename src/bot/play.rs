@@ -123,7 +123,7 @@ impl Bot {
     /// `/move`: plays a move, then any forced passes.
     pub(crate) fn play_move(&self, ctx: &Ctx, text_in: String) -> Outcome<Vec<Out>> {
         let text_in = text_in.as_str();
-        self.write(|tx, now| {
+        self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             let mut l = load_active(tx, ctx)?;
             if let Some(outs) = self.expire_if_due(tx, &l, now)? {
@@ -217,7 +217,7 @@ impl Bot {
         confirmed: bool,
         game_id: Option<GameId>,
     ) -> Outcome<Vec<Out>> {
-        self.write(|tx, now| {
+        self.write(ctx, |tx, now| {
             let l = load_pressed(tx, ctx, game_id)?;
             let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
                 Fail::User("You are not playing in this game, so you cannot resign it.".into())
@@ -252,7 +252,7 @@ impl Bot {
     }
 
     pub(crate) fn abort(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
-        self.write(|tx, now| {
+        self.write(ctx, |tx, now| {
             let l = load_active(tx, ctx)?;
             let player = l.game.seat_of(&ctx.user.id).is_some();
             if !ctx.moderator {
@@ -285,7 +285,7 @@ impl Bot {
         answer: Option<TakebackAnswer>,
         game_id: Option<GameId>,
     ) -> Outcome<Vec<Out>> {
-        self.write(|tx, now| {
+        self.write(ctx, |tx, now| {
             let l = load_pressed(tx, ctx, game_id)?;
             if let Some(answer) = answer {
                 return answer_takeback(tx, ctx, l, answer == TakebackAnswer::Allow, now);

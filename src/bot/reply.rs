@@ -31,7 +31,7 @@ pub struct Ctx {
 }
 
 /// A piece of reply text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Part {
     /// Text with Markdown (`**bold**`, `` `code` ``).
     Text(String),
@@ -42,7 +42,7 @@ pub enum Part {
 }
 
 /// How a button looks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ButtonStyle {
     Primary,
     Secondary,
@@ -51,7 +51,7 @@ pub enum ButtonStyle {
 }
 
 /// A button under a message; pressing it runs `Command::from_button(id)`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Button {
     pub id: String,
     pub label: String,
@@ -79,12 +79,17 @@ pub struct Reply {
     pub board_text: Option<String>,
     /// Post in this channel instead of answering the command (scheduled messages).
     pub channel: Option<String>,
-    /// Send privately to this user instead (reminders by direct message).
+    /// Send privately to this user instead (reminders by direct message); with `channel`
+    /// too, the channel is where it goes when the user takes no direct messages.
     pub dm: Option<String>,
     /// When the command came from a pressed button: the new text of the message that carried
     /// the button (a challenge, once answered, stops asking to be accepted). Adapters put it in
     /// place of that message's text when they take its buttons away; `None` leaves the text.
     pub pressed_message: Option<Vec<Part>>,
+    /// The message's entry in the outbox: a message the bot owes, stored with the change that
+    /// caused it. The adapter reports its delivery with [`crate::bot::Bot::delivered`] (or
+    /// [`crate::bot::Bot::delivery_failed`]); the id is also its idempotency key.
+    pub outbox: Option<i64>,
 }
 
 /// Parts written out as text, mentions and channels by the adapter's functions.

@@ -3,6 +3,7 @@
 //! the game lifecycle shared by lobby, play, clocks and matches: creating a game, starting a
 //! turn (with its clock), announcing a start.
 
+use super::outbox;
 use super::reply::{Attachment, Ctx, Reply};
 use super::text::{self, Builder};
 use super::time::{date_text, duration_text, Clock, TimeControl, DAY};
@@ -81,10 +82,39 @@ impl Bot {
         self.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Runs `f` in one write transaction, with the time it runs at.
-    pub(crate) fn write<T>(&self, f: impl FnOnce(&Tx, i64) -> Outcome<T>) -> Outcome<T> {
-        let now = self.now();
-        self.store().write(|tx| f(tx, now))
+    /// Runs a command's change in one write transaction, with the time it runs at. The
+    /// messages it owes (every reply that is not private) are drawn and stored in the outbox in
+    /// that same transaction, so that a crash after the commit cannot lose them.
+    pub(crate) fn write(
+        &self,
+        ctx: &Ctx,
+        f: impl FnOnce(&Tx, i64) -> Outcome<Vec<Out>>,
+    ) -> Outcome<Vec<Out>> {
+        let replies = self.write_owed(Some(ctx), self.now(), f)?;
+        Ok(replies.into_iter().map(Out::text).collect())
+    }
+
+    /// [`Bot::write`] for a change a command made (`origin`: its replies go to its channel) or
+    /// the clocks made (each reply names its channel or user); the replies, drawn, each with
+    /// its outbox id.
+    pub(crate) fn write_owed(
+        &self,
+        origin: Option<&Ctx>,
+        now: i64,
+        f: impl FnOnce(&Tx, i64) -> Outcome<Vec<Out>>,
+    ) -> Outcome<Vec<Reply>> {
+        self.store().write(|tx| {
+            let outs = f(tx, now)?;
+            let mut replies = Vec::with_capacity(outs.len());
+            for out in outs {
+                let mut reply = self.finish(out);
+                if !reply.ephemeral {
+                    reply.outbox = Some(outbox::owe(tx, origin, &reply, now)?);
+                }
+                replies.push(reply);
+            }
+            Ok(replies)
+        })
     }
 
     /// Runs `f` in one read transaction (a consistent snapshot).

@@ -200,6 +200,8 @@ pub struct Console<'a> {
     pub channel: String,
     pub moderator: bool,
     images: Option<PathBuf>,
+    /// Owed messages shown but not yet written out: reported delivered once they are.
+    shown: std::cell::RefCell<Vec<i64>>,
 }
 
 impl<'a> Console<'a> {
@@ -211,7 +213,27 @@ impl<'a> Console<'a> {
             channel: "local".into(),
             moderator: false,
             images,
+            shown: Default::default(),
         }
+    }
+
+    /// Reports the owed messages shown so far as delivered (once they are written out).
+    pub fn delivered(&self) {
+        for id in self.shown.borrow_mut().drain(..) {
+            self.bot.delivered(id);
+        }
+    }
+
+    /// The messages owed from before (a crash or a write error), shown now.
+    pub fn owed(&self) -> String {
+        let owed = self.bot.undelivered(true);
+        if owed.is_empty() {
+            return String::new();
+        }
+        escape_controls(
+            &format!("Messages owed from before:\n{}", self.show(&owed)),
+            true,
+        )
     }
 
     fn ctx(&self) -> Ctx {
@@ -319,6 +341,9 @@ impl<'a> Console<'a> {
     fn show(&self, replies: &[Reply]) -> String {
         let mut s = String::new();
         for r in replies {
+            if let Some(id) = r.outbox {
+                self.shown.borrow_mut().push(id);
+            }
             let text = r
                 .text_with(
                     |_, name| format!("@{}", escape_controls(name, false)),
@@ -381,6 +406,9 @@ impl<'a> Console<'a> {
         if interactive {
             writeln!(out, "{}", self.greeting())?;
         }
+        write!(out, "{}", self.owed())?;
+        out.flush()?;
+        self.delivered();
         let mut buf = Vec::new();
         loop {
             if interactive {
@@ -398,6 +426,8 @@ impl<'a> Console<'a> {
             }
             let (text, stop) = self.line(line);
             write!(out, "{text}")?;
+            out.flush()?;
+            self.delivered();
             if stop {
                 break;
             }
@@ -416,7 +446,9 @@ impl<'a> Console<'a> {
             Err(_) => return self.run(io::stdin().lock(), out, true),
         };
         writeln!(out, "{}", self.greeting())?;
+        write!(out, "{}", self.owed())?;
         out.flush()?;
+        self.delivered();
         loop {
             let line = match editor.readline(&self.prompt()) {
                 Ok(line) => line,
@@ -432,6 +464,7 @@ impl<'a> Console<'a> {
             let (text, stop) = self.line(&line);
             write!(out, "{text}")?;
             out.flush()?;
+            self.delivered();
             if stop {
                 break;
             }

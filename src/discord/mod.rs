@@ -10,8 +10,8 @@ use serenity::all::{
     ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions, CreateAttachment,
     CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateThread, EditInteractionResponse, EventHandler, GatewayIntents, GuildId, Http,
-    Interaction, Permissions, Ready, UserId,
+    CreateThread, EditInteractionResponse, EventHandler, GatewayIntents, GetMessages, GuildId,
+    Http, Interaction, Nonce, Permissions, Ready, UserId,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -80,50 +80,165 @@ struct Handler {
     ticking: AtomicBool,
 }
 
-/// How often the clocks are checked for reminders and timeouts.
+/// How often the clocks are checked for reminders and timeouts, and owed messages retried.
 const TICK_EVERY: Duration = Duration::from_secs(30);
 
-/// Delivers what the clocks brought due: reminders and timeouts, to their channels or by DM.
-async fn tick_forever(bot: Arc<Bot>, http: Arc<Http>) {
+/// Delivers what the clocks brought due (reminders and timeouts, to their channels or by DM)
+/// and every message still owed: at once on start-up (what a crash or an outage left unsent),
+/// then every 30 s (failed deliveries, each after its backoff).
+async fn tick_forever(bot: Arc<Bot>, http: Arc<Http>, me: UserId) {
     let mut interval = tokio::time::interval(TICK_EVERY);
+    let mut at_start = true;
     loop {
         interval.tick().await;
+        // What is owed from before goes first, then what the clocks bring due now.
+        let b = bot.clone();
+        let owed = tokio::task::spawn_blocking(move || b.undelivered(at_start))
+            .await
+            .unwrap_or_default();
+        if !owed.is_empty() {
+            tracing::info!(messages = owed.len(), "delivering owed messages");
+        }
+        for reply in owed {
+            if already_posted(&http, me, &reply).await {
+                report(&bot, reply.outbox, Ok(())).await;
+            } else {
+                deliver(&bot, &http, &reply).await;
+            }
+        }
+        at_start = false;
         let b = bot.clone();
         let due = tokio::task::spawn_blocking(move || b.tick())
             .await
             .unwrap_or_default();
         for reply in due {
-            deliver(&http, &reply).await;
+            deliver(&bot, &http, &reply).await;
         }
     }
 }
 
-/// Posts a scheduled message where it belongs.
-async fn deliver(http: &Http, reply: &Reply) {
-    let channel = if let Some(user) = reply.dm.as_deref().and_then(|u| u.parse::<u64>().ok()) {
-        match UserId::new(user).create_dm_channel(http).await {
-            Ok(dm) => dm.id,
-            Err(e) => {
-                tracing::warn!(error = %e, user, "cannot open a DM for a reminder");
-                return;
+/// Whether an owed message is already in its channel: its delivery went through (as a
+/// command's reply, which carries no nonce) but the bot stopped before recording it.
+async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> bool {
+    let (Some(channel), None) = (
+        reply.channel.as_deref().and_then(|c| c.parse::<u64>().ok()),
+        reply.dm.as_deref(),
+    ) else {
+        return false;
+    };
+    let Some(first) = outgoing(reply).into_iter().next() else {
+        return false;
+    };
+    let recent = ChannelId::new(channel)
+        .messages(http, GetMessages::new().limit(50))
+        .await;
+    match recent {
+        Ok(messages) => messages
+            .iter()
+            .any(|m| m.author.id == me && m.content == first.content),
+        Err(_) => false,
+    }
+}
+
+/// Records what became of an owed message.
+async fn report(bot: &Arc<Bot>, id: Option<i64>, result: Result<(), &serenity::Error>) {
+    let Some(id) = id else { return };
+    let b = bot.clone();
+    let failure = result.err().map(|e| (e.to_string(), gone(e)));
+    let _ = tokio::task::spawn_blocking(move || match failure {
+        None => b.delivered(id),
+        Some((error, give_up)) => b.delivery_failed(id, &error, give_up),
+    })
+    .await;
+}
+
+/// The Discord error code of a refused request.
+fn discord_code(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
+            Some(r.error.code)
+        }
+        _ => None,
+    }
+}
+
+/// Whether a refusal is for good: the channel or user no longer exists.
+fn gone(e: &serenity::Error) -> bool {
+    matches!(discord_code(e), Some(10003 | 10013))
+}
+
+/// What a refusal means, when it is about the bot's permissions in `channel`: a sentence for
+/// the user who asked.
+fn permission_problem(e: &serenity::Error, channel: ChannelId, action: &str) -> Option<String> {
+    let missing = match discord_code(e)? {
+        50001 => "View Channel (Missing Access)",
+        50013 => match action {
+            "thread" => "Create Public Threads and Send Messages in Threads",
+            _ => "Send Messages, Attach Files and Embed Links",
+        },
+        _ => return None,
+    };
+    Some(format!(
+        "I could not {} in <#{channel}>: I need the permission {missing} there. A moderator can \
+         grant it in the channel's settings.",
+        match action {
+            "thread" => "open a thread for the game",
+            _ => "post the game's messages",
+        }
+    ))
+}
+
+/// Posts an owed or scheduled message where it belongs: by DM (falling back to its channel
+/// when the user takes no DMs) or to its channel; reports the outcome to the outbox. A refusal
+/// for want of a permission is logged and returned, to tell whoever asked.
+async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
+    let channel = reply
+        .channel
+        .as_deref()
+        .and_then(|c| c.parse::<u64>().ok())
+        .map(ChannelId::new);
+    if let Some(user) = reply.dm.as_deref().and_then(|u| u.parse::<u64>().ok()) {
+        let dm = match UserId::new(user).create_dm_channel(http).await {
+            Ok(dm) => post(http, dm.id, reply).await,
+            Err(e) => Err(e),
+        };
+        match (dm, channel) {
+            (Ok(()), _) => {
+                report(bot, reply.outbox, Ok(())).await;
+                return None;
+            }
+            (Err(e), Some(_)) => {
+                tracing::warn!(error = %e, user, "cannot send a direct message; posting in the game's channel");
+            }
+            (Err(e), None) => {
+                report(bot, reply.outbox, Err(&e)).await;
+                return None;
             }
         }
-    } else if let Some(c) = reply.channel.as_deref().and_then(|c| c.parse::<u64>().ok()) {
-        ChannelId::new(c)
-    } else {
-        return;
-    };
-    for m in outgoing(reply) {
-        fallback(
-            http,
-            channel,
-            &Outgoing {
-                ephemeral: false,
-                ..m
-            },
-        )
-        .await;
     }
+    let channel = channel?;
+    let r = post(http, channel, reply).await;
+    report(bot, reply.outbox, r.as_ref().map(|_| ())).await;
+    let problem = permission_problem(r.as_ref().err()?, channel, "post")?;
+    tracing::error!(%channel, "{problem}");
+    Some(problem)
+}
+
+/// Posts every part of a reply to a channel, each with its own nonce when the reply is owed,
+/// so that posting it again after a crash cannot make a second copy.
+async fn post(http: &Http, channel: ChannelId, reply: &Reply) -> Result<(), serenity::Error> {
+    for (i, m) in outgoing(reply).into_iter().enumerate() {
+        let m = Outgoing {
+            ephemeral: false,
+            ..m
+        };
+        let nonce = reply.outbox.map(|id| format!("tara-{id}-{i}"));
+        retry("posting to the channel", || {
+            channel.send_message(http, as_message(&m, nonce.clone()))
+        })
+        .await?;
+    }
+    Ok(())
 }
 
 #[serenity::async_trait]
@@ -132,7 +247,11 @@ impl EventHandler for Handler {
         tracing::info!(user = %ready.user.name, shard = ?ready.shard, "connected to Discord");
         if !self.ticking.swap(true, Ordering::SeqCst) {
             // The clocks: caught up at once (what fell due while down), then every 30 s.
-            tokio::spawn(tick_forever(self.bot.clone(), ctx.http.clone()));
+            tokio::spawn(tick_forever(
+                self.bot.clone(),
+                ctx.http.clone(),
+                ready.user.id,
+            ));
         }
         // Register once per process, not once per shard.
         if self.registered.swap(true, Ordering::SeqCst) {
@@ -332,29 +451,36 @@ fn as_followup(o: &Outgoing) -> CreateInteractionResponseFollowup {
     )
 }
 
-fn as_message(o: &Outgoing) -> CreateMessage {
-    fill!(CreateMessage::new(), o, add_file)
+fn as_message(o: &Outgoing, nonce: Option<String>) -> CreateMessage {
+    let m = fill!(CreateMessage::new(), o, add_file);
+    match nonce {
+        Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
+        None => m,
+    }
 }
 
 fn as_edit(o: &Outgoing) -> EditInteractionResponse {
     fill!(EditInteractionResponse::new(), o, new_attachment)
 }
 
-/// Runs an HTTP call up to three times (a failed send is retried, then reported).
+/// Runs an HTTP call up to four times: network trouble, server errors and rate limits are
+/// retried after a growing pause; Discord refusing the request is reported at once. (With
+/// serenity's rate limiter on, as against the real Discord, it waits out a 429's `retry_after`
+/// itself, per route and globally; this catches what still gets through.)
 async fn retry<T, F, Fut>(what: &str, mut f: F) -> Result<T, serenity::Error>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T, serenity::Error>>,
 {
-    let mut delay = Duration::from_millis(200);
+    let mut delay = Duration::from_millis(250);
     let mut attempt = 1;
     loop {
         match f().await {
             Ok(v) => return Ok(v),
-            Err(e) if attempt < 3 && retriable(&e) => {
+            Err(e) if attempt < 4 && retriable(&e) => {
                 tracing::warn!(error = %e, attempt, "{what} failed; retrying");
                 tokio::time::sleep(delay).await;
-                delay *= 4;
+                delay *= 3;
                 attempt += 1;
             }
             Err(e) => {
@@ -365,11 +491,14 @@ where
     }
 }
 
-/// Network trouble and server errors are worth another try; Discord refusing the request is not.
+/// Network trouble, server errors and rate limits are worth another try; Discord refusing the
+/// request is not.
 fn retriable(e: &serenity::Error) -> bool {
     match e {
         serenity::Error::Http(h) => match h {
-            serenity::http::HttpError::UnsuccessfulRequest(r) => r.status_code.is_server_error(),
+            serenity::http::HttpError::UnsuccessfulRequest(r) => {
+                r.status_code.is_server_error() || r.status_code.as_u16() == 429
+            }
             _ => true,
         },
         _ => false,
@@ -403,6 +532,12 @@ impl Target<'_> {
             Target::Component(c) => c.create_followup(http, f).await.map(|_| ()),
         }
     }
+    async fn delete_original(&self, http: &Http) -> Result<(), serenity::Error> {
+        match self {
+            Target::Command(c) => c.delete_response(http).await,
+            Target::Component(c) => c.delete_response(http).await,
+        }
+    }
     async fn edit(&self, http: &Http, e: EditInteractionResponse) -> Result<(), serenity::Error> {
         match self {
             Target::Command(c) => c.edit_response(http, e).await.map(|_| ()),
@@ -417,29 +552,44 @@ impl Target<'_> {
     }
 }
 
-/// Runs the bot core off the async threads; defers the interaction if it takes long.
+/// Whether, and how, an interaction was deferred ("thinking…").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Deferred {
+    No,
+    /// Seen by everyone in the channel.
+    Public,
+    /// Seen only by the user.
+    Private,
+}
+
+/// Runs the bot core off the async threads; defers the interaction if it takes long (privately
+/// for a command whose answer is private).
 async fn handle_timed(
     bot: &Arc<Bot>,
     http: &Http,
     target: &Target<'_>,
     ctx: Ctx,
     cmd: Command,
-) -> (Vec<Reply>, bool) {
+) -> (Vec<Reply>, Deferred) {
     let b = bot.clone();
-    // A private command's answer is deferred privately too.
     let private = cmd.is_private();
     let mut job = tokio::task::spawn_blocking(move || b.handle(&ctx, cmd));
     tokio::select! {
-        done = &mut job => (done.unwrap_or_else(|e| vec![internal_error(e)]), false),
+        done = &mut job => (done.unwrap_or_else(|e| vec![internal_error(e)]), Deferred::No),
         _ = tokio::time::sleep(DEFER_AFTER) => {
-            let _ = retry("deferring", || target.respond(
+            let deferred = retry("deferring", || target.respond(
                 http,
                 CreateInteractionResponse::Defer(
                     CreateInteractionResponseMessage::new().ephemeral(private),
                 ),
             ))
             .await;
-            (job.await.unwrap_or_else(|e| vec![internal_error(e)]), true)
+            let how = match (deferred, private) {
+                (Err(_), _) => Deferred::No,
+                (Ok(()), true) => Deferred::Private,
+                (Ok(()), false) => Deferred::Public,
+            };
+            (job.await.unwrap_or_else(|e| vec![internal_error(e)]), how)
         }
     }
 }
@@ -450,45 +600,39 @@ fn internal_error(e: tokio::task::JoinError) -> Reply {
 }
 
 /// Sends replies: the first as the interaction response (or the edit of a deferred one), the
-/// rest as follow-ups. A response that cannot be sent falls back to a channel message.
+/// rest as follow-ups; replies for other channels are posted there. A private reply is only
+/// ever sent as a private response or follow-up: when the interaction was deferred publicly,
+/// the public "thinking…" is deleted and the answer follows privately. A public reply that
+/// cannot be sent as a response falls back to a channel message. Owed replies are reported
+/// delivered, or failed (to be retried from the outbox).
 async fn send(
+    bot: &Arc<Bot>,
     http: &Http,
     target: &Target<'_>,
     replies: &[Reply],
-    deferred: bool,
+    deferred: Deferred,
     update_buttons: bool,
 ) {
     // The new text of a pressed button's message (an answered challenge), if the core gives one.
     let pressed = replies
         .iter()
         .find_map(|r| r.pressed_text_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>")));
-    // Replies meant for another channel (a game announced where it is played) go there.
     let here = target.channel().to_string();
     let (elsewhere, replies): (Vec<&Reply>, Vec<&Reply>) = replies
         .iter()
-        .partition(|r| r.channel.as_ref().is_some_and(|c| *c != here));
+        .partition(|r| r.dm.is_some() || r.channel.as_ref().is_some_and(|c| *c != here));
+    let mut problems: Vec<String> = Vec::new();
     for r in elsewhere {
-        deliver(http, r).await;
+        problems.extend(deliver(bot, http, r).await);
     }
-    let mut messages: Vec<Outgoing> = replies.into_iter().flat_map(outgoing).collect();
-    if messages.is_empty() {
-        return;
-    }
-    let mut first_sent = deferred;
-    if deferred {
-        let first = messages.remove(0);
-        if retry("editing the deferred response", || {
-            target.edit(http, as_edit(&first))
-        })
-        .await
-        .is_err()
-        {
-            fallback(http, target.channel(), &first).await;
-        }
-    } else if update_buttons {
+    // Whether the interaction has been answered (follow-ups are possible), and whether its
+    // answer is still the deferred "thinking…" waiting for its content.
+    let mut answered = deferred != Deferred::No;
+    let mut pending_edit = deferred != Deferred::No;
+    if update_buttons && deferred == Deferred::No {
         // A pressed button: its message loses its buttons (and takes the core's new text for
         // it, without pinging anyone again), the replies follow.
-        let r = retry("updating the message", || {
+        answered = retry("updating the message", || {
             target.respond(
                 http,
                 CreateInteractionResponse::UpdateMessage(pressed.iter().fold(
@@ -500,51 +644,92 @@ async fn send(
                 )),
             )
         })
-        .await;
-        first_sent = r.is_ok();
-    } else {
-        let first = messages.remove(0);
-        let r = retry("responding", || {
-            target.respond(
-                http,
-                CreateInteractionResponse::Message(as_response(&first)),
-            )
-        })
-        .await;
-        if r.is_err() {
-            fallback(http, target.channel(), &first).await;
-        }
-        first_sent = true;
+        .await
+        .is_ok();
     }
-    for m in &messages {
-        let r = if first_sent {
+    for reply in replies {
+        let mut result: Result<(), serenity::Error> = Ok(());
+        for (i, m) in outgoing(reply).into_iter().enumerate() {
+            let sent = if pending_edit && m.ephemeral == (deferred == Deferred::Private) {
+                pending_edit = false;
+                retry("editing the deferred response", || {
+                    target.edit(http, as_edit(&m))
+                })
+                .await
+            } else if pending_edit {
+                // The deferral shows to the wrong audience: drop it, answer as a follow-up.
+                pending_edit = false;
+                let _ = retry("deleting the deferred response", || {
+                    target.delete_original(http)
+                })
+                .await;
+                retry("sending a follow-up", || {
+                    target.followup(http, as_followup(&m))
+                })
+                .await
+            } else if !answered {
+                answered = true;
+                retry("responding", || {
+                    target.respond(http, CreateInteractionResponse::Message(as_response(&m)))
+                })
+                .await
+            } else {
+                retry("sending a follow-up", || {
+                    target.followup(http, as_followup(&m))
+                })
+                .await
+            };
+            let sent = match sent {
+                Ok(()) => Ok(()),
+                Err(_) if m.ephemeral => {
+                    // Never shown to anyone else instead.
+                    tracing::error!("a private reply could not be delivered");
+                    Ok(())
+                }
+                Err(_) => {
+                    let nonce = reply.outbox.map(|id| format!("tara-{id}-{i}"));
+                    let r = retry("posting to the channel", || {
+                        target
+                            .channel()
+                            .send_message(http, as_message(&m, nonce.clone()))
+                    })
+                    .await
+                    .map(|_| ());
+                    if let Err(e) = &r {
+                        if let Some(p) = permission_problem(e, target.channel(), "post") {
+                            tracing::error!(channel = %target.channel(), error = %e, "{p}");
+                            problems.push(p);
+                        }
+                    }
+                    r
+                }
+            };
+            if result.is_ok() {
+                result = sent;
+            }
+        }
+        report(bot, reply.outbox, result.as_ref().map(|_| ())).await;
+    }
+    problems.dedup();
+    for p in problems {
+        let m = Outgoing {
+            content: p,
+            ephemeral: true,
+            mentions: vec![],
+            file: None,
+            buttons: vec![],
+        };
+        let _ = if answered {
             retry("sending a follow-up", || {
-                target.followup(http, as_followup(m))
+                target.followup(http, as_followup(&m))
             })
             .await
         } else {
-            Err(serenity::Error::Other("no interaction response"))
+            retry("responding", || {
+                target.respond(http, CreateInteractionResponse::Message(as_response(&m)))
+            })
+            .await
         };
-        if r.is_err() {
-            fallback(http, target.channel(), m).await;
-        }
-    }
-}
-
-/// Posts a message that could not go out as an interaction reply straight to the channel, so
-/// that nothing the bot committed goes unannounced. Private messages are not posted publicly.
-async fn fallback(http: &Http, channel: ChannelId, m: &Outgoing) {
-    if m.ephemeral {
-        tracing::error!("a private reply could not be delivered");
-        return;
-    }
-    if retry("posting to the channel", || {
-        channel.send_message(http, as_message(m))
-    })
-    .await
-    .is_err()
-    {
-        tracing::error!(%channel, "a reply could not be delivered at all");
     }
 }
 
@@ -556,7 +741,8 @@ impl Handler {
         let command = match parsed {
             Ok(x) => x,
             Err(msg) => {
-                send(&dctx.http, &target, &[Reply::private(msg)], false, false).await;
+                let reply = [Reply::private(msg)];
+                send(&self.bot, &dctx.http, &target, &reply, Deferred::No, false).await;
                 return;
             }
         };
@@ -583,7 +769,7 @@ impl Handler {
             }
         }
         let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
-        send(&dctx.http, &target, &replies, deferred, false).await;
+        send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
     }
 
     /// A challenge played out in a new thread of the channel: the thread is created first,
@@ -611,11 +797,21 @@ impl Handler {
         .await;
         let thread = match thread {
             Ok(t) => t,
-            Err(_) => {
-                // No thread (permissions?): play in the channel itself.
-                let (replies, deferred) =
+            Err(e) => {
+                // No thread: the game is played in the channel itself, and the challenger is
+                // told why.
+                let why = permission_problem(&e, cmd.channel_id, "thread").unwrap_or_else(|| {
+                    "I could not open a thread for the game (Discord refused it).".into()
+                });
+                let (mut replies, deferred) =
                     handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
-                send(&dctx.http, &target, &replies, deferred, false).await;
+                if replies.first().is_some_and(|r| !r.ephemeral) {
+                    replies.push(Reply::private(format!(
+                        "{why} The challenge is posted in this channel instead, and the game \
+                         will be played here."
+                    )));
+                }
+                send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
                 return;
             }
         };
@@ -623,18 +819,19 @@ impl Handler {
         let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
         if replies.first().is_none_or(|r| r.ephemeral) {
             let _ = thread.id.delete(&dctx.http).await;
-            send(&dctx.http, &target, &replies, deferred, false).await;
+            send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
             return;
         }
-        for m in replies.iter().flat_map(outgoing) {
-            fallback(&dctx.http, thread.id, &m).await;
+        for r in &replies {
+            let posted = post(&dctx.http, thread.id, r).await;
+            report(&self.bot, r.outbox, posted.as_ref().map(|_| ())).await;
         }
         let note = bot::text::Builder::new()
             .text("Challenge posted: the game will be played in ")
             .channel(&thread.id.to_string())
             .text(".")
             .build();
-        send(&dctx.http, &target, &[note], deferred, false).await;
+        send(&self.bot, &dctx.http, &target, &[note], deferred, false).await;
     }
 
     async fn on_autocomplete(&self, dctx: &Context, ac: CommandInteraction) {
@@ -665,28 +862,15 @@ impl Handler {
     async fn on_component(&self, dctx: &Context, c: ComponentInteraction) {
         let target = Target::Component(&c);
         let Some(command) = Command::from_button(&c.data.custom_id) else {
-            send(
-                &dctx.http,
-                &target,
-                &[Reply::private("That button is no longer in use.")],
-                false,
-                false,
-            )
-            .await;
+            let reply = [Reply::private("That button is no longer in use.")];
+            send(&self.bot, &dctx.http, &target, &reply, Deferred::No, false).await;
             return;
         };
         let ctx = component_ctx(&c);
         let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
         // A refusal leaves the buttons for the right person; anything else removes them.
         let refused = replies.first().is_some_and(|r| r.ephemeral);
-        send(
-            &dctx.http,
-            &target,
-            &replies,
-            deferred,
-            !refused && !deferred,
-        )
-        .await;
+        send(&self.bot, &dctx.http, &target, &replies, deferred, !refused).await;
     }
 }
 

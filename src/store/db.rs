@@ -18,6 +18,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0003_seats_tournaments_ratings",
         include_str!("../../migrations/0003_seats_tournaments_ratings.sql"),
     ),
+    (
+        "0004_outbox",
+        include_str!("../../migrations/0004_outbox.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
@@ -194,7 +198,7 @@ impl Store {
 
 /// Queries and changes inside one transaction. Its methods are defined by the domain modules
 /// ([`games`], [`challenges`], [`matches`], [`clocks`], [`settings`], [`users`],
-/// [`tournaments`]).
+/// [`tournaments`], [`outbox`]).
 pub struct Tx<'a> {
     tx: &'a rusqlite::Transaction<'a>,
 }
@@ -240,7 +244,7 @@ macro_rules! plain_fields {
         }
     )*};
 }
-plain_fields!(i64, u32, u8, bool, String);
+plain_fields!(i64, u32, u8, bool, String, Vec<u8>);
 
 impl<T: Column> Field for T {
     fn field(c: &Cols, column: &str) -> Result<T> {

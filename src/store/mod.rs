@@ -17,7 +17,8 @@
 //! - [`challenges`]: challenges; [`matches`]: two-game matches;
 //! - [`clocks`]: deadlines, reminders and vacations;
 //! - [`settings`]: user and server settings; [`users`]: users and their display names;
-//! - [`tournaments`]: tournaments and their pairings.
+//! - [`tournaments`]: tournaments and their pairings;
+//! - [`outbox`]: the messages the bot owes, stored with the change that causes them until sent.
 
 /// Declares an enum stored as text: each variant with its stored form, and `ALL`, `id`,
 /// `from_id` and its reading from a column (`what` names it in messages about corrupt data)
@@ -91,6 +92,7 @@ pub mod clocks;
 mod db;
 pub mod games;
 pub mod matches;
+pub mod outbox;
 pub mod settings;
 pub mod tournaments;
 pub mod users;
@@ -102,6 +104,7 @@ pub use games::{
     AI_USER_ID,
 };
 pub use matches::MatchRow;
+pub use outbox::{NewMessage, OutboxRow};
 pub use tournaments::{
     NewPairing, NewTournament, PairingResult, PairingRow, TournamentFormat, TournamentRow,
     TournamentStatus,

@@ -286,6 +286,63 @@ struct St {
     users: HashMap<u64, String>,
     /// user id -> DM channel id.
     dms: HashMap<u64, u64>,
+    /// Failures to answer with, in order of registration.
+    faults: Vec<Fault>,
+    /// Users whose DMs are closed to the bot (50007).
+    closed_dms: Vec<u64>,
+    /// (channel, nonce) -> the message created with that nonce (`enforce_nonce`).
+    nonces: HashMap<(u64, String), u64>,
+}
+
+/// A failure the fake answers a matching request with, `times` times.
+#[derive(Clone, Debug)]
+pub struct Fault {
+    pub method: String,
+    /// Matches a request whose path contains this.
+    pub path: String,
+    pub status: u16,
+    pub body: Value,
+    pub times: usize,
+    /// Do what the request asks first, then answer with the failure (a lost answer).
+    pub after_doing_it: bool,
+}
+
+impl Fault {
+    /// `status` with a Discord error body `{code, message}`.
+    pub fn new(method: &str, path: &str, status: u16, code: u64, message: &str) -> Fault {
+        Fault {
+            method: method.into(),
+            path: path.into(),
+            status,
+            body: json!({"code": code, "message": message}),
+            times: 1,
+            after_doing_it: false,
+        }
+    }
+
+    /// A 429: `global` or for this route, with Discord's body.
+    pub fn rate_limited(method: &str, path: &str, retry_after: f64, global: bool) -> Fault {
+        Fault {
+            body: json!({
+                "message": "You are being rate limited.",
+                "retry_after": retry_after,
+                "global": global,
+                "code": if global { 0 } else { 20028 },
+            }),
+            ..Fault::new(method, path, 429, 0, "")
+        }
+    }
+
+    pub fn times(mut self, n: usize) -> Fault {
+        self.times = n;
+        self
+    }
+
+    /// The request takes effect, but its answer is an error (as when a connection drops).
+    pub fn after_doing_it(mut self) -> Fault {
+        self.after_doing_it = true;
+        self
+    }
 }
 
 impl St {
@@ -445,6 +502,26 @@ impl FakeDiscord {
     }
 
     /// Records a user name for `id`, used wherever the fake builds a user object for it.
+    /// Answers matching requests with a failure from now on (see [`Fault`]).
+    pub fn fail(&self, fault: Fault) {
+        self.st().faults.push(fault);
+    }
+
+    /// Stops every failure registered with [`FakeDiscord::fail`].
+    pub fn heal(&self) {
+        self.st().faults.clear();
+    }
+
+    /// How many failures are still to be answered.
+    pub fn faults_left(&self) -> usize {
+        self.st().faults.iter().map(|f| f.times).sum()
+    }
+
+    /// The user no longer accepts direct messages from the bot (50007).
+    pub fn close_dms(&self, user: u64) {
+        self.st().closed_dms.push(user);
+    }
+
     pub fn add_user(&self, id: u64, name: &str) {
         self.st().users.insert(id, name.to_string());
     }
@@ -1097,7 +1174,27 @@ async fn rest(
     };
     let (status, answer) = {
         let mut st = inner.st();
-        let (status, answer, message) = route(&inner, &mut st, &method, &path, &json, &files);
+        let fault = st
+            .faults
+            .iter_mut()
+            .find(|f| f.times > 0 && f.method == method.as_str() && path.contains(&f.path))
+            .map(|f| {
+                f.times -= 1;
+                f.clone()
+            });
+        let (status, answer, message) = match fault {
+            Some(f) => {
+                if f.after_doing_it {
+                    route(&inner, &mut st, &method, &path, &json, &files);
+                }
+                (
+                    StatusCode::from_u16(f.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+                    Some(f.body),
+                    None,
+                )
+            }
+            None => route(&inner, &mut st, &method, &path, &json, &files),
+        };
         st.requests.push(Recorded {
             method: method.to_string(),
             path,
@@ -1352,7 +1449,29 @@ fn route(
         }
         ("POST", ["channels", c, "messages"]) => {
             let c = parse_id(c);
+            if st.closed_dms.iter().any(|u| st.dms.get(u) == Some(&c)) {
+                return err(discord_error(
+                    StatusCode::FORBIDDEN,
+                    50007,
+                    "Cannot send messages to this user",
+                ));
+            }
+            let nonce = match &body["nonce"] {
+                Value::String(n) => Some(n.clone()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            };
+            if let (Some(n), true) = (&nonce, body["enforce_nonce"] == json!(true)) {
+                if let Some(existing) = st.nonces.get(&(c, n.clone())) {
+                    if let Some(m) = st.messages.get(existing) {
+                        return ok(m.clone());
+                    }
+                }
+            }
             let msg = build_message(st, c, &body, files, None);
+            if let Some(n) = nonce {
+                st.nonces.insert((c, n), id_of(&msg));
+            }
             st.store_message(msg.clone());
             ok_msg(msg)
         }

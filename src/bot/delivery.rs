@@ -1,0 +1,78 @@
+//! What the adapters report about owed messages: delivered, failed (retried with backoff, or
+//! given up), and what is still owed (delivered at start-up and retried while running).
+
+use super::outbox::reply_of;
+use super::reply::Reply;
+use super::session::Bot;
+
+/// A message a command owes is sent by that command's own delivery first; the retry loop
+/// leaves it alone for this long.
+pub const IN_FLIGHT_MS: i64 = 60_000;
+/// Sent and abandoned messages are forgotten after this long.
+const KEEP_SENT_MS: i64 = 7 * 24 * 3_600_000;
+/// At most this many owed messages per retry round.
+const BATCH: u32 = 50;
+
+impl Bot {
+    /// Records that the owed message `id` was delivered.
+    pub fn delivered(&self, id: i64) {
+        let now = self.now();
+        if let Err(e) = self.store().write(|tx| tx.mark_sent(id, now)) {
+            tracing::error!(error = %e, message = id, "recording a delivery failed");
+        }
+    }
+
+    /// Records that delivering the owed message `id` failed: it is retried with backoff, or
+    /// never again with `give_up` (the platform refuses it for good).
+    pub fn delivery_failed(&self, id: i64, error: &str, give_up: bool) {
+        let now = self.now();
+        if let Err(e) = self
+            .store()
+            .write(|tx| tx.mark_failed(id, error, give_up, now))
+        {
+            tracing::error!(error = %e, message = id, "recording a failed delivery failed");
+        }
+    }
+
+    /// The owed messages due for delivery now, oldest first. At start-up (`at_start`) every
+    /// one is due at once; while running, each waits out its backoff, and those still in their
+    /// own command's hands are left alone.
+    pub fn undelivered(&self, at_start: bool) -> Vec<Reply> {
+        let now = self.now();
+        let (due_by, before) = if at_start {
+            (i64::MAX, now)
+        } else {
+            (now, now - IN_FLIGHT_MS)
+        };
+        let rows = self.store().write(|tx| {
+            tx.prune_messages(now - KEEP_SENT_MS)?;
+            tx.due_messages(due_by, before, BATCH)
+        });
+        let rows = match rows {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::error!(error = %e, "reading the outbox failed");
+                return Vec::new();
+            }
+        };
+        rows.into_iter()
+            .filter_map(|row| {
+                let id = row.id;
+                match reply_of(row) {
+                    Ok(r) => Some(r),
+                    Err(e) => {
+                        let e = e.to_string();
+                        tracing::error!(error = %e, message = id, "an owed message is unreadable");
+                        self.delivery_failed(id, &e, true);
+                        None
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// How many messages are still owed.
+    pub fn owed_count(&self) -> i64 {
+        self.store().read(|tx| tx.unsent_count()).unwrap_or(0)
+    }
+}

@@ -1,0 +1,79 @@
+//! Replies as owed messages: how a reply is stored in the outbox (in the transaction of the
+//! change that owes it) and read back for delivery.
+
+use super::reply::{Attachment, Button, Ctx, Part, Reply};
+use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
+use serde::{Deserialize, Serialize};
+
+/// The stored form of a reply (its image is stored beside it).
+#[derive(Serialize, Deserialize)]
+struct Body {
+    parts: Vec<Part>,
+    mentions: Vec<String>,
+    #[serde(default)]
+    buttons: Vec<Button>,
+    #[serde(default)]
+    board_text: Option<String>,
+}
+
+/// Stores `reply` as owed; its outbox id. An answer to a command (`origin`) goes to the
+/// command's channel unless it names another.
+pub(crate) fn owe(
+    tx: &Tx,
+    origin: Option<&Ctx>,
+    reply: &Reply,
+    now: i64,
+) -> Result<i64, StoreError> {
+    let body = serde_json::to_string(&Body {
+        parts: reply.parts.clone(),
+        mentions: reply.mentions.clone(),
+        buttons: reply.buttons.clone(),
+        board_text: reply.board_text.clone(),
+    })
+    .map_err(|e| StoreError::Corrupt(format!("a reply cannot be stored: {e}")))?;
+    let channel = reply
+        .channel
+        .as_deref()
+        .or(origin.map(|c| c.channel.as_str()));
+    if channel.is_none() && reply.dm.is_none() {
+        return Err(StoreError::Corrupt(
+            "a scheduled message names no channel and no user".into(),
+        ));
+    }
+    tx.insert_message(
+        &NewMessage {
+            channel_id: channel,
+            dm_user_id: reply.dm.as_deref(),
+            answers_command: origin.is_some() && reply.channel.is_none() && reply.dm.is_none(),
+            body: &body,
+            image: reply
+                .image
+                .as_ref()
+                .map(|a| (a.filename.as_str(), a.bytes.as_slice())),
+        },
+        now,
+    )
+}
+
+/// A stored message as a reply to deliver: it names where it goes.
+pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
+    let body: Body = serde_json::from_str(&row.body).map_err(|e| {
+        StoreError::Corrupt(format!("outbox message {} cannot be read: {e}", row.id))
+    })?;
+    Ok(Reply {
+        parts: body.parts,
+        image: match (row.image_name, row.image) {
+            (Some(filename), Some(bytes)) => Some(Attachment { filename, bytes }),
+            _ => None,
+        },
+        mentions: body.mentions,
+        ephemeral: false,
+        buttons: body.buttons,
+        board_text: body.board_text,
+        channel: row.channel_id,
+        dm: row.dm_user_id,
+        // Delivered later, it answers no pressed button.
+        pressed_message: None,
+        outbox: Some(row.id),
+    })
+}
