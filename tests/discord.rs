@@ -166,6 +166,14 @@ async fn start_game(fake: &FakeDiscord, variant: &str) -> Recorded {
         Some(7),
         "the challenge loses its buttons"
     );
+    // ... and says it was accepted instead of asking for it, pinging nobody again.
+    let text = upd.content().unwrap_or_default();
+    assert!(
+        text.contains("accepted, game") && !text.contains("/accept"),
+        "{text}"
+    );
+    let am = &upd.data().expect("an update with data")["allowed_mentions"];
+    assert!(am.is_object() && allowed_users(&upd).is_empty(), "{am}");
     let fups = fake.wait_followups(click, 1, T).await;
     let start = fups.into_iter().next().expect("game start follow-up");
     assert!(
@@ -394,7 +402,7 @@ async fn hkot_1_through_discord_with_a_disconnect_and_a_restart() {
     );
     report("hkot-1", lat);
 
-    // After the game: /status has no game, /record shows it; errors are private.
+    // After the game: /status (private) and /record show it; errors are private.
     let s = fake.slash(ALICE, CH, "status", json!([])).await;
     assert!(fake.response(s, T).await.unwrap().ephemeral());
     let rec = fake.slash(ALICE, CH, "record", json!([])).await;
