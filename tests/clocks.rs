@@ -33,6 +33,33 @@ fn challenge(
     active(&h.db(), channel).unwrap()
 }
 
+/// `/vacation days:N` as typed (the bot may ask to confirm).
+fn vacation(days: u32) -> Command {
+    Command::Vacation {
+        days: Some(days),
+        end: false,
+        confirmed: false,
+    }
+}
+
+/// `/vacation days:N`, confirmed (the "Take it anyway" button).
+fn vacation_anyway(days: u32) -> Command {
+    Command::Vacation {
+        days: Some(days),
+        end: false,
+        confirmed: true,
+    }
+}
+
+/// `/vacation end`.
+fn vacation_end() -> Command {
+    Command::Vacation {
+        days: None,
+        end: true,
+        confirmed: false,
+    }
+}
+
 fn tick(h: &Harness) -> Vec<Reply> {
     h.bot.tick()
 }
@@ -42,7 +69,7 @@ fn advance(h: &Harness, ms: i64) {
 }
 
 #[test]
-fn reminders_come_after_a_day_and_a_day_before_the_deadline_never_twice() {
+fn reminders_come_after_a_day_and_with_a_fifth_of_the_time_left_never_twice() {
     let h = Harness::new(false);
     let g = challenge(&h, "c", "hkot-1", "3", false);
     assert_eq!(g.deadline_at, Some(T0 + 3 * DAY));
@@ -68,13 +95,21 @@ fn reminders_come_after_a_day_and_a_day_before_the_deadline_never_twice() {
         r[0].plain_text()
     );
     assert!(tick(&h).is_empty(), "never twice");
-    advance(&h, 11 * HOUR); // 36 h: the 12-hour gap holds, nothing is due
+    advance(&h, 11 * HOUR); // 36 h: nothing is due
     assert!(tick(&h).is_empty());
-    advance(&h, 13 * HOUR); // 49 h: less than 24 h left
+    advance(&h, 13 * HOUR); // 49 h: nothing yet
+    assert!(tick(&h).is_empty());
+    // The last call: with 3 days per move a fifth of the time (14.4 h) is less than a day.
+    advance(&h, 8 * HOUR + 36 * 60_000); // 57 h 36 min: 14 h 24 min left
     let r = tick(&h);
     assert_eq!(r.len(), 1);
     assert!(
         r[0].plain_text().contains("Last call"),
+        "{}",
+        r[0].plain_text()
+    );
+    assert!(
+        r[0].plain_text().contains("14 hours 24 minutes left"),
         "{}",
         r[0].plain_text()
     );
@@ -227,7 +262,7 @@ fn vacation_pauses_the_clock_and_tells_the_opponent() {
     h.mv("aoife", "c", "D4");
     h.mv("brian", "c", "B2");
     advance(&h, 10 * HOUR);
-    let r = h.send("aoife", "elsewhere", Command::Vacation { days: 2 });
+    let r = h.send("aoife", "elsewhere", vacation(2));
     assert!(
         r[0].ephemeral && r[0].plain_text().contains("clocks paused in 1 game"),
         "{}",
@@ -261,7 +296,7 @@ fn a_vacation_taken_in_the_middle_of_a_turn_shows_as_paused_and_silences_reminde
     let h = Harness::new(false);
     challenge(&h, "c", "ard-ri", "5", false);
     advance(&h, 2 * DAY);
-    h.send("aoife", "c", Command::Vacation { days: 2 });
+    h.send("aoife", "c", vacation(2));
     let s = h.send("brian", "c", Command::Status {});
     assert!(
         s[0].plain_text().contains("paused until"),
@@ -283,7 +318,7 @@ fn a_vacation_taken_in_the_middle_of_a_turn_shows_as_paused_and_silences_reminde
 fn a_turn_arriving_during_a_vacation_starts_its_clock_afterwards() {
     let h = Harness::new(false);
     challenge(&h, "c", "ard-ri", "1", false);
-    h.send("brian", "c", Command::Vacation { days: 3 });
+    h.send("brian", "c", vacation(3));
     h.mv("aoife", "c", "d2-c2");
     let row = active(&h.db(), "c").unwrap();
     assert_eq!(row.clock_start_at, Some(T0 + 3 * DAY));
@@ -291,28 +326,28 @@ fn a_turn_arriving_during_a_vacation_starts_its_clock_afterwards() {
 }
 
 #[test]
-fn vacation_is_limited_to_fourteen_days_a_year() {
+fn vacation_is_limited_to_fourteen_days() {
     let h = Harness::new(false);
-    let r = h.send("aoife", "c", Command::Vacation { days: 15 });
+    let r = h.send("aoife", "c", vacation_anyway(15));
     assert!(r[0].plain_text().contains("1 to 14 days"));
-    let r = h.send("aoife", "c", Command::Vacation { days: 10 });
+    let r = h.send("aoife", "c", vacation_anyway(10));
     assert!(
         r[0].plain_text().contains("on vacation until"),
         "{}",
         r[0].plain_text()
     );
-    let r = h.send("aoife", "c", Command::Vacation { days: 1 });
+    let r = h.send("aoife", "c", vacation_anyway(1));
     assert!(r[0].plain_text().contains("already on vacation"));
     advance(&h, 11 * DAY);
-    let r = h.send("aoife", "c", Command::Vacation { days: 5 });
+    let r = h.send("aoife", "c", vacation_anyway(5));
     assert!(
         r[0].plain_text().contains("4 days of vacation left"),
         "{}",
         r[0].plain_text()
     );
-    let r = h.send("aoife", "c", Command::Vacation { days: 4 });
+    let r = h.send("aoife", "c", vacation_anyway(4));
     assert!(
-        r[0].plain_text().contains("Vacation left this year: none"),
+        r[0].plain_text().contains("Vacation left: none"),
         "{}",
         r[0].plain_text()
     );
@@ -360,7 +395,7 @@ fn moderators_set_the_server_default_time_control() {
     let settings = Command::Settings {
         reminders: None,
         default_days: Some(TimeControl::DaysPerMove(5)),
-        reminder_hours: Some(12),
+        reminder_hours: Some(48),
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(r[0].plain_text().contains("Only moderators"));
@@ -380,11 +415,14 @@ fn moderators_set_the_server_default_time_control() {
     h.send("brian", "c", Command::Accept { challenge: None });
     let g = active(&h.db(), "c").unwrap();
     assert_eq!(g.days_per_move, Some(5));
-    advance(&h, 12 * HOUR);
+    // The server's 48 hours are later than a quarter of the 5 days (30 hours).
+    advance(&h, 47 * HOUR);
+    assert!(tick(&h).is_empty());
+    advance(&h, HOUR);
     assert_eq!(
         tick(&h).len(),
         1,
-        "the first reminder after the server's 12 hours"
+        "the first reminder after the server's 48 hours"
     );
     let bad = try_challenge_cmd("brian", "ard-ri", None, None, false, Some("4"));
     assert_eq!(

@@ -18,6 +18,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0003_seats_tournaments_ratings",
         include_str!("../../migrations/0003_seats_tournaments_ratings.sql"),
     ),
+    (
+        "0005_clock_restore",
+        include_str!("../../migrations/0005_clock_restore.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
