@@ -541,3 +541,42 @@ impl Bot {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reminders_are_proportionate_and_the_last_call_is_never_pushed_back() {
+        let day = 24 * HOUR;
+        let s = 1_000 * DAY;
+        // (days per move, first, last call) after the start of a full turn, default delay.
+        for (days, first, last) in [
+            (1, Some(7 * HOUR + 12 * 60_000), 19 * HOUR + 12 * 60_000),
+            (2, Some(day), 2 * day - 9 * HOUR - 36 * 60_000),
+            (3, Some(day), 3 * day - 14 * HOUR - 24 * 60_000),
+            (5, Some(30 * HOUR), 4 * day),
+            (14, Some(3 * day + 12 * HOUR), 13 * day),
+        ] {
+            let control = days * day;
+            assert_eq!(
+                reminder_schedule(control, day, s, s + control),
+                (first.map(|f| s + f), s + last),
+                "{days} days"
+            );
+        }
+        // The server's delay counts when it is later than a quarter of the time.
+        assert_eq!(
+            reminder_schedule(5 * day, 48 * HOUR, s, s + 5 * day).0,
+            Some(s + 48 * HOUR)
+        );
+        // A turn that starts with 10 hours left of 1 day (a takeback): no room for a first
+        // reminder 12 hours before the last call, which comes 4.8 hours before the end.
+        assert_eq!(
+            reminder_schedule(day, day, s, s + 10 * HOUR),
+            (None, s + 10 * HOUR - 4 * HOUR - 48 * 60_000)
+        );
+        // With less than the last call's time left, the last call comes at once.
+        assert_eq!(reminder_schedule(3 * day, day, s, s + 2 * HOUR), (None, s));
+    }
+}

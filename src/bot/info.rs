@@ -215,7 +215,11 @@ impl Bot {
                         n[1 - seat],
                         text::side_of(g, *seat).name(),
                         plies + 1,
-                        if *yours { "**your move**" } else { "their move" },
+                        if *yours {
+                            "**your move**"
+                        } else {
+                            "their move"
+                        },
                         left.as_deref().unwrap_or("no clock")
                     ));
             }
