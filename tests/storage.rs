@@ -534,7 +534,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
 
     // Opened again, nothing is applied twice and everything is still there.
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(store.schema_version().unwrap(), 4);
     read(&mut store, |tx| {
         assert_eq!(tx.game_count()?, 13);
         assert_eq!(tx.moves(9)?.len(), 7);
