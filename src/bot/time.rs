@@ -253,9 +253,10 @@ mod tests {
     fn vacation_is_counted_over_any_365_days() {
         let t = 1_795_996_800_000; // 2026-11-30
         assert_eq!(vacation_days_available(&[], t), 14);
-        // 10 days taken 20 days ago: 4 left now. Later, any 365 days that would hold part of
-        // both must still hold no more than 14: 5 days at t + 340 would make 15 with the
-        // old 10; a day later the window can leave out the old vacation's first day.
+        // 10 days taken 20 days ago: 4 left now. Later, no 365 days may hold more than 14 of
+        // old and new together: 5 days from t + 340 would put 15 in the 365 days ending with
+        // them; from t + 341 the 365 days ending with a 14-day vacation begin when the old
+        // one ended.
         let taken = [(t - 20 * DAY, t - 10 * DAY)];
         assert_eq!(vacation_days_available(&taken, t), 4);
         assert_eq!(vacation_days_available(&taken, t + 340 * DAY), 4);
