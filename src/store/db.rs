@@ -22,6 +22,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0004_outbox",
         include_str!("../../migrations/0004_outbox.sql"),
     ),
+    (
+        "0005_clock_restore",
+        include_str!("../../migrations/0005_clock_restore.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
