@@ -321,16 +321,16 @@ fn owner(conn: &Connection) -> Result<Owner> {
         Owner::Empty
     } else if version >= 1 && FIRST_TABLES.iter().all(|t| tables.iter().any(|n| n == t)) {
         Owner::OlderTaraBot
+    } else if tables.is_empty() {
+        Owner::Foreign(format!(
+            "it has no tables, but its schema version (user_version) is {version}"
+        ))
     } else {
         let shown: Vec<&str> = tables.iter().take(5).map(String::as_str).collect();
         let more = tables.len().saturating_sub(shown.len());
         Owner::Foreign(format!(
             "its tables are {}{}",
-            if shown.is_empty() {
-                "none".to_string()
-            } else {
-                shown.join(", ")
-            },
+            shown.join(", "),
             if more > 0 {
                 format!(" and {more} more")
             } else {
