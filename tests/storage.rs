@@ -1088,12 +1088,19 @@ fn application_id(path: &Path) -> i32 {
 
 /// Runs the binary in an empty folder (so no configuration file is read).
 fn tara_bot(args: &[&str]) -> std::process::Output {
+    tara_bot_with(args, &[])
+}
+
+/// Runs the binary in an empty folder with these environment variables.
+fn tara_bot_with(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     let cwd = tempfile::tempdir().unwrap();
     std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
         .args(args)
         .current_dir(cwd.path())
         .env_remove("RUST_LOG")
         .env_remove("TARA_BOT_CONFIG")
+        .env_remove("DISCORD_TOKEN_FILE")
+        .envs(env.iter().copied())
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap()
@@ -1157,6 +1164,18 @@ fn a_corrupt_database_is_refused_with_how_to_restore_it() {
     assert!(err.contains("damaged"), "{err}");
     assert_says_how_to_restore(&err);
     assert!(out.stdout.is_empty(), "nothing was served");
+    // The Discord bot too, before it connects (the proxy address would refuse it anyway).
+    let out = tara_bot_with(
+        &["run", "--db", db],
+        &[
+            ("DISCORD_TOKEN", "not-a-real-token"),
+            ("DISCORD_PROXY_URL", "http://127.0.0.1:9"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("damaged"), "{err}");
+    assert_says_how_to_restore(&err);
     let out = tara_bot(&["db", "check", "--db", db]);
     assert_eq!(out.status.code(), Some(1));
     let report = String::from_utf8(out.stdout).unwrap();
