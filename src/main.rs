@@ -277,6 +277,15 @@ fn database(db: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, ExitCo
     }
 }
 
+/// A `db` command's error as a sentence: one about a named file already names it; any other
+/// is about the database.
+fn about_file(doing: &str, db: &std::path::Path, e: &tara_bot::store::StoreError) -> String {
+    match e {
+        tara_bot::store::StoreError::File { .. } => e.to_string(),
+        _ => format!("{doing} the database {}: {e}", db.display()),
+    }
+}
+
 /// Whether an error comes from writing to a reader that has gone away.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
@@ -506,7 +515,7 @@ fn run_db(command: DbCommand) -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: backing up the database {}: {e}", db.display());
+                    eprintln!("error: {}", about_file("backing up", &db, &e));
                     ExitCode::from(1)
                 }
             }
@@ -527,7 +536,7 @@ fn run_db(command: DbCommand) -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    eprintln!("error: checking the database {}: {e}", db.display());
+                    eprintln!("error: {}", about_file("checking", &db, &e));
                     ExitCode::from(1)
                 }
             }

@@ -1420,4 +1420,25 @@ fn a_backup_taken_while_games_are_written_restores_every_game_intact() {
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("the database itself"));
+    // A missing folder, a missing database: sentences naming the file.
+    let nowhere = dir.path().join("no-such-folder").join("b.db");
+    match tara_bot::store::backup(&live, &nowhere) {
+        Err(e @ StoreError::File { .. }) => {
+            assert!(e.to_string().contains("does not exist"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let missing = dir.path().join("missing.db");
+    let out = tara_bot(&["db", "check", "--db", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("there is no database file here"), "{err}");
+    assert!(!missing.exists(), "a check creates no database");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }

@@ -550,8 +550,19 @@ pub fn backup(source: &Path, dest: &Path) -> Result<BackupSummary> {
             path: dest.to_path_buf(),
             message: "the backup needs a file name".to_string(),
         })?;
+    if let Some(folder) = dest.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !folder.is_dir() {
+            return Err(StoreError::File {
+                path: dest.to_path_buf(),
+                message: format!(
+                    "the folder {} does not exist; create it first or name another file",
+                    folder.display()
+                ),
+            });
+        }
+    }
     let partial = dest.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-    let written = copy_to(&src, &partial);
+    let written = copy_to(&src, &partial, dest);
     drop(src);
     let summary = match written {
         Ok(summary) => summary,
@@ -570,11 +581,12 @@ pub fn backup(source: &Path, dest: &Path) -> Result<BackupSummary> {
     Ok(summary)
 }
 
-/// Copies `src` into a new file at `to` (one snapshot) and checks the copy.
-fn copy_to(src: &Connection, to: &Path) -> Result<BackupSummary> {
+/// Copies `src` into a new file at `to` (one snapshot) and checks the copy; errors name
+/// `dest`, the file the copy is for.
+fn copy_to(src: &Connection, to: &Path, dest: &Path) -> Result<BackupSummary> {
     let _ = std::fs::remove_file(to);
     let cannot_write = |e: &dyn std::fmt::Display| StoreError::File {
-        path: to.to_path_buf(),
+        path: dest.to_path_buf(),
         message: format!("cannot write the backup here ({e})"),
     };
     let mut dst = Connection::open(to).map_err(|e| cannot_write(&e))?;
@@ -593,7 +605,7 @@ fn copy_to(src: &Connection, to: &Path) -> Result<BackupSummary> {
                 }
                 _ => {
                     return Err(StoreError::File {
-                        path: to.to_path_buf(),
+                        path: dest.to_path_buf(),
                         message: "the database stayed locked for 60 s; try the backup again"
                             .to_string(),
                     })
