@@ -503,12 +503,14 @@ fn run_db(command: DbCommand) -> ExitCode {
             }
             match tara_bot::store::backup(&db, &file) {
                 Ok(s) => {
+                    let count =
+                        |n: i64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
                     out!(
-                        "backed up {} to {}: {} games, {} moves, schema {}, {} bytes",
+                        "backed up {} to {}: {}, {}, schema {}, {} bytes",
                         db.display(),
                         file.display(),
-                        s.games,
-                        s.moves,
+                        count(s.games, "game"),
+                        count(s.moves, "move"),
                         s.schema_version,
                         s.bytes
                     );

@@ -450,7 +450,13 @@ impl std::fmt::Display for CheckReport {
             }
         }
         if let Some((games, moves)) = self.counts {
-            writeln!(f, "contents: {games} games, {moves} moves")?;
+            let plural = |n: i64| if n == 1 { "" } else { "s" };
+            writeln!(
+                f,
+                "contents: {games} game{}, {moves} move{}",
+                plural(games),
+                plural(moves)
+            )?;
         }
         if self.is_fine() {
             write!(f, "result: fine")
