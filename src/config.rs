@@ -36,10 +36,11 @@ pub struct Config {
 /// A configuration problem.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read the configuration file {path}: {source}")]
+    #[error("cannot read the configuration file {path}: {reason}")]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        /// Why (shown in the message, so not a separate error source).
+        reason: std::io::Error,
     },
     #[error("the configuration file {path} is not valid: {message}")]
     Parse { path: PathBuf, message: String },
@@ -94,9 +95,9 @@ impl Config {
 }
 
 fn read_file(path: &Path) -> Result<File, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+    let text = std::fs::read_to_string(path).map_err(|reason| ConfigError::Read {
         path: path.to_path_buf(),
-        source,
+        reason,
     })?;
     toml::from_str(&text).map_err(|e| ConfigError::Parse {
         path: path.to_path_buf(),

@@ -45,6 +45,11 @@ enum Command {
     Local(LocalArgs),
     /// Draw a position (PNG) or a whole game (animated GIF, with --replay).
     Render(RenderArgs),
+    /// Back up or check the database.
+    Db {
+        #[command(subcommand)]
+        command: DbCommand,
+    },
     /// Measure performance.
     Bench {
         #[arg(value_enum)]
@@ -52,6 +57,28 @@ enum Command {
         /// Seconds to spend per configuration.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+    },
+}
+
+#[derive(Subcommand)]
+enum DbCommand {
+    /// Copy the database to FILE with SQLite's online backup API; safe while the bot runs.
+    Backup {
+        /// Where to write the copy (refused if it exists, unless --force).
+        file: std::path::PathBuf,
+        /// Replace FILE if it exists.
+        #[arg(long)]
+        force: bool,
+        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+    },
+    /// Check the database: SQLite's integrity check, whose file it is and its schema version.
+    /// Exit status 0 when tara-bot can use it, 1 otherwise.
+    Check {
+        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
     },
 }
 
@@ -160,15 +187,49 @@ struct RenderArgs {
     /// Draw the position after this many moves (default: all).
     #[arg(long)]
     ply: Option<usize>,
-    /// The players' names, first seat first, separated by a comma ("alice,bob").
-    #[arg(long, default_value = "")]
-    names: String,
+    /// The players' names, first seat first, separated by a comma ("Aoife,Brian").
+    #[arg(long, value_name = "FIRST,SECOND", value_parser = parse_names)]
+    names: Option<[String; 2]>,
     /// An animated GIF of the whole game instead of one position.
     #[arg(long)]
     replay: bool,
-    /// Where to write the image.
-    #[arg(short, long)]
+    /// Where to write the image: a .png file (one position), a .gif file (with --replay), or -
+    /// for standard output.
+    #[arg(short, long, value_name = "FILE")]
     output: std::path::PathBuf,
+}
+
+/// What `render -o` names: a file of one format, or standard output.
+enum RenderTarget {
+    File(std::path::PathBuf),
+    Stdout,
+}
+
+impl RenderArgs {
+    /// Where to write, or a usage message when `-o`'s extension does not match what is drawn
+    /// (`.png` for one position, `.gif` for `--replay`).
+    fn target(&self) -> Result<RenderTarget, String> {
+        if self.output.as_os_str() == "-" {
+            return Ok(RenderTarget::Stdout);
+        }
+        let ext = self
+            .output
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let shown = self.output.display();
+        match (ext.as_deref(), self.replay) {
+            (Some("png"), false) | (Some("gif"), true) => Ok(RenderTarget::File(self.output.clone())),
+            (Some("png"), true) => Err(format!(
+                "-o {shown}: --replay draws an animated GIF, so name a .gif file (e.g. -o game.gif), or leave out --replay to draw one position as a PNG"
+            )),
+            (Some("gif"), false) => Err(format!(
+                "-o {shown}: a .gif file holds a replay; add --replay to draw the whole game, or name a .png file to draw one position"
+            )),
+            _ => Err(format!(
+                "-o {shown}: the file name must end in .png (one position) or .gif (a replay, with --replay), or be - for standard output"
+            )),
+        }
+    }
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -180,6 +241,57 @@ fn parse_scoring(s: &str) -> Result<Scoring, String> {
 }
 fn parse_first(s: &str) -> Result<Side, String> {
     notation::parse_side(s)
+}
+
+/// `--names`: exactly two non-empty names separated by a comma.
+fn parse_names(s: &str) -> Result<[String; 2], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let problem = match parts.as_slice() {
+        [a, b] if !a.is_empty() && !b.is_empty() => {
+            return Ok([a.to_string(), b.to_string()]);
+        }
+        ["", ""] => "both names are empty".to_string(),
+        ["", _] => "the first name is empty".to_string(),
+        [_, _] => "the second name is empty".to_string(),
+        [""] => "no names are given".to_string(),
+        [_] => "only one name is given".to_string(),
+        more => format!("{} names are given", more.len()),
+    };
+    Err(format!(
+        "--names takes two names separated by a comma, e.g. --names \"Aoife,Brian\"; {problem}"
+    ))
+}
+
+/// The database file: `--db`, else the configuration's; a configuration problem is reported
+/// (exit status 2).
+fn database(db: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, ExitCode> {
+    if let Some(db) = db {
+        return Ok(db);
+    }
+    match tara_bot::config::Config::load() {
+        Ok(c) => Ok(c.database),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// A `db` command's error as a sentence: one about a named file already names it; any other
+/// is about the database.
+fn about_file(doing: &str, db: &std::path::Path, e: &tara_bot::store::StoreError) -> String {
+    match e {
+        tara_bot::store::StoreError::File { .. } => e.to_string(),
+        _ => format!("{doing} the database {}: {e}", db.display()),
+    }
+}
+
+/// Whether an error comes from writing to a reader that has gone away.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Parses the command line; on an error prints it with the usage of the command concerned
@@ -226,12 +338,15 @@ fn main() -> ExitCode {
         Command::Run(args) => run_discord(args),
         Command::Local(args) => match run_local(args) {
             Ok(()) => ExitCode::SUCCESS,
+            // The reader of the output went away (`tara-bot local … | head`): end quietly.
+            Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e:#}");
                 ExitCode::from(1)
             }
         },
         Command::Render(args) => run_render(args),
+        Command::Db { command } => run_db(command),
         Command::Bench { what, seconds } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
                 eprintln!("error: --seconds must be a positive number");
@@ -290,10 +405,17 @@ fn run_engine(args: EngineArgs) -> ExitCode {
 }
 
 fn run_render(args: RenderArgs) -> ExitCode {
-    let usage = "tara-bot render --variant <id> [--scoring ..] [--first ..] [--position \"<notation>\"] --moves \"<...>\" [--ply N] [--replay] -o FILE";
+    let usage = "tara-bot render --variant <id> [--scoring ..] [--first ..] [--position \"<notation>\"] --moves \"<...>\" [--ply N] [--names \"A,B\"] [--replay] -o FILE.png|FILE.gif|-";
     let start = match args.game.start(usage) {
         Ok(p) => p,
         Err(code) => return code,
+    };
+    let target = match args.target() {
+        Ok(t) => t,
+        Err(message) => {
+            eprintln!("error: {message}\n\nUsage: {usage}");
+            return ExitCode::from(2);
+        }
     };
     if args.replay && args.game.position.is_some() {
         eprintln!("error: --replay draws a whole game from its start, so it cannot be combined with --position\n\nUsage: {usage}");
@@ -312,11 +434,7 @@ fn run_render(args: RenderArgs) -> ExitCode {
     for text in engine::split_moves(&args.game.moves) {
         moves.push(pos.parse_move(text).expect("checked by the replay"));
     }
-    let mut names = args.names.splitn(2, ',').map(|s| s.trim().to_string());
-    let names = [
-        names.next().unwrap_or_default(),
-        names.next().unwrap_or_default(),
-    ];
+    let names = args.names.clone().unwrap_or_default();
     let bytes = if args.replay {
         render::replay_gif(options, &moves, &names)
     } else {
@@ -335,23 +453,113 @@ fn run_render(args: RenderArgs) -> ExitCode {
         let last = ply.checked_sub(1).map(|i| moves[i]);
         render::board_png(&pos, &render::Frame::new(names, last))
     };
-    if let Err(e) = std::fs::write(&args.output, bytes) {
-        eprintln!("error: cannot write {}: {e}", args.output.display());
-        return ExitCode::from(1);
+    match target {
+        RenderTarget::File(path) => {
+            if let Err(e) = std::fs::write(&path, bytes) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+        }
+        RenderTarget::Stdout => {
+            use std::io::Write as _;
+            let mut stdout = std::io::stdout().lock();
+            if let Err(e) = stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("error: writing the image to standard output: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
     }
     ExitCode::SUCCESS
+}
+
+fn run_db(command: DbCommand) -> ExitCode {
+    match command {
+        DbCommand::Backup { file, force, db } => {
+            let db = match database(db) {
+                Ok(db) => db,
+                Err(code) => return code,
+            };
+            if file.exists() {
+                let same = match (std::fs::canonicalize(&file), std::fs::canonicalize(&db)) {
+                    (Ok(a), Ok(b)) => a == b,
+                    _ => false,
+                };
+                if same {
+                    eprintln!(
+                        "error: {} is the database itself; name another file for the backup",
+                        file.display()
+                    );
+                    return ExitCode::from(2);
+                }
+                if !force {
+                    eprintln!(
+                        "error: {} already exists; name another file, or add --force to replace it",
+                        file.display()
+                    );
+                    return ExitCode::from(1);
+                }
+            }
+            match tara_bot::store::backup(&db, &file) {
+                Ok(s) => {
+                    let count =
+                        |n: i64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+                    out!(
+                        "backed up {} to {}: {}, {}, schema {}, {} bytes",
+                        db.display(),
+                        file.display(),
+                        count(s.games, "game"),
+                        count(s.moves, "move"),
+                        s.schema_version,
+                        s.bytes
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {}", about_file("backing up", &db, &e));
+                    ExitCode::from(1)
+                }
+            }
+        }
+        DbCommand::Check { db } => {
+            let db = match database(db) {
+                Ok(db) => db,
+                Err(code) => return code,
+            };
+            match tara_bot::store::check(&db) {
+                Ok(report) => {
+                    out!("database: {}", db.display());
+                    out!("{report}");
+                    if report.is_fine() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {}", about_file("checking", &db, &e));
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
 }
 
 fn init_logging() {
     init_logging_at("warn");
 }
 
+/// Log lines go to standard error only (standard output is the console's or a command's own
+/// output), coloured only when standard error is a terminal.
 fn init_logging_at(default: &str) {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .try_init();
 }
 
@@ -364,6 +572,11 @@ fn run_local(args: LocalArgs) -> Result<()> {
     let db = args.db.unwrap_or(config.database);
     let store = tara_bot::store::Store::open(&db)
         .with_context(|| format!("opening the database {}", db.display()))?;
+    tracing::info!(
+        database = %db.display(),
+        schema = store.schema_version().unwrap_or_default(),
+        "database opened and checked"
+    );
     let seed = SystemClock.now_ms() as u64;
     // Real time, which `/time +2d` can move forward to try the clocks.
     let clock = std::sync::Arc::new(OffsetClock::default());
@@ -406,6 +619,7 @@ fn run_discord(args: RunArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    tracing::info!(database = %db.display(), "database opened and checked");
     render::warm_up();
     let bot = std::sync::Arc::new(Bot::new(
         store,

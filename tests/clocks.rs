@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use std::sync::{Arc, Barrier};
 use tara_bot::bot::time::{DAY, HOUR};
-use tara_bot::bot::{Bot, Command, Reminders, Reply, TimeControl};
+use tara_bot::bot::{Bot, Command, Reminders, Reply, TakebackAnswer, TimeControl};
 use tara_bot::game::{EndReason, Points};
 use tara_bot::store::{GameStatus, Store};
 
@@ -33,6 +33,33 @@ fn challenge(
     active(&h.db(), channel).unwrap()
 }
 
+/// `/vacation days:N` as typed (the bot may ask to confirm).
+fn vacation(days: u32) -> Command {
+    Command::Vacation {
+        days: Some(days),
+        end: false,
+        confirmed: false,
+    }
+}
+
+/// `/vacation days:N`, confirmed (the "Take it anyway" button).
+fn vacation_anyway(days: u32) -> Command {
+    Command::Vacation {
+        days: Some(days),
+        end: false,
+        confirmed: true,
+    }
+}
+
+/// `/vacation end`.
+fn vacation_end() -> Command {
+    Command::Vacation {
+        days: None,
+        end: true,
+        confirmed: false,
+    }
+}
+
 fn tick(h: &Harness) -> Vec<Reply> {
     h.bot.tick()
 }
@@ -42,7 +69,7 @@ fn advance(h: &Harness, ms: i64) {
 }
 
 #[test]
-fn reminders_come_after_a_day_and_a_day_before_the_deadline_never_twice() {
+fn reminders_come_after_a_day_and_with_a_fifth_of_the_time_left_never_twice() {
     let h = Harness::new(false);
     let g = challenge(&h, "c", "hkot-1", "3", false);
     assert_eq!(g.deadline_at, Some(T0 + 3 * DAY));
@@ -68,13 +95,21 @@ fn reminders_come_after_a_day_and_a_day_before_the_deadline_never_twice() {
         r[0].plain_text()
     );
     assert!(tick(&h).is_empty(), "never twice");
-    advance(&h, 11 * HOUR); // 36 h: the 12-hour gap holds, nothing is due
+    advance(&h, 11 * HOUR); // 36 h: nothing is due
     assert!(tick(&h).is_empty());
-    advance(&h, 13 * HOUR); // 49 h: less than 24 h left
+    advance(&h, 13 * HOUR); // 49 h: nothing yet
+    assert!(tick(&h).is_empty());
+    // The last call: with 3 days per move a fifth of the time (14.4 h) is less than a day.
+    advance(&h, 8 * HOUR + 36 * 60_000); // 57 h 36 min: 14 h 24 min left
     let r = tick(&h);
     assert_eq!(r.len(), 1);
     assert!(
         r[0].plain_text().contains("Last call"),
+        "{}",
+        r[0].plain_text()
+    );
+    assert!(
+        r[0].plain_text().contains("14 hours 24 minutes left"),
         "{}",
         r[0].plain_text()
     );
@@ -227,7 +262,7 @@ fn vacation_pauses_the_clock_and_tells_the_opponent() {
     h.mv("aoife", "c", "D4");
     h.mv("brian", "c", "B2");
     advance(&h, 10 * HOUR);
-    let r = h.send("aoife", "elsewhere", Command::Vacation { days: 2 });
+    let r = h.send("aoife", "elsewhere", vacation(2));
     assert!(
         r[0].ephemeral && r[0].plain_text().contains("clocks paused in 1 game"),
         "{}",
@@ -261,7 +296,7 @@ fn a_vacation_taken_in_the_middle_of_a_turn_shows_as_paused_and_silences_reminde
     let h = Harness::new(false);
     challenge(&h, "c", "ard-ri", "5", false);
     advance(&h, 2 * DAY);
-    h.send("aoife", "c", Command::Vacation { days: 2 });
+    h.send("aoife", "c", vacation(2));
     let s = h.send("brian", "c", Command::Status {});
     assert!(
         s[0].plain_text().contains("paused until"),
@@ -283,7 +318,7 @@ fn a_vacation_taken_in_the_middle_of_a_turn_shows_as_paused_and_silences_reminde
 fn a_turn_arriving_during_a_vacation_starts_its_clock_afterwards() {
     let h = Harness::new(false);
     challenge(&h, "c", "ard-ri", "1", false);
-    h.send("brian", "c", Command::Vacation { days: 3 });
+    h.send("brian", "c", vacation(3));
     h.mv("aoife", "c", "d2-c2");
     let row = active(&h.db(), "c").unwrap();
     assert_eq!(row.clock_start_at, Some(T0 + 3 * DAY));
@@ -291,28 +326,28 @@ fn a_turn_arriving_during_a_vacation_starts_its_clock_afterwards() {
 }
 
 #[test]
-fn vacation_is_limited_to_fourteen_days_a_year() {
+fn vacation_is_limited_to_fourteen_days() {
     let h = Harness::new(false);
-    let r = h.send("aoife", "c", Command::Vacation { days: 15 });
+    let r = h.send("aoife", "c", vacation_anyway(15));
     assert!(r[0].plain_text().contains("1 to 14 days"));
-    let r = h.send("aoife", "c", Command::Vacation { days: 10 });
+    let r = h.send("aoife", "c", vacation_anyway(10));
     assert!(
         r[0].plain_text().contains("on vacation until"),
         "{}",
         r[0].plain_text()
     );
-    let r = h.send("aoife", "c", Command::Vacation { days: 1 });
+    let r = h.send("aoife", "c", vacation_anyway(1));
     assert!(r[0].plain_text().contains("already on vacation"));
     advance(&h, 11 * DAY);
-    let r = h.send("aoife", "c", Command::Vacation { days: 5 });
+    let r = h.send("aoife", "c", vacation_anyway(5));
     assert!(
         r[0].plain_text().contains("4 days of vacation left"),
         "{}",
         r[0].plain_text()
     );
-    let r = h.send("aoife", "c", Command::Vacation { days: 4 });
+    let r = h.send("aoife", "c", vacation_anyway(4));
     assert!(
-        r[0].plain_text().contains("Vacation left this year: none"),
+        r[0].plain_text().contains("Vacation left: none"),
         "{}",
         r[0].plain_text()
     );
@@ -362,7 +397,7 @@ fn moderators_set_the_server_default_time_control() {
     let settings = Command::Settings {
         reminders: None,
         default_days: Some(TimeControl::DaysPerMove(5)),
-        reminder_hours: Some(12),
+        reminder_hours: Some(48),
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(r[0].plain_text().contains("Only moderators"));
@@ -382,11 +417,14 @@ fn moderators_set_the_server_default_time_control() {
     h.send("brian", "c", Command::Accept { challenge: None });
     let g = active(&h.db(), "c").unwrap();
     assert_eq!(g.days_per_move, Some(5));
-    advance(&h, 12 * HOUR);
+    // The server's 48 hours are later than a quarter of the 5 days (30 hours).
+    advance(&h, 47 * HOUR);
+    assert!(tick(&h).is_empty());
+    advance(&h, HOUR);
     assert_eq!(
         tick(&h).len(),
         1,
-        "the first reminder after the server's 12 hours"
+        "the first reminder after the server's 48 hours"
     );
     let bad = try_challenge_cmd("brian", "ard-ri", None, None, false, Some("4"));
     assert_eq!(
@@ -482,4 +520,374 @@ fn a_version_1_database_is_upgraded_in_place() {
     let g = store.read(|tx| tx.active_game("c")).unwrap().unwrap();
     assert_eq!(g.days_per_move, None);
     assert_eq!(g.deadline_at, None);
+}
+
+/// Ticks every `step` until `until` has gone by; the reminders that came, each with the time
+/// (since the start of this call) it came at.
+fn reminders_over(h: &Harness, until: i64, step: i64) -> Vec<(i64, String)> {
+    let mut out = Vec::new();
+    let mut t = 0;
+    while t < until {
+        advance(h, step);
+        t += step;
+        for r in tick(h) {
+            let text = r.plain_text();
+            if text.contains("Reminder") {
+                out.push((t, text));
+            }
+        }
+    }
+    out
+}
+
+const MIN: i64 = 60_000;
+
+#[test]
+fn the_last_call_of_a_one_day_turn_comes_with_a_fifth_of_the_day_left() {
+    // The repro: 1 day per move, alice (aoife) reminded and moving at 8 h, then bob waits.
+    let h = Harness::new(false);
+    challenge(&h, "c", "ard-ri", "1", false);
+    let r = reminders_over(&h, 8 * HOUR, 6 * MIN);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0].0, 7 * HOUR + 12 * MIN);
+    h.mv("aoife", "c", "d2-c2");
+    // Brian's turn: 8 h to 32 h.
+    let r = reminders_over(&h, DAY - 6 * MIN, 6 * MIN);
+    let times: Vec<i64> = r.iter().map(|(t, _)| *t).collect();
+    assert_eq!(
+        times,
+        vec![7 * HOUR + 12 * MIN, 19 * HOUR + 12 * MIN],
+        "the first reminder, then the last call 4.8 h before the deadline: {r:?}"
+    );
+    assert!(!r[0].1.contains("Last call"), "{}", r[0].1);
+    assert!(
+        r[1].1.contains("Last call") && r[1].1.contains("4 hours 48 minutes left"),
+        "{}",
+        r[1].1
+    );
+}
+
+#[test]
+fn the_first_reminder_is_proportionate_to_the_time_control() {
+    // (days per move, first reminder, last call), from the start of the turn: the first after
+    // the later of the server's 24 hours and a quarter of the time, at least 12 hours before
+    // the last call; the last call with the smaller of 24 hours and a fifth of the time left.
+    let cases = [
+        (1, 7 * HOUR + 12 * MIN, 19 * HOUR + 12 * MIN),
+        (3, DAY, 57 * HOUR + 36 * MIN),
+        (7, 42 * HOUR, 6 * DAY),
+        (14, 3 * DAY + 12 * HOUR, 13 * DAY),
+    ];
+    for (days, first, last) in cases {
+        let h = Harness::new(false);
+        let g = challenge(&h, "c", "ard-ri", &days.to_string(), false);
+        assert_eq!(g.deadline_at, Some(T0 + i64::from(days) * DAY));
+        let r = reminders_over(&h, i64::from(days) * DAY - 12 * MIN, 12 * MIN);
+        let times: Vec<i64> = r.iter().map(|(t, _)| *t).collect();
+        assert_eq!(times, vec![first, last], "{days} days per move: {r:?}");
+        assert!(r[1].1.contains("Last call"), "{}", r[1].1);
+    }
+}
+
+#[test]
+fn a_takeback_resumes_the_clock_with_the_time_that_was_left() {
+    let takeback = |h: &Harness| {
+        let r = h.send(
+            "aoife",
+            "c",
+            Command::Takeback {
+                answer: None,
+                game: None,
+            },
+        );
+        assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+        h.send(
+            "brian",
+            "c",
+            Command::Takeback {
+                answer: Some(TakebackAnswer::Allow),
+                game: None,
+            },
+        )
+    };
+    // Aoife moves after 10 hours of her 3 days: 62 hours left. Brian allows the takeback at
+    // 12 h; her clock resumes with those 62 hours, not a new 3 days.
+    let h = Harness::new(false);
+    let g = challenge(&h, "c", "ard-ri", "3", false);
+    advance(&h, 10 * HOUR);
+    h.mv("aoife", "c", "d2-c2");
+    advance(&h, 2 * HOUR);
+    let r = takeback(&h);
+    assert!(
+        r[0].plain_text().contains("is undone")
+            && r[0].plain_text().contains("2 days 14 hours left"),
+        "{}",
+        r[0].plain_text()
+    );
+    let row = active(&h.db(), "c").unwrap();
+    assert_eq!(row.deadline_at, Some(T0 + 12 * HOUR + 62 * HOUR));
+    assert_eq!(row.id, g.id);
+    // The reminders follow the shorter turn: its last call still comes 14.4 h before the end.
+    let r = reminders_over(&h, 62 * HOUR - 12 * MIN, 12 * MIN);
+    assert!(
+        r.last().is_some_and(|(t, s)| *t == 62 * HOUR - 14 * HOUR - 24 * MIN
+            && s.contains("Last call")),
+        "{r:?}"
+    );
+
+    // Away when the takeback is allowed: the clock resumes when the vacation ends.
+    let h = Harness::new(false);
+    challenge(&h, "c", "ard-ri", "3", false);
+    advance(&h, 10 * HOUR);
+    h.mv("aoife", "c", "d2-c2");
+    advance(&h, HOUR);
+    h.send("aoife", "elsewhere", vacation(2));
+    advance(&h, HOUR);
+    takeback(&h);
+    let row = active(&h.db(), "c").unwrap();
+    assert_eq!(row.clock_start_at, Some(T0 + 11 * HOUR + 2 * DAY));
+    assert_eq!(row.deadline_at, Some(T0 + 11 * HOUR + 2 * DAY + 62 * HOUR));
+
+    // A move stored before the time left was recorded gets a full time per move.
+    let h = Harness::new(false);
+    let g = challenge(&h, "c", "ard-ri", "3", false);
+    advance(&h, 10 * HOUR);
+    h.mv("aoife", "c", "d2-c2");
+    rusqlite::Connection::open(h.db())
+        .unwrap()
+        .execute("UPDATE moves SET clock_left = NULL", [])
+        .unwrap();
+    advance(&h, 2 * HOUR);
+    takeback(&h);
+    let row = active(&h.db(), "c").unwrap();
+    assert_eq!(row.id, g.id);
+    assert_eq!(row.deadline_at, Some(T0 + 12 * HOUR + 3 * DAY));
+}
+
+#[test]
+fn a_vacation_ends_early_and_gives_back_the_whole_days_not_begun() {
+    let h = Harness::new(false);
+    challenge(&h, "c", "ard-ri", "3", false);
+    // Aoife, on move, goes away after 10 hours for 5 days: 62 hours are left on her clock.
+    advance(&h, 10 * HOUR);
+    h.send("aoife", "elsewhere", vacation(5));
+    assert_eq!(
+        active(&h.db(), "c").unwrap().deadline_at,
+        Some(T0 + 8 * DAY)
+    );
+    // Back after 2 days 3 hours: 3 days used, 2 come back; the clock runs from now with the
+    // 62 hours.
+    advance(&h, 2 * DAY + 3 * HOUR);
+    let now = T0 + 2 * DAY + 13 * HOUR;
+    let r = h.send("aoife", "elsewhere", vacation_end());
+    let note = r[0].plain_text();
+    assert!(r[0].ephemeral, "{note}");
+    assert!(
+        note.contains("2 whole days")
+            && note.contains("clocks running again in 1 game")
+            && note.contains("Vacation left: 11 days"),
+        "{note}"
+    );
+    assert_eq!(r[1].channel.as_deref(), Some("c"));
+    assert_eq!(r[1].mentions, vec!["brian".to_string()]);
+    assert!(
+        r[1].plain_text().contains("back from vacation")
+            && r[1].plain_text().contains("2 days 14 hours left"),
+        "{}",
+        r[1].plain_text()
+    );
+    let row = active(&h.db(), "c").unwrap();
+    assert_eq!(row.deadline_at, Some(now + 62 * HOUR));
+    let s = h.send("brian", "c", Command::Status {});
+    assert!(
+        !s[0].plain_text().contains("paused") && s[0].plain_text().contains("2 days 14 hours left"),
+        "{}",
+        s[0].plain_text()
+    );
+    // Reminders and the timeout follow the resumed clock.
+    advance(&h, 62 * HOUR - 14 * HOUR - 24 * MIN);
+    assert!(texts(&tick(&h)).contains("Last call"));
+    advance(&h, 14 * HOUR + 24 * MIN);
+    assert!(texts(&tick(&h)).contains("Time is up"));
+
+    // Nothing to end.
+    let r = h.send("aoife", "elsewhere", vacation_end());
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("You are not on vacation"),
+        "{}",
+        r[0].plain_text()
+    );
+    // Neither days nor end, or both: told what to write.
+    let none = Command::Vacation {
+        days: None,
+        end: false,
+        confirmed: false,
+    };
+    let r = h.send("aoife", "elsewhere", none);
+    assert!(r[0].plain_text().contains("Say how many days"));
+    let both = Command::Vacation {
+        days: Some(2),
+        end: true,
+        confirmed: false,
+    };
+    let r = h.send("aoife", "elsewhere", both);
+    assert!(r[0].plain_text().contains("not both"));
+}
+
+#[test]
+fn vacation_is_counted_over_any_365_days_not_per_calendar_year() {
+    let h = Harness::new(false);
+    // 14 days from 17 December to 31 December ...
+    advance(&h, 17 * DAY);
+    let r = h.send("aoife", "c", vacation_anyway(14));
+    assert!(
+        r[0].plain_text().contains("until 2026-12-31"),
+        "{}",
+        r[0].plain_text()
+    );
+    // ... leave nothing for early January.
+    advance(&h, 16 * DAY);
+    let r = h.send("aoife", "c", vacation_anyway(1));
+    assert!(
+        r[0].plain_text().contains("no days of vacation left"),
+        "{}",
+        r[0].plain_text()
+    );
+    let settings = Command::Settings {
+        reminders: None,
+        default_days: None,
+        reminder_hours: None,
+    };
+    let r = h.send("aoife", "c", settings.clone());
+    assert!(
+        r[0].plain_text().contains("Vacation left: none"),
+        "{}",
+        r[0].plain_text()
+    );
+    // 365 days after it began, the whole allowance is back.
+    advance(&h, 349 * DAY - MIN);
+    let r = h.send("aoife", "c", vacation_anyway(1));
+    assert!(r[0].plain_text().contains("no days of vacation left"));
+    advance(&h, MIN);
+    let r = h.send("aoife", "c", settings);
+    assert!(
+        r[0].plain_text().contains("Vacation left: 14 days"),
+        "{}",
+        r[0].plain_text()
+    );
+}
+
+#[test]
+fn a_vacation_with_no_clocked_game_in_progress_asks_first() {
+    let h = Harness::new(false);
+    // A game without a clock is nothing a vacation pauses.
+    h.send(
+        "aoife",
+        "c",
+        challenge_cmd("brian", "ard-ri", None, Some("me"), false, Some("none")),
+    );
+    h.send("brian", "c", Command::Accept { challenge: None });
+    let r = h.send("aoife", "c", vacation(3));
+    assert_eq!(r.len(), 1);
+    assert!(r[0].ephemeral);
+    let t = r[0].plain_text();
+    assert!(
+        t.contains("no game with a clock in progress") && t.contains("Take it anyway?"),
+        "{t}"
+    );
+    assert_eq!(r[0].buttons.len(), 1);
+    assert_eq!(r[0].buttons[0].id, "vacation:3");
+    assert_eq!(r[0].buttons[0].label, "Take it anyway");
+    // Nothing was spent.
+    let mut s = Store::open(h.db()).unwrap();
+    let taken = s.read(|tx| tx.vacations("aoife")).unwrap();
+    assert!(taken.is_empty());
+    // The button takes it.
+    let pressed = Command::from_button(&r[0].buttons[0].id).unwrap();
+    let r = h.send("aoife", "c", pressed);
+    assert!(
+        r[0].plain_text().contains("on vacation until")
+            && r[0].plain_text().contains("Vacation left: 11 days"),
+        "{}",
+        r[0].plain_text()
+    );
+    let taken = s.read(|tx| tx.vacations("aoife")).unwrap();
+    assert_eq!(taken.len(), 1);
+    assert_eq!(taken[0].end_at - taken[0].start_at, 3 * DAY);
+}
+
+#[test]
+fn games_lists_the_time_left_most_urgent_first() {
+    let h = Harness::new(false);
+    let start = |channel: &str, days: &str, first: &str| {
+        h.send(
+            "aoife",
+            channel,
+            challenge_cmd("brian", "ard-ri", None, Some(first), false, Some(days)),
+        );
+        h.send("brian", channel, Command::Accept { challenge: None });
+        active(&h.db(), channel).unwrap().id
+    };
+    let unclocked = start("a", "none", "me");
+    let theirs = start("b", "3", "opponent");
+    let week = start("d", "7", "me");
+    let day = start("c", "1", "me");
+    advance(&h, 2 * HOUR);
+    let r = h.send("aoife", "x", Command::Games {});
+    assert!(r[0].ephemeral);
+    let t = r[0].plain_text();
+    let at = |id: i64| {
+        t.find(&format!("game {id} in"))
+            .unwrap_or_else(|| panic!("game {id} missing: {t}"))
+    };
+    assert!(
+        at(day) < at(week) && at(week) < at(unclocked) && at(unclocked) < at(theirs),
+        "your move by deadline, then without a clock, then their move: {t}"
+    );
+    assert!(t.contains("most urgent first"), "{t}");
+    let line = |id: i64| t[at(id)..].lines().next().unwrap().to_string();
+    assert!(
+        line(day).contains("**your move** · 22 hours left"),
+        "{}",
+        line(day)
+    );
+    assert!(
+        line(week).contains("6 days 22 hours left"),
+        "{}",
+        line(week)
+    );
+    assert!(line(unclocked).contains("no clock"), "{}", line(unclocked));
+    assert!(
+        line(theirs).contains("their move · 2 days 22 hours left"),
+        "{}",
+        line(theirs)
+    );
+    // A paused clock says so.
+    h.send("brian", "x", vacation(2));
+    let t = texts(&h.send("aoife", "x", Command::Games {}));
+    assert!(t.contains("clock paused until"), "{t}");
+}
+
+#[test]
+fn settings_read_well_in_the_singular() {
+    let h = Harness::new(false);
+    let mut m = ctx("mona", "c");
+    m.moderator = true;
+    let r = h.bot.handle(
+        &m,
+        Command::Settings {
+            reminders: None,
+            default_days: None,
+            reminder_hours: Some(1),
+        },
+    );
+    let t = r[0].plain_text();
+    assert!(t.contains("first reminder after 1 hour or"), "{t}");
+    assert!(!t.contains("1 hours"), "{t}");
+    let r = h.send("aoife", "c", vacation_anyway(1));
+    let t = r[0].plain_text();
+    assert!(
+        t.contains("(1 day)") && t.contains("clocks paused in 0 games"),
+        "{t}"
+    );
 }

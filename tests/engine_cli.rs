@@ -429,3 +429,209 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
         assert_eq!(stderr(&out), "");
     }
 }
+
+/// Runs `tara-bot` in `dir` (no configuration file there) with `stdin` as its input and
+/// `close_stdout` deciding whether its standard output is closed before it writes.
+fn tara_bot_in(
+    dir: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stdin: &[u8],
+    close_stdout: bool,
+) -> Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RUST_LOG")
+        .env_remove("TARA_BOT_CONFIG")
+        .env_remove("TARA_BOT_DB")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if close_stdout {
+        drop(child.stdout.take());
+    }
+    let mut input = child.stdin.take().unwrap();
+    // The command may end before it reads everything (a closed stdout).
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+const RENDER_GAME: [&str; 6] = [
+    "render",
+    "--variant",
+    "hkot-1",
+    "--moves",
+    "D4 B2 F6",
+    "--names=Aoife,Brian",
+];
+
+#[test]
+fn render_picks_the_format_from_the_output_name_and_refuses_a_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = RENDER_GAME.iter().chain(extra).copied().collect();
+        tara_bot_in(dir.path(), &args, &[], b"", false)
+    };
+    let out = run(&["-o", "board.PNG"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(dir.path().join("board.PNG"))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
+    let out = run(&["--replay", "-o", "game.gif"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(dir.path().join("game.gif"))
+        .unwrap()
+        .starts_with(b"GIF89a"));
+    for (extra, expected) in [
+        (&["-o", "x.gif"][..], "add --replay"),
+        (&["--replay", "-o", "x.png"][..], "name a .gif file"),
+        (&["-o", "x.jpg"][..], "must end in .png"),
+        (&["--replay", "-o", "game"][..], "must end in .png"),
+    ] {
+        let out = run(extra);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = stderr(&out);
+        assert!(err.contains(expected), "{extra:?}: {err}");
+        assert!(err.contains("Usage:"), "{extra:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    for name in ["x.gif", "x.png", "x.jpg", "game"] {
+        assert!(!dir.path().join(name).exists(), "{name} was written");
+    }
+}
+
+#[test]
+fn render_to_a_dash_writes_the_image_to_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let args: Vec<&str> = RENDER_GAME.iter().chain(&["-o", "-"]).copied().collect();
+    let out = tara_bot_in(dir.path(), &args, &[], b"", false);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.starts_with(b"\x89PNG"));
+    // The same bytes as a file.
+    let file: Vec<&str> = RENDER_GAME
+        .iter()
+        .chain(&["-o", "b.png"])
+        .copied()
+        .collect();
+    tara_bot_in(dir.path(), &file, &[], b"", false);
+    assert_eq!(std::fs::read(dir.path().join("b.png")).unwrap(), out.stdout);
+    let replay: Vec<&str> = RENDER_GAME
+        .iter()
+        .chain(&["--replay", "-o", "-"])
+        .copied()
+        .collect();
+    let out = tara_bot_in(dir.path(), &replay, &[], b"", false);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.starts_with(b"GIF89a"));
+    assert!(!dir.path().join("-").exists(), "no file named -");
+    // A reader that goes away: a quiet end.
+    for args in [&args, &replay] {
+        let out = tara_bot_in(dir.path(), args, &[], b"", true);
+        assert!(out.status.success(), "{:?}: {}", out.status, stderr(&out));
+        assert_eq!(stderr(&out), "");
+    }
+}
+
+#[test]
+fn bad_names_get_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (names, problem) in [
+        ("Aoife", "only one name"),
+        ("Aoife,Brian,Cara", "3 names"),
+        ("Aoife,", "the second name is empty"),
+        (" ,Brian", "the first name is empty"),
+        (",", "both names are empty"),
+        ("", "no names"),
+    ] {
+        let flag = format!("--names={names}");
+        let args = [
+            "render",
+            "--variant",
+            "hkot-1",
+            flag.as_str(),
+            "-o",
+            "x.png",
+        ];
+        let out = tara_bot_in(dir.path(), &args, &[], b"", false);
+        assert_eq!(out.status.code(), Some(2), "{names:?}");
+        let err = stderr(&out);
+        for part in [
+            "--names",
+            "two names separated by a comma",
+            "\"Aoife,Brian\"",
+            problem,
+            "Usage:",
+        ] {
+            assert!(err.contains(part), "{names:?}: {part:?} missing from {err}");
+        }
+        assert!(!dir.path().join("x.png").exists());
+    }
+}
+
+#[test]
+fn logs_go_to_standard_error_without_colour_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = b"/challenge @bob ard-ri first:me\n/as bob\n/accept\n/as alice\nd2-c2\n/status\n";
+    let out = tara_bot_in(
+        dir.path(),
+        &["local", "--db", "t.db", "--no-images"],
+        &[("RUST_LOG", "debug")],
+        script,
+        false,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stdout.contains("> d2-c2"), "{stdout}");
+    assert!(
+        stderr.contains("database opened and checked"),
+        "RUST_LOG=debug logs: {stderr}"
+    );
+    assert!(!stderr.contains('\u{1b}'), "colour codes in {stderr:?}");
+    for level in ["TRACE", "DEBUG", " INFO", " WARN", "ERROR", "tara_bot:"] {
+        assert!(!stdout.contains(level), "{level} in {stdout}");
+    }
+    assert!(!stdout.contains('\u{1b}'));
+}
+
+#[test]
+fn a_closed_standard_output_ends_every_command_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    // A database to check.
+    let made = tara_bot_in(
+        dir.path(),
+        &["local", "--db", "t.db", "--no-images"],
+        &[],
+        b"/challenge @bob ard-ri\n",
+        false,
+    );
+    assert!(made.status.success(), "{}", stderr(&made));
+    for (args, input) in [
+        (
+            &["engine", "--variant", "hkot-1", "--perft", "4"][..],
+            &b""[..],
+        ),
+        (&["db", "check", "--db", "t.db"][..], &b""[..]),
+        (
+            &["local", "--db", "t.db", "--no-images"][..],
+            &b"/help\n/status\n"[..],
+        ),
+        (&["--help"][..], &b""[..]),
+    ] {
+        let out = tara_bot_in(dir.path(), args, &[], input, true);
+        assert!(
+            out.status.success(),
+            "{args:?}: {:?}: {}",
+            out.status,
+            stderr(&out)
+        );
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+}

@@ -9,8 +9,9 @@ use tara_bot::game::{
 };
 use tara_bot::store::{
     ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, MatchRow, MoveRow, NewChallenge,
-    NewGame, NewPairing, NewTournament, PairingResult, Seat, Store, StoreError, TakebackRow,
-    TournamentFormat, TournamentStatus, Tx, UserRow, VacationRow, AI_USER_ID, SCHEMA_VERSION,
+    NewGame, NewPairing, NewTournament, Owner, PairingResult, Seat, Store, StoreError, TakebackRow,
+    TournamentFormat, TournamentStatus, Tx, UserRow, VacationRow, AI_USER_ID, APPLICATION_ID,
+    SCHEMA_VERSION,
 };
 
 /// Runs `f` in a read transaction.
@@ -79,8 +80,8 @@ fn options(variant: Variant, scoring: Scoring, first: Side) -> GameOptions {
 fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     let (_dir, path) = v2_copy();
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
-    assert_eq!(SCHEMA_VERSION, 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(SCHEMA_VERSION, 5);
 
     // Games: 12 in all; (id, channel, variant, scoring, first, seats, status, move count).
     let expected: [ExpectedGame; 12] = [
@@ -534,7 +535,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
 
     // Opened again, nothing is applied twice and everything is still there.
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     read(&mut store, |tx| {
         assert_eq!(tx.game_count()?, 13);
         assert_eq!(tx.moves(9)?.len(), 7);
@@ -1012,4 +1013,432 @@ fn game_ids_are_typed_as_hash_numbers() {
         assert!(e.to_string().contains("#123"), "{bad}: {e}");
     }
     assert_eq!(i64::from(GameId(9)), 9);
+}
+
+/// A database of `games` finished random games (each inserted with all its moves in one
+/// transaction), closed so that everything is in the main file.
+fn database_with_games(path: &Path, games: u64) {
+    let mut store = Store::open(path).unwrap();
+    for seed in 0..games {
+        insert_random_game(&mut store, seed);
+    }
+}
+
+/// Inserts a random complete game of a variant chosen by `seed`, with its moves, in one
+/// transaction; its id.
+fn insert_random_game(store: &mut Store, seed: u64) -> i64 {
+    use tara_bot::game::playout::{random_game, Rng};
+    let variant = Variant::ALL[seed as usize % Variant::ALL.len()];
+    let (_, moves) = random_game(GameOptions::new(variant), &mut Rng::new(seed + 1));
+    write(store, |tx| {
+        tx.upsert_user("aoife", "Aoife", 0)?;
+        tx.upsert_user("brian", "Brian", 0)?;
+        let channel = format!("channel-{seed}");
+        let id = tx.insert_game(
+            &NewGame {
+                server_id: "s",
+                channel_id: &channel,
+                options: GameOptions::new(variant),
+                seats: ["aoife", "brian"],
+                ai_levels: [None, None],
+                match_id: None,
+                match_game: None,
+                pairing_id: None,
+                rated: false,
+                days_per_move: None,
+            },
+            seed as i64,
+        )?;
+        for (ply, m) in moves.iter().enumerate() {
+            tx.insert_move(
+                id,
+                &MoveRow {
+                    ply: ply as u32,
+                    notation: m.to_string(),
+                    user_id: Some(["aoife", "brian"][ply % 2].to_string()),
+                    created_at: seed as i64 * 1000 + ply as i64,
+                },
+            )?;
+        }
+        Ok(id)
+    })
+}
+
+/// Every game of a database with its moves, by id.
+fn all_games(store: &mut Store) -> Vec<(GameRow, Vec<MoveRow>)> {
+    read(store, |tx| {
+        let mut out = Vec::new();
+        let mut id = 1;
+        while let Some(g) = tx.game(id)? {
+            let moves = tx.moves(id)?;
+            out.push((g, moves));
+            id += 1;
+        }
+        assert_eq!(out.len() as i64, tx.game_count()?, "game ids are 1..=n");
+        Ok(out)
+    })
+}
+
+fn application_id(path: &Path) -> i32 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// Runs the binary in an empty folder (so no configuration file is read).
+fn tara_bot(args: &[&str]) -> std::process::Output {
+    tara_bot_with(args, &[])
+}
+
+/// Runs the binary in an empty folder with these environment variables.
+fn tara_bot_with(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let cwd = tempfile::tempdir().unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(args)
+        .current_dir(cwd.path())
+        .env_remove("RUST_LOG")
+        .env_remove("TARA_BOT_CONFIG")
+        .env_remove("DISCORD_TOKEN_FILE")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The message a refusal to use a damaged database gives: how to restore from a backup.
+fn assert_says_how_to_restore(message: &str) {
+    for part in ["tara-bot db backup", "Backups", "copy", "-wal"] {
+        assert!(message.contains(part), "{part:?} missing from: {message}");
+    }
+}
+
+#[test]
+fn a_corrupt_database_is_refused_with_how_to_restore_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corrupt.db");
+    database_with_games(&path, 60);
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(
+        size > 20 * 4096,
+        "{size} bytes: enough pages to damage some"
+    );
+    assert!(tara_bot::store::check(&path).unwrap().is_fine());
+    // Garbage over pages 4 to 9 (of 4096 bytes), well inside the file: the schema in page 1
+    // is still readable, the b-trees of the tables are not.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mut x: u32 = 0x1234_5678;
+    for b in &mut bytes[3 * 4096..9 * 4096] {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        *b = (x >> 24) as u8;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+
+    match Store::open(&path) {
+        Err(e @ StoreError::Damaged(_)) => {
+            let message = e.to_string();
+            assert!(message.contains("quick_check"), "{message}");
+            assert_says_how_to_restore(&message);
+        }
+        Err(e) => panic!("wrong error: {e}"),
+        Ok(_) => panic!("a corrupt database was opened"),
+    }
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        bytes,
+        "the file is left as it was"
+    );
+
+    let report = tara_bot::store::check(&path).unwrap();
+    assert!(!report.is_fine());
+    assert!(!report.problems.is_empty());
+    let text = report.to_string();
+    assert!(text.contains("integrity: PROBLEM"), "{text}");
+    assert_says_how_to_restore(&text);
+
+    // The bot refuses to start on it; `db check` fails.
+    let db = path.to_str().unwrap();
+    let out = tara_bot(&["local", "--db", db, "--no-images"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("damaged"), "{err}");
+    assert_says_how_to_restore(&err);
+    assert!(out.stdout.is_empty(), "nothing was served");
+    // The Discord bot too, before it connects (the proxy address would refuse it anyway).
+    let out = tara_bot_with(
+        &["run", "--db", db],
+        &[
+            ("DISCORD_TOKEN", "not-a-real-token"),
+            ("DISCORD_PROXY_URL", "http://127.0.0.1:9"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("damaged"), "{err}");
+    assert_says_how_to_restore(&err);
+    let out = tara_bot(&["db", "check", "--db", db]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("integrity: PROBLEM"), "{report}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "still as it was");
+}
+
+#[test]
+fn a_file_that_is_not_sqlite_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    let text = "These are my notes, not a database.\n".repeat(200);
+    std::fs::write(&path, &text).unwrap();
+    match Store::open(&path) {
+        Err(e @ StoreError::NotADatabase) => {
+            let message = e.to_string();
+            assert!(message.contains("not an SQLite database"), "{message}");
+            assert!(message.contains("--db"), "{message}");
+            assert_says_how_to_restore(&message);
+        }
+        Err(e) => panic!("wrong error: {e}"),
+        Ok(_) => panic!("a text file was opened as a database"),
+    }
+    assert!(matches!(
+        tara_bot::store::check(&path),
+        Err(StoreError::NotADatabase)
+    ));
+    let out = tara_bot(&["db", "check", "--db", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("not an SQLite database"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
+
+#[test]
+fn a_fresh_database_is_marked_and_an_older_tara_bot_database_adopted() {
+    assert_eq!(APPLICATION_ID, i32::from_be_bytes(*b"TARA"));
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = dir.path().join("fresh.db");
+    drop(Store::open(&fresh).unwrap());
+    assert_eq!(application_id(&fresh), APPLICATION_ID);
+    let report = tara_bot::store::check(&fresh).unwrap();
+    assert_eq!(report.owner, Owner::TaraBot);
+    assert!(report.is_fine(), "{report}");
+
+    // The previous main's file: application id 0 and tara-bot's tables.
+    let (_v2dir, v2) = v2_copy();
+    assert_eq!(application_id(&v2), 0);
+    assert_eq!(
+        tara_bot::store::check(&v2).unwrap().owner,
+        Owner::OlderTaraBot
+    );
+    let mut store = Store::open(&v2).unwrap();
+    assert_eq!(read(&mut store, |tx| tx.game_count()), 12);
+    drop(store);
+    assert_eq!(application_id(&v2), APPLICATION_ID);
+    drop(Store::open(&v2).unwrap());
+}
+
+#[test]
+fn another_programs_database_is_refused_without_writing_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // Another program's file with its own tables.
+    let notes = dir.path().join("notes.db");
+    let conn = rusqlite::Connection::open(&notes).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);
+         INSERT INTO notes (body) VALUES ('buy milk');
+         PRAGMA user_version = 7;",
+    )
+    .unwrap();
+    drop(conn);
+    // A file with tara-bot's tables but another program's application id.
+    let marked = dir.path().join("marked.db");
+    drop(Store::open(&marked).unwrap());
+    rusqlite::Connection::open(&marked)
+        .unwrap()
+        .pragma_update(None, "application_id", 0x0bad_cafe)
+        .unwrap();
+    // And one with no tables but an application id of its own.
+    let empty = dir.path().join("empty-other.db");
+    rusqlite::Connection::open(&empty)
+        .unwrap()
+        .pragma_update(None, "application_id", 0x4d41_5053)
+        .unwrap();
+
+    for (path, why) in [
+        (&notes, "its tables are notes"),
+        (&marked, "application id is 0x0badcafe"),
+        (&empty, "application id is 0x4d415053"),
+    ] {
+        let before = std::fs::read(path).unwrap();
+        match Store::open(path) {
+            Err(e @ StoreError::Foreign(_)) => {
+                let message = e.to_string();
+                assert!(message.contains(why), "{message}");
+                assert!(message.contains("another program"), "{message}");
+                assert!(message.contains("has not changed it"), "{message}");
+            }
+            Err(e) => panic!("{}: wrong error: {e}", path.display()),
+            Ok(_) => panic!("{} was opened", path.display()),
+        }
+        assert_eq!(std::fs::read(path).unwrap(), before, "{}", path.display());
+        let report = tara_bot::store::check(path).unwrap();
+        assert!(matches!(report.owner, Owner::Foreign(_)), "{report}");
+        assert!(!report.is_fine());
+        let out = tara_bot(&["local", "--db", path.to_str().unwrap(), "--no-images"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(String::from_utf8(out.stderr).unwrap().contains(why));
+        let out = tara_bot(&["db", "check", "--db", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(std::fs::read(path).unwrap(), before, "{}", path.display());
+    }
+    let conn = rusqlite::Connection::open(&notes).unwrap();
+    let tables: i64 = conn
+        .query_row("SELECT COUNT(*) FROM sqlite_schema", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(tables, 1, "no table was added");
+}
+
+#[test]
+fn a_backup_taken_while_games_are_written_restores_every_game_intact() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let live = dir.path().join("live.db");
+    database_with_games(&live, 150);
+    let stop = Arc::new(AtomicBool::new(false));
+    let written = Arc::new(AtomicU64::new(150));
+    let writer = {
+        let (live, stop, written) = (live.clone(), stop.clone(), written.clone());
+        std::thread::spawn(move || {
+            let mut store = Store::open(&live).unwrap();
+            let mut seed = 150;
+            // At least 20 games during the backups, and on until they are done.
+            while seed < 170 || !stop.load(Ordering::SeqCst) {
+                insert_random_game(&mut store, seed);
+                seed += 1;
+                written.store(seed, Ordering::SeqCst);
+            }
+        })
+    };
+    // Two backups while the writer goes on: one through the command line (another process),
+    // one through the library.
+    while written.load(Ordering::SeqCst) < 155 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let by_cli = dir.path().join("backup-cli.db");
+    let before_cli = written.load(Ordering::SeqCst);
+    let out = tara_bot(&[
+        "db",
+        "backup",
+        "--db",
+        live.to_str().unwrap(),
+        by_cli.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(said.starts_with("backed up "), "{said}");
+    let by_lib = dir.path().join("backup-lib.db");
+    let before_lib = written.load(Ordering::SeqCst);
+    let summary = tara_bot::store::backup(&live, &by_lib).unwrap();
+    stop.store(true, Ordering::SeqCst);
+    writer.join().unwrap();
+    let total = written.load(Ordering::SeqCst);
+
+    let mut original = Store::open(&live).unwrap();
+    let original = all_games(&mut original);
+    assert_eq!(original.len() as u64, total);
+    for (backup, at_least) in [(&by_cli, before_cli), (&by_lib, before_lib)] {
+        let out = tara_bot(&["db", "check", "--db", backup.to_str().unwrap()]);
+        let report = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{report}");
+        assert!(report.contains("integrity: ok"), "{report}");
+        assert!(report.ends_with("result: fine\n"), "{report}");
+        assert!(
+            !backup.with_extension("db-wal").exists(),
+            "the backup is one file"
+        );
+        // Restore: a copy of the backup in place of the database.
+        let restored = dir.path().join("restored.db");
+        std::fs::copy(backup, &restored).unwrap();
+        let mut store = Store::open(&restored).unwrap();
+        let games = all_games(&mut store);
+        drop(store);
+        std::fs::remove_file(&restored).unwrap();
+        assert!(
+            games.len() as u64 >= at_least && games.len() < original.len(),
+            "{} games in the backup; {at_least} before it, {} in all",
+            games.len(),
+            original.len()
+        );
+        for (i, (game, moves)) in games.iter().enumerate() {
+            assert_eq!(game, &original[i].0, "game {}", game.id);
+            assert_eq!(moves, &original[i].1, "moves of game {}", game.id);
+            assert!(!moves.is_empty());
+        }
+        if backup == &by_lib {
+            assert_eq!(summary.games, games.len() as i64);
+            assert_eq!(
+                summary.moves,
+                games.iter().map(|(_, m)| m.len() as i64).sum::<i64>()
+            );
+        }
+    }
+
+    // An existing file is replaced only with --force; the database itself never.
+    let out = tara_bot(&[
+        "db",
+        "backup",
+        "--db",
+        live.to_str().unwrap(),
+        by_cli.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("--force"));
+    let out = tara_bot(&[
+        "db",
+        "backup",
+        "--force",
+        "--db",
+        live.to_str().unwrap(),
+        by_cli.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let mut store = Store::open(&by_cli).unwrap();
+    assert_eq!(all_games(&mut store).len() as u64, total);
+    let out = tara_bot(&[
+        "db",
+        "backup",
+        "--force",
+        "--db",
+        live.to_str().unwrap(),
+        live.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("the database itself"));
+    // A missing folder, a missing database: sentences naming the file.
+    let nowhere = dir.path().join("no-such-folder").join("b.db");
+    match tara_bot::store::backup(&live, &nowhere) {
+        Err(e @ StoreError::File { .. }) => {
+            assert!(e.to_string().contains("does not exist"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let missing = dir.path().join("missing.db");
+    let out = tara_bot(&["db", "check", "--db", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("there is no database file here"), "{err}");
+    assert!(!missing.exists(), "a check creates no database");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }

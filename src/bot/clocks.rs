@@ -3,17 +3,21 @@
 //! exactly once (each game is settled in its own transaction).
 
 use super::options::{choices, Choices};
-use super::reply::{Ctx, Part, Reply};
-use super::session::{default_time_control, load_game, Bot, Fail, Loaded, Out, Outcome};
+use super::reply::{ButtonStyle, Ctx, Part, Reply};
+use super::session::{
+    default_time_control, load_game, turn_clock, Bot, Fail, Loaded, Out, Outcome,
+};
 use super::text::Builder;
-use super::time::{date_text, duration_text, vacation_left, year_bounds, TimeControl, DAY, HOUR};
+use super::time::{
+    date_text, duration_text, plural, vacation_charge, vacation_days_available, vacation_left,
+    TimeControl, DAY, HOUR, VACATION_DAYS, VACATION_WINDOW,
+};
 use crate::game::{forfeit, EndReason};
 use crate::render::Frame;
 use crate::store::{GameRow, Tx};
 
-/// At most this much vacation per calendar year.
-pub const VACATION_DAYS_PER_YEAR: i64 = 14;
-/// Never more than one reminder per game in this long.
+/// A turn's first reminder comes at least this long before its last call; when the turn is
+/// too short for that, it has no first reminder.
 const REMINDER_GAP: i64 = 12 * HOUR;
 /// The first reminder, unless the server sets `reminder_hours`.
 const DEFAULT_REMINDER_HOURS: i64 = 24;
@@ -43,30 +47,110 @@ fn reminders_of(tx: &Tx, user: &str) -> Outcome<Reminders> {
         .unwrap_or_default())
 }
 
-/// When this turn's two reminders fall due.
-fn reminder_times(tx: &Tx, game: &GameRow) -> Outcome<Option<(i64, i64)>> {
+/// The server's first-reminder delay, in hours.
+fn server_reminder_hours(tx: &Tx, server: &str) -> Outcome<i64> {
+    Ok(tx
+        .server_setting(server, "reminder_hours")?
+        .and_then(|h| h.parse::<i64>().ok())
+        .unwrap_or(DEFAULT_REMINDER_HOURS))
+}
+
+/// When the reminders of a turn fall due: the first (`None` when the turn is too short for it)
+/// and the last call. `control` is the time per move, `delay` the server's first-reminder
+/// delay, and the turn's clock runs from `start` to `deadline`.
+///
+/// * The last call comes when the smaller of 24 hours and a fifth of the time per move is left
+///   (with 1 day per move: 4.8 hours before the deadline), or at once if the turn starts with
+///   less than that (a takeback that gave back little time).
+/// * The first reminder comes after the server's delay or a quarter of the time per move,
+///   whichever is later (with 14 days per move: after 3½ days), but at least 12 hours before
+///   the last call. A turn too short for both is reminded only by the last call.
+pub(crate) fn reminder_schedule(
+    control: i64,
+    delay: i64,
+    start: i64,
+    deadline: i64,
+) -> (Option<i64>, i64) {
+    let last_call = (deadline - (24 * HOUR).min(control / 5)).max(start);
+    let first = (start + delay.max(control / 4)).min(last_call - REMINDER_GAP);
+    ((first >= start).then_some(first), last_call)
+}
+
+/// When this turn's reminders fall due (see [`reminder_schedule`]).
+fn reminder_times(tx: &Tx, game: &GameRow) -> Outcome<Option<(Option<i64>, i64)>> {
     let (Some(days), Some(start), Some(deadline)) =
         (game.days_per_move, game.clock_start_at, game.deadline_at)
     else {
         return Ok(None);
     };
-    let control = i64::from(days) * DAY;
-    let hours = tx
-        .server_setting(&game.server_id, "reminder_hours")?
-        .and_then(|h| h.parse::<i64>().ok())
-        .unwrap_or(DEFAULT_REMINDER_HOURS);
-    // The first after the server's delay, but early enough to leave 12 hours before the last
-    // call (with 1 day per move: 7.2 hours in).
-    // The last call: 24 hours before the deadline, or with less than 3 days per move (where a
-    // day is too much of the time), when a fifth of the time is left.
-    let last_call = if control >= 3 * DAY {
-        24 * HOUR
-    } else {
-        control / 5
+    let delay = server_reminder_hours(tx, &game.server_id)? * HOUR;
+    Ok(Some(reminder_schedule(
+        i64::from(days) * DAY,
+        delay,
+        start,
+        deadline,
+    )))
+}
+
+/// The time (ms) left on the clock of `mover`, the player to move in `game`, if it has a
+/// clock. While they are on vacation their clock stands still.
+fn mover_time_left(tx: &Tx, game: &GameRow, mover: &str, now: i64) -> Outcome<Option<i64>> {
+    let Some(deadline) = game.deadline_at else {
+        return Ok(None);
     };
-    let second = deadline - last_call;
-    let first = (start + hours * HOUR).min(second - REMINDER_GAP).max(start);
-    Ok(Some((first, second)))
+    let running_from = now
+        .max(game.clock_start_at.unwrap_or(now))
+        .max(tx.vacation_end(mover, now)?.unwrap_or(now));
+    Ok(Some((deadline - running_from).max(0)))
+}
+
+/// Notes on move `ply`, just made by `mover` (the player to move in `game` before it), the time
+/// they had left on their clock, so that a takeback can give it back (RULES.md Part E).
+pub(crate) fn record_clock_left(
+    tx: &Tx,
+    game: &GameRow,
+    mover: &str,
+    ply: u32,
+    now: i64,
+) -> Outcome<()> {
+    if let Some(left) = mover_time_left(tx, game, mover, now)? {
+        tx.set_clock_left(game.id, ply, left)?;
+    }
+    Ok(())
+}
+
+/// Starts again, after a takeback, the turn of the player to move in `l` (the one whose move
+/// was taken back): their clock resumes with `left`, the time they had when they made that
+/// move (RULES.md Part E), after their vacation if they are on one. A move stored before that
+/// time was recorded (`left` is `None`) gives a full time per move, as takebacks used to.
+pub(crate) fn restore_turn(tx: &Tx, l: &Loaded, left: Option<i64>, now: i64) -> Outcome<()> {
+    let Some(side) = l.pos.to_move() else {
+        tx.start_turn(l.game.id, now, None)?;
+        return Ok(());
+    };
+    let mover = &l.game.seats[side.index()];
+    let clock = match (l.game.days_per_move, left) {
+        (None, _) => None,
+        (Some(_), Some(left)) => {
+            let start = tx.vacation_end(mover, now)?.unwrap_or(now).max(now);
+            Some((start, start + left))
+        }
+        (Some(_), None) => turn_clock(tx, &l.game, mover, now)?,
+    };
+    tx.start_turn(l.game.id, now, clock)?;
+    Ok(())
+}
+
+/// The whole days of vacation `user` can start at `now` ([`VACATION_DAYS`] in any 365 days).
+fn vacation_available(tx: &Tx, user: &str, now: i64) -> Outcome<u32> {
+    // A vacation counts from its start for at most its length rounded up to whole days, so
+    // those ending more than 365 days and one day ago no longer count.
+    let taken: Vec<(i64, i64)> = tx
+        .vacations_since(user, now - VACATION_WINDOW - DAY)?
+        .into_iter()
+        .map(|v| (v.start_at, v.end_at))
+        .collect();
+    Ok(vacation_days_available(&taken, now))
 }
 
 impl Bot {
@@ -181,13 +265,11 @@ impl Bot {
         {
             return Ok(vec![]); // on vacation: the clock is not running
         }
-        if l.game.reminded_at.is_some_and(|t| now - t < REMINDER_GAP) {
-            return Ok(vec![]);
-        }
-        // After downtime only the latest due reminder goes out.
+        // After downtime only the latest due reminder goes out. The last call is never held
+        // back: the schedule already keeps the first reminder well before it.
         let due = if l.game.reminders_sent < 2 && now >= second {
             2
-        } else if l.game.reminders_sent < 1 && now >= first {
+        } else if l.game.reminders_sent < 1 && first.is_some_and(|f| now >= f) {
             1
         } else {
             return Ok(vec![]);
@@ -235,40 +317,82 @@ impl Bot {
         Ok(vec![Out::text(reply)])
     }
 
-    /// `vacation days:N`: pauses all your clocks for N days (at most 14 days a year).
-    pub(crate) fn vacation(&self, ctx: &Ctx, days: u32) -> Outcome<Vec<Out>> {
-        if !(1..=VACATION_DAYS_PER_YEAR as u32).contains(&days) {
+    /// `vacation days:N`: pauses all your clocks for N days (at most [`VACATION_DAYS`] in any
+    /// 365 days); with no game with a clock in progress, asks first unless `confirmed`.
+    /// `vacation end`: ends your vacation now.
+    pub(crate) fn vacation(
+        &self,
+        ctx: &Ctx,
+        days: Option<u32>,
+        end: bool,
+        confirmed: bool,
+    ) -> Outcome<Vec<Out>> {
+        match (days, end) {
+            (Some(_), true) => Err(Fail::User(
+                "Either start a vacation (`/vacation days:3`) or end yours (`/vacation end:true`), \
+                 not both at once."
+                    .into(),
+            )),
+            (None, true) => self.end_vacation(ctx),
+            (None, false) => Err(Fail::User(format!(
+                "Say how many days (1 to {VACATION_DAYS}), as in `/vacation days:3`; \
+                 `/vacation end:true` ends your vacation early."
+            ))),
+            (Some(days), false) => self.start_vacation(ctx, days, confirmed),
+        }
+    }
+
+    fn start_vacation(&self, ctx: &Ctx, days: u32, confirmed: bool) -> Outcome<Vec<Out>> {
+        if !(1..=VACATION_DAYS).contains(&days) {
             return Err(Fail::User(format!(
-                "A vacation lasts 1 to {VACATION_DAYS_PER_YEAR} days."
+                "A vacation lasts 1 to {VACATION_DAYS} days."
             )));
         }
         self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             if let Some(end) = tx.vacation_end(&ctx.user.id, now)? {
                 return Err(Fail::User(format!(
-                    "You are already on vacation until {}.",
+                    "You are already on vacation until {}; `/vacation end:true` ends it early.",
                     date_text(end)
                 )));
             }
-            let (from, to) = year_bounds(now);
-            let taken = tx.vacation_taken(&ctx.user.id, from, to)?;
-            let left = VACATION_DAYS_PER_YEAR * DAY - taken;
-            let len = i64::from(days) * DAY;
-            if len > left {
+            let available = vacation_available(tx, &ctx.user.id, now)?;
+            if days > available {
                 return Err(Fail::User(format!(
-                    "You have {} of vacation left this year ({VACATION_DAYS_PER_YEAR} days a year).",
-                    if left <= 0 {
+                    "You have {} of vacation left ({VACATION_DAYS} days in any 365 days).",
+                    if available == 0 {
                         "no days".to_string()
                     } else {
-                        duration_text(left)
+                        plural(i64::from(available), "day")
                     }
                 )));
             }
+            let games = tx.active_games_of(&ctx.user.id)?;
+            if !confirmed && !games.iter().any(|g| g.days_per_move.is_some()) {
+                let reply = Builder::new()
+                    .text(format!(
+                        "You have no game with a clock in progress, so a vacation would pause \
+                         nothing now, yet it would use {} of your allowance ({} left of \
+                         {VACATION_DAYS} days in any 365 days). Take it anyway? (It would pause \
+                         the clocks of games that start before it ends.)",
+                        plural(i64::from(days), "day"),
+                        vacation_left(available)
+                    ))
+                    .button(
+                        format!("vacation:{days}"),
+                        "Take it anyway",
+                        ButtonStyle::Primary,
+                    )
+                    .private()
+                    .build();
+                return Ok(vec![Out::text(reply)]);
+            }
+            let len = i64::from(days) * DAY;
             let end = now + len;
             tx.insert_vacation(&ctx.user.id, now, end)?;
             let mut outs = Vec::new();
             let mut paused = 0;
-            for g in tx.active_games_of(&ctx.user.id)? {
+            for g in games {
                 let l = load_game(tx, g)?;
                 let seat = l.game.seat_of(&ctx.user.id).unwrap_or(0);
                 let on_move = l.pos.to_move().map(|s| s.index()) == Some(seat);
@@ -290,15 +414,74 @@ impl Bot {
                 r.channel = Some(l.game.channel_id.clone());
                 outs.push(Out::text(r));
             }
-            let taken_after = taken + len;
             let note = Reply::private(format!(
-                "You are on vacation until {} ({} day{}); clocks paused in {paused} game{}. \
-                 Vacation left this year: {}.",
+                "You are on vacation until {} ({}); clocks paused in {}. `/vacation end:true` \
+                 ends it early and gives back the whole days not begun. Vacation left: {} \
+                 ({VACATION_DAYS} days in any 365 days).",
                 date_text(end),
-                days,
-                if days == 1 { "" } else { "s" },
-                if paused == 1 { "" } else { "s" },
-                vacation_left(VACATION_DAYS_PER_YEAR * DAY - taken_after)
+                plural(i64::from(days), "day"),
+                plural(paused, "game"),
+                vacation_left(available - days)
+            ));
+            outs.insert(0, Out::text(note));
+            Ok(outs)
+        })
+    }
+
+    /// `vacation end`: ends the user's vacation now. Every day begun counts; the whole days not
+    /// begun return to the allowance, and the clocks of their games run again from now with the
+    /// time they had left.
+    fn end_vacation(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+        self.write(ctx, |tx, now| {
+            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+            let Some(v) = tx.current_vacation(&ctx.user.id, now)? else {
+                return Err(Fail::User(
+                    "You are not on vacation, so there is none to end; `/vacation days:3` \
+                     starts one."
+                        .into(),
+                ));
+            };
+            tx.end_vacation(v.id, now)?;
+            let unused = v.end_at - now;
+            let returned = (v.end_at - vacation_charge(v.start_at, now).1).max(0) / DAY;
+            let mut outs = Vec::new();
+            let mut resumed = 0;
+            for g in tx.active_games_of(&ctx.user.id)? {
+                let l = load_game(tx, g)?;
+                let seat = l.game.seat_of(&ctx.user.id).unwrap_or(0);
+                let on_move = l.pos.to_move().map(|s| s.index()) == Some(seat);
+                let mut b = Builder::new()
+                    .ping(&l.game.seats[1 - seat], &l.names[1 - seat])
+                    .text(format!(", {} is back from vacation", ctx.user.name));
+                if on_move && l.game.deadline_at.is_some() {
+                    // The vacation paused this clock until its planned end: resume it now.
+                    tx.shift_clock(l.game.id, -unused)?;
+                    resumed += 1;
+                    let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
+                    if let Some(left) = mover_time_left(tx, &game, &ctx.user.id, now)? {
+                        b = b.text(format!(
+                            ": their clock runs again, {} left.",
+                            duration_text(left)
+                        ));
+                    }
+                } else {
+                    b = b.text(".");
+                }
+                let mut r = b.build();
+                r.channel = Some(l.game.channel_id.clone());
+                outs.push(Out::text(r));
+            }
+            let note = Reply::private(format!(
+                "Welcome back: your vacation has ended. {} of it not begun went back to your \
+                 allowance; clocks running again in {}. Vacation left: {} ({VACATION_DAYS} days \
+                 in any 365 days).",
+                if returned == 1 {
+                    "1 whole day".to_string()
+                } else {
+                    format!("{returned} whole days")
+                },
+                plural(resumed, "game"),
+                vacation_left(vacation_available(tx, &ctx.user.id, now)?)
             ));
             outs.insert(0, Out::text(note));
             Ok(outs)
@@ -339,23 +522,60 @@ impl Bot {
             }
             let how = reminders_of(tx, &ctx.user.id)?.id();
             let days = default_time_control(tx, &ctx.server)?;
-            let hours = tx
-                .server_setting(&ctx.server, "reminder_hours")?
-                .unwrap_or_else(|| DEFAULT_REMINDER_HOURS.to_string());
-            let (from, to) = year_bounds(now);
-            let taken = tx.vacation_taken(&ctx.user.id, from, to)?;
+            let hours = server_reminder_hours(tx, &ctx.server)?;
             let text = format!(
-                "Your reminders: **{how}** (channel, dm or off). Vacation left this year: {}.\n\
-                 This server: default time control **{}**, first reminder after {hours} hours \
-                 (moderators can change these).",
-                vacation_left(VACATION_DAYS_PER_YEAR * DAY - taken),
+                "Your reminders: **{how}** (channel, dm or off). Vacation left: {} \
+                 ({VACATION_DAYS} days in any 365 days).\n\
+                 This server: default time control **{}**, first reminder after {} or a quarter \
+                 of the time per move, whichever is later (moderators can change these).",
+                vacation_left(vacation_available(tx, &ctx.user.id, now)?),
                 if days == TimeControl::NoClock {
                     "none".to_string()
                 } else {
                     days.to_string()
                 },
+                plural(hours, "hour"),
             );
             Ok(vec![Out::text(Reply::private(text))])
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reminders_are_proportionate_and_the_last_call_is_never_pushed_back() {
+        let day = 24 * HOUR;
+        let s = 1_000 * DAY;
+        // (days per move, first, last call) after the start of a full turn, default delay.
+        for (days, first, last) in [
+            (1, Some(7 * HOUR + 12 * 60_000), 19 * HOUR + 12 * 60_000),
+            (2, Some(day), 2 * day - 9 * HOUR - 36 * 60_000),
+            (3, Some(day), 3 * day - 14 * HOUR - 24 * 60_000),
+            (5, Some(30 * HOUR), 4 * day),
+            (14, Some(3 * day + 12 * HOUR), 13 * day),
+        ] {
+            let control = days * day;
+            assert_eq!(
+                reminder_schedule(control, day, s, s + control),
+                (first.map(|f| s + f), s + last),
+                "{days} days"
+            );
+        }
+        // The server's delay counts when it is later than a quarter of the time.
+        assert_eq!(
+            reminder_schedule(5 * day, 48 * HOUR, s, s + 5 * day).0,
+            Some(s + 48 * HOUR)
+        );
+        // A turn that starts with 10 hours left of 1 day (a takeback): no room for a first
+        // reminder 12 hours before the last call, which comes 4.8 hours before the end.
+        assert_eq!(
+            reminder_schedule(day, day, s, s + 10 * HOUR),
+            (None, s + 10 * HOUR - 4 * HOUR - 48 * 60_000)
+        );
+        // With less than the last call's time left, the last call comes at once.
+        assert_eq!(reminder_schedule(3 * day, day, s, s + 2 * HOUR), (None, s));
     }
 }

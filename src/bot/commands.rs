@@ -192,9 +192,12 @@ commands! {
     Help = "help", "What tara-bot can do", private: true, Bot::help {}
     /// Abort this channel's game (before any move, or by a moderator).
     Abort = "abort", "Call off this channel's game before the first move (moderators: any time)", private: false, Bot::abort {}
-    /// Pause all your clocks for some days.
-    Vacation = "vacation", "Pause all your clocks for some days (at most 14 a year)", private: false, Bot::vacation {
-        days: u32 = "days", "How many days" .min(1) .max(14);
+    /// Pause all your clocks for some days, or end your vacation early; with no game with a
+    /// clock in progress the bot asks first (a button confirms).
+    Vacation = "vacation", "Pause all your clocks for some days (14 in any 365), or end your vacation early", private: false, Bot::vacation {
+        days: Option<u32> = "days", "How many days" .min(1) .max(14);
+        end: bool = "end", "End your vacation now; the whole days not begun come back";
+        confirmed: bool = "confirm", "Take it even with no game with a clock in progress" .hidden();
     }
     /// Show or change settings: your reminders; moderators: the server's default days per move
     /// and first-reminder delay.
@@ -226,6 +229,11 @@ impl Command {
             "takeback-yes" => Command::Takeback {
                 answer: Some(TakebackAnswer::Allow),
                 game: Some(GameId(n)),
+            },
+            "vacation" => Command::Vacation {
+                days: Some(u32::try_from(n).ok()?),
+                end: false,
+                confirmed: true,
             },
             "takeback-no" => Command::Takeback {
                 answer: Some(TakebackAnswer::Refuse),
@@ -362,6 +370,15 @@ mod tests {
                 game: Some(GameId(4))
             })
         );
+        assert_eq!(
+            Command::from_button("vacation:3"),
+            Some(Command::Vacation {
+                days: Some(3),
+                end: false,
+                confirmed: true
+            })
+        );
+        assert_eq!(Command::from_button("vacation:-1"), None);
         assert_eq!(Command::from_button("nothing:1"), None);
         assert_eq!(Command::from_button("accept:x"), None);
     }

@@ -198,7 +198,13 @@ impl Bot {
         })
     }
 
+    /// `/games`: the user's games in progress with the time left in each, most urgent first:
+    /// the games waiting for their move, then those waiting for their opponent; within each,
+    /// games with a clock by deadline (soonest first), then games without one by how long the
+    /// turn has lasted (longest first).
     pub(crate) fn games(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+        const SHOWN: usize = 25;
+        let now = self.now();
         self.read(|tx| {
             let games = tx.active_games_of(&ctx.user.id)?;
             if games.is_empty() {
@@ -206,24 +212,52 @@ impl Bot {
                     "You have no games in progress. `/challenge` someone!",
                 ))]);
             }
-            let mut b = Builder::new().text(format!("Your games in progress ({}):", games.len()));
-            for g in games.iter().take(25) {
+            let mut rows = Vec::with_capacity(games.len());
+            for g in games {
                 let moves = tx.moves(g.id)?;
-                let (pos, _) = replay(g, &moves, None)?;
-                let n = names(tx, g)?;
+                let (pos, _) = replay(&g, &moves, None)?;
                 let seat = g.seat_of(&ctx.user.id).unwrap_or(0);
-                let yours = pos.to_move().map(|s| s.index()) == Some(seat);
+                let mover = pos.to_move().map(|s| s.index());
+                let yours = mover == Some(seat);
+                let left = match mover {
+                    Some(m) => time_left(&g, now, tx.vacation_end(&g.seats[m], now)?),
+                    None => None,
+                };
+                // Sorted by: whose move, then clock or none, then deadline or turn start.
+                let key = (
+                    !yours,
+                    g.deadline_at.is_none(),
+                    g.deadline_at.unwrap_or(g.turn_started_at),
+                    g.id,
+                );
+                rows.push((key, g, moves.len(), seat, yours, left));
+            }
+            rows.sort_by_key(|r| r.0);
+            let mut b = Builder::new().text(format!(
+                "Your games in progress ({}), most urgent first:",
+                rows.len()
+            ));
+            for (_, g, plies, seat, yours, left) in rows.iter().take(SHOWN) {
+                let n = names(tx, g)?;
                 b = b
                     .text(format!("\n• game {} in ", g.id))
                     .channel(&g.channel_id)
                     .text(format!(
-                        ": {} against {}, you play {} · move {} · {}",
+                        ": {} against {}, you play {} · move {} · {} · {}",
                         g.options.variant.id(),
                         n[1 - seat],
-                        text::side_of(g, seat).name(),
-                        moves.len() + 1,
-                        if yours { "**your move**" } else { "their move" }
+                        text::side_of(g, *seat).name(),
+                        plies + 1,
+                        if *yours {
+                            "**your move**"
+                        } else {
+                            "their move"
+                        },
+                        left.as_deref().unwrap_or("no clock")
                     ));
+            }
+            if rows.len() > SHOWN {
+                b = b.text(format!("\n… and {} more.", rows.len() - SHOWN));
             }
             Ok(vec![Out::text(b.private().build())])
         })

@@ -1,6 +1,7 @@
 //! Playing: moves (with forced passes played for the player), resigning, aborting and
 //! takebacks.
 
+use super::clocks::{record_clock_left, restore_turn};
 use super::options::choices;
 use super::reply::{ButtonStyle, Ctx};
 use super::session::{
@@ -155,6 +156,7 @@ impl Bot {
                     created_at: now,
                 },
             )?;
+            record_clock_left(tx, &l.game, &ctx.user.id, ply, now)?;
             tx.clear_takeback(l.game.id)?;
             let mut b = Builder::new().text(format!(
                 "**{}** · {}",
@@ -362,9 +364,11 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
         return Ok(vec![Out::text(reply)]);
     }
     let undone = l.moves[req.ply as usize].notation.clone();
+    // The requester's clock resumes with the time they had left when they made the move.
+    let left = tx.clock_left(l.game.id, req.ply)?;
     tx.delete_moves_from(l.game.id, req.ply)?;
     let after = load_game(tx, l.game.clone())?;
-    start_turn(tx, &after, now)?;
+    restore_turn(tx, &after, left, now)?;
     let (pos, played) = replay(&l.game, &l.moves, Some(req.ply as usize))?;
     let b = Builder::new().text(format!(
         "{} allowed the takeback: `{undone}` is undone.",

@@ -108,24 +108,58 @@ pub fn date_text(ms: i64) -> String {
     )
 }
 
-/// Vacation still available, in words ("none", "4 days").
-pub(crate) fn vacation_left(ms: i64) -> String {
-    if ms <= 0 {
-        "none".into()
-    } else {
-        duration_text(ms)
+/// At most this many days of vacation in any [`VACATION_WINDOW`].
+pub const VACATION_DAYS: u32 = 14;
+/// The rolling window over which vacation days are counted: 365 days.
+pub const VACATION_WINDOW: i64 = 365 * DAY;
+
+/// Vacation still available, in words ("none", "1 day", "4 days").
+pub(crate) fn vacation_left(days: u32) -> String {
+    match days {
+        0 => "none".into(),
+        d => plural(i64::from(d), "day"),
     }
 }
 
-/// Milliseconds at the start of the UTC year containing `ms`, and of the next one.
-pub(crate) fn year_bounds(ms: i64) -> (i64, i64) {
-    let year: i64 = date_text(ms)[..4].parse().unwrap_or(1970);
-    let days_from_civil = |y: i64| {
-        // Days from 1970-01-01 to y-01-01.
-        let y1 = y - 1;
-        365 * (y - 1970) + (y1 / 4 - 1969 / 4) - (y1 / 100 - 1969 / 100) + (y1 / 400 - 1969 / 400)
-    };
-    (days_from_civil(year) * DAY, days_from_civil(year + 1) * DAY)
+/// "1 hour", "24 hours": a count and a noun that takes an s.
+pub(crate) fn plural(n: i64, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The part of the allowance a vacation from `start` to `end` uses, as the span it is counted
+/// over: from its start, every day begun counts whole (a vacation ended early gives back the
+/// whole days it did not begin).
+pub(crate) fn vacation_charge(start: i64, end: i64) -> (i64, i64) {
+    let days = (end - start).max(0).div_euclid(DAY) + i64::from((end - start).rem_euclid(DAY) > 0);
+    (start, start + days * DAY)
+}
+
+/// Vacation time (ms) that the vacations `taken` (start, end) count in `[from, to)`.
+fn vacation_in(taken: &[(i64, i64)], from: i64, to: i64) -> i64 {
+    taken
+        .iter()
+        .map(|&(s, e)| {
+            let (s, e) = vacation_charge(s, e);
+            (e.min(to) - s.max(from)).max(0)
+        })
+        .sum()
+}
+
+/// The most whole days of vacation that can start at `now`, given the vacations already taken
+/// (start, end): with it, no 365 days may hold more than [`VACATION_DAYS`] days of vacation.
+///
+/// Checking the 365 days that end with the new vacation is enough: a window ending earlier
+/// loses at least as much of the new vacation as it gains of the old ones, and windows ending
+/// later hold less of both.
+pub(crate) fn vacation_days_available(taken: &[(i64, i64)], now: i64) -> u32 {
+    (0..=VACATION_DAYS)
+        .rev()
+        .find(|&d| {
+            let end = now + i64::from(d) * DAY;
+            vacation_in(taken, end - VACATION_WINDOW, end) + i64::from(d) * DAY
+                <= i64::from(VACATION_DAYS) * DAY
+        })
+        .unwrap_or(0)
 }
 
 /// A time control: days per move, or no clock.
@@ -208,9 +242,38 @@ mod tests {
         assert_eq!(date_text(0), "1970-01-01 00:00 UTC");
         assert_eq!(date_text(1_795_996_800_000), "2026-11-30 00:00 UTC");
         assert_eq!(date_text(951_782_400_000), "2000-02-29 00:00 UTC");
-        let (a, b) = year_bounds(1_795_996_800_000);
-        assert_eq!(date_text(a), "2026-01-01 00:00 UTC");
-        assert_eq!(date_text(b), "2027-01-01 00:00 UTC");
+        assert_eq!(plural(1, "hour"), "1 hour");
+        assert_eq!(plural(24, "hour"), "24 hours");
+        assert_eq!(vacation_left(0), "none");
+        assert_eq!(vacation_left(1), "1 day");
+        assert_eq!(vacation_left(4), "4 days");
+    }
+
+    #[test]
+    fn vacation_is_counted_over_any_365_days() {
+        let t = 1_795_996_800_000; // 2026-11-30
+        assert_eq!(vacation_days_available(&[], t), 14);
+        // 10 days taken 20 days ago: 4 left now. Later, no 365 days may hold more than 14 of
+        // old and new together: 5 days from t + 340 would put 15 in the 365 days ending with
+        // them; from t + 341 the 365 days ending with a 14-day vacation begin when the old
+        // one ended.
+        let taken = [(t - 20 * DAY, t - 10 * DAY)];
+        assert_eq!(vacation_days_available(&taken, t), 4);
+        assert_eq!(vacation_days_available(&taken, t + 340 * DAY), 4);
+        assert_eq!(vacation_days_available(&taken, t + 341 * DAY), 14);
+        // Late December then early January: the calendar year does not reset the allowance.
+        let dec = t + 17 * DAY;
+        let taken = [(dec, dec + 14 * DAY)];
+        assert_eq!(date_text(dec), "2026-12-17 00:00 UTC");
+        assert_eq!(date_text(dec + 16 * DAY), "2027-01-02 00:00 UTC");
+        assert_eq!(vacation_days_available(&taken, dec + 16 * DAY), 0);
+        assert_eq!(vacation_days_available(&taken, dec + 364 * DAY), 0);
+        assert_eq!(vacation_days_available(&taken, dec + 365 * DAY), 14);
+        // Ended early after 2 days 3 hours: 3 days are used, 11 come back.
+        let taken = [(t, t + 2 * DAY + 3 * HOUR)];
+        assert_eq!(vacation_charge(t, t + 2 * DAY + 3 * HOUR), (t, t + 3 * DAY));
+        assert_eq!(vacation_charge(t, t), (t, t));
+        assert_eq!(vacation_days_available(&taken, t + 2 * DAY + 3 * HOUR), 11);
     }
 
     #[test]

@@ -544,11 +544,17 @@ mod tests {
         assert_eq!(parse_line("/time +2d"), Ok(Action::Time(2 * 86_400_000)));
         assert_eq!(parse_line("/time 90m"), Ok(Action::Time(90 * 60_000)));
         assert!(parse_line("/time soon").is_err());
-        assert_eq!(run("/vacation 3"), Command::Vacation { days: 3 });
-        assert_eq!(run("/vacation days:3"), Command::Vacation { days: 3 });
+        let vacation = |days, end| Command::Vacation {
+            days,
+            end,
+            confirmed: false,
+        };
+        assert_eq!(run("/vacation 3"), vacation(Some(3), false));
+        assert_eq!(run("/vacation days:3"), vacation(Some(3), false));
+        assert_eq!(run("/vacation end"), vacation(None, true));
         assert_eq!(
             parse_line("/vacation 30"),
-            Err("`days` must be from 1 to 14. (/vacation days)".into())
+            Err("`days` must be from 1 to 14. (/vacation [days] [end])".into())
         );
         assert_eq!(
             run("/settings reminders:dm default_days:none"),

@@ -157,6 +157,12 @@ impl Canvas {
         }
     }
 
+    /// Whether the bundled font of `weight` has a glyph for `ch` (without one it would draw
+    /// its missing-glyph box).
+    pub fn has_glyph(weight: Weight, ch: char) -> bool {
+        font(weight).glyph_id(ch).0 != 0
+    }
+
     /// Width in pixels of `text` at `size`.
     pub fn text_width(weight: Weight, size: f32, text: &str) -> f32 {
         let f = font(weight).as_scaled(PxScale::from(size));

@@ -27,6 +27,84 @@ pub(super) fn emblem(c: &mut Canvas, side: Side, cx: f32, cy: f32, size: f32) {
     }
 }
 
+/// A player's name as the bundled font can draw it. Characters it has are kept as they are;
+/// invisible ones (control and formatting characters, emoji modifiers and variation
+/// selectors) are left out; letters and digits styled with Unicode's mathematical, fullwidth,
+/// enclosed or regional-indicator forms (`𝓐𝓸𝓲𝓯𝓮`, `ＡＢＣ`, `🅰`) become their plain Latin
+/// form; any other character the font lacks (Chinese, Japanese, Korean, Indic or Thai
+/// letters, emoji) is written as its code point in hexadecimal between single guillemets,
+/// `‹5F20›`, instead of the font's missing-glyph box, so that every name is legible and two
+/// different names stay different.
+pub(super) fn legible(name: &str, weight: Weight) -> String {
+    let mut out = String::with_capacity(name.len());
+    for ch in name.chars() {
+        if invisible(ch) {
+            continue;
+        }
+        if Canvas::has_glyph(weight, ch) {
+            out.push(ch);
+            continue;
+        }
+        match plain_latin(ch) {
+            Some(plain) if Canvas::has_glyph(weight, plain) => out.push(plain),
+            _ => out.push_str(&format!("‹{:X}›", u32::from(ch))),
+        }
+    }
+    out
+}
+
+/// Characters that draw nothing of their own: control and formatting characters, variation
+/// selectors, emoji skin-tone modifiers and tag characters.
+fn invisible(ch: char) -> bool {
+    ch.is_control()
+        || matches!(
+            u32::from(ch),
+            0x00AD
+                | 0x034F
+                | 0x180B..=0x180F
+                | 0x200B..=0x200F
+                | 0x202A..=0x202E
+                | 0x2060..=0x206F
+                | 0xFE00..=0xFE0F
+                | 0xFEFF
+                | 0x1F3FB..=0x1F3FF
+                | 0xE0000..=0xE007F
+                | 0xE0100..=0xE01EF
+        )
+}
+
+/// The plain Latin letter or digit of a styled one, if `ch` is one.
+fn plain_latin(ch: char) -> Option<char> {
+    let c = u32::from(ch);
+    let letter = |i: u32| {
+        let i = i % 52;
+        char::from_u32(if i < 26 { 0x41 + i } else { 0x61 + i - 26 })
+    };
+    let capital = |base: u32| char::from_u32(0x41 + (c - base));
+    let small = |base: u32| char::from_u32(0x61 + (c - base));
+    match c {
+        // Fullwidth ASCII, and the ideographic space.
+        0xFF01..=0xFF5E => char::from_u32(c - 0xFEE0),
+        0x3000 => Some(' '),
+        // Mathematical bold, italic, script, fraktur, double-struck, sans-serif and
+        // monospace letters (13 alphabets of 52), and digits (5 sets of 10).
+        0x1D400..=0x1D6A3 => letter(c - 0x1D400),
+        0x1D7CE..=0x1D7FF => char::from_u32(0x30 + (c - 0x1D7CE) % 10),
+        // Circled letters and digits.
+        0x24B6..=0x24CF => capital(0x24B6),
+        0x24D0..=0x24E9 => small(0x24D0),
+        0x2460..=0x2468 => char::from_u32(0x31 + (c - 0x2460)),
+        // Parenthesized, squared, negative circled and negative squared capitals, and the
+        // regional indicators (flags are pairs of them).
+        0x1F110..=0x1F129 => capital(0x1F110),
+        0x1F130..=0x1F149 => capital(0x1F130),
+        0x1F150..=0x1F169 => capital(0x1F150),
+        0x1F170..=0x1F189 => capital(0x1F170),
+        0x1F1E6..=0x1F1FF => capital(0x1F1E6),
+        _ => None,
+    }
+}
+
 fn stats(pos: &Position, seat: usize) -> (String, String) {
     match pos {
         Position::Tara(t) => {
@@ -100,10 +178,11 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
             }
         }
         emblem(c, side, x + 26.0, y + 25.0, 16.0);
-        let name = if frame.names[seat].trim().is_empty() {
+        let given = legible(frame.names[seat].trim(), Weight::Bold);
+        let name = if given.trim().is_empty() {
             side.name().to_string()
         } else {
-            frame.names[seat].trim().to_string()
+            given.trim().to_string()
         };
         let tag = if winner {
             "WINNER"
@@ -219,6 +298,55 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
 mod tests {
     use super::*;
     use crate::game::{GameOptions, Variant};
+
+    /// Whether every character of `text` has a glyph in the bundled font of `weight`.
+    fn drawable(text: &str, weight: Weight) -> bool {
+        text.chars().all(|ch| Canvas::has_glyph(weight, ch))
+    }
+
+    #[test]
+    fn names_the_font_covers_are_kept_as_they_are() {
+        for name in [
+            "Aoife",
+            "Brian Ó Briain",
+            "Ελένη",
+            "Дмитрий",
+            "Zoë-Łucja Øster",
+            "alice_99",
+        ] {
+            for weight in [Weight::Bold, Weight::Regular] {
+                assert_eq!(legible(name, weight), name);
+            }
+        }
+    }
+
+    #[test]
+    fn names_with_glyphs_the_font_lacks_are_drawn_legibly() {
+        for (name, shown) in [
+            ("𝓐𝓸𝓲𝓯𝓮", "Aoife"),
+            ("𝐁𝐫𝐢𝐚𝐧 𝟕", "Brian 7"),
+            ("ＡＢＣ　１２", "ABC 12"),
+            ("🅰🅱", "AB"),
+            ("🇮🇪 Aoife", "IE Aoife"),
+            ("张伟", "‹5F20›‹4F1F›"),
+            ("さくら", "‹3055›‹304F›‹3089›"),
+            ("민준", "‹BBFC›‹C900›"),
+            ("🐉 Dragon", "‹1F409› Dragon"),
+            ("👍🏽", "‹1F44D›"),
+            ("a\u{7}b\u{200d}c\u{fe0f}", "abc"),
+        ] {
+            let drawn = legible(name, Weight::Bold);
+            assert_eq!(drawn, shown, "{name}");
+            assert!(
+                drawable(&drawn, Weight::Bold) && drawable(&drawn, Weight::Regular),
+                "{drawn}: no missing-glyph box"
+            );
+        }
+        // What the font lacks, which is why the names above are substituted.
+        for ch in ['张', 'さ', '민', '🐉', '𝓐', 'Ａ'] {
+            assert!(!Canvas::has_glyph(Weight::Bold, ch), "{ch}");
+        }
+    }
 
     #[test]
     fn counts_under_a_name_are_singular_for_one() {

@@ -55,6 +55,28 @@ impl Tx<'_> {
         )
     }
 
+    /// Records the time (ms) the player who made move `ply` had left on their clock then.
+    pub fn set_clock_left(&self, game_id: i64, ply: u32, left: i64) -> Result<()> {
+        self.exec(
+            "UPDATE moves SET clock_left = ?3 WHERE game_id = ?1 AND ply = ?2",
+            params![game_id, ply, left],
+        )?;
+        Ok(())
+    }
+
+    /// The time (ms) the player who made move `ply` had left on their clock then; `None` for
+    /// a game without a clock, a forced pass, or a move stored before this was recorded.
+    pub fn clock_left(&self, game_id: i64, ply: u32) -> Result<Option<i64>> {
+        Ok(self
+            .first(
+                "moves",
+                "SELECT clock_left FROM moves WHERE game_id = ?1 AND ply = ?2",
+                params![game_id, ply],
+                |c| c.get::<Option<i64>>("clock_left"),
+            )?
+            .flatten())
+    }
+
     /// Records a vacation.
     pub fn insert_vacation(&self, user_id: &str, start: i64, end: i64) -> Result<()> {
         self.exec(
@@ -70,6 +92,36 @@ impl Tx<'_> {
             "vacations",
             "SELECT * FROM vacations WHERE user_id = ?1 ORDER BY start_at, id",
             [user_id],
+            VacationRow::from_row,
+        )
+    }
+
+    /// The user's vacation running at `now`, if any.
+    pub fn current_vacation(&self, user_id: &str, now: i64) -> Result<Option<VacationRow>> {
+        self.first(
+            "vacations",
+            "SELECT * FROM vacations WHERE user_id = ?1 AND start_at <= ?2 AND end_at > ?2
+             ORDER BY end_at DESC, id DESC",
+            params![user_id, now],
+            VacationRow::from_row,
+        )
+    }
+
+    /// Ends a vacation at `end` (earlier than planned).
+    pub fn end_vacation(&self, id: i64, end: i64) -> Result<()> {
+        self.exec(
+            "UPDATE vacations SET end_at = ?2 WHERE id = ?1",
+            params![id, end],
+        )?;
+        Ok(())
+    }
+
+    /// The user's vacations that end after `since`, earliest first.
+    pub fn vacations_since(&self, user_id: &str, since: i64) -> Result<Vec<VacationRow>> {
+        self.all(
+            "vacations",
+            "SELECT * FROM vacations WHERE user_id = ?1 AND end_at > ?2 ORDER BY start_at, id",
+            params![user_id, since],
             VacationRow::from_row,
         )
     }

@@ -3,9 +3,9 @@
 //! name. The domain modules add their methods to [`Tx`].
 
 use rusqlite::types::FromSql;
-use rusqlite::{Connection, Params, Row, TransactionBehavior};
-use std::path::Path;
-use std::time::Duration;
+use rusqlite::{Connection, ErrorCode, OpenFlags, Params, Row, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The migrations, in order; `PRAGMA user_version` records how many have been applied.
 const MIGRATIONS: &[(&str, &str)] = &[
@@ -22,10 +22,39 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0004_outbox",
         include_str!("../../migrations/0004_outbox.sql"),
     ),
+    (
+        "0005_clock_restore",
+        include_str!("../../migrations/0005_clock_restore.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// The `PRAGMA application_id` that marks a database file as tara-bot's: the ASCII bytes
+/// "TARA" (0x54415241), stored at offset 68 of the file's header. A fresh database gets it, a
+/// database of an older tara-bot (application id 0 with tara-bot's tables) is adopted, and any
+/// other SQLite file is refused untouched.
+pub const APPLICATION_ID: i32 = 0x5441_5241;
+
+/// The tables of the first migration: a file whose application id is 0 but which holds all of
+/// them (and a schema version) was written by a tara-bot from before [`APPLICATION_ID`].
+const FIRST_TABLES: &[&str] = &[
+    "users",
+    "matches",
+    "games",
+    "moves",
+    "challenges",
+    "takebacks",
+    "user_settings",
+    "server_settings",
+];
+
+/// Where the README tells how to restore a database from a backup.
+const RESTORE_HINT: &str =
+    "stop the bot, copy your latest backup (made with `tara-bot db backup`) \
+     over the database file, delete the -wal and -shm files beside it if any, and start again \
+     (README, \"Backups\")";
 
 /// A failure of the database itself (a locked or unreadable file, a full disk, a broken
 /// constraint). Opaque, so that no SQLite type reaches the callers of the store.
@@ -78,6 +107,34 @@ pub enum StoreError {
     /// Stored data that cannot be what this build wrote.
     #[error("the stored data is inconsistent: {0}; tell the bot's operator")]
     Corrupt(String),
+    /// SQLite's own check found the file damaged; tara-bot does not use it.
+    #[error(
+        "the database file is damaged ({0}), so tara-bot will not use it. To restore it, \
+         {RESTORE_HINT}; `tara-bot db check` lists every problem it finds"
+    )]
+    Damaged(String),
+    /// The file is not an SQLite database at all.
+    #[error(
+        "the file is not an SQLite database (another kind of file, or one damaged beyond \
+         reading), so tara-bot will not use it. Check that --db or TARA_BOT_DB names \
+         tara-bot's database; to restore it, {RESTORE_HINT}"
+    )]
+    NotADatabase,
+    /// The file is another program's SQLite database; nothing was written to it.
+    #[error(
+        "the file is another program's SQLite database ({0}), not tara-bot's, and tara-bot \
+         has not changed it. Point --db or TARA_BOT_DB at tara-bot's database, or at a new \
+         file name to start a new one"
+    )]
+    Foreign(String),
+    /// A file named for a check or a backup is missing or cannot be written.
+    #[error("{path}: {message}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, as a sentence.
+        message: String,
+    },
     /// A change the store refuses because it would break its own rules.
     #[error("{0}")]
     Invalid(String),
@@ -98,8 +155,31 @@ pub struct Store {
 
 impl Store {
     /// Opens (creating if needed) the database file and brings its schema up to date.
+    ///
+    /// Before anything is written, the file must be tara-bot's ([`APPLICATION_ID`], or an
+    /// older tara-bot's tables, or empty; otherwise [`StoreError::Foreign`] or
+    /// [`StoreError::NotADatabase`]) and pass SQLite's `PRAGMA quick_check` (otherwise
+    /// [`StoreError::Damaged`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         let conn = Connection::open(path).map_err(db)?;
+        conn.busy_timeout(Duration::from_secs(10)).map_err(db)?;
+        if let Owner::Foreign(why) = owner(&conn)? {
+            return Err(StoreError::Foreign(why));
+        }
+        let problems = integrity(&conn, "quick_check")?;
+        if let Some(first) = problems.first() {
+            let more = match problems.len() {
+                1 => String::new(),
+                n => format!(
+                    " and {} more problem{}",
+                    n - 1,
+                    if n == 2 { "" } else { "s" }
+                ),
+            };
+            return Err(StoreError::Damaged(format!(
+                "SQLite's quick_check found: {first}{more}"
+            )));
+        }
         Store::setup(conn)
     }
 
@@ -146,6 +226,8 @@ impl Store {
                 })?;
         }
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+            .map_err(db)?;
+        tx.pragma_update(None, "application_id", APPLICATION_ID)
             .map_err(db)?;
         tx.commit().map_err(db)?;
         Ok(())
@@ -194,6 +276,380 @@ impl Store {
         tx.commit().map_err(db)?;
         Ok(out)
     }
+}
+
+/// Whose database a file is, from its header and tables (read without writing anything).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// Marked with [`APPLICATION_ID`].
+    TaraBot,
+    /// Written by a tara-bot from before [`APPLICATION_ID`]: adopted (marked) at the next start.
+    OlderTaraBot,
+    /// An empty database (a new file): tara-bot's schema is created at the next start.
+    Empty,
+    /// Another program's database, with what shows it.
+    Foreign(String),
+}
+
+/// Wraps an SQLite error met while reading a file's structure: a file that is no database, or
+/// a damaged one, gets its own error.
+fn structure(e: rusqlite::Error) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => StoreError::NotADatabase,
+        Some(ErrorCode::DatabaseCorrupt) => StoreError::Damaged(e.to_string()),
+        _ => db(e),
+    }
+}
+
+/// Tells whose database the file behind `conn` is, reading only its header and schema.
+fn owner(conn: &Connection) -> Result<Owner> {
+    let app: i32 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .map_err(structure)?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(structure)?;
+    let mut st = conn
+        .prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+             ORDER BY name",
+        )
+        .map_err(structure)?;
+    let tables = st
+        .query_map([], |r| r.get::<_, String>(0))
+        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<String>>>())
+        .map_err(structure)?;
+    Ok(if app == APPLICATION_ID {
+        Owner::TaraBot
+    } else if app != 0 {
+        Owner::Foreign(format!(
+            "its application id is {app:#010x}; tara-bot's is {APPLICATION_ID:#010x}"
+        ))
+    } else if tables.is_empty() && version == 0 {
+        Owner::Empty
+    } else if version >= 1 && FIRST_TABLES.iter().all(|t| tables.iter().any(|n| n == t)) {
+        Owner::OlderTaraBot
+    } else if tables.is_empty() {
+        Owner::Foreign(format!(
+            "it has no tables, but its schema version (user_version) is {version}"
+        ))
+    } else {
+        let shown: Vec<&str> = tables.iter().take(5).map(String::as_str).collect();
+        let more = tables.len().saturating_sub(shown.len());
+        Owner::Foreign(format!(
+            "its tables are {}{}",
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ))
+    })
+}
+
+/// Runs `PRAGMA quick_check` or `PRAGMA integrity_check`: the problems found (none when the
+/// file is sound).
+fn integrity(conn: &Connection, pragma: &str) -> Result<Vec<String>> {
+    let mut st = conn
+        .prepare(&format!("PRAGMA {pragma}"))
+        .map_err(structure)?;
+    let lines = st
+        .query_map([], |r| r.get::<_, String>(0))
+        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<String>>>());
+    match lines {
+        Ok(lines) if lines.len() == 1 && lines[0] == "ok" => Ok(Vec::new()),
+        Ok(lines) => Ok(lines),
+        Err(e) => match structure(e) {
+            StoreError::Damaged(what) => Ok(vec![what]),
+            e => Err(e),
+        },
+    }
+}
+
+/// Opens an existing database file (a check or the source of a backup), never creating one.
+/// The callers only read; the connection may write so that, as the last one to close, it
+/// tidies away the -wal and -shm files it needed (SQLite opens a write-protected file
+/// read-only).
+fn open_existing(path: &Path) -> Result<Connection> {
+    if !path.is_file() {
+        return Err(StoreError::File {
+            path: path.to_path_buf(),
+            message: "there is no database file here; check --db or TARA_BOT_DB".to_string(),
+        });
+    }
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(structure)?;
+    conn.busy_timeout(Duration::from_secs(10)).map_err(db)?;
+    Ok(conn)
+}
+
+/// What `tara-bot db check` found in a database file.
+#[derive(Clone, Debug)]
+pub struct CheckReport {
+    /// Whose database it is.
+    pub owner: Owner,
+    /// Its `PRAGMA application_id`.
+    pub application_id: i32,
+    /// Its schema version (`PRAGMA user_version`).
+    pub schema_version: i64,
+    /// The problems `PRAGMA integrity_check` found (none when the file is sound).
+    pub problems: Vec<String>,
+    /// The number of games and of moves stored, when they could be counted.
+    pub counts: Option<(i64, i64)>,
+}
+
+impl CheckReport {
+    /// Whether tara-bot can use the file as it is: sound, tara-bot's (or an older tara-bot's,
+    /// or empty) and of a schema this build knows.
+    pub fn is_fine(&self) -> bool {
+        self.problems.is_empty()
+            && !matches!(self.owner, Owner::Foreign(_))
+            && self.schema_version <= SCHEMA_VERSION
+    }
+}
+
+impl std::fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let id = self.application_id;
+        match &self.owner {
+            Owner::TaraBot => writeln!(f, "owner: tara-bot (application id {id:#010x})")?,
+            Owner::OlderTaraBot => writeln!(
+                f,
+                "owner: an older tara-bot (application id 0; marked as tara-bot's at the next start)"
+            )?,
+            Owner::Empty => writeln!(
+                f,
+                "owner: none yet (an empty database; tara-bot creates its tables at the next start)"
+            )?,
+            Owner::Foreign(why) => writeln!(f, "owner: PROBLEM: another program ({why})")?,
+        }
+        let v = self.schema_version;
+        if v > SCHEMA_VERSION {
+            writeln!(
+                f,
+                "schema: PROBLEM: version {v}, newer than this build's {SCHEMA_VERSION}; use the newer tara-bot"
+            )?;
+        } else if v < SCHEMA_VERSION && matches!(self.owner, Owner::TaraBot | Owner::OlderTaraBot) {
+            writeln!(
+                f,
+                "schema: version {v} (upgraded to {SCHEMA_VERSION} at the next start)"
+            )?;
+        } else {
+            writeln!(f, "schema: version {v}")?;
+        }
+        if self.problems.is_empty() {
+            writeln!(f, "integrity: ok")?;
+        } else {
+            let n = self.problems.len();
+            writeln!(
+                f,
+                "integrity: PROBLEM: {n} problem{} found",
+                if n == 1 { "" } else { "s" }
+            )?;
+            for p in self.problems.iter().take(20) {
+                writeln!(f, "  {p}")?;
+            }
+            if n > 20 {
+                writeln!(f, "  … and {} more", n - 20)?;
+            }
+        }
+        if let Some((games, moves)) = self.counts {
+            let plural = |n: i64| if n == 1 { "" } else { "s" };
+            writeln!(
+                f,
+                "contents: {games} game{}, {moves} move{}",
+                plural(games),
+                plural(moves)
+            )?;
+        }
+        if self.is_fine() {
+            write!(f, "result: fine")
+        } else if self.problems.is_empty() {
+            write!(f, "result: tara-bot will not use this file")
+        } else {
+            write!(
+                f,
+                "result: damaged; to restore the database, {RESTORE_HINT}"
+            )
+        }
+    }
+}
+
+/// What [`backup`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackupSummary {
+    /// The number of games in the copy.
+    pub games: i64,
+    /// The number of moves in the copy.
+    pub moves: i64,
+    /// The copy's schema version.
+    pub schema_version: i64,
+    /// The copy's size in bytes.
+    pub bytes: u64,
+}
+
+/// Counts the games and moves of a database that has tara-bot's tables.
+fn counts(conn: &Connection) -> Result<(i64, i64)> {
+    conn.query_row(
+        "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM moves)",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .map_err(structure)
+}
+
+/// Checks a database file without changing it: whose it is, its schema version, SQLite's full
+/// `PRAGMA integrity_check`, and its numbers of games and moves. Safe while the bot runs.
+/// Errors only when the file is missing or not an SQLite database at all.
+pub fn check(path: &Path) -> Result<CheckReport> {
+    let conn = open_existing(path)?;
+    let application_id: i32 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .map_err(structure)?;
+    let schema_version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(structure)?;
+    let (owner, mut problems) = match owner(&conn) {
+        Ok(owner) => (owner, Vec::new()),
+        // The schema itself cannot be read: judge by the header alone.
+        Err(StoreError::Damaged(what)) => {
+            let owner = match application_id {
+                APPLICATION_ID => Owner::TaraBot,
+                0 => Owner::OlderTaraBot,
+                other => Owner::Foreign(format!("its application id is {other:#010x}")),
+            };
+            (owner, vec![what])
+        }
+        Err(e) => return Err(e),
+    };
+    problems.extend(integrity(&conn, "integrity_check")?);
+    let counts = match owner {
+        Owner::TaraBot | Owner::OlderTaraBot => counts(&conn).ok(),
+        Owner::Empty | Owner::Foreign(_) => None,
+    };
+    Ok(CheckReport {
+        owner,
+        application_id,
+        schema_version,
+        problems,
+        counts,
+    })
+}
+
+/// Copies the database at `source` to `dest` with SQLite's online backup API, safe while the
+/// bot runs and writes (the copy is one consistent snapshot). The copy is written beside
+/// `dest` under a temporary name, checked with `PRAGMA quick_check`, and then renamed over
+/// `dest`, replacing any file there: a failed backup never leaves a partial file under `dest`.
+/// A missing, foreign or damaged source is refused.
+pub fn backup(source: &Path, dest: &Path) -> Result<BackupSummary> {
+    let src = open_existing(source)?;
+    match owner(&src)? {
+        Owner::TaraBot | Owner::OlderTaraBot => {}
+        Owner::Empty => {
+            return Err(StoreError::File {
+                path: source.to_path_buf(),
+                message: "the database is empty; there is nothing to back up".to_string(),
+            })
+        }
+        Owner::Foreign(why) => return Err(StoreError::Foreign(why)),
+    }
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| StoreError::File {
+            path: dest.to_path_buf(),
+            message: "the backup needs a file name".to_string(),
+        })?;
+    if let Some(folder) = dest.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !folder.is_dir() {
+            return Err(StoreError::File {
+                path: dest.to_path_buf(),
+                message: format!(
+                    "the folder {} does not exist; create it first or name another file",
+                    folder.display()
+                ),
+            });
+        }
+    }
+    let partial = dest.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+    let written = copy_to(&src, &partial, dest);
+    drop(src);
+    let summary = match written {
+        Ok(summary) => summary,
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(e);
+        }
+    };
+    std::fs::rename(&partial, dest).map_err(|e| {
+        let _ = std::fs::remove_file(&partial);
+        StoreError::File {
+            path: dest.to_path_buf(),
+            message: format!("cannot write the backup here ({e})"),
+        }
+    })?;
+    Ok(summary)
+}
+
+/// Copies `src` into a new file at `to` (one snapshot) and checks the copy; errors name
+/// `dest`, the file the copy is for.
+fn copy_to(src: &Connection, to: &Path, dest: &Path) -> Result<BackupSummary> {
+    let _ = std::fs::remove_file(to);
+    let cannot_write = |e: &dyn std::fmt::Display| StoreError::File {
+        path: dest.to_path_buf(),
+        message: format!("cannot write the backup here ({e})"),
+    };
+    let mut dst = Connection::open(to).map_err(|e| cannot_write(&e))?;
+    {
+        use rusqlite::backup::{Backup, StepResult};
+        let copy = Backup::new(src, &mut dst).map_err(db)?;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        // All pages in one step: one read transaction, so one consistent snapshot; in WAL mode
+        // it does not hold up the bot's writes.
+        loop {
+            match copy.step(-1).map_err(structure)? {
+                StepResult::Done => break,
+                StepResult::More => {}
+                StepResult::Busy | StepResult::Locked if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                _ => {
+                    return Err(StoreError::File {
+                        path: dest.to_path_buf(),
+                        message: "the database stayed locked for 60 s; try the backup again"
+                            .to_string(),
+                    })
+                }
+            }
+        }
+    }
+    // A single self-contained file: no -wal beside it.
+    dst.pragma_update(None, "journal_mode", "DELETE")
+        .map_err(db)?;
+    let problems = integrity(&dst, "quick_check")?;
+    if let Some(first) = problems.first() {
+        return Err(StoreError::Damaged(format!(
+            "the copy fails SQLite's quick_check: {first}"
+        )));
+    }
+    let (games, moves) = counts(&dst)?;
+    let schema_version: i64 = dst
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(db)?;
+    dst.close().map_err(|(_, e)| db(e))?;
+    let bytes = std::fs::metadata(to)
+        .map(|m| m.len())
+        .map_err(|e| cannot_write(&e))?;
+    Ok(BackupSummary {
+        games,
+        moves,
+        schema_version,
+        bytes,
+    })
 }
 
 /// Queries and changes inside one transaction. Its methods are defined by the domain modules

@@ -111,4 +111,7 @@ pub use tournaments::{
 };
 pub use users::UserRow;
 
-pub use db::{DbError, Result, Store, StoreError, Tx, SCHEMA_VERSION};
+pub use db::{
+    backup, check, BackupSummary, CheckReport, DbError, Owner, Result, Store, StoreError, Tx,
+    APPLICATION_ID, SCHEMA_VERSION,
+};
