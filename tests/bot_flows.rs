@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use tara_bot::bot::options::{Value, Values};
-use tara_bot::bot::{Command, Reply, TakebackAnswer};
+use tara_bot::bot::{AuditLog, Command, Reply, TakebackAnswer};
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
 use tara_bot::store::{GameId, GameStatus};
 
@@ -292,8 +292,12 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
             },
             "not playing",
         ),
-        ("carol", Command::Abort {}, "Only the players"),
-        ("aoife", Command::Abort {}, "can no longer be aborted"),
+        ("carol", Command::Abort { reason: None }, "Only the players"),
+        (
+            "aoife",
+            Command::Abort { reason: None },
+            "can no longer be aborted",
+        ),
         (
             "brian",
             Command::Takeback {
@@ -409,7 +413,7 @@ fn resign_asks_first_and_scores_part_e() {
 fn abort_before_the_first_move_or_by_a_moderator() {
     let h = Harness::new(false);
     h.start("aoife", "brian", "c", "hkot-2", "me");
-    let r = h.send("brian", "c", Command::Abort {});
+    let r = h.send("brian", "c", Command::Abort { reason: None });
     assert!(
         r[0].plain_text().contains("aborted"),
         "{}",
@@ -420,11 +424,104 @@ fn abort_before_the_first_move_or_by_a_moderator() {
     h.mv("aoife", "c", "D4");
     let mut mod_ctx = ctx("mona", "c");
     mod_ctx.moderator = true;
-    let r = h.bot.handle(&mod_ctx, Command::Abort {});
+    let r = h.bot.handle(&mod_ctx, Command::Abort { reason: None });
+    let text = r[0].plain_text();
     assert!(
-        r[0].plain_text().contains("aborted by mona"),
+        text.contains("aborted by a moderator") && text.contains("@mona"),
+        "{text}"
+    );
+    assert!(text.contains("no reason given"), "{text}");
+}
+
+/// A moderator's `/abort` of a match game ends the whole match (no replay), pings both
+/// players with who did it and why, and is written to the audit log, which moderators list
+/// with `/audit` and which a server manager can have posted in a channel.
+#[test]
+fn a_moderator_ends_a_match_with_a_reason_and_the_audit_log_keeps_it() {
+    let h = Harness::new(false);
+    let r = h.send(
+        "aoife",
+        "c",
+        challenge_cmd("brian", "hkot-1", None, Some("me"), true, None),
+    );
+    assert!(!r[0].ephemeral);
+    h.send("brian", "c", Command::Accept { challenge: None });
+    h.mv("aoife", "c", "D4");
+    let mut mona = ctx("mona", "c");
+    mona.moderator = true;
+    // Only moderators read the log; choosing its channel needs Manage Server.
+    let r = h.send("aoife", "c", Command::Audit { log: None });
+    assert!(r[0].ephemeral && r[0].plain_text().contains("Only moderators"));
+    let mut log_here = ctx("mona", "mod-log");
+    log_here.moderator = true;
+    let r = h.bot.handle(
+        &log_here,
+        Command::Audit {
+            log: Some(AuditLog::Here),
+        },
+    );
+    assert!(
+        r[0].plain_text().contains("Manage Server"),
         "{}",
         r[0].plain_text()
+    );
+    log_here.manager = true;
+    let r = h.bot.handle(
+        &log_here,
+        Command::Audit {
+            log: Some(AuditLog::Here),
+        },
+    );
+    assert!(r[0].ephemeral);
+    assert!(r[0].plain_text().contains("also posted in #mod-log"));
+    assert_eq!(
+        r[1].channel.as_deref(),
+        Some("mod-log"),
+        "that choice is logged too"
+    );
+
+    let r = h.bot.handle(
+        &mona,
+        Command::Abort {
+            reason: Some("players asked to stop".into()),
+        },
+    );
+    let text = r[0].plain_text();
+    assert!(!r[0].ephemeral);
+    assert!(
+        text.contains("@mona") && text.contains("players asked to stop"),
+        "{text}"
+    );
+    assert!(text.contains("The match is called off"), "{text}");
+    let mut pinged = r[0].mentions.clone();
+    pinged.sort();
+    assert_eq!(pinged, vec!["aoife".to_string(), "brian".to_string()]);
+    assert!(
+        r[0].outbox.is_some(),
+        "owed: it is delivered even after a crash"
+    );
+    // No replay: the channel is free.
+    assert!(active(&h.db(), "c").is_none());
+    assert_eq!(r.len(), 2, "{:?}", texts(&r));
+    let entry = r[1].plain_text();
+    assert_eq!(r[1].channel.as_deref(), Some("mod-log"));
+    assert!(
+        entry.contains("abort") && entry.contains("players asked to stop"),
+        "{entry}"
+    );
+    assert!(r[1].mentions.is_empty(), "the log pings no one");
+    // The log lists both actions, newest first.
+    let r = h.bot.handle(&mona, Command::Audit { log: None });
+    assert!(r[0].ephemeral);
+    let log = r[0].plain_text();
+    let abort = log.find("abort · game #").expect("the abort is listed");
+    let choice = log
+        .find("audit-log")
+        .expect("the log channel choice is listed");
+    assert!(abort < choice, "{log}");
+    assert!(
+        log.contains("match called off; reason: players asked to stop"),
+        "{log}"
     );
 }
 
@@ -541,7 +638,7 @@ fn an_aborted_match_game_is_replayed() {
     );
     h.send("brian", "c", Command::Accept { challenge: None });
     let g1 = active(&h.db(), "c").unwrap();
-    let r = h.send("aoife", "c", Command::Abort {});
+    let r = h.send("aoife", "c", Command::Abort { reason: None });
     assert!(texts(&r).contains("is replayed"), "{}", texts(&r));
     let again = active(&h.db(), "c").unwrap();
     assert_ne!(again.id, g1.id);
@@ -858,7 +955,7 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     assert!(t.contains("its last position shows how it ended"), "{t}");
     // An aborted game says so.
     let g = h.start("aoife", "brian", "c", "hkot-1", "me");
-    h.send("aoife", "c", Command::Abort {});
+    h.send("aoife", "c", Command::Abort { reason: None });
     let r = h.send("carol", "c", Command::Status {});
     let t = r[0].plain_text().replace("**", "");
     assert!(t.contains(&format!("(game {})", g.id)), "{t}");

@@ -191,7 +191,13 @@ commands! {
     }
     Help = "help", "What tara-bot can do", private: true, Bot::help {}
     /// Abort this channel's game (before any move, or by a moderator).
-    Abort = "abort", "Call off this channel's game before the first move (moderators: any time)", private: false, Bot::abort {}
+    Abort = "abort", "Call off this channel's game before the first move (moderators: any time, ending a match)", private: false, Bot::abort {
+        reason: Option<String> = "reason", "Moderators: why (shown to the players and in the audit log)" .max_length(200);
+    }
+    /// Moderators: the server's latest moderator actions; Manage Server: where each is posted.
+    Audit = "audit", "Moderators: the latest moderator actions; where each new one is posted", private: true, Bot::audit {
+        log: Option<super::moderation::AuditLog> = "log", "Manage Server: post each new entry in this channel, or stop";
+    }
     /// Pause all your clocks for some days, or end your vacation early; with no game with a
     /// clock in progress the bot asks first (a button confirms).
     Vacation = "vacation", "Pause all your clocks for some days (14 in any 365), or end your vacation early", private: false, Bot::vacation {

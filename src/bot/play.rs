@@ -2,6 +2,7 @@
 //! takebacks.
 
 use super::clocks::{record_clock_left, restore_turn};
+use super::moderation::record_action;
 use super::options::choices;
 use super::reply::{ButtonStyle, Ctx};
 use super::session::{
@@ -253,10 +254,17 @@ impl Bot {
         })
     }
 
-    pub(crate) fn abort(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+    /// `/abort [reason]`: a player's before the first move (a match game is replayed), or a
+    /// moderator's at any time: that ends the whole match, pings both players with who did it
+    /// and why, and goes in the audit log.
+    pub(crate) fn abort(&self, ctx: &Ctx, reason: Option<String>) -> Outcome<Vec<Out>> {
         self.write(ctx, |tx, now| {
             let l = load_active(tx, ctx)?;
             let player = l.game.seat_of(&ctx.user.id).is_some();
+            let by_right = player && l.moves.is_empty();
+            if ctx.moderator && !by_right {
+                return self.moderator_abort(tx, ctx, &l, reason.as_deref(), now);
+            }
             if !ctx.moderator {
                 if !player {
                     return Err(Fail::User(
@@ -278,6 +286,44 @@ impl Bot {
             ));
             self.abort_game(tx, &l, b, true, now)
         })
+    }
+
+    /// A moderator's abort: no result, the match (if any) called off rather than replayed,
+    /// both players pinged, the action in the audit log.
+    fn moderator_abort(
+        &self,
+        tx: &Tx,
+        ctx: &Ctx,
+        l: &Loaded,
+        reason: Option<&str>,
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+        let b = Builder::new()
+            .text("**Game aborted by a moderator**, ")
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(match reason {
+                Some(r) => format!(", because: {r}. "),
+                None => " (no reason given). ".to_string(),
+            })
+            .text("No result, no points. ")
+            .ping(&l.game.seats[0], &l.names[0])
+            .text(", ")
+            .ping(&l.game.seats[1], &l.names[1])
+            .text(".");
+        let mut outs = self.abort_game(tx, l, b, false, now)?;
+        let subject = format!("game #{} in <#{}>", l.game.id, l.game.channel_id);
+        let detail = format!(
+            "aborted{}; reason: {}",
+            if l.game.match_id.is_some() {
+                ", match called off"
+            } else {
+                ""
+            },
+            reason.unwrap_or("none given")
+        );
+        outs.extend(record_action(tx, ctx, "abort", &subject, &detail, now)?);
+        Ok(outs)
     }
 
     /// `/takeback`: asks to undo your last move; with an answer, answers your opponent's request.

@@ -26,8 +26,11 @@ pub struct Ctx {
     /// The channel or thread the command was sent in.
     pub channel: String,
     pub user: User,
-    /// Whether the user may moderate games on this server (abort any game).
+    /// Whether the user may moderate games on this server (abort any game): Manage Messages,
+    /// Manage Server or Administrator.
     pub moderator: bool,
+    /// Whether the user may change the server's settings: Manage Server or Administrator.
+    pub manager: bool,
 }
 
 /// A piece of reply text.

@@ -200,6 +200,7 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
             channel: channel.clone(),
             user: User::new(u, u),
             moderator: false,
+            manager: false,
         };
         bot.handle(
             &ctx("red"),

@@ -242,6 +242,7 @@ impl<'a> Console<'a> {
             channel: self.channel.clone(),
             user: self.user.clone(),
             moderator: self.moderator,
+            manager: self.moderator,
         }
     }
 

@@ -288,12 +288,19 @@ impl EventHandler for Handler {
     }
 }
 
-/// The display name of a user in a guild (nickname, global name, user name).
+/// Whether a member may moderate games (abort any game).
 fn moderator(perms: Option<Permissions>) -> bool {
     perms.is_some_and(|p| {
         p.contains(Permissions::ADMINISTRATOR)
             || p.contains(Permissions::MANAGE_MESSAGES)
             || p.contains(Permissions::MANAGE_GUILD)
+    })
+}
+
+/// Whether a member may change the server's settings.
+fn manager(perms: Option<Permissions>) -> bool {
+    perms.is_some_and(|p| {
+        p.contains(Permissions::ADMINISTRATOR) || p.contains(Permissions::MANAGE_GUILD)
     })
 }
 
@@ -310,6 +317,7 @@ fn interaction_ctx(
         channel: channel.to_string(),
         user: User::new(user.id.to_string(), commands::display_name(user, nick)),
         moderator: moderator(member.and_then(|m| m.permissions)),
+        manager: manager(member.and_then(|m| m.permissions)),
     }
 }
 

@@ -26,6 +26,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0005_clock_restore",
         include_str!("../../migrations/0005_clock_restore.sql"),
     ),
+    (
+        "0007_audit",
+        include_str!("../../migrations/0007_audit.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
@@ -654,7 +658,7 @@ fn copy_to(src: &Connection, to: &Path, dest: &Path) -> Result<BackupSummary> {
 
 /// Queries and changes inside one transaction. Its methods are defined by the domain modules
 /// ([`games`], [`challenges`], [`matches`], [`clocks`], [`settings`], [`users`],
-/// [`tournaments`], [`outbox`]).
+/// [`tournaments`], [`outbox`], [`audit`]).
 pub struct Tx<'a> {
     tx: &'a rusqlite::Transaction<'a>,
 }

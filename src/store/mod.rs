@@ -18,7 +18,8 @@
 //! - [`clocks`]: deadlines, reminders and vacations;
 //! - [`settings`]: user and server settings; [`users`]: users and their display names;
 //! - [`tournaments`]: tournaments and their pairings;
-//! - [`outbox`]: the messages the bot owes, stored with the change that causes them until sent.
+//! - [`outbox`]: the messages the bot owes, stored with the change that causes them until sent;
+//! - [`audit`]: the moderators' audit log.
 
 /// Declares an enum stored as text: each variant with its stored form, and `ALL`, `id`,
 /// `from_id` and its reading from a column (`what` names it in messages about corrupt data)
@@ -87,6 +88,7 @@ macro_rules! row {
     (@col $f:ident $col:literal) => { $col };
 }
 
+pub mod audit;
 pub mod challenges;
 pub mod clocks;
 mod db;
@@ -97,6 +99,7 @@ pub mod settings;
 pub mod tournaments;
 pub mod users;
 
+pub use audit::AuditRow;
 pub use challenges::{ChallengeRow, ChallengeStatus, FirstChoice, NewChallenge};
 pub use clocks::VacationRow;
 pub use games::{

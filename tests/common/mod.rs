@@ -22,6 +22,7 @@ pub fn ctx(name: &str, channel: &str) -> Ctx {
         channel: channel.into(),
         user: user(name),
         moderator: false,
+        manager: false,
     }
 }
 
