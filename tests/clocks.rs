@@ -400,14 +400,30 @@ fn moderators_set_the_server_default_time_control() {
         reminder_hours: Some(48),
     };
     let r = h.send("aoife", "c", settings.clone());
-    assert!(r[0].plain_text().contains("Only moderators"));
+    assert!(r[0].plain_text().contains("Manage Server"));
+    // Moderating games (Manage Messages) is not enough for server settings.
     let mut m = ctx("mona", "c");
     m.moderator = true;
+    let r = h.bot.handle(&m, settings.clone());
+    assert!(
+        r[0].ephemeral
+            && r[0]
+                .plain_text()
+                .contains("Only members with Manage Server")
+    );
+    m.manager = true;
     let r = h.bot.handle(&m, settings);
     assert!(
         r[0].plain_text().contains("5 days per move"),
         "{}",
         r[0].plain_text()
+    );
+    // The change is in the audit log.
+    let log = h.bot.handle(&m, Command::Audit { log: None });
+    let log = log[0].plain_text();
+    assert!(
+        log.contains("settings · the server's clock settings: default-days set to 5, reminder-hours set to 48"),
+        "{log}"
     );
     h.send(
         "aoife",
@@ -873,6 +889,7 @@ fn settings_read_well_in_the_singular() {
     let h = Harness::new(false);
     let mut m = ctx("mona", "c");
     m.moderator = true;
+    m.manager = true;
     let r = h.bot.handle(
         &m,
         Command::Settings {

@@ -2,6 +2,7 @@
 //! reminder state live in SQLite, so [`Bot::tick`] after a restart catches up on what fell due,
 //! exactly once (each game is settled in its own transaction).
 
+use super::moderation::record_action;
 use super::options::{choices, Choices};
 use super::reply::{ButtonStyle, Ctx, Part, Reply};
 use super::session::{
@@ -497,9 +498,12 @@ impl Bot {
         default_days: Option<TimeControl>,
         reminder_hours: Option<u32>,
     ) -> Outcome<Vec<Out>> {
-        if (default_days.is_some() || reminder_hours.is_some()) && !ctx.moderator {
+        let server_change = default_days.is_some() || reminder_hours.is_some();
+        if server_change && !ctx.manager {
             return Err(Fail::User(
-                "Only moderators can change the server's clock settings.".into(),
+                "Only members with Manage Server can change the server's clock settings \
+                 (default-days, reminder-hours); your own reminders are yours to set."
+                    .into(),
             ));
         }
         if let Some(h) = reminder_hours {
@@ -520,6 +524,24 @@ impl Bot {
             if let Some(h) = reminder_hours {
                 tx.set_server_setting(&ctx.server, "reminder_hours", &h.to_string())?;
             }
+            let mut outs = Vec::new();
+            if server_change {
+                let mut changed = Vec::new();
+                if let Some(d) = default_days {
+                    changed.push(format!("default-days set to {}", d.id()));
+                }
+                if let Some(h) = reminder_hours {
+                    changed.push(format!("reminder-hours set to {h}"));
+                }
+                outs.extend(record_action(
+                    tx,
+                    ctx,
+                    "settings",
+                    "the server's clock settings",
+                    &changed.join(", "),
+                    now,
+                )?);
+            }
             let how = reminders_of(tx, &ctx.user.id)?.id();
             let days = default_time_control(tx, &ctx.server)?;
             let hours = server_reminder_hours(tx, &ctx.server)?;
@@ -527,7 +549,7 @@ impl Bot {
                 "Your reminders: **{how}** (channel, dm or off). Vacation left: {} \
                  ({VACATION_DAYS} days in any 365 days).\n\
                  This server: default time control **{}**, first reminder after {} or a quarter \
-                 of the time per move, whichever is later (moderators can change these).",
+                 of the time per move, whichever is later (Manage Server can change these).",
                 vacation_left(vacation_available(tx, &ctx.user.id, now)?),
                 if days == TimeControl::NoClock {
                     "none".to_string()
@@ -536,7 +558,8 @@ impl Bot {
                 },
                 plural(hours, "hour"),
             );
-            Ok(vec![Out::text(Reply::private(text))])
+            outs.insert(0, Out::text(Reply::private(text)));
+            Ok(outs)
         })
     }
 }
