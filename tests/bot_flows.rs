@@ -818,7 +818,7 @@ fn an_answered_challenge_no_longer_asks_to_be_accepted() {
     let r = h.send("brian", "d", decline);
     let text = pressed(&r).unwrap();
     assert!(
-        text.ends_with("**Ard Rí** (challenge #2): declined by brian."),
+        text.ends_with("**Ard Rí** (challenge #2): declined by @brian."),
         "{text}"
     );
     assert!(!text.contains("/accept"), "{text}");
@@ -831,7 +831,7 @@ fn an_answered_challenge_no_longer_asks_to_be_accepted() {
     assert!(
         pressed(&r)
             .unwrap()
-            .ends_with("(challenge #3): withdrawn by aoife."),
+            .ends_with("(challenge #3): withdrawn by @aoife."),
         "{:?}",
         pressed(&r)
     );
@@ -937,8 +937,8 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     assert!(t.contains(&format!("(game {})", g.id)), "{t}");
     assert!(
         t.contains(
-            "This game is over (it ended 3 hours ago): Red wins: Blue resigned. Points: aoife \
-             (Red) 2 – 0 brian (Blue)."
+            "This game is over (it ended 3 hours ago): Red wins: Blue resigned. Points: @aoife \
+             (Red) 2 – 0 @brian (Blue)."
         ),
         "{t}"
     );
@@ -972,4 +972,93 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
         "{t}"
     );
     assert!(!t.contains("over") && !t.contains("aborted"), "{t}");
+}
+
+/// Hostile display names and text: in every public message kind a name is a mention (never
+/// its raw text) and a moderator's reason is escaped, so neither makes a link or breaks out
+/// of formatting in Discord's Markdown.
+#[test]
+fn hostile_names_and_reasons_never_become_markdown() {
+    let h = Harness::new(false);
+    let evil = "[Free Nitro](https://evil.example/a)";
+    let fence = "x```y";
+    let discord = |r: &Reply| r.markdown_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
+    let mut seen = Vec::new();
+    let as_user = |name: &str, channel: &str| {
+        let mut c = ctx(name, channel);
+        c.user.name = if name == "eve" {
+            evil.into()
+        } else {
+            fence.into()
+        };
+        c
+    };
+    let eve = as_user("eve", "c");
+    let fen = as_user("fen", "c");
+    seen.extend(h.bot.handle(
+        &eve,
+        challenge_cmd("fen", "ard-ri", None, Some("me"), false, None),
+    ));
+    seen.extend(h.bot.handle(&fen, Command::Accept { challenge: None }));
+    seen.extend(h.bot.handle(
+        &eve,
+        Command::Move {
+            text: "d2-c2".into(),
+        },
+    ));
+    seen.extend(h.bot.handle(
+        &eve,
+        Command::Takeback {
+            answer: None,
+            game: None,
+        },
+    ));
+    seen.extend(h.bot.handle(
+        &fen,
+        Command::Takeback {
+            answer: Some(TakebackAnswer::Allow),
+            game: None,
+        },
+    ));
+    seen.extend(h.bot.handle(
+        &eve,
+        Command::Move {
+            text: "d2-c2".into(),
+        },
+    ));
+    seen.extend(h.bot.handle(
+        &fen,
+        Command::Move {
+            text: "`oops".into(),
+        },
+    ));
+    seen.extend(h.bot.handle(
+        &fen,
+        Command::Resign {
+            confirmed: true,
+            game: None,
+        },
+    ));
+    h.start("eve", "fen", "d", "hkot-1", "me");
+    let mut mona = ctx("mona", "d");
+    mona.moderator = true;
+    seen.extend(h.bot.handle(
+        &mona,
+        Command::Abort {
+            reason: Some(format!("{evil} <@123> @everyone")),
+        },
+    ));
+    assert!(seen.len() >= 9, "{:?}", texts(&seen));
+    for r in &seen {
+        let text = discord(r);
+        assert!(!text.contains("](http"), "a link in: {text}");
+        assert!(!text.contains("```"), "a fence in: {text}");
+        assert!(!text.contains("<@123>"), "a mention in: {text}");
+        assert!(!text.contains("@everyone"), "@everyone in: {text}");
+    }
+    let abort = discord(seen.last().unwrap());
+    assert!(
+        abort.contains(r"\[Free Nitro\]\(https\://evil.example/a\)"),
+        "{abort}"
+    );
 }

@@ -213,10 +213,11 @@ impl Bot {
             // scored by the tournament.) A match is called off rather than replayed, so that a
             // player who never comes does not restart it forever.
             let b = Builder::new()
+                .text("**Time is up.** ")
+                .user(&l.game.seats[seat], &l.names[seat])
                 .text(format!(
-                    "**Time is up.** {} ({}) ran out of time before making a first move, so the \
-                     game is aborted: no result, no points.\n",
-                    l.names[seat],
+                    " ({}) ran out of time before making a first move, so the game is aborted: \
+                     no result, no points.\n",
                     side.name()
                 ))
                 .ping(&l.game.seats[0], &l.names[0])
@@ -229,17 +230,19 @@ impl Bot {
             return Ok(Some(outs));
         }
         let o = forfeit(&l.pos, side, EndReason::Timeout);
-        let b = Builder::new().text(format!(
-            "**Time is up.** {} ({}) ran out of time ({} day{} per move).",
-            l.names[seat],
-            side.name(),
-            l.game.days_per_move.unwrap_or(0),
-            if l.game.days_per_move == Some(1) {
-                ""
-            } else {
-                "s"
-            }
-        ));
+        let b = Builder::new()
+            .text("**Time is up.** ")
+            .user(&l.game.seats[seat], &l.names[seat])
+            .text(format!(
+                " ({}) ran out of time ({} day{} per move).",
+                side.name(),
+                l.game.days_per_move.unwrap_or(0),
+                if l.game.days_per_move == Some(1) {
+                    ""
+                } else {
+                    "s"
+                }
+            ));
         let board = (
             l.pos.clone(),
             Frame::new(l.names.clone(), None).with_result(o),
@@ -281,7 +284,7 @@ impl Bot {
             return Ok(vec![]);
         }
         let left = duration_text(deadline - now);
-        let opponent = &l.names[1 - seat];
+        let (opponent_id, opponent) = (&l.game.seats[1 - seat], &l.names[1 - seat]);
         let mut b = Builder::new();
         let mut reply = if how == Reminders::Dm {
             // Pinged, so that the same message still reaches them in the game's channel when
@@ -290,10 +293,11 @@ impl Bot {
                 .text("Reminder: ")
                 .ping(mover, &l.names[seat])
                 .text(format!(
-                    ", it is your move in {} against {opponent} (game {}, ",
+                    ", it is your move in {} against ",
                     l.game.options.variant.name(),
-                    l.game.id
                 ))
+                .user(opponent_id, opponent)
+                .text(format!(" (game {}, ", l.game.id))
                 .channel(&l.game.channel_id)
                 .text(format!("). {left} left."));
             let mut r = b.build();
@@ -304,10 +308,9 @@ impl Bot {
             b = b
                 .text("Reminder: ")
                 .ping(mover, &l.names[seat])
-                .text(format!(
-                    ", it is your move ({}) against {opponent}: {left} left.",
-                    side.name()
-                ));
+                .text(format!(", it is your move ({}) against ", side.name()))
+                .user(opponent_id, opponent)
+                .text(format!(": {left} left."));
             let mut r = b.build();
             r.channel = Some(l.game.channel_id.clone());
             r
@@ -406,9 +409,10 @@ impl Bot {
                 let other = 1 - seat;
                 let mut r = Builder::new()
                     .ping(&l.game.seats[other], &l.names[other])
+                    .text(", ")
+                    .user(&ctx.user.id, &ctx.user.name)
                     .text(format!(
-                        ", {} is on vacation until {}: their clock is paused until then.",
-                        ctx.user.name,
+                        " is on vacation until {}: their clock is paused until then.",
                         date_text(end)
                     ))
                     .build();
@@ -453,7 +457,9 @@ impl Bot {
                 let on_move = l.pos.to_move().map(|s| s.index()) == Some(seat);
                 let mut b = Builder::new()
                     .ping(&l.game.seats[1 - seat], &l.names[1 - seat])
-                    .text(format!(", {} is back from vacation", ctx.user.name));
+                    .text(", ")
+                    .user(&ctx.user.id, &ctx.user.name)
+                    .text(" is back from vacation");
                 if on_move && l.game.deadline_at.is_some() {
                     // The vacation paused this clock until its planned end: resume it now.
                     tx.shift_clock(l.game.id, -unused)?;

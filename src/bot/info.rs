@@ -142,10 +142,10 @@ impl Bot {
                 }
                 (_, Some(o)) => {
                     b = b.text(format!(
-                        "\n**This game is over** (it ended {ended}): {}. Points: {}.",
+                        "\n**This game is over** (it ended {ended}): {}. Points: ",
                         describe::result(&l.pos, o),
-                        text::points_line(&l.game, &l.names, o)
                     ));
+                    b = text::points_line(b, &l.game, &l.names, o).text(".");
                 }
                 (_, None) => {
                     b = b.text(format!(
@@ -348,10 +348,10 @@ fn board_of(tx: &Tx, game: GameRow, ply: Option<u32>) -> Outcome<Vec<Out>> {
     match (&game.outcome, game.status) {
         (Some(o), _) if upto == moves.len() => {
             b = b.text(format!(
-                "\nThe game is over: {}. Points: {}.",
+                "\nThe game is over: {}. Points: ",
                 describe::result(&pos, o),
-                text::points_line(&game, &n, o)
             ));
+            b = text::points_line(b, &game, &n, o).text(".");
         }
         (Some(_), _) => {
             b = b.text("\nThe game is over; its last position shows how it ended.");

@@ -1,6 +1,6 @@
 //! Challenges: challenge, accept, decline, cancel; starting games and matches.
 
-use super::reply::{ButtonStyle, Ctx, Reply, User};
+use super::reply::{escape_markdown, ButtonStyle, Ctx, Reply, User};
 use super::session::{
     busy_channel, create_game, default_time_control, game_start, names, Bot, Fail, Out, Outcome,
 };
@@ -54,11 +54,6 @@ impl Bot {
                 },
                 now,
             )?;
-            let who_starts = match first {
-                FirstChoice::Random => "who starts is drawn by lot".to_string(),
-                FirstChoice::Challenger => format!("{} starts", ctx.user.name),
-                FirstChoice::Opponent => format!("{} starts", opponent.name),
-            };
             let mut b = Builder::new()
                 .user(&ctx.user.id, &ctx.user.name)
                 .text(" challenges ")
@@ -67,16 +62,21 @@ impl Bot {
             if variant.allows_knots() {
                 b = b.text(format!(" · scored by {}", scoring.unwrap_or_default()));
             }
+            b = b.text(format!(
+                " · {days} · {} · ",
+                if is_match {
+                    "a two-game match (each player starts one game)"
+                } else {
+                    "a single game"
+                },
+            ));
+            b = match first {
+                FirstChoice::Random => b.text("who starts is drawn by lot"),
+                FirstChoice::Challenger => b.user(&ctx.user.id, &ctx.user.name).text(" starts"),
+                FirstChoice::Opponent => b.user(&opponent.id, &opponent.name).text(" starts"),
+            };
             b = b
-                .text(format!(
-                    " · {days} · {} · {}.",
-                    if is_match {
-                        "a two-game match (each player starts one game)"
-                    } else {
-                        "a single game"
-                    },
-                    who_starts
-                ))
+                .text(".")
                 .text(format!(" (challenge #{id}: `/accept` or `/decline`)"))
                 .button(format!("accept:{id}"), "Accept", ButtonStyle::Success)
                 .button(format!("decline:{id}"), "Decline", ButtonStyle::Danger);
@@ -140,7 +140,11 @@ impl Bot {
                     "You cannot accept your own challenge; `/cancel` withdraws it.".to_string()
                 } else {
                     let name = tx.user_name(&c.opponent_id)?.unwrap_or_default();
-                    format!("Only {name} can accept challenge #{}.", c.id)
+                    format!(
+                        "Only {} can accept challenge #{}.",
+                        escape_markdown(&name),
+                        c.id
+                    )
                 };
                 return Err(Fail::User(msg));
             }
@@ -184,8 +188,15 @@ impl Bot {
             tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;
             let n = names(tx, &game)?;
             let mut start = game_start(&game, &n, why);
-            start.reply.pressed_message =
-                Some(answered(tx, &c, &format!("accepted, game {} has started.", game.id))?.parts);
+            start.reply.pressed_message = Some(
+                answered(
+                    tx,
+                    &c,
+                    &format!("accepted, game {} has started.", game.id),
+                    None,
+                )?
+                .parts,
+            );
             if c.channel_id == ctx.channel {
                 return Ok(vec![start]);
             }
@@ -240,22 +251,17 @@ impl Bot {
             let what = format!("challenge #{} ({})", c.id, c.variant.id());
             let reply = if by_challenger {
                 Builder::new()
-                    .text(format!("{} withdrew {what}.", ctx.user.name))
-                    .pressed_message(answered(
-                        tx,
-                        &c,
-                        &format!("withdrawn by {}.", ctx.user.name),
-                    )?)
+                    .user(&ctx.user.id, &ctx.user.name)
+                    .text(format!(" withdrew {what}."))
+                    .pressed_message(answered(tx, &c, "withdrawn by", Some(&ctx.user))?)
             } else {
                 let challenger = tx.user_name(&c.challenger_id)?.unwrap_or_default();
                 Builder::new()
                     .ping(&c.challenger_id, &challenger)
-                    .text(format!(", {} declined your {what}.", ctx.user.name))
-                    .pressed_message(answered(
-                        tx,
-                        &c,
-                        &format!("declined by {}.", ctx.user.name),
-                    )?)
+                    .text(", ")
+                    .user(&ctx.user.id, &ctx.user.name)
+                    .text(format!(" declined your {what}."))
+                    .pressed_message(answered(tx, &c, "declined by", Some(&ctx.user))?)
             };
             Ok(vec![Out::text(reply.build())])
         })
@@ -264,10 +270,11 @@ impl Bot {
 
 /// What a challenge's message says once the challenge is answered: who challenged whom to
 /// what, and `how` it was answered ("declined by Brian."). It no longer asks anyone to accept.
-fn answered(tx: &Tx, c: &ChallengeRow, how: &str) -> Outcome<Reply> {
+/// The new text of an answered challenge's message: what happened (`how`), and by whom.
+fn answered(tx: &Tx, c: &ChallengeRow, how: &str, by: Option<&User>) -> Outcome<Reply> {
     let name =
         |id: &str| -> Outcome<String> { Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string())) };
-    Ok(Builder::new()
+    let b = Builder::new()
         .user(&c.challenger_id, &name(&c.challenger_id)?)
         .text(" challenged ")
         .user(&c.opponent_id, &name(&c.opponent_id)?)
@@ -275,8 +282,12 @@ fn answered(tx: &Tx, c: &ChallengeRow, how: &str) -> Outcome<Reply> {
             " to **{}** (challenge #{}): {how}",
             c.variant.name(),
             c.id
-        ))
-        .build())
+        ));
+    Ok(match by {
+        Some(u) => b.text(" ").user(&u.id, &u.name).text("."),
+        None => b,
+    }
+    .build())
 }
 
 /// Lets only the challenger (or only the opponent) act on a challenge: the other player of the

@@ -19,11 +19,11 @@ impl Bot {
         now: i64,
     ) -> Outcome<Vec<Out>> {
         tx.finish_game(l.game.id, &o, now)?;
-        let mut b = b.text(format!(
-            "\n**Game over.** {}. Points: {}.",
+        let b = b.text(format!(
+            "\n**Game over.** {}. Points: ",
             text::result_sentence(&l.pos, &o),
-            text::points_line(&l.game, &l.names, &o)
         ));
+        let mut b = text::points_line(b, &l.game, &l.names, &o).text(".");
         if let Some(c) = text::counts_line(&l.pos) {
             b = b.text(format!("\n{c}"));
         }

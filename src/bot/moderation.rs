@@ -45,7 +45,8 @@ pub(crate) fn record_action(
         let mut r = Builder::new()
             .text("**Moderator action** · ")
             .user(&ctx.user.id, &ctx.user.name)
-            .text(format!(" · {action} · {subject}: {detail}"))
+            .text(format!(" · {action} · {subject}: "))
+            .verbatim(detail)
             .build();
         r.channel = Some(c);
         Out::text(r)
@@ -111,7 +112,8 @@ impl Bot {
                 b = b
                     .text(format!("\n{} · ", date_text(r.created_at)))
                     .user(&r.moderator_id, &who)
-                    .text(format!(" · {} · {}: {}", r.action, r.subject, r.detail));
+                    .text(format!(" · {} · {}: ", r.action, r.subject))
+                    .verbatim(r.detail);
             }
             Ok(vec![Out::text(b.private().build())])
         })

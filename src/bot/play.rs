@@ -4,7 +4,7 @@
 use super::clocks::{record_clock_left, restore_turn};
 use super::moderation::record_action;
 use super::options::choices;
-use super::reply::{ButtonStyle, Ctx};
+use super::reply::{escape_markdown, ButtonStyle, Ctx};
 use super::session::{
     load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, Fail, Loaded, Out,
     Outcome,
@@ -51,9 +51,9 @@ fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<usize> {
         Fail::User(format!(
             "You are not playing in this game ({} {} vs {} {}).",
             text::side_of(&l.game, 0).name(),
-            l.names[0],
+            escape_markdown(&l.names[0]),
             text::side_of(&l.game, 1).name(),
-            l.names[1]
+            escape_markdown(&l.names[1])
         ))
     })?;
     let to_move = l
@@ -65,7 +65,7 @@ fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<usize> {
         return Err(Fail::User(format!(
             "It is not your turn: {} ({}) {} to move.",
             to_move.name(),
-            l.names[other],
+            escape_markdown(&l.names[other]),
             if matches!(to_move, Side::Attackers | Side::Defenders) {
                 "are"
             } else {
@@ -133,7 +133,13 @@ impl Bot {
                 return Ok(outs);
             }
             require_turn(&l, ctx)?;
-            let shown: String = text_in.trim().chars().take(24).collect();
+            // Echoed in a code span, which a backtick in it could close.
+            let shown: String = text_in
+                .trim()
+                .chars()
+                .filter(|c| *c != '`' && !c.is_control())
+                .take(24)
+                .collect();
             let mv = l
                 .pos
                 .parse_move(text_in)
@@ -159,11 +165,12 @@ impl Bot {
             )?;
             record_clock_left(tx, &l.game, &ctx.user.id, ply, now)?;
             tx.clear_takeback(l.game.id)?;
-            let mut b = Builder::new().text(format!(
-                "**{}** · {}",
-                ctx.user.name,
-                describe::last_move(&l.pos, Some(mv)).unwrap_or_else(|| mv.to_string())
-            ));
+            let mut b = Builder::new()
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(format!(
+                    " · {}",
+                    describe::last_move(&l.pos, Some(mv)).unwrap_or_else(|| mv.to_string())
+                ));
             // Forced passes are played for the player and announced.
             let mut last = mv;
             while l.pos.outcome().is_none() && l.pos.legal_moves().as_slice() == [Move::Pass] {
@@ -229,7 +236,8 @@ impl Bot {
             if !confirmed {
                 let reply = Builder::new()
                     .text(format!(
-                        "Resign this game against {opponent}? {} will win. This cannot be undone.",
+                        "Resign this game against {}? {} will win. This cannot be undone.",
+                        escape_markdown(opponent),
                         text::side_of(&l.game, 1 - seat).name()
                     ))
                     .button(
@@ -243,8 +251,9 @@ impl Bot {
             }
             let side: Side = text::side_of(&l.game, seat);
             let o = forfeit(&l.pos, side, EndReason::Resigned);
-            let b =
-                Builder::new().text(format!("**{}** ({}) resigned.", ctx.user.name, side.name()));
+            let b = Builder::new()
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(format!(" ({}) resigned.", side.name()));
             let board = (
                 l.pos.clone(),
                 Frame::new(l.names.clone(), None).with_result(o),
@@ -280,10 +289,10 @@ impl Bot {
                     ));
                 }
             }
-            let b = Builder::new().text(format!(
-                "Game aborted by {}: no result, no points.",
-                ctx.user.name
-            ));
+            let b = Builder::new()
+                .text("Game aborted by ")
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(": no result, no points.");
             self.abort_game(tx, &l, b, true, now)
         })
     }
@@ -301,11 +310,12 @@ impl Bot {
         let reason = reason.map(str::trim).filter(|r| !r.is_empty());
         let b = Builder::new()
             .text("**Game aborted by a moderator**, ")
-            .user(&ctx.user.id, &ctx.user.name)
-            .text(match reason {
-                Some(r) => format!(", because: {r}. "),
-                None => " (no reason given). ".to_string(),
-            })
+            .user(&ctx.user.id, &ctx.user.name);
+        let b = match reason {
+            Some(r) => b.text(", because: ").verbatim(r).text(". "),
+            None => b.text(" (no reason given). "),
+        };
+        let b = b
             .text("No result, no points. ")
             .ping(&l.game.seats[0], &l.names[0])
             .text(", ")
@@ -354,9 +364,11 @@ impl Bot {
             let other = 1 - seat;
             let reply = Builder::new()
                 .ping(&l.game.seats[other], &l.names[other])
+                .text(", ")
+                .user(&ctx.user.id, &ctx.user.name)
                 .text(format!(
-                    ", {} asks to take back `{}`. Allow it?",
-                    ctx.user.name, l.moves[ply as usize].notation
+                    " asks to take back `{}`. Allow it?",
+                    l.moves[ply as usize].notation
                 ))
                 .button(
                     format!("takeback-yes:{}", l.game.id),
@@ -402,10 +414,9 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
     if !accept {
         let reply = Builder::new()
             .ping(&req.requested_by, &l.names[seat])
-            .text(format!(
-                ", {} refused the takeback; the game goes on.",
-                ctx.user.name
-            ))
+            .text(", ")
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(" refused the takeback; the game goes on.")
             .build();
         return Ok(vec![Out::text(reply)]);
     }
@@ -416,10 +427,9 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
     let after = load_game(tx, l.game.clone())?;
     restore_turn(tx, &after, left, now)?;
     let (pos, played) = replay(&l.game, &l.moves, Some(req.ply as usize))?;
-    let b = Builder::new().text(format!(
-        "{} allowed the takeback: `{undone}` is undone.",
-        ctx.user.name
-    ));
+    let b = Builder::new()
+        .user(&ctx.user.id, &ctx.user.name)
+        .text(format!(" allowed the takeback: `{undone}` is undone."));
     let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
     let b = prompt(b, &l.game, &l.names, &pos, time_left(&game, now, None));
     Ok(vec![Out {

@@ -42,6 +42,31 @@ pub enum Part {
     User { id: String, name: String },
     /// A reference to a channel or thread.
     Channel(String),
+    /// Text a user wrote (a reason, a move as typed): shown exactly as written, never read as
+    /// Markdown or as a mention.
+    Verbatim(String),
+}
+
+/// Text made safe to show inside a Markdown message: every character Discord's Markdown
+/// reads (emphasis, code, quotes, headings, lists, masked links, spoilers, mentions) is
+/// escaped, `@everyone`/`@here` are broken with a zero-width space, and line breaks become
+/// spaces. The one place user-written text is escaped.
+pub fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '#' | '-' | '[' | ']' | '(' | ')' | '<'
+            | ':' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '@' => out.push_str("@\u{200B}"),
+            '\n' | '\r' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// How a button looks.
@@ -96,8 +121,10 @@ pub struct Reply {
 }
 
 /// Parts written out as text, mentions and channels by the adapter's functions.
+/// With `markdown`, user-written parts are escaped ([`escape_markdown`]).
 fn write_parts(
     parts: &[Part],
+    markdown: bool,
     user: impl Fn(&str, &str) -> String,
     channel: impl Fn(&str) -> String,
 ) -> String {
@@ -107,19 +134,31 @@ fn write_parts(
             Part::Text(t) => s.push_str(t),
             Part::User { id, name } => s.push_str(&user(id, name)),
             Part::Channel(c) => s.push_str(&channel(c)),
+            Part::Verbatim(t) if markdown => s.push_str(&escape_markdown(t)),
+            Part::Verbatim(t) => s.push_str(t),
         }
     }
     s
 }
 
 impl Reply {
-    /// The text, with mentions and channels written by the adapter's functions.
+    /// The text, with mentions and channels written by the adapter's functions, and
+    /// user-written text as written (terminals).
     pub fn text_with(
         &self,
         user: impl Fn(&str, &str) -> String,
         channel: impl Fn(&str) -> String,
     ) -> String {
-        write_parts(&self.parts, user, channel)
+        write_parts(&self.parts, false, user, channel)
+    }
+
+    /// The text as Markdown (Discord): [`Reply::text_with`] with user-written text escaped.
+    pub fn markdown_with(
+        &self,
+        user: impl Fn(&str, &str) -> String,
+        channel: impl Fn(&str) -> String,
+    ) -> String {
+        write_parts(&self.parts, true, user, channel)
     }
 
     /// The new text of the pressed button's message ([`Reply::pressed_message`]), written
@@ -131,7 +170,7 @@ impl Reply {
     ) -> Option<String> {
         self.pressed_message
             .as_ref()
-            .map(|parts| write_parts(parts, user, channel))
+            .map(|parts| write_parts(parts, true, user, channel))
     }
 
     /// The text with `@name` mentions and `#channel` references (console, logs, tests).
@@ -146,5 +185,30 @@ impl Reply {
             ephemeral: true,
             ..Reply::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_text_is_escaped_only_where_it_is_read_as_markdown() {
+        assert_eq!(
+            escape_markdown("[a](http://x) *b* `c` <@1> @here\nd"),
+            "\\[a\\]\\(http\\://x\\) \\*b\\* \\`c\\` \\<@\u{200B}1\\> @\u{200B}here d"
+        );
+        let r = Reply {
+            parts: vec![
+                Part::Text("**Reason:** ".into()),
+                Part::Verbatim("_hi_".into()),
+            ],
+            ..Reply::default()
+        };
+        assert_eq!(
+            r.markdown_with(|_, n| n.into(), |c| c.into()),
+            "**Reason:** \\_hi\\_"
+        );
+        assert_eq!(r.plain_text(), "**Reason:** _hi_");
     }
 }

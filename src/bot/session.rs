@@ -4,7 +4,7 @@
 //! turn (with its clock), announcing a start.
 
 use super::outbox;
-use super::reply::{Attachment, Ctx, Reply};
+use super::reply::{escape_markdown, Attachment, Ctx, Reply};
 use super::text::{self, Builder};
 use super::time::{date_text, duration_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
@@ -221,9 +221,9 @@ pub(crate) fn busy_channel(tx: &Tx, game: &GameRow) -> Outcome<String> {
         "A game is already running in this channel ({} {} vs {} {}). Finish it first, or play in \
          another channel or thread.",
         text::side_of(game, 0).name(),
-        n[0],
+        escape_markdown(&n[0]),
         text::side_of(game, 1).name(),
-        n[1]
+        escape_markdown(&n[1])
     ))
 }
 

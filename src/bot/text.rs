@@ -34,6 +34,11 @@ impl Builder {
         }
         self.user(id, name)
     }
+    /// Text a user wrote (a reason, a move as typed): escaped wherever it is read as Markdown.
+    pub fn verbatim(mut self, t: impl Into<String>) -> Builder {
+        self.reply.parts.push(Part::Verbatim(t.into()));
+        self
+    }
     pub fn channel(mut self, id: &str) -> Builder {
         self.reply.parts.push(Part::Channel(id.to_string()));
         self
@@ -70,17 +75,18 @@ pub fn seat_of_side(side: Side) -> usize {
     side.index()
 }
 
-/// "Red 4 – 1 Blue" style points with names: "Aoife (Red) 4 – 1 Brian (Blue)".
-pub fn points_line(game: &GameRow, names: &[String; 2], o: &Outcome) -> String {
-    format!(
-        "{} ({}) {} – {} {} ({})",
-        names[0],
-        side_of(game, 0).name(),
-        o.points.first(),
-        o.points.second(),
-        names[1],
-        side_of(game, 1).name()
-    )
+/// Appends the points with the players named (as mentions that do not ping):
+/// "@Aoife (Red) 4 – 1 @Brian (Blue)".
+pub fn points_line(b: Builder, game: &GameRow, names: &[String; 2], o: &Outcome) -> Builder {
+    b.user(&game.seats[0], &names[0])
+        .text(format!(
+            " ({}) {} – {} ",
+            side_of(game, 0).name(),
+            o.points.first(),
+            o.points.second()
+        ))
+        .user(&game.seats[1], &names[1])
+        .text(format!(" ({})", side_of(game, 1).name()))
 }
 
 /// Kingdoms, knots, territory and kings captured of both Tara players, one line.

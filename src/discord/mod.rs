@@ -367,7 +367,7 @@ struct Outgoing {
 }
 
 fn outgoing(reply: &Reply) -> Vec<Outgoing> {
-    let text = reply.text_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
+    let text = reply.markdown_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
     let chunks = split_content(&text);
     let n = chunks.len();
     let mentions: Vec<UserId> = reply
