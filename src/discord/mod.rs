@@ -306,7 +306,9 @@ fn interaction_ctx(
 ) -> Ctx {
     let nick = member.and_then(|m| m.nick.as_deref());
     Ctx {
-        server: guild.map(|g| g.to_string()).unwrap_or_else(|| "dm".into()),
+        server: guild
+            .map(|g| g.to_string())
+            .unwrap_or_else(|| bot::commands::DM_SERVER.into()),
         channel: channel.to_string(),
         user: User::new(user.id.to_string(), commands::display_name(user, nick)),
         moderator: moderator(member.and_then(|m| m.permissions)),
