@@ -1008,3 +1008,77 @@ async fn missing_permissions_are_explained_and_closed_dms_fall_back_to_the_chann
         "nothing left owed"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_sent_in_a_dm_is_refused_privately_and_posts_nothing() {
+    let (dir, fake, _bot) = boot().await;
+    // Registered for servers only, except /help and /rules.
+    let cmds = fake
+        .registered_commands(T)
+        .await
+        .expect("commands registered");
+    for c in cmds.as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        let contexts = if name == "help" || name == "rules" {
+            json!([0, 1])
+        } else {
+            json!([0])
+        };
+        assert_eq!(c["contexts"], contexts, "contexts of /{name}");
+        assert_eq!(c["dm_permission"], json!(name == "help" || name == "rules"));
+    }
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .dm_slash(
+            ALICE,
+            "challenge",
+            json!([
+                opponent,
+                {"name": "variant", "type": 3, "value": "hkot-1"},
+                {"name": "days", "type": 3, "value": "3"}
+            ]),
+        )
+        .await;
+    let r = fake
+        .response(id, T)
+        .await
+        .expect("the DM challenge answered");
+    assert_eq!(r.callback_type(), Some(4));
+    assert!(r.ephemeral(), "{:?}", r.content());
+    let text = r.content().unwrap();
+    assert!(
+        text.contains("`/challenge` works only in a server's channels"),
+        "{text}"
+    );
+    assert!(r.custom_ids().is_empty() && allowed_users(&r).is_empty());
+    // Nothing posted, no thread, nothing stored: Bob has nothing to accept.
+    let posted: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|q| q.method == "POST" && !q.path.contains("/interactions/"))
+        .map(|q| q.path.clone())
+        .collect();
+    assert!(posted.is_empty(), "{posted:?}");
+    assert!(fake.threads().is_empty());
+    let accept = fake
+        .slash(
+            BOB,
+            CH,
+            "accept",
+            json!([{"name": "challenge", "type": 4, "value": 1}]),
+        )
+        .await;
+    let a = fake.response(accept, T).await.unwrap();
+    assert!(a.ephemeral(), "{:?}", a.content());
+    let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
+    let (challenge, owed) = store
+        .read(|tx| -> Result<_, tara_bot::store::StoreError> {
+            Ok((tx.challenge(1)?, tx.unsent_count()?))
+        })
+        .unwrap();
+    assert!(challenge.is_none() && owed == 0);
+    // /help is answered in the DM.
+    let help = fake.dm_slash(ALICE, "help", json!([])).await;
+    let h = fake.response(help, T).await.unwrap();
+    assert!(h.ephemeral() && h.content().unwrap().contains("`/challenge"));
+}
