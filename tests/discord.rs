@@ -1082,3 +1082,95 @@ async fn a_challenge_sent_in_a_dm_is_refused_privately_and_posts_nothing() {
     let h = fake.response(help, T).await.unwrap();
     assert!(h.ephemeral() && h.content().unwrap().contains("`/challenge"));
 }
+
+/// Random legal plies of Ard Rí (forced passes included) from the first seed whose game lasts
+/// at least `plies` without ending; the first `plies` of them.
+fn long_ard_ri(plies: usize) -> (GameOptions, Vec<Move>) {
+    let options = GameOptions::new(Variant::ArdRi);
+    for seed in 1..500 {
+        let mut rng = tara_bot::game::playout::Rng::new(seed);
+        let mut pos = Position::new(options);
+        let mut moves = Vec::new();
+        while pos.outcome().is_none() && moves.len() < plies {
+            let legal = pos.legal_moves();
+            let m = legal[rng.below(legal.len())];
+            pos.play(m).unwrap();
+            moves.push(m);
+        }
+        if moves.len() == plies && pos.outcome().is_none() {
+            return (options, moves);
+        }
+    }
+    panic!("no random Ard Rí game of {plies} plies");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_420_ply_record_arrives_whole_as_a_text_file() {
+    use tara_bot::store::{MoveRow, NewGame, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let (options, moves) = long_ard_ri(420);
+    let game = {
+        let mut store = Store::open(dir.path().join("tara.db")).unwrap();
+        store
+            .write(|tx| -> Result<i64, tara_bot::store::StoreError> {
+                let (a, b) = (id_str(ALICE), id_str(BOB));
+                tx.upsert_user(&a, ALICE.1, 0)?;
+                tx.upsert_user(&b, BOB.1, 0)?;
+                let g = tx.insert_game(
+                    &NewGame {
+                        server_id: &FakeDiscord::GUILD_ID.to_string(),
+                        channel_id: &CH.to_string(),
+                        options,
+                        seats: [&a, &b],
+                        match_id: None,
+                        match_game: None,
+                        pairing_id: None,
+                        rated: false,
+                        ai_levels: [None, None],
+                        days_per_move: None,
+                    },
+                    0,
+                )?;
+                for (ply, m) in moves.iter().enumerate() {
+                    tx.insert_move(
+                        g,
+                        &MoveRow {
+                            ply: ply as u32,
+                            notation: m.to_string(),
+                            user_id: Some(if ply % 2 == 0 { a.clone() } else { b.clone() }),
+                            created_at: 0,
+                        },
+                    )?;
+                }
+                Ok(g)
+            })
+            .unwrap()
+    };
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    let id = fake.slash(BOB, CH, "record", json!([])).await;
+    let r = fake.response(id, T).await.expect("/record answered");
+    assert_eq!(r.callback_type(), Some(4));
+    assert!(!r.ephemeral());
+    let text = r.content().unwrap();
+    assert!(
+        text.contains(&format!("The record of game {game} (420 moves)")),
+        "{text}"
+    );
+    assert!(text.chars().count() <= 2000);
+    assert_eq!(r.files.len(), 1, "one file");
+    let (name, bytes) = &r.files[0];
+    assert_eq!(name, &format!("game-{game}.txt"));
+    let file = String::from_utf8(bytes.clone()).expect("UTF-8 text");
+    let record = tara_bot::game::GameRecord { options, moves }.to_string();
+    assert!(
+        file.starts_with(&format!("# game {game} · ")) && file.ends_with(&record),
+        "{file}"
+    );
+    // The file reads back as the same game.
+    let back = tara_bot::game::GameRecord::parse(&file).expect("the file is importable");
+    assert_eq!(back.moves.len(), 420);
+    // Only one message: no follow-ups.
+    assert!(fake.followups(id).await.is_empty());
+}
