@@ -32,6 +32,11 @@ impl Drop for BotProcess {
 }
 
 fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> BotProcess {
+    spawn_bot_logging(fake, dir, "warn,tara_bot=debug")
+}
+
+/// The bot with `RUST_LOG` set to `rust_log`.
+fn spawn_bot_logging(fake: &FakeDiscord, dir: &Path, rust_log: &str) -> BotProcess {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -43,7 +48,7 @@ fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> BotProcess {
         .env("DISCORD_TOKEN", "fake-token")
         .env("DISCORD_PROXY_URL", fake.proxy_url())
         .env("TARA_BOT_DB", dir.join("tara.db"))
-        .env("RUST_LOG", "warn,tara_bot=debug")
+        .env("RUST_LOG", rust_log)
         .env_remove("DISCORD_GUILD_ID")
         .env_remove("DISCORD_TOKEN_FILE")
         .env_remove("TARA_BOT_CONFIG")
@@ -1173,4 +1178,68 @@ async fn a_420_ply_record_arrives_whole_as_a_text_file() {
     assert_eq!(back.moves.len(), 420);
     // Only one message: no follow-ups.
     assert!(fake.followups(id).await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_debug_level_no_token_reaches_the_log() {
+    // RUST_LOG=debug alone, and with serenity and reqwest asked for by name.
+    for rust_log in ["debug", "debug,serenity=debug,reqwest=trace"] {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = FakeDiscord::start().await;
+        let _bot = spawn_bot_logging(&fake, dir.path(), rust_log);
+        assert!(
+            fake.wait_ready(T).await,
+            "no READY: {}",
+            bot_log(dir.path())
+        );
+        fake.registered_commands(T)
+            .await
+            .expect("commands registered");
+        // A command, a button (in start_game), a move, and a request Discord fails once.
+        start_game(&fake, "hkot-1").await;
+        fake.fail(Fault::new(
+            "POST",
+            "/callback",
+            500,
+            0,
+            "Internal Server Error",
+        ));
+        let (_, r) = slash_move(&fake, ALICE, "D4").await;
+        assert!(!r.ephemeral(), "{:?}", r.content());
+        let status = fake.slash(BOB, CH, "status", json!([])).await;
+        fake.response(status, T).await.expect("/status answered");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let log = bot_log(dir.path());
+        assert!(
+            log.contains("DEBUG") && log.contains("interaction handled"),
+            "{rust_log}: not a debug log:\n{log}"
+        );
+        assert!(
+            !log.contains("fake-token"),
+            "{rust_log}: the bot token is logged"
+        );
+        let tokens: Vec<String> = fake
+            .requests()
+            .iter()
+            .filter_map(|q| q.path.strip_prefix("/api/v10/interactions/"))
+            .filter_map(|rest| rest.split('/').next()?.parse::<u64>().ok())
+            .filter_map(|id| fake.token(id))
+            .collect();
+        assert!(tokens.len() >= 4, "{tokens:?}");
+        for t in &tokens {
+            assert!(
+                !log.contains(t.as_str()),
+                "{rust_log}: interaction token {t} logged"
+            );
+        }
+        assert!(
+            !log.contains("\"type\":2") && !log.contains("INTERACTION_CREATE"),
+            "{rust_log}: an interaction payload is logged"
+        );
+        eprintln!(
+            "RUST_LOG={rust_log}: {} log lines, {} interaction tokens, none logged",
+            log.lines().count(),
+            tokens.len()
+        );
+    }
 }

@@ -3,9 +3,11 @@
 //! anything is sent.
 
 mod commands;
+mod redact;
 mod split;
 
 use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, Reply, User};
+pub use redact::redact;
 use serenity::all::{
     AutoArchiveDuration, ButtonStyle as DButtonStyle, ChannelId, ChannelType, CommandInteraction,
     ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions, CreateAttachment,
@@ -144,12 +146,18 @@ async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> bool {
 async fn report(bot: &Arc<Bot>, id: Option<i64>, result: Result<(), &serenity::Error>) {
     let Some(id) = id else { return };
     let b = bot.clone();
-    let failure = result.err().map(|e| (e.to_string(), gone(e)));
+    let failure = result.err().map(|e| (said(e), gone(e)));
     let _ = tokio::task::spawn_blocking(move || match failure {
         None => b.delivered(id),
         Some((error, give_up)) => b.delivery_failed(id, &error, give_up),
     })
     .await;
+}
+
+/// An error in words, for logs and the outbox: without the interaction token that a failed
+/// request's URL carries.
+fn said(e: &serenity::Error) -> String {
+    redact(&e.to_string(), &[])
 }
 
 /// The Discord error code of a refused request.
@@ -208,7 +216,7 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
                 return None;
             }
             (Err(e), Some(_)) => {
-                tracing::warn!(error = %e, user, "cannot send a direct message; posting in the game's channel");
+                tracing::warn!(error = %said(&e), user, "cannot send a direct message; posting in the game's channel");
             }
             (Err(e), None) => {
                 report(bot, reply.outbox, Err(&e)).await;
@@ -268,7 +276,7 @@ impl EventHandler for Handler {
             Ok(n) => tracing::info!(commands = n, guild = ?self.guild, "slash commands registered"),
             Err(e) => {
                 self.registered.store(false, Ordering::SeqCst);
-                tracing::error!(error = %e, "registering slash commands failed");
+                tracing::error!(error = %said(&e), "registering slash commands failed");
             }
         }
     }
@@ -486,13 +494,13 @@ where
         match f().await {
             Ok(v) => return Ok(v),
             Err(e) if attempt < 4 && retriable(&e) => {
-                tracing::warn!(error = %e, attempt, "{what} failed; retrying");
+                tracing::warn!(error = %said(&e), attempt, "{what} failed; retrying");
                 tokio::time::sleep(delay).await;
                 delay *= 3;
                 attempt += 1;
             }
             Err(e) => {
-                tracing::error!(error = %e, "{what} failed");
+                tracing::error!(error = %said(&e), "{what} failed");
                 return Err(e);
             }
         }
@@ -705,7 +713,7 @@ async fn send(
                     .map(|_| ());
                     if let Err(e) = &r {
                         if let Some(p) = permission_problem(e, target.channel(), "post") {
-                            tracing::error!(channel = %target.channel(), error = %e, "{p}");
+                            tracing::error!(channel = %target.channel(), error = %said(&e), "{p}");
                             problems.push(p);
                         }
                     }
