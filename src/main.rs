@@ -746,3 +746,32 @@ fn run_discord(args: RunArgs) -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::log_directives;
+
+    #[test]
+    fn debug_for_everything_keeps_the_http_and_gateway_libraries_at_info() {
+        let d = log_directives(Some("debug"), "warn");
+        assert!(
+            d.starts_with("debug,") && d.contains(",serenity=info") && d.contains(",hyper=info")
+        );
+        // Named by the user: left as asked.
+        let d = log_directives(Some("trace,serenity=debug"), "warn");
+        assert!(
+            !d.contains("serenity=info") && d.contains("reqwest=info"),
+            "{d}"
+        );
+        // Nothing verbose: nothing added; no RUST_LOG: the default.
+        assert_eq!(
+            log_directives(Some("warn,tara_bot=debug"), "x"),
+            "warn,tara_bot=debug"
+        );
+        assert_eq!(
+            log_directives(None, "tara_bot=info,warn"),
+            "tara_bot=info,warn"
+        );
+        assert_eq!(log_directives(Some(" "), "warn"), "warn");
+    }
+}

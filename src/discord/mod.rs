@@ -713,7 +713,7 @@ async fn send(
                     .map(|_| ());
                     if let Err(e) = &r {
                         if let Some(p) = permission_problem(e, target.channel(), "post") {
-                            tracing::error!(channel = %target.channel(), error = %said(&e), "{p}");
+                            tracing::error!(channel = %target.channel(), error = %said(e), "{p}");
                             problems.push(p);
                         }
                     }
