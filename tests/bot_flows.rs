@@ -1039,6 +1039,11 @@ fn hostile_names_and_reasons_never_become_markdown() {
             game: None,
         },
     ));
+    // The record names the players in its header: its fence is longer than their backticks.
+    let rec = h.bot.handle(&eve, Command::Record {});
+    let rec = discord(&rec[0]);
+    assert!(rec.starts_with("````\n") && rec.ends_with("````"), "{rec}");
+    assert!(rec.contains(fence), "{rec}");
     h.start("eve", "fen", "d", "hkot-1", "me");
     let mut mona = ctx("mona", "d");
     mona.moderator = true;
@@ -1061,4 +1066,62 @@ fn hostile_names_and_reasons_never_become_markdown() {
         abort.contains(r"\[Free Nitro\]\(https\://evil.example/a\)"),
         "{abort}"
     );
+}
+
+#[test]
+fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothing() {
+    let h = Harness::new(false);
+    let dm = |name: &str| tara_bot::bot::Ctx {
+        server: tara_bot::bot::commands::DM_SERVER.into(),
+        channel: format!("dm-{name}"),
+        user: user(name),
+        moderator: false,
+        manager: false,
+    };
+    let r = h.bot.handle(
+        &dm("aoife"),
+        challenge_cmd("brian", "hkot-1", None, Some("me"), false, Some("3")),
+    );
+    assert_eq!(r.len(), 1, "{}", texts(&r));
+    assert!(r[0].ephemeral && r[0].mentions.is_empty() && r[0].buttons.is_empty());
+    let t = r[0].plain_text();
+    assert!(
+        t.contains("`/challenge` works only in a server's channels") && t.contains("`/help`"),
+        "{t}"
+    );
+    // Nothing was stored: no challenge to accept, from the DM or from a server.
+    let mut s = tara_bot::store::Store::open(h.db()).unwrap();
+    let open = s.read(|tx| tx.open_challenges("dm-aoife")).unwrap();
+    assert!(open.is_empty());
+    let r = h.send("brian", "c", Command::Accept { challenge: Some(1) });
+    assert!(r[0].ephemeral, "{}", r[0].plain_text());
+    let r = h
+        .bot
+        .handle(&dm("brian"), Command::Accept { challenge: Some(1) });
+    assert!(r[0].ephemeral && r[0].plain_text().contains("`/accept` works only"));
+    // Every game command is refused in a DM; /help and /rules are answered there.
+    for c in tara_bot::bot::commands::table() {
+        assert_eq!(
+            c.in_dms,
+            c.name == "help" || c.name == "rules",
+            "/{}",
+            c.name
+        );
+    }
+    let r = h.bot.handle(&dm("brian"), Command::Help {});
+    assert!(r[0].ephemeral && r[0].plain_text().contains("`/challenge"));
+    let r = h.bot.handle(
+        &dm("brian"),
+        Command::Rules {
+            variant: Some(Variant::ArdRi),
+        },
+    );
+    assert!(r[0].ephemeral && !r[0].plain_text().contains("works only"));
+    // The same challenge from a server's channel goes through.
+    let r = h.send(
+        "aoife",
+        "c",
+        challenge_cmd("brian", "hkot-1", None, Some("me"), false, None),
+    );
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
 }

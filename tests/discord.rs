@@ -32,6 +32,11 @@ impl Drop for BotProcess {
 }
 
 fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> BotProcess {
+    spawn_bot_logging(fake, dir, "warn,tara_bot=debug")
+}
+
+/// The bot with `RUST_LOG` set to `rust_log`.
+fn spawn_bot_logging(fake: &FakeDiscord, dir: &Path, rust_log: &str) -> BotProcess {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -43,7 +48,7 @@ fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> BotProcess {
         .env("DISCORD_TOKEN", "fake-token")
         .env("DISCORD_PROXY_URL", fake.proxy_url())
         .env("TARA_BOT_DB", dir.join("tara.db"))
-        .env("RUST_LOG", "warn,tara_bot=debug")
+        .env("RUST_LOG", rust_log)
         .env_remove("DISCORD_GUILD_ID")
         .env_remove("DISCORD_TOKEN_FILE")
         .env_remove("TARA_BOT_CONFIG")
@@ -1007,4 +1012,234 @@ async fn missing_permissions_are_explained_and_closed_dms_fall_back_to_the_chann
             .is_some(),
         "nothing left owed"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_sent_in_a_dm_is_refused_privately_and_posts_nothing() {
+    let (dir, fake, _bot) = boot().await;
+    // Registered for servers only, except /help and /rules.
+    let cmds = fake
+        .registered_commands(T)
+        .await
+        .expect("commands registered");
+    for c in cmds.as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        let contexts = if name == "help" || name == "rules" {
+            json!([0, 1])
+        } else {
+            json!([0])
+        };
+        assert_eq!(c["contexts"], contexts, "contexts of /{name}");
+        assert_eq!(c["dm_permission"], json!(name == "help" || name == "rules"));
+    }
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .dm_slash(
+            ALICE,
+            "challenge",
+            json!([
+                opponent,
+                {"name": "variant", "type": 3, "value": "hkot-1"},
+                {"name": "days", "type": 3, "value": "3"}
+            ]),
+        )
+        .await;
+    let r = fake
+        .response(id, T)
+        .await
+        .expect("the DM challenge answered");
+    assert_eq!(r.callback_type(), Some(4));
+    assert!(r.ephemeral(), "{:?}", r.content());
+    let text = r.content().unwrap();
+    assert!(
+        text.contains("`/challenge` works only in a server's channels"),
+        "{text}"
+    );
+    assert!(r.custom_ids().is_empty() && allowed_users(&r).is_empty());
+    // Nothing posted, no thread, nothing stored: Bob has nothing to accept.
+    let posted: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|q| q.method == "POST" && !q.path.contains("/interactions/"))
+        .map(|q| q.path.clone())
+        .collect();
+    assert!(posted.is_empty(), "{posted:?}");
+    assert!(fake.threads().is_empty());
+    let accept = fake
+        .slash(
+            BOB,
+            CH,
+            "accept",
+            json!([{"name": "challenge", "type": 4, "value": 1}]),
+        )
+        .await;
+    let a = fake.response(accept, T).await.unwrap();
+    assert!(a.ephemeral(), "{:?}", a.content());
+    let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
+    let (challenge, owed) = store
+        .read(|tx| -> Result<_, tara_bot::store::StoreError> {
+            Ok((tx.challenge(1)?, tx.unsent_count()?))
+        })
+        .unwrap();
+    assert!(challenge.is_none() && owed == 0);
+    // /help is answered in the DM.
+    let help = fake.dm_slash(ALICE, "help", json!([])).await;
+    let h = fake.response(help, T).await.unwrap();
+    assert!(h.ephemeral() && h.content().unwrap().contains("`/challenge"));
+}
+
+/// Random legal plies of Ard Rí (forced passes included) from the first seed whose game lasts
+/// at least `plies` without ending; the first `plies` of them.
+fn long_ard_ri(plies: usize) -> (GameOptions, Vec<Move>) {
+    let options = GameOptions::new(Variant::ArdRi);
+    for seed in 1..500 {
+        let mut rng = tara_bot::game::playout::Rng::new(seed);
+        let mut pos = Position::new(options);
+        let mut moves = Vec::new();
+        while pos.outcome().is_none() && moves.len() < plies {
+            let legal = pos.legal_moves();
+            let m = legal[rng.below(legal.len())];
+            pos.play(m).unwrap();
+            moves.push(m);
+        }
+        if moves.len() == plies && pos.outcome().is_none() {
+            return (options, moves);
+        }
+    }
+    panic!("no random Ard Rí game of {plies} plies");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_420_ply_record_arrives_whole_as_a_text_file() {
+    use tara_bot::store::{MoveRow, NewGame, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let (options, moves) = long_ard_ri(420);
+    let game = {
+        let mut store = Store::open(dir.path().join("tara.db")).unwrap();
+        store
+            .write(|tx| -> Result<i64, tara_bot::store::StoreError> {
+                let (a, b) = (id_str(ALICE), id_str(BOB));
+                tx.upsert_user(&a, ALICE.1, 0)?;
+                tx.upsert_user(&b, BOB.1, 0)?;
+                let g = tx.insert_game(
+                    &NewGame {
+                        server_id: &FakeDiscord::GUILD_ID.to_string(),
+                        channel_id: &CH.to_string(),
+                        options,
+                        seats: [&a, &b],
+                        match_id: None,
+                        match_game: None,
+                        pairing_id: None,
+                        rated: false,
+                        ai_levels: [None, None],
+                        days_per_move: None,
+                    },
+                    0,
+                )?;
+                for (ply, m) in moves.iter().enumerate() {
+                    tx.insert_move(
+                        g,
+                        &MoveRow {
+                            ply: ply as u32,
+                            notation: m.to_string(),
+                            user_id: Some(if ply % 2 == 0 { a.clone() } else { b.clone() }),
+                            created_at: 0,
+                        },
+                    )?;
+                }
+                Ok(g)
+            })
+            .unwrap()
+    };
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    let id = fake.slash(BOB, CH, "record", json!([])).await;
+    let r = fake.response(id, T).await.expect("/record answered");
+    assert_eq!(r.callback_type(), Some(4));
+    assert!(!r.ephemeral());
+    let text = r.content().unwrap();
+    assert!(
+        text.contains(&format!("The record of game {game} (420 moves)")),
+        "{text}"
+    );
+    assert!(text.chars().count() <= 2000);
+    assert_eq!(r.files.len(), 1, "one file");
+    let (name, bytes) = &r.files[0];
+    assert_eq!(name, &format!("game-{game}.txt"));
+    let file = String::from_utf8(bytes.clone()).expect("UTF-8 text");
+    let record = tara_bot::game::GameRecord { options, moves }.to_string();
+    assert!(
+        file.starts_with(&format!("# game {game} · ")) && file.ends_with(&record),
+        "{file}"
+    );
+    // The file reads back as the same game.
+    let back = tara_bot::game::GameRecord::parse(&file).expect("the file is importable");
+    assert_eq!(back.moves.len(), 420);
+    // Only one message: no follow-ups.
+    assert!(fake.followups(id).await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_debug_level_no_token_reaches_the_log() {
+    // RUST_LOG=debug alone, and with serenity and reqwest asked for by name.
+    for rust_log in ["debug", "debug,serenity=debug,reqwest=trace"] {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = FakeDiscord::start().await;
+        let _bot = spawn_bot_logging(&fake, dir.path(), rust_log);
+        assert!(
+            fake.wait_ready(T).await,
+            "no READY: {}",
+            bot_log(dir.path())
+        );
+        fake.registered_commands(T)
+            .await
+            .expect("commands registered");
+        // A command, a button (in start_game), a move, and a request Discord fails once.
+        start_game(&fake, "hkot-1").await;
+        fake.fail(Fault::new(
+            "POST",
+            "/callback",
+            500,
+            0,
+            "Internal Server Error",
+        ));
+        let (_, r) = slash_move(&fake, ALICE, "D4").await;
+        assert!(!r.ephemeral(), "{:?}", r.content());
+        let status = fake.slash(BOB, CH, "status", json!([])).await;
+        fake.response(status, T).await.expect("/status answered");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let log = bot_log(dir.path());
+        assert!(
+            log.contains("DEBUG") && log.contains("interaction handled"),
+            "{rust_log}: not a debug log:\n{log}"
+        );
+        assert!(
+            !log.contains("fake-token"),
+            "{rust_log}: the bot token is logged"
+        );
+        let tokens: Vec<String> = fake
+            .requests()
+            .iter()
+            .filter_map(|q| q.path.strip_prefix("/api/v10/interactions/"))
+            .filter_map(|rest| rest.split('/').next()?.parse::<u64>().ok())
+            .filter_map(|id| fake.token(id))
+            .collect();
+        assert!(tokens.len() >= 4, "{tokens:?}");
+        for t in &tokens {
+            assert!(
+                !log.contains(t.as_str()),
+                "{rust_log}: interaction token {t} logged"
+            );
+        }
+        assert!(
+            !log.contains("\"type\":2") && !log.contains("INTERACTION_CREATE"),
+            "{rust_log}: an interaction payload is logged"
+        );
+        eprintln!(
+            "RUST_LOG={rust_log}: {} log lines, {} interaction tokens, none logged",
+            log.lines().count(),
+            tokens.len()
+        );
+    }
 }

@@ -20,6 +20,9 @@ pub struct CommandSpec {
     pub description: &'static str,
     /// Only the user who sent it sees the answer.
     pub private: bool,
+    /// It may be used in a direct message with the bot (`/help`, `/rules`); every other
+    /// command works only in a server's channels.
+    pub in_dms: bool,
     pub options: Vec<OptionSpec>,
 }
 
@@ -40,6 +43,17 @@ impl CommandSpec {
     }
 }
 
+/// Whether a table entry is marked `@dm` (allowed in direct messages); any other mark does not
+/// compile.
+macro_rules! in_dms {
+    () => {
+        false
+    };
+    (dm) => {
+        true
+    };
+}
+
 /// Declares the commands: the [`Command`] enum, [`table`], [`Command::parse`] and the
 /// dispatch to the handlers. An entry reads
 ///
@@ -51,11 +65,13 @@ impl CommandSpec {
 /// }
 /// ```
 ///
-/// where `@edge { … }` (options read by an adapter, such as Discord's `thread`) is optional.
+/// where `@edge { … }` (options read by an adapter, such as Discord's `thread`) is optional,
+/// and `private: … @dm, Bot::handler` marks a command that also works in a direct
+/// message with the bot (without it, a command is refused there).
 macro_rules! commands {
     ( $(
         $(#[$meta:meta])*
-        $variant:ident = $name:literal, $desc:literal, private: $private:literal, $handler:path {
+        $variant:ident = $name:literal, $desc:literal, private: $private:literal $( @ $dm:ident )?, $handler:path {
             $( $field:ident : $ty:ty = $oname:literal, $odesc:literal $( . $m:ident ( $($arg:expr),* ) )* ; )*
         } $( @edge {
             $( $efield:ident : $ety:ty = $eoname:literal, $eodesc:literal $( . $em:ident ( $($earg:expr),* ) )* ; )*
@@ -74,6 +90,7 @@ macro_rules! commands {
                 name: $name,
                 description: $desc,
                 private: $private,
+                in_dms: in_dms!($( $dm )?),
                 options: vec![
                     $( OptionSpec::of::<$ty>($oname, $odesc) $( . $m ( $($arg),* ) )*, )*
                     $( $( OptionSpec::of::<$ety>($eoname, $eodesc) $( . $em ( $($earg),* ) )*, )* )?
@@ -90,6 +107,12 @@ macro_rules! commands {
             /// Whether only the sender sees the answer.
             pub fn is_private(&self) -> bool {
                 match self { $( Command::$variant { .. } => $private, )* }
+            }
+
+            /// Whether it may be used in a direct message with the bot (else only in a
+            /// server's channels).
+            pub fn allowed_in_dms(&self) -> bool {
+                match self { $( Command::$variant { .. } => in_dms!($( $dm )?), )* }
             }
 
             /// Reads a command from raw option values (each checked against its option).
@@ -186,10 +209,10 @@ commands! {
     /// Your active games everywhere.
     Games = "games", "Your games in progress", private: true, Bot::games {}
     /// A summary of a variant's rules.
-    Rules = "rules", "A short summary of the rules", private: true, Bot::rules {
+    Rules = "rules", "A short summary of the rules", private: true @dm, Bot::rules {
         variant: Option<Variant> = "variant", "Which game";
     }
-    Help = "help", "What tara-bot can do", private: true, Bot::help {}
+    Help = "help", "What tara-bot can do", private: true @dm, Bot::help {}
     /// Abort this channel's game (before any move, or by a moderator).
     Abort = "abort", "Call off this channel's game before the first move (moderators: any time, ending a match)", private: false, Bot::abort {
         reason: Option<String> = "reason", "Moderators: why (shown to the players and in the audit log)" .max_length(200);
@@ -284,10 +307,21 @@ pub fn help_text() -> String {
     s
 }
 
+/// The server of a command sent in a direct message with the bot (`Ctx::server`).
+pub const DM_SERVER: &str = "dm";
+
 impl Bot {
     /// Handles a command; returns the replies in order. The answer to a private command is
     /// shown only to its sender, whatever the handler built.
     pub fn handle(&self, ctx: &Ctx, cmd: Command) -> Vec<Reply> {
+        if ctx.server == DM_SERVER && !cmd.allowed_in_dms() {
+            return vec![Reply::private(format!(
+                "`/{}` works only in a server's channels, where both players can see the game: \
+                 send it in a channel of the server you play on. In a direct message I answer \
+                 only `/help` and `/rules`.",
+                cmd.name()
+            ))];
+        }
         let private = cmd.is_private();
         let replies: Vec<Reply> = match self.run(ctx, cmd) {
             Ok(outs) => outs.into_iter().map(|o| self.finish(o)).collect(),

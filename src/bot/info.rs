@@ -81,9 +81,22 @@ impl Bot {
                 options: game.options,
                 moves: played,
             };
-            let reply = Builder::new()
-                .text(format!("```\n{header}{record}```"))
+            let body = format!("{header}{record}");
+            let fence = text::fence_for(&body);
+            let mut reply = Builder::new()
+                .text(format!("{fence}\n{body}{fence}"))
                 .build();
+            // Too long for one Discord message, it goes as a file.
+            reply.document = Some(super::reply::Document {
+                filename: format!("game-{}.txt", game.id),
+                note: format!(
+                    "The record of game {} ({} moves) is in the attached file; it can be \
+                     imported as it is.",
+                    game.id,
+                    record.moves.len()
+                ),
+                text: body,
+            });
             Ok(vec![Out::text(reply)])
         })
     }

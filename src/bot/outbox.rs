@@ -75,5 +75,7 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
         // Delivered later, it answers no pressed button.
         pressed_message: None,
         outbox: Some(row.id),
+        // Only read-only answers carry one, and those are never owed.
+        document: None,
     })
 }

@@ -93,6 +93,17 @@ pub struct Attachment {
     pub bytes: Vec<u8>,
 }
 
+/// A long text a reply can also be sent as: a game record as a `.txt` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Document {
+    /// The file's name (`game-12.txt`).
+    pub filename: String,
+    /// The file's content: the text whole, without Markdown.
+    pub text: String,
+    /// The message that goes with the file, in place of the reply's text.
+    pub note: String,
+}
+
 /// One message from the bot.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reply {
@@ -118,6 +129,11 @@ pub struct Reply {
     /// caused it. The adapter reports its delivery with [`crate::bot::Bot::delivered`] (or
     /// [`crate::bot::Bot::delivery_failed`]); the id is also its idempotency key.
     pub outbox: Option<i64>,
+    /// The reply's text as a file (a game record). An adapter whose messages cannot hold the
+    /// text in one piece (Discord) sends the file with [`Document::note`] instead of the text;
+    /// one that can (the console) shows the text. Read-only answers only: the outbox does not
+    /// store it.
+    pub document: Option<Document>,
 }
 
 /// Parts written out as text, mentions and channels by the adapter's functions.

@@ -5,7 +5,8 @@ use crate::bot::commands::{table, CommandSpec};
 use crate::bot::options::{Kind, OptionSpec, Value, Values};
 use crate::bot::{Command, User};
 use serenity::all::{
-    CommandInteraction, CommandOptionType, CreateCommand, CreateCommandOption, ResolvedValue,
+    CommandInteraction, CommandOptionType, CreateCommand, CreateCommandOption, InteractionContext,
+    ResolvedValue,
 };
 
 /// The name a user goes by here: their server nickname, else their global display name, else
@@ -43,9 +44,19 @@ fn option(o: &OptionSpec) -> CreateCommandOption {
     d
 }
 
+/// A command's definition: its offered options, and where it may be used (only in servers,
+/// unless the table allows it in direct messages with the bot too).
 fn definition(c: &CommandSpec) -> CreateCommand {
+    let contexts = if c.in_dms {
+        vec![InteractionContext::Guild, InteractionContext::BotDm]
+    } else {
+        vec![InteractionContext::Guild]
+    };
     c.options.iter().filter(|o| !o.hidden).fold(
-        CreateCommand::new(c.name).description(c.description),
+        CreateCommand::new(c.name)
+            .description(c.description)
+            .contexts(contexts)
+            .dm_permission(c.in_dms),
         |d, o| d.add_option(option(o)),
     )
 }

@@ -3,8 +3,11 @@
 //! anything is sent.
 
 mod commands;
+mod redact;
+mod split;
 
 use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, Reply, User};
+pub use redact::redact;
 use serenity::all::{
     AutoArchiveDuration, ButtonStyle as DButtonStyle, ChannelId, ChannelType, CommandInteraction,
     ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions, CreateAttachment,
@@ -13,14 +16,13 @@ use serenity::all::{
     CreateThread, EditInteractionResponse, EventHandler, GatewayIntents, GetMessages, GuildId,
     Http, Interaction, Nonce, Permissions, Ready, UserId,
 };
+use split::split_content;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a command may take before the interaction is deferred (Discord allows 3 s).
 const DEFER_AFTER: Duration = Duration::from_millis(2000);
-/// Discord's limit on message content.
-const MAX_CONTENT: usize = 2000;
 
 /// What `tara-bot run` needs.
 pub struct Settings {
@@ -144,12 +146,18 @@ async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> bool {
 async fn report(bot: &Arc<Bot>, id: Option<i64>, result: Result<(), &serenity::Error>) {
     let Some(id) = id else { return };
     let b = bot.clone();
-    let failure = result.err().map(|e| (e.to_string(), gone(e)));
+    let failure = result.err().map(|e| (said(e), gone(e)));
     let _ = tokio::task::spawn_blocking(move || match failure {
         None => b.delivered(id),
         Some((error, give_up)) => b.delivery_failed(id, &error, give_up),
     })
     .await;
+}
+
+/// An error in words, for logs and the outbox: without the interaction token that a failed
+/// request's URL carries.
+fn said(e: &serenity::Error) -> String {
+    redact(&e.to_string(), &[])
 }
 
 /// The Discord error code of a refused request.
@@ -208,7 +216,7 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
                 return None;
             }
             (Err(e), Some(_)) => {
-                tracing::warn!(error = %e, user, "cannot send a direct message; posting in the game's channel");
+                tracing::warn!(error = %said(&e), user, "cannot send a direct message; posting in the game's channel");
             }
             (Err(e), None) => {
                 report(bot, reply.outbox, Err(&e)).await;
@@ -268,7 +276,7 @@ impl EventHandler for Handler {
             Ok(n) => tracing::info!(commands = n, guild = ?self.guild, "slash commands registered"),
             Err(e) => {
                 self.registered.store(false, Ordering::SeqCst);
-                tracing::error!(error = %e, "registering slash commands failed");
+                tracing::error!(error = %said(&e), "registering slash commands failed");
             }
         }
     }
@@ -313,7 +321,9 @@ fn interaction_ctx(
 ) -> Ctx {
     let nick = member.and_then(|m| m.nick.as_deref());
     Ctx {
-        server: guild.map(|g| g.to_string()).unwrap_or_else(|| "dm".into()),
+        server: guild
+            .map(|g| g.to_string())
+            .unwrap_or_else(|| bot::commands::DM_SERVER.into()),
         channel: channel.to_string(),
         user: User::new(user.id.to_string(), commands::display_name(user, nick)),
         moderator: moderator(member.and_then(|m| m.permissions)),
@@ -334,41 +344,29 @@ fn component_ctx(c: &ComponentInteraction) -> Ctx {
     interaction_ctx(c.guild_id, c.channel_id, &c.user, c.member.as_ref())
 }
 
-/// Splits text into messages of at most 2000 characters, at line breaks where possible.
-fn split_content(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for line in text.split_inclusive('\n') {
-        if cur.chars().count() + line.chars().count() > MAX_CONTENT && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        if line.chars().count() > MAX_CONTENT {
-            let chars: Vec<char> = line.chars().collect();
-            for chunk in chars.chunks(MAX_CONTENT) {
-                out.push(chunk.iter().collect());
-            }
-        } else {
-            cur.push_str(line);
-        }
-    }
-    if !cur.is_empty() || out.is_empty() {
-        out.push(cur);
-    }
-    out
-}
+/// Text longer than this goes as a file when the reply offers one ([`Reply::document`]).
+const FILE_AFTER: usize = 1900;
 
 /// One Discord message built from a reply.
 struct Outgoing {
     content: String,
     ephemeral: bool,
+    /// The users this message pings: those whose mention it carries.
     mentions: Vec<UserId>,
-    file: Option<(String, Vec<u8>)>,
+    files: Vec<(String, Vec<u8>)>,
     buttons: Vec<CreateButton>,
 }
 
 fn outgoing(reply: &Reply) -> Vec<Outgoing> {
     let text = reply.markdown_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
-    let chunks = split_content(&text);
+    // A long text the core also gives as a file (a game record) goes as that file.
+    let (chunks, document) = match &reply.document {
+        Some(d) if text.chars().count() > FILE_AFTER => (
+            vec![d.note.clone()],
+            Some((d.filename.clone(), d.text.clone().into_bytes())),
+        ),
+        _ => (split_content(&text), None),
+    };
     let n = chunks.len();
     let mentions: Vec<UserId> = reply
         .mentions
@@ -377,23 +375,41 @@ fn outgoing(reply: &Reply) -> Vec<Outgoing> {
         .filter(|&m| m != 0)
         .map(UserId::new)
         .collect();
+    // Each user is pinged by the first message that shows their mention (by the first
+    // message when none does).
+    let pinged_in: Vec<usize> = mentions
+        .iter()
+        .map(|u| {
+            let tag = format!("<@{u}>");
+            chunks.iter().position(|c| c.contains(&tag)).unwrap_or(0)
+        })
+        .collect();
+    let mut document = document;
     chunks
         .into_iter()
         .enumerate()
         .map(|(i, content)| {
             let last = i + 1 == n;
-            Outgoing {
-                content,
-                ephemeral: reply.ephemeral,
-                mentions: if i == 0 { mentions.clone() } else { vec![] },
-                file: if last {
+            let mut files = Vec::new();
+            if last {
+                files.extend(document.take());
+                files.extend(
                     reply
                         .image
                         .as_ref()
-                        .map(|a| (a.filename.clone(), a.bytes.clone()))
-                } else {
-                    None
-                },
+                        .map(|a| (a.filename.clone(), a.bytes.clone())),
+                );
+            }
+            Outgoing {
+                content,
+                ephemeral: reply.ephemeral,
+                mentions: mentions
+                    .iter()
+                    .zip(&pinged_in)
+                    .filter(|(_, &at)| at == i)
+                    .map(|(u, _)| *u)
+                    .collect(),
+                files,
                 buttons: if last {
                     reply
                         .buttons
@@ -433,7 +449,7 @@ macro_rules! fill {
         let mut m = $builder
             .content(o.content.clone())
             .allowed_mentions(allowed(o));
-        if let Some((name, bytes)) = &o.file {
+        for (name, bytes) in &o.files {
             m = m.$attach(CreateAttachment::bytes(bytes.clone(), name.clone()));
         }
         if !o.buttons.is_empty() {
@@ -486,13 +502,13 @@ where
         match f().await {
             Ok(v) => return Ok(v),
             Err(e) if attempt < 4 && retriable(&e) => {
-                tracing::warn!(error = %e, attempt, "{what} failed; retrying");
+                tracing::warn!(error = %said(&e), attempt, "{what} failed; retrying");
                 tokio::time::sleep(delay).await;
                 delay *= 3;
                 attempt += 1;
             }
             Err(e) => {
-                tracing::error!(error = %e, "{what} failed");
+                tracing::error!(error = %said(&e), "{what} failed");
                 return Err(e);
             }
         }
@@ -705,7 +721,7 @@ async fn send(
                     .map(|_| ());
                     if let Err(e) = &r {
                         if let Some(p) = permission_problem(e, target.channel(), "post") {
-                            tracing::error!(channel = %target.channel(), error = %e, "{p}");
+                            tracing::error!(channel = %target.channel(), error = %said(e), "{p}");
                             problems.push(p);
                         }
                     }
@@ -724,7 +740,7 @@ async fn send(
             content: p,
             ephemeral: true,
             mentions: vec![],
-            file: None,
+            files: vec![],
             buttons: vec![],
         };
         let _ = if answered {
@@ -904,3 +920,59 @@ pub const NO_TOKEN: &str =
 holding it).\n\nTo get one: open https://discord.com/developers/applications, create an \
 application, open its Bot page and press Reset Token; invite the bot with the URL from the \
 README. To try the bot without Discord, run `tara-bot local` (the same bot in your terminal).";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{Document, Part};
+
+    #[test]
+    fn the_ping_goes_with_the_message_that_shows_the_mention() {
+        let bob = "1000000000000000002";
+        let reply = Reply {
+            parts: vec![
+                Part::Text(format!("Move by {}. ", "x".repeat(1990))),
+                Part::User {
+                    id: bob.into(),
+                    name: "bob".into(),
+                },
+                Part::Text(", your move.".into()),
+            ],
+            mentions: vec![bob.into()],
+            ..Reply::default()
+        };
+        let out = outgoing(&reply);
+        assert_eq!(out.len(), 2);
+        assert!(out[0].mentions.is_empty() && !out[0].content.contains(bob));
+        assert!(out[1].content.contains(&format!("<@{bob}>")));
+        assert_eq!(
+            out[1].mentions,
+            vec![UserId::new(2 + 1_000_000_000_000_000_000)]
+        );
+    }
+
+    #[test]
+    fn a_long_text_with_a_document_goes_as_that_file() {
+        let record = format!("variant: ard-ri\nmoves: {}\n", "c3-d4 ".repeat(400));
+        let mut reply = Reply {
+            parts: vec![Part::Text(format!("```\n{record}```"))],
+            document: Some(Document {
+                filename: "game-12.txt".into(),
+                text: record.clone(),
+                note: "The record of game 12 is attached.".into(),
+            }),
+            ..Reply::default()
+        };
+        let out = outgoing(&reply);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].content, "The record of game 12 is attached.");
+        assert_eq!(
+            out[0].files,
+            vec![("game-12.txt".into(), record.into_bytes())]
+        );
+        // A short one is shown as text.
+        reply.parts = vec![Part::Text("```\nvariant: hkot-1\n```".into())];
+        let out = outgoing(&reply);
+        assert!(out[0].files.is_empty() && out[0].content.contains("hkot-1"));
+    }
+}

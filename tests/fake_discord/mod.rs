@@ -547,6 +547,75 @@ impl FakeDiscord {
         self.command_interaction(user.into(), channel, name, options, 2)
     }
 
+    /// Injects a slash command sent in the user's direct messages with the bot, as Discord
+    /// sends it: no `guild_id`, no `member` (a `user` instead), a DM channel (type 1, opened for
+    /// the user if the bot has none with them yet) and context 1 (bot DM). Returns the
+    /// interaction id.
+    pub async fn dm_slash(&self, user: impl Into<Invoker>, name: &str, options: Value) -> u64 {
+        let who: Invoker = user.into();
+        let payload = {
+            let mut st = self.st();
+            let channel = match st.dms.get(&who.id) {
+                Some(c) => *c,
+                None => {
+                    let c = st.new_id();
+                    st.dms.insert(who.id, c);
+                    let dm = json!({
+                        "id": c.to_string(),
+                        "type": 1,
+                        "last_message_id": null,
+                        "flags": 0,
+                        "recipients": [user_object(who.id, &who.name)],
+                    });
+                    st.channels.insert(c, dm);
+                    c
+                }
+            };
+            let (id, token) = new_interaction(&mut st, &who, channel, 2, None);
+            let cmd_id = st
+                .commands
+                .iter()
+                .find(|c| c["name"] == name && c["type"].as_u64().unwrap_or(1) == 1)
+                .map(|c| id_of(&c["id"]))
+                .unwrap_or(0);
+            let cmd_id = if cmd_id == 0 { st.new_id() } else { cmd_id };
+            let options = if options.is_null() {
+                json!([])
+            } else {
+                options
+            };
+            let resolved = resolve_options(&st, &options);
+            let mut p = interaction_base(&st, &who, channel, id, &token, 2);
+            if let Some(o) = p.as_object_mut() {
+                for k in ["guild_id", "member", "guild", "guild_locale"] {
+                    o.remove(k);
+                }
+            }
+            p["user"] = user_object(who.id, &who.name);
+            p["channel"] = json!({
+                "id": channel.to_string(),
+                "type": 1,
+                "flags": 0,
+                "last_message_id": null,
+                "recipients": [user_object(who.id, &who.name)],
+            });
+            p["context"] = json!(1);
+            p["authorizing_integration_owners"] = json!({"0": FakeDiscord::APP_ID.to_string()});
+            p["data"] = json!({
+                "id": cmd_id.to_string(),
+                "name": name,
+                "type": 1,
+                "options": options,
+                "resolved": resolved,
+            });
+            p
+        };
+        let id = id_of(&payload["id"]);
+        self.inner
+            .dispatch(Self::GUILD_ID, "INTERACTION_CREATE", payload);
+        id
+    }
+
     /// Injects an autocomplete interaction (type 4); mark the option being typed with
     /// `"focused": true` (its value is sent as a string, like Discord does).
     pub async fn autocomplete(
