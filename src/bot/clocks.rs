@@ -2,10 +2,11 @@
 //! reminder state live in SQLite, so [`Bot::tick`] after a restart catches up on what fell due,
 //! exactly once (each game is settled in its own transaction).
 
+use super::lobby;
 use super::options::{choices, Choices};
 use super::reply::{ButtonStyle, Ctx, Part, Reply};
 use super::session::{
-    default_time_control, load_game, turn_clock, Bot, Fail, Loaded, Out, Outcome,
+    default_time_control, load_game, server_rate_limit, turn_clock, Bot, Fail, Loaded, Out, Outcome,
 };
 use super::text::Builder;
 use super::time::{
@@ -154,7 +155,8 @@ fn vacation_available(tx: &Tx, user: &str, now: i64) -> Outcome<u32> {
 }
 
 impl Bot {
-    /// Settles everything that fell due: timeouts, then reminders. Returns the messages to post
+    /// Settles everything that fell due: timeouts, then reminders, then expired challenges
+    /// ([`Bot::expire_challenges`]). Returns the messages to post
     /// (each says where: [`Reply::channel`] or [`Reply::dm`]). Safe to call often and from
     /// several processes: each game is settled once, in its own transaction.
     pub fn tick(&self) -> Vec<Reply> {
@@ -177,6 +179,7 @@ impl Bot {
                 }
             }
         }
+        out.extend(self.expire_challenges(now));
         out
     }
 
@@ -489,17 +492,27 @@ impl Bot {
     }
 
     /// `settings`: your reminders (channel, dm or off); moderators: the server's default time
-    /// control and first-reminder delay. Without options, shows the settings.
+    /// control, first-reminder delay and limits (days a challenge stays open, open challenges
+    /// per player, commands per player per 10 seconds). Without options, shows the settings.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn settings(
         &self,
         ctx: &Ctx,
         reminders: Option<Reminders>,
         default_days: Option<TimeControl>,
         reminder_hours: Option<u32>,
+        challenge_days: Option<u32>,
+        max_challenges: Option<u32>,
+        rate_limit: Option<u32>,
     ) -> Outcome<Vec<Out>> {
-        if (default_days.is_some() || reminder_hours.is_some()) && !ctx.moderator {
+        let server_changes = default_days.is_some()
+            || reminder_hours.is_some()
+            || challenge_days.is_some()
+            || max_challenges.is_some()
+            || rate_limit.is_some();
+        if server_changes && !ctx.moderator {
             return Err(Fail::User(
-                "Only moderators can change the server's clock settings.".into(),
+                "Only moderators can change the server's clock settings and limits.".into(),
             ));
         }
         if let Some(h) = reminder_hours {
@@ -509,7 +522,28 @@ impl Bot {
                 ));
             }
         }
-        self.write(ctx, |tx, now| {
+        for (value, range, what) in [
+            (
+                challenge_days,
+                1..=90,
+                "A challenge stays open 1 to 90 days.",
+            ),
+            (
+                max_challenges,
+                1..=100,
+                "A player may have 1 to 100 open challenges.",
+            ),
+            (
+                rate_limit,
+                1..=100,
+                "The rate limit is 1 to 100 commands per 10 seconds.",
+            ),
+        ] {
+            if value.is_some_and(|v| !range.contains(&v)) {
+                return Err(Fail::User(what.into()));
+            }
+        }
+        let replies = self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             if let Some(r) = reminders {
                 tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;
@@ -520,6 +554,15 @@ impl Bot {
             if let Some(h) = reminder_hours {
                 tx.set_server_setting(&ctx.server, "reminder_hours", &h.to_string())?;
             }
+            for (key, value) in [
+                ("challenge_days", challenge_days),
+                ("max_challenges", max_challenges),
+                ("rate_limit", rate_limit),
+            ] {
+                if let Some(v) = value {
+                    tx.set_server_setting(&ctx.server, key, &v.to_string())?;
+                }
+            }
             let how = reminders_of(tx, &ctx.user.id)?.id();
             let days = default_time_control(tx, &ctx.server)?;
             let hours = server_reminder_hours(tx, &ctx.server)?;
@@ -527,7 +570,9 @@ impl Bot {
                 "Your reminders: **{how}** (channel, dm or off). Vacation left: {} \
                  ({VACATION_DAYS} days in any 365 days).\n\
                  This server: default time control **{}**, first reminder after {} or a quarter \
-                 of the time per move, whichever is later (moderators can change these).",
+                 of the time per move, whichever is later. Challenges expire after {}; each \
+                 player may have {} open and send {} commands per 10 seconds (moderators can \
+                 change these).",
                 vacation_left(vacation_available(tx, &ctx.user.id, now)?),
                 if days == TimeControl::NoClock {
                     "none".to_string()
@@ -535,9 +580,20 @@ impl Bot {
                     days.to_string()
                 },
                 plural(hours, "hour"),
+                plural(i64::from(lobby::challenge_days(tx, &ctx.server)?), "day"),
+                plural(
+                    i64::from(lobby::max_challenges(tx, &ctx.server)?),
+                    "challenge"
+                ),
+                server_rate_limit(tx, &ctx.server)?,
             );
             Ok(vec![Out::text(Reply::private(text))])
-        })
+        })?;
+        if let Some(limit) = rate_limit {
+            // Committed: the new rate applies from the next command.
+            self.remember_rate_limit(&ctx.server, limit);
+        }
+        Ok(replies)
     }
 }
 

@@ -5,9 +5,36 @@ use super::session::{
     busy_channel, create_game, default_time_control, game_start, names, Bot, Fail, Out, Outcome,
 };
 use super::text::Builder;
-use super::time::TimeControl;
+use super::time::{plural, TimeControl, DAY};
 use crate::game::{GameOptions, Scoring, Variant};
 use crate::store::{ChallengeRow, ChallengeStatus, FirstChoice, NewChallenge, Tx};
+
+/// Open challenges a user may have on a server, unless the server sets `max_challenges`.
+pub(crate) const DEFAULT_MAX_CHALLENGES: u32 = 10;
+/// Days a challenge stays open unanswered, unless the server sets `challenge_days`.
+pub(crate) const DEFAULT_CHALLENGE_DAYS: u32 = 7;
+/// The shortest `challenge_days` a server may set (expiry looks no further back).
+pub(crate) const MIN_CHALLENGE_DAYS: u32 = 1;
+
+/// A server's number setting `key`, or `default` when unset or unreadable.
+fn server_number(tx: &Tx, server: &str, key: &str, default: u32) -> Outcome<u32> {
+    Ok(tx
+        .server_setting(server, key)?
+        .and_then(|n| n.parse::<u32>().ok())
+        .filter(|n| *n >= 1)
+        .unwrap_or(default))
+}
+
+/// How many open challenges a user may have on the server.
+pub(crate) fn max_challenges(tx: &Tx, server: &str) -> Outcome<u32> {
+    server_number(tx, server, "max_challenges", DEFAULT_MAX_CHALLENGES)
+}
+
+/// How many days a challenge stays open on the server.
+pub(crate) fn challenge_days(tx: &Tx, server: &str) -> Outcome<u32> {
+    server_number(tx, server, "challenge_days", DEFAULT_CHALLENGE_DAYS)
+        .map(|d| d.max(MIN_CHALLENGE_DAYS))
+}
 
 impl Bot {
     /// `/challenge`: a challenge to `opponent`, with Accept and Decline buttons.
@@ -34,6 +61,35 @@ impl Bot {
             tx.upsert_user(&opponent.id, &opponent.name, now)?;
             if let Some(g) = tx.active_game(&ctx.channel)? {
                 return Err(Fail::User(busy_channel(tx, &g)?));
+            }
+            if let Some(open) =
+                tx.open_challenge_between(&ctx.server, &ctx.user.id, &opponent.id)?
+            {
+                let b = Builder::new().text(format!(
+                    "There is already an open challenge between you and {}: challenge #{} in ",
+                    opponent.name, open.id
+                ));
+                let refusal = b
+                    .channel(&open.channel_id)
+                    .text(if open.challenger_id == ctx.user.id {
+                        ". Wait for an answer, or `/cancel` it first."
+                    } else {
+                        ". It is addressed to you: `/accept` or `/decline` it."
+                    })
+                    .private()
+                    .build();
+                // Refused: nothing is stored (the refusal carries a channel link, so it is
+                // returned as a private reply rather than as a plain-text failure).
+                return Ok(vec![Out::text(refusal)]);
+            }
+            let max = max_challenges(tx, &ctx.server)?;
+            if tx.open_challenge_count(&ctx.server, &ctx.user.id)? >= i64::from(max) {
+                return Err(Fail::User(format!(
+                    "You already have {max} open challenges on this server, the most it allows. \
+                     Wait for answers, or `/cancel` one first (open challenges expire after {} \
+                     days).",
+                    challenge_days(tx, &ctx.server)?
+                )));
             }
             let days = match days {
                 Some(d) => d,
@@ -94,8 +150,9 @@ impl Bot {
     ) -> Outcome<ChallengeRow> {
         match id {
             Some(id) => {
+                // Only this server's challenges: another server's answers like a missing one.
                 let c = tx
-                    .challenge(id)?
+                    .challenge_on(&ctx.server, id)?
                     .ok_or_else(|| Fail::User(format!("There is no challenge #{id}.")))?;
                 if c.status != ChallengeStatus::Open {
                     return Err(Fail::User(format!(
@@ -104,6 +161,7 @@ impl Bot {
                             ChallengeStatus::Accepted => "accepted",
                             ChallengeStatus::Declined => "declined",
                             ChallengeStatus::Cancelled => "cancelled",
+                            ChallengeStatus::Expired => "left unanswered until it expired",
                             ChallengeStatus::Open => "open",
                         }
                     )));
@@ -257,9 +315,82 @@ impl Bot {
                         &format!("declined by {}.", ctx.user.name),
                     )?)
             };
-            Ok(vec![Out::text(reply.build())])
+            let mut reply = reply.build();
+            reply.archive_channel = spent_thread(tx, &c)?;
+            Ok(vec![Out::text(reply)])
         })
     }
+
+    /// Expires every open challenge left unanswered for its server's `challenge_days`, each in
+    /// its own transaction (so that each is expired, and its challenger told, exactly once,
+    /// even with several processes ticking). Returns the notices, each naming its channel.
+    pub(crate) fn expire_challenges(&self, now: i64) -> Vec<Reply> {
+        let candidates = self.read(|tx| {
+            Ok(tx.open_challenges_made_before(now - i64::from(MIN_CHALLENGE_DAYS) * DAY)?)
+        });
+        let candidates = match candidates {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::error!(error = ?e, "reading open challenges failed");
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::new();
+        for c in candidates {
+            match self.write_owed(None, now, |tx, now| expire_challenge(tx, c.id, now)) {
+                Ok(replies) => out.extend(replies),
+                Err(Fail::User(_)) => {}
+                Err(Fail::Store(e)) => {
+                    tracing::error!(error = %e, challenge = c.id, "expiring a challenge failed")
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Expires challenge `id` if it is still open and older than its server's `challenge_days`:
+/// its challenger is told (pinged) in the challenge's channel.
+fn expire_challenge(tx: &Tx, id: i64, now: i64) -> Outcome<Vec<Out>> {
+    let Some(c) = tx.challenge(id)? else {
+        return Ok(vec![]);
+    };
+    if c.status != ChallengeStatus::Open {
+        return Ok(vec![]);
+    }
+    let days = challenge_days(tx, &c.server_id)?;
+    if now < c.created_at + i64::from(days) * DAY {
+        return Ok(vec![]);
+    }
+    tx.set_challenge_status(c.id, ChallengeStatus::Expired, None, now)?;
+    let name =
+        |id: &str| -> Outcome<String> { Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string())) };
+    let mut reply = Builder::new()
+        .ping(&c.challenger_id, &name(&c.challenger_id)?)
+        .text(format!(
+            ", your challenge #{} to {} ({}) has expired: it was not answered within {}. Its \
+             buttons no longer work; `/challenge` again to offer a new game.",
+            c.id,
+            name(&c.opponent_id)?,
+            c.variant.name(),
+            plural(i64::from(days), "day")
+        ))
+        .build();
+    reply.channel = Some(c.channel_id.clone());
+    reply.archive_channel = spent_thread(tx, &c)?;
+    Ok(vec![Out::text(reply)])
+}
+
+/// The channel of a challenge just closed without a game, if nothing else happens in it: no
+/// game was ever played there and no other challenge is open there. The adapter archives it
+/// if it is a thread it opened for the challenge.
+fn spent_thread(tx: &Tx, c: &ChallengeRow) -> Outcome<Option<String>> {
+    let idle = tx.latest_game(&c.channel_id)?.is_none()
+        && tx
+            .open_challenges(&c.channel_id)?
+            .iter()
+            .all(|o| o.id == c.id);
+    Ok(idle.then(|| c.channel_id.clone()))
 }
 
 /// What a challenge's message says once the challenge is answered: who challenged whom to

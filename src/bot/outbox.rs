@@ -14,6 +14,9 @@ struct Body {
     buttons: Vec<Button>,
     #[serde(default)]
     board_text: Option<String>,
+    /// The thread to archive once the message is posted.
+    #[serde(default)]
+    archive_channel: Option<String>,
 }
 
 /// Stores `reply` as owed; its outbox id. An answer to a command (`origin`) goes to the
@@ -29,6 +32,7 @@ pub(crate) fn owe(
         mentions: reply.mentions.clone(),
         buttons: reply.buttons.clone(),
         board_text: reply.board_text.clone(),
+        archive_channel: reply.archive_channel.clone(),
     })
     .map_err(|e| StoreError::Corrupt(format!("a reply cannot be stored: {e}")))?;
     let channel = reply
@@ -75,5 +79,6 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
         // Delivered later, it answers no pressed button.
         pressed_message: None,
         outbox: Some(row.id),
+        archive_channel: body.archive_channel,
     })
 }

@@ -90,6 +90,10 @@ pub struct Reply {
     /// caused it. The adapter reports its delivery with [`crate::bot::Bot::delivered`] (or
     /// [`crate::bot::Bot::delivery_failed`]); the id is also its idempotency key.
     pub outbox: Option<i64>,
+    /// A channel to archive once this message is posted: the thread of a challenge that was
+    /// declined, cancelled or expired and holds no game. Adapters archive it only if it is a
+    /// thread they opened themselves; `None` archives nothing.
+    pub archive_channel: Option<String>,
 }
 
 /// Parts written out as text, mentions and channels by the adapter's functions.

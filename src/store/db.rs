@@ -26,6 +26,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0005_clock_restore",
         include_str!("../../migrations/0005_clock_restore.sql"),
     ),
+    (
+        "0006_challenge_expiry",
+        include_str!("../../migrations/0006_challenge_expiry.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
