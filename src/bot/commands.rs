@@ -289,8 +289,8 @@ impl Bot {
     /// the server allows is refused privately before anything runs, so that one user's flood
     /// costs the others nothing but the check.
     pub fn handle(&self, ctx: &Ctx, cmd: Command) -> Vec<Reply> {
-        if let Err(reply) = self.check_rate(ctx) {
-            return vec![reply];
+        if let Some(refusal) = self.check_rate(ctx) {
+            return vec![refusal];
         }
         let private = cmd.is_private();
         let replies: Vec<Reply> = match self.run(ctx, cmd) {
@@ -314,8 +314,8 @@ impl Bot {
             .collect()
     }
 
-    /// Takes one of the user's command tokens, or the private refusal when none is left.
-    fn check_rate(&self, ctx: &Ctx) -> Result<(), Reply> {
+    /// Takes one of the user's command tokens; the private refusal when none is left.
+    fn check_rate(&self, ctx: &Ctx) -> Option<Reply> {
         let limit = match self.cached_rate_limit(&ctx.server) {
             Some(limit) => limit,
             None => {
@@ -327,7 +327,8 @@ impl Bot {
             }
         };
         self.take_token(&ctx.user.id, limit, self.now())
-            .map_err(|wait_ms| {
+            .err()
+            .map(|wait_ms| {
                 let secs = (wait_ms + 999) / 1000;
                 Reply::private(format!(
                     "You are sending commands too fast: this server allows {limit} every 10 \

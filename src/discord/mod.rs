@@ -6,12 +6,12 @@ mod commands;
 
 use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, Reply, User};
 use serenity::all::{
-    AutoArchiveDuration, ButtonStyle as DButtonStyle, ChannelId, ChannelType, CommandInteraction,
-    ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions, CreateAttachment,
-    CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
+    AutoArchiveDuration, ButtonStyle as DButtonStyle, Channel, ChannelId, ChannelType,
+    CommandInteraction, ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions,
+    CreateAttachment, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateThread, EditInteractionResponse, EventHandler, GatewayIntents, GetMessages, GuildId,
-    Http, Interaction, Nonce, Permissions, Ready, UserId,
+    CreateThread, EditInteractionResponse, EditThread, EventHandler, GatewayIntents, GetMessages,
+    GuildId, Http, Interaction, Nonce, Permissions, Ready, UserId,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -219,9 +219,46 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     let channel = channel?;
     let r = post(http, channel, reply).await;
     report(bot, reply.outbox, r.as_ref().map(|_| ())).await;
+    if r.is_ok() {
+        archive_spent_thread(http, reply).await;
+    }
     let problem = permission_problem(r.as_ref().err()?, channel, "post")?;
     tracing::error!(%channel, "{problem}");
     Some(problem)
+}
+
+/// Archives the thread a posted reply names ([`Reply::archive_channel`]: a challenge's thread
+/// that no game will use), if it is a thread this bot opened; any other channel is left alone.
+async fn archive_spent_thread(http: &Http, reply: &Reply) {
+    let Some(id) = reply
+        .archive_channel
+        .as_deref()
+        .and_then(|c| c.parse::<u64>().ok())
+        .filter(|&c| c != 0)
+    else {
+        return;
+    };
+    let channel = ChannelId::new(id);
+    let (Ok(Channel::Guild(thread)), Ok(me)) = (
+        channel.to_channel(http).await,
+        http.get_current_user().await,
+    ) else {
+        return;
+    };
+    let is_thread = matches!(
+        thread.kind,
+        ChannelType::PublicThread | ChannelType::PrivateThread
+    );
+    if !is_thread || thread.owner_id != Some(me.id) {
+        return;
+    }
+    match channel
+        .edit_thread(http, EditThread::new().archived(true))
+        .await
+    {
+        Ok(_) => tracing::info!(%channel, "archived the thread of a closed challenge"),
+        Err(e) => tracing::warn!(error = %e, %channel, "could not archive a challenge's thread"),
+    }
 }
 
 /// Posts every part of a reply to a channel, each with its own nonce when the reply is owed,
@@ -709,6 +746,9 @@ async fn send(
             }
         }
         report(bot, reply.outbox, result.as_ref().map(|_| ())).await;
+        if result.is_ok() {
+            archive_spent_thread(http, reply).await;
+        }
     }
     problems.dedup();
     for p in problems {
