@@ -1271,7 +1271,7 @@ fn a_flood_from_one_user_leaves_other_users_latency_unchanged() {
     // Other users' commands: each a /board of the game (a read and a text board), by a user
     // of their own so that no bucket of theirs runs dry. Idle first, then during a flood from
     // another thread.
-    let rounds = 300;
+    let rounds = 1000;
     let measure = |tag: &str| -> f64 {
         let lat: Vec<f64> = (0..rounds)
             .map(|i| {

@@ -372,7 +372,7 @@ fn expire_challenge(tx: &Tx, id: i64, now: i64) -> Outcome<Vec<Out>> {
              buttons no longer work; `/challenge` again to offer a new game.",
             c.id,
             name(&c.opponent_id)?,
-            c.variant.name(),
+            c.variant.id(),
             plural(i64::from(days), "day")
         ))
         .build();
