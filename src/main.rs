@@ -627,7 +627,7 @@ fn run_discord(args: RunArgs) -> ExitCode {
             std::sync::Arc::new(SystemClock),
             SystemClock.now_ms() as u64,
         )
-        .with_rate_limit(true),
+        .with_rate_limit(config.rate_limit),
     );
     let settings = tara_bot::discord::Settings {
         token,

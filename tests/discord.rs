@@ -44,6 +44,8 @@ fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> BotProcess {
         .env("DISCORD_PROXY_URL", fake.proxy_url())
         .env("TARA_BOT_DB", dir.join("tara.db"))
         .env("RUST_LOG", "warn,tara_bot=debug")
+        // Games here are played at machine speed, far above any human's command rate.
+        .env("TARA_BOT_RATE_LIMIT", "off")
         .env_remove("DISCORD_GUILD_ID")
         .env_remove("DISCORD_TOKEN_FILE")
         .env_remove("TARA_BOT_CONFIG")
@@ -1006,5 +1008,71 @@ async fn missing_permissions_are_explained_and_closed_dms_fall_back_to_the_chann
             .await
             .is_some(),
         "nothing left owed"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_thread_of_a_declined_challenge_is_archived_and_a_channel_never_is() {
+    let (_dir, fake, _bot) = boot().await;
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "hkot-1"}]),
+        )
+        .await;
+    fake.response(id, T).await.unwrap();
+    let thread: u64 = fake.threads()[0]["id"].as_str().unwrap().parse().unwrap();
+    let msg = fake.channel_messages(thread)[0].clone();
+    let decline = msg["components"][0]["components"][1]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(decline.starts_with("decline:"), "{decline}");
+    let click = fake.button(BOB, thread, msg, &decline).await;
+    fake.response(click, T).await.unwrap();
+    let archived = fake
+        .wait_for(T, |f| {
+            f.threads()
+                .into_iter()
+                .find(|t| t["id"] == json!(thread.to_string()))
+                .filter(|t| t["thread_metadata"]["archived"] == json!(true))
+        })
+        .await;
+    assert!(archived.is_some(), "the thread is archived");
+    // The decline was posted in it first (posting would unarchive it).
+    let posted = fake.channel_messages(thread);
+    assert!(posted
+        .iter()
+        .any(|m| m["content"].as_str().unwrap_or("").contains("declined")));
+
+    // A challenge in the channel itself, cancelled: the channel is left alone.
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "hkot-1"}, {"name": "thread", "type": 5, "value": false}]),
+        )
+        .await;
+    assert!(!fake.response(id, T).await.unwrap().ephemeral());
+    let cancel = fake.slash(ALICE, CH, "cancel", json!([])).await;
+    let r = fake.response(cancel, T).await.unwrap();
+    assert!(
+        r.content().unwrap().contains("withdrew"),
+        "{:?}",
+        r.content()
+    );
+    // Give the adapter the time it would take to look the channel up.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !fake
+            .requests()
+            .iter()
+            .any(|q| q.method == "PATCH" && q.path.ends_with(&format!("/channels/{CH}"))),
+        "a text channel is never archived"
     );
 }
