@@ -1121,6 +1121,20 @@ fn a_closed_challenge_in_a_channel_without_games_names_it_for_archiving() {
     );
     let r = h.send("brian", "t1", Command::Decline { challenge: None });
     assert_eq!(r[0].archive_channel.as_deref(), Some("t1"));
+    // The challenge's message, answered by a typed command, loses its buttons too.
+    let retire = r[0]
+        .retire
+        .as_ref()
+        .expect("the challenge's buttons are retired");
+    assert_eq!(
+        (retire.channel.as_str(), retire.button.as_str()),
+        ("t1", "accept:1")
+    );
+    assert_eq!(
+        retire.text_with(|_, n| format!("@{n}"), |c| format!("#{c}")),
+        "@aoife challenged @brian to **High Kings of Tara (Level 1)** (challenge #1): declined \
+         by brian."
+    );
     h.send(
         "aoife",
         "t2",

@@ -931,6 +931,12 @@ fn an_unanswered_challenge_expires_after_seven_days_and_its_challenger_is_told()
     assert_eq!(r[0].channel.as_deref(), Some("t"));
     // The thread held nothing else: the adapter may archive it.
     assert_eq!(r[0].archive_channel.as_deref(), Some("t"));
+    // The challenge's message loses its buttons and says what became of it.
+    let retire = r[0].retire.as_ref().unwrap();
+    assert_eq!(retire.button, "accept:1");
+    assert!(retire
+        .text_with(|_, n| format!("@{n}"), |c| format!("#{c}"))
+        .ends_with("(challenge #1): expired unanswered after 7 days."));
     // Owed through the outbox like a reminder, and never told twice.
     assert!(r[0].outbox.is_some());
     assert!(tick(&h).is_empty());
@@ -939,6 +945,7 @@ fn an_unanswered_challenge_expires_after_seven_days_and_its_challenger_is_told()
     let notice = owed.iter().find(|o| o.outbox == r[0].outbox).unwrap();
     assert_eq!(notice.plain_text(), r[0].plain_text());
     assert_eq!(notice.archive_channel.as_deref(), Some("t"));
+    assert_eq!(notice.retire, r[0].retire);
     let mut store = Store::open(h.db()).unwrap();
     let c = store.read(|tx| tx.challenge(1)).unwrap().unwrap();
     assert_eq!(c.status, tara_bot::store::ChallengeStatus::Expired);

@@ -1059,6 +1059,7 @@ async fn the_thread_of_a_declined_challenge_is_archived_and_a_channel_never_is()
         )
         .await;
     assert!(!fake.response(id, T).await.unwrap().ephemeral());
+    let challenge = fake.message_from(&fake.response(id, T).await.unwrap());
     let cancel = fake.slash(ALICE, CH, "cancel", json!([])).await;
     let r = fake.response(cancel, T).await.unwrap();
     assert!(
@@ -1066,6 +1067,17 @@ async fn the_thread_of_a_declined_challenge_is_archived_and_a_channel_never_is()
         "{:?}",
         r.content()
     );
+    // Cancelled with a typed command: the challenge's message loses its buttons all the same.
+    let message_id = challenge["id"].as_str().unwrap().parse::<u64>().unwrap();
+    let edited = fake
+        .wait_for(T, |f| {
+            f.message(message_id).filter(|m| {
+                m["components"].as_array().is_none_or(|c| c.is_empty())
+                    && m["content"].as_str().unwrap_or("").contains("withdrawn by")
+            })
+        })
+        .await;
+    assert!(edited.is_some(), "{:?}", fake.message(message_id));
     // Give the adapter the time it would take to look the channel up.
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(

@@ -1,6 +1,6 @@
 //! Challenges: challenge, accept, decline, cancel; starting games and matches.
 
-use super::reply::{ButtonStyle, Ctx, Reply, User};
+use super::reply::{ButtonStyle, Ctx, Part, Reply, Retire, User};
 use super::session::{
     busy_channel, create_game, default_time_control, game_start, names, Bot, Fail, Out, Outcome,
 };
@@ -242,8 +242,9 @@ impl Bot {
             tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;
             let n = names(tx, &game)?;
             let mut start = game_start(&game, &n, why);
-            start.reply.pressed_message =
-                Some(answered(tx, &c, &format!("accepted, game {} has started.", game.id))?.parts);
+            let text = answered(tx, &c, &format!("accepted, game {} has started.", game.id))?.parts;
+            start.reply.retire = Some(retire(&c, text.clone()));
+            start.reply.pressed_message = Some(text);
             if c.channel_id == ctx.channel {
                 return Ok(vec![start]);
             }
@@ -316,6 +317,7 @@ impl Bot {
                     )?)
             };
             let mut reply = reply.build();
+            reply.retire = reply.pressed_message.clone().map(|text| retire(&c, text));
             reply.archive_channel = spent_thread(tx, &c)?;
             Ok(vec![Out::text(reply)])
         })
@@ -378,7 +380,21 @@ fn expire_challenge(tx: &Tx, id: i64, now: i64) -> Outcome<Vec<Out>> {
         .build();
     reply.channel = Some(c.channel_id.clone());
     reply.archive_channel = spent_thread(tx, &c)?;
+    let how = format!(
+        "expired unanswered after {}.",
+        plural(i64::from(days), "day")
+    );
+    reply.retire = Some(retire(&c, answered(tx, &c, &how)?.parts));
     Ok(vec![Out::text(reply)])
+}
+
+/// The challenge's message, whose Accept and Decline buttons are spent, to show `text`.
+fn retire(c: &ChallengeRow, text: Vec<Part>) -> Retire {
+    Retire {
+        channel: c.channel_id.clone(),
+        button: format!("accept:{}", c.id),
+        text,
+    }
 }
 
 /// The channel of a challenge just closed without a game, if nothing else happens in it: no

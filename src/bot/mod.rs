@@ -36,6 +36,6 @@ pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
 pub use info::rank_moves;
 pub use play::TakebackAnswer;
-pub use reply::{Attachment, Button, ButtonStyle, Ctx, Part, Reply, User};
+pub use reply::{Attachment, Button, ButtonStyle, Ctx, Part, Reply, Retire, User};
 pub use session::Bot;
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};

@@ -1,7 +1,7 @@
 //! Replies as owed messages: how a reply is stored in the outbox (in the transaction of the
 //! change that owes it) and read back for delivery.
 
-use super::reply::{Attachment, Button, Ctx, Part, Reply};
+use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire};
 use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
 use serde::{Deserialize, Serialize};
 
@@ -17,6 +17,9 @@ struct Body {
     /// The thread to archive once the message is posted.
     #[serde(default)]
     archive_channel: Option<String>,
+    /// The earlier message whose buttons are spent.
+    #[serde(default)]
+    retire: Option<Retire>,
 }
 
 /// Stores `reply` as owed; its outbox id. An answer to a command (`origin`) goes to the
@@ -33,6 +36,7 @@ pub(crate) fn owe(
         buttons: reply.buttons.clone(),
         board_text: reply.board_text.clone(),
         archive_channel: reply.archive_channel.clone(),
+        retire: reply.retire.clone(),
     })
     .map_err(|e| StoreError::Corrupt(format!("a reply cannot be stored: {e}")))?;
     let channel = reply
@@ -80,5 +84,6 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
         pressed_message: None,
         outbox: Some(row.id),
         archive_channel: body.archive_channel,
+        retire: body.retire,
     })
 }

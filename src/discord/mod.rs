@@ -6,12 +6,12 @@ mod commands;
 
 use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, Reply, User};
 use serenity::all::{
-    AutoArchiveDuration, ButtonStyle as DButtonStyle, Channel, ChannelId, ChannelType,
-    CommandInteraction, ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions,
-    CreateAttachment, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateThread, EditInteractionResponse, EditThread, EventHandler, GatewayIntents, GetMessages,
-    GuildId, Http, Interaction, Nonce, Permissions, Ready, UserId,
+    ActionRowComponent, AutoArchiveDuration, ButtonKind, ButtonStyle as DButtonStyle, Channel,
+    ChannelId, ChannelType, CommandInteraction, ComponentInteraction, Context, CreateActionRow,
+    CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, CreateThread, EditInteractionResponse, EditMessage, EditThread, EventHandler,
+    GatewayIntents, GetMessages, GuildId, Http, Interaction, Nonce, Permissions, Ready, UserId,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -220,11 +220,48 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     let r = post(http, channel, reply).await;
     report(bot, reply.outbox, r.as_ref().map(|_| ())).await;
     if r.is_ok() {
+        retire_buttons(http, reply).await;
         archive_spent_thread(http, reply).await;
     }
     let problem = permission_problem(r.as_ref().err()?, channel, "post")?;
     tracing::error!(%channel, "{problem}");
     Some(problem)
+}
+
+/// Takes the buttons off the earlier message a posted reply makes useless ([`Reply::retire`]:
+/// a challenge answered by a typed command, or expired): found among its channel's 50 latest
+/// messages by the id of one of its buttons, its text replaced, pinging nobody.
+async fn retire_buttons(http: &Http, reply: &Reply) {
+    let Some(r) = &reply.retire else { return };
+    let Some(channel) = r
+        .channel
+        .parse::<u64>()
+        .ok()
+        .filter(|&c| c != 0)
+        .map(ChannelId::new)
+    else {
+        return;
+    };
+    let Ok(recent) = channel.messages(http, GetMessages::new().limit(50)).await else {
+        return;
+    };
+    let carries_button = |m: &&serenity::all::Message| {
+        m.components.iter().flat_map(|row| &row.components).any(|c| {
+            matches!(c, ActionRowComponent::Button(b)
+                if matches!(&b.data, ButtonKind::NonLink { custom_id, .. } if *custom_id == r.button))
+        })
+    };
+    let Some(message) = recent.iter().find(carries_button) else {
+        return;
+    };
+    let text = r.text_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
+    let edit = EditMessage::new()
+        .content(text)
+        .components(vec![])
+        .allowed_mentions(CreateAllowedMentions::new());
+    if let Err(e) = channel.edit_message(http, message.id, edit).await {
+        tracing::warn!(error = %e, %channel, "could not take the buttons off a spent message");
+    }
 }
 
 /// Archives the thread a posted reply names ([`Reply::archive_channel`]: a challenge's thread
@@ -747,6 +784,10 @@ async fn send(
         }
         report(bot, reply.outbox, result.as_ref().map(|_| ())).await;
         if result.is_ok() {
+            if !update_buttons {
+                // (A pressed button's own message was updated above.)
+                retire_buttons(http, reply).await;
+            }
             archive_spent_thread(http, reply).await;
         }
     }
