@@ -1025,6 +1025,30 @@ async fn the_thread_of_a_declined_challenge_is_archived_and_a_channel_never_is()
         .await;
     fake.response(id, T).await.unwrap();
     let thread: u64 = fake.threads()[0]["id"].as_str().unwrap().parse().unwrap();
+    // A second challenge to the same player is refused before any thread is opened for it.
+    let opponent = fake.user_option("opponent", BOB);
+    let again = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "ard-ri"}]),
+        )
+        .await;
+    let r = fake.response(again, T).await.unwrap();
+    assert!(r.ephemeral() && allowed_users(&r).is_empty());
+    assert!(
+        r.content()
+            .unwrap()
+            .contains(&format!("challenge #1 in <#{thread}>")),
+        "{:?}",
+        r.content()
+    );
+    assert_eq!(fake.threads().len(), 1, "no thread for a refused challenge");
+    assert!(!fake
+        .requests()
+        .iter()
+        .any(|q| q.method == "DELETE" && q.path.contains("/channels/")));
     let msg = fake.channel_messages(thread)[0].clone();
     let decline = msg["components"][0]["components"][1]["custom_id"]
         .as_str()

@@ -289,9 +289,21 @@ impl Bot {
     /// the server allows is refused privately before anything runs, so that one user's flood
     /// costs the others nothing but the check.
     pub fn handle(&self, ctx: &Ctx, cmd: Command) -> Vec<Reply> {
-        if let Some(refusal) = self.check_rate(ctx) {
+        if let Some(refusal) = self.admit(ctx) {
             return vec![refusal];
         }
+        self.handle_admitted(ctx, cmd)
+    }
+
+    /// Counts a command against its sender's rate limit before it runs: `None` when it may run
+    /// (then [`Bot::handle_admitted`] runs it), or the private refusal. For an adapter that
+    /// must do something costly before the command runs (open a thread for a challenge).
+    pub fn admit(&self, ctx: &Ctx) -> Option<Reply> {
+        self.check_rate(ctx)
+    }
+
+    /// [`Bot::handle`] for a command already counted by [`Bot::admit`].
+    pub fn handle_admitted(&self, ctx: &Ctx, cmd: Command) -> Vec<Reply> {
         let private = cmd.is_private();
         let replies: Vec<Reply> = match self.run(ctx, cmd) {
             Ok(outs) => outs.into_iter().map(|o| self.finish(o)).collect(),

@@ -16,6 +16,9 @@ pub(crate) const DEFAULT_CHALLENGE_DAYS: u32 = 7;
 /// The shortest `challenge_days` a server may set (expiry looks no further back).
 pub(crate) const MIN_CHALLENGE_DAYS: u32 = 1;
 
+/// The refusal of a challenge to oneself.
+const SELF_CHALLENGE: &str = "You cannot challenge yourself: name another player as the opponent.";
+
 /// A server's number setting `key`, or `default` when unset or unreadable.
 fn server_number(tx: &Tx, server: &str, key: &str, default: u32) -> Outcome<u32> {
     Ok(tx
@@ -50,9 +53,7 @@ impl Bot {
         is_match: bool,
     ) -> Outcome<Vec<Out>> {
         if opponent.id == ctx.user.id {
-            return Err(Fail::User(
-                "You cannot challenge yourself: name another player as the opponent.".into(),
-            ));
+            return Err(Fail::User(SELF_CHALLENGE.into()));
         }
         GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
         let first = first.unwrap_or(FirstChoice::Random);
@@ -62,34 +63,10 @@ impl Bot {
             if let Some(g) = tx.active_game(&ctx.channel)? {
                 return Err(Fail::User(busy_channel(tx, &g)?));
             }
-            if let Some(open) =
-                tx.open_challenge_between(&ctx.server, &ctx.user.id, &opponent.id)?
-            {
-                let b = Builder::new().text(format!(
-                    "There is already an open challenge between you and {}: challenge #{} in ",
-                    opponent.name, open.id
-                ));
-                let refusal = b
-                    .channel(&open.channel_id)
-                    .text(if open.challenger_id == ctx.user.id {
-                        ". Wait for an answer, or `/cancel` it first."
-                    } else {
-                        ". It is addressed to you: `/accept` or `/decline` it."
-                    })
-                    .private()
-                    .build();
-                // Refused: nothing is stored (the refusal carries a channel link, so it is
+            if let Some(refusal) = challenge_limits(tx, ctx, &opponent)? {
+                // Refused: nothing is stored (the refusal may carry a channel link, so it is
                 // returned as a private reply rather than as a plain-text failure).
                 return Ok(vec![Out::text(refusal)]);
-            }
-            let max = max_challenges(tx, &ctx.server)?;
-            if tx.open_challenge_count(&ctx.server, &ctx.user.id)? >= i64::from(max) {
-                return Err(Fail::User(format!(
-                    "You already have {max} open challenges on this server, the most it allows. \
-                     Wait for answers, or `/cancel` one first (open challenges expire after {} \
-                     days).",
-                    challenge_days(tx, &ctx.server)?
-                )));
             }
             let days = match days {
                 Some(d) => d,
@@ -323,6 +300,19 @@ impl Bot {
         })
     }
 
+    /// Why `ctx.user` may not challenge `opponent` now, if a limit forbids it (a challenge to
+    /// oneself, an open challenge between the two, too many open challenges): the private
+    /// refusal. Changes nothing; for an adapter that checks before opening a thread for a
+    /// challenge (`/challenge` checks again).
+    pub fn challenge_refusal(&self, ctx: &Ctx, opponent: &User) -> Option<Reply> {
+        if opponent.id == ctx.user.id {
+            return Some(Reply::private(SELF_CHALLENGE));
+        }
+        // A failure to read is left to the command itself to report.
+        self.read(|tx| challenge_limits(tx, ctx, opponent))
+            .unwrap_or_default()
+    }
+
     /// Expires every open challenge left unanswered for its server's `challenge_days`, each in
     /// its own transaction (so that each is expired, and its challenger told, exactly once,
     /// even with several processes ticking). Returns the notices, each naming its channel.
@@ -349,6 +339,37 @@ impl Bot {
         }
         out
     }
+}
+
+/// Why a challenge from `ctx.user` to `opponent` is refused by the server's limits, if it is:
+/// one open challenge per pair of players (either direction), and at most the server's
+/// `max_challenges` open challenges per challenger.
+fn challenge_limits(tx: &Tx, ctx: &Ctx, opponent: &User) -> Outcome<Option<Reply>> {
+    if let Some(open) = tx.open_challenge_between(&ctx.server, &ctx.user.id, &opponent.id)? {
+        let b = Builder::new().text(format!(
+            "There is already an open challenge between you and {}: challenge #{} in ",
+            opponent.name, open.id
+        ));
+        return Ok(Some(
+            b.channel(&open.channel_id)
+                .text(if open.challenger_id == ctx.user.id {
+                    ". Wait for an answer, or `/cancel` it first."
+                } else {
+                    ". It is addressed to you: `/accept` or `/decline` it."
+                })
+                .private()
+                .build(),
+        ));
+    }
+    let max = max_challenges(tx, &ctx.server)?;
+    if tx.open_challenge_count(&ctx.server, &ctx.user.id)? >= i64::from(max) {
+        return Ok(Some(Reply::private(format!(
+            "You already have {max} open challenges on this server, the most it allows. Wait \
+             for answers, or `/cancel` one first (open challenges expire after {} days).",
+            challenge_days(tx, &ctx.server)?
+        ))));
+    }
+    Ok(None)
 }
 
 /// Expires challenge `id` if it is still open and older than its server's `challenge_days`:

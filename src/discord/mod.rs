@@ -637,17 +637,25 @@ enum Deferred {
 }
 
 /// Runs the bot core off the async threads; defers the interaction if it takes long (privately
-/// for a command whose answer is private).
+/// for a command whose answer is private). `admitted`: the command was already counted against
+/// the user's rate limit ([`Bot::admit`]).
 async fn handle_timed(
     bot: &Arc<Bot>,
     http: &Http,
     target: &Target<'_>,
     ctx: Ctx,
     cmd: Command,
+    admitted: bool,
 ) -> (Vec<Reply>, Deferred) {
     let b = bot.clone();
     let private = cmd.is_private();
-    let mut job = tokio::task::spawn_blocking(move || b.handle(&ctx, cmd));
+    let mut job = tokio::task::spawn_blocking(move || {
+        if admitted {
+            b.handle_admitted(&ctx, cmd)
+        } else {
+            b.handle(&ctx, cmd)
+        }
+    });
     tokio::select! {
         done = &mut job => (done.unwrap_or_else(|e| vec![internal_error(e)]), Deferred::No),
         _ = tokio::time::sleep(DEFER_AFTER) => {
@@ -849,7 +857,8 @@ impl Handler {
                 return;
             }
         }
-        let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+        let (replies, deferred) =
+            handle_timed(&self.bot, &dctx.http, &target, ctx, command, false).await;
         send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
     }
 
@@ -865,6 +874,30 @@ impl Handler {
         variant: &str,
     ) {
         let target = Target::Command(cmd);
+        // The rate limit and the challenge limits first: a refused challenge opens no thread.
+        let (b, check) = (self.bot.clone(), ctx.clone());
+        let to = match &command {
+            Command::Challenge { opponent, .. } => Some(opponent.clone()),
+            _ => None,
+        };
+        let refusal = tokio::task::spawn_blocking(move || {
+            b.admit(&check)
+                .or_else(|| to.and_then(|o| b.challenge_refusal(&check, &o)))
+        })
+        .await
+        .unwrap_or(None);
+        if let Some(refusal) = refusal {
+            send(
+                &self.bot,
+                &dctx.http,
+                &target,
+                &[refusal],
+                Deferred::No,
+                false,
+            )
+            .await;
+            return;
+        }
         let name = format!("{variant}: {} vs {opponent}", ctx.user.name);
         let name: String = name.chars().take(90).collect();
         let thread = retry("creating a thread", || {
@@ -885,7 +918,7 @@ impl Handler {
                     "I could not open a thread for the game (Discord refused it).".into()
                 });
                 let (mut replies, deferred) =
-                    handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+                    handle_timed(&self.bot, &dctx.http, &target, ctx, command, true).await;
                 if replies.first().is_some_and(|r| !r.ephemeral) {
                     replies.push(Reply::private(format!(
                         "{why} The challenge is posted in this channel instead, and the game \
@@ -897,7 +930,8 @@ impl Handler {
             }
         };
         ctx.channel = thread.id.to_string();
-        let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+        let (replies, deferred) =
+            handle_timed(&self.bot, &dctx.http, &target, ctx, command, true).await;
         if replies.first().is_none_or(|r| r.ephemeral) {
             let _ = thread.id.delete(&dctx.http).await;
             send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
@@ -948,7 +982,8 @@ impl Handler {
             return;
         };
         let ctx = component_ctx(&c);
-        let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+        let (replies, deferred) =
+            handle_timed(&self.bot, &dctx.http, &target, ctx, command, false).await;
         // A refusal leaves the buttons for the right person; anything else removes them.
         let refused = replies.first().is_some_and(|r| r.ephemeral);
         send(&self.bot, &dctx.http, &target, &replies, deferred, !refused).await;
