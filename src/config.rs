@@ -8,6 +8,7 @@
 //! | `DISCORD_TOKEN` / `DISCORD_TOKEN_FILE` | `discord_token_file` | none |
 //! | `DISCORD_GUILD_ID` | `discord_guild_id` | none (global commands) |
 //! | `DISCORD_PROXY_URL` | `discord_proxy_url` | none |
+//! | `TARA_BOT_RATE_LIMIT` | `rate_limit` | `on` (`off` for load tests against a fake Discord) |
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,7 @@ struct File {
     discord_token_file: Option<PathBuf>,
     discord_guild_id: Option<u64>,
     discord_proxy_url: Option<String>,
+    rate_limit: Option<bool>,
 }
 
 /// The bot's configuration.
@@ -31,6 +33,9 @@ pub struct Config {
     pub discord_token_file: Option<PathBuf>,
     pub discord_guild_id: Option<u64>,
     pub discord_proxy_url: Option<String>,
+    /// Whether `tara-bot run` limits how fast each user may send commands (each server sets
+    /// the rate with `/settings rate-limit`).
+    pub rate_limit: bool,
 }
 
 /// A configuration problem.
@@ -46,6 +51,8 @@ pub enum ConfigError {
     Parse { path: PathBuf, message: String },
     #[error("{name} must be a number, not '{value}'")]
     Number { name: &'static str, value: String },
+    #[error("{name} must be on or off, not '{value}'")]
+    Switch { name: &'static str, value: String },
 }
 
 impl Config {
@@ -74,7 +81,21 @@ impl Config {
             }
             _ => file.discord_guild_id,
         };
+        let rate_limit = match env("TARA_BOT_RATE_LIMIT") {
+            Some(v) if !v.trim().is_empty() => match v.trim().to_ascii_lowercase().as_str() {
+                "on" | "true" | "1" | "yes" => Some(true),
+                "off" | "false" | "0" | "no" => Some(false),
+                _ => {
+                    return Err(ConfigError::Switch {
+                        name: "TARA_BOT_RATE_LIMIT",
+                        value: v.clone(),
+                    })
+                }
+            },
+            _ => file.rate_limit,
+        };
         Ok(Config {
+            rate_limit: rate_limit.unwrap_or(true),
             database: env("TARA_BOT_DB")
                 .map(PathBuf::from)
                 .or(file.database)
@@ -133,6 +154,20 @@ mod tests {
         assert_eq!(c.database, PathBuf::from("tara-bot.db"));
         assert_eq!(c.images, PathBuf::from("tara-images"));
         assert_eq!(c.discord_guild_id, None);
+        assert!(c.rate_limit, "the command rate limit is on by default");
+        let env_off = [
+            ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
+            ("TARA_BOT_RATE_LIMIT", "off"),
+        ];
+        assert!(!Config::from_sources(env(&env_off)).unwrap().rate_limit);
+        let bad = [
+            ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
+            ("TARA_BOT_RATE_LIMIT", "sometimes"),
+        ];
+        assert_eq!(
+            Config::from_sources(env(&bad)).unwrap_err().to_string(),
+            "TARA_BOT_RATE_LIMIT must be on or off, not 'sometimes'"
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -718,11 +718,14 @@ fn run_discord(args: RunArgs) -> ExitCode {
     };
     tracing::info!(database = %db.display(), "database opened and checked");
     render::warm_up();
-    let bot = std::sync::Arc::new(Bot::new(
-        store,
-        std::sync::Arc::new(SystemClock),
-        SystemClock.now_ms() as u64,
-    ));
+    let bot = std::sync::Arc::new(
+        Bot::new(
+            store,
+            std::sync::Arc::new(SystemClock),
+            SystemClock.now_ms() as u64,
+        )
+        .with_rate_limit(config.rate_limit),
+    );
     let settings = tara_bot::discord::Settings {
         token,
         guild: config.discord_guild_id,

@@ -1125,3 +1125,465 @@ fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothi
     );
     assert!(!r[0].ephemeral, "{}", r[0].plain_text());
 }
+
+/// The context of `who` in `channel` on `server`.
+fn ctx_on(server: &str, who: &str, channel: &str, moderator: bool) -> tara_bot::bot::Ctx {
+    tara_bot::bot::Ctx {
+        server: server.into(),
+        channel: channel.into(),
+        user: user(who),
+        moderator,
+        manager: moderator,
+    }
+}
+
+#[test]
+fn twenty_challenges_to_the_same_person_ping_them_once() {
+    let h = Harness::new(false);
+    let first = h.send(
+        "aoife",
+        "c0",
+        challenge_cmd("brian", "hkot-1", None, None, false, None),
+    );
+    assert!(!first[0].ephemeral);
+    assert_eq!(first[0].mentions, vec!["brian".to_string()]);
+    for i in 1..20 {
+        let r = h.send(
+            "aoife",
+            &format!("c{i}"),
+            challenge_cmd("brian", "ard-ri", None, None, false, None),
+        );
+        assert_eq!(r.len(), 1);
+        assert!(r[0].ephemeral, "{}", r[0].plain_text());
+        assert!(r[0].mentions.is_empty(), "a refusal pings nobody");
+        assert_eq!(
+            r[0].plain_text(),
+            "There is already an open challenge between you and @brian: challenge #1 in #c0. \
+             Wait for an answer, or `/cancel` it first."
+        );
+        // The link to the open challenge's channel is a channel reference.
+        assert!(r[0]
+            .parts
+            .contains(&tara_bot::bot::Part::Channel("c0".into())));
+    }
+    // The other direction is the same pair.
+    let r = h.send(
+        "brian",
+        "c5",
+        challenge_cmd("aoife", "hkot-1", None, None, false, None),
+    );
+    assert!(r[0].ephemeral && r[0].mentions.is_empty());
+    assert!(
+        r[0].plain_text()
+            .contains("challenge #1 in #c0. It is addressed to you: `/accept` or `/decline` it."),
+        "{}",
+        r[0].plain_text()
+    );
+    // Once answered, a new challenge between them is welcome.
+    let r = h.send("brian", "c0", Command::Decline { challenge: None });
+    assert!(!r[0].ephemeral);
+    let r = h.send(
+        "brian",
+        "c5",
+        challenge_cmd("aoife", "hkot-1", None, None, false, None),
+    );
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    assert!(r[0].plain_text().contains("challenge #2"));
+}
+
+#[test]
+fn a_player_has_at_most_ten_open_challenges_unless_the_server_says_otherwise() {
+    let h = Harness::new(false);
+    for i in 0..10 {
+        let r = h.send(
+            "aoife",
+            &format!("c{i}"),
+            challenge_cmd(&format!("p{i}"), "hkot-1", None, None, false, None),
+        );
+        assert!(!r[0].ephemeral, "{i}: {}", r[0].plain_text());
+    }
+    let r = h.send(
+        "aoife",
+        "c10",
+        challenge_cmd("p10", "hkot-1", None, None, false, None),
+    );
+    assert!(r[0].ephemeral && r[0].mentions.is_empty());
+    assert_eq!(
+        r[0].plain_text(),
+        "You already have 10 open challenges on this server, the most it allows. Wait for \
+         answers, or `/cancel` one first (open challenges expire after 7 days)."
+    );
+    // Challenges to her do not count against her, nor do other servers'.
+    let r = h.send(
+        "p10",
+        "c10",
+        challenge_cmd("aoife", "hkot-1", None, None, false, None),
+    );
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    let r = h.bot.handle(
+        &ctx_on("elsewhere", "aoife", "e0", false),
+        challenge_cmd("p11", "hkot-1", None, None, false, None),
+    );
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    // An answered challenge frees a place.
+    let r = h.send("p3", "c3", Command::Decline { challenge: None });
+    assert!(!r[0].ephemeral);
+    let r = h.send(
+        "aoife",
+        "c11",
+        challenge_cmd("p11", "hkot-1", None, None, false, None),
+    );
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+
+    // A moderator lowers the limit; players cannot.
+    let settings = |max: u32| Command::Settings {
+        reminders: None,
+        default_days: None,
+        reminder_hours: None,
+        challenge_days: None,
+        max_challenges: Some(max),
+        rate_limit: None,
+    };
+    let r = h
+        .bot
+        .handle(&ctx_on("elsewhere", "bob", "e1", false), settings(1));
+    assert!(
+        r[0].plain_text()
+            .contains("Only members with Manage Server"),
+        "{}",
+        r[0].plain_text()
+    );
+    let r = h
+        .bot
+        .handle(&ctx_on("elsewhere", "mod", "e1", true), settings(1));
+    assert!(
+        r[0].plain_text()
+            .contains("each player may have 1 challenge open"),
+        "{}",
+        r[0].plain_text()
+    );
+    let r = h.bot.handle(
+        &ctx_on("elsewhere", "aoife", "e2", false),
+        challenge_cmd("p12", "hkot-1", None, None, false, None),
+    );
+    assert!(
+        r[0].ephemeral
+            && r[0]
+                .plain_text()
+                .starts_with("You already have 1 open challenges"),
+        "{}",
+        r[0].plain_text()
+    );
+}
+
+#[test]
+fn ten_takeback_requests_ping_the_opponent_once() {
+    let h = Harness::new(false);
+    h.start("aoife", "brian", "c", "hkot-1", "me");
+    h.mv("aoife", "c", "D4");
+    let first = h.send("aoife", "c", takeback());
+    assert!(!first[0].ephemeral);
+    assert_eq!(first[0].mentions, vec!["brian".to_string()]);
+    for _ in 1..10 {
+        let r = h.send("aoife", "c", takeback());
+        assert_eq!(r.len(), 1);
+        assert!(r[0].ephemeral && r[0].mentions.is_empty());
+        assert_eq!(
+            r[0].plain_text(),
+            "You have already asked to take back `D4`; wait for your opponent's answer (one \
+             request per game at a time)."
+        );
+    }
+    // Answered, the request can be made again.
+    let r = h.send(
+        "brian",
+        "c",
+        Command::Takeback {
+            answer: Some(TakebackAnswer::Refuse),
+            game: None,
+        },
+    );
+    assert!(r[0].plain_text().contains("refused the takeback"));
+    let again = h.send("aoife", "c", takeback());
+    assert!(!again[0].ephemeral, "{}", again[0].plain_text());
+    assert_eq!(again[0].mentions, vec!["brian".to_string()]);
+}
+
+fn takeback() -> Command {
+    Command::Takeback {
+        answer: None,
+        game: None,
+    }
+}
+
+#[test]
+fn a_challenge_of_another_server_answers_like_a_missing_one() {
+    let h = Harness::new(false);
+    let r = h.bot.handle(
+        &ctx_on("guild-a", "aoife", "a-chan", false),
+        challenge_cmd("brian", "hkot-1", None, None, false, None),
+    );
+    assert!(r[0].plain_text().contains("challenge #1"));
+    let missing = h.bot.handle(
+        &ctx_on("guild-b", "brian", "b-chan", false),
+        Command::Accept { challenge: Some(2) },
+    )[0]
+    .plain_text();
+    assert_eq!(missing, "There is no challenge #2.");
+    for (who, cmd) in [
+        ("brian", Command::Accept { challenge: Some(1) }),
+        ("carl", Command::Accept { challenge: Some(1) }),
+        ("brian", Command::Decline { challenge: Some(1) }),
+        ("aoife", Command::Cancel { challenge: Some(1) }),
+    ] {
+        let r = h.bot.handle(&ctx_on("guild-b", who, "b-chan", false), cmd);
+        assert_eq!(r.len(), 1);
+        assert!(r[0].ephemeral && r[0].mentions.is_empty());
+        assert_eq!(r[0].plain_text(), "There is no challenge #1.");
+    }
+    // On its own server it is still open and can be accepted.
+    let r = h.bot.handle(
+        &ctx_on("guild-a", "brian", "a-chan", false),
+        Command::Accept { challenge: Some(1) },
+    );
+    assert!(
+        r[0].plain_text().contains("Game on!"),
+        "{}",
+        r[0].plain_text()
+    );
+    // Games too: another server's game is not there.
+    let r = h.bot.handle(
+        &ctx_on("guild-b", "brian", "b-chan", false),
+        Command::Game {
+            id: GameId(1),
+            ply: None,
+        },
+    );
+    assert_eq!(r[0].plain_text(), "There is no game #1 on this server.");
+}
+
+#[test]
+fn a_closed_challenge_in_a_channel_without_games_names_it_for_archiving() {
+    let h = Harness::new(false);
+    h.send(
+        "aoife",
+        "t1",
+        challenge_cmd("brian", "hkot-1", None, None, false, None),
+    );
+    let r = h.send("brian", "t1", Command::Decline { challenge: None });
+    assert_eq!(r[0].archive_channel.as_deref(), Some("t1"));
+    // The challenge's message, answered by a typed command, loses its buttons too.
+    let retire = r[0]
+        .retire
+        .as_ref()
+        .expect("the challenge's buttons are retired");
+    assert_eq!(
+        (retire.channel.as_str(), retire.button.as_str()),
+        ("t1", "accept:1")
+    );
+    assert_eq!(
+        retire.text_with(|_, n| format!("@{n}"), |c| format!("#{c}")),
+        "@aoife challenged @brian to **High Kings of Tara (Level 1)** (challenge #1): declined \
+         by @brian."
+    );
+    h.send(
+        "aoife",
+        "t2",
+        challenge_cmd("brian", "hkot-1", None, None, false, None),
+    );
+    let r = h.send("aoife", "t2", Command::Cancel { challenge: None });
+    assert_eq!(r[0].archive_channel.as_deref(), Some("t2"));
+    // A channel that holds a game, or another open challenge, is left alone.
+    h.start("aoife", "brian", "played", "hkot-1", "me");
+    h.send(
+        "aoife",
+        "played",
+        Command::Resign {
+            confirmed: true,
+            game: None,
+        },
+    );
+    h.send(
+        "aoife",
+        "played",
+        challenge_cmd("brian", "hkot-1", None, None, false, None),
+    );
+    let r = h.send("aoife", "played", Command::Cancel { challenge: None });
+    assert!(!r[0].ephemeral && r[0].archive_channel.is_none());
+    h.send(
+        "aoife",
+        "busy",
+        challenge_cmd("brian", "hkot-1", None, None, false, None),
+    );
+    h.send(
+        "carl",
+        "busy",
+        challenge_cmd("dana", "hkot-1", None, None, false, None),
+    );
+    let r = h.send("aoife", "busy", Command::Cancel { challenge: None });
+    assert!(!r[0].ephemeral && r[0].archive_channel.is_none());
+}
+
+/// A bot over the harness's database with the command rate limit on.
+fn limited(h: &Harness) -> tara_bot::bot::Bot {
+    tara_bot::bot::Bot::new(
+        tara_bot::store::Store::open(h.db()).unwrap(),
+        h.clock.clone(),
+        5,
+    )
+    .with_images(false)
+    .with_rate_limit(true)
+}
+
+#[test]
+fn the_rate_limit_refuses_a_fast_user_only_and_refills_continuously() {
+    let h = Harness::new(false);
+    let bot = limited(&h);
+    let help = || Command::Help {};
+    for i in 0..10 {
+        let r = bot.handle(&ctx("aoife", "c"), help());
+        assert!(r[0].plain_text().contains("tara-bot"), "{i}");
+    }
+    let r = bot.handle(&ctx("aoife", "c"), help());
+    assert_eq!(
+        r[0].plain_text(),
+        "You are sending commands too fast: this server allows 10 every 10 seconds. Nothing was \
+         done; try again in 1 second."
+    );
+    assert!(r[0].ephemeral && r[0].mentions.is_empty());
+    // Another user is not affected.
+    assert!(bot.handle(&ctx("brian", "c"), help())[0]
+        .plain_text()
+        .contains("tara-bot"));
+    // Autocomplete is not counted.
+    for _ in 0..50 {
+        bot.autocomplete_move(&ctx("brian", "c"), "d");
+    }
+    // A token comes back every second.
+    assert!(bot.advance_clock(999));
+    assert!(bot.handle(&ctx("aoife", "c"), help())[0]
+        .plain_text()
+        .contains("too fast"));
+    assert!(bot.advance_clock(1));
+    assert!(bot.handle(&ctx("aoife", "c"), help())[0]
+        .plain_text()
+        .contains("tara-bot"));
+    // A moderator raises the limit: it applies from the next command.
+    let r = bot.handle(
+        &ctx_on("server", "mod", "c", true),
+        Command::Settings {
+            reminders: None,
+            default_days: None,
+            reminder_hours: None,
+            challenge_days: None,
+            max_challenges: None,
+            rate_limit: Some(30),
+        },
+    );
+    assert!(r[0]
+        .plain_text()
+        .contains("send 30 commands per 10 seconds"));
+    assert!(bot.advance_clock(10_000));
+    for i in 0..30 {
+        let r = bot.handle(&ctx("carl", "c"), help());
+        assert!(r[0].plain_text().contains("tara-bot"), "{i}");
+    }
+    assert!(bot.handle(&ctx("carl", "c"), help())[0]
+        .plain_text()
+        .contains("allows 30 every 10 seconds"));
+}
+
+/// Median of latencies, in microseconds.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[test]
+fn a_flood_from_one_user_leaves_other_users_latency_unchanged() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::Instant;
+    let h = Harness::new(false);
+    h.start("aoife", "brian", "game", "hkot-1", "me");
+    let bot = limited(&h);
+
+    // 60 challenges from one user: the limits let the first few through, refuse the rest.
+    let mut accepted = 0;
+    let mut too_fast = 0;
+    for i in 0..60 {
+        let r = bot.handle(
+            &ctx("flood", &format!("f{i}")),
+            challenge_cmd(&format!("victim{i}"), "hkot-1", None, None, false, None),
+        );
+        if !r[0].ephemeral {
+            accepted += 1;
+        } else {
+            assert!(r[0].mentions.is_empty());
+            if r[0].plain_text().contains("too fast") {
+                too_fast += 1;
+            }
+        }
+    }
+    assert_eq!((accepted, too_fast), (10, 50));
+    // Later, with tokens back, the open-challenge limit still holds.
+    assert!(bot.advance_clock(60_000));
+    let r = bot.handle(
+        &ctx("flood", "f60"),
+        challenge_cmd("victim60", "hkot-1", None, None, false, None),
+    );
+    assert!(r[0].plain_text().contains("10 open challenges"));
+
+    // Other users' commands: each a /board of the game (a read and a text board), by a user
+    // of their own so that no bucket of theirs runs dry. Idle first, then during a flood from
+    // another thread.
+    let rounds = 1000;
+    let measure = |tag: &str| -> f64 {
+        let lat: Vec<f64> = (0..rounds)
+            .map(|i| {
+                let t = Instant::now();
+                let r = bot.handle(
+                    &ctx(&format!("{tag}{i}"), "game"),
+                    Command::Board { ply: None },
+                );
+                let us = t.elapsed().as_secs_f64() * 1e6;
+                assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+                us
+            })
+            .collect();
+        median(lat)
+    };
+    measure("warm");
+    let idle = measure("idle");
+    let stop = AtomicBool::new(false);
+    let flooded = AtomicUsize::new(0);
+    let during = std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut i = 0;
+            while !stop.load(Ordering::Relaxed) {
+                bot.handle(
+                    &ctx("flood", "f0"),
+                    challenge_cmd(&format!("v{i}"), "hkot-1", None, None, false, None),
+                );
+                i += 1;
+                flooded.store(i, Ordering::Relaxed);
+            }
+        });
+        // Let the flood get going.
+        while flooded.load(Ordering::Relaxed) < 1000 {
+            std::thread::yield_now();
+        }
+        let m = measure("busy");
+        stop.store(true, Ordering::Relaxed);
+        m
+    });
+    let n = flooded.load(Ordering::Relaxed);
+    eprintln!(
+        "flood: other users' /board median {idle:.0} µs idle, {during:.0} µs during a flood \
+         of {n} commands from one user ({:.2}x)",
+        during / idle
+    );
+    assert!(
+        during <= 2.0 * idle,
+        "median {during:.0} µs during the flood vs {idle:.0} µs idle"
+    );
+}

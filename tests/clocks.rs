@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use std::sync::{Arc, Barrier};
 use tara_bot::bot::time::{DAY, HOUR};
-use tara_bot::bot::{Bot, Command, Reminders, Reply, TakebackAnswer, TimeControl};
+use tara_bot::bot::{Bot, Command, Ctx, Reminders, Reply, TakebackAnswer, TimeControl};
 use tara_bot::game::{EndReason, Points};
 use tara_bot::store::{GameStatus, Store};
 
@@ -364,6 +364,9 @@ fn reminders_by_direct_message_or_not_at_all() {
             reminders: Some(Reminders::Dm),
             default_days: None,
             reminder_hours: None,
+            challenge_days: None,
+            max_challenges: None,
+            rate_limit: None,
         },
     );
     assert!(
@@ -385,6 +388,9 @@ fn reminders_by_direct_message_or_not_at_all() {
             reminders: Some(Reminders::Off),
             default_days: None,
             reminder_hours: None,
+            challenge_days: None,
+            max_challenges: None,
+            rate_limit: None,
         },
     );
     advance(&h, 24 * HOUR);
@@ -398,6 +404,9 @@ fn moderators_set_the_server_default_time_control() {
         reminders: None,
         default_days: Some(TimeControl::DaysPerMove(5)),
         reminder_hours: Some(48),
+        challenge_days: None,
+        max_challenges: None,
+        rate_limit: None,
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(r[0].plain_text().contains("Manage Server"));
@@ -422,7 +431,7 @@ fn moderators_set_the_server_default_time_control() {
     let log = h.bot.handle(&m, Command::Audit { log: None });
     let log = log[0].plain_text();
     assert!(
-        log.contains("settings · the server's clock settings: default-days set to 5, reminder-hours set to 48"),
+        log.contains("settings · the server's clock settings and limits: default-days set to 5, reminder-hours set to 48"),
         "{log}"
     );
     h.send(
@@ -773,6 +782,9 @@ fn vacation_is_counted_over_any_365_days_not_per_calendar_year() {
         reminders: None,
         default_days: None,
         reminder_hours: None,
+        challenge_days: None,
+        max_challenges: None,
+        rate_limit: None,
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(
@@ -896,6 +908,9 @@ fn settings_read_well_in_the_singular() {
             reminders: None,
             default_days: None,
             reminder_hours: Some(1),
+            challenge_days: None,
+            max_challenges: None,
+            rate_limit: None,
         },
     );
     let t = r[0].plain_text();
@@ -907,4 +922,126 @@ fn settings_read_well_in_the_singular() {
         t.contains("(1 day)") && t.contains("clocks paused in 0 games"),
         "{t}"
     );
+}
+
+#[test]
+fn an_unanswered_challenge_expires_after_seven_days_and_its_challenger_is_told() {
+    let h = Harness::new(false);
+    let r = h.send(
+        "aoife",
+        "t",
+        challenge_cmd("brian", "hkot-1", None, None, false, None),
+    );
+    assert!(r[0].plain_text().contains("challenge #1"));
+    advance(&h, 7 * DAY - HOUR);
+    assert!(tick(&h).is_empty());
+    advance(&h, HOUR);
+    let r = tick(&h);
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        r[0].plain_text(),
+        "@aoife, your challenge #1 to brian (hkot-1) has expired: it was not \
+         answered within 7 days. Its buttons no longer work; `/challenge` again to offer a new \
+         game."
+    );
+    assert_eq!(r[0].mentions, vec!["aoife".to_string()]);
+    assert_eq!(r[0].channel.as_deref(), Some("t"));
+    // The thread held nothing else: the adapter may archive it.
+    assert_eq!(r[0].archive_channel.as_deref(), Some("t"));
+    // The challenge's message loses its buttons and says what became of it.
+    let retire = r[0].retire.as_ref().unwrap();
+    assert_eq!(retire.button, "accept:1");
+    assert!(retire
+        .text_with(|_, n| format!("@{n}"), |c| format!("#{c}"))
+        .ends_with("(challenge #1): expired unanswered after 7 days."));
+    // Owed through the outbox like a reminder, and never told twice.
+    assert!(r[0].outbox.is_some());
+    assert!(tick(&h).is_empty());
+    // (The challenge itself is owed too: nothing reported its delivery here.)
+    let owed = h.bot.undelivered(true);
+    let notice = owed.iter().find(|o| o.outbox == r[0].outbox).unwrap();
+    assert_eq!(notice.plain_text(), r[0].plain_text());
+    assert_eq!(notice.archive_channel.as_deref(), Some("t"));
+    assert_eq!(notice.retire, r[0].retire);
+    let mut store = Store::open(h.db()).unwrap();
+    let c = store.read(|tx| tx.challenge(1)).unwrap().unwrap();
+    assert_eq!(c.status, tara_bot::store::ChallengeStatus::Expired);
+    // Its buttons answer, and a new challenge between the two is welcome.
+    let r = h.send("brian", "t", Command::Accept { challenge: Some(1) });
+    assert_eq!(
+        r[0].plain_text(),
+        "Challenge #1 is no longer open (it was left unanswered until it expired)."
+    );
+    let r = h.send(
+        "aoife",
+        "t2",
+        challenge_cmd("brian", "hkot-1", None, None, false, None),
+    );
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+}
+
+#[test]
+fn a_server_sets_how_long_challenges_stay_open() {
+    let h = Harness::new(false);
+    let moderator = Ctx {
+        server: "server".into(),
+        channel: "c".into(),
+        user: user("mod"),
+        moderator: true,
+        manager: true,
+    };
+    let r = h.bot.handle(
+        &moderator,
+        Command::Settings {
+            reminders: None,
+            default_days: None,
+            reminder_hours: None,
+            challenge_days: Some(2),
+            max_challenges: None,
+            rate_limit: None,
+        },
+    );
+    assert!(
+        r[0].plain_text().contains("Challenges expire after 2 days"),
+        "{}",
+        r[0].plain_text()
+    );
+    // A channel that has had a game is not offered for archiving.
+    h.start("aoife", "brian", "c", "hkot-1", "me");
+    h.send(
+        "aoife",
+        "c",
+        Command::Resign {
+            confirmed: true,
+            game: None,
+        },
+    );
+    h.send(
+        "carl",
+        "c",
+        challenge_cmd("dana", "ard-ri", None, None, false, None),
+    );
+    advance(&h, 2 * DAY - 1);
+    assert!(tick(&h).is_empty());
+    advance(&h, 1);
+    let r = tick(&h);
+    assert_eq!(r.len(), 1);
+    assert!(r[0].plain_text().contains("within 2 days"));
+    assert_eq!(r[0].archive_channel, None);
+    // Another server keeps the default of 7 days.
+    let elsewhere = Ctx {
+        server: "other".into(),
+        channel: "o".into(),
+        user: user("erin"),
+        moderator: false,
+        manager: false,
+    };
+    h.bot.handle(
+        &elsewhere,
+        challenge_cmd("finn", "hkot-1", None, None, false, None),
+    );
+    advance(&h, 3 * DAY);
+    assert!(tick(&h).is_empty());
+    advance(&h, 4 * DAY);
+    assert_eq!(tick(&h).len(), 1);
 }

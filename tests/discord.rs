@@ -49,6 +49,8 @@ fn spawn_bot_logging(fake: &FakeDiscord, dir: &Path, rust_log: &str) -> BotProce
         .env("DISCORD_PROXY_URL", fake.proxy_url())
         .env("TARA_BOT_DB", dir.join("tara.db"))
         .env("RUST_LOG", rust_log)
+        // Games here are played at machine speed, far above any human's command rate.
+        .env("TARA_BOT_RATE_LIMIT", "off")
         .env_remove("DISCORD_GUILD_ID")
         .env_remove("DISCORD_TOKEN_FILE")
         .env_remove("TARA_BOT_CONFIG")
@@ -1242,4 +1244,106 @@ async fn at_debug_level_no_token_reaches_the_log() {
             tokens.len()
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_thread_of_a_declined_challenge_is_archived_and_a_channel_never_is() {
+    let (_dir, fake, _bot) = boot().await;
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "hkot-1"}]),
+        )
+        .await;
+    fake.response(id, T).await.unwrap();
+    let thread: u64 = fake.threads()[0]["id"].as_str().unwrap().parse().unwrap();
+    // A second challenge to the same player is refused before any thread is opened for it.
+    let opponent = fake.user_option("opponent", BOB);
+    let again = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "ard-ri"}]),
+        )
+        .await;
+    let r = fake.response(again, T).await.unwrap();
+    assert!(r.ephemeral() && allowed_users(&r).is_empty());
+    assert!(
+        r.content()
+            .unwrap()
+            .contains(&format!("challenge #1 in <#{thread}>")),
+        "{:?}",
+        r.content()
+    );
+    assert_eq!(fake.threads().len(), 1, "no thread for a refused challenge");
+    assert!(!fake
+        .requests()
+        .iter()
+        .any(|q| q.method == "DELETE" && q.path.contains("/channels/")));
+    let msg = fake.channel_messages(thread)[0].clone();
+    let decline = msg["components"][0]["components"][1]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(decline.starts_with("decline:"), "{decline}");
+    let click = fake.button(BOB, thread, msg, &decline).await;
+    fake.response(click, T).await.unwrap();
+    let archived = fake
+        .wait_for(T, |f| {
+            f.threads()
+                .into_iter()
+                .find(|t| t["id"] == json!(thread.to_string()))
+                .filter(|t| t["thread_metadata"]["archived"] == json!(true))
+        })
+        .await;
+    assert!(archived.is_some(), "the thread is archived");
+    // The decline was posted in it first (posting would unarchive it).
+    let posted = fake.channel_messages(thread);
+    assert!(posted
+        .iter()
+        .any(|m| m["content"].as_str().unwrap_or("").contains("declined")));
+
+    // A challenge in the channel itself, cancelled: the channel is left alone.
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "hkot-1"}, {"name": "thread", "type": 5, "value": false}]),
+        )
+        .await;
+    assert!(!fake.response(id, T).await.unwrap().ephemeral());
+    let challenge = fake.message_from(&fake.response(id, T).await.unwrap());
+    let cancel = fake.slash(ALICE, CH, "cancel", json!([])).await;
+    let r = fake.response(cancel, T).await.unwrap();
+    assert!(
+        r.content().unwrap().contains("withdrew"),
+        "{:?}",
+        r.content()
+    );
+    // Cancelled with a typed command: the challenge's message loses its buttons all the same.
+    let message_id = challenge["id"].as_str().unwrap().parse::<u64>().unwrap();
+    let edited = fake
+        .wait_for(T, |f| {
+            f.message(message_id).filter(|m| {
+                m["components"].as_array().is_none_or(|c| c.is_empty())
+                    && m["content"].as_str().unwrap_or("").contains("withdrawn by")
+            })
+        })
+        .await;
+    assert!(edited.is_some(), "{:?}", fake.message(message_id));
+    // Give the adapter the time it would take to look the channel up.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !fake
+            .requests()
+            .iter()
+            .any(|q| q.method == "PATCH" && q.path.ends_with(&format!("/channels/{CH}"))),
+        "a text channel is never archived"
+    );
 }

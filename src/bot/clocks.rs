@@ -2,11 +2,12 @@
 //! reminder state live in SQLite, so [`Bot::tick`] after a restart catches up on what fell due,
 //! exactly once (each game is settled in its own transaction).
 
+use super::lobby;
 use super::moderation::record_action;
 use super::options::{choices, Choices};
 use super::reply::{ButtonStyle, Ctx, Part, Reply};
 use super::session::{
-    default_time_control, load_game, turn_clock, Bot, Fail, Loaded, Out, Outcome,
+    default_time_control, load_game, server_rate_limit, turn_clock, Bot, Fail, Loaded, Out, Outcome,
 };
 use super::text::Builder;
 use super::time::{
@@ -155,7 +156,8 @@ fn vacation_available(tx: &Tx, user: &str, now: i64) -> Outcome<u32> {
 }
 
 impl Bot {
-    /// Settles everything that fell due: timeouts, then reminders. Returns the messages to post
+    /// Settles everything that fell due: timeouts, then reminders, then expired challenges
+    /// ([`Bot::expire_challenges`]). Returns the messages to post
     /// (each says where: [`Reply::channel`] or [`Reply::dm`]). Safe to call often and from
     /// several processes: each game is settled once, in its own transaction.
     pub fn tick(&self) -> Vec<Reply> {
@@ -178,6 +180,7 @@ impl Bot {
                 }
             }
         }
+        out.extend(self.expire_challenges(now));
         out
     }
 
@@ -496,19 +499,28 @@ impl Bot {
     }
 
     /// `settings`: your reminders (channel, dm or off); moderators: the server's default time
-    /// control and first-reminder delay. Without options, shows the settings.
+    /// control, first-reminder delay and limits (days a challenge stays open, open challenges
+    /// per player, commands per player per 10 seconds). Without options, shows the settings.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn settings(
         &self,
         ctx: &Ctx,
         reminders: Option<Reminders>,
         default_days: Option<TimeControl>,
         reminder_hours: Option<u32>,
+        challenge_days: Option<u32>,
+        max_challenges: Option<u32>,
+        rate_limit: Option<u32>,
     ) -> Outcome<Vec<Out>> {
-        let server_change = default_days.is_some() || reminder_hours.is_some();
+        let server_change = default_days.is_some()
+            || reminder_hours.is_some()
+            || challenge_days.is_some()
+            || max_challenges.is_some()
+            || rate_limit.is_some();
         if server_change && !ctx.manager {
             return Err(Fail::User(
-                "Only members with Manage Server can change the server's clock settings \
-                 (default-days, reminder-hours); your own reminders are yours to set."
+                "Only members with Manage Server can change the server's clock settings and \
+                 limits; your own reminders are yours to set."
                     .into(),
             ));
         }
@@ -519,7 +531,28 @@ impl Bot {
                 ));
             }
         }
-        self.write(ctx, |tx, now| {
+        for (value, range, what) in [
+            (
+                challenge_days,
+                1..=90,
+                "A challenge stays open 1 to 90 days.",
+            ),
+            (
+                max_challenges,
+                1..=100,
+                "A player may have 1 to 100 open challenges.",
+            ),
+            (
+                rate_limit,
+                1..=100,
+                "The rate limit is 1 to 100 commands per 10 seconds.",
+            ),
+        ] {
+            if value.is_some_and(|v| !range.contains(&v)) {
+                return Err(Fail::User(what.into()));
+            }
+        }
+        let replies = self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             if let Some(r) = reminders {
                 tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;
@@ -530,20 +563,36 @@ impl Bot {
             if let Some(h) = reminder_hours {
                 tx.set_server_setting(&ctx.server, "reminder_hours", &h.to_string())?;
             }
+            for (key, value) in [
+                ("challenge_days", challenge_days),
+                ("max_challenges", max_challenges),
+                ("rate_limit", rate_limit),
+            ] {
+                if let Some(v) = value {
+                    tx.set_server_setting(&ctx.server, key, &v.to_string())?;
+                }
+            }
             let mut outs = Vec::new();
             if server_change {
                 let mut changed = Vec::new();
                 if let Some(d) = default_days {
                     changed.push(format!("default-days set to {}", d.id()));
                 }
-                if let Some(h) = reminder_hours {
-                    changed.push(format!("reminder-hours set to {h}"));
+                for (key, value) in [
+                    ("reminder-hours", reminder_hours),
+                    ("challenge-days", challenge_days),
+                    ("max-challenges", max_challenges),
+                    ("rate-limit", rate_limit),
+                ] {
+                    if let Some(v) = value {
+                        changed.push(format!("{key} set to {v}"));
+                    }
                 }
                 outs.extend(record_action(
                     tx,
                     ctx,
                     "settings",
-                    "the server's clock settings",
+                    "the server's clock settings and limits",
                     &changed.join(", "),
                     now,
                 )?);
@@ -555,7 +604,9 @@ impl Bot {
                 "Your reminders: **{how}** (channel, dm or off). Vacation left: {} \
                  ({VACATION_DAYS} days in any 365 days).\n\
                  This server: default time control **{}**, first reminder after {} or a quarter \
-                 of the time per move, whichever is later (Manage Server can change these).",
+                 of the time per move, whichever is later. Challenges expire after {}; each \
+                 player may have {} open and send {} commands per 10 seconds (Manage Server \
+                 can change these).",
                 vacation_left(vacation_available(tx, &ctx.user.id, now)?),
                 if days == TimeControl::NoClock {
                     "none".to_string()
@@ -563,10 +614,21 @@ impl Bot {
                     days.to_string()
                 },
                 plural(hours, "hour"),
+                plural(i64::from(lobby::challenge_days(tx, &ctx.server)?), "day"),
+                plural(
+                    i64::from(lobby::max_challenges(tx, &ctx.server)?),
+                    "challenge"
+                ),
+                server_rate_limit(tx, &ctx.server)?,
             );
             outs.insert(0, Out::text(Reply::private(text)));
             Ok(outs)
-        })
+        })?;
+        if let Some(limit) = rate_limit {
+            // Committed: the new rate applies from the next command.
+            self.remember_rate_limit(&ctx.server, limit);
+        }
+        Ok(replies)
     }
 }
 

@@ -8,7 +8,7 @@
 use super::options::{OptionSpec, Param, Values};
 use super::play::TakebackAnswer;
 use super::reply::{Ctx, Reply, User};
-use super::session::{Bot, Fail, Out, Outcome};
+use super::session::{server_rate_limit, Bot, Fail, Out, Outcome, DEFAULT_RATE_LIMIT};
 use super::time::TimeControl;
 use crate::game::{Scoring, Variant};
 use crate::store::{FirstChoice, GameId};
@@ -228,12 +228,15 @@ commands! {
         end: bool = "end", "End your vacation now; the whole days not begun come back";
         confirmed: bool = "confirm", "Take it even with no game with a clock in progress" .hidden();
     }
-    /// Show or change settings: your reminders; moderators: the server's default days per move
-    /// and first-reminder delay.
-    Settings = "settings", "Your reminders; moderators: the server's clock defaults", private: true, Bot::settings {
+    /// Show or change settings: your reminders; moderators: the server's default days per move,
+    /// first-reminder delay, and limits (challenge expiry, open challenges, command rate).
+    Settings = "settings", "Your reminders; moderators: the server's clock defaults and limits", private: true, Bot::settings {
         reminders: Option<super::clocks::Reminders> = "reminders", "Where reminders reach you";
         default_days: Option<TimeControl> = "default-days", "Moderators: the server's default days per move";
         reminder_hours: Option<u32> = "reminder-hours", "Moderators: hours before the first reminder" .min(1) .max(168);
+        challenge_days: Option<u32> = "challenge-days", "Moderators: days an unanswered challenge stays open (default 7)" .min(1) .max(90);
+        max_challenges: Option<u32> = "max-challenges", "Moderators: open challenges per player (default 10)" .min(1) .max(100);
+        rate_limit: Option<u32> = "rate-limit", "Moderators: commands per player per 10 seconds (default 10)" .min(1) .max(100);
     }
     /// Ask to take back your last move, or answer your opponent's request.
     Takeback = "takeback", "Ask to take back your last move, or answer such a request", private: false, Bot::takeback {
@@ -313,7 +316,26 @@ pub const DM_SERVER: &str = "dm";
 impl Bot {
     /// Handles a command; returns the replies in order. The answer to a private command is
     /// shown only to its sender, whatever the handler built.
+    ///
+    /// With the rate limit on ([`Bot::with_rate_limit`]), a user who sends commands faster than
+    /// the server allows is refused privately before anything runs, so that one user's flood
+    /// costs the others nothing but the check.
     pub fn handle(&self, ctx: &Ctx, cmd: Command) -> Vec<Reply> {
+        if let Some(refusal) = self.admit(ctx) {
+            return vec![refusal];
+        }
+        self.handle_admitted(ctx, cmd)
+    }
+
+    /// Counts a command against its sender's rate limit before it runs: `None` when it may run
+    /// (then [`Bot::handle_admitted`] runs it), or the private refusal. For an adapter that
+    /// must do something costly before the command runs (open a thread for a challenge).
+    pub fn admit(&self, ctx: &Ctx) -> Option<Reply> {
+        self.check_rate(ctx)
+    }
+
+    /// [`Bot::handle`] for a command already counted by [`Bot::admit`].
+    pub fn handle_admitted(&self, ctx: &Ctx, cmd: Command) -> Vec<Reply> {
         if ctx.server == DM_SERVER && !cmd.allowed_in_dms() {
             return vec![Reply::private(format!(
                 "`/{}` works only in a server's channels, where both players can see the game: \
@@ -342,6 +364,30 @@ impl Bot {
                 r
             })
             .collect()
+    }
+
+    /// Takes one of the user's command tokens; the private refusal when none is left.
+    fn check_rate(&self, ctx: &Ctx) -> Option<Reply> {
+        let limit = match self.cached_rate_limit(&ctx.server) {
+            Some(limit) => limit,
+            None => {
+                let limit = self
+                    .read(|tx| server_rate_limit(tx, &ctx.server))
+                    .unwrap_or(DEFAULT_RATE_LIMIT);
+                self.remember_rate_limit(&ctx.server, limit);
+                limit
+            }
+        };
+        self.take_token(&ctx.user.id, limit, self.now())
+            .err()
+            .map(|wait_ms| {
+                let secs = (wait_ms + 999) / 1000;
+                Reply::private(format!(
+                    "You are sending commands too fast: this server allows {limit} every 10 \
+                     seconds. Nothing was done; try again in {secs} second{}.",
+                    if secs == 1 { "" } else { "s" }
+                ))
+            })
     }
 
     /// `/help`: the command list.

@@ -1,7 +1,7 @@
 //! Replies as owed messages: how a reply is stored in the outbox (in the transaction of the
 //! change that owes it) and read back for delivery.
 
-use super::reply::{Attachment, Button, Ctx, Part, Reply};
+use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire};
 use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +14,12 @@ struct Body {
     buttons: Vec<Button>,
     #[serde(default)]
     board_text: Option<String>,
+    /// The thread to archive once the message is posted.
+    #[serde(default)]
+    archive_channel: Option<String>,
+    /// The earlier message whose buttons are spent.
+    #[serde(default)]
+    retire: Option<Retire>,
 }
 
 /// Stores `reply` as owed; its outbox id. An answer to a command (`origin`) goes to the
@@ -29,6 +35,8 @@ pub(crate) fn owe(
         mentions: reply.mentions.clone(),
         buttons: reply.buttons.clone(),
         board_text: reply.board_text.clone(),
+        archive_channel: reply.archive_channel.clone(),
+        retire: reply.retire.clone(),
     })
     .map_err(|e| StoreError::Corrupt(format!("a reply cannot be stored: {e}")))?;
     let channel = reply
@@ -77,5 +85,7 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
         outbox: Some(row.id),
         // Only read-only answers carry one, and those are never owed.
         document: None,
+        archive_channel: body.archive_channel,
+        retire: body.retire,
     })
 }

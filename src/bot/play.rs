@@ -353,6 +353,24 @@ impl Bot {
                 .seat_of(&ctx.user.id)
                 .ok_or_else(|| Fail::User("You are not playing in this game.".into()))?;
             let ply = takeback_ply(&l.moves, &ctx.user.id)?;
+            if let Some(pending) = tx.takeback(l.game.id)? {
+                // One pending request per game: asking again pings nobody again.
+                let still_valid =
+                    takeback_ply(&l.moves, &pending.requested_by).ok() == Some(pending.ply);
+                if still_valid {
+                    return Err(Fail::User(if pending.requested_by == ctx.user.id {
+                        format!(
+                            "You have already asked to take back `{}`; wait for your opponent's \
+                             answer (one request per game at a time).",
+                            l.moves[pending.ply as usize].notation
+                        )
+                    } else {
+                        "Your opponent's takeback request is waiting for your answer: \
+                         `/takeback answer:allow` or `/takeback answer:refuse` first."
+                            .to_string()
+                    }));
+                }
+            }
             tx.set_takeback(
                 &TakebackRow {
                     game_id: l.game.id,

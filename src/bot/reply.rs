@@ -86,6 +86,30 @@ pub struct Button {
     pub style: ButtonStyle,
 }
 
+/// A message of the bot's whose buttons are spent (a challenge answered with a typed command,
+/// or expired): the adapter finds it among the recent messages of `channel` by the id of one of
+/// its buttons, puts `text` in place of its text and takes its buttons away, pinging nobody.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Retire {
+    /// The channel (or thread) the message is in.
+    pub channel: String,
+    /// The id of one of its buttons (`accept:3`).
+    pub button: String,
+    /// Its new text.
+    pub text: Vec<Part>,
+}
+
+impl Retire {
+    /// The message's new text, with mentions and channels written by the adapter's functions.
+    pub fn text_with(
+        &self,
+        user: impl Fn(&str, &str) -> String,
+        channel: impl Fn(&str) -> String,
+    ) -> String {
+        write_parts(&self.text, true, user, channel)
+    }
+}
+
 /// An image attached to a reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attachment {
@@ -134,6 +158,13 @@ pub struct Reply {
     /// one that can (the console) shows the text. Read-only answers only: the outbox does not
     /// store it.
     pub document: Option<Document>,
+    /// A channel to archive once this message is posted: the thread of a challenge that was
+    /// declined, cancelled or expired and holds no game. Adapters archive it only if it is a
+    /// thread they opened themselves; `None` archives nothing.
+    pub archive_channel: Option<String>,
+    /// An earlier message whose buttons this one makes useless ([`Retire`]); done after this
+    /// message is posted. Unlike [`Reply::pressed_message`], it is kept in the outbox.
+    pub retire: Option<Retire>,
 }
 
 /// Parts written out as text, mentions and channels by the adapter's functions.

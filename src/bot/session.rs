@@ -11,6 +11,7 @@ use crate::game::playout::Rng;
 use crate::game::{GameOptions, Move, Position, Scoring, Side, Variant};
 use crate::render::{self, Frame};
 use crate::store::{GameId, GameRow, MoveRow, NewGame, Store, StoreError, Tx};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Why a command did not go through.
@@ -42,12 +43,38 @@ impl Out {
     }
 }
 
+/// Commands a user may send per [`RATE_WINDOW`] unless the server sets `rate_limit`.
+pub(crate) const DEFAULT_RATE_LIMIT: u32 = 10;
+/// The window of the command rate limit: a full bucket refills over it.
+pub(crate) const RATE_WINDOW: i64 = 10_000;
+/// Above this many users remembered, the buckets that have refilled are forgotten.
+const BUCKETS_KEPT: usize = 4096;
+
+/// One user's token bucket: `tokens` left at time `at` (ms). It refills continuously, `limit`
+/// tokens per [`RATE_WINDOW`], up to `limit`.
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    tokens: f64,
+    at: i64,
+}
+
+/// The per-user command rate limit, kept in memory: each user's bucket, and each server's
+/// `rate_limit` setting as last read or set. Its locks are held only for a check, never while a
+/// command runs.
+#[derive(Default)]
+struct RateLimits {
+    on: bool,
+    buckets: Mutex<HashMap<String, Bucket>>,
+    servers: Mutex<HashMap<String, u32>>,
+}
+
 /// The bot.
 pub struct Bot {
     store: Mutex<Store>,
     clock: Arc<dyn Clock>,
     rng: Mutex<Rng>,
     images: bool,
+    limits: RateLimits,
 }
 
 impl Bot {
@@ -58,7 +85,74 @@ impl Bot {
             clock,
             rng: Mutex::new(Rng::new(seed)),
             images: true,
+            limits: RateLimits::default(),
         }
+    }
+
+    /// Turns the per-user command rate limit on or off (off by default, as in the console
+    /// and the benchmarks; `tara-bot run` turns it on). On, each user may send the server's
+    /// `rate_limit` commands (10 by default) per 10 seconds, refilled continuously; more are
+    /// refused without running.
+    pub fn with_rate_limit(mut self, on: bool) -> Bot {
+        self.limits.on = on;
+        self
+    }
+
+    /// Takes one token from `user`'s bucket at `now`, on a server allowing `limit` commands per
+    /// [`RATE_WINDOW`]: `Ok`, or `Err` with how long (ms) until a token is back. Always `Ok`
+    /// with the rate limit off.
+    pub(crate) fn take_token(&self, user: &str, limit: u32, now: i64) -> Result<(), i64> {
+        if !self.limits.on {
+            return Ok(());
+        }
+        let limit = f64::from(limit.max(1));
+        let per_ms = limit / RATE_WINDOW as f64;
+        let mut buckets = self
+            .limits
+            .buckets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if buckets.len() >= BUCKETS_KEPT && !buckets.contains_key(user) {
+            // Forget the users whose buckets have refilled: they are as if new.
+            buckets.retain(|_, b| b.tokens + (now - b.at) as f64 * per_ms < limit);
+        }
+        let b = buckets.entry(user.to_string()).or_insert(Bucket {
+            tokens: limit,
+            at: now,
+        });
+        let tokens = (b.tokens + (now - b.at).max(0) as f64 * per_ms).min(limit);
+        b.at = b.at.max(now);
+        if tokens >= 1.0 {
+            b.tokens = tokens - 1.0;
+            Ok(())
+        } else {
+            b.tokens = tokens;
+            Err(((1.0 - tokens) / per_ms).ceil() as i64)
+        }
+    }
+
+    /// The command rate limit of `server` as last read or set, if known.
+    pub(crate) fn cached_rate_limit(&self, server: &str) -> Option<u32> {
+        if !self.limits.on {
+            return Some(DEFAULT_RATE_LIMIT);
+        }
+        let servers = self
+            .limits
+            .servers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        servers.get(server).copied()
+    }
+
+    /// Remembers the command rate limit of `server` (read from, or just written to, its
+    /// settings).
+    pub(crate) fn remember_rate_limit(&self, server: &str, limit: u32) {
+        let mut servers = self
+            .limits
+            .servers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        servers.insert(server.to_string(), limit);
     }
 
     /// Turns board images on or off (off: replies carry no image).
@@ -375,6 +469,15 @@ pub(crate) fn time_left(game: &GameRow, now: i64, paused_until: Option<i64>) -> 
     } else {
         Some(format!("{} left", duration_text(deadline - now)))
     }
+}
+
+/// The server's command rate limit: commands per user per 10 seconds.
+pub(crate) fn server_rate_limit(tx: &Tx, server: &str) -> Outcome<u32> {
+    Ok(tx
+        .server_setting(server, "rate_limit")?
+        .and_then(|n| n.parse::<u32>().ok())
+        .filter(|n| *n >= 1)
+        .unwrap_or(DEFAULT_RATE_LIMIT))
 }
 
 /// The server's default time control.

@@ -562,7 +562,10 @@ mod tests {
             Command::Settings {
                 reminders: Some(crate::bot::Reminders::Dm),
                 default_days: Some(TimeControl::NoClock),
-                reminder_hours: None
+                reminder_hours: None,
+                challenge_days: None,
+                max_challenges: None,
+                rate_limit: None,
             }
         );
         assert_eq!(

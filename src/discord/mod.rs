@@ -9,12 +9,12 @@ mod split;
 use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, Reply, User};
 pub use redact::redact;
 use serenity::all::{
-    AutoArchiveDuration, ButtonStyle as DButtonStyle, ChannelId, ChannelType, CommandInteraction,
-    ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions, CreateAttachment,
-    CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateThread, EditInteractionResponse, EventHandler, GatewayIntents, GetMessages, GuildId,
-    Http, Interaction, Nonce, Permissions, Ready, UserId,
+    ActionRowComponent, AutoArchiveDuration, ButtonKind, ButtonStyle as DButtonStyle, Channel,
+    ChannelId, ChannelType, CommandInteraction, ComponentInteraction, Context, CreateActionRow,
+    CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, CreateThread, EditInteractionResponse, EditMessage, EditThread, EventHandler,
+    GatewayIntents, GetMessages, GuildId, Http, Interaction, Nonce, Permissions, Ready, UserId,
 };
 use split::split_content;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -227,9 +227,83 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     let channel = channel?;
     let r = post(http, channel, reply).await;
     report(bot, reply.outbox, r.as_ref().map(|_| ())).await;
+    if r.is_ok() {
+        retire_buttons(http, reply).await;
+        archive_spent_thread(http, reply).await;
+    }
     let problem = permission_problem(r.as_ref().err()?, channel, "post")?;
     tracing::error!(%channel, "{problem}");
     Some(problem)
+}
+
+/// Takes the buttons off the earlier message a posted reply makes useless ([`Reply::retire`]:
+/// a challenge answered by a typed command, or expired): found among its channel's 50 latest
+/// messages by the id of one of its buttons, its text replaced, pinging nobody.
+async fn retire_buttons(http: &Http, reply: &Reply) {
+    let Some(r) = &reply.retire else { return };
+    let Some(channel) = r
+        .channel
+        .parse::<u64>()
+        .ok()
+        .filter(|&c| c != 0)
+        .map(ChannelId::new)
+    else {
+        return;
+    };
+    let Ok(recent) = channel.messages(http, GetMessages::new().limit(50)).await else {
+        return;
+    };
+    let carries_button = |m: &&serenity::all::Message| {
+        m.components.iter().flat_map(|row| &row.components).any(|c| {
+            matches!(c, ActionRowComponent::Button(b)
+                if matches!(&b.data, ButtonKind::NonLink { custom_id, .. } if *custom_id == r.button))
+        })
+    };
+    let Some(message) = recent.iter().find(carries_button) else {
+        return;
+    };
+    let text = r.text_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
+    let edit = EditMessage::new()
+        .content(text)
+        .components(vec![])
+        .allowed_mentions(CreateAllowedMentions::new());
+    if let Err(e) = channel.edit_message(http, message.id, edit).await {
+        tracing::warn!(error = %e, %channel, "could not take the buttons off a spent message");
+    }
+}
+
+/// Archives the thread a posted reply names ([`Reply::archive_channel`]: a challenge's thread
+/// that no game will use), if it is a thread this bot opened; any other channel is left alone.
+async fn archive_spent_thread(http: &Http, reply: &Reply) {
+    let Some(id) = reply
+        .archive_channel
+        .as_deref()
+        .and_then(|c| c.parse::<u64>().ok())
+        .filter(|&c| c != 0)
+    else {
+        return;
+    };
+    let channel = ChannelId::new(id);
+    let (Ok(Channel::Guild(thread)), Ok(me)) = (
+        channel.to_channel(http).await,
+        http.get_current_user().await,
+    ) else {
+        return;
+    };
+    let is_thread = matches!(
+        thread.kind,
+        ChannelType::PublicThread | ChannelType::PrivateThread
+    );
+    if !is_thread || thread.owner_id != Some(me.id) {
+        return;
+    }
+    match channel
+        .edit_thread(http, EditThread::new().archived(true))
+        .await
+    {
+        Ok(_) => tracing::info!(%channel, "archived the thread of a closed challenge"),
+        Err(e) => tracing::warn!(error = %e, %channel, "could not archive a challenge's thread"),
+    }
 }
 
 /// Posts every part of a reply to a channel, each with its own nonce when the reply is owed,
@@ -587,17 +661,25 @@ enum Deferred {
 }
 
 /// Runs the bot core off the async threads; defers the interaction if it takes long (privately
-/// for a command whose answer is private).
+/// for a command whose answer is private). `admitted`: the command was already counted against
+/// the user's rate limit ([`Bot::admit`]).
 async fn handle_timed(
     bot: &Arc<Bot>,
     http: &Http,
     target: &Target<'_>,
     ctx: Ctx,
     cmd: Command,
+    admitted: bool,
 ) -> (Vec<Reply>, Deferred) {
     let b = bot.clone();
     let private = cmd.is_private();
-    let mut job = tokio::task::spawn_blocking(move || b.handle(&ctx, cmd));
+    let mut job = tokio::task::spawn_blocking(move || {
+        if admitted {
+            b.handle_admitted(&ctx, cmd)
+        } else {
+            b.handle(&ctx, cmd)
+        }
+    });
     tokio::select! {
         done = &mut job => (done.unwrap_or_else(|e| vec![internal_error(e)]), Deferred::No),
         _ = tokio::time::sleep(DEFER_AFTER) => {
@@ -733,6 +815,13 @@ async fn send(
             }
         }
         report(bot, reply.outbox, result.as_ref().map(|_| ())).await;
+        if result.is_ok() {
+            if !update_buttons {
+                // (A pressed button's own message was updated above.)
+                retire_buttons(http, reply).await;
+            }
+            archive_spent_thread(http, reply).await;
+        }
     }
     problems.dedup();
     for p in problems {
@@ -792,7 +881,8 @@ impl Handler {
                 return;
             }
         }
-        let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+        let (replies, deferred) =
+            handle_timed(&self.bot, &dctx.http, &target, ctx, command, false).await;
         send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
     }
 
@@ -808,6 +898,30 @@ impl Handler {
         variant: &str,
     ) {
         let target = Target::Command(cmd);
+        // The rate limit and the challenge limits first: a refused challenge opens no thread.
+        let (b, check) = (self.bot.clone(), ctx.clone());
+        let to = match &command {
+            Command::Challenge { opponent, .. } => Some(opponent.clone()),
+            _ => None,
+        };
+        let refusal = tokio::task::spawn_blocking(move || {
+            b.admit(&check)
+                .or_else(|| to.and_then(|o| b.challenge_refusal(&check, &o)))
+        })
+        .await
+        .unwrap_or(None);
+        if let Some(refusal) = refusal {
+            send(
+                &self.bot,
+                &dctx.http,
+                &target,
+                &[refusal],
+                Deferred::No,
+                false,
+            )
+            .await;
+            return;
+        }
         let name = format!("{variant}: {} vs {opponent}", ctx.user.name);
         let name: String = name.chars().take(90).collect();
         let thread = retry("creating a thread", || {
@@ -828,7 +942,7 @@ impl Handler {
                     "I could not open a thread for the game (Discord refused it).".into()
                 });
                 let (mut replies, deferred) =
-                    handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+                    handle_timed(&self.bot, &dctx.http, &target, ctx, command, true).await;
                 if replies.first().is_some_and(|r| !r.ephemeral) {
                     replies.push(Reply::private(format!(
                         "{why} The challenge is posted in this channel instead, and the game \
@@ -840,7 +954,8 @@ impl Handler {
             }
         };
         ctx.channel = thread.id.to_string();
-        let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+        let (replies, deferred) =
+            handle_timed(&self.bot, &dctx.http, &target, ctx, command, true).await;
         if replies.first().is_none_or(|r| r.ephemeral) {
             let _ = thread.id.delete(&dctx.http).await;
             send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
@@ -891,7 +1006,8 @@ impl Handler {
             return;
         };
         let ctx = component_ctx(&c);
-        let (replies, deferred) = handle_timed(&self.bot, &dctx.http, &target, ctx, command).await;
+        let (replies, deferred) =
+            handle_timed(&self.bot, &dctx.http, &target, ctx, command, false).await;
         // A refusal leaves the buttons for the right person; anything else removes them.
         let refused = replies.first().is_some_and(|r| r.ephemeral);
         send(&self.bot, &dctx.http, &target, &replies, deferred, !refused).await;

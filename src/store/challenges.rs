@@ -15,9 +15,10 @@ stored_enum! {
 stored_enum! {
     /// Status of a challenge. Values: `Open`: waiting for an answer; `Accepted`: accepted: its
     /// game started; `Declined`: declined by the opponent; `Cancelled`: withdrawn by the
-    /// challenger.
+    /// challenger; `Expired`: left unanswered for the server's `challenge_days`.
     pub enum ChallengeStatus = "a challenge status" {
         Open = "open", Accepted = "accepted", Declined = "declined", Cancelled = "cancelled",
+        Expired = "expired",
     }
 }
 
@@ -28,7 +29,7 @@ row! {
     /// channel it was made in; `challenger_id`: who challenged; `opponent_id`: who was
     /// challenged; `variant`: the game; `scoring`: the scoring; `first`: who moves first;
     /// `is_match`: a two-game match rather than one game; `rated`: rated or casual; `status`:
-    /// open, accepted, declined or cancelled; `game_id`: the game it started, once accepted;
+    /// open, accepted, declined, cancelled or expired; `game_id`: the game it started, once accepted;
     /// `created_at`: when it was made; `days_per_move`: the time control: days per move, `None`
     /// for no clock.
     #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +95,58 @@ impl Tx<'_> {
             "challenges",
             "SELECT * FROM challenges WHERE id = ?1",
             [id],
+            ChallengeRow::from_row,
+        )
+    }
+
+    /// A challenge by id, only if it was made on `server_id`: a challenge of another server is
+    /// `None`, exactly like a missing one.
+    pub fn challenge_on(&self, server_id: &str, id: i64) -> Result<Option<ChallengeRow>> {
+        self.first(
+            "challenges",
+            "SELECT * FROM challenges WHERE id = ?1 AND server_id = ?2",
+            params![id, server_id],
+            ChallengeRow::from_row,
+        )
+    }
+
+    /// How many open challenges `challenger_id` has made on `server_id`.
+    pub fn open_challenge_count(&self, server_id: &str, challenger_id: &str) -> Result<i64> {
+        self.value(
+            "challenges",
+            "SELECT COUNT(*) AS n FROM challenges
+             WHERE server_id = ?1 AND challenger_id = ?2 AND status = 'open'",
+            params![server_id, challenger_id],
+            "n",
+        )
+    }
+
+    /// The open challenge between two players on `server_id`, in either direction, if any.
+    pub fn open_challenge_between(
+        &self,
+        server_id: &str,
+        a: &str,
+        b: &str,
+    ) -> Result<Option<ChallengeRow>> {
+        self.first(
+            "challenges",
+            "SELECT * FROM challenges
+             WHERE server_id = ?1 AND status = 'open'
+               AND ((challenger_id = ?2 AND opponent_id = ?3)
+                 OR (challenger_id = ?3 AND opponent_id = ?2))
+             ORDER BY id LIMIT 1",
+            params![server_id, a, b],
+            ChallengeRow::from_row,
+        )
+    }
+
+    /// Open challenges made before `before`, oldest first (candidates for expiry).
+    pub fn open_challenges_made_before(&self, before: i64) -> Result<Vec<ChallengeRow>> {
+        self.all(
+            "challenges",
+            "SELECT * FROM challenges WHERE status = 'open' AND created_at < ?1
+             ORDER BY created_at, id",
+            [before],
             ChallengeRow::from_row,
         )
     }

@@ -27,6 +27,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0005_clock_restore.sql"),
     ),
     (
+        "0006_challenge_expiry",
+        include_str!("../../migrations/0006_challenge_expiry.sql"),
+    ),
+    (
         "0007_audit",
         include_str!("../../migrations/0007_audit.sql"),
     ),
