@@ -15,7 +15,7 @@
 //! - capabilities: `matches` (a game's end and its match), `clocks` (reminders, timeouts,
 //!   vacations, settings), `lobby` (challenges), `play` (moves, resign, abort, takebacks),
 //!   `info` (boards, records, status, rules, autocomplete), `delivery` (what the adapters
-//!   report sent or failed, and what is still owed);
+//!   report sent or failed, and what is still owed), `moderation` (the audit log);
 //! - `commands`: the table of commands and the dispatch to their handlers.
 
 mod clocks;
