@@ -823,9 +823,20 @@ async fn rate_limits_and_server_errors_are_retried_and_each_message_arrives_once
         .wait_for(T, |f| (announcements(f, CH, 1, 2) == 1).then_some(()))
         .await
         .is_some());
+    // A request Discord never answers (here: 15 s) is abandoned after 10 s and tried again.
+    let ch = format!("/channels/{CH}/messages");
+    let hangs = Fault::new("POST", &ch, 500, 0, "too late").slow(Duration::from_secs(15));
+    move_while_failing(&fake, ALICE, "F6", hangs).await;
+    assert!(fake
+        .wait_for(Duration::from_secs(30), |f| (announcements(f, CH, 1, 3)
+            == 1)
+            .then_some(()))
+        .await
+        .is_some());
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(announcements(&fake, CH, 1, 1), 1);
     assert_eq!(announcements(&fake, CH, 1, 2), 1);
+    assert_eq!(announcements(&fake, CH, 1, 3), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

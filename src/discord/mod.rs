@@ -23,6 +23,10 @@ use std::time::{Duration, Instant};
 
 /// How long a command may take before the interaction is deferred (Discord allows 3 s).
 const DEFER_AFTER: Duration = Duration::from_millis(2000);
+/// How long one HTTP request may take before it is abandoned and retried.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+/// The error of a request abandoned after [`REQUEST_TIMEOUT`].
+const TIMED_OUT: &str = "Discord did not answer in time";
 
 /// What `tara-bot run` needs.
 pub struct Settings {
@@ -573,7 +577,11 @@ where
     let mut delay = Duration::from_millis(250);
     let mut attempt = 1;
     loop {
-        match f().await {
+        // A request Discord does not answer in time counts as failed (serenity sets no timeout).
+        let answer = tokio::time::timeout(REQUEST_TIMEOUT, f())
+            .await
+            .unwrap_or(Err(serenity::Error::Other(TIMED_OUT)));
+        match answer {
             Ok(v) => return Ok(v),
             Err(e) if attempt < 4 && retriable(&e) => {
                 tracing::warn!(error = %said(&e), attempt, "{what} failed; retrying");
@@ -599,6 +607,7 @@ fn retriable(e: &serenity::Error) -> bool {
             }
             _ => true,
         },
+        serenity::Error::Other(m) => *m == TIMED_OUT,
         _ => false,
     }
 }

@@ -305,6 +305,8 @@ pub struct Fault {
     pub times: usize,
     /// Do what the request asks first, then answer with the failure (a lost answer).
     pub after_doing_it: bool,
+    /// Hang this long before answering (a request that times out).
+    pub delay: Duration,
 }
 
 impl Fault {
@@ -317,7 +319,14 @@ impl Fault {
             body: json!({"code": code, "message": message}),
             times: 1,
             after_doing_it: false,
+            delay: Duration::ZERO,
         }
+    }
+
+    /// Hangs for `delay` before answering.
+    pub fn slow(mut self, delay: Duration) -> Fault {
+        self.delay = delay;
+        self
     }
 
     /// A 429: `global` or for this route, with Discord's body.
@@ -1241,16 +1250,21 @@ async fn rest(
     } else {
         (serde_json::from_slice(&body).ok(), Vec::new())
     };
+    let fault = inner
+        .st()
+        .faults
+        .iter_mut()
+        .find(|f| f.times > 0 && f.method == method.as_str() && path.contains(&f.path))
+        .map(|f| {
+            f.times -= 1;
+            f.clone()
+        });
+    if let Some(f) = &fault {
+        // A slow answer: the request hangs this long first.
+        tokio::time::sleep(f.delay).await;
+    }
     let (status, answer) = {
         let mut st = inner.st();
-        let fault = st
-            .faults
-            .iter_mut()
-            .find(|f| f.times > 0 && f.method == method.as_str() && path.contains(&f.path))
-            .map(|f| {
-                f.times -= 1;
-                f.clone()
-            });
         let (status, answer, message) = match fault {
             Some(f) => {
                 if f.after_doing_it {
