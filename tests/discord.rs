@@ -37,6 +37,12 @@ fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> BotProcess {
 
 /// The bot with `RUST_LOG` set to `rust_log`.
 fn spawn_bot_logging(fake: &FakeDiscord, dir: &Path, rust_log: &str) -> BotProcess {
+    spawn_bot_env(fake, dir, &[("RUST_LOG", rust_log)])
+}
+
+/// The bot with these environment variables set over the defaults (the rate limit is off
+/// unless `TARA_BOT_RATE_LIMIT` is given).
+fn spawn_bot_env(fake: &FakeDiscord, dir: &Path, env: &[(&str, &str)]) -> BotProcess {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -48,9 +54,10 @@ fn spawn_bot_logging(fake: &FakeDiscord, dir: &Path, rust_log: &str) -> BotProce
         .env("DISCORD_TOKEN", "fake-token")
         .env("DISCORD_PROXY_URL", fake.proxy_url())
         .env("TARA_BOT_DB", dir.join("tara.db"))
-        .env("RUST_LOG", rust_log)
+        .env("RUST_LOG", "warn,tara_bot=debug")
         // Games here are played at machine speed, far above any human's command rate.
         .env("TARA_BOT_RATE_LIMIT", "off")
+        .envs(env.iter().copied())
         .env_remove("DISCORD_GUILD_ID")
         .env_remove("DISCORD_TOKEN_FILE")
         .env_remove("TARA_BOT_CONFIG")
@@ -1356,5 +1363,137 @@ async fn the_thread_of_a_declined_challenge_is_archived_and_a_channel_never_is()
             .iter()
             .any(|q| q.method == "PATCH" && q.path.ends_with(&format!("/channels/{CH}"))),
         "a text channel is never archived"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_names_stay_text_and_a_moderator_ends_a_match_on_the_record() {
+    let (_dir, fake, _bot) = boot().await;
+    let eve = (
+        1_000_000_000_000_000_005,
+        "[Free Nitro](https://evil.example/a)",
+    );
+    let fen = (1_000_000_000_000_000_006, "fen```<@1000000000000000001>");
+    fake.add_user(eve.0, eve.1);
+    fake.add_user(fen.0, fen.1);
+    let opponent = fake.user_option("opponent", fen);
+    let id = fake
+        .slash(
+            eve,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "hkot-1"},
+                   {"name": "first", "type": 3, "value": "me"},
+                   {"name": "match", "type": 5, "value": true},
+                   {"name": "thread", "type": 5, "value": false}]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    let click = fake
+        .button(fen, CH, fake.message_from(&r), &r.custom_ids()[0])
+        .await;
+    fake.response(click, T).await.unwrap();
+    fake.wait_followups(click, 1, T).await;
+    let (_, r) = slash_move(&fake, eve, "D4").await;
+    assert!(!r.ephemeral());
+    // A moderator ends the match, with a reason that tries the same tricks.
+    let mona = Invoker::new(7, "mona").admin();
+    let a = fake
+        .slash(
+            mona.clone(),
+            CH,
+            "abort",
+            json!([{"name": "reason", "type": 3, "value": "see [here](https://evil.example/b) @everyone"}]),
+        )
+        .await;
+    let a = fake.response(a, T).await.unwrap();
+    let text = a.content().unwrap();
+    assert!(
+        !a.ephemeral() && text.contains("The match is called off"),
+        "{text}"
+    );
+    let mut pinged = allowed_users(&a);
+    pinged.sort();
+    assert_eq!(pinged, vec![eve.0.to_string(), fen.0.to_string()]);
+    // No game is left in the channel: the match is over, not replayed.
+    let s = fake.slash(eve, CH, "status", json!([])).await;
+    let s = fake.response(s, T).await.unwrap();
+    assert!(
+        !s.content().unwrap().contains("to move"),
+        "{:?}",
+        s.content()
+    );
+    // Every message the bot sent: no link, no fence broken, no mention it did not mean.
+    for m in fake.channel_messages(CH) {
+        let c = m["content"].as_str().unwrap_or_default();
+        assert!(!c.contains("](http"), "{c}");
+        assert!(!c.contains("fen```"), "{c}");
+        assert!(!c.contains("@everyone"), "{c}");
+        assert!(!c.contains(&format!("<@{}>", ALICE.0)), "{c}");
+    }
+    // The audit log has it.
+    let log = fake.slash(mona, CH, "audit", json!([])).await;
+    let log = fake.response(log, T).await.unwrap();
+    assert!(log.ephemeral());
+    let text = log.content().unwrap();
+    assert!(
+        text.contains("abort · game #1") && text.contains("match called off"),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_from_one_user_does_not_slow_anyone_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot_env(&fake, dir.path(), &[("TARA_BOT_RATE_LIMIT", "on")]);
+    assert!(fake.wait_ready(T).await);
+    // Bob's latency idle: ten /rules commands, one at a time.
+    async fn latency(fake: &FakeDiscord, n: usize) -> Vec<f64> {
+        let mut lat = Vec::new();
+        for _ in 0..n {
+            let id = fake.slash(BOB, CH, "rules", json!([])).await;
+            let at = fake.injected_at(id).unwrap();
+            let r = fake.response(id, T).await.unwrap();
+            lat.push((r.at - at).as_secs_f64() * 1000.0);
+        }
+        lat.sort_by(f64::total_cmp);
+        lat
+    }
+    let idle = latency(&fake, 10).await;
+    // Alice sends 60 challenges at once; Bob's commands meanwhile.
+    let mut flood = Vec::new();
+    for i in 0..60u64 {
+        let opponent = fake.user_option("opponent", (2_000_000_000_000_000_000 + i, "p"));
+        flood.push(
+            fake.slash(
+                ALICE,
+                CH,
+                "challenge",
+                json!([opponent, {"name": "variant", "type": 3, "value": "ard-ri"},
+                       {"name": "thread", "type": 5, "value": false}]),
+            )
+            .await,
+        );
+    }
+    let busy = latency(&fake, 10).await;
+    let mut refused = 0;
+    for id in flood {
+        let r = fake
+            .response(id, T)
+            .await
+            .expect("every command is answered");
+        if r.ephemeral() {
+            refused += 1;
+        }
+    }
+    let (idle_median, busy_median) = (idle[5], busy[5]);
+    eprintln!(
+        "flood: {refused} of 60 challenges refused; Bob's median latency {idle_median:.1} ms idle, {busy_median:.1} ms during the flood"
+    );
+    assert!(refused >= 50, "{refused}");
+    assert!(
+        busy_median <= 2.0 * idle_median.max(5.0),
+        "idle {idle_median:.1} ms, during the flood {busy_median:.1} ms"
     );
 }
