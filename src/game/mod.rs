@@ -14,6 +14,7 @@ mod outcome;
 mod phase;
 pub mod playout;
 mod position;
+pub mod rating;
 mod record;
 mod side;
 pub mod tara;
