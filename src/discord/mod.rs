@@ -318,13 +318,26 @@ async fn post(http: &Http, channel: ChannelId, reply: &Reply) -> Result<(), sere
             ephemeral: false,
             ..m
         };
-        let nonce = reply.outbox.map(|id| format!("tara-{id}-{i}"));
-        retry("posting to the channel", || {
-            channel.send_message(http, as_message(&m, nonce.clone()))
-        })
-        .await?;
+        post_part(http, channel, &m, reply.outbox, i).await?;
     }
     Ok(())
+}
+
+/// Posts part `i` of a reply to a channel; an owed reply's parts carry the nonce
+/// `tara-{outbox id}-{i}`, which Discord enforces.
+async fn post_part(
+    http: &Http,
+    channel: ChannelId,
+    m: &Outgoing,
+    outbox: Option<i64>,
+    i: usize,
+) -> Result<(), serenity::Error> {
+    let nonce = outbox.map(|id| format!("tara-{id}-{i}"));
+    retry("posting to the channel", || {
+        channel.send_message(http, as_message(m, nonce.clone()))
+    })
+    .await
+    .map(|_| ())
 }
 
 #[serenity::async_trait]
@@ -802,14 +815,7 @@ async fn send(
                     Ok(())
                 }
                 Err(_) => {
-                    let nonce = reply.outbox.map(|id| format!("tara-{id}-{i}"));
-                    let r = retry("posting to the channel", || {
-                        target
-                            .channel()
-                            .send_message(http, as_message(&m, nonce.clone()))
-                    })
-                    .await
-                    .map(|_| ());
+                    let r = post_part(http, target.channel(), &m, reply.outbox, i).await;
                     if let Err(e) = &r {
                         if let Some(p) = permission_problem(e, target.channel(), "post") {
                             tracing::error!(channel = %target.channel(), error = %said(e), "{p}");
