@@ -169,6 +169,7 @@ commands! {
         first: Option<FirstChoice> = "first", "Who moves first (default: drawn by lot)";
         days: Option<TimeControl> = "days", "Days per move (default: the server's setting)";
         is_match: bool = "match", "A two-game match, each player starting one (default: a single game)";
+        rated: Option<bool> = "rated", "Rated: counts for the server's ratings (default: yes)";
     } @edge {
         thread: Option<bool> = "thread", "Play in a new thread of this channel (default: yes)";
     }
@@ -237,6 +238,14 @@ commands! {
         challenge_days: Option<u32> = "challenge-days", "Moderators: days an unanswered challenge stays open (default 7)" .min(1) .max(90);
         max_challenges: Option<u32> = "max-challenges", "Moderators: open challenges per player (default 10)" .min(1) .max(100);
         rate_limit: Option<u32> = "rate-limit", "Moderators: commands per player per 10 seconds (default 10)" .min(1) .max(100);
+    }
+    /// The server's best players of a game (rated games in the last 90 days).
+    Leaderboard = "leaderboard", "The server's best rated players of a game", private: false, Bot::leaderboard {
+        variant: Option<Variant> = "variant", "Which game (default: the most played)";
+    }
+    /// A player's ratings, results and games in progress on this server.
+    Profile = "profile", "A player's ratings, results and games in progress", private: false, Bot::profile {
+        user: Option<User> = "user", "Whose profile (default: yours)";
     }
     /// Ask to take back your last move, or answer your opponent's request.
     Takeback = "takeback", "Ask to take back your last move, or answer such a request", private: false, Bot::takeback {
@@ -410,7 +419,7 @@ mod tests {
         }
         assert_eq!(
             spec("challenge").unwrap().usage(),
-            "/challenge opponent variant [scoring] [first] [days] [match] [thread]"
+            "/challenge opponent variant [scoring] [first] [days] [match] [rated] [thread]"
         );
         assert_eq!(spec("resign").unwrap().usage(), "/resign");
         let v = Values::new()
@@ -426,6 +435,7 @@ mod tests {
                 first: None,
                 days: Some(TimeControl::DaysPerMove(3)),
                 is_match: false,
+                rated: None,
                 thread: None,
             })
         );

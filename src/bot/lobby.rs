@@ -51,7 +51,9 @@ impl Bot {
         first: Option<FirstChoice>,
         days: Option<TimeControl>,
         is_match: bool,
+        rated: Option<bool>,
     ) -> Outcome<Vec<Out>> {
+        let rated = rated.unwrap_or(true);
         if opponent.id == ctx.user.id {
             return Err(Fail::User(SELF_CHALLENGE.into()));
         }
@@ -83,7 +85,7 @@ impl Bot {
                     first,
                     is_match,
                     days_per_move: days.days(),
-                    rated: false,
+                    rated,
                 },
                 now,
             )?;
@@ -96,7 +98,8 @@ impl Bot {
                 b = b.text(format!(" · scored by {}", scoring.unwrap_or_default()));
             }
             b = b.text(format!(
-                " · {days} · {} · ",
+                " · {days} · {} · {} · ",
+                if rated { "rated" } else { "casual" },
                 if is_match {
                     "a two-game match (each player starts one game)"
                 } else {
@@ -218,6 +221,7 @@ impl Bot {
                 challenger_first,
                 match_id.map(|m| (m, 1)),
                 c.days_per_move,
+                c.rated,
                 now,
             )?;
             tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;

@@ -27,6 +27,7 @@ impl Bot {
         if let Some(c) = text::counts_line(&l.pos) {
             b = b.text(format!("\n{c}"));
         }
+        b = self.rate_game(tx, &l.game, &o, &l.names, now, b)?;
         b = b
             .text("\n")
             .ping(&l.game.seats[0], &l.names[0])
@@ -81,6 +82,7 @@ impl Bot {
             challenger_first,
             Some((match_id, number)),
             l.game.days_per_move,
+            l.game.rated,
             now,
         )?;
         b = b.text(format!(" Match game {number} is replayed."));
@@ -132,6 +134,7 @@ impl Bot {
                 !challenger_started,
                 Some((match_id, 2)),
                 game.days_per_move,
+                game.rated,
                 now,
             )?;
             let n = names(tx, &next)?;

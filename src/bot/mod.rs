@@ -28,6 +28,7 @@ mod moderation;
 pub mod options;
 pub(crate) mod outbox;
 mod play;
+mod ratings;
 pub mod reply;
 mod session;
 pub mod text;

@@ -386,6 +386,7 @@ pub(crate) fn create_game(
     challenger_first: bool,
     match_game: Option<(i64, i64)>,
     days_per_move: Option<u32>,
+    rated: bool,
     now: i64,
 ) -> Outcome<GameRow> {
     let (seats, first) = if variant.is_tara() {
@@ -412,7 +413,7 @@ pub(crate) fn create_game(
             match_game: match_game.map(|m| m.1),
             days_per_move,
             pairing_id: None,
-            rated: false,
+            rated,
             ai_levels: [None, None],
         },
         now,

@@ -211,6 +211,7 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
                 first: Some(FirstChoice::Challenger),
                 is_match: false,
                 days: None,
+                rated: None,
                 thread: None,
             },
         );

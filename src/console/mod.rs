@@ -499,6 +499,7 @@ mod tests {
                 first: Some(FirstChoice::Challenger),
                 days: Some(TimeControl::DaysPerMove(3)),
                 is_match: true,
+                rated: None,
                 thread: None,
             }
         );
@@ -538,7 +539,7 @@ mod tests {
         assert_eq!(
             parse_line("/challenge @bob hkot-1 sideways"),
             Err("'sideways' is not a scoring: choose kingdoms or knots. \
-                 (/challenge opponent variant [scoring] [first] [days] [match] [thread])"
+                 (/challenge opponent variant [scoring] [first] [days] [match] [rated] [thread])"
                 .into())
         );
         assert!(parse_line("/press nothing:1").is_err());

@@ -34,6 +34,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0007_audit",
         include_str!("../../migrations/0007_audit.sql"),
     ),
+    (
+        "0008_ratings",
+        include_str!("../../migrations/0008_ratings.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
@@ -708,7 +712,7 @@ macro_rules! plain_fields {
         }
     )*};
 }
-plain_fields!(i64, u32, u8, bool, String, Vec<u8>);
+plain_fields!(i64, u32, u8, bool, f64, String, Vec<u8>);
 
 impl<T: Column> Field for T {
     fn field(c: &Cols, column: &str) -> Result<T> {

@@ -19,7 +19,8 @@
 //! - [`settings`]: user and server settings; [`users`]: users and their display names;
 //! - [`tournaments`]: tournaments and their pairings;
 //! - [`outbox`]: the messages the bot owes, stored with the change that causes them until sent;
-//! - [`audit`]: the moderators' audit log.
+//! - [`audit`]: the moderators' audit log;
+//! - [`ratings`]: Glicko-2 ratings per server and game, and each rated game's change.
 
 /// Declares an enum stored as text: each variant with its stored form, and `ALL`, `id`,
 /// `from_id` and its reading from a column (`what` names it in messages about corrupt data)
@@ -95,6 +96,7 @@ mod db;
 pub mod games;
 pub mod matches;
 pub mod outbox;
+pub mod ratings;
 pub mod settings;
 pub mod tournaments;
 pub mod users;
@@ -108,6 +110,7 @@ pub use games::{
 };
 pub use matches::MatchRow;
 pub use outbox::{NewMessage, OutboxRow};
+pub use ratings::{RatingChangeRow, RatingRow};
 pub use tournaments::{
     NewPairing, NewTournament, PairingResult, PairingRow, TournamentFormat, TournamentRow,
     TournamentStatus,

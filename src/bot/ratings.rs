@@ -1,0 +1,391 @@
+//! Ratings (RULES.md Part F.6): a rated game's Glicko-2 update, stored with its result, and the
+//! `/leaderboard` and `/profile` commands.
+
+use super::reply::{Ctx, User};
+use super::session::{Bot, Out, Outcome};
+use super::text::{self, Builder};
+use super::time::{date_text, DAY};
+use crate::game::rating::{self, Rating};
+use crate::game::{describe, Outcome as GameOutcome, Variant};
+use crate::store::{GameRow, RatingChangeRow, RatingRow, Tx};
+
+/// Only players with a rated game in this many days are on a leaderboard.
+pub(crate) const LEADERBOARD_DAYS: i64 = 90;
+/// Rows of a leaderboard picture; the text lists the first [`LEADERBOARD_TEXT_ROWS`].
+pub(crate) const LEADERBOARD_ROWS: u32 = 25;
+/// Rows of a leaderboard's text.
+const LEADERBOARD_TEXT_ROWS: usize = 10;
+/// Points of a rating-history chart (the latest games).
+pub(crate) const HISTORY_POINTS: u32 = 200;
+
+/// A rating as players read it: `1662`, with `?` while provisional.
+pub(crate) fn shown(rating: f64, rd: f64) -> String {
+    let r = Rating {
+        rating,
+        rd,
+        volatility: rating::START.volatility,
+    };
+    format!("{:.0}{}", rating, if r.provisional() { "?" } else { "" })
+}
+
+/// A rating with its deviation: `1662 ±290?`.
+fn shown_with_rd(rating: f64, rd: f64) -> String {
+    let s = shown(rating, rd);
+    match s.strip_suffix('?') {
+        Some(r) => format!("{r} ±{rd:.0}?"),
+        None => format!("{s} ±{rd:.0}"),
+    }
+}
+
+/// A signed whole change: `+12`, `−7`, `±0`.
+fn signed(d: f64) -> String {
+    let d = d.round() as i64;
+    match d.cmp(&0) {
+        std::cmp::Ordering::Greater => format!("+{d}"),
+        std::cmp::Ordering::Less => format!("−{}", -d),
+        std::cmp::Ordering::Equal => "±0".into(),
+    }
+}
+
+/// Whether a finished game counts for ratings (Part F.6): created rated, between two people.
+/// Aborted games never reach here, and forfeits are not finished over the board.
+pub(crate) fn counts_for_rating(game: &GameRow) -> bool {
+    game.rated && game.ai_levels.iter().all(Option::is_none) && game.seats[0] != game.seats[1]
+}
+
+/// A stored rating as Glicko-2 values, grown by the whole idle weeks up to `now`.
+fn current(row: Option<&RatingRow>, now: i64) -> Rating {
+    match row {
+        None => rating::START,
+        Some(r) => Rating {
+            rating: r.rating,
+            rd: r.rd,
+            volatility: r.volatility,
+        }
+        .after_idle((now - r.last_game_at).max(0) / DAY),
+    }
+}
+
+impl Bot {
+    /// Rates a finished game (Part F.6), in the transaction that records its result: both
+    /// players' ratings in this server and game, grown by their idle weeks, updated as one
+    /// rating period, and the change stored per player. `b` gains the line that tells the
+    /// players (nothing for a game that is not rated).
+    pub(crate) fn rate_game(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        outcome: &GameOutcome,
+        names: &[String; 2],
+        now: i64,
+        b: Builder,
+    ) -> Outcome<Builder> {
+        if !counts_for_rating(game) {
+            return Ok(b);
+        }
+        let key = game.options.variant.id();
+        let rows = [
+            tx.rating(&game.server_id, key, &game.seats[0])?,
+            tx.rating(&game.server_id, key, &game.seats[1])?,
+        ];
+        let before = [
+            current(rows[0].as_ref(), now),
+            current(rows[1].as_ref(), now),
+        ];
+        let score0 = match outcome.winner {
+            None => 0.5,
+            Some(side) if side == text::side_of(game, 0) => 1.0,
+            Some(_) => 0.0,
+        };
+        let (a0, a1) = rating::after_game(before[0], before[1], score0);
+        let after = [a0, a1];
+        let mut b = b.text(format!("\nRatings ({key}): "));
+        for seat in 0..2 {
+            let score = if seat == 0 { score0 } else { 1.0 - score0 };
+            let old = rows[seat].as_ref();
+            let (games, wins, draws, losses) =
+                old.map_or((0, 0, 0, 0), |r| (r.games, r.wins, r.draws, r.losses));
+            tx.put_rating(&RatingRow {
+                server_id: game.server_id.clone(),
+                game: key.to_string(),
+                user_id: game.seats[seat].clone(),
+                rating: after[seat].rating,
+                rd: after[seat].rd,
+                volatility: after[seat].volatility,
+                games: games + 1,
+                wins: wins + u32::from(score == 1.0),
+                draws: draws + u32::from(score == 0.5),
+                losses: losses + u32::from(score == 0.0),
+                last_game_at: now,
+            })?;
+            tx.insert_rating_change(&RatingChangeRow {
+                game_id: game.id,
+                user_id: game.seats[seat].clone(),
+                server_id: game.server_id.clone(),
+                game: key.to_string(),
+                score,
+                before_rating: before[seat].rating,
+                before_rd: before[seat].rd,
+                before_volatility: before[seat].volatility,
+                after_rating: after[seat].rating,
+                after_rd: after[seat].rd,
+                after_volatility: after[seat].volatility,
+                at: now,
+            })?;
+            b = b.user(&game.seats[seat], &names[seat]).text(format!(
+                " {} ({}){}",
+                shown(after[seat].rating, after[seat].rd),
+                signed(after[seat].rating - before[seat].rating),
+                if seat == 0 { ", " } else { "." }
+            ));
+        }
+        Ok(b)
+    }
+
+    /// `/leaderboard [variant]`: the server's best players of a game with a rated game in the
+    /// last 90 days, as a picture and a short text. Without a variant, the game with the most
+    /// such players (the others are named).
+    pub(crate) fn leaderboard(&self, ctx: &Ctx, variant: Option<Variant>) -> Outcome<Vec<Out>> {
+        let now = self.now();
+        let since = now - LEADERBOARD_DAYS * DAY;
+        self.read(|tx| {
+            let mut active: Vec<(Variant, u32)> = Vec::new();
+            for v in rating_variants() {
+                let n = tx.active_rated_players(&ctx.server, v.id(), since)?;
+                if n > 0 {
+                    active.push((v, n));
+                }
+            }
+            let chosen = match variant {
+                Some(v) => rating_variant(v),
+                None => match active.iter().max_by_key(|(v, n)| (*n, std::cmp::Reverse(v.id()))) {
+                    Some((v, _)) => *v,
+                    None => {
+                        return Ok(vec![Out::text(
+                            Builder::new()
+                                .text(
+                                    "No rated games in the last 90 days on this server yet. \
+                                     Challenges are rated unless made with `rated:false`.",
+                                )
+                                .build(),
+                        )])
+                    }
+                },
+            };
+            let rows = tx.leaderboard(&ctx.server, chosen.id(), since, LEADERBOARD_ROWS)?;
+            let total = tx.active_rated_players(&ctx.server, chosen.id(), since)?;
+            let mut b = Builder::new().text(format!(
+                "**Leaderboard · {} ({})** · players with a rated game in the last {LEADERBOARD_DAYS} days",
+                chosen.name(),
+                chosen.id()
+            ));
+            if rows.is_empty() {
+                b = b.text("\nNobody yet.");
+            }
+            let board = leaderboard_rows(tx, &rows)?;
+            for (row, entry) in rows.iter().zip(&board).take(LEADERBOARD_TEXT_ROWS) {
+                b = b
+                    .text(format!("\n{}. ", entry.rank))
+                    .user(&row.user_id, &entry.name)
+                    .text(format!(
+                        " {} · {} · {}W {}D {}L",
+                        shown_with_rd(row.rating, row.rd),
+                        describe::count(u64::from(row.games), "game"),
+                        row.wins,
+                        row.draws,
+                        row.losses
+                    ));
+            }
+            if total as usize > LEADERBOARD_TEXT_ROWS.min(rows.len()) && !rows.is_empty() {
+                b = b.text(format!(
+                    "\n… {} in all{}.",
+                    describe::count(u64::from(total), "player"),
+                    if total > LEADERBOARD_ROWS {
+                        format!(" (the picture shows the first {LEADERBOARD_ROWS})")
+                    } else {
+                        " (all in the picture)".into()
+                    }
+                ));
+            }
+            let others: Vec<String> = active
+                .iter()
+                .filter(|(v, _)| *v != chosen)
+                .map(|(v, n)| format!("{} ({})", v.id(), describe::count(u64::from(*n), "player")))
+                .collect();
+            if !others.is_empty() {
+                b = b.text(format!(
+                    "\nAlso rated here: {}. See `/leaderboard variant:`.",
+                    others.join(", ")
+                ));
+            }
+            Ok(vec![Out::text(b.build())])
+        })
+    }
+
+    /// `/profile [user]`: a player's ratings on this server (per game: rating, W/D/L, streak,
+    /// last five results, a rating-history chart) and their games in progress here.
+    pub(crate) fn profile(&self, ctx: &Ctx, user: Option<User>) -> Outcome<Vec<Out>> {
+        let now = self.now();
+        let who = user.unwrap_or_else(|| ctx.user.clone());
+        self.read(|tx| {
+            let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
+            let mut b = Builder::new().text("**Profile** · ").user(&who.id, &name);
+            let mut cards = Vec::new();
+            for row in tx.ratings_of(&ctx.server, &who.id)? {
+                let history = tx.rating_history(&ctx.server, &who.id, &row.game, HISTORY_POINTS)?;
+                let card = profile_rating(&row, &history);
+                let variant = row.game.parse::<Variant>().ok();
+                b = b.text(format!(
+                    "\n**{}**: {} · {}W {}D {}L{}{}",
+                    variant.map_or(row.game.clone(), |v| format!("{} ({})", v.name(), v.id())),
+                    shown_with_rd(row.rating, row.rd),
+                    row.wins,
+                    row.draws,
+                    row.losses,
+                    if card.streak.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" · streak: {}", card.streak)
+                    },
+                    if card.last_five.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " · last five: {}",
+                            card.last_five
+                                .iter()
+                                .map(char::to_string)
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        )
+                    },
+                ));
+                cards.push(card);
+            }
+            if cards.is_empty() {
+                b = b.text("\nNo rated games on this server yet.");
+            }
+            let mut open = Vec::new();
+            for g in tx.active_games_of(&who.id)? {
+                if g.server_id != ctx.server {
+                    continue;
+                }
+                open.push(open_game_line(tx, &g, &who.id, now)?);
+            }
+            if !open.is_empty() {
+                b = b.text(format!("\n**Games in progress** ({}):", open.len()));
+                for (line, channel) in &open {
+                    b = b.text(format!("\n{line} · ")).channel(channel);
+                }
+            }
+            Ok(vec![Out::text(b.build())])
+        })
+    }
+}
+
+/// The rating ids, one per game (Part F.6): each variant, kingdoms and knots sharing one.
+fn rating_variants() -> impl Iterator<Item = Variant> {
+    Variant::ALL.iter().copied()
+}
+
+/// The variant whose rating `v` counts for (every variant has its own).
+fn rating_variant(v: Variant) -> Variant {
+    v
+}
+
+/// "#12 hkot-1 vs Brian · your turn · 2 days left" for a profile, and the game's channel.
+fn open_game_line(tx: &Tx, g: &GameRow, user: &str, now: i64) -> Outcome<(String, String)> {
+    let n = super::session::names(tx, g)?;
+    let seat = g.seat_of(user).unwrap_or(0);
+    let opponent = &n[1 - seat];
+    let l = super::session::load_game(tx, g.clone())?;
+    let turn = match l.pos.to_move() {
+        Some(side) if g.seats[side.index()] == user => "their turn".to_string(),
+        Some(_) => format!("{opponent}'s turn"),
+        None => "ending".to_string(),
+    };
+    let mut line = format!(
+        "#{} {} vs {opponent} · {turn}",
+        g.id,
+        g.options.variant.id()
+    );
+    if let Some(left) = super::session::time_left(g, now, None) {
+        line.push_str(&format!(" · {left}"));
+    } else {
+        line.push_str(&format!(" · since {}", date_text(g.turn_started_at)));
+    }
+    Ok((line, g.channel_id.clone()))
+}
+
+/// A leaderboard entry as shown: its rank (players with equal ratings, to the whole point
+/// shown, share one) and the player's name.
+struct Entry {
+    rank: u32,
+    name: String,
+}
+
+/// The shown rank and name of each leaderboard row.
+fn leaderboard_rows(tx: &Tx, rows: &[RatingRow]) -> Outcome<Vec<Entry>> {
+    let mut out: Vec<Entry> = Vec::with_capacity(rows.len());
+    for (i, r) in rows.iter().enumerate() {
+        let rank = match (i.checked_sub(1).map(|p| &rows[p]), out.last()) {
+            (Some(p), Some(e)) if p.rating.round() == r.rating.round() => e.rank,
+            _ => i as u32 + 1,
+        };
+        let name = tx
+            .user_name(&r.user_id)?
+            .unwrap_or_else(|| r.user_id.clone());
+        out.push(Entry { rank, name });
+    }
+    Ok(out)
+}
+
+/// One game's rating on a profile: the streak and last five results, from its history.
+struct ProfileGame {
+    streak: String,
+    last_five: Vec<char>,
+}
+
+/// The streak ("3 wins") and the last five results (W, D, L, newest first) of a history.
+fn profile_rating(_row: &RatingRow, history: &[RatingChangeRow]) -> ProfileGame {
+    let letter = |s: f64| {
+        if s == 1.0 {
+            'W'
+        } else if s == 0.0 {
+            'L'
+        } else {
+            'D'
+        }
+    };
+    let last_five: Vec<char> = history
+        .iter()
+        .rev()
+        .take(5)
+        .map(|c| letter(c.score))
+        .collect();
+    let streak = match last_five.first() {
+        None => String::new(),
+        Some(&first) => {
+            let n = history
+                .iter()
+                .rev()
+                .take_while(|c| letter(c.score) == first)
+                .count() as u64;
+            let noun = match first {
+                'W' => "win",
+                'L' => "loss",
+                _ => "draw",
+            };
+            if noun == "loss" {
+                if n == 1 {
+                    "1 loss".into()
+                } else {
+                    format!("{n} losses")
+                }
+            } else {
+                describe::count(n, noun)
+            }
+        }
+    };
+    ProfileGame { streak, last_five }
+}

@@ -1,0 +1,299 @@
+//! Ratings through the bot core (RULES.md Part F.6): which games are rated, the Glicko-2 values
+//! stored after each (checked against an independent computation to 0.01), idle-week RD
+//! growth, and `/leaderboard` and `/profile`.
+
+mod common;
+
+use common::*;
+use tara_bot::bot::options::{Value, Values};
+use tara_bot::bot::{Command, Reply};
+use tara_bot::game::{GameOptions, Move, Position, Variant};
+use tara_bot::store::{RatingChangeRow, RatingRow, Store};
+
+const DAY: i64 = 86_400_000;
+
+/// `/challenge opponent variant first:me` with `rated` as given (`None`: the default).
+fn challenge(opponent: &str, variant: &str, rated: Option<bool>) -> Command {
+    let mut v = Values::new()
+        .with("opponent", Value::User(user(opponent)))
+        .with("variant", Value::Text(variant.into()))
+        .with("first", Value::Text("me".into()));
+    if let Some(r) = rated {
+        v.set("rated", Value::Boolean(r));
+    }
+    Command::parse("challenge", &v).unwrap()
+}
+
+/// Starts a game in `channel` (a challenges, b accepts, a moves first).
+fn start(h: &Harness, a: &str, b: &str, channel: &str, rated: Option<bool>) -> Vec<Reply> {
+    let mut r = h.send(a, channel, challenge(b, "ard-ri", rated));
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    r.extend(h.send(b, channel, Command::Accept { challenge: None }));
+    assert!(!r.last().unwrap().ephemeral, "{}", texts(&r));
+    r
+}
+
+fn resign(h: &Harness, who: &str, channel: &str) -> Vec<Reply> {
+    h.send(
+        who,
+        channel,
+        Command::Resign {
+            confirmed: true,
+            game: None,
+        },
+    )
+}
+
+/// Plays `moves` in the channel's game, each by the player to move.
+fn play(h: &Harness, channel: &str, moves: &[Move]) -> Vec<Reply> {
+    let game = active(&h.db(), channel).unwrap();
+    let mut mirror = Position::new(game.options);
+    let mut all = Vec::new();
+    for m in moves {
+        let who = game.seats[mirror.to_move().unwrap().index()].clone();
+        let r = h.mv(&who, channel, &m.to_string());
+        assert!(!r[0].ephemeral, "{m}: {}", r[0].plain_text());
+        mirror.play(*m).unwrap();
+        while mirror.outcome().is_none() && mirror.legal_moves().as_slice() == [Move::Pass] {
+            mirror.play(Move::Pass).unwrap();
+        }
+        all.extend(r);
+    }
+    all
+}
+
+/// A random Ard Rí game that ends drawn (100 plies without a capture).
+fn drawn_ard_ri() -> Vec<Move> {
+    let options = GameOptions::with(Variant::ArdRi, None, None).unwrap();
+    (1..500)
+        .map(|seed| player_moves(options, seed))
+        .find(|moves| {
+            let mut p = Position::new(options);
+            for m in moves {
+                p.play(*m).unwrap();
+                while p.outcome().is_none() && p.legal_moves().as_slice() == [Move::Pass] {
+                    p.play(Move::Pass).unwrap();
+                }
+            }
+            p.outcome().is_some_and(|o| o.winner.is_none())
+        })
+        .expect("a drawn random game")
+}
+
+fn rating(h: &Harness, server: &str, who: &str) -> Option<RatingRow> {
+    Store::open(h.db())
+        .unwrap()
+        .read(|tx| tx.rating(server, "ard-ri", who))
+        .unwrap()
+}
+
+fn changes(h: &Harness, who: &str) -> Vec<RatingChangeRow> {
+    Store::open(h.db())
+        .unwrap()
+        .read(|tx| tx.rating_history("server", who, "ard-ri", 100))
+        .unwrap()
+}
+
+fn close(actual: f64, expected: f64, what: &str) {
+    assert!(
+        (actual - expected).abs() < 0.01,
+        "{what}: {actual} is not {expected}"
+    );
+}
+
+fn check(r: &RatingRow, values: (f64, f64, f64), what: &str) {
+    close(r.rating, values.0, &format!("{what} rating"));
+    close(r.rd, values.1, &format!("{what} RD"));
+    close(r.volatility, values.2, &format!("{what} volatility"));
+}
+
+/// Plays: day 0 Aoife beats Brian; day 10 Aoife and Cara draw; day 30 Brian beats Aoife.
+fn three_rated_games(h: &Harness) -> Vec<Reply> {
+    let mut all = start(h, "aoife", "brian", "c1", None);
+    all.extend(resign(h, "brian", "c1"));
+    assert!(h.bot.advance_clock(10 * DAY));
+    start(h, "aoife", "cara", "c2", None);
+    all.extend(play(h, "c2", &drawn_ard_ri()));
+    assert!(h.bot.advance_clock(20 * DAY));
+    start(h, "brian", "aoife", "c3", Some(true));
+    all.extend(resign(h, "aoife", "c3"));
+    all
+}
+
+/// The expected values come from a separate Glicko-2 implementation (Python, written from
+/// Glickman's paper, τ = 0.5), not from the bot's code.
+#[test]
+fn a_sequence_of_rated_games_matches_glicko2_with_idle_weeks() {
+    let h = Harness::new(false);
+    let all = three_rated_games(&h);
+    let t = texts(&all);
+    assert!(t.contains("· rated ·"), "{t}");
+    // Game 1: two new players, one game each (the paper's one-game period).
+    let c = changes(&h, "aoife");
+    assert_eq!(c.len(), 3);
+    close(c[0].before_rating, 1500.0, "aoife before game 1");
+    close(c[0].after_rating, 1662.3109, "aoife after game 1");
+    close(c[0].after_rd, 290.3190, "aoife RD after game 1");
+    assert!(
+        t.contains("Ratings (ard-ri): @aoife 1662? (+162), @brian 1338? (−162)."),
+        "{t}"
+    );
+    // Game 2, ten days later: one whole idle week grows Aoife's RD before the game.
+    close(c[1].before_rd, 290.5060, "aoife RD grown by one idle week");
+    close(c[1].after_rating, 1623.9581, "aoife after the draw");
+    close(c[1].after_rd, 256.4736, "aoife RD after the draw");
+    assert_eq!(c[1].score, 0.5);
+    check(
+        &rating(&h, "server", "cara").unwrap(),
+        (1557.5986, 286.9519, 0.059999),
+        "cara",
+    );
+    // Game 3, twenty days after game 2: Aoife idle two weeks, Brian four.
+    close(c[2].before_rd, 256.8968, "aoife RD grown by two idle weeks");
+    let b = changes(&h, "brian");
+    close(
+        b[1].before_rd,
+        291.0664,
+        "brian RD grown by four idle weeks",
+    );
+    check(
+        &rating(&h, "server", "aoife").unwrap(),
+        (1445.8582, 233.8241, 0.060001),
+        "aoife",
+    );
+    check(
+        &rating(&h, "server", "brian").unwrap(),
+        (1567.4836, 256.6450, 0.060002),
+        "brian",
+    );
+    let a = rating(&h, "server", "aoife").unwrap();
+    assert_eq!((a.games, a.wins, a.draws, a.losses), (3, 1, 1, 1));
+}
+
+#[test]
+fn casual_aborted_and_other_servers_games_leave_ratings_alone() {
+    let h = Harness::new(false);
+    let r = start(&h, "aoife", "brian", "c1", Some(false));
+    assert!(texts(&r).contains("· casual ·"), "{}", texts(&r));
+    let end = resign(&h, "brian", "c1");
+    assert!(!texts(&end).contains("Ratings"), "{}", texts(&end));
+    assert_eq!(rating(&h, "server", "aoife"), None);
+    // Aborted before the first move: no result, unrated.
+    start(&h, "aoife", "brian", "c2", None);
+    let r = h.send("aoife", "c2", Command::Abort { reason: None });
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    assert_eq!(rating(&h, "server", "brian"), None);
+    // A rated game on this server is invisible on another.
+    start(&h, "aoife", "brian", "c3", None);
+    resign(&h, "brian", "c3");
+    assert!(rating(&h, "server", "aoife").is_some());
+    assert_eq!(rating(&h, "elsewhere", "aoife"), None);
+    let mut other = ctx("aoife", "x");
+    other.server = "elsewhere".into();
+    let lb = h.bot.handle(&other, Command::Leaderboard { variant: None });
+    assert!(
+        lb[0].plain_text().contains("No rated games"),
+        "{}",
+        lb[0].plain_text()
+    );
+    let p = h.bot.handle(&other, Command::Profile { user: None });
+    assert!(
+        p[0].plain_text()
+            .contains("No rated games on this server yet"),
+        "{}",
+        p[0].plain_text()
+    );
+}
+
+#[test]
+fn the_leaderboard_ranks_active_players_and_forgets_the_idle() {
+    let h = Harness::new(false);
+    three_rated_games(&h);
+    let lb = h.send("cara", "c9", Command::Leaderboard { variant: None });
+    assert_eq!(lb.len(), 1);
+    let text = lb[0].plain_text();
+    assert!(!lb[0].ephemeral);
+    assert!(lb[0].mentions.is_empty(), "a leaderboard pings nobody");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("Ard Rí (ard-ri)"), "{text}");
+    assert_eq!(
+        &lines[1..4],
+        &[
+            "1. @brian 1567 ±257? · 2 games · 1W 0D 1L",
+            "2. @cara 1558 ±287? · 1 game · 0W 1D 0L",
+            "3. @aoife 1446 ±234? · 3 games · 1W 1D 1L",
+        ],
+        "{text}"
+    );
+    // A variant nobody plays rated.
+    let none = h.send(
+        "cara",
+        "c9",
+        Command::Leaderboard {
+            variant: Some(Variant::Hkot2),
+        },
+    );
+    assert!(
+        none[0].plain_text().contains("Nobody yet"),
+        "{}",
+        none[0].plain_text()
+    );
+    assert!(none[0]
+        .plain_text()
+        .contains("Also rated here: ard-ri (3 players)"));
+    // 90 days after Cara's only game she drops off; the others played later.
+    assert!(h.bot.advance_clock(71 * DAY));
+    let text = h.send(
+        "cara",
+        "c9",
+        Command::Leaderboard {
+            variant: Some(Variant::ArdRi),
+        },
+    )[0]
+    .plain_text();
+    assert!(!text.contains("cara"), "{text}");
+    assert!(
+        text.contains("1. @brian") && text.contains("2. @aoife"),
+        "{text}"
+    );
+    assert!(h.bot.advance_clock(30 * DAY));
+    let text = h.send("cara", "c9", Command::Leaderboard { variant: None })[0].plain_text();
+    assert!(
+        text.contains("No rated games in the last 90 days"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_profile_shows_ratings_streak_last_results_and_games_in_progress() {
+    let h = Harness::new(false);
+    three_rated_games(&h);
+    start(&h, "aoife", "brian", "c4", None);
+    resign(&h, "aoife", "c4");
+    start(&h, "cara", "aoife", "c5", Some(false));
+    let p = h.send(
+        "brian",
+        "c9",
+        Command::Profile {
+            user: Some(user("aoife")),
+        },
+    );
+    let text = p[0].plain_text();
+    assert!(!p[0].ephemeral);
+    assert!(p[0].mentions.is_empty(), "a profile pings nobody");
+    assert!(text.starts_with("**Profile** · @aoife"), "{text}");
+    assert!(
+        text.contains("**Ard Rí (ard-ri)**: ")
+            && text.contains("1W 1D 2L · streak: 2 losses · last five: L L D W"),
+        "{text}"
+    );
+    assert!(text.contains("**Games in progress** (1):"), "{text}");
+    assert!(text.contains("vs cara · cara's turn"), "{text}");
+    // Without a user: the caller's own.
+    let own = h.send("cara", "c9", Command::Profile { user: None })[0].plain_text();
+    assert!(
+        own.contains("@cara") && own.contains("0W 1D 0L · streak: 1 draw · last five: D"),
+        "{own}"
+    );
+    assert!(own.contains("vs aoife · their turn"), "{own}");
+}
