@@ -45,6 +45,15 @@ enum Command {
     Local(LocalArgs),
     /// Draw a position (PNG) or a whole game (animated GIF, with --replay).
     Render(RenderArgs),
+    /// Write every finished game as JSON lines, oldest first (see the README).
+    Export {
+        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+        /// Only this server's games (a Discord server id; `local` for the console's).
+        #[arg(long)]
+        server: Option<String>,
+    },
     /// Back up or check the database.
     Db {
         #[command(subcommand)]
@@ -347,6 +356,7 @@ fn main() -> ExitCode {
         },
         Command::Render(args) => run_render(args),
         Command::Db { command } => run_db(command),
+        Command::Export { db, server } => run_export(db, server),
         Command::Bench { what, seconds } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
                 eprintln!("error: --seconds must be a positive number");
@@ -363,19 +373,58 @@ fn main() -> ExitCode {
                         out!("{}", bench::render_one(variant, seconds));
                     }
                 }
-                BenchTarget::Service => match bench::service(seconds, 10_000) {
-                    Ok(lines) => {
-                        for l in lines {
-                            out!("{l}");
+                BenchTarget::Service => {
+                    match bench::service(seconds, 10_000).and_then(|mut lines| {
+                        lines.extend(bench::archive(seconds, 100_000)?);
+                        Ok(lines)
+                    }) {
+                        Ok(lines) => {
+                            for l in lines {
+                                out!("{l}");
+                            }
+                        }
+                        Err(e) => {
+                            eprintln!("error: {e:#}");
+                            return ExitCode::from(1);
                         }
                     }
-                    Err(e) => {
-                        eprintln!("error: {e:#}");
-                        return ExitCode::from(1);
-                    }
-                },
+                }
             }
             ExitCode::SUCCESS
+        }
+    }
+}
+
+fn run_export(db: Option<std::path::PathBuf>, server: Option<String>) -> ExitCode {
+    let db = match database(db) {
+        Ok(db) => db,
+        Err(code) => return code,
+    };
+    if !db.exists() {
+        eprintln!("error: {} does not exist", db.display());
+        return ExitCode::from(1);
+    }
+    let mut store = match tara_bot::store::Store::open(&db) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {}", about_file("opening", &db, &e));
+            return ExitCode::from(1);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result =
+        tara_bot::cli::export::export(&mut store, server.as_deref(), &mut out).and_then(|n| {
+            use std::io::Write as _;
+            out.flush()?;
+            Ok(n)
+        });
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
         }
     }
 }

@@ -297,3 +297,102 @@ fn a_profile_shows_ratings_streak_last_results_and_games_in_progress() {
     );
     assert!(own.contains("vs aoife · their turn"), "{own}");
 }
+
+/// `tara-bot export` on the database the bot wrote.
+fn export(h: &Harness, server: Option<&str>) -> Vec<serde_json::Value> {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"));
+    cmd.arg("export").arg("--db").arg(h.db());
+    if let Some(s) = server {
+        cmd.args(["--server", s]);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
+    let h = Harness::new(false);
+    three_rated_games(&h);
+    // A casual Tara game, finished later, and an aborted one (not exported).
+    assert!(h.bot.advance_clock(DAY));
+    let mut v = Values::new()
+        .with("opponent", Value::User(user("brian")))
+        .with("variant", Value::Text("hkot-1".into()))
+        .with("scoring", Value::Text("knots".into()))
+        .with("first", Value::Text("opponent".into()))
+        .with("rated", Value::Boolean(false));
+    v.set("days", Value::Text("3".into()));
+    h.send("cara", "c4", Command::parse("challenge", &v).unwrap());
+    h.send("brian", "c4", Command::Accept { challenge: None });
+    h.mv("brian", "c4", "D4");
+    resign(&h, "cara", "c4");
+    start(&h, "aoife", "cara", "c5", None);
+    h.send("aoife", "c5", Command::Abort { reason: None });
+
+    let lines = export(&h, None);
+    assert_eq!(lines.len(), 4);
+    let ids: Vec<i64> = lines.iter().map(|l| l["id"].as_i64().unwrap()).collect();
+    assert_eq!(ids, [1, 2, 3, 4]);
+    // Game 1: Aoife (attackers) beat Brian by resignation; both rated from the start.
+    let g1 = &lines[0];
+    assert_eq!(g1["server"], "server");
+    assert_eq!(g1["variant"], "ard-ri");
+    assert_eq!(g1["scoring"], "kingdoms");
+    assert_eq!(g1["first"], "attackers");
+    assert_eq!(
+        g1["players"],
+        serde_json::json!({"attackers": "aoife", "defenders": "brian"})
+    );
+    assert_eq!(g1["moves"], "");
+    assert_eq!(
+        g1["result"],
+        serde_json::json!({"winner": "attackers", "reason": "resigned", "points": {"attackers": 1, "defenders": 0}})
+    );
+    assert_eq!(g1["rated"], true);
+    assert_eq!(g1["ended_at"], "2026-11-30T00:00:00Z");
+    let before = &g1["ratings"]["attackers"]["before"];
+    assert_eq!(before, &serde_json::json!([1500.0, 350.0, 0.06]));
+    let after = g1["ratings"]["attackers"]["after"][0].as_f64().unwrap();
+    close(after, 1662.3109, "exported rating after game 1");
+    // Game 2: the drawn game's moves, canonical, and the engine's result for them.
+    let g2 = &lines[1];
+    let moves: Vec<String> = drawn_ard_ri().iter().map(|m| m.to_string()).collect();
+    let stored = g2["moves"].as_str().unwrap();
+    assert_eq!(stored, moves.join(" "));
+    let engine = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(["engine", "--variant", "ard-ri", "--moves", stored])
+        .output()
+        .unwrap();
+    let pos: serde_json::Value = serde_json::from_slice(&engine.stdout).unwrap();
+    assert_eq!(pos["status"], "finished");
+    assert_eq!(g2["result"], pos["result"]);
+    assert_eq!(g2["ended_at"], "2026-12-10T00:00:00Z");
+    close(
+        g2["ratings"]["attackers"]["before"][1].as_f64().unwrap(),
+        290.5060,
+        "exported RD grown by an idle week",
+    );
+    // The casual game: no ratings, Tara sides.
+    let g4 = &lines[3];
+    assert_eq!(g4["rated"], false);
+    assert!(g4.get("ratings").is_none());
+    assert_eq!(g4["scoring"], "knots");
+    assert_eq!(g4["first"], "blue");
+    assert_eq!(
+        g4["players"],
+        serde_json::json!({"red": "cara", "blue": "brian"})
+    );
+    assert_eq!(g4["moves"], "D4");
+    // Another server's games are left out with --server.
+    assert_eq!(export(&h, Some("server")).len(), 4);
+    assert!(export(&h, Some("elsewhere")).is_empty());
+}

@@ -39,6 +39,7 @@ pub use commands::{Command, CommandSpec};
 pub use info::rank_moves;
 pub use moderation::AuditLog;
 pub use play::TakebackAnswer;
+pub(crate) use ratings::rate;
 pub use reply::{Attachment, Button, ButtonStyle, Ctx, Document, Part, Reply, Retire, User};
 pub use session::Bot;
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};

@@ -7,7 +7,7 @@ use super::text::{self, Builder};
 use super::time::{date_text, DAY};
 use crate::game::rating::{self, Rating};
 use crate::game::{describe, Outcome as GameOutcome, Variant};
-use crate::store::{GameRow, RatingChangeRow, RatingRow, Tx};
+use crate::store::{GameRow, RatingChangeRow, RatingRow, StoreError, Tx};
 
 /// Only players with a rated game in this many days are on a leaderboard.
 pub(crate) const LEADERBOARD_DAYS: i64 = 90;
@@ -66,11 +66,75 @@ fn current(row: Option<&RatingRow>, now: i64) -> Rating {
     }
 }
 
+/// Rates a finished game (Part F.6): both players' ratings in this server and game, grown by
+/// their idle weeks, updated as one rating period, stored, and the change recorded per player.
+/// Each seat's values before (after the idle growth) and after the game; `None` for a game
+/// that does not count.
+pub(crate) fn rate(
+    tx: &Tx,
+    game: &GameRow,
+    outcome: &GameOutcome,
+    now: i64,
+) -> Result<Option<[(Rating, Rating); 2]>, StoreError> {
+    if !counts_for_rating(game) {
+        return Ok(None);
+    }
+    let key = game.options.variant.id();
+    let rows = [
+        tx.rating(&game.server_id, key, &game.seats[0])?,
+        tx.rating(&game.server_id, key, &game.seats[1])?,
+    ];
+    let before = [
+        current(rows[0].as_ref(), now),
+        current(rows[1].as_ref(), now),
+    ];
+    let score0 = match outcome.winner {
+        None => 0.5,
+        Some(side) if side == text::side_of(game, 0) => 1.0,
+        Some(_) => 0.0,
+    };
+    let (a0, a1) = rating::after_game(before[0], before[1], score0);
+    let after = [a0, a1];
+    for seat in 0..2 {
+        let score = if seat == 0 { score0 } else { 1.0 - score0 };
+        let old = rows[seat].as_ref();
+        let (games, wins, draws, losses) =
+            old.map_or((0, 0, 0, 0), |r| (r.games, r.wins, r.draws, r.losses));
+        tx.put_rating(&RatingRow {
+            server_id: game.server_id.clone(),
+            game: key.to_string(),
+            user_id: game.seats[seat].clone(),
+            rating: after[seat].rating,
+            rd: after[seat].rd,
+            volatility: after[seat].volatility,
+            games: games + 1,
+            wins: wins + u32::from(score == 1.0),
+            draws: draws + u32::from(score == 0.5),
+            losses: losses + u32::from(score == 0.0),
+            last_game_at: now,
+        })?;
+        tx.insert_rating_change(&RatingChangeRow {
+            game_id: game.id,
+            user_id: game.seats[seat].clone(),
+            server_id: game.server_id.clone(),
+            game: key.to_string(),
+            score,
+            before_rating: before[seat].rating,
+            before_rd: before[seat].rd,
+            before_volatility: before[seat].volatility,
+            after_rating: after[seat].rating,
+            after_rd: after[seat].rd,
+            after_volatility: after[seat].volatility,
+            at: now,
+        })?;
+    }
+    Ok(Some([(before[0], after[0]), (before[1], after[1])]))
+}
+
 impl Bot {
-    /// Rates a finished game (Part F.6), in the transaction that records its result: both
-    /// players' ratings in this server and game, grown by their idle weeks, updated as one
-    /// rating period, and the change stored per player. `b` gains the line that tells the
-    /// players (nothing for a game that is not rated).
+    /// Rates a finished game (Part F.6) in the transaction that records its result (see
+    /// [`rate`]); `b` gains the line that tells the players (nothing for a game that is not
+    /// rated).
     pub(crate) fn rate_game(
         &self,
         tx: &Tx,
@@ -80,62 +144,15 @@ impl Bot {
         now: i64,
         b: Builder,
     ) -> Outcome<Builder> {
-        if !counts_for_rating(game) {
+        let Some(changes) = rate(tx, game, outcome, now)? else {
             return Ok(b);
-        }
-        let key = game.options.variant.id();
-        let rows = [
-            tx.rating(&game.server_id, key, &game.seats[0])?,
-            tx.rating(&game.server_id, key, &game.seats[1])?,
-        ];
-        let before = [
-            current(rows[0].as_ref(), now),
-            current(rows[1].as_ref(), now),
-        ];
-        let score0 = match outcome.winner {
-            None => 0.5,
-            Some(side) if side == text::side_of(game, 0) => 1.0,
-            Some(_) => 0.0,
         };
-        let (a0, a1) = rating::after_game(before[0], before[1], score0);
-        let after = [a0, a1];
-        let mut b = b.text(format!("\nRatings ({key}): "));
-        for seat in 0..2 {
-            let score = if seat == 0 { score0 } else { 1.0 - score0 };
-            let old = rows[seat].as_ref();
-            let (games, wins, draws, losses) =
-                old.map_or((0, 0, 0, 0), |r| (r.games, r.wins, r.draws, r.losses));
-            tx.put_rating(&RatingRow {
-                server_id: game.server_id.clone(),
-                game: key.to_string(),
-                user_id: game.seats[seat].clone(),
-                rating: after[seat].rating,
-                rd: after[seat].rd,
-                volatility: after[seat].volatility,
-                games: games + 1,
-                wins: wins + u32::from(score == 1.0),
-                draws: draws + u32::from(score == 0.5),
-                losses: losses + u32::from(score == 0.0),
-                last_game_at: now,
-            })?;
-            tx.insert_rating_change(&RatingChangeRow {
-                game_id: game.id,
-                user_id: game.seats[seat].clone(),
-                server_id: game.server_id.clone(),
-                game: key.to_string(),
-                score,
-                before_rating: before[seat].rating,
-                before_rd: before[seat].rd,
-                before_volatility: before[seat].volatility,
-                after_rating: after[seat].rating,
-                after_rd: after[seat].rd,
-                after_volatility: after[seat].volatility,
-                at: now,
-            })?;
+        let mut b = b.text(format!("\nRatings ({}): ", game.options.variant.id()));
+        for (seat, (before, after)) in changes.iter().enumerate() {
             b = b.user(&game.seats[seat], &names[seat]).text(format!(
                 " {} ({}){}",
-                shown(after[seat].rating, after[seat].rd),
-                signed(after[seat].rating - before[seat].rating),
+                shown(after.rating, after.rd),
+                signed(after.rating - before.rating),
                 if seat == 0 { ", " } else { "." }
             ));
         }

@@ -287,3 +287,143 @@ pub fn service(seconds: f64, stored: usize) -> anyhow::Result<Vec<serde_json::Va
     std::fs::remove_dir_all(&dir).ok();
     Ok(out)
 }
+
+/// Fills a database with `n` finished rated games between `players` people on one server,
+/// each rated as the bot rates it, one game every ten minutes ending at `now`.
+fn seed_rated_games(
+    store: &mut crate::store::Store,
+    n: usize,
+    players: usize,
+    now: i64,
+) -> Result<(), crate::store::StoreError> {
+    use crate::game::{BySide, EndReason, Outcome, Points};
+    use crate::store::NewGame;
+    let mut rng = Rng::new(0x5eed);
+    store.write(|tx| {
+        for p in 0..players {
+            let id = format!("player-{p}");
+            tx.upsert_user(&id, &format!("Player {p}"), now)?;
+        }
+        for i in 0..n {
+            let at = now - (n - i) as i64 * 600_000;
+            let variant = Variant::ALL[i % Variant::ALL.len()];
+            let a = rng.below(players);
+            let b = (a + 1 + rng.below(players - 1)) % players;
+            let (a, b) = (format!("player-{a}"), format!("player-{b}"));
+            let id = tx.insert_game(
+                &NewGame {
+                    server_id: "bench",
+                    channel_id: &format!("rated-{i}"),
+                    options: GameOptions::new(variant),
+                    seats: [&a, &b],
+                    match_id: None,
+                    match_game: None,
+                    pairing_id: None,
+                    rated: true,
+                    ai_levels: [None, None],
+                    days_per_move: None,
+                },
+                at,
+            )?;
+            let [first, second] = variant.sides();
+            let winner = match rng.below(5) {
+                0 => None,
+                1 | 2 => Some(first),
+                _ => Some(second),
+            };
+            let mut points = BySide::default();
+            match winner {
+                Some(w) => points[w] = Points::whole(1),
+                None => {
+                    points[first] = Points::HALF;
+                    points[second] = Points::HALF;
+                }
+            }
+            let o = Outcome {
+                winner,
+                reason: if winner.is_some() {
+                    EndReason::Resigned
+                } else {
+                    EndReason::MoveLimit
+                },
+                points,
+            };
+            tx.finish_game(id, &o, at)?;
+            let game = tx.game(id)?.expect("just inserted");
+            crate::bot::rate(tx, &game, &o, at)?;
+        }
+        Ok(())
+    })
+}
+
+/// A benchmarked command, made from the run's number.
+type CommandAt = Box<dyn Fn(usize) -> crate::bot::Command>;
+
+/// `bench service`, archive rows: `/leaderboard` and `/profile` (pictures included) on a
+/// database of `games` rated games between 500 players; p50, p99 and max per command.
+pub fn archive(seconds: f64, games: usize) -> anyhow::Result<Vec<serde_json::Value>> {
+    use crate::bot::{Bot, Clock, Command, Ctx, SystemClock, User};
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("tara-bench-archive-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join("bench.db");
+    let _ = std::fs::remove_file(&db);
+    let mut store = crate::store::Store::open(&db)?;
+    let players = 500;
+    let now = SystemClock.now_ms();
+    let t = Instant::now();
+    seed_rated_games(&mut store, games, players, now)?;
+    let seed_s = t.elapsed().as_secs_f64();
+    let bot = Bot::new(store, Arc::new(SystemClock), 1).with_images(true);
+    crate::render::warm_up();
+    let ctx = |u: usize| Ctx {
+        server: "bench".into(),
+        channel: "archive".into(),
+        user: User::new(format!("player-{u}"), format!("Player {u}")),
+        moderator: false,
+        manager: false,
+    };
+    let commands: [(&str, CommandAt); 2] = [
+        (
+            "leaderboard",
+            Box::new(|i| Command::Leaderboard {
+                variant: (i % 6 < 5).then(|| Variant::ALL[i % 5]),
+            }),
+        ),
+        ("profile", Box::new(|_| Command::Profile { user: None })),
+    ];
+    let mut out = Vec::new();
+    let mut rng = Rng::new(7);
+    for (name, command) in &commands {
+        let budget = Duration::from_secs_f64(seconds);
+        let t0 = Instant::now();
+        let mut lat = Vec::new();
+        let mut bytes = Vec::new();
+        while t0.elapsed() < budget || lat.len() < 100 {
+            let who = rng.below(players);
+            let t = Instant::now();
+            let r = bot.handle(&ctx(who), command(lat.len()));
+            lat.push(t.elapsed().as_secs_f64() * 1000.0);
+            anyhow::ensure!(!r[0].ephemeral, "/{name} refused: {}", r[0].plain_text());
+            bytes.push(r[0].image.as_ref().map_or(0, |i| i.bytes.len()));
+        }
+        lat.sort_by(f64::total_cmp);
+        bytes.sort_unstable();
+        let pct = |p: f64| lat[((lat.len() as f64 - 1.0) * p).round() as usize];
+        out.push(json!({
+            "bench": "service",
+            "command": name,
+            "stored_games": games,
+            "players": players,
+            "seed_s": (seed_s * 100.0).round() / 100.0,
+            "runs": lat.len(),
+            "p50_ms": (pct(0.5) * 1000.0).round() / 1000.0,
+            "p99_ms": (pct(0.99) * 1000.0).round() / 1000.0,
+            "max_ms": (pct(1.0) * 1000.0).round() / 1000.0,
+            "image_bytes_median": bytes[bytes.len() / 2],
+        }));
+    }
+    drop(bot);
+    std::fs::remove_dir_all(&dir).ok();
+    Ok(out)
+}

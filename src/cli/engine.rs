@@ -35,7 +35,7 @@ struct BothCounts {
 }
 
 #[derive(Serialize)]
-struct ResultJson {
+pub struct ResultJson {
     winner: Option<&'static str>,
     reason: &'static str,
     points: Map<String, Value>,
@@ -66,7 +66,7 @@ pub fn points_json(p: Points) -> Value {
     }
 }
 
-fn result_json(variant_sides: [Side; 2], o: &Outcome) -> ResultJson {
+pub fn result_json(variant_sides: [Side; 2], o: &Outcome) -> ResultJson {
     let mut points = Map::new();
     for side in variant_sides {
         points.insert(side.id().to_string(), points_json(o.points[side]));

@@ -335,6 +335,22 @@ impl Tx<'_> {
         )
     }
 
+    /// Finished games in the order they ended (then by id), of one server or all, after the
+    /// game `after` (its `(ended_at, id)`), at most `limit`: a page of an export.
+    pub fn finished_games_after(
+        &self,
+        server_id: Option<&str>,
+        after: (i64, i64),
+        limit: u32,
+    ) -> Result<Vec<GameRow>> {
+        self.game_where(
+            "status = 'finished' AND (?1 IS NULL OR server_id = ?1)
+             AND (ended_at > ?2 OR (ended_at = ?2 AND id > ?3))
+             ORDER BY ended_at, id LIMIT ?4",
+            rusqlite::params![server_id, after.0, after.1, limit],
+        )
+    }
+
     /// A server's games with a status, newest first, at most `limit`.
     pub fn server_games(
         &self,

@@ -1,0 +1,122 @@
+//! `tara-bot export`: every finished game as one JSON line, oldest first (the data portability
+//! contract in the README).
+
+use super::engine::result_json;
+use crate::game::{Position, Side};
+use crate::store::{GameRow, Store, StoreError};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::io::Write;
+
+/// Games read per transaction.
+const PAGE: u32 = 500;
+
+/// One exported game.
+#[derive(Serialize)]
+struct GameJson {
+    id: i64,
+    server: String,
+    variant: &'static str,
+    scoring: &'static str,
+    first: &'static str,
+    players: Map<String, Value>,
+    moves: String,
+    result: Value,
+    rated: bool,
+    ended_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ratings: Option<Map<String, Value>>,
+}
+
+/// A time in ms as RFC 3339 in UTC, to the second: `2026-11-30T18:32:05Z`.
+pub fn rfc3339(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default()
+}
+
+/// Writes every finished game (of `server`, or all) to `out`, one JSON object per line, in
+/// the order they ended; the number written.
+pub fn export(store: &mut Store, server: Option<&str>, out: &mut dyn Write) -> anyhow::Result<u64> {
+    let mut after = (i64::MIN, i64::MIN);
+    let mut written = 0;
+    loop {
+        let page = store.read(|tx| -> Result<Vec<String>, anyhow::Error> {
+            let games = tx.finished_games_after(server, after, PAGE)?;
+            let mut lines = Vec::with_capacity(games.len());
+            for g in &games {
+                let moves = tx.moves(g.id)?;
+                let changes = tx.rating_changes_of_game(g.id)?;
+                lines.push(serde_json::to_string(&game_json(g, &moves, &changes)?)?);
+                after = (g.ended_at.unwrap_or(0), g.id);
+            }
+            Ok(lines)
+        })?;
+        if page.is_empty() {
+            return Ok(written);
+        }
+        for l in &page {
+            writeln!(out, "{l}")?;
+        }
+        written += page.len() as u64;
+    }
+}
+
+/// A game as its export object.
+fn game_json(
+    g: &GameRow,
+    moves: &[crate::store::MoveRow],
+    changes: &[crate::store::RatingChangeRow],
+) -> anyhow::Result<GameJson> {
+    let corrupt = |what: String| StoreError::Corrupt(format!("game {}: {what}", g.id));
+    let mut pos = Position::new(g.options);
+    let mut played = Vec::with_capacity(moves.len());
+    for m in moves {
+        let mv = pos
+            .play_text(&m.notation)
+            .map_err(|e| corrupt(format!("ply {} ({}): {e}", m.ply, m.notation)))?;
+        played.push(mv.to_string());
+    }
+    let sides: [Side; 2] = g.options.variant.sides();
+    let outcome = g
+        .outcome
+        .as_ref()
+        .ok_or_else(|| corrupt("finished without a result".into()))?;
+    let mut players = Map::new();
+    for (seat, side) in sides.iter().enumerate() {
+        players.insert(side.id().into(), Value::from(g.seats[seat].clone()));
+    }
+    let ratings = (!changes.is_empty()).then(|| {
+        let mut by_side = Map::new();
+        for c in changes {
+            let Some(seat) = g.seat_of(&c.user_id) else {
+                continue;
+            };
+            let triple = |r: f64, rd: f64, v: f64| Value::from(vec![r, rd, v]);
+            let mut one = Map::new();
+            one.insert(
+                "before".into(),
+                triple(c.before_rating, c.before_rd, c.before_volatility),
+            );
+            one.insert(
+                "after".into(),
+                triple(c.after_rating, c.after_rd, c.after_volatility),
+            );
+            by_side.insert(sides[seat].id().into(), Value::Object(one));
+        }
+        by_side
+    });
+    Ok(GameJson {
+        id: g.id,
+        server: g.server_id.clone(),
+        variant: g.options.variant.id(),
+        scoring: g.options.scoring.id(),
+        first: g.options.first.id(),
+        players,
+        moves: played.join(" "),
+        result: serde_json::to_value(result_json(sides, outcome))?,
+        rated: g.rated,
+        ended_at: rfc3339(g.ended_at.unwrap_or(g.updated_at)),
+        ratings,
+    })
+}
