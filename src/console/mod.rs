@@ -522,12 +522,21 @@ mod tests {
         );
         assert_eq!(run("/accept #3"), Command::Accept { challenge: Some(3) });
         assert_eq!(parse_line("# comment"), Ok(Action::Nothing));
-        assert_eq!(run("/board 4"), Command::Board { ply: Some(4) });
+        assert_eq!(
+            run("/board 4"),
+            Command::Board {
+                ply: Some(4),
+                marks: None,
+                arrows: None
+            }
+        );
         assert_eq!(
             run("/game #12 3"),
             Command::Game {
                 id: crate::store::GameId(12),
-                ply: Some(3)
+                ply: Some(3),
+                marks: None,
+                arrows: None
             }
         );
         assert_eq!(
