@@ -124,8 +124,15 @@ pub(crate) fn read_pasted(text: &str, variant: Option<Variant>) -> Result<GameRe
     let has_header = lines
         .lines()
         .any(|l| l.trim().to_ascii_lowercase().starts_with("variant:"));
+    let has_fields = lines.lines().any(|l| {
+        let l = l.trim_start().to_ascii_lowercase();
+        KEYS.iter().any(|k| l.starts_with(k))
+    });
     let record_text = if has_header {
         lines
+    } else if let (true, Some(v)) = (has_fields, variant) {
+        // A record whose variant is given by the option.
+        format!("variant: {}\n{lines}", v.id())
     } else {
         let v = variant.ok_or_else(|| {
             "That is a list of moves without a `variant:` field: choose the game with the \
@@ -266,6 +273,8 @@ mod tests {
         assert_eq!((r.options.variant, r.moves.len()), (Variant::Hkot1, 3));
         let r = read_pasted("1. d2-c2 c3-b3", Some(Variant::ArdRi)).unwrap();
         assert_eq!(r.moves.len(), 2);
+        let r = read_pasted("first: blue moves: D4", Some(Variant::Hkot2)).unwrap();
+        assert_eq!((r.options.variant, r.moves.len()), (Variant::Hkot2, 1));
         assert!(read_pasted("D4 B2", None)
             .unwrap_err()
             .contains("`variant`"));
