@@ -407,6 +407,38 @@ fn the_history_query_uses_the_indexes_and_stays_fast_with_100000_games() {
             Ok(())
         })
         .unwrap();
+    drop(store);
+    // The whole command through the bot core, pages and buttons included.
+    let bot = tara_bot::bot::Bot::new(
+        Store::open(dir.path().join("big.db")).unwrap(),
+        std::sync::Arc::new(tara_bot::bot::ManualClock::new(common::T0)),
+        1,
+    );
+    let who = tara_bot::bot::Ctx {
+        server: "s".into(),
+        ..ctx("p7", "c")
+    };
+    let mut times = Vec::new();
+    for i in 0..60u32 {
+        let started = Instant::now();
+        let r = bot.handle(
+            &who,
+            Command::History {
+                user: None,
+                variant: (i % 2 == 1).then_some(Variant::Hkot2),
+                page: Some(1 + i % 3),
+            },
+        );
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(listed(&r[0]).len(), 10, "{}", r[0].plain_text());
+    }
+    times.sort_by(f64::total_cmp);
+    let p99 = times[times.len() * 99 / 100 - 1];
+    println!(
+        "/history with 100,000 games: median {:.2} ms, p99 {p99:.2} ms",
+        times[30]
+    );
+    assert!(p99 < 50.0, "p99 {p99:.2} ms");
 }
 
 #[test]
