@@ -303,7 +303,8 @@ fn history_lists_finished_games_newest_first_and_pages_with_buttons() {
         .collect();
     assert_eq!(listed(&r[0]), ard[..ard.len().min(10)]);
     assert!(
-        r[0].plain_text().contains("of Ard Rí of @brian"),
+        r[0].plain_text()
+            .contains("Finished Ard Rí games of @brian"),
         "{}",
         r[0].plain_text()
     );

@@ -156,10 +156,10 @@ impl Bot {
             let more = games.len() > HISTORY_PAGE as usize;
             games.truncate(HISTORY_PAGE as usize);
             let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
-            let of = variant
-                .map(|v| format!(" of {}", v.name()))
+            let which = variant
+                .map(|v| format!("{} ", v.name()))
                 .unwrap_or_default();
-            let mut b = Builder::new().text("Finished games").text(of).text(" of ");
+            let mut b = Builder::new().text(format!("Finished {which}games of "));
             b = b.user(&who.id, &name);
             if games.is_empty() {
                 b = b.text(if page == 1 {
