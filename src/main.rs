@@ -105,8 +105,13 @@ enum BenchTarget {
 #[derive(clap::Args)]
 struct GameArgs {
     /// hkot-1, hkot-2, sacred-hill-1, sacred-hill-2 or ard-ri.
-    #[arg(long, value_parser = parse_variant)]
-    variant: Variant,
+    #[arg(long, value_parser = parse_variant, required_unless_present = "record")]
+    variant: Option<Variant>,
+    /// Read the game from a record file (as `/record` and `/export` give it: `variant:`,
+    /// `scoring:`, `first:` and `moves:` lines, `#` comments) instead of --variant, --scoring,
+    /// --first and --moves.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", "scoring", "first", "moves", "position"])]
+    record: Option<std::path::PathBuf>,
     /// kingdoms or knots (knots only for hkot-1 and sacred-hill-1).
     #[arg(long, value_parser = parse_scoring)]
     scoring: Option<Scoring>,
@@ -123,9 +128,36 @@ struct GameArgs {
 }
 
 impl GameArgs {
+    /// The arguments with a `--record` file read into --variant, --scoring, --first and
+    /// --moves; a file that cannot be read, or a record that does not read, is an error (exit
+    /// status 1) that says why (which move, and why it is refused).
+    fn read_record(mut self) -> Result<GameArgs, ExitCode> {
+        let Some(path) = self.record.take() else {
+            return Ok(self);
+        };
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            ExitCode::from(1)
+        })?;
+        let record = tara_bot::game::GameRecord::parse(&text).map_err(|e| {
+            eprintln!("error: {}: {e}", path.display());
+            ExitCode::from(1)
+        })?;
+        self.variant = Some(record.options.variant);
+        self.scoring = Some(record.options.scoring);
+        self.first = Some(record.options.first);
+        let moves: Vec<String> = record.moves.iter().map(|m| m.to_string()).collect();
+        self.moves = moves.join(" ");
+        Ok(self)
+    }
+
     /// The options, or a usage message (exit status 2) for a bad combination.
     fn options(&self, usage: &str) -> Result<GameOptions, ExitCode> {
-        GameOptions::with(self.variant, self.scoring, self.first).map_err(|e| {
+        let variant = self.variant.ok_or_else(|| {
+            eprintln!("error: give --variant or --record\n\nUsage: {usage}");
+            ExitCode::from(2)
+        })?;
+        GameOptions::with(variant, self.scoring, self.first).map_err(|e| {
             eprintln!("error: {e}\n\nUsage: {usage}");
             ExitCode::from(2)
         })
@@ -429,9 +461,13 @@ fn run_export(db: Option<std::path::PathBuf>, server: Option<String>) -> ExitCod
     }
 }
 
-fn run_engine(args: EngineArgs) -> ExitCode {
+fn run_engine(mut args: EngineArgs) -> ExitCode {
+    args.game = match args.game.read_record() {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
     let start = match args.game.start(
-        "tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--position \"<notation>\"] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]",
+        "tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--position \"<notation>\"] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]\n       tara-bot engine --record FILE [--trace]",
     ) {
         Ok(p) => p,
         Err(code) => return code,
@@ -453,8 +489,12 @@ fn run_engine(args: EngineArgs) -> ExitCode {
     }
 }
 
-fn run_render(args: RenderArgs) -> ExitCode {
-    let usage = "tara-bot render --variant <id> [--scoring ..] [--first ..] [--position \"<notation>\"] --moves \"<...>\" [--ply N] [--names \"A,B\"] [--replay] -o FILE.png|FILE.gif|-";
+fn run_render(mut args: RenderArgs) -> ExitCode {
+    let usage = "tara-bot render --variant <id> [--scoring ..] [--first ..] [--position \"<notation>\"] --moves \"<...>\" [--ply N] [--names \"A,B\"] [--replay] -o FILE.png|FILE.gif|-\n       tara-bot render --record FILE [--ply N] [--names \"A,B\"] [--replay] -o FILE.png|FILE.gif|-";
+    args.game = match args.game.read_record() {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
     let start = match args.game.start(usage) {
         Ok(p) => p,
         Err(code) => return code,

@@ -316,7 +316,11 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
         ),
         (
             "brian",
-            Command::Board { ply: Some(99) },
+            Command::Board {
+                ply: Some(99),
+                marks: None,
+                arrows: None,
+            },
             "only 1 move so far",
         ),
         (
@@ -653,7 +657,15 @@ fn board_record_status_games_rules_help() {
     for (who, m) in [("aoife", "D4"), ("brian", "B2"), ("aoife", "F6")] {
         h.mv(who, "c", m);
     }
-    let r = h.send("carol", "c", Command::Board { ply: Some(1) });
+    let r = h.send(
+        "carol",
+        "c",
+        Command::Board {
+            ply: Some(1),
+            marks: None,
+            arrows: None,
+        },
+    );
     assert!(!r[0].ephemeral && r[0].image.is_some());
     assert!(
         r[0].plain_text().contains("after 1 of 3 moves"),
@@ -723,6 +735,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         Command::Game {
             id: GameId(g.id),
             ply: None,
+            marks: None,
+            arrows: None,
         },
     );
     assert_eq!(r.len(), 1);
@@ -740,6 +754,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         Command::Game {
             id: GameId(g.id),
             ply: Some(1),
+            marks: None,
+            arrows: None,
         },
     );
     assert!(r[0].plain_text().contains("position after 1 of 2 moves"));
@@ -749,6 +765,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         Command::Game {
             id: GameId(g.id),
             ply: Some(5),
+            marks: None,
+            arrows: None,
         },
     );
     assert!(r[0].ephemeral && r[0].plain_text().contains("only 2 moves"));
@@ -760,6 +778,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         Command::Game {
             id: GameId(g.id),
             ply: None,
+            marks: None,
+            arrows: None,
         },
     );
     assert!(r[0].ephemeral);
@@ -773,6 +793,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         Command::Game {
             id: GameId(999),
             ply: None,
+            marks: None,
+            arrows: None,
         },
     );
     assert_eq!(r[0].plain_text(), "There is no game #999 on this server.");
@@ -856,18 +878,42 @@ fn counts_of_one_are_singular() {
     let t = r[0].plain_text();
     assert!(t.contains("· 1 move played"), "{t}");
     assert!(t.contains("since 1 hour ago"), "{t}");
-    let r = h.send("brian", "c", Command::Board { ply: Some(3) });
+    let r = h.send(
+        "brian",
+        "c",
+        Command::Board {
+            ply: Some(3),
+            marks: None,
+            arrows: None,
+        },
+    );
     assert_eq!(
         r[0].plain_text(),
         "The game has only 1 move so far; choose a ply from 0 to 1."
     );
-    let r = h.send("brian", "c", Command::Board { ply: None });
+    let r = h.send(
+        "brian",
+        "c",
+        Command::Board {
+            ply: None,
+            marks: None,
+            arrows: None,
+        },
+    );
     assert!(
         r[0].plain_text().contains("position now (after 1 move)"),
         "{}",
         r[0].plain_text()
     );
-    let r = h.send("brian", "c", Command::Board { ply: Some(0) });
+    let r = h.send(
+        "brian",
+        "c",
+        Command::Board {
+            ply: Some(0),
+            marks: None,
+            arrows: None,
+        },
+    );
     assert!(
         r[0].plain_text().contains("position after 0 of 1 move"),
         "{}",
@@ -944,13 +990,29 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     );
     assert!(t.contains("`/challenge` starts a new one"), "{t}");
     assert!(!t.contains("to move"), "{t}");
-    let r = h.send("carol", "c", Command::Board { ply: None });
+    let r = h.send(
+        "carol",
+        "c",
+        Command::Board {
+            ply: None,
+            marks: None,
+            arrows: None,
+        },
+    );
     let t = r[0].plain_text();
     assert!(
         t.contains("The game is over: Red wins: Blue resigned."),
         "{t}"
     );
-    let r = h.send("carol", "c", Command::Board { ply: Some(0) });
+    let r = h.send(
+        "carol",
+        "c",
+        Command::Board {
+            ply: Some(0),
+            marks: None,
+            arrows: None,
+        },
+    );
     let t = r[0].plain_text();
     assert!(t.contains("its last position shows how it ended"), "{t}");
     // An aborted game says so.
@@ -1042,6 +1104,9 @@ fn hostile_names_and_reasons_never_become_markdown() {
     // The record names the players in its header: its fence is longer than their backticks.
     let rec = h.bot.handle(&eve, Command::Record {});
     let rec = discord(&rec[0]);
+    // (After the line saying that the game has ended.)
+    let (ended, rec) = rec.split_once('\n').unwrap();
+    assert!(ended.starts_with("Game 1 has ended"), "{ended}");
     assert!(rec.starts_with("````\n") && rec.ends_with("````"), "{rec}");
     assert!(rec.contains(fence), "{rec}");
     h.start("eve", "fen", "d", "hkot-1", "me");
@@ -1357,6 +1422,8 @@ fn a_challenge_of_another_server_answers_like_a_missing_one() {
         Command::Game {
             id: GameId(1),
             ply: None,
+            marks: None,
+            arrows: None,
         },
     );
     assert_eq!(r[0].plain_text(), "There is no game #1 on this server.");
@@ -1543,7 +1610,11 @@ fn a_flood_from_one_user_leaves_other_users_latency_unchanged() {
                 let t = Instant::now();
                 let r = bot.handle(
                     &ctx(&format!("{tag}{i}"), "game"),
-                    Command::Board { ply: None },
+                    Command::Board {
+                        ply: None,
+                        marks: None,
+                        arrows: None,
+                    },
                 );
                 let us = t.elapsed().as_secs_f64() * 1e6;
                 assert!(!r[0].ephemeral, "{}", r[0].plain_text());

@@ -1497,3 +1497,279 @@ async fn a_flood_from_one_user_does_not_slow_anyone_else() {
         "idle {idle_median:.1} ms, during the flood {busy_median:.1} ms"
     );
 }
+
+/// The answer to an interaction that may have been deferred (a slow command): the callback
+/// itself, or, after a deferral (type 5), the edit of the original response that follows.
+async fn final_answer(fake: &FakeDiscord, id: u64) -> Recorded {
+    let r = fake.response(id, T).await.expect("answered");
+    if r.callback_type() != Some(5) {
+        return r;
+    }
+    let f = fake.wait_followups(id, 1, Duration::from_secs(60)).await;
+    f.into_iter().next().expect("the deferred answer")
+}
+
+/// Seeds the database of the archive test: a 400-ply Ard Rí game in progress in the channel,
+/// 12 finished games between Alice and Bob in other channels (ending a second apart), and a
+/// game of another server. Returns (the long game, the finished games newest first, the other
+/// server's game).
+fn seed_archive(db: &Path) -> (i64, Vec<i64>, i64) {
+    use tara_bot::game::{forfeit, EndReason};
+    use tara_bot::store::{MoveRow, NewGame, Store};
+    let (options, moves) = long_ard_ri(400);
+    let mut store = Store::open(db).unwrap();
+    store
+        .write(|tx| -> Result<_, tara_bot::store::StoreError> {
+            let (a, b) = (id_str(ALICE), id_str(BOB));
+            tx.upsert_user(&a, ALICE.1, 0)?;
+            tx.upsert_user(&b, BOB.1, 0)?;
+            let guild = FakeDiscord::GUILD_ID.to_string();
+            let game =
+                |tx: &tara_bot::store::Tx, server: &str, channel: String, options: GameOptions| {
+                    tx.insert_game(
+                        &NewGame {
+                            server_id: server,
+                            channel_id: &channel,
+                            options,
+                            seats: [&a, &b],
+                            match_id: None,
+                            match_game: None,
+                            pairing_id: None,
+                            rated: false,
+                            ai_levels: [None, None],
+                            days_per_move: None,
+                        },
+                        0,
+                    )
+                };
+            let long = game(tx, &guild, CH.to_string(), options)?;
+            for (ply, m) in moves.iter().enumerate() {
+                tx.insert_move(
+                    long,
+                    &MoveRow {
+                        ply: ply as u32,
+                        notation: m.to_string(),
+                        user_id: Some(if ply % 2 == 0 { a.clone() } else { b.clone() }),
+                        created_at: 0,
+                    },
+                )?;
+            }
+            let mut finished = Vec::new();
+            for i in 0..12 {
+                let o = GameOptions::new(Variant::Hkot1);
+                let g = game(tx, &guild, format!("{}", 500 + i), o)?;
+                let result = forfeit(&Position::new(o), Side::Blue, EndReason::Resigned);
+                tx.finish_game(g, &result, 1_796_000_000_000 + i * 1000)?;
+                finished.push(g);
+            }
+            finished.reverse();
+            let theirs = game(tx, "999", "998".into(), GameOptions::new(Variant::Hkot1))?;
+            Ok((long, finished, theirs))
+        })
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_archive_and_discussion_through_discord() {
+    use tara_bot::render::UPLOAD_LIMIT;
+    let dir = tempfile::tempdir().unwrap();
+    let (long, finished, theirs) = seed_archive(&dir.path().join("tara.db"));
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    let other = FakeDiscord::OTHER_CHANNEL_ID;
+
+    // /replay of the 400-ply game in progress, from another channel: one GIF within the limit.
+    let id = fake
+        .slash(
+            BOB,
+            other,
+            "replay",
+            json!([{"name": "id", "type": 4, "value": long}]),
+        )
+        .await;
+    let r = final_answer(&fake, id).await;
+    let text = r.content().unwrap_or_default().to_string();
+    assert!(text.contains(&format!("Replay of game {long}")), "{text}");
+    assert!(text.contains("400 moves so far (in progress)"), "{text}");
+    assert!(!r.ephemeral());
+    assert_eq!(r.files.len(), 1, "{text}");
+    let (name, gif) = &r.files[0];
+    assert_eq!(name, &format!("game-{long}.gif"));
+    assert!(gif.len() <= UPLOAD_LIMIT, "{} bytes", gif.len());
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut dec = opts.read_info(&gif[..]).expect("a GIF");
+    let mut frames = 0;
+    while dec.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 401, "every position fits: nothing skipped");
+    assert!(!text.contains("skipped"), "{text}");
+
+    // /export: always a file, even for a short record; privately.
+    let short = finished[0];
+    let id = fake
+        .slash(
+            BOB,
+            other,
+            "export",
+            json!([{"name": "id", "type": 4, "value": short}]),
+        )
+        .await;
+    let r = final_answer(&fake, id).await;
+    assert!(r.ephemeral());
+    assert_eq!(r.files.len(), 1);
+    assert_eq!(r.files[0].0, format!("game-{short}.txt"));
+    let file = String::from_utf8(r.files[0].1.clone()).unwrap();
+    let rec = tara_bot::game::GameRecord::parse(&file).expect("importable");
+    assert_eq!(rec.options.variant, Variant::Hkot1);
+    assert!(file.contains("# result: Red wins"), "{file}");
+    assert!(r
+        .content()
+        .unwrap()
+        .contains(&format!("The record of game {short}")));
+
+    // A missing game and another server's game: the same private answer, nothing attached.
+    let mut answers = Vec::new();
+    for (cmd, n) in [
+        ("replay", 99_999),
+        ("replay", theirs),
+        ("export", 99_999),
+        ("export", theirs),
+    ] {
+        let id = fake
+            .slash(
+                BOB,
+                other,
+                cmd,
+                json!([{"name": "id", "type": 4, "value": n}]),
+            )
+            .await;
+        let r = final_answer(&fake, id).await;
+        assert!(r.ephemeral() && r.files.is_empty());
+        answers.push(r.content().unwrap().replace(&n.to_string(), "N"));
+    }
+    assert!(
+        answers
+            .iter()
+            .all(|a| a == "There is no game #N on this server."),
+        "{answers:?}"
+    );
+
+    // /history: ten a page, a Next button that turns the page in place.
+    let id = fake.slash(ALICE, other, "history", json!([])).await;
+    let r = final_answer(&fake, id).await;
+    assert!(r.ephemeral());
+    let page1 = r.content().unwrap().to_string();
+    let listed = |t: &str| -> Vec<i64> {
+        t.lines()
+            .filter_map(|l| l.strip_prefix("• #"))
+            .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    assert_eq!(listed(&page1), finished[..10], "{page1}");
+    assert!(
+        page1.contains(&format!("<@{}> (Red) vs <@{}> (Blue)", ALICE.0, BOB.0)),
+        "{page1}"
+    );
+    assert!(allowed_users(&r).is_empty(), "a list pings nobody");
+    let ids = r.custom_ids();
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    assert!(
+        ids[0].starts_with("history:") && ids[0].len() <= 100,
+        "{ids:?}"
+    );
+    let click = fake
+        .button(ALICE, other, fake.message_from(&r), &ids[0])
+        .await;
+    let upd = fake.response(click, T).await.expect("page 2");
+    assert_eq!(
+        upd.callback_type(),
+        Some(7),
+        "the page is replaced in place"
+    );
+    let page2 = upd.content().unwrap().to_string();
+    assert_eq!(listed(&page2), finished[10..], "{page2}");
+    assert!(page2.contains("page 2"), "{page2}");
+    let ids2 = upd.custom_ids();
+    assert_eq!(ids2.len(), 1, "only Previous on the last page: {ids2:?}");
+    assert!(fake.followups(click).await.is_empty(), "no new message");
+    // Back again.
+    let back = fake
+        .button(ALICE, other, fake.message_from(&upd), &ids2[0])
+        .await;
+    let upd = fake.response(back, T).await.expect("page 1 again");
+    assert_eq!(upd.callback_type(), Some(7));
+    assert_eq!(listed(upd.content().unwrap()), finished[..10]);
+    // A user's games of one variant.
+    let id = fake
+        .slash(
+            ALICE,
+            other,
+            "history",
+            json!([fake.user_option("user", BOB), {"name": "variant", "type": 3, "value": "ard-ri"}]),
+        )
+        .await;
+    let r = final_answer(&fake, id).await;
+    assert!(
+        r.content().unwrap().contains("none yet"),
+        "{:?}",
+        r.content()
+    );
+
+    // /position: a board from a pasted record, with marks and arrows; no game is created.
+    let id = fake
+        .slash(
+            ALICE,
+            other,
+            "position",
+            json!([
+                {"name": "record", "type": 3, "value": "variant: hkot-1 moves: D4 B2 F6"},
+                {"name": "marks", "type": 3, "value": "D4 B2"},
+                {"name": "arrows", "type": 3, "value": "F6-F4"}
+            ]),
+        )
+        .await;
+    let r = final_answer(&fake, id).await;
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    assert_eq!(r.files.len(), 1);
+    assert_eq!(png_size(&r.files[0].1), (600, 690));
+    // A record that does not read: the engine's message, privately.
+    let id = fake
+        .slash(
+            ALICE,
+            other,
+            "position",
+            json!([{"name": "record", "type": 3, "value": "variant: hkot-1 moves: D4 D4"}]),
+        )
+        .await;
+    let r = final_answer(&fake, id).await;
+    assert!(r.ephemeral() && r.files.is_empty());
+    assert!(
+        r.content().unwrap().contains("move 2 (D4)"),
+        "{:?}",
+        r.content()
+    );
+    // /board with marks and arrows, and a bad mark named.
+    let id = fake
+        .slash(
+            BOB,
+            CH,
+            "board",
+            json!([{"name": "marks", "type": 3, "value": "d4"}, {"name": "arrows", "type": 3, "value": "a4-c4"}]),
+        )
+        .await;
+    let r = final_answer(&fake, id).await;
+    assert_eq!(r.files.len(), 1, "{:?}", r.content());
+    let id = fake
+        .slash(
+            BOB,
+            CH,
+            "board",
+            json!([{"name": "marks", "type": 3, "value": "d4 q1"}]),
+        )
+        .await;
+    let r = final_answer(&fake, id).await;
+    assert!(r.ephemeral() && r.content().unwrap().starts_with("Bad mark `q1`"));
+}

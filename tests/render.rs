@@ -6,9 +6,10 @@
 
 use std::path::PathBuf;
 use tara_bot::cli::engine::split_moves;
+use tara_bot::game::notation::{parse_hill, parse_square};
 use tara_bot::game::playout::{random_game, Rng};
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
-use tara_bot::render::{board_png, replay_gif, Frame, HEIGHT, WIDTH};
+use tara_bot::render::{board_png, replay_gif, Cell, Frame, HEIGHT, WIDTH};
 
 /// Decodes a PNG to RGB8 pixels.
 fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
@@ -35,6 +36,21 @@ struct Case {
     names: [String; 2],
     moves: Vec<Move>,
     ply: usize,
+    /// Analysis marks and arrows (columns 7 and 8, optional).
+    marks: Vec<Cell>,
+    arrows: Vec<(Cell, Cell)>,
+}
+
+/// A hill or square as a cell of the grid.
+fn cell(variant: Variant, text: &str) -> Cell {
+    let (col, row) = if variant.is_tara() {
+        let h = parse_hill(text).unwrap();
+        (h.col(), h.row())
+    } else {
+        let s = parse_square(text).unwrap();
+        (s.col(), s.row())
+    };
+    Cell { col, row }
 }
 
 fn cases() -> Vec<Case> {
@@ -54,7 +70,24 @@ fn cases() -> Vec<Case> {
                 })
                 .collect();
             let mut names = f[3].split(',').map(str::to_string);
+            let marks = f
+                .get(6)
+                .map(|m| m.split_whitespace().map(|t| cell(variant, t)).collect())
+                .unwrap_or_default();
+            let arrows = f
+                .get(7)
+                .map(|a| {
+                    a.split_whitespace()
+                        .map(|t| {
+                            let (x, y) = t.split_once('-').unwrap();
+                            (cell(variant, x), cell(variant, y))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
             Case {
+                marks,
+                arrows,
                 name: f[0].to_string(),
                 options,
                 names: [names.next().unwrap(), names.next().unwrap()],
@@ -75,7 +108,10 @@ fn render_case(c: &Case) -> Vec<u8> {
         pos.play(*m).unwrap();
     }
     let last = c.ply.checked_sub(1).map(|i| c.moves[i]);
-    board_png(&pos, &Frame::new(c.names.clone(), last))
+    board_png(
+        &pos,
+        &Frame::new(c.names.clone(), last).with_annotations(c.marks.clone(), c.arrows.clone()),
+    )
 }
 
 #[test]
@@ -279,4 +315,71 @@ fn render_command_reports_bad_moves_like_the_engine() {
         "x.png",
     ]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The first 400 plies of a random Ard Rí game that lasts at least that long.
+fn ard_ri_400() -> (GameOptions, Vec<Move>) {
+    let options = GameOptions::new(Variant::ArdRi);
+    for seed in 0..2000 {
+        let (_, moves) = random_game(options, &mut Rng::new(seed));
+        if moves.len() >= 400 {
+            return (options, moves[..400].to_vec());
+        }
+    }
+    panic!("no random Ard Rí game of 400 plies in 2000 seeds");
+}
+
+#[test]
+fn a_400_ply_ard_ri_replay_fits_discords_upload_limit() {
+    use tara_bot::render::{replay_gif_within, UPLOAD_LIMIT};
+    let (options, moves) = ard_ri_400();
+    let names = ["Conn".to_string(), "Niall".to_string()];
+    let started = std::time::Instant::now();
+    let whole = replay_gif(options, &moves, &names);
+    let took = started.elapsed();
+    println!(
+        "400-ply Ard Rí replay: {} bytes ({:.2} MiB), 401 frames, {:?}",
+        whole.len(),
+        whole.len() as f64 / 1_048_576.0,
+        took
+    );
+    let r = replay_gif_within(options, &moves, &names, UPLOAD_LIMIT).unwrap();
+    assert!(r.bytes.len() <= UPLOAD_LIMIT);
+    assert_eq!(gif_frames(&r.bytes).2, r.shown.len());
+    if whole.len() <= UPLOAD_LIMIT {
+        assert_eq!((r.step, &r.bytes), (1, &whole));
+    }
+    // Under a tighter limit it is thinned, keeping the start and the end.
+    let tight = whole.len() / 4;
+    let t = replay_gif_within(options, &moves, &names, tight).unwrap();
+    println!(
+        "thinned to {} bytes: every {}th position, {} frames",
+        t.bytes.len(),
+        t.step,
+        t.shown.len()
+    );
+    assert!(t.bytes.len() <= tight && t.step > 1);
+    assert_eq!(gif_frames(&t.bytes).2, t.shown.len());
+    assert_eq!((t.shown[0], *t.shown.last().unwrap()), (0, 400));
+}
+
+#[test]
+fn marks_and_arrows_change_the_image_and_nothing_else_does() {
+    let c = &cases()[2];
+    let mut pos = Position::new(c.options);
+    for m in &c.moves[..c.ply] {
+        pos.play(*m).unwrap();
+    }
+    let plain = Frame::new(c.names.clone(), None);
+    let empty = plain.clone().with_annotations(vec![], vec![]);
+    assert_eq!(board_png(&pos, &plain), board_png(&pos, &empty));
+    let d4 = Cell { col: 3, row: 3 };
+    let marked = plain.clone().with_annotations(vec![d4], vec![]);
+    let arrowed = plain.with_annotations(vec![], vec![(d4, Cell { col: 3, row: 5 })]);
+    let (a, b, p) = (
+        decode(&board_png(&pos, &marked)).2,
+        decode(&board_png(&pos, &arrowed)).2,
+        decode(&board_png(&pos, &empty)).2,
+    );
+    assert!(a != p && b != p && a != b);
 }

@@ -197,11 +197,15 @@ commands! {
     /// The board now, or after `ply` moves.
     Board = "board", "Show the board now, or after a given move", private: false, Bot::board {
         ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
+        marks: Option<String> = "marks", "Hills or squares to highlight, e.g. D4 E5" .max_length(100);
+        arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
     }
     /// A game by its number, from any channel of this server.
     Game = "game", "Show any game of this server by its number (#123)", private: false, Bot::game {
         id: GameId = "id", "The game's number, as in #123" .min(1);
         ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
+        marks: Option<String> = "marks", "Hills or squares to highlight, e.g. D4 E5" .max_length(100);
+        arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
     }
     /// The game record as importable text.
     Record = "record", "The game record (importable)", private: false, Bot::record {}
@@ -252,12 +256,44 @@ commands! {
         answer: Option<TakebackAnswer> = "answer", "Answer your opponent's request";
         game: Option<GameId> = "game", "The game the request was made in" .hidden();
     }
+    // The archive and discussion (`archive.rs`, `discussion.rs`).
+    /// Any game of this server as an animated GIF.
+    Replay = "replay", "Any game of this server (#123) as an animated replay", private: false, Bot::replay {
+        id: GameId = "id", "The game's number, as in #123" .min(1);
+    }
+    /// Any game of this server's record as a file.
+    Export = "export", "Any game of this server (#123) as a record file (importable)", private: true, Bot::export {
+        id: GameId = "id", "The game's number, as in #123" .min(1);
+    }
+    /// Finished games of a player on this server, page by page (buttons turn the pages).
+    History = "history", "Finished games of a player on this server, newest first", private: true, Bot::history {
+        user: Option<User> = "user", "Whose games (default: yours)";
+        variant: Option<Variant> = "variant", "Only games of this variant";
+        page: Option<u32> = "page", "Which page (the buttons turn them)" .min(1) .max(1000) .hidden();
+    }
+    /// A board for discussion from a pasted record or move list; no game is created.
+    Position = "position", "Post a board from a pasted record or move list (no game is created)", private: false, Bot::position {
+        record: String = "record", "A record (as /record or /export give it) or a move list" .max_length(6000) .rest();
+        variant: Option<Variant> = "variant", "The game of a bare move list";
+        ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
+        marks: Option<String> = "marks", "Hills or squares to highlight, e.g. D4 E5" .max_length(100);
+        arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
+    }
 }
 
 impl Command {
-    /// The command a button press stands for (buttons are named `kind:number`).
+    /// The command a button press stands for (buttons are named `kind:number`, and a
+    /// `/history` page `history:<user>:<variant or all>:<page>`).
     pub fn from_button(id: &str) -> Option<Command> {
         let (kind, rest) = id.split_once(':')?;
+        if kind == super::archive::HISTORY_BUTTON {
+            let (user, variant, page) = super::archive::read_history_button(rest)?;
+            return Some(Command::History {
+                user: Some(User::new(user.clone(), user)),
+                variant,
+                page: Some(page),
+            });
+        }
         let n: i64 = rest.parse().ok()?;
         Some(match kind {
             "accept" => Command::Accept { challenge: Some(n) },
@@ -477,5 +513,14 @@ mod tests {
         assert_eq!(Command::from_button("vacation:-1"), None);
         assert_eq!(Command::from_button("nothing:1"), None);
         assert_eq!(Command::from_button("accept:x"), None);
+        assert_eq!(
+            Command::from_button("history:42:hkot-2:3"),
+            Some(Command::History {
+                user: Some(User::new("42", "42")),
+                variant: Some(Variant::Hkot2),
+                page: Some(3)
+            })
+        );
+        assert_eq!(Command::from_button("history:42:hkot-2:0"), None);
     }
 }

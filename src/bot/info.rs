@@ -1,5 +1,6 @@
 //! Commands that only look: board, record, status, games, rules, help; and move autocomplete.
 
+use super::discussion::read_notes;
 use super::reply::{Ctx, Part, Reply};
 use super::session::{load_active, load_game, names, replay, time_left, Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
@@ -30,20 +31,40 @@ fn ago(ms: i64) -> String {
 }
 
 impl Bot {
-    /// `/board`: this channel's game, now or after `ply` moves.
-    pub(crate) fn board(&self, ctx: &Ctx, ply: Option<u32>) -> Outcome<Vec<Out>> {
-        self.read(|tx| board_of(tx, game_here(tx, ctx)?, ply))
+    /// `/board`: this channel's game, now or after `ply` moves, with analysis marks and
+    /// arrows.
+    pub(crate) fn board(
+        &self,
+        ctx: &Ctx,
+        ply: Option<u32>,
+        marks: Option<String>,
+        arrows: Option<String>,
+    ) -> Outcome<Vec<Out>> {
+        self.read(|tx| {
+            board_of(
+                tx,
+                game_here(tx, ctx)?,
+                ply,
+                marks.as_deref(),
+                arrows.as_deref(),
+            )
+        })
     }
 
-    /// `/game id`: any game of this server by its number, now or after `ply` moves.
-    pub(crate) fn game(&self, ctx: &Ctx, id: GameId, ply: Option<u32>) -> Outcome<Vec<Out>> {
+    /// `/game id`: any game of this server by its number, now or after `ply` moves, with
+    /// analysis marks and arrows.
+    pub(crate) fn game(
+        &self,
+        ctx: &Ctx,
+        id: GameId,
+        ply: Option<u32>,
+        marks: Option<String>,
+        arrows: Option<String>,
+    ) -> Outcome<Vec<Out>> {
         self.read(|tx| {
-            let game = tx
-                .game(id.0)?
-                .filter(|g| g.server_id == ctx.server)
-                .ok_or_else(|| Fail::User(format!("There is no game {id} on this server.")))?;
+            let game = server_game(tx, ctx, id)?;
             let channel = game.channel_id.clone();
-            let mut outs = board_of(tx, game, ply)?;
+            let mut outs = board_of(tx, game, ply, marks.as_deref(), arrows.as_deref())?;
             if let Some(first) = outs.first_mut() {
                 first.reply.parts.push(Part::Text("\nPlayed in ".into()));
                 first.reply.parts.push(Part::Channel(channel));
@@ -53,49 +74,27 @@ impl Bot {
         })
     }
 
-    /// `/record`: this channel's game record.
+    /// `/record`: this channel's game record (of its latest game when none is in progress,
+    /// saying that it has ended).
     pub(crate) fn record(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
         self.read(|tx| {
             let game = game_here(tx, ctx)?;
-            let moves = tx.moves(game.id)?;
-            let (pos, played) = replay(&game, &moves, None)?;
-            let n = names(tx, &game)?;
-            let mut header = format!(
-                "# game {} · {} {} vs {} {}\n",
-                game.id,
-                text::side_of(&game, 0).name(),
-                n[0],
-                text::side_of(&game, 1).name(),
-                n[1]
-            );
-            match (&game.outcome, game.status) {
-                (Some(o), _) => header.push_str(&format!(
-                    "# result: {} · points {}\n",
-                    describe::result(&pos, o),
-                    describe::points(o, game.options.variant.sides())
-                )),
-                (None, GameStatus::Aborted) => header.push_str("# aborted\n"),
-                _ => {}
-            }
-            let record = GameRecord {
-                options: game.options,
-                moves: played,
-            };
-            let body = format!("{header}{record}");
+            let ended = ended_line(tx, &game)?;
+            let (body, moves) = record_text(tx, &game)?;
             let fence = text::fence_for(&body);
             let mut reply = Builder::new()
-                .text(format!("{fence}\n{body}{fence}"))
+                .text(format!("{ended}{fence}\n{body}{fence}"))
                 .build();
             // Too long for one Discord message, it goes as a file.
             reply.document = Some(super::reply::Document {
                 filename: format!("game-{}.txt", game.id),
                 note: format!(
-                    "The record of game {} ({} moves) is in the attached file; it can be \
-                     imported as it is.",
+                    "{ended}The record of game {} ({moves} moves) is in the attached file; it \
+                     can be imported as it is.",
                     game.id,
-                    record.moves.len()
                 ),
                 text: body,
+                always: false,
             });
             Ok(vec![Out::text(reply)])
         })
@@ -321,8 +320,75 @@ impl Bot {
 /// How many moves autocomplete offers at most (Discord's limit on choices).
 const AUTOCOMPLETE_LIMIT: usize = 25;
 
-/// A game's board after `ply` moves (all when `None`), with a line about the game.
-fn board_of(tx: &Tx, game: GameRow, ply: Option<u32>) -> Outcome<Vec<Out>> {
+/// A game of this server by its number; a game of another server is answered exactly as a
+/// game that does not exist.
+pub(crate) fn server_game(tx: &Tx, ctx: &Ctx, id: GameId) -> Outcome<GameRow> {
+    tx.game(id.0)?
+        .filter(|g| g.server_id == ctx.server)
+        .ok_or_else(|| Fail::User(format!("There is no game {id} on this server.")))
+}
+
+/// "Game 12 has ended: Red wins by … " (with a line break) for a game that is over, else
+/// nothing.
+fn ended_line(tx: &Tx, game: &GameRow) -> Outcome<String> {
+    Ok(match (&game.outcome, game.status) {
+        (Some(o), _) => {
+            let moves = tx.moves(game.id)?;
+            let (pos, _) = replay(game, &moves, None)?;
+            format!(
+                "Game {} has ended: {}.\n",
+                game.id,
+                describe::result(&pos, o)
+            )
+        }
+        (None, GameStatus::Aborted) => format!("Game {} has ended: it was aborted.\n", game.id),
+        _ => String::new(),
+    })
+}
+
+/// A game's record as `/record` and `/export` give it: comment lines (the game, the players,
+/// the result) and the record that `tara-bot engine --record` and `render --record` read; and
+/// the number of moves.
+pub(crate) fn record_text(tx: &Tx, game: &GameRow) -> Outcome<(String, usize)> {
+    let moves = tx.moves(game.id)?;
+    let (pos, played) = replay(game, &moves, None)?;
+    let n = names(tx, game)?;
+    // Names are the players' own text: one line each, so that they stay comments.
+    let n = n.map(|s| s.replace(['\n', '\r'], " "));
+    let mut header = format!(
+        "# game {} · {} {} vs {} {}\n",
+        game.id,
+        text::side_of(game, 0).name(),
+        n[0],
+        text::side_of(game, 1).name(),
+        n[1]
+    );
+    match (&game.outcome, game.status) {
+        (Some(o), _) => header.push_str(&format!(
+            "# result: {} · points {}\n",
+            describe::result(&pos, o),
+            describe::points(o, game.options.variant.sides())
+        )),
+        (None, GameStatus::Aborted) => header.push_str("# aborted\n"),
+        _ => {}
+    }
+    let record = GameRecord {
+        options: game.options,
+        moves: played,
+    };
+    Ok((format!("{header}{record}"), record.moves.len()))
+}
+
+/// A game's board after `ply` moves (all when `None`), with a line about the game, and the
+/// analysis marks and arrows given.
+fn board_of(
+    tx: &Tx,
+    game: GameRow,
+    ply: Option<u32>,
+    marks: Option<&str>,
+    arrows: Option<&str>,
+) -> Outcome<Vec<Out>> {
+    let notes = read_notes(game.options.variant, marks, arrows).map_err(Fail::User)?;
     let moves = tx.moves(game.id)?;
     let upto = ply.map(|p| p as usize).unwrap_or(moves.len());
     if upto > moves.len() {
@@ -378,7 +444,7 @@ fn board_of(tx: &Tx, game: GameRow, ply: Option<u32>) -> Outcome<Vec<Out>> {
         reply: b.build(),
         board: Some((
             pos,
-            Frame::new(n, played.last().copied()),
+            notes.frame(Frame::new(n, played.last().copied())),
             format!("game-{}-ply-{upto}.png", game.id),
         )),
     }])

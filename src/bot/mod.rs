@@ -15,12 +15,16 @@
 //! - capabilities: `matches` (a game's end and its match), `clocks` (reminders, timeouts,
 //!   vacations, settings), `lobby` (challenges), `play` (moves, resign, abort, takebacks),
 //!   `info` (boards, records, status, rules, autocomplete), `delivery` (what the adapters
-//!   report sent or failed, and what is still owed), `moderation` (the audit log);
+//!   report sent or failed, and what is still owed), `moderation` (the audit log),
+//!   `discussion` (analysis marks and arrows, `/position`), `archive` (replays, exported
+//!   records, `/history`);
 //! - `commands`: the table of commands and the dispatch to their handlers.
 
+mod archive;
 mod clocks;
 pub mod commands;
 mod delivery;
+mod discussion;
 mod info;
 mod lobby;
 mod matches;

@@ -82,6 +82,7 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
         dm: row.dm_user_id,
         // Delivered later, it answers no pressed button.
         pressed_message: None,
+        replaces_pressed: false,
         outbox: Some(row.id),
         // Only read-only answers carry one, and those are never owed.
         document: None,

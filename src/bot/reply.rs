@@ -126,6 +126,9 @@ pub struct Document {
     pub text: String,
     /// The message that goes with the file, in place of the reply's text.
     pub note: String,
+    /// Always sent as a file, however short (`/export`); otherwise only a text too long for
+    /// one message goes as the file (`/record`).
+    pub always: bool,
 }
 
 /// One message from the bot.
@@ -149,6 +152,10 @@ pub struct Reply {
     /// the button (a challenge, once answered, stops asking to be accepted). Adapters put it in
     /// place of that message's text when they take its buttons away; `None` leaves the text.
     pub pressed_message: Option<Vec<Part>>,
+    /// When the command came from a pressed button: this reply takes the place of the pressed
+    /// button's message, text and buttons (a page of `/history` replacing the page before).
+    /// Private, read-only replies only; adapters that cannot edit show it as a new message.
+    pub replaces_pressed: bool,
     /// The message's entry in the outbox: a message the bot owes, stored with the change that
     /// caused it. The adapter reports its delivery with [`crate::bot::Bot::delivered`] (or
     /// [`crate::bot::Bot::delivery_failed`]); the id is also its idempotency key.

@@ -161,6 +161,11 @@ impl Bot {
         self
     }
 
+    /// Whether images (boards, replays) are drawn.
+    pub(crate) fn images(&self) -> bool {
+        self.images
+    }
+
     pub(crate) fn now(&self) -> i64 {
         self.clock.now_ms()
     }

@@ -92,6 +92,23 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
     let mut values = Values::new();
     let usage = || format!("usage: {}", spec.usage());
     if let Some(o) = spec.options.iter().find(|o| o.rest) {
+        // Other options may come first as `key:value` (`/position variant:ard-ri d2-c2`).
+        let mut rest = rest.trim_start();
+        while let Some((w, after)) = rest
+            .split_once(char::is_whitespace)
+            .or(Some((rest, "")).filter(|(w, _)| !w.is_empty()))
+        {
+            let keyed = w.split_once([':', '=']).and_then(|(k, v)| {
+                let k = k.to_ascii_lowercase().replace('_', "-");
+                spec.options
+                    .iter()
+                    .find(|x| x.name == k && !x.rest && !v.is_empty())
+                    .map(|x| (x, v))
+            });
+            let Some((x, v)) = keyed else { break };
+            values.set(x.name, x.value_from_text(v)?);
+            rest = after.trim_start();
+        }
         if !rest.is_empty() {
             values.set(o.name, o.value_from_text(rest)?);
         }
@@ -523,12 +540,42 @@ mod tests {
         );
         assert_eq!(run("/accept #3"), Command::Accept { challenge: Some(3) });
         assert_eq!(parse_line("# comment"), Ok(Action::Nothing));
-        assert_eq!(run("/board 4"), Command::Board { ply: Some(4) });
+        assert_eq!(
+            run("/position variant:ard-ri ply:1 d2-c2 c3-b3"),
+            Command::Position {
+                record: "d2-c2 c3-b3".into(),
+                variant: Some(crate::game::Variant::ArdRi),
+                ply: Some(1),
+                marks: None,
+                arrows: None
+            }
+        );
+        // A record's own fields (`variant: hkot-1`, with a space) stay in the record.
+        assert_eq!(
+            run("/position variant: hkot-1 moves: D4"),
+            Command::Position {
+                record: "variant: hkot-1 moves: D4".into(),
+                variant: None,
+                ply: None,
+                marks: None,
+                arrows: None
+            }
+        );
+        assert_eq!(
+            run("/board 4"),
+            Command::Board {
+                ply: Some(4),
+                marks: None,
+                arrows: None
+            }
+        );
         assert_eq!(
             run("/game #12 3"),
             Command::Game {
                 id: crate::store::GameId(12),
-                ply: Some(3)
+                ply: Some(3),
+                marks: None,
+                arrows: None
             }
         );
         assert_eq!(

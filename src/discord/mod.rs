@@ -452,7 +452,7 @@ fn outgoing(reply: &Reply) -> Vec<Outgoing> {
     let text = reply.markdown_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
     // A long text the core also gives as a file (a game record) goes as that file.
     let (chunks, document) = match &reply.document {
-        Some(d) if text.chars().count() > FILE_AFTER => (
+        Some(d) if d.always || text.chars().count() > FILE_AFTER => (
             vec![d.note.clone()],
             Some((d.filename.clone(), d.text.clone().into_bytes())),
         ),
@@ -757,7 +757,34 @@ async fn send(
     // answer is still the deferred "thinking…" waiting for its content.
     let mut answered = deferred != Deferred::No;
     let mut pending_edit = deferred != Deferred::No;
-    if update_buttons && deferred == Deferred::No {
+    let mut replies = replies;
+    if update_buttons
+        && deferred == Deferred::No
+        && replies.first().is_some_and(|r| r.replaces_pressed)
+    {
+        // A pressed button whose answer takes the place of its message (a page of /history):
+        // the message is updated to the answer, text and buttons, pinging nobody.
+        let first = replies.remove(0);
+        let page = outgoing(first).into_iter().next();
+        answered = retry("replacing the message", || {
+            let m = page.as_ref().map_or_else(
+                || CreateInteractionResponseMessage::new().components(vec![]),
+                |o| {
+                    CreateInteractionResponseMessage::new()
+                        .content(o.content.clone())
+                        .allowed_mentions(CreateAllowedMentions::new())
+                        .components(if o.buttons.is_empty() {
+                            vec![]
+                        } else {
+                            vec![CreateActionRow::Buttons(o.buttons.clone())]
+                        })
+                },
+            );
+            target.respond(http, CreateInteractionResponse::UpdateMessage(m))
+        })
+        .await
+        .is_ok();
+    } else if update_buttons && deferred == Deferred::No {
         // A pressed button: its message loses its buttons (and takes the core's new text for
         // it, without pinging anyone again), the replies follow.
         answered = retry("updating the message", || {
@@ -1024,7 +1051,10 @@ impl Handler {
         let (replies, deferred) =
             handle_timed(&self.bot, &dctx.http, &target, ctx, command, false).await;
         // A refusal leaves the buttons for the right person; anything else removes them.
-        let refused = replies.first().is_some_and(|r| r.ephemeral);
+        // (A reply that replaces the pressed message, a page of /history, is no refusal.)
+        let refused = replies
+            .first()
+            .is_some_and(|r| r.ephemeral && !r.replaces_pressed);
         send(&self.bot, &dctx.http, &target, &replies, deferred, !refused).await;
     }
 }
@@ -1091,6 +1121,7 @@ mod tests {
                 filename: "game-12.txt".into(),
                 text: record.clone(),
                 note: "The record of game 12 is attached.".into(),
+                always: false,
             }),
             ..Reply::default()
         };
@@ -1105,5 +1136,12 @@ mod tests {
         reply.parts = vec![Part::Text("```\nvariant: hkot-1\n```".into())];
         let out = outgoing(&reply);
         assert!(out[0].files.is_empty() && out[0].content.contains("hkot-1"));
+        // Unless it must always be a file (`/export`).
+        if let Some(d) = reply.document.as_mut() {
+            d.always = true;
+        }
+        let out = outgoing(&reply);
+        assert_eq!(out[0].content, "The record of game 12 is attached.");
+        assert_eq!(out[0].files[0].0, "game-12.txt");
     }
 }

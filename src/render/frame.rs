@@ -2,6 +2,14 @@
 
 use crate::game::{Move, Outcome};
 
+/// A cell of the 7x7 grid: column (0 = `A`/`a`) and row (0 = row 1). Which cells exist is the
+/// caller's business (the renderer draws whatever it is given on the grid).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub col: u8,
+    pub row: u8,
+}
+
 /// What to draw besides the position itself.
 #[derive(Clone, Debug, Default)]
 pub struct Frame {
@@ -12,6 +20,10 @@ pub struct Frame {
     /// A result decided outside the rules (resignation, timeout): shown as the result of the
     /// game in this position.
     pub result: Option<Outcome>,
+    /// Hills or squares highlighted for analysis (`/board marks:"D4 E5"`).
+    pub marks: Vec<Cell>,
+    /// Arrows drawn for analysis, from the first cell to the second (`arrows:"G2-E3"`).
+    pub arrows: Vec<(Cell, Cell)>,
 }
 
 impl Frame {
@@ -19,13 +31,20 @@ impl Frame {
         Frame {
             names,
             last_move,
-            result: None,
+            ..Frame::default()
         }
     }
 
     /// The same frame showing a result the position itself does not hold.
     pub fn with_result(mut self, result: Outcome) -> Frame {
         self.result = Some(result);
+        self
+    }
+
+    /// The same frame with analysis marks and arrows.
+    pub fn with_annotations(mut self, marks: Vec<Cell>, arrows: Vec<(Cell, Cell)>) -> Frame {
+        self.marks = marks;
+        self.arrows = arrows;
         self
     }
 }

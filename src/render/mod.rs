@@ -14,6 +14,6 @@ pub mod text;
 mod theme;
 
 pub use draw::{board_png, draw, warm_up};
-pub use frame::Frame;
+pub use frame::{Cell, Frame};
 pub use layout::{HEIGHT, WIDTH};
-pub use replay::replay_gif;
+pub use replay::{replay_gif, replay_gif_within, Replay, UPLOAD_LIMIT};

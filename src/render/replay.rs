@@ -26,21 +26,91 @@ fn positions(options: GameOptions, moves: &[Move]) -> Vec<(Position, Option<Move
     out
 }
 
+/// Discord's upload limit for a file (10 MiB): a replay posted there must not be larger.
+pub const UPLOAD_LIMIT: usize = 10_485_760;
+/// How many of the last positions a thinned replay always shows (the end of a game is where
+/// it is decided), besides the final one.
+const KEEP_LAST: usize = 6;
+
+/// A replay made to fit a size limit ([`replay_gif_within`]).
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The GIF.
+    pub bytes: Vec<u8>,
+    /// The plies (0 = the start) whose positions are frames, in order.
+    pub shown: Vec<usize>,
+    /// Every `step`-th position was kept (1: all of them).
+    pub step: usize,
+}
+
+impl Replay {
+    /// How many positions of the game were left out.
+    pub fn skipped(&self, moves: usize) -> usize {
+        moves + 1 - self.shown.len()
+    }
+}
+
 /// An animated GIF of a game, one frame per position (moves + 1 frames), looping.
 pub fn replay_gif(options: GameOptions, moves: &[Move], names: &[String; 2]) -> Vec<u8> {
+    let all: Vec<usize> = (0..=moves.len()).collect();
+    encode(&positions(options, moves), &all, names)
+}
+
+/// An animated GIF of a game no larger than `limit` bytes: every position when that fits,
+/// else every `k`-th position (the smallest `k` that fits) plus the last [`KEEP_LAST`] and the
+/// final one. `None` if not even the start and the end fit.
+pub fn replay_gif_within(
+    options: GameOptions,
+    moves: &[Move],
+    names: &[String; 2],
+    limit: usize,
+) -> Option<Replay> {
+    let all = positions(options, moves);
+    let n = moves.len();
+    let mut step = 1;
+    loop {
+        let shown = thinned(n, step);
+        let bytes = encode(&all, &shown, names);
+        if bytes.len() <= limit {
+            return Some(Replay { bytes, shown, step });
+        }
+        if step > n {
+            return None;
+        }
+        // Frames cost about the same whatever the step, so the next try keeps about the
+        // share that fits (with a tenth to spare), and always fewer frames than this one.
+        let share = bytes.len() as f64 / limit as f64 * 1.1;
+        step = ((step as f64 * share).ceil() as usize).max(step + 1);
+    }
+}
+
+/// The plies shown when every `step`-th position is kept, plus the last [`KEEP_LAST`] and
+/// the final one (`n` moves).
+fn thinned(n: usize, step: usize) -> Vec<usize> {
+    if step <= 1 {
+        return (0..=n).collect();
+    }
+    let tail = n.saturating_sub(KEEP_LAST);
+    let mut shown: Vec<usize> = (0..=n).filter(|&p| p % step == 0 || p >= tail).collect();
+    if step > n {
+        shown.retain(|&p| p == 0 || p == n);
+    }
+    shown
+}
+
+/// The GIF of the positions at plies `shown` (increasing).
+fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]) -> Vec<u8> {
     let palette = &*PALETTE;
-    let frames: Vec<Vec<u8>> = positions(options, moves)
-        .iter()
-        .map(|(pos, last)| palette.index(&draw(pos, &Frame::new(names.clone(), *last))))
-        .collect();
-    let n = frames.len();
+    let n = shown.len();
     let (w, h) = (WIDTH as u16, HEIGHT as u16);
     let mut out = Vec::new();
     {
         let mut enc = gif::Encoder::new(&mut out, w, h, &palette.colours).expect("GIF header");
         enc.set_repeat(gif::Repeat::Infinite).expect("GIF loop");
         let mut previous: Option<Vec<u8>> = None;
-        for (i, indexed) in frames.into_iter().enumerate() {
+        for (i, &ply) in shown.iter().enumerate() {
+            let (pos, last) = &all[ply];
+            let indexed = palette.index(&draw(pos, &Frame::new(names.clone(), *last)));
             let delay = if i + 1 == n { LAST_DELAY } else { FRAME_DELAY };
             let frame = match &previous {
                 None => gif::Frame {
@@ -108,5 +178,37 @@ fn cropped(prev: &[u8], next: &[u8], delay: u16) -> gif::Frame<'static> {
         dispose: gif::DisposalMethod::Keep,
         delay,
         ..gif::Frame::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::playout::{random_game, Rng};
+    use crate::game::Variant;
+
+    #[test]
+    fn thinning_keeps_the_start_every_kth_the_last_few_and_the_end() {
+        assert_eq!(thinned(5, 1), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(thinned(30, 10), vec![0, 10, 20, 24, 25, 26, 27, 28, 29, 30]);
+        assert_eq!(thinned(30, 31), vec![0, 30]);
+    }
+
+    #[test]
+    fn a_replay_over_the_limit_is_thinned_until_it_fits() {
+        let options = GameOptions::new(Variant::ArdRi);
+        let (_, moves) = random_game(options, &mut Rng::new(3));
+        let moves = &moves[..moves.len().min(40)];
+        let names = ["A".to_string(), "B".to_string()];
+        let whole = replay_gif(options, moves, &names);
+        let fits = replay_gif_within(options, moves, &names, whole.len()).unwrap();
+        assert_eq!((fits.step, fits.bytes.len()), (1, whole.len()));
+        let limit = whole.len() / 3;
+        let thin = replay_gif_within(options, moves, &names, limit).unwrap();
+        assert!(thin.bytes.len() <= limit && thin.step > 1, "{thin:?}");
+        assert_eq!(thin.shown.first(), Some(&0));
+        assert_eq!(thin.shown.last(), Some(&moves.len()));
+        assert!(thin.skipped(moves.len()) > 0);
+        assert!(replay_gif_within(options, moves, &names, 100).is_none());
     }
 }

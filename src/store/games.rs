@@ -289,6 +289,31 @@ row! {
     }
 }
 
+/// The condition of [`Tx::finished_games_page`] (`?1` user, `?2` server, `?3` rows per
+/// branch, `?4` limit, `?5` skip): one branch per seat and variant, each an index range read
+/// in end order.
+fn history_sql(variant: Option<Variant>) -> String {
+    let variants: Vec<Variant> = match variant {
+        Some(v) => vec![v],
+        None => Variant::ALL.to_vec(),
+    };
+    let mut branches = Vec::new();
+    for seat in ["seat0_id", "seat1_id"] {
+        for v in &variants {
+            branches.push(format!(
+                "SELECT id FROM (SELECT id FROM games WHERE {seat} = ?1 AND variant = '{}' \
+                 AND status = 'finished' AND server_id = ?2 \
+                 ORDER BY ended_at DESC, id DESC LIMIT ?3)",
+                v.id()
+            ));
+        }
+    }
+    format!(
+        "id IN ({}) ORDER BY ended_at DESC, id DESC LIMIT ?4 OFFSET ?5",
+        branches.join(" UNION ALL ")
+    )
+}
+
 impl Tx<'_> {
     pub(super) fn game_where(
         &self,
@@ -383,6 +408,36 @@ impl Tx<'_> {
              AND server_id = ?1 ORDER BY ended_at DESC, id DESC LIMIT ?4",
             params![server_id, user_id, variant, limit],
         )
+    }
+
+    /// One page of a user's finished games on a server (of one variant, or all), most
+    /// recently ended first: the games after the first `skip`, at most `limit` of them.
+    ///
+    /// Each (seat, variant) pair is read from its partial index (`games_seat0_finished`,
+    /// `games_seat1_finished`), already in end order and cut at `skip + limit`, so the cost
+    /// grows with the page asked for, never with the number of games stored.
+    pub fn finished_games_page(
+        &self,
+        server_id: &str,
+        user_id: &str,
+        variant: Option<Variant>,
+        skip: u32,
+        limit: u32,
+    ) -> Result<Vec<GameRow>> {
+        let sql = history_sql(variant);
+        self.game_where(&sql, params![user_id, server_id, skip + limit, limit, skip])
+    }
+
+    /// How SQLite runs [`Tx::finished_games_page`]: the `detail` of each step of
+    /// `EXPLAIN QUERY PLAN` (for tests that check it uses the indexes).
+    pub fn finished_games_page_plan(&self, variant: Option<Variant>) -> Result<Vec<String>> {
+        let sql = format!(
+            "EXPLAIN QUERY PLAN SELECT * FROM games WHERE {}",
+            history_sql(variant)
+        );
+        self.all("games", &sql, params!["u", "s", 10, 10, 0], |c| {
+            c.get("detail")
+        })
     }
 
     /// The games of a tournament pairing, in order.

@@ -1,0 +1,267 @@
+//! The archive: any game of the server as an animated replay (`/replay`) or an exported record
+//! file (`/export`), and a player's finished games page by page (`/history`).
+
+use super::info::{record_text, server_game};
+use super::reply::{Attachment, ButtonStyle, Ctx, Document, Reply, User};
+use super::session::{names, replay, Bot, Fail, Out, Outcome};
+use super::text::{self, Builder};
+use super::time::date_text;
+use crate::game::{describe, Variant};
+use crate::render::{replay_gif_within, UPLOAD_LIMIT};
+use crate::store::{GameId, GameStatus};
+
+/// Games listed on one page of `/history`.
+pub(crate) const HISTORY_PAGE: u32 = 10;
+/// The highest page `/history` pages to (beyond it, narrow the list by variant).
+pub(crate) const HISTORY_PAGES: u32 = 1000;
+/// The kind of a `/history` paging button (`history:<user>:<variant or all>:<page>`).
+pub(crate) const HISTORY_BUTTON: &str = "history";
+/// Discord's limit on a button's id.
+const BUTTON_ID_MAX: usize = 100;
+
+/// A `/history` paging button's id: whose games, which variant (`all`), which page (from 1).
+pub(crate) fn history_button(user: &str, variant: Option<Variant>, page: u32) -> String {
+    format!(
+        "{HISTORY_BUTTON}:{user}:{}:{page}",
+        variant.map(Variant::id).unwrap_or("all")
+    )
+}
+
+/// Reads the part of a `/history` button's id after `history:`: the user's id, the variant
+/// (`None` for all) and the page (from 1).
+pub(crate) fn read_history_button(rest: &str) -> Option<(String, Option<Variant>, u32)> {
+    let mut it = rest.rsplitn(3, ':');
+    let page: u32 = it.next()?.parse().ok()?;
+    let variant = match it.next()? {
+        "all" => None,
+        v => Some(v.parse::<Variant>().ok()?),
+    };
+    let user = it.next()?;
+    (!user.is_empty() && (1..=HISTORY_PAGES).contains(&page))
+        .then(|| (user.to_string(), variant, page))
+}
+
+impl Bot {
+    /// `/replay id`: the game as an animated GIF, within Discord's upload limit (a long game
+    /// shows every k-th position and its last few, and says so).
+    pub(crate) fn replay(&self, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
+        let (game, played, n) = self.read(|tx| {
+            let game = server_game(tx, ctx, id)?;
+            let moves = tx.moves(game.id)?;
+            let (_, played) = replay(&game, &moves, None)?;
+            let n = names(tx, &game)?;
+            Ok((game, played, n))
+        })?;
+        let total = played.len();
+        let mut b = Builder::new().text(format!(
+            "Replay of game {} · {} · {} ",
+            game.id,
+            game.options.variant.name(),
+            text::side_of(&game, 0).name()
+        ));
+        b = b
+            .user(&game.seats[0], &n[0])
+            .text(format!(" vs {} ", text::side_of(&game, 1).name()))
+            .user(&game.seats[1], &n[1])
+            .text(format!(
+                " · {}{}",
+                describe::count(total as u64, "move"),
+                match game.status {
+                    GameStatus::Active => " so far (in progress)",
+                    GameStatus::Finished => ", finished",
+                    GameStatus::Aborted => ", aborted",
+                }
+            ));
+        let mut image = None;
+        if self.images() {
+            let r =
+                replay_gif_within(game.options, &played, &n, UPLOAD_LIMIT).ok_or_else(|| {
+                    Fail::User(format!(
+                        "Game {} cannot be drawn as a replay within Discord's upload limit.",
+                        game.id
+                    ))
+                })?;
+            let skipped = r.skipped(total);
+            if skipped > 0 {
+                b = b.text(format!(
+                    "\nThe whole game would be larger than Discord's upload limit ({} MiB), so \
+                     this replay shows every {} position and the last few: {} of {} positions \
+                     ({} skipped). `/game {} ply:N` shows any position.",
+                    UPLOAD_LIMIT >> 20,
+                    ordinal(r.step),
+                    r.shown.len(),
+                    total + 1,
+                    skipped,
+                    game.id
+                ));
+            }
+            image = Some(Attachment {
+                filename: format!("game-{}.gif", game.id),
+                bytes: r.bytes,
+            });
+        } else {
+            b = b.text("\n(Images are turned off here, so there is no replay to show.)");
+        }
+        let mut reply = b.build();
+        reply.image = image;
+        Ok(vec![Out::text(reply)])
+    }
+
+    /// `/export id`: the game's record as a file (`game-N.txt`), in the format `tara-bot
+    /// engine --record` and `render --record` read.
+    pub(crate) fn export(&self, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
+        self.read(|tx| {
+            let game = server_game(tx, ctx, id)?;
+            let (body, moves) = record_text(tx, &game)?;
+            let fence = text::fence_for(&body);
+            let mut reply = Builder::new()
+                .text(format!("{fence}\n{body}{fence}"))
+                .build();
+            reply.document = Some(Document {
+                filename: format!("game-{}.txt", game.id),
+                note: format!(
+                    "The record of game {} ({}{}), as `tara-bot engine --record` and `tara-bot \
+                     render --record` read it.",
+                    game.id,
+                    describe::count(moves as u64, "move"),
+                    match game.status {
+                        GameStatus::Active => ", in progress",
+                        GameStatus::Finished => ", finished",
+                        GameStatus::Aborted => ", aborted",
+                    }
+                ),
+                text: body,
+                always: true,
+            });
+            Ok(vec![Out::text(reply)])
+        })
+    }
+
+    /// `/history`: a user's finished games on this server (the caller's by default; of one
+    /// variant or all), newest first, [`HISTORY_PAGE`] a page, with Previous/Next buttons. A
+    /// page shown by a button takes the place of the page before.
+    pub(crate) fn history(
+        &self,
+        ctx: &Ctx,
+        user: Option<User>,
+        variant: Option<Variant>,
+        page: Option<u32>,
+    ) -> Outcome<Vec<Out>> {
+        let page = page.unwrap_or(1).clamp(1, HISTORY_PAGES);
+        let who = user.unwrap_or_else(|| ctx.user.clone());
+        self.read(|tx| {
+            let skip = (page - 1) * HISTORY_PAGE;
+            let mut games =
+                tx.finished_games_page(&ctx.server, &who.id, variant, skip, HISTORY_PAGE + 1)?;
+            let more = games.len() > HISTORY_PAGE as usize;
+            games.truncate(HISTORY_PAGE as usize);
+            let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
+            let which = variant
+                .map(|v| format!("{} ", v.name()))
+                .unwrap_or_default();
+            let mut b = Builder::new().text(format!("Finished {which}games of "));
+            b = b.user(&who.id, &name);
+            if games.is_empty() {
+                b = b.text(if page == 1 {
+                    " on this server: none yet.".to_string()
+                } else {
+                    format!(" on this server: page {page} is past the last one.")
+                });
+            } else {
+                b = b.text(format!(
+                    " on this server, newest first · page {page} (games {}–{}):",
+                    skip + 1,
+                    skip + games.len() as u32
+                ));
+            }
+            for g in &games {
+                let n = names(tx, g)?;
+                b = b
+                    .text(format!("\n• #{} · {} · ", g.id, g.options.variant.id()))
+                    .user(&g.seats[0], &n[0])
+                    .text(format!(" ({}) vs ", text::side_of(g, 0).name()))
+                    .user(&g.seats[1], &n[1])
+                    .text(format!(" ({}) · ", text::side_of(g, 1).name()));
+                let result = match &g.outcome {
+                    Some(o) => format!(
+                        "{} ({}), {}",
+                        o.winner
+                            .map(describe::wins)
+                            .unwrap_or_else(|| "draw".into()),
+                        o.reason.id().replace('-', " "),
+                        describe::points(o, g.options.variant.sides())
+                    ),
+                    None => "no result".into(),
+                };
+                let date = g
+                    .ended_at
+                    .map(|t| date_text(t)[..10].to_string())
+                    .unwrap_or_default();
+                b = b.text(format!("{result} · {date}"));
+            }
+            if !games.is_empty() {
+                b = b.text("\n`/game id` shows one, `/replay id` replays it.");
+            }
+            let fits = history_button(&who.id, variant, HISTORY_PAGES).len() <= BUTTON_ID_MAX;
+            if fits && page > 1 {
+                b = b.button(
+                    history_button(&who.id, variant, page - 1),
+                    "Previous",
+                    ButtonStyle::Secondary,
+                );
+            }
+            if fits && more && page < HISTORY_PAGES {
+                b = b.button(
+                    history_button(&who.id, variant, page + 1),
+                    "Next",
+                    ButtonStyle::Secondary,
+                );
+            }
+            let mut reply: Reply = b.private().build();
+            reply.replaces_pressed = true;
+            Ok(vec![Out::text(reply)])
+        })
+    }
+}
+
+/// "2nd", "3rd", "10th": which positions a thinned replay keeps.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_buttons_carry_user_variant_and_page() {
+        let id = history_button("123456789012345678", Some(Variant::ArdRi), 3);
+        assert_eq!(id, "history:123456789012345678:ard-ri:3");
+        let rest = id.strip_prefix("history:").unwrap();
+        assert_eq!(
+            read_history_button(rest),
+            Some(("123456789012345678".into(), Some(Variant::ArdRi), 3))
+        );
+        assert_eq!(
+            read_history_button("a:b:all:1"),
+            Some(("a:b".into(), None, 1))
+        );
+        assert_eq!(read_history_button("x:all:0"), None);
+        assert_eq!(read_history_button("x:chess:1"), None);
+        assert_eq!(read_history_button(":all:1"), None);
+        assert!(
+            history_button(&"9".repeat(20), Some(Variant::SacredHill2), HISTORY_PAGES).len() <= 100
+        );
+        assert_eq!(
+            (ordinal(2), ordinal(3), ordinal(11), ordinal(21)),
+            ("2nd".into(), "3rd".into(), "11th".into(), "21st".into())
+        );
+    }
+}
