@@ -1773,3 +1773,49 @@ async fn the_archive_and_discussion_through_discord() {
     let r = final_answer(&fake, id).await;
     assert!(r.ephemeral() && r.content().unwrap().starts_with("Bad mark `q1`"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_result_shows_in_the_leaderboard_and_profile_pictures() {
+    let (_dir, fake, _bot) = boot().await;
+    start_game(&fake, "hkot-1").await;
+    let res = fake.slash(BOB, CH, "resign", json!([])).await;
+    let ask = fake.response(res, T).await.unwrap();
+    let click = fake
+        .button(BOB, CH, fake.message_from(&ask), &ask.custom_ids()[0])
+        .await;
+    fake.response(click, T).await.unwrap();
+    let end = fake.wait_followups(click, 1, T).await;
+    let text = end[0].content().unwrap();
+    assert!(
+        text.contains(&format!(
+            "Ratings (hkot-1): <@{}> 1662? (+162), <@{}> 1338? (−162).",
+            ALICE.0, BOB.0
+        )),
+        "{text}"
+    );
+    // The leaderboard: public, a picture, nobody pinged.
+    let lb = fake.slash(BOB, CH, "leaderboard", json!([])).await;
+    let lb = fake.response(lb, T).await.unwrap();
+    assert!(!lb.ephemeral());
+    let text = lb.content().unwrap();
+    assert!(
+        text.contains(&format!("1. <@{}> 1662 ±290?", ALICE.0)),
+        "{text}"
+    );
+    assert!(allowed_users(&lb).is_empty(), "a leaderboard pings nobody");
+    assert_eq!(lb.files.len(), 1, "the leaderboard picture");
+    assert!(lb.files[0].0.ends_with(".png"), "{}", lb.files[0].0);
+    assert!(lb.files[0].1.len() <= 150 * 1024);
+    // Bob's profile, asked for by Alice.
+    let opt = fake.user_option("user", BOB);
+    let p = fake.slash(ALICE, CH, "profile", json!([opt])).await;
+    let p = fake.response(p, T).await.unwrap();
+    let text = p.content().unwrap();
+    assert!(
+        text.contains("1338 ±290? · 0W 0D 1L · streak: 1 loss · last five: L"),
+        "{text}"
+    );
+    assert!(allowed_users(&p).is_empty(), "a profile pings nobody");
+    assert_eq!(p.files.len(), 1, "the profile card");
+    assert!(p.files[0].1.len() <= 150 * 1024);
+}
