@@ -5,6 +5,7 @@
 //! Adding a command is one entry here plus one handler (a `Bot` method taking the typed
 //! options in order).
 
+use super::draws::DrawAnswer;
 use super::options::{OptionSpec, Param, Values};
 use super::play::TakebackAnswer;
 use super::reply::{Ctx, Reply, User};
@@ -243,6 +244,11 @@ commands! {
         answer: Option<TakebackAnswer> = "answer", "Answer your opponent's request";
         game: Option<GameId> = "game", "The game the request was made in" .hidden();
     }
+    /// Offer a draw, or answer your opponent's offer (RULES.md Part E).
+    Draw = "draw", "Offer a draw, or answer your opponent's offer", private: false, Bot::draw {
+        answer: Option<DrawAnswer> = "answer", "Answer your opponent's offer";
+        game: Option<GameId> = "game", "The game the offer was made in" .hidden();
+    }
 }
 
 impl Command {
@@ -266,6 +272,14 @@ impl Command {
                 days: Some(u32::try_from(n).ok()?),
                 end: false,
                 confirmed: true,
+            },
+            "draw-yes" => Command::Draw {
+                answer: Some(DrawAnswer::Accept),
+                game: Some(GameId(n)),
+            },
+            "draw-no" => Command::Draw {
+                answer: Some(DrawAnswer::Decline),
+                game: Some(GameId(n)),
             },
             "takeback-no" => Command::Takeback {
                 answer: Some(TakebackAnswer::Refuse),

@@ -19,6 +19,15 @@ impl Bot {
         now: i64,
     ) -> Outcome<Vec<Out>> {
         tx.finish_game(l.game.id, &o, now)?;
+        // A draw offer still pending (a resignation, a timeout) is spent with the game.
+        let unanswered = tx.clear_draw_offer(l.game.id)?.map(|offer| {
+            let seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
+            text::draw_offer_closed(
+                &l.game,
+                (l.game.seats[seat].as_str(), l.names[seat].as_str()),
+                Builder::new().text("; the game ended before it was answered."),
+            )
+        });
         let b = b.text(format!(
             "\n**Game over.** {}. Points: ",
             text::result_sentence(&l.pos, &o),
@@ -39,8 +48,10 @@ impl Bot {
             b = b.text(format!("\n{summary}"));
             next = start;
         }
+        let mut reply = b.build();
+        reply.retire = unanswered;
         outs.push(Out {
-            reply: b.build(),
+            reply,
             board: Some(board),
         });
         outs.extend(next);
@@ -58,6 +69,7 @@ impl Bot {
         now: i64,
     ) -> Outcome<Vec<Out>> {
         tx.abort_game(l.game.id, now)?;
+        tx.clear_draw_offer(l.game.id)?;
         let (Some(match_id), Some(number)) = (l.game.match_id, l.game.match_game) else {
             return Ok(vec![Out::text(b.build())]);
         };

@@ -15,12 +15,14 @@
 //! - capabilities: `matches` (a game's end and its match), `clocks` (reminders, timeouts,
 //!   vacations, settings), `lobby` (challenges), `play` (moves, resign, abort, takebacks),
 //!   `info` (boards, records, status, rules, autocomplete), `delivery` (what the adapters
-//!   report sent or failed, and what is still owed), `moderation` (the audit log);
+//!   report sent or failed, and what is still owed), `moderation` (the audit log), `draws`
+//!   (draw offers), `live` (the server's games in progress);
 //! - `commands`: the table of commands and the dispatch to their handlers.
 
 mod clocks;
 pub mod commands;
 mod delivery;
+mod draws;
 mod info;
 mod lobby;
 mod matches;
@@ -35,6 +37,7 @@ pub mod time;
 
 pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
+pub use draws::DrawAnswer;
 pub use info::rank_moves;
 pub use moderation::AuditLog;
 pub use play::TakebackAnswer;

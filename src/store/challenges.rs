@@ -41,6 +41,18 @@ row! {
     }
 }
 
+/// The `opponent_id` of an open challenge, one that anyone but its challenger may accept (a
+/// sentinel user of migration 0009, as [`crate::store::AI_USER_ID`] is for the AI). Whoever
+/// accepts it takes its place ([`Tx::take_open_challenge`]).
+pub const OPEN_OPPONENT_ID: &str = "@open";
+
+impl ChallengeRow {
+    /// Whether anyone but the challenger may accept it (still open to anyone).
+    pub fn is_open_to_anyone(&self) -> bool {
+        self.opponent_id == OPEN_OPPONENT_ID
+    }
+}
+
 /// A new challenge.
 #[derive(Clone, Debug)]
 pub struct NewChallenge<'a> {
@@ -50,7 +62,7 @@ pub struct NewChallenge<'a> {
     pub channel_id: &'a str,
     /// Who challenges.
     pub challenger_id: &'a str,
-    /// Who is challenged.
+    /// Who is challenged ([`OPEN_OPPONENT_ID`]: anyone).
     pub opponent_id: &'a str,
     /// The game.
     pub variant: Variant,
@@ -173,6 +185,17 @@ impl Tx<'_> {
             "UPDATE challenges SET status = ?2, game_id = COALESCE(?3, game_id), updated_at = ?4
              WHERE id = ?1",
             params![id, status.id(), game_id, now],
+        )?;
+        Ok(())
+    }
+
+    /// Writes `acceptor` as the opponent of open challenge `id` (one open to anyone), as they
+    /// accept it.
+    pub fn take_open_challenge(&self, id: i64, acceptor: &str, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE challenges SET opponent_id = ?2, updated_at = ?3
+             WHERE id = ?1 AND opponent_id = ?4 AND status = 'open'",
+            params![id, acceptor, now, OPEN_OPPONENT_ID],
         )?;
         Ok(())
     }

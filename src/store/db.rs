@@ -34,6 +34,11 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0007_audit",
         include_str!("../../migrations/0007_audit.sql"),
     ),
+    // 0008 (ratings) goes before this one when both land.
+    (
+        "0009_lobby",
+        include_str!("../../migrations/0009_lobby.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
