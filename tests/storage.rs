@@ -80,7 +80,7 @@ fn options(variant: Variant, scoring: Scoring, first: Side) -> GameOptions {
 fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     let (_dir, path) = v2_copy();
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 8);
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     assert_eq!(SCHEMA_VERSION, 8);
 
     // Games: 12 in all; (id, channel, variant, scoring, first, seats, status, move count).
@@ -535,7 +535,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
 
     // Opened again, nothing is applied twice and everything is still there.
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 7);
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     read(&mut store, |tx| {
         assert_eq!(tx.game_count()?, 13);
         assert_eq!(tx.moves(9)?.len(), 7);

@@ -162,9 +162,10 @@ fn check_values(specs: &[OptionSpec], values: &Values) -> Result<(), String> {
 }
 
 commands! {
-    /// Challenge `opponent` to a game (or a two-game match) in this channel.
-    Challenge = "challenge", "Challenge someone to a game", private: false, Bot::challenge {
-        opponent: User = "opponent", "Who to play";
+    /// Challenge `opponent` to a game (or a two-game match) in this channel; without an
+    /// opponent, an open challenge anyone else may accept.
+    Challenge = "challenge", "Challenge someone to a game (no opponent: anyone may accept)", private: false, Bot::challenge {
+        opponent: Option<User> = "opponent", "Who to play (leave out for an open challenge anyone may accept)";
         variant: Variant = "variant", "Which game";
         scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
         first: Option<FirstChoice> = "first", "Who moves first (default: drawn by lot)";
@@ -249,6 +250,12 @@ commands! {
         answer: Option<DrawAnswer> = "answer", "Answer your opponent's offer";
         game: Option<GameId> = "game", "The game the offer was made in" .hidden();
     }
+    /// Challenge your opponent of a finished game again, the first move swapped.
+    Rematch = "rematch", "Challenge your opponent of this channel's last game again, the first move swapped", private: false, Bot::rematch {
+        game: Option<GameId> = "game", "The finished game to play again (default: this channel's latest)" .min(1);
+    }
+    /// The server's games in progress, with links, players, whose turn it is and deadlines.
+    Live = "live", "The server's games in progress, for spectators", private: false, Bot::live {}
 }
 
 impl Command {
@@ -279,6 +286,9 @@ impl Command {
             },
             "draw-no" => Command::Draw {
                 answer: Some(DrawAnswer::Decline),
+                game: Some(GameId(n)),
+            },
+            "rematch" => Command::Rematch {
                 game: Some(GameId(n)),
             },
             "takeback-no" => Command::Takeback {
@@ -424,7 +434,7 @@ mod tests {
         }
         assert_eq!(
             spec("challenge").unwrap().usage(),
-            "/challenge opponent variant [scoring] [first] [days] [match] [thread]"
+            "/challenge [opponent] variant [scoring] [first] [days] [match] [thread]"
         );
         assert_eq!(spec("resign").unwrap().usage(), "/resign");
         let v = Values::new()
@@ -434,7 +444,7 @@ mod tests {
         assert_eq!(
             Command::parse("challenge", &v),
             Ok(Command::Challenge {
-                opponent: User::new("bob", "Bob"),
+                opponent: Some(User::new("bob", "Bob")),
                 variant: Variant::Hkot1,
                 scoring: None,
                 first: None,

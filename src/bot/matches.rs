@@ -1,6 +1,7 @@
 //! The end of a game, and what it means for its match: the result recorded and announced with
 //! both players pinged, the running match score, and the second game started.
 
+use super::reply::ButtonStyle;
 use super::session::{create_game, game_start, names, Bot, Fail, Loaded, Out, Outcome};
 use super::text::{self, Builder};
 use crate::game::{Points, Position};
@@ -47,6 +48,15 @@ impl Bot {
             let (summary, start) = self.match_progress(tx, &l.game, match_id, now)?;
             b = b.text(format!("\n{summary}"));
             next = start;
+        }
+        // Either player may ask for a rematch: of a single game at once, of a match once the
+        // match is over (never of a game against the AI).
+        if next.is_none() && l.game.ai_levels.iter().all(Option::is_none) {
+            b = b.button(
+                format!("rematch:{}", l.game.id),
+                "Rematch",
+                ButtonStyle::Primary,
+            );
         }
         let mut reply = b.build();
         reply.retire = unanswered;

@@ -24,6 +24,7 @@ pub mod commands;
 mod delivery;
 mod draws;
 mod info;
+mod live;
 mod lobby;
 mod matches;
 mod moderation;

@@ -493,7 +493,7 @@ mod tests {
         assert_eq!(
             run("/challenge @Bob hkot-1 knots first:me match days:3"),
             Command::Challenge {
-                opponent: User::new("bob", "Bob"),
+                opponent: Some(User::new("bob", "Bob")),
                 variant: Variant::Hkot1,
                 scoring: Some(Scoring::Knots),
                 first: Some(FirstChoice::Challenger),
@@ -538,7 +538,7 @@ mod tests {
         assert_eq!(
             parse_line("/challenge @bob hkot-1 sideways"),
             Err("'sideways' is not a scoring: choose kingdoms or knots. \
-                 (/challenge opponent variant [scoring] [first] [days] [match] [thread])"
+                 (/challenge [opponent] variant [scoring] [first] [days] [match] [thread])"
                 .into())
         );
         assert!(parse_line("/press nothing:1").is_err());
