@@ -505,8 +505,26 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
     );
     assert_eq!(c.rated, g.rated, "the rated flag is copied");
     drop(s);
-    // The rematch's own end offers a rematch again: swapped back.
+    // The rematch's own end offers a rematch again: swapped back. Asked for by number from
+    // another channel, it is posted in the game's channel.
     let end = h.send("aoife", "c", resign());
+    assert!(end[0].buttons.iter().any(|b| b.id.starts_with("rematch:")));
+    let g2_id = tara_bot::store::GameId(g2.id);
+    let r = h.send("brian", "elsewhere", Command::Rematch { game: Some(g2_id) });
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("posted in #c"),
+        "{}",
+        texts(&r)
+    );
+    assert_eq!(r[1].channel.as_deref(), Some("c"));
+    assert!(
+        r[1].plain_text().contains("@aoife starts"),
+        "{}",
+        r[1].plain_text()
+    );
+    all.extend(r);
+    h.send("brian", "c", Command::Cancel { challenge: None });
+    // Pressed on the message itself, by the other player.
     let r = h.send("aoife", "c", button(&end[0], "rematch"));
     assert!(
         r[0].plain_text().contains("@aoife starts"),

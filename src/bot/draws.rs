@@ -146,9 +146,13 @@ fn offer(
         // One pending offer per game: offering again pings nobody again.
         return Err(Fail::User(if p.offered_by == ctx.user.id {
             format!(
-                "You already offered a draw in this game (after move {}); it stands until {} \
-                 accepts or declines it, or a move is made. One offer at a time.",
-                p.ply,
+                "You already offered a draw in this game ({}); it stands until {} accepts or \
+                 declines it, or a move is made. One offer at a time.",
+                if p.ply == 0 {
+                    "before the first move".to_string()
+                } else {
+                    format!("after move {}", p.ply)
+                },
                 escape_markdown(&l.names[other])
             )
         } else {

@@ -176,7 +176,18 @@ impl Bot {
                 rated: game.rated,
                 rematch_of: Some(game.id),
             };
-            Ok(vec![post_challenge(tx, ctx, &offer, now)?])
+            let posted = post_challenge(tx, ctx, &offer, now)?;
+            if game.channel_id == ctx.channel {
+                return Ok(vec![posted]);
+            }
+            // Asked for from elsewhere: the challenge goes where the game was played.
+            let note = Builder::new()
+                .text("Your rematch challenge is posted in ")
+                .channel(&game.channel_id)
+                .text(", where the game was played.")
+                .private()
+                .build();
+            Ok(vec![Out::text(note), posted])
         })
     }
 
