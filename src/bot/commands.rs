@@ -453,6 +453,35 @@ mod tests {
                 thread: None,
             })
         );
+        // Without an opponent: an open challenge.
+        assert_eq!(
+            Command::parse(
+                "challenge",
+                &Values::new().with("variant", Value::Text("ard-ri".into()))
+            ),
+            Ok(Command::Challenge {
+                opponent: None,
+                variant: Variant::ArdRi,
+                scoring: None,
+                first: None,
+                days: None,
+                is_match: false,
+                thread: None,
+            })
+        );
+        assert_eq!(
+            Command::from_button("draw-yes:7"),
+            Some(Command::Draw {
+                answer: Some(DrawAnswer::Accept),
+                game: Some(GameId(7))
+            })
+        );
+        assert_eq!(
+            Command::from_button("rematch:7"),
+            Some(Command::Rematch {
+                game: Some(GameId(7))
+            })
+        );
         assert_eq!(
             Command::parse("vacation", &Values::new().with("days", Value::Integer(30))),
             Err("`days` must be from 1 to 14.".into())

@@ -502,6 +502,26 @@ mod tests {
                 thread: None,
             }
         );
+        // No opponent: an open challenge; the variant is known by its name.
+        assert_eq!(
+            run("/challenge ard-ri first:opponent"),
+            Command::Challenge {
+                opponent: None,
+                variant: Variant::ArdRi,
+                scoring: None,
+                first: Some(FirstChoice::Opponent),
+                days: None,
+                is_match: false,
+                thread: None,
+            }
+        );
+        assert_eq!(
+            run("/press draw-no:2"),
+            Command::Draw {
+                answer: Some(crate::bot::DrawAnswer::Decline),
+                game: Some(crate::store::GameId(2))
+            }
+        );
         assert_eq!(
             run("/move G2 E3"),
             Command::Move {

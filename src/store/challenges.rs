@@ -27,7 +27,8 @@ row! {
     ///
     /// Fields: `id`: its number (`#12` to players); `server_id`: the server; `channel_id`: the
     /// channel it was made in; `challenger_id`: who challenged; `opponent_id`: who was
-    /// challenged; `variant`: the game; `scoring`: the scoring; `first`: who moves first;
+    /// challenged ([`OPEN_OPPONENT_ID`] while an open challenge waits for anyone; whoever
+    /// accepts it once it is accepted); `variant`: the game; `scoring`: the scoring; `first`: who moves first;
     /// `is_match`: a two-game match rather than one game; `rated`: rated or casual; `status`:
     /// open, accepted, declined, cancelled or expired; `game_id`: the game it started, once accepted;
     /// `created_at`: when it was made; `days_per_move`: the time control: days per move, `None`
