@@ -321,13 +321,24 @@ async fn hkot_1_through_discord_with_a_disconnect_and_a_restart() {
             .as_array()
             .map(|a| a.iter().map(|o| o["name"].as_str().unwrap()).collect())
             .unwrap_or_default();
+        // In the table's order, except that Discord wants the required ones first.
         let offered: Vec<&str> = spec
             .options
             .iter()
-            .filter(|o| !o.hidden)
+            .filter(|o| !o.hidden && o.required)
+            .chain(spec.options.iter().filter(|o| !o.hidden && !o.required))
             .map(|o| o.name)
             .collect();
         assert_eq!(opts, offered, "options of /{}", spec.name);
+        let required: Vec<bool> = c["options"]
+            .as_array()
+            .map(|a| a.iter().map(|o| o["required"] == json!(true)).collect())
+            .unwrap_or_default();
+        assert!(
+            required.windows(2).all(|w| w[0] || !w[1]),
+            "/{}: a required option after an optional one",
+            spec.name
+        );
     }
     for n in [
         "challenge",
@@ -1818,4 +1829,287 @@ async fn a_rated_result_shows_in_the_leaderboard_and_profile_pictures() {
     assert!(allowed_users(&p).is_empty(), "a profile pings nobody");
     assert_eq!(p.files.len(), 1, "the profile card");
     assert!(p.files[0].1.len() <= 150 * 1024);
+}
+
+const CARA: (u64, &str) = (1_000_000_000_000_000_003, "cara");
+
+/// The message a button press posted (its first follow-up), waiting for it.
+async fn pressed_reply(fake: &FakeDiscord, click: u64) -> Recorded {
+    fake.wait_followups(click, 1, T)
+        .await
+        .into_iter()
+        .next()
+        .expect("a follow-up to the press")
+}
+
+/// Requests that posted or answered with a message whose content contains `text`.
+fn posts_containing(fake: &FakeDiscord, text: &str) -> usize {
+    fake.requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.content().is_some_and(|c| c.contains(text)))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draws_rematches_open_challenges_and_live_through_discord() {
+    let (dir, fake, _bot) = boot().await;
+    // Discord wants required options first: `/challenge` offers `variant` before the now
+    // optional `opponent`; the new commands are registered.
+    let registered = fake
+        .registered_commands(T)
+        .await
+        .expect("commands registered");
+    let commands = registered.as_array().unwrap();
+    let challenge = commands.iter().find(|c| c["name"] == "challenge").unwrap();
+    let options: Vec<(&str, bool)> = challenge["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap(),
+                o["required"].as_bool().unwrap_or(false),
+            )
+        })
+        .collect();
+    assert_eq!(options[0], ("variant", true), "{options:?}");
+    assert!(options.contains(&("opponent", false)), "{options:?}");
+    for name in ["draw", "rematch", "live"] {
+        assert!(
+            commands.iter().any(|c| c["name"] == name),
+            "/{name} missing"
+        );
+    }
+
+    start_game(&fake, "ard-ri").await;
+    // Brian offers a draw: Aoife alone is pinged, with Accept and Decline.
+    let id = fake.slash(BOB, CH, "draw", json!([])).await;
+    let offer = fake.response(id, T).await.unwrap();
+    assert!(!offer.ephemeral(), "{:?}", offer.content());
+    assert_eq!(allowed_users(&offer), vec![id_str(ALICE)]);
+    assert_eq!(offer.custom_ids(), ["draw-yes:1", "draw-no:1"]);
+    let offer_msg = fake.message_from(&offer);
+    // Brian cannot accept his own offer; Cara cannot either: private refusals, buttons stay.
+    for who in [BOB, CARA] {
+        let click = fake.button(who, CH, offer_msg.clone(), "draw-yes:1").await;
+        let r = fake.response(click, T).await.unwrap();
+        assert!(r.ephemeral(), "{:?}", r.content());
+        assert!(allowed_users(&r).is_empty());
+    }
+    // Offering again is refused privately and pings nobody.
+    let again = fake.slash(BOB, CH, "draw", json!([])).await;
+    let r = fake.response(again, T).await.unwrap();
+    assert!(r.ephemeral() && allowed_users(&r).is_empty());
+    assert!(r.content().unwrap().contains("already offered a draw"));
+    // Aoife moves instead: the offer lapses, and its message loses its buttons.
+    let (_, mv) = slash_move(&fake, ALICE, "d2-c2").await;
+    let text = mv.content().unwrap_or_default();
+    assert!(text.contains("draw offer lapses with this move"), "{text}");
+    let offer_id = offer_msg["id"].as_str().unwrap().parse::<u64>().unwrap();
+    let retired = fake
+        .wait_for(T, |f| {
+            f.message(offer_id).filter(|m| {
+                m["components"].as_array().is_none_or(|c| c.is_empty())
+                    && m["content"].as_str().unwrap_or("").contains("lapsed")
+            })
+        })
+        .await;
+    assert!(retired.is_some(), "{:?}", fake.message(offer_id));
+    let late = fake.button(ALICE, CH, offer_msg, "draw-yes:1").await;
+    assert!(fake.response(late, T).await.unwrap().ephemeral());
+
+    // Aoife offers on Brian's turn; Brian accepts with the button: a draw by agreement.
+    let id = fake.slash(ALICE, CH, "draw", json!([])).await;
+    let offer = fake.response(id, T).await.unwrap();
+    assert_eq!(allowed_users(&offer), vec![id_str(BOB)]);
+    let click = fake
+        .button(BOB, CH, fake.message_from(&offer), "draw-yes:1")
+        .await;
+    let upd = fake.response(click, T).await.unwrap();
+    assert_eq!(upd.callback_type(), Some(7), "the offer loses its buttons");
+    let end = pressed_reply(&fake, click).await;
+    let text = end.content().unwrap_or_default();
+    assert!(text.contains("Draw by agreement"), "{text}");
+    let mut both = vec![id_str(ALICE), id_str(BOB)];
+    both.sort();
+    assert_eq!(allowed_users(&end), both);
+    assert_eq!(end.custom_ids(), ["rematch:1"]);
+    let end_msg = fake.message_from(&end);
+    // Cara cannot ask for the rematch; Brian can: a challenge to Aoife, Brian moving first.
+    let click = fake.button(CARA, CH, end_msg.clone(), "rematch:1").await;
+    let r = fake.response(click, T).await.unwrap();
+    assert!(r.ephemeral() && r.content().unwrap().contains("Only the players"));
+    let click = fake.button(BOB, CH, end_msg, "rematch:1").await;
+    fake.response(click, T).await.unwrap();
+    let rematch = pressed_reply(&fake, click).await;
+    let text = rematch.content().unwrap_or_default();
+    assert!(
+        text.contains(&format!("asks <@{}> for a rematch of game 1", ALICE.0))
+            && text.contains(&format!("<@{}> starts", BOB.0)),
+        "{text}"
+    );
+    assert_eq!(allowed_users(&rematch), vec![id_str(ALICE)]);
+    assert_eq!(
+        rematch.custom_ids(),
+        ["accept:1", "decline:1"].map(|s| s.replace(":1", ":2"))
+    );
+    let click = fake
+        .button(ALICE, CH, fake.message_from(&rematch), "accept:2")
+        .await;
+    fake.response(click, T).await.unwrap();
+    let start = pressed_reply(&fake, click).await;
+    assert!(start.content().unwrap().contains("Game on!"));
+
+    // An open challenge, in a thread of its own: it pings nobody.
+    let id = fake
+        .slash(
+            CARA,
+            CH,
+            "challenge",
+            json!([{"name": "variant", "type": 3, "value": "hkot-1"}]),
+        )
+        .await;
+    let note = fake.response(id, T).await.unwrap();
+    assert!(!note.ephemeral(), "{:?}", note.content());
+    let thread = fake
+        .threads()
+        .into_iter()
+        .find(|t| t["name"].as_str().unwrap_or("").contains("cara vs anyone"))
+        .expect("a thread for the open challenge");
+    let thread: u64 = thread["id"].as_str().unwrap().parse().unwrap();
+    let posted = fake.channel_messages(thread);
+    assert_eq!(posted.len(), 1);
+    let open = posted[0].clone();
+    assert!(
+        open["content"]
+            .as_str()
+            .unwrap()
+            .contains("challenges anyone"),
+        "{open}"
+    );
+    let post = fake
+        .wait_request(
+            |r| r.method == "POST" && r.path == format!("/api/v10/channels/{thread}/messages"),
+            T,
+        )
+        .await
+        .unwrap();
+    assert!(
+        allowed_users(&post).is_empty(),
+        "an open challenge pings nobody: {:?}",
+        post.data()
+    );
+    let am = &post.data().or(post.json.as_ref()).unwrap()["allowed_mentions"];
+    assert!(
+        am.is_object() && am["parse"].as_array().is_none_or(|p| p.is_empty()),
+        "{am}"
+    );
+    let accept = open["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(accept, "accept:3");
+    let click = fake.button(CARA, thread, open.clone(), &accept).await;
+    let r = fake.response(click, T).await.unwrap();
+    assert!(r.ephemeral() && r.content().unwrap().contains("your own challenge"));
+    let click = fake.button(BOB, thread, open, &accept).await;
+    assert_eq!(
+        fake.response(click, T).await.unwrap().callback_type(),
+        Some(7)
+    );
+    let start = pressed_reply(&fake, click).await;
+    assert!(start.content().unwrap().contains("Game on!"));
+
+    // /live: public, both games linked, players named, nobody pinged.
+    let id = fake.slash(CARA, CH, "live", json!([])).await;
+    let live = fake.response(id, T).await.unwrap();
+    assert!(!live.ephemeral());
+    let text = live.content().unwrap();
+    assert!(text.contains("(2)"), "{text}");
+    assert!(text.contains(&format!("<#{thread}>")) && text.contains(&format!("<#{CH}>")));
+    assert!(text.contains(&format!("<@{}>", CARA.0)), "{text}");
+    assert!(allowed_users(&live).is_empty(), "no pings: {text}");
+    let am = &live.data().unwrap()["allowed_mentions"];
+    assert!(am["parse"].as_array().is_none_or(|p| p.is_empty()), "{am}");
+
+    // Every announcement went out once.
+    for text in [
+        "Draw by agreement",
+        "for a rematch of game 1",
+        "challenges anyone",
+    ] {
+        assert_eq!(posts_containing(&fake, text), 1, "{text}");
+    }
+    drop(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_challenge_left_unanswered_expires_with_one_notice() {
+    use tara_bot::bot::time::DAY;
+    use tara_bot::store::{FirstChoice, NewChallenge, Store, OPEN_OPPONENT_ID};
+    let dir = tempfile::tempdir().unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    {
+        let mut store = Store::open(dir.path().join("tara.db")).unwrap();
+        store
+            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+                tx.upsert_user(&id_str(ALICE), ALICE.1, now)?;
+                tx.insert_challenge(
+                    &NewChallenge {
+                        server_id: &FakeDiscord::GUILD_ID.to_string(),
+                        channel_id: &CH.to_string(),
+                        challenger_id: &id_str(ALICE),
+                        opponent_id: OPEN_OPPONENT_ID,
+                        variant: Variant::ArdRi,
+                        scoring: Default::default(),
+                        first: FirstChoice::Random,
+                        is_match: false,
+                        rated: false,
+                        days_per_move: None,
+                    },
+                    now - 8 * DAY,
+                )?;
+                Ok(())
+            })
+            .unwrap();
+    }
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await);
+    let notice = fake
+        .wait_request(
+            |r| {
+                r.method == "POST"
+                    && r.path == format!("/api/v10/channels/{CH}/messages")
+                    && r.content().is_some_and(|c| c.contains("open challenge #1"))
+            },
+            T,
+        )
+        .await
+        .expect("the expiry notice in the challenge's channel");
+    assert_eq!(
+        notice.content().unwrap(),
+        format!(
+            "<@{}>, your open challenge #1 (ard-ri) has expired: nobody accepted it within 7 \
+             days. Its buttons no longer work; `/challenge` again to offer a new game.",
+            ALICE.0
+        )
+    );
+    assert_eq!(allowed_users(&notice), vec![id_str(ALICE)]);
+    // Told once, however often the clock ticks.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(posts_containing(&fake, "your open challenge #1"), 1);
+    let id = fake
+        .slash(
+            BOB,
+            CH,
+            "accept",
+            json!([{"name": "challenge", "type": 4, "value": 1}]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(r.ephemeral() && r.content().unwrap().contains("expired"));
 }

@@ -5,6 +5,7 @@
 //! Adding a command is one entry here plus one handler (a `Bot` method taking the typed
 //! options in order).
 
+use super::draws::DrawAnswer;
 use super::options::{OptionSpec, Param, Values};
 use super::play::TakebackAnswer;
 use super::reply::{Ctx, Reply, User};
@@ -161,9 +162,10 @@ fn check_values(specs: &[OptionSpec], values: &Values) -> Result<(), String> {
 }
 
 commands! {
-    /// Challenge `opponent` to a game (or a two-game match) in this channel.
-    Challenge = "challenge", "Challenge someone to a game", private: false, Bot::challenge {
-        opponent: User = "opponent", "Who to play";
+    /// Challenge `opponent` to a game (or a two-game match) in this channel; without an
+    /// opponent, an open challenge anyone else may accept.
+    Challenge = "challenge", "Challenge someone to a game (no opponent: anyone may accept)", private: false, Bot::challenge {
+        opponent: Option<User> = "opponent", "Who to play (leave out for an open challenge anyone may accept)";
         variant: Variant = "variant", "Which game";
         scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
         first: Option<FirstChoice> = "first", "Who moves first (default: drawn by lot)";
@@ -279,6 +281,17 @@ commands! {
         marks: Option<String> = "marks", "Hills or squares to highlight, e.g. D4 E5" .max_length(100);
         arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
     }
+    /// Offer a draw, or answer your opponent's offer (RULES.md Part E).
+    Draw = "draw", "Offer a draw, or answer your opponent's offer", private: false, Bot::draw {
+        answer: Option<DrawAnswer> = "answer", "Answer your opponent's offer";
+        game: Option<GameId> = "game", "The game the offer was made in" .hidden();
+    }
+    /// Challenge your opponent of a finished game again, the first move swapped.
+    Rematch = "rematch", "Challenge your opponent of this channel's last game again, the first move swapped", private: false, Bot::rematch {
+        game: Option<GameId> = "game", "The finished game to play again (default: this channel's latest)" .min(1);
+    }
+    /// The server's games in progress, with links, players, whose turn it is and deadlines.
+    Live = "live", "The server's games in progress, for spectators", private: false, Bot::live {}
 }
 
 impl Command {
@@ -311,6 +324,17 @@ impl Command {
                 days: Some(u32::try_from(n).ok()?),
                 end: false,
                 confirmed: true,
+            },
+            "draw-yes" => Command::Draw {
+                answer: Some(DrawAnswer::Accept),
+                game: Some(GameId(n)),
+            },
+            "draw-no" => Command::Draw {
+                answer: Some(DrawAnswer::Decline),
+                game: Some(GameId(n)),
+            },
+            "rematch" => Command::Rematch {
+                game: Some(GameId(n)),
             },
             "takeback-no" => Command::Takeback {
                 answer: Some(TakebackAnswer::Refuse),
@@ -455,7 +479,7 @@ mod tests {
         }
         assert_eq!(
             spec("challenge").unwrap().usage(),
-            "/challenge opponent variant [scoring] [first] [days] [match] [rated] [thread]"
+            "/challenge [opponent] variant [scoring] [first] [days] [match] [rated] [thread]"
         );
         assert_eq!(spec("resign").unwrap().usage(), "/resign");
         let v = Values::new()
@@ -465,7 +489,7 @@ mod tests {
         assert_eq!(
             Command::parse("challenge", &v),
             Ok(Command::Challenge {
-                opponent: User::new("bob", "Bob"),
+                opponent: Some(User::new("bob", "Bob")),
                 variant: Variant::Hkot1,
                 scoring: None,
                 first: None,
@@ -473,6 +497,36 @@ mod tests {
                 is_match: false,
                 rated: None,
                 thread: None,
+            })
+        );
+        // Without an opponent: an open challenge.
+        assert_eq!(
+            Command::parse(
+                "challenge",
+                &Values::new().with("variant", Value::Text("ard-ri".into()))
+            ),
+            Ok(Command::Challenge {
+                opponent: None,
+                variant: Variant::ArdRi,
+                scoring: None,
+                first: None,
+                days: None,
+                is_match: false,
+                rated: None,
+                thread: None,
+            })
+        );
+        assert_eq!(
+            Command::from_button("draw-yes:7"),
+            Some(Command::Draw {
+                answer: Some(DrawAnswer::Accept),
+                game: Some(GameId(7))
+            })
+        );
+        assert_eq!(
+            Command::from_button("rematch:7"),
+            Some(Command::Rematch {
+                game: Some(GameId(7))
             })
         );
         assert_eq!(

@@ -1,4 +1,5 @@
-//! Challenges: challenge, accept, decline, cancel; starting games and matches.
+//! Challenges: challenge (to one player, or open to anyone), accept, decline, cancel, rematch;
+//! starting games and matches.
 
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Part, Reply, Retire, User};
 use super::session::{
@@ -7,7 +8,10 @@ use super::session::{
 use super::text::Builder;
 use super::time::{plural, TimeControl, DAY};
 use crate::game::{GameOptions, Scoring, Variant};
-use crate::store::{ChallengeRow, ChallengeStatus, FirstChoice, NewChallenge, Tx};
+use crate::store::{
+    ChallengeRow, ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, NewChallenge, Tx,
+    OPEN_OPPONENT_ID,
+};
 
 /// Open challenges a user may have on a server, unless the server sets `max_challenges`.
 pub(crate) const DEFAULT_MAX_CHALLENGES: u32 = 10;
@@ -40,12 +44,13 @@ pub(crate) fn challenge_days(tx: &Tx, server: &str) -> Outcome<u32> {
 }
 
 impl Bot {
-    /// `/challenge`: a challenge to `opponent`, with Accept and Decline buttons.
+    /// `/challenge`: a challenge to `opponent`, with Accept and Decline buttons; without an
+    /// opponent, an open challenge that anyone but the challenger may accept.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn challenge(
         &self,
         ctx: &Ctx,
-        opponent: User,
+        opponent: Option<User>,
         variant: Variant,
         scoring: Option<Scoring>,
         first: Option<FirstChoice>,
@@ -54,18 +59,20 @@ impl Bot {
         rated: Option<bool>,
     ) -> Outcome<Vec<Out>> {
         let rated = rated.unwrap_or(true);
-        if opponent.id == ctx.user.id {
+        if opponent.as_ref().is_some_and(|o| o.id == ctx.user.id) {
             return Err(Fail::User(SELF_CHALLENGE.into()));
         }
         GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
         let first = first.unwrap_or(FirstChoice::Random);
         self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            tx.upsert_user(&opponent.id, &opponent.name, now)?;
+            if let Some(o) = &opponent {
+                tx.upsert_user(&o.id, &o.name, now)?;
+            }
             if let Some(g) = tx.active_game(&ctx.channel)? {
                 return Err(Fail::User(busy_channel(tx, &g)?));
             }
-            if let Some(refusal) = challenge_limits(tx, ctx, &opponent)? {
+            if let Some(refusal) = challenge_limits(tx, ctx, opponent.as_ref())? {
                 // Refused: nothing is stored (the refusal may carry a channel link, so it is
                 // returned as a private reply rather than as a plain-text failure).
                 return Ok(vec![Out::text(refusal)]);
@@ -74,49 +81,115 @@ impl Bot {
                 Some(d) => d,
                 None => default_time_control(tx, &ctx.server)?,
             };
-            let id = tx.insert_challenge(
-                &NewChallenge {
-                    server_id: &ctx.server,
-                    channel_id: &ctx.channel,
-                    challenger_id: &ctx.user.id,
-                    opponent_id: &opponent.id,
-                    variant,
-                    scoring: scoring.unwrap_or_default(),
-                    first,
-                    is_match,
-                    days_per_move: days.days(),
-                    rated,
-                },
-                now,
-            )?;
-            let mut b = Builder::new()
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(" challenges ")
-                .ping(&opponent.id, &opponent.name)
-                .text(format!(" to **{}**", variant.name()));
-            if variant.allows_knots() {
-                b = b.text(format!(" · scored by {}", scoring.unwrap_or_default()));
-            }
-            b = b.text(format!(
-                " · {days} · {} · {} · ",
-                if rated { "rated" } else { "casual" },
-                if is_match {
-                    "a two-game match (each player starts one game)"
-                } else {
-                    "a single game"
-                },
-            ));
-            b = match first {
-                FirstChoice::Random => b.text("who starts is drawn by lot"),
-                FirstChoice::Challenger => b.user(&ctx.user.id, &ctx.user.name).text(" starts"),
-                FirstChoice::Opponent => b.user(&opponent.id, &opponent.name).text(" starts"),
+            let offer = Offer {
+                channel: &ctx.channel,
+                opponent: opponent.as_ref(),
+                variant,
+                scoring: scoring.unwrap_or_default(),
+                first,
+                days,
+                is_match,
+                rated,
+                rematch_of: None,
             };
-            b = b
-                .text(".")
-                .text(format!(" (challenge #{id}: `/accept` or `/decline`)"))
-                .button(format!("accept:{id}"), "Accept", ButtonStyle::Success)
-                .button(format!("decline:{id}"), "Decline", ButtonStyle::Danger);
-            Ok(vec![Out::text(b.build())])
+            Ok(vec![post_challenge(tx, ctx, &offer, now)?])
+        })
+    }
+
+    /// `/rematch` (or a finished game's Rematch button): a challenge from one player of a
+    /// finished game to the other, with the same variant, scoring, days per move and rated
+    /// flag, and the first move swapped. A match game is played again as a whole match, and
+    /// only once the match is over; the player who started its first game moves second in the
+    /// new match's first game.
+    pub(crate) fn rematch(&self, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<Vec<Out>> {
+        self.write(ctx, |tx, now| {
+            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+            let game = match game_id {
+                Some(id) => tx
+                    .game(id.0)?
+                    .filter(|g| g.server_id == ctx.server)
+                    .ok_or_else(|| Fail::User(format!("There is no game {id} on this server.")))?,
+                None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
+                    Fail::User(
+                        "No game has been played in this channel yet, so there is nothing to \
+                         play again; `/challenge` offers a game."
+                            .into(),
+                    )
+                })?,
+            };
+            let seat = game.seat_of(&ctx.user.id).ok_or_else(|| {
+                Fail::User(format!(
+                    "Only the players of game {} can ask for a rematch.",
+                    game.id
+                ))
+            })?;
+            match game.status {
+                GameStatus::Finished => {}
+                GameStatus::Active => {
+                    return Err(Fail::User(format!(
+                        "Game {} is still being played; a rematch can be asked for once it is \
+                         over.",
+                        game.id
+                    )))
+                }
+                GameStatus::Aborted => {
+                    return Err(Fail::User(format!(
+                        "Game {} was aborted, so there is no rematch of it; `/challenge` offers \
+                         a new game.",
+                        game.id
+                    )))
+                }
+            }
+            let other = 1 - seat;
+            if game.ai_levels[other].is_some() {
+                return Err(Fail::User(
+                    "A rematch is a challenge to a person; this game was against the bot's AI."
+                        .into(),
+                ));
+            }
+            let (base, is_match) = rematch_base(tx, &game)?;
+            // The first move swapped: whoever moved second moves first.
+            let first_mover = &base.seats[base.options.first.index()];
+            let first = if *first_mover == ctx.user.id {
+                FirstChoice::Opponent
+            } else {
+                FirstChoice::Challenger
+            };
+            let n = names(tx, &game)?;
+            let opponent = User::new(game.seats[other].clone(), n[other].clone());
+            if let Some(g) = tx.active_game(&game.channel_id)? {
+                return Err(Fail::User(busy_channel(tx, &g)?));
+            }
+            if let Some(refusal) = challenge_limits(tx, ctx, Some(&opponent))? {
+                return Ok(vec![Out::text(refusal)]);
+            }
+            let days = match game.days_per_move {
+                Some(d) => TimeControl::DaysPerMove(d),
+                None => TimeControl::NoClock,
+            };
+            let offer = Offer {
+                channel: &game.channel_id,
+                opponent: Some(&opponent),
+                variant: game.options.variant,
+                scoring: game.options.scoring,
+                first,
+                days,
+                is_match,
+                rated: game.rated,
+                rematch_of: Some(game.id),
+            };
+            let posted = post_challenge(tx, ctx, &offer, now)?;
+            if game.channel_id == ctx.channel {
+                return Ok(vec![posted]);
+            }
+            // Asked for from elsewhere: the challenge goes where the game was played.
+            let note = Builder::new()
+                .text("Your rematch challenge is posted in ")
+                .channel(&game.channel_id)
+                .text(", where the game was played.")
+                .private()
+                .build();
+            Ok(vec![Out::text(note), posted])
         })
     }
 
@@ -127,6 +200,7 @@ impl Bot {
         ctx: &Ctx,
         id: Option<i64>,
         as_challenger: bool,
+        take_open: bool,
     ) -> Outcome<ChallengeRow> {
         match id {
             Some(id) => {
@@ -148,23 +222,30 @@ impl Bot {
                 }
                 Ok(c)
             }
-            None => tx
-                .open_challenges(&ctx.channel)?
-                .into_iter()
-                .find(|c| {
+            None => {
+                let open = tx.open_challenges(&ctx.channel)?;
+                let mine = |c: &&ChallengeRow| {
                     if as_challenger {
                         c.challenger_id == ctx.user.id
                     } else {
                         c.opponent_id == ctx.user.id
                     }
-                })
-                .ok_or_else(|| {
-                    Fail::User(if as_challenger {
-                        "You have no open challenge in this channel.".into()
-                    } else {
-                        "There is no open challenge for you in this channel.".into()
+                };
+                // To accept: one addressed to the user first, else one open to anyone.
+                let anyones =
+                    |c: &&ChallengeRow| c.is_open_to_anyone() && c.challenger_id != ctx.user.id;
+                open.iter()
+                    .find(mine)
+                    .or_else(|| open.iter().find(anyones).filter(|_| take_open))
+                    .cloned()
+                    .ok_or_else(|| {
+                        Fail::User(if as_challenger {
+                            "You have no open challenge in this channel.".into()
+                        } else {
+                            "There is no open challenge for you in this channel.".into()
+                        })
                     })
-                }),
+            }
         }
     }
 
@@ -172,7 +253,12 @@ impl Bot {
         let coin = self.coin();
         self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            let c = Bot::find_challenge(tx, ctx, id, false)?;
+            let mut c = Bot::find_challenge(tx, ctx, id, false, true)?;
+            if c.is_open_to_anyone() && c.challenger_id != ctx.user.id {
+                // An open challenge: whoever accepts it first becomes the opponent.
+                tx.take_open_challenge(c.id, &ctx.user.id, now)?;
+                c.opponent_id = ctx.user.id.clone();
+            }
             if c.opponent_id != ctx.user.id {
                 let msg = if c.challenger_id == ctx.user.id {
                     "You cannot accept your own challenge; `/cancel` withdraws it.".to_string()
@@ -270,7 +356,14 @@ impl Bot {
     ) -> Outcome<Vec<Out>> {
         let by_challenger = status == ChallengeStatus::Cancelled;
         self.write(ctx, |tx, now| {
-            let c = Bot::find_challenge(tx, ctx, id, by_challenger)?;
+            let c = Bot::find_challenge(tx, ctx, id, by_challenger, false)?;
+            if !by_challenger && c.is_open_to_anyone() && c.challenger_id != ctx.user.id {
+                return Err(Fail::User(format!(
+                    "Challenge #{} is open to anyone, so there is nothing to decline: `/accept \
+                     {}` takes it, or leave it to expire.",
+                    c.id, c.id
+                )));
+            }
             let (other_player, stranger) = if by_challenger {
                 (
                     format!(
@@ -313,8 +406,8 @@ impl Bot {
     /// oneself, an open challenge between the two, too many open challenges): the private
     /// refusal. Changes nothing; for an adapter that checks before opening a thread for a
     /// challenge (`/challenge` checks again).
-    pub fn challenge_refusal(&self, ctx: &Ctx, opponent: &User) -> Option<Reply> {
-        if opponent.id == ctx.user.id {
+    pub fn challenge_refusal(&self, ctx: &Ctx, opponent: Option<&User>) -> Option<Reply> {
+        if opponent.is_some_and(|o| o.id == ctx.user.id) {
             return Some(Reply::private(SELF_CHALLENGE));
         }
         // A failure to read is left to the command itself to report.
@@ -353,7 +446,28 @@ impl Bot {
 /// Why a challenge from `ctx.user` to `opponent` is refused by the server's limits, if it is:
 /// one open challenge per pair of players (either direction), and at most the server's
 /// `max_challenges` open challenges per challenger.
-fn challenge_limits(tx: &Tx, ctx: &Ctx, opponent: &User) -> Outcome<Option<Reply>> {
+/// An open challenge (`opponent` `None`) pairs the challenger with anyone: one open challenge
+/// to anyone per player.
+fn challenge_limits(tx: &Tx, ctx: &Ctx, opponent: Option<&User>) -> Outcome<Option<Reply>> {
+    let Some(opponent) = opponent else {
+        if let Some(open) =
+            tx.open_challenge_between(&ctx.server, &ctx.user.id, OPEN_OPPONENT_ID)?
+        {
+            return Ok(Some(
+                Builder::new()
+                    .text(format!(
+                        "You already have an open challenge to anyone on this server: challenge \
+                         #{} in ",
+                        open.id
+                    ))
+                    .channel(&open.channel_id)
+                    .text(". Wait for someone to accept it, or `/cancel` it first.")
+                    .private()
+                    .build(),
+            ));
+        }
+        return open_count_limit(tx, ctx);
+    };
     if let Some(open) = tx.open_challenge_between(&ctx.server, &ctx.user.id, &opponent.id)? {
         let b = Builder::new()
             .text("There is already an open challenge between you and ")
@@ -370,6 +484,11 @@ fn challenge_limits(tx: &Tx, ctx: &Ctx, opponent: &User) -> Outcome<Option<Reply
                 .build(),
         ));
     }
+    open_count_limit(tx, ctx)
+}
+
+/// Why `ctx.user` may not open one more challenge: the server's `max_challenges`, if reached.
+fn open_count_limit(tx: &Tx, ctx: &Ctx) -> Outcome<Option<Reply>> {
     let max = max_challenges(tx, &ctx.server)?;
     if tx.open_challenge_count(&ctx.server, &ctx.user.id)? >= i64::from(max) {
         return Ok(Some(Reply::private(format!(
@@ -397,15 +516,26 @@ fn expire_challenge(tx: &Tx, id: i64, now: i64) -> Outcome<Vec<Out>> {
     tx.set_challenge_status(c.id, ChallengeStatus::Expired, None, now)?;
     let name =
         |id: &str| -> Outcome<String> { Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string())) };
-    let mut reply = Builder::new()
-        .ping(&c.challenger_id, &name(&c.challenger_id)?)
-        .text(format!(
-            ", your challenge #{} to {} ({}) has expired: it was not answered within {}. Its \
-             buttons no longer work; `/challenge` again to offer a new game.",
+    let what = if c.is_open_to_anyone() {
+        format!(
+            "your open challenge #{} ({}) has expired: nobody accepted it within {}",
+            c.id,
+            c.variant.id(),
+            plural(i64::from(days), "day")
+        )
+    } else {
+        format!(
+            "your challenge #{} to {} ({}) has expired: it was not answered within {}",
             c.id,
             escape_markdown(&name(&c.opponent_id)?),
             c.variant.id(),
             plural(i64::from(days), "day")
+        )
+    };
+    let mut reply = Builder::new()
+        .ping(&c.challenger_id, &name(&c.challenger_id)?)
+        .text(format!(
+            ", {what}. Its buttons no longer work; `/challenge` again to offer a new game."
         ))
         .build();
     reply.channel = Some(c.channel_id.clone());
@@ -447,13 +577,17 @@ fn answered(tx: &Tx, c: &ChallengeRow, how: &str, by: Option<&User>) -> Outcome<
         |id: &str| -> Outcome<String> { Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string())) };
     let b = Builder::new()
         .user(&c.challenger_id, &name(&c.challenger_id)?)
-        .text(" challenged ")
-        .user(&c.opponent_id, &name(&c.opponent_id)?)
-        .text(format!(
-            " to **{}** (challenge #{}): {how}",
-            c.variant.name(),
-            c.id
-        ));
+        .text(" challenged ");
+    let b = if c.is_open_to_anyone() {
+        b.text("anyone")
+    } else {
+        b.user(&c.opponent_id, &name(&c.opponent_id)?)
+    };
+    let b = b.text(format!(
+        " to **{}** (challenge #{}): {how}",
+        c.variant.name(),
+        c.id
+    ));
     Ok(match by {
         Some(u) => b.text(" ").user(&u.id, &u.name).text("."),
         None => b,
@@ -482,4 +616,118 @@ fn require_player(
     } else {
         Err(Fail::User(stranger))
     }
+}
+
+/// What a new challenge offers.
+struct Offer<'a> {
+    /// The channel it is made in (a rematch: the finished game's channel).
+    channel: &'a str,
+    /// Who is challenged; `None`: anyone (an open challenge).
+    opponent: Option<&'a User>,
+    variant: Variant,
+    scoring: Scoring,
+    first: FirstChoice,
+    days: TimeControl,
+    is_match: bool,
+    rated: bool,
+    /// The finished game it plays again.
+    rematch_of: Option<i64>,
+}
+
+/// Stores a challenge from `ctx.user` and announces it: an addressed one pings its opponent and
+/// carries Accept and Decline buttons; an open one pings nobody and carries Accept and
+/// Withdraw buttons.
+fn post_challenge(tx: &Tx, ctx: &Ctx, o: &Offer, now: i64) -> Outcome<Out> {
+    let id = tx.insert_challenge(
+        &NewChallenge {
+            server_id: &ctx.server,
+            channel_id: o.channel,
+            challenger_id: &ctx.user.id,
+            opponent_id: o.opponent.map_or(OPEN_OPPONENT_ID, |u| u.id.as_str()),
+            variant: o.variant,
+            scoring: o.scoring,
+            first: o.first,
+            is_match: o.is_match,
+            days_per_move: o.days.days(),
+            rated: o.rated,
+        },
+        now,
+    )?;
+    let name = o.variant.name();
+    let b = Builder::new().user(&ctx.user.id, &ctx.user.name);
+    let mut b = match (o.opponent, o.rematch_of) {
+        (Some(u), Some(game)) => b
+            .text(" asks ")
+            .ping(&u.id, &u.name)
+            .text(format!(" for a rematch of game {game}: **{name}**")),
+        (Some(u), None) => b
+            .text(" challenges ")
+            .ping(&u.id, &u.name)
+            .text(format!(" to **{name}**")),
+        (None, _) => b.text(format!(" challenges anyone to **{name}**")),
+    };
+    if o.variant.allows_knots() {
+        b = b.text(format!(" · scored by {}", o.scoring));
+    }
+    b = b.text(format!(
+        " · {} · {} · {} · ",
+        o.days,
+        if o.rated { "rated" } else { "casual" },
+        if o.is_match {
+            "a two-game match (each player starts one game)"
+        } else {
+            "a single game"
+        },
+    ));
+    b = match (o.first, o.opponent) {
+        (FirstChoice::Random, _) => b.text("who starts is drawn by lot"),
+        (FirstChoice::Challenger, _) => b.user(&ctx.user.id, &ctx.user.name).text(" starts"),
+        (FirstChoice::Opponent, Some(u)) => b.user(&u.id, &u.name).text(" starts"),
+        (FirstChoice::Opponent, None) => b.text("whoever accepts starts"),
+    };
+    b = b.text(".");
+    b = if o.opponent.is_some() {
+        b.text(format!(" (challenge #{id}: `/accept` or `/decline`)"))
+            .button(format!("accept:{id}"), "Accept", ButtonStyle::Success)
+            .button(format!("decline:{id}"), "Decline", ButtonStyle::Danger)
+    } else {
+        let days = challenge_days(tx, &ctx.server)?;
+        b.text(format!(
+            " (open challenge #{id}: anyone else may accept it with the button or `/accept {id}`; \
+             it expires after {}.)",
+            plural(i64::from(days), "day")
+        ))
+        .button(format!("accept:{id}"), "Accept", ButtonStyle::Success)
+        .button(format!("cancel:{id}"), "Withdraw", ButtonStyle::Secondary)
+    };
+    let mut reply = b.build();
+    if o.channel != ctx.channel {
+        // A rematch asked for from elsewhere is posted where the game was played.
+        reply.channel = Some(o.channel.to_string());
+    }
+    Ok(Out::text(reply))
+}
+
+/// The game a rematch of `game` copies who moved first from, and whether it is a match: the
+/// game itself, or for a match game the match's first game, once the match is over.
+fn rematch_base(tx: &Tx, game: &GameRow) -> Outcome<(GameRow, bool)> {
+    let Some(match_id) = game.match_id else {
+        return Ok((game.clone(), false));
+    };
+    let m = tx
+        .match_row(match_id)?
+        .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
+    if !m.finished {
+        return Err(Fail::User(format!(
+            "Game {} belongs to a match still being played; a rematch of the match can be asked \
+             for once the match is over.",
+            game.id
+        )));
+    }
+    let first = tx
+        .match_games(match_id)?
+        .into_iter()
+        .rfind(|g| g.match_game == Some(1) && g.status == GameStatus::Finished)
+        .unwrap_or_else(|| game.clone());
+    Ok((first, true))
 }

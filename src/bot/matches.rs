@@ -1,6 +1,7 @@
 //! The end of a game, and what it means for its match: the result recorded and announced with
 //! both players pinged, the running match score, and the second game started.
 
+use super::reply::ButtonStyle;
 use super::session::{create_game, game_start, names, Bot, Fail, Loaded, Out, Outcome};
 use super::text::{self, Builder};
 use crate::game::{Points, Position};
@@ -19,6 +20,15 @@ impl Bot {
         now: i64,
     ) -> Outcome<Vec<Out>> {
         tx.finish_game(l.game.id, &o, now)?;
+        // A draw offer still pending (a resignation, a timeout) is spent with the game.
+        let unanswered = tx.clear_draw_offer(l.game.id)?.map(|offer| {
+            let seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
+            text::draw_offer_closed(
+                &l.game,
+                (l.game.seats[seat].as_str(), l.names[seat].as_str()),
+                Builder::new().text("; the game ended before it was answered."),
+            )
+        });
         let b = b.text(format!(
             "\n**Game over.** {}. Points: ",
             text::result_sentence(&l.pos, &o),
@@ -40,8 +50,19 @@ impl Bot {
             b = b.text(format!("\n{summary}"));
             next = start;
         }
+        // Either player may ask for a rematch: of a single game at once, of a match once the
+        // match is over (never of a game against the AI).
+        if next.is_none() && l.game.ai_levels.iter().all(Option::is_none) {
+            b = b.button(
+                format!("rematch:{}", l.game.id),
+                "Rematch",
+                ButtonStyle::Primary,
+            );
+        }
+        let mut reply = b.build();
+        reply.retire = unanswered;
         outs.push(Out {
-            reply: b.build(),
+            reply,
             board: Some(board),
         });
         outs.extend(next);
@@ -59,6 +80,7 @@ impl Bot {
         now: i64,
     ) -> Outcome<Vec<Out>> {
         tx.abort_game(l.game.id, now)?;
+        tx.clear_draw_offer(l.game.id)?;
         let (Some(match_id), Some(number)) = (l.game.match_id, l.game.match_game) else {
             return Ok(vec![Out::text(b.build())]);
         };

@@ -17,7 +17,8 @@
 //!   `info` (boards, records, status, rules, autocomplete), `delivery` (what the adapters
 //!   report sent or failed, and what is still owed), `moderation` (the audit log),
 //!   `discussion` (analysis marks and arrows, `/position`), `archive` (replays, exported
-//!   records, `/history`);
+//!   records, `/history`), `draws` (draw offers), `live` (the server's games in progress),
+//!   `ratings` (Glicko-2 after each rated game, `/leaderboard`, `/profile`);
 //! - `commands`: the table of commands and the dispatch to their handlers.
 
 mod archive;
@@ -25,7 +26,9 @@ mod clocks;
 pub mod commands;
 mod delivery;
 mod discussion;
+mod draws;
 mod info;
+mod live;
 mod lobby;
 mod matches;
 mod moderation;
@@ -40,6 +43,7 @@ pub mod time;
 
 pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
+pub use draws::DrawAnswer;
 pub use info::rank_moves;
 pub use moderation::AuditLog;
 pub use play::TakebackAnswer;

@@ -4,7 +4,7 @@
 use super::clocks::{record_clock_left, restore_turn};
 use super::moderation::record_action;
 use super::options::choices;
-use super::reply::{escape_markdown, ButtonStyle, Ctx};
+use super::reply::{escape_markdown, ButtonStyle, Ctx, Retire, User};
 use super::session::{
     load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, Fail, Loaded, Out,
     Outcome,
@@ -12,7 +12,7 @@ use super::session::{
 use super::text::{self, Builder};
 use crate::game::{describe, forfeit, EndReason, Move, Position, Side};
 use crate::render::Frame;
-use crate::store::{GameId, GameRow, MoveRow, TakebackRow, Tx};
+use crate::store::{DrawOfferRow, GameId, GameRow, MoveRow, TakebackRow, Tx};
 
 /// An answer to a takeback request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -165,6 +165,8 @@ impl Bot {
             )?;
             record_clock_left(tx, &l.game, &ctx.user.id, ply, now)?;
             tx.clear_takeback(l.game.id)?;
+            // A pending draw offer lapses with the move, in the move's transaction.
+            let lapsed = tx.clear_draw_offer(l.game.id)?;
             let mut b = Builder::new()
                 .user(&ctx.user.id, &ctx.user.name)
                 .text(format!(
@@ -190,7 +192,12 @@ impl Bot {
                     b = b.text(format!("\n{d}"));
                 }
             }
-            self.after_move(tx, &l, b, last, now)
+            let (b, closed) = lapse_draw_offer(&l, b, lapsed, &ctx.user);
+            let mut outs = self.after_move(tx, &l, b, last, now)?;
+            if let Some(first) = outs.first_mut() {
+                first.reply.retire = first.reply.retire.take().or(closed);
+            }
+            Ok(outs)
         })
     }
 
@@ -439,6 +446,8 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
         return Ok(vec![Out::text(reply)]);
     }
     let undone = l.moves[req.ply as usize].notation.clone();
+    // A pending draw offer lapses with the takeback, in its transaction.
+    let lapsed = tx.clear_draw_offer(l.game.id)?;
     // The requester's clock resumes with the time they had left when they made the move.
     let left = tx.clock_left(l.game.id, req.ply)?;
     tx.delete_moves_from(l.game.id, req.ply)?;
@@ -448,16 +457,47 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
     let b = Builder::new()
         .user(&ctx.user.id, &ctx.user.name)
         .text(format!(" allowed the takeback: `{undone}` is undone."));
+    let (b, closed) = lapse_draw_offer(&l, b, lapsed, &ctx.user);
     let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
     let b = prompt(b, &l.game, &l.names, &pos, time_left(&game, now, None));
+    let mut reply = b.build();
+    reply.retire = closed;
     Ok(vec![Out {
-        reply: b.build(),
+        reply,
         board: Some((
             pos,
             Frame::new(l.names.clone(), played.last().copied()),
             format!("game-{}-ply-{}.png", l.game.id, req.ply),
         )),
     }])
+}
+
+/// Says in a move's (or a takeback's) message that the draw offer it made lapse has lapsed,
+/// and which offer message loses its buttons.
+fn lapse_draw_offer(
+    l: &Loaded,
+    b: Builder,
+    lapsed: Option<DrawOfferRow>,
+    by: &User,
+) -> (Builder, Option<Retire>) {
+    let Some(offer) = lapsed else {
+        return (b, None);
+    };
+    let seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
+    let offerer = (l.game.seats[seat].as_str(), l.names[seat].as_str());
+    let b = b
+        .text("\n")
+        .user(offerer.0, offerer.1)
+        .text("'s draw offer lapses with this move.");
+    let closed = text::draw_offer_closed(
+        &l.game,
+        offerer,
+        Builder::new()
+            .text(", which lapsed when ")
+            .user(&by.id, &by.name)
+            .text(" played on."),
+    );
+    (b, Some(closed))
 }
 
 /// The ply of `user`'s last move if only forced passes followed it.

@@ -1,6 +1,6 @@
 //! Wording shared by the bot's replies: seats, prompts, scores, rule summaries and help.
 
-use super::reply::{Button, ButtonStyle, Part, Reply};
+use super::reply::{Button, ButtonStyle, Part, Reply, Retire};
 use crate::game::Counts;
 use crate::game::{describe, Outcome, Player, Points, Position, Side, Variant};
 use crate::store::GameRow;
@@ -74,6 +74,23 @@ impl Builder {
     }
     pub fn build(self) -> Reply {
         self.reply
+    }
+}
+
+/// The message of a draw offer in `game` by `offerer` (id, name), whose buttons are spent: it
+/// says the offer was made, then `how` it ended (": declined by Brian.", " and lapsed when
+/// Brian moved.").
+pub fn draw_offer_closed(game: &GameRow, offerer: (&str, &str), how: Builder) -> Retire {
+    let mut text = Builder::new()
+        .user(offerer.0, offerer.1)
+        .text(format!(" offered a draw in game {}", game.id))
+        .build()
+        .parts;
+    text.extend(how.build().parts);
+    Retire {
+        channel: game.channel_id.clone(),
+        button: format!("draw-yes:{}", game.id),
+        text,
     }
 }
 

@@ -205,7 +205,7 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
         bot.handle(
             &ctx("red"),
             Command::Challenge {
-                opponent: User::new("blue", "blue"),
+                opponent: Some(User::new("blue", "blue")),
                 variant,
                 scoring: None,
                 first: Some(FirstChoice::Challenger),

@@ -510,7 +510,7 @@ mod tests {
         assert_eq!(
             run("/challenge @Bob hkot-1 knots first:me match days:3"),
             Command::Challenge {
-                opponent: User::new("bob", "Bob"),
+                opponent: Some(User::new("bob", "Bob")),
                 variant: Variant::Hkot1,
                 scoring: Some(Scoring::Knots),
                 first: Some(FirstChoice::Challenger),
@@ -518,6 +518,27 @@ mod tests {
                 is_match: true,
                 rated: None,
                 thread: None,
+            }
+        );
+        // No opponent: an open challenge; the variant is known by its name.
+        assert_eq!(
+            run("/challenge ard-ri first:opponent"),
+            Command::Challenge {
+                opponent: None,
+                variant: Variant::ArdRi,
+                scoring: None,
+                first: Some(FirstChoice::Opponent),
+                days: None,
+                is_match: false,
+                rated: None,
+                thread: None,
+            }
+        );
+        assert_eq!(
+            run("/press draw-no:2"),
+            Command::Draw {
+                answer: Some(crate::bot::DrawAnswer::Decline),
+                game: Some(crate::store::GameId(2))
             }
         );
         assert_eq!(
@@ -585,9 +606,11 @@ mod tests {
         assert!(parse_line("/frobnicate").is_err());
         assert_eq!(
             parse_line("/challenge @bob hkot-1 sideways"),
-            Err("'sideways' is not a scoring: choose kingdoms or knots. \
-                 (/challenge opponent variant [scoring] [first] [days] [match] [rated] [thread])"
-                .into())
+            Err(
+                "'sideways' is not a scoring: choose kingdoms or knots. \
+                 (/challenge [opponent] variant [scoring] [first] [days] [match] [rated] [thread])"
+                    .into()
+            )
         );
         assert!(parse_line("/press nothing:1").is_err());
         assert_eq!(parse_line("/time +2d"), Ok(Action::Time(2 * 86_400_000)));

@@ -52,7 +52,11 @@ fn definition(c: &CommandSpec) -> CreateCommand {
     } else {
         vec![InteractionContext::Guild]
     };
-    c.options.iter().filter(|o| !o.hidden).fold(
+    // Discord wants the required options before the optional ones (the table may list an
+    // optional one first, as `/challenge [opponent] variant`, for the console's reading).
+    let required = c.options.iter().filter(|o| !o.hidden && o.required);
+    let optional = c.options.iter().filter(|o| !o.hidden && !o.required);
+    required.chain(optional).fold(
         CreateCommand::new(c.name)
             .description(c.description)
             .contexts(contexts)

@@ -917,7 +917,10 @@ impl Handler {
         ) = (&command, in_text_channel)
         {
             if thread.unwrap_or(true) {
-                let (opponent, variant) = (opponent.name.clone(), variant.id());
+                let opponent = opponent
+                    .as_ref()
+                    .map_or_else(|| "anyone".to_string(), |o| o.name.clone());
+                let variant = variant.id();
                 self.challenge_in_thread(dctx, &cmd, ctx.clone(), command, opponent, variant)
                     .await;
                 return;
@@ -948,7 +951,7 @@ impl Handler {
         };
         let refusal = tokio::task::spawn_blocking(move || {
             b.admit(&check)
-                .or_else(|| to.and_then(|o| b.challenge_refusal(&check, &o)))
+                .or_else(|| to.and_then(|o| b.challenge_refusal(&check, o.as_ref())))
         })
         .await
         .unwrap_or(None);

@@ -211,6 +211,7 @@ pub fn result(pos: &Position, o: &Outcome) -> String {
             winner.unwrap_or("Nobody wins"),
             loser_name(o)
         ),
+        (EndReason::Agreed, _) => "Draw by agreement".into(),
         (EndReason::Timeout, _) => format!(
             "{} on time: {} ran out of time",
             winner.unwrap_or("Nobody wins"),

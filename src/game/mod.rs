@@ -34,4 +34,4 @@ pub use record::{GameRecord, RecordError};
 pub use side::{Player, Side, Team};
 pub use tara::TaraPosition;
 pub use variant::{GameOptions, OptionsError, Scoring, UnknownVariant, Variant};
-pub use variant_position::{forfeit, Position};
+pub use variant_position::{agreed_draw, forfeit, Position};

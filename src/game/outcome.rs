@@ -24,6 +24,8 @@ pub enum EndReason {
     Resigned,
     /// The bot's own ending (RULES.md Part E): a player's clock ran out.
     Timeout,
+    /// The bot's own ending (RULES.md Part E): the players agreed to a draw.
+    Agreed,
 }
 
 impl EndReason {
@@ -38,6 +40,7 @@ impl EndReason {
             EndReason::MoveLimit => "move-limit",
             EndReason::Resigned => "resigned",
             EndReason::Timeout => "timeout",
+            EndReason::Agreed => "agreed",
         }
     }
 
@@ -52,6 +55,7 @@ impl EndReason {
             EndReason::MoveLimit,
             EndReason::Resigned,
             EndReason::Timeout,
+            EndReason::Agreed,
         ]
         .into_iter()
         .find(|r| r.id() == id)

@@ -1,6 +1,7 @@
 //! [`Position`]: a position of any of the five games, delegating to the game's own position
 //! through [`GamePosition`] (the one `match` on the enum is the `dispatch!` macro below), and
-//! [`forfeit`], the result of a resignation or a timeout.
+//! [`forfeit`], the result of a resignation or a timeout, and [`agreed_draw`], the result of a
+//! draw by agreement.
 
 use super::ard_ri::ArdRiPosition;
 use super::by_side::BySide;
@@ -23,6 +24,21 @@ pub fn forfeit(pos: &Position, loser: Side, reason: EndReason) -> Outcome {
         winner: Some(winner),
         reason,
         points: pos.forfeit_points(winner),
+    }
+}
+
+/// The result when the players agree to a draw (RULES.md Part E): no winner, scored as the
+/// game's own drawn ending. Tara as A.2 case 3: 1 point each, plus 1 for every enemy king the
+/// player captured (High Kings); Ard Rí as the 100-ply draw: ½ each.
+pub fn agreed_draw(pos: &Position) -> Outcome {
+    let points = match pos.side_counts() {
+        Some(counts) => counts.map(|c| Points::whole(1 + c.kings_captured)),
+        None => BySide::both(Points::HALF),
+    };
+    Outcome {
+        winner: None,
+        reason: EndReason::Agreed,
+        points,
     }
 }
 
@@ -183,5 +199,61 @@ impl GamePosition for Position {
     }
     fn forfeit_points(&self, winner: Side) -> BySide<Points> {
         dispatch!(self, p => p.forfeit_points(winner))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Scoring;
+
+    fn after(variant: Variant, moves: &[&str]) -> Position {
+        let options = GameOptions::with(variant, Some(Scoring::Kingdoms), Some(Side::Red))
+            .or_else(|_| GameOptions::with(variant, None, None))
+            .unwrap();
+        let mut pos = Position::new(options);
+        for m in moves {
+            pos.play_text(m).unwrap();
+        }
+        pos
+    }
+
+    fn points(o: &Outcome) -> (Points, Points) {
+        (*o.points.first(), *o.points.second())
+    }
+
+    #[test]
+    fn an_agreed_draw_in_high_kings_scores_one_each_plus_kings_captured() {
+        // No king captured yet: 1 each.
+        let o = agreed_draw(&after(Variant::Hkot1, &["C1", "B1"]));
+        assert_eq!((o.winner, o.reason), (None, EndReason::Agreed));
+        assert_eq!(points(&o), (Points::whole(1), Points::whole(1)));
+        // C1 and B2 besiege B1: Red has captured Blue's king there, so Red scores 1 + 1.
+        let pos = after(Variant::Hkot1, &["C1", "B1", "F6", "F2", "B2"]);
+        assert_eq!(pos.side_counts().unwrap()[Side::Red].kings_captured, 1);
+        let o = agreed_draw(&pos);
+        assert_eq!(o.winner, None);
+        assert_eq!(points(&o), (Points::whole(2), Points::whole(1)));
+        let o = agreed_draw(&after(Variant::Hkot2, &["C1", "B1", "F6", "F2", "B2"]));
+        assert_eq!(points(&o), (Points::whole(2), Points::whole(1)));
+    }
+
+    #[test]
+    fn an_agreed_draw_in_sacred_hill_scores_one_each_whatever_the_board() {
+        for variant in [Variant::SacredHill1, Variant::SacredHill2] {
+            let pos = after(variant, &["D4", "C3", "F5"]);
+            let o = agreed_draw(&pos);
+            assert_eq!((o.winner, o.reason), (None, EndReason::Agreed));
+            assert_eq!(points(&o), (Points::whole(1), Points::whole(1)));
+        }
+    }
+
+    #[test]
+    fn an_agreed_draw_in_ard_ri_scores_a_half_each_like_the_move_limit() {
+        let o = agreed_draw(&after(Variant::ArdRi, &["d2-c2"]));
+        assert_eq!((o.winner, o.reason), (None, EndReason::Agreed));
+        assert_eq!(points(&o), (Points::HALF, Points::HALF));
+        assert_eq!(EndReason::from_id("agreed"), Some(EndReason::Agreed));
+        assert_eq!(EndReason::Agreed.id(), "agreed");
     }
 }

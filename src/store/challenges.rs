@@ -27,7 +27,8 @@ row! {
     ///
     /// Fields: `id`: its number (`#12` to players); `server_id`: the server; `channel_id`: the
     /// channel it was made in; `challenger_id`: who challenged; `opponent_id`: who was
-    /// challenged; `variant`: the game; `scoring`: the scoring; `first`: who moves first;
+    /// challenged ([`OPEN_OPPONENT_ID`] while an open challenge waits for anyone; whoever
+    /// accepts it once it is accepted); `variant`: the game; `scoring`: the scoring; `first`: who moves first;
     /// `is_match`: a two-game match rather than one game; `rated`: rated or casual; `status`:
     /// open, accepted, declined, cancelled or expired; `game_id`: the game it started, once accepted;
     /// `created_at`: when it was made; `days_per_move`: the time control: days per move, `None`
@@ -41,6 +42,18 @@ row! {
     }
 }
 
+/// The `opponent_id` of an open challenge, one that anyone but its challenger may accept (a
+/// sentinel user of migration 0009, as [`crate::store::AI_USER_ID`] is for the AI). Whoever
+/// accepts it takes its place ([`Tx::take_open_challenge`]).
+pub const OPEN_OPPONENT_ID: &str = "@open";
+
+impl ChallengeRow {
+    /// Whether anyone but the challenger may accept it (still open to anyone).
+    pub fn is_open_to_anyone(&self) -> bool {
+        self.opponent_id == OPEN_OPPONENT_ID
+    }
+}
+
 /// A new challenge.
 #[derive(Clone, Debug)]
 pub struct NewChallenge<'a> {
@@ -50,7 +63,7 @@ pub struct NewChallenge<'a> {
     pub channel_id: &'a str,
     /// Who challenges.
     pub challenger_id: &'a str,
-    /// Who is challenged.
+    /// Who is challenged ([`OPEN_OPPONENT_ID`]: anyone).
     pub opponent_id: &'a str,
     /// The game.
     pub variant: Variant,
@@ -173,6 +186,17 @@ impl Tx<'_> {
             "UPDATE challenges SET status = ?2, game_id = COALESCE(?3, game_id), updated_at = ?4
              WHERE id = ?1",
             params![id, status.id(), game_id, now],
+        )?;
+        Ok(())
+    }
+
+    /// Writes `acceptor` as the opponent of open challenge `id` (one open to anyone), as they
+    /// accept it.
+    pub fn take_open_challenge(&self, id: i64, acceptor: &str, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE challenges SET opponent_id = ?2, updated_at = ?3
+             WHERE id = ?1 AND opponent_id = ?4 AND status = 'open'",
+            params![id, acceptor, now, OPEN_OPPONENT_ID],
         )?;
         Ok(())
     }

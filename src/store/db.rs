@@ -38,6 +38,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0008_ratings",
         include_str!("../../migrations/0008_ratings.sql"),
     ),
+    (
+        "0009_lobby",
+        include_str!("../../migrations/0009_lobby.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.

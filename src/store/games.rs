@@ -314,6 +314,17 @@ fn history_sql(variant: Option<Variant>) -> String {
     )
 }
 
+row! {
+    /// A pending draw offer (RULES.md Part E).
+    ///
+    /// Fields: `game_id`: the game; `offered_by`: who offered; `ply`: moves played when it was
+    /// offered; `created_at`: when.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct DrawOfferRow {
+        game_id: i64, offered_by: String, ply: u32, created_at: i64,
+    }
+}
+
 impl Tx<'_> {
     pub(super) fn game_where(
         &self,
@@ -373,6 +384,25 @@ impl Tx<'_> {
              AND (ended_at > ?2 OR (ended_at = ?2 AND id > ?3))
              ORDER BY ended_at, id LIMIT ?4",
             rusqlite::params![server_id, after.0, after.1, limit],
+        )
+    }
+
+    /// A server's games in progress, latest activity (the start of the current turn) first, at
+    /// most `limit`.
+    pub fn live_games(&self, server_id: &str, limit: u32) -> Result<Vec<GameRow>> {
+        self.game_where(
+            "server_id = ?1 AND status = 'active' ORDER BY turn_started_at DESC, id DESC LIMIT ?2",
+            params![server_id, limit],
+        )
+    }
+
+    /// How many games are in progress on a server.
+    pub fn live_game_count(&self, server_id: &str) -> Result<i64> {
+        self.value(
+            "games",
+            "SELECT COUNT(*) AS n FROM games WHERE server_id = ?1 AND status = 'active'",
+            [server_id],
+            "n",
         )
     }
 
@@ -567,5 +597,39 @@ impl Tx<'_> {
     pub fn clear_takeback(&self, game_id: i64) -> Result<()> {
         self.exec("DELETE FROM takebacks WHERE game_id = ?1", [game_id])?;
         Ok(())
+    }
+
+    /// The pending draw offer of a game.
+    pub fn draw_offer(&self, game_id: i64) -> Result<Option<DrawOfferRow>> {
+        self.first(
+            "draw_offers",
+            "SELECT game_id, offered_by, ply, created_at FROM draw_offers WHERE game_id = ?1",
+            [game_id],
+            DrawOfferRow::from_row,
+        )
+    }
+
+    /// Records a game's draw offer; fails if one is pending (one per game).
+    pub fn insert_draw_offer(
+        &self,
+        game_id: i64,
+        offered_by: &str,
+        ply: u32,
+        now: i64,
+    ) -> Result<()> {
+        self.exec(
+            "INSERT INTO draw_offers (game_id, offered_by, ply, created_at) VALUES (?1, ?2, ?3, ?4)",
+            params![game_id, offered_by, ply, now],
+        )?;
+        Ok(())
+    }
+
+    /// Drops a game's draw offer; the offer that was pending, if any.
+    pub fn clear_draw_offer(&self, game_id: i64) -> Result<Option<DrawOfferRow>> {
+        let pending = self.draw_offer(game_id)?;
+        if pending.is_some() {
+            self.exec("DELETE FROM draw_offers WHERE game_id = ?1", [game_id])?;
+        }
+        Ok(pending)
     }
 }

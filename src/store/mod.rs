@@ -102,11 +102,11 @@ pub mod tournaments;
 pub mod users;
 
 pub use audit::AuditRow;
-pub use challenges::{ChallengeRow, ChallengeStatus, FirstChoice, NewChallenge};
+pub use challenges::{ChallengeRow, ChallengeStatus, FirstChoice, NewChallenge, OPEN_OPPONENT_ID};
 pub use clocks::VacationRow;
 pub use games::{
-    GameId, GameRow, GameStatus, MoveRow, NewGame, ParseGameIdError, Seat, TakebackRow, AI_LEVELS,
-    AI_USER_ID,
+    DrawOfferRow, GameId, GameRow, GameStatus, MoveRow, NewGame, ParseGameIdError, Seat,
+    TakebackRow, AI_LEVELS, AI_USER_ID,
 };
 pub use matches::MatchRow;
 pub use outbox::{NewMessage, OutboxRow};
