@@ -477,7 +477,7 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
         "{text}"
     );
     assert!(
-        text.contains(" · 3 days per move · a single game"),
+        text.contains(" · 3 days per move · rated · a single game"),
         "{text}"
     );
     assert!(text.contains("@brian starts"), "{text}");
