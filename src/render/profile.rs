@@ -54,7 +54,7 @@ pub fn profile_png(card: &ProfileCard) -> Vec<u8> {
         .map(|r| u64::from(r.wins) + u64::from(r.draws) + u64::from(r.losses))
         .sum();
     let subtitle = match card.ratings.len() {
-        0 => "No rated games yet".to_string(),
+        0 => "Player profile".to_string(),
         n => format!(
             "{} rated game{} · rated in {} game{}",
             played,
