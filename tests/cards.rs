@@ -161,6 +161,11 @@ fn golden_cases() -> Vec<(&'static str, Vec<u8>)> {
             "chart",
             rating_chart_png("Aoife: High Kings of Tara (hkot-1)", &history(25, 7, 50)),
         ),
+        (
+            "chart-one",
+            rating_chart_png("One game", &history(1, 3, 24)),
+        ),
+        ("chart-empty", rating_chart_png("No games", &[])),
     ]
 }
 

@@ -8,6 +8,7 @@ use super::theme as palette;
 use ab_glyph::{Font, PxScale, ScaleFont};
 use image::RgbImage;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
@@ -136,7 +137,6 @@ impl DrawingBackend for Backend<'_> {
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), Failure> {
-        use plotters_backend::text_anchor::{HPos, VPos};
         let colour = style.color();
         if colour.alpha <= 0.0 {
             return Ok(());
@@ -289,6 +289,19 @@ fn draw(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let root = Backend(BitMapBackend::with_buffer(buf, size)).into_drawing_area();
     root.fill(&colour(background))?;
+    if pts.is_empty() {
+        let (w, h) = (size.0 as i32, size.1 as i32);
+        root.draw(&Text::new(
+            "No rating history yet",
+            (w / 2, h / 2),
+            (FAMILY, 15)
+                .into_font()
+                .color(&colour(palette::MUTED))
+                .pos(Pos::new(HPos::Center, VPos::Center)),
+        ))?;
+        root.present()?;
+        return Ok(());
+    }
     let ((x0, x1), (y0, y1)) = ranges(pts);
     let span = x1 - x0;
     let long_span = span > 330.0;
@@ -316,16 +329,6 @@ fn draw(
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
         .draw()?;
-    if pts.is_empty() {
-        let (w, h) = (size.0 as i32, size.1 as i32);
-        root.draw(&Text::new(
-            "No rated games yet",
-            (w / 2 - 62, h / 2 - 10),
-            (FAMILY, 15).into_font().color(&colour(palette::MUTED)),
-        ))?;
-        root.present()?;
-        return Ok(());
-    }
     // The band of ± one RD: along the top, then back along the bottom.
     let band: Vec<(f64, f64)> = pts
         .iter()
