@@ -404,6 +404,9 @@ fn main() -> ExitCode {
                     for variant in Variant::ALL {
                         out!("{}", bench::render_one(variant, seconds));
                     }
+                    for line in bench::render_ratings(seconds) {
+                        out!("{line}");
+                    }
                 }
                 BenchTarget::Service => {
                     match bench::service(seconds, 10_000).and_then(|mut lines| {

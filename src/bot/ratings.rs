@@ -1,12 +1,13 @@
 //! Ratings (RULES.md Part F.6): a rated game's Glicko-2 update, stored with its result, and the
 //! `/leaderboard` and `/profile` commands.
 
-use super::reply::{Ctx, User};
+use super::reply::{Attachment, Ctx, User};
 use super::session::{Bot, Out, Outcome};
 use super::text::{self, Builder};
 use super::time::{date_text, DAY};
 use crate::game::rating::{self, Rating};
 use crate::game::{describe, Outcome as GameOutcome, Variant};
+use crate::render;
 use crate::store::{GameRow, RatingChangeRow, RatingRow, StoreError, Tx};
 
 /// Only players with a rated game in this many days are on a leaderboard.
@@ -235,7 +236,33 @@ impl Bot {
                     others.join(", ")
                 ));
             }
-            Ok(vec![Out::text(b.build())])
+            let mut reply = b.build();
+            if self.images() {
+                let pictured: Vec<render::LeaderboardRow> = rows
+                    .iter()
+                    .zip(board)
+                    .map(|(r, e)| render::LeaderboardRow {
+                        rank: e.rank,
+                        name: e.name,
+                        rating: r.rating,
+                        rd: r.rd,
+                        provisional: r.rd > rating::PROVISIONAL_RD,
+                        games: r.games,
+                        wins: r.wins,
+                        draws: r.draws,
+                        losses: r.losses,
+                    })
+                    .collect();
+                reply.image = Some(Attachment {
+                    filename: format!("leaderboard-{}.png", chosen.id()),
+                    bytes: render::leaderboard_png(
+                        &format!("{} ({})", chosen.name(), chosen.id()),
+                        &format!("Players with a rated game in the last {LEADERBOARD_DAYS} days"),
+                        &pictured,
+                    ),
+                });
+            }
+            Ok(vec![Out::text(reply)])
         })
     }
 
@@ -248,9 +275,33 @@ impl Bot {
             let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
             let mut b = Builder::new().text("**Profile** · ").user(&who.id, &name);
             let mut cards = Vec::new();
+            let mut pictured = Vec::new();
             for row in tx.ratings_of(&ctx.server, &who.id)? {
                 let history = tx.rating_history(&ctx.server, &who.id, &row.game, HISTORY_POINTS)?;
                 let card = profile_rating(&row, &history);
+                let game_name = row
+                    .game
+                    .parse::<Variant>()
+                    .map_or(row.game.clone(), |v| format!("{} ({})", v.name(), v.id()));
+                pictured.push(render::ProfileRating {
+                    game: game_name,
+                    rating: row.rating,
+                    rd: row.rd,
+                    provisional: row.rd > rating::PROVISIONAL_RD,
+                    wins: row.wins,
+                    draws: row.draws,
+                    losses: row.losses,
+                    streak: card.streak.clone(),
+                    last_five: card.last_five.clone(),
+                    history: history
+                        .iter()
+                        .map(|c| render::RatingPoint {
+                            at_ms: c.at,
+                            rating: c.after_rating,
+                            rd: c.after_rd,
+                        })
+                        .collect(),
+                });
                 let variant = row.game.parse::<Variant>().ok();
                 b = b.text(format!(
                     "\n**{}**: {} · {}W {}D {}L{}{}",
@@ -295,7 +346,19 @@ impl Bot {
                     b = b.text(format!("\n{line} · ")).channel(channel);
                 }
             }
-            Ok(vec![Out::text(b.build())])
+            let mut reply = b.build();
+            if self.images() {
+                let card = render::ProfileCard {
+                    name: name.clone(),
+                    ratings: pictured,
+                    open_games: open.into_iter().map(|(line, _)| line).collect(),
+                };
+                reply.image = Some(Attachment {
+                    filename: "profile.png".into(),
+                    bytes: render::profile_png(&card),
+                });
+            }
+            Ok(vec![Out::text(reply)])
         })
     }
 }

@@ -125,6 +125,114 @@ pub fn render_one(variant: Variant, seconds: f64) -> serde_json::Value {
     })
 }
 
+/// A rating history for the benchmarks: `n` rated games, one a day, ending now-ish.
+fn bench_history(n: usize, rng: &mut Rng) -> Vec<crate::render::RatingPoint> {
+    let (mut rating, mut rd) = (1500.0f64, 350.0f64);
+    (0..n)
+        .map(|i| {
+            rating += (rng.below(200) as f64 - 95.0) * rd / 300.0;
+            rd = (rd * 0.95).max(50.0);
+            crate::render::RatingPoint {
+                at_ms: 1_795_996_800_000 - (n - 1 - i) as i64 * 86_400_000,
+                rating,
+                rd,
+            }
+        })
+        .collect()
+}
+
+/// Times `draw` for about `seconds` (at least 20 times); the JSON line of the rating
+/// picture `name`.
+fn time_picture(name: &str, seconds: f64, mut draw: impl FnMut() -> Vec<u8>) -> serde_json::Value {
+    let budget = Duration::from_secs_f64(seconds);
+    let t0 = Instant::now();
+    let (mut times, mut bytes) = (Vec::new(), Vec::new());
+    while t0.elapsed() < budget || times.len() < 20 {
+        let t = Instant::now();
+        let png = black_box(draw());
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        bytes.push(png.len());
+    }
+    times.sort_by(f64::total_cmp);
+    bytes.sort_unstable();
+    json!({
+        "bench": "render",
+        "picture": name,
+        "png_ms_median": (times[times.len() / 2] * 100.0).round() / 100.0,
+        "png_ms_max": (times[times.len() - 1] * 100.0).round() / 100.0,
+        "png_bytes": bytes[bytes.len() / 2],
+        "png_bytes_max": bytes[bytes.len() - 1],
+    })
+}
+
+/// The rating pictures: a leaderboard of 25 rows, a profile with five games of 200 rated
+/// games each (and open games), and a chart of 200 points; one JSON line each.
+pub fn render_ratings(seconds: f64) -> Vec<serde_json::Value> {
+    use crate::render::{
+        leaderboard_png, profile_png, rating_chart_png, LeaderboardRow, ProfileCard, ProfileRating,
+    };
+    let mut rng = Rng::new(0x5a7e);
+    let rows: Vec<LeaderboardRow> = (0..25u32)
+        .map(|i| LeaderboardRow {
+            rank: i + 1,
+            name: format!("Player {} Ó Briain", i + 1),
+            rating: 1900.0 - 17.3 * f64::from(i),
+            rd: 45.0 + 6.5 * f64::from(i),
+            provisional: i >= 18,
+            games: 80 - 2 * i,
+            wins: 40 - i,
+            draws: 5,
+            losses: 35 - i,
+        })
+        .collect();
+    let ratings: Vec<ProfileRating> = Variant::ALL
+        .into_iter()
+        .map(|v| {
+            let history = bench_history(200, &mut rng);
+            let last = history.last().cloned().expect("200 points");
+            ProfileRating {
+                game: format!("{} ({})", v.name(), v.id()),
+                rating: last.rating,
+                rd: last.rd,
+                provisional: false,
+                wins: 110,
+                draws: 12,
+                losses: 78,
+                streak: "3 wins".into(),
+                last_five: vec!['W', 'W', 'W', 'L', 'D'],
+                history,
+            }
+        })
+        .collect();
+    let card = ProfileCard {
+        name: "Aoife Ní Bhriain".into(),
+        open_games: (0..8)
+            .map(|i| {
+                format!(
+                    "#{} hkot-1 vs Brian, your turn, {} days left",
+                    100 + i,
+                    i + 1
+                )
+            })
+            .collect(),
+        ratings,
+    };
+    let history = card.ratings[0].history.clone();
+    vec![
+        time_picture("leaderboard-25", seconds, || {
+            leaderboard_png(
+                "High Kings of Tara (hkot-1)",
+                "Players with a rated game in the last 90 days",
+                &rows,
+            )
+        }),
+        time_picture("profile-5x200", seconds, || profile_png(&card)),
+        time_picture("chart-200", seconds, || {
+            rating_chart_png("Aoife Ní Bhriain: High Kings of Tara (hkot-1)", &history)
+        }),
+    ]
+}
+
 /// Fills a database with `n` games (half finished, half in progress), in one transaction.
 fn seed_games(
     store: &mut crate::store::Store,

@@ -24,14 +24,15 @@ impl Rgba {
     }
 }
 
-static REGULAR: LazyLock<FontRef<'static>> = LazyLock::new(|| {
-    FontRef::try_from_slice(include_bytes!("../../assets/fonts/DejaVuSans.ttf"))
-        .expect("bundled font")
-});
-static BOLD: LazyLock<FontRef<'static>> = LazyLock::new(|| {
-    FontRef::try_from_slice(include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf"))
-        .expect("bundled font")
-});
+/// The bundled regular font (DejaVu Sans), as TrueType bytes.
+pub(crate) const REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+/// The bundled bold font (DejaVu Sans Bold), as TrueType bytes.
+pub(crate) const BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+
+static REGULAR: LazyLock<FontRef<'static>> =
+    LazyLock::new(|| FontRef::try_from_slice(REGULAR_TTF).expect("bundled font"));
+static BOLD: LazyLock<FontRef<'static>> =
+    LazyLock::new(|| FontRef::try_from_slice(BOLD_TTF).expect("bundled font"));
 
 /// Which bundled font to write with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +67,8 @@ pub enum Align {
     Right,
 }
 
-fn font(w: Weight) -> &'static FontRef<'static> {
+/// The bundled font of a weight.
+pub(crate) fn font(w: Weight) -> &'static FontRef<'static> {
     match w {
         Weight::Regular => &REGULAR,
         Weight::Bold => &BOLD,

@@ -1,19 +1,29 @@
-//! Board images: a position in, PNG bytes out (and an animated GIF of a whole game). Pure: no
-//! rules decisions are made here; everything shown comes from the engine.
+//! Board images: a position in, PNG bytes out (and an animated GIF of a whole game); and the
+//! rating pictures: leaderboards, profile cards and rating-history charts. Pure: no rules
+//! decisions are made here; everything shown comes from the engine or the caller.
 
 mod ard_ri;
 pub mod canvas;
+mod card;
+mod chart;
 mod draw;
 mod frame;
 mod header;
 mod indexed;
 mod layout;
+mod leaderboard;
+mod profile;
+mod ratings;
 mod replay;
 mod tara;
 pub mod text;
 mod theme;
 
+pub use chart::rating_chart_png;
 pub use draw::{board_png, draw, warm_up};
 pub use frame::{Cell, Frame};
 pub use layout::{HEIGHT, WIDTH};
+pub use leaderboard::leaderboard_png;
+pub use profile::profile_png;
+pub use ratings::{LeaderboardRow, ProfileCard, ProfileRating, RatingPoint};
 pub use replay::{replay_gif, replay_gif_within, Replay, UPLOAD_LIMIT};

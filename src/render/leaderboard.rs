@@ -1,0 +1,205 @@
+//! The leaderboard picture: a title, a subtitle, and one row per player with the rank, the
+//! name, the rating (± RD, "?" when provisional), the games played and the wins, draws and
+//! losses, with a bar of their shares.
+
+use super::canvas::{Align, Rgba, Style, Weight};
+use super::card::{rating_text, rd_text, user_text, Card};
+use super::ratings::LeaderboardRow;
+use super::theme as palette;
+
+/// Width of a leaderboard picture.
+pub(super) const WIDTH: u32 = 760;
+/// Height of the title band.
+const TOP: f32 = 92.0;
+/// Height of the table's heading row and of each player's row.
+const HEADING: f32 = 34.0;
+const ROW: f32 = 36.0;
+/// Most rows drawn (the caller passes at most 25).
+pub(super) const MAX_ROWS: usize = 25;
+
+// Columns: the rank's centre, the name's left edge and width, the rating's left edge, the
+// games' centre, the W / D / L centre, and the bar's left edge and width.
+const RANK_X: f32 = 50.0;
+const NAME_X: f32 = 84.0;
+const NAME_W: f32 = 290.0;
+const RATING_X: f32 = 388.0;
+const GAMES_X: f32 = 522.0;
+const WDL_X: f32 = 600.0;
+const BAR_X: f32 = 650.0;
+const BAR_W: f32 = 78.0;
+
+/// A leaderboard picture (PNG): `title` (e.g. "High Kings of Tara (hkot-1)"), `subtitle`
+/// (e.g. "Players with a rated game in the last 90 days") and the rows in rank order, at most
+/// 25 of them. Without rows it says that nobody is on the leaderboard yet.
+pub fn leaderboard_png(title: &str, subtitle: &str, rows: &[LeaderboardRow]) -> Vec<u8> {
+    let rows = &rows[..rows.len().min(MAX_ROWS)];
+    let table_h = if rows.is_empty() {
+        112.0
+    } else {
+        HEADING + ROW * rows.len() as f32 + 8.0
+    };
+    let height = (TOP + table_h + 18.0) as u32;
+    let mut c = Card::new(WIDTH, height, palette::BACKGROUND);
+    let w = WIDTH as f32;
+    let title = user_text(title, Weight::Bold, 26.0, w - 48.0, "Leaderboard");
+    c.text(
+        Style::new(Weight::Bold, 26.0, palette::INK),
+        24.0,
+        44.0,
+        Align::Left,
+        &title,
+    );
+    let subtitle = user_text(subtitle, Weight::Regular, 15.0, w - 48.0, "");
+    c.text(
+        Style::new(Weight::Regular, 15.0, palette::MUTED),
+        24.0,
+        70.0,
+        Align::Left,
+        &subtitle,
+    );
+    let (px, pw) = (16.0, w - 32.0);
+    c.panel(px, TOP, pw, table_h, 12.0);
+    if rows.is_empty() {
+        c.text(
+            Style::new(Weight::Bold, 19.0, palette::INK),
+            w / 2.0,
+            TOP + 50.0,
+            Align::Centre,
+            "Nobody is on this leaderboard yet",
+        );
+        c.text(
+            Style::new(Weight::Regular, 14.0, palette::MUTED),
+            w / 2.0,
+            TOP + 76.0,
+            Align::Centre,
+            "Finish a rated game to appear here.",
+        );
+        return c.png();
+    }
+    let head = Style::new(Weight::Bold, 12.0, palette::MUTED);
+    let hy = TOP + 22.0;
+    c.text(head, RANK_X, hy, Align::Centre, "#");
+    c.text(head, NAME_X, hy, Align::Left, "PLAYER");
+    c.text(head, RATING_X, hy, Align::Left, "RATING");
+    c.text(head, GAMES_X, hy, Align::Centre, "GAMES");
+    c.text(head, WDL_X, hy, Align::Centre, "W / D / L");
+    c.text(head, BAR_X, hy, Align::Left, "RESULTS");
+    c.rect(
+        px + 10.0,
+        TOP + HEADING - 1.0,
+        pw - 20.0,
+        1.0,
+        palette::PANEL_EDGE,
+    );
+    for (i, row) in rows.iter().enumerate() {
+        draw_row(&mut c, row, TOP + HEADING + ROW * i as f32, i % 2 == 1);
+    }
+    c.png()
+}
+
+/// The medal colours (fill, ink) of ranks 1 to 3.
+fn medal(rank: u32) -> Option<(Rgba, Rgba)> {
+    match rank {
+        1 => Some((palette::GOLD, palette::GOLD_DARK)),
+        2 => Some((palette::SILVER, palette::SILVER_DARK)),
+        3 => Some((palette::BRONZE, palette::BRONZE_DARK)),
+        _ => None,
+    }
+}
+
+fn draw_row(c: &mut Card, row: &LeaderboardRow, y: f32, striped: bool) {
+    if striped {
+        c.rect(18.0, y, WIDTH as f32 - 36.0, ROW, palette::STRIPE);
+    }
+    let base = y + ROW / 2.0 + 6.0;
+    let rank = row.rank.to_string();
+    match medal(row.rank) {
+        Some((fill, ink)) => {
+            c.disc(RANK_X, y + ROW / 2.0, 13.0, fill);
+            c.text(
+                Style::new(Weight::Bold, 14.0, ink),
+                RANK_X,
+                base - 1.0,
+                Align::Centre,
+                &rank,
+            );
+        }
+        None => {
+            let size = if rank.len() > 3 { 11.0 } else { 14.0 };
+            c.text(
+                Style::new(Weight::Bold, size, palette::MUTED),
+                RANK_X,
+                base - 1.0,
+                Align::Centre,
+                &rank,
+            );
+        }
+    }
+    let name = user_text(&row.name, Weight::Bold, 16.0, NAME_W, "Unknown player");
+    c.text(
+        Style::new(Weight::Bold, 16.0, palette::INK),
+        NAME_X,
+        base,
+        Align::Left,
+        &name,
+    );
+    let rating = rating_text(row.rating, row.provisional);
+    let rw = c.text(
+        Style::new(Weight::Bold, 17.0, palette::INK),
+        RATING_X,
+        base,
+        Align::Left,
+        &rating,
+    );
+    c.text(
+        Style::new(Weight::Regular, 13.0, palette::MUTED),
+        RATING_X + rw + 6.0,
+        base,
+        Align::Left,
+        &rd_text(row.rd),
+    );
+    c.text(
+        Style::new(Weight::Regular, 15.0, palette::INK),
+        GAMES_X,
+        base,
+        Align::Centre,
+        &row.games.to_string(),
+    );
+    c.text(
+        Style::new(Weight::Regular, 14.0, palette::INK),
+        WDL_X,
+        base,
+        Align::Centre,
+        &format!("{} / {} / {}", row.wins, row.draws, row.losses),
+    );
+    results_bar(
+        c,
+        BAR_X,
+        y + ROW / 2.0 - 4.0,
+        BAR_W,
+        8.0,
+        [row.wins, row.draws, row.losses],
+    );
+}
+
+/// A bar split in the shares of wins, draws and losses (empty when there are none).
+pub(super) fn results_bar(c: &mut Card, x: f32, y: f32, w: f32, h: f32, wdl: [u32; 3]) {
+    c.rect(x, y, w, h, palette::PANEL_EDGE);
+    let total: f64 = wdl.iter().map(|&n| f64::from(n)).sum();
+    if total <= 0.0 {
+        return;
+    }
+    let colours = [palette::WIN, palette::DRAW, palette::LOSS];
+    let mut left = 0.0f64;
+    for (n, colour) in wdl.into_iter().zip(colours) {
+        let right = left + f64::from(n) / total;
+        let (a, b) = (
+            (left * f64::from(w)).round() as f32,
+            (right * f64::from(w)).round() as f32,
+        );
+        if b > a {
+            c.rect(x + a, y, b - a, h, colour);
+        }
+        left = right;
+    }
+}

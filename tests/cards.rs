@@ -1,0 +1,318 @@
+//! Rating pictures: leaderboards, profile cards and rating charts decode with the expected
+//! sizes, stay under 150 KB in the worst case, survive odd input, and match golden images in
+//! `tests/golden` pixel for pixel.
+//!
+//! On a golden mismatch the actual image is written next to the expected one as
+//! `<name>.actual.png`. `UPDATE_GOLDEN=1 cargo test --release --test cards` rewrites them.
+
+use std::path::PathBuf;
+use tara_bot::render::{
+    leaderboard_png, profile_png, rating_chart_png, LeaderboardRow, ProfileCard, ProfileRating,
+    RatingPoint,
+};
+
+/// 2026-11-30 00:00 UTC.
+const NOV_30: i64 = 1_795_996_800_000;
+const DAY: i64 = 86_400_000;
+const LIMIT: usize = 150 * 1024;
+
+/// Decodes a PNG to its size and RGB8 pixels.
+fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let img = image::load_from_memory_with_format(png_bytes, image::ImageFormat::Png)
+        .expect("a PNG")
+        .to_rgb8();
+    (img.width(), img.height(), img.into_raw())
+}
+
+/// A deterministic random walk of `n` ratings, one game every `step` hours, ending on Nov 30.
+fn history(n: usize, seed: u64, step_hours: i64) -> Vec<RatingPoint> {
+    let mut s = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    let (mut r, mut rd) = (1500.0f64, 350.0f64);
+    (0..n)
+        .map(|i| {
+            s = s
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let u = (s >> 33) as f64 / (1u64 << 31) as f64; // 0..1
+            r += (u - 0.45) * rd * 0.4;
+            rd = (rd * 0.93).max(55.0);
+            RatingPoint {
+                at_ms: NOV_30 - (n - 1 - i) as i64 * step_hours * 3_600_000,
+                rating: r,
+                rd,
+            }
+        })
+        .collect()
+}
+
+fn leaderboard_rows(n: usize) -> Vec<LeaderboardRow> {
+    let names = [
+        "Aoife",
+        "Brian Ó Briain",
+        "Cormac",
+        "Deirdre",
+        "Eithne",
+        "Fionn mac Cumhaill",
+        "Gráinne",
+        "Oisín",
+        "Niamh",
+        "Conn of the Hundred Battles",
+        "Medb",
+        "Lugh",
+    ];
+    (0..n)
+        .map(|i| {
+            let games = 60 - 2 * i as u32;
+            let wins = games * (25 - i as u32) / 40;
+            let draws = games / 10;
+            LeaderboardRow {
+                rank: i as u32 + 1,
+                name: names[i % names.len()].to_string(),
+                rating: 1890.4 - 23.7 * i as f64,
+                rd: 48.0 + 9.0 * i as f64,
+                provisional: 48.0 + 9.0 * i as f64 > 110.0,
+                games,
+                wins,
+                draws,
+                losses: games - wins - draws,
+            }
+        })
+        .collect()
+}
+
+const GAMES: [&str; 5] = [
+    "High Kings of Tara (hkot-1)",
+    "High Kings of Tara II (hkot-2)",
+    "Tara: Sacred Hill (sacred-hill-1)",
+    "Tara: Sacred Hill II (sacred-hill-2)",
+    "Ard Rí (ard-ri)",
+];
+
+fn profile(games: usize, points: usize) -> ProfileCard {
+    ProfileCard {
+        name: "Aoife Ní Bhriain".into(),
+        ratings: (0..games)
+            .map(|g| {
+                let history = history(points, g as u64 + 1, 20 + 13 * g as i64);
+                let last = history.last().cloned().unwrap_or(RatingPoint {
+                    at_ms: NOV_30,
+                    rating: 1500.0,
+                    rd: 350.0,
+                });
+                ProfileRating {
+                    game: GAMES[g % GAMES.len()].into(),
+                    rating: last.rating,
+                    rd: last.rd,
+                    provisional: last.rd > 110.0,
+                    wins: 3 + g as u32 * 4,
+                    draws: g as u32 % 3,
+                    losses: 2 + g as u32,
+                    streak: ["3 wins", "1 draw", "", "2 losses", "1 win"][g % 5].into(),
+                    last_five: ["WWWLD", "DLW", "", "LLWWW", "W"][g % 5].chars().collect(),
+                    history,
+                }
+            })
+            .collect(),
+        open_games: vec![
+            "#12 hkot-1 vs Brian, your turn, 2 days left".into(),
+            "#15 ard-ri vs Cormac, their turn, 5 days left".into(),
+            "#19 sacred-hill-2 vs Deirdre, your turn, 23 hours left".into(),
+        ],
+    }
+}
+
+/// The golden cases: name and picture.
+fn golden_cases() -> Vec<(&'static str, Vec<u8>)> {
+    let mut odd = leaderboard_rows(4);
+    odd[1].name = "🐉 Dragon 张伟 𝓐𝓸𝓲𝓯𝓮".into();
+    odd[2].name = "محمد الأول".into();
+    odd[3].name = "A very long name that goes on and on and on and on and on".into();
+    vec![
+        (
+            "leaderboard",
+            leaderboard_png(
+                "High Kings of Tara (hkot-1)",
+                "Players with a rated game in the last 90 days",
+                &leaderboard_rows(12),
+            ),
+        ),
+        (
+            "leaderboard-names",
+            leaderboard_png("Ard Rí (ard-ri)", "Hostile names", &odd),
+        ),
+        (
+            "leaderboard-empty",
+            leaderboard_png(
+                "Tara: Sacred Hill (sacred-hill-1)",
+                "Players with a rated game in the last 90 days",
+                &[],
+            ),
+        ),
+        ("profile", profile_png(&profile(2, 40))),
+        (
+            "profile-empty",
+            profile_png(&ProfileCard {
+                name: "Brian".into(),
+                ratings: vec![],
+                open_games: vec![],
+            }),
+        ),
+        (
+            "chart",
+            rating_chart_png("Aoife: High Kings of Tara (hkot-1)", &history(25, 7, 50)),
+        ),
+        (
+            "chart-one",
+            rating_chart_png("One game", &history(1, 3, 24)),
+        ),
+        ("chart-empty", rating_chart_png("No games", &[])),
+    ]
+}
+
+#[test]
+fn golden_rating_pictures_match_exactly() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut failures = Vec::new();
+    for (name, actual) in golden_cases() {
+        let path = dir.join(format!("{name}.png"));
+        if update {
+            std::fs::write(&path, &actual).unwrap();
+            continue;
+        }
+        let expected = std::fs::read(&path)
+            .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
+        let (a, e) = (decode(&actual), decode(&expected));
+        if a != e {
+            let out = dir.join(format!("{name}.actual.png"));
+            std::fs::write(&out, &actual).unwrap();
+            let differ = if (a.0, a.1) == (e.0, e.1) {
+                a.2.chunks_exact(3)
+                    .zip(e.2.chunks_exact(3))
+                    .filter(|(x, y)| x != y)
+                    .count()
+                    .to_string()
+            } else {
+                format!("size {}x{} (expected {}x{}):", a.0, a.1, e.0, e.1)
+            };
+            failures.push(format!(
+                "{name}: {differ} pixels differ; see {}",
+                out.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn leaderboards_grow_with_their_rows_and_stay_small() {
+    let (w0, h0, _) = decode(&leaderboard_png("T", "S", &[]));
+    let mut last_h = h0;
+    for n in [1, 2, 10, 25] {
+        let png = leaderboard_png(
+            "High Kings of Tara (hkot-1)",
+            "Last 90 days",
+            &leaderboard_rows(n),
+        );
+        let (w, h, _) = decode(&png);
+        assert_eq!(w, w0);
+        assert!(h > last_h || n == 1, "{n} rows: height {h}");
+        last_h = h;
+        assert!(png.len() <= LIMIT, "{n} rows: {} bytes", png.len());
+    }
+    // More than 25 rows are cut to 25.
+    let (_, h, _) = decode(&leaderboard_png("T", "S", &leaderboard_rows(40)));
+    assert_eq!(h, last_h);
+}
+
+#[test]
+fn the_worst_case_profile_stays_under_150_kb() {
+    // Five games with 200 points of a jagged history each, provisional ratings, long names
+    // and a dozen open games.
+    let mut card = profile(5, 200);
+    card.name = "Ｗｏｒｓｔ 🐉 ".repeat(20);
+    card.open_games = (0..20)
+        .map(|i| {
+            format!(
+                "#{i} hkot-2 vs {} , your turn, {i} days left",
+                "Ḿ".repeat(50)
+            )
+        })
+        .collect();
+    for r in &mut card.ratings {
+        for (i, p) in r.history.iter_mut().enumerate() {
+            p.rating += if i % 2 == 0 { 300.0 } else { -300.0 };
+        }
+    }
+    let png = profile_png(&card);
+    let (w, h, _) = decode(&png);
+    assert_eq!(w, 800);
+    assert!(h > 1000, "{h}");
+    assert!(png.len() <= LIMIT, "{} bytes", png.len());
+    let png = rating_chart_png(&"🐉".repeat(100), &card.ratings[0].history);
+    assert_eq!(decode(&png).0, 640);
+    assert!(png.len() <= LIMIT, "{} bytes", png.len());
+}
+
+#[test]
+fn odd_histories_draw_without_panicking() {
+    let p = |at_ms, rating, rd| RatingPoint { at_ms, rating, rd };
+    let cases: Vec<Vec<RatingPoint>> = vec![
+        vec![],
+        vec![p(NOV_30, 1500.0, 350.0)],
+        vec![p(NOV_30, 1500.0, 0.0), p(NOV_30, 1500.0, 0.0)],
+        vec![p(NOV_30, 1500.0, 50.0); 30],
+        vec![p(NOV_30 - DAY, 1500.0, 50.0), p(NOV_30, 1500.0, 50.0)],
+        vec![
+            p(i64::MIN, f64::NAN, 1.0),
+            p(i64::MAX, 1e300, f64::INFINITY),
+        ],
+        vec![p(0, -5000.0, -10.0), p(NOV_30, 9000.0, 0.0)],
+        vec![p(NOV_30, 1600.0, 80.0), p(NOV_30 - 400 * DAY, 1400.0, 90.0)],
+        vec![p(-10 * DAY, 1500.0, 300.0), p(10 * DAY, 1520.0, 250.0)],
+    ];
+    for (i, h) in cases.iter().enumerate() {
+        let (w, ht, _) = decode(&rating_chart_png("", h));
+        assert_eq!((w, ht), (640, 300), "case {i}");
+        let card = ProfileCard {
+            name: String::new(),
+            ratings: vec![ProfileRating {
+                game: "\u{202e}\u{200b}".into(),
+                rating: h.last().map_or(f64::NAN, |p| p.rating),
+                rd: f64::NAN,
+                provisional: true,
+                wins: u32::MAX,
+                draws: u32::MAX,
+                losses: u32::MAX,
+                streak: "🔥🔥🔥 ".repeat(30),
+                last_five: "WDLX?WWWWW".chars().collect(),
+                history: h.clone(),
+            }],
+            open_games: vec![String::new(), "\u{0}".into()],
+        };
+        assert_eq!(decode(&profile_png(&card)).0, 800, "case {i}");
+    }
+    let odd = LeaderboardRow {
+        rank: u32::MAX,
+        name: "\u{0}".into(),
+        rating: f64::NEG_INFINITY,
+        rd: f64::NAN,
+        provisional: false,
+        games: u32::MAX,
+        wins: u32::MAX,
+        draws: 0,
+        losses: u32::MAX,
+    };
+    assert_eq!(decode(&leaderboard_png("", "", &[odd])).0, 760);
+}
+
+#[test]
+fn different_inputs_draw_different_pictures() {
+    let a = decode(&rating_chart_png("A", &history(20, 1, 24)));
+    let b = decode(&rating_chart_png("A", &history(20, 2, 24)));
+    assert_ne!(a.2, b.2);
+    let mut rows = leaderboard_rows(3);
+    let before = decode(&leaderboard_png("T", "S", &rows));
+    rows[0].provisional = !rows[0].provisional;
+    assert_ne!(before.2, decode(&leaderboard_png("T", "S", &rows)).2);
+}
