@@ -393,7 +393,14 @@ impl<'a> Console<'a> {
             if let (Some(img), Some(dir)) = (&r.image, &self.images) {
                 let path = dir.join(&img.filename);
                 match std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, &img.bytes)) {
-                    Ok(()) => s.push_str(&format!("  (board image: {})\n", path.display())),
+                    Ok(()) => {
+                        let what = if r.board_text.is_some() {
+                            "board image"
+                        } else {
+                            "image"
+                        };
+                        s.push_str(&format!("  ({what}: {})\n", path.display()))
+                    }
                     Err(e) => s.push_str(&format!("  (could not write {}: {e})\n", path.display())),
                 }
             }
