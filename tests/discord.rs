@@ -201,6 +201,20 @@ async fn start_game(fake: &FakeDiscord, variant: &str) -> Recorded {
     start
 }
 
+/// The bot's first post to `channel` whose text contains `needle`, waiting for it.
+async fn channel_post_containing(
+    fake: &FakeDiscord,
+    channel: u64,
+    needle: &str,
+) -> Option<Recorded> {
+    let path = format!("/api/v10/channels/{channel}/messages");
+    fake.wait_request(
+        |r| r.method == "POST" && r.path == path && r.content().is_some_and(|c| c.contains(needle)),
+        T,
+    )
+    .await
+}
+
 /// Interruptions during a game: a gateway disconnect, and a bot restart (kill, start again on
 /// the same database), before the move with the given index.
 #[derive(Default)]
@@ -677,15 +691,7 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
     let fake = FakeDiscord::start().await;
     let _bot = spawn_bot(&fake, dir.path());
     assert!(fake.wait_ready(T).await);
-    let timeout = fake
-        .wait_request(
-            |r| {
-                r.method == "POST"
-                    && r.path == format!("/api/v10/channels/{CH}/messages")
-                    && r.content().is_some_and(|c| c.contains("Time is up"))
-            },
-            T,
-        )
+    let timeout = channel_post_containing(&fake, CH, "Time is up")
         .await
         .expect("the timeout announced in the game's channel");
     let mut both = vec![id_str(ALICE), id_str(BOB)];
@@ -2079,15 +2085,7 @@ async fn an_open_challenge_left_unanswered_expires_with_one_notice() {
     let fake = FakeDiscord::start().await;
     let _bot = spawn_bot(&fake, dir.path());
     assert!(fake.wait_ready(T).await);
-    let notice = fake
-        .wait_request(
-            |r| {
-                r.method == "POST"
-                    && r.path == format!("/api/v10/channels/{CH}/messages")
-                    && r.content().is_some_and(|c| c.contains("open challenge #1"))
-            },
-            T,
-        )
+    let notice = channel_post_containing(&fake, CH, "open challenge #1")
         .await
         .expect("the expiry notice in the challenge's channel");
     assert_eq!(
