@@ -11,3 +11,4 @@ pub mod discord;
 pub mod game;
 pub mod render;
 pub mod store;
+pub mod tournament;

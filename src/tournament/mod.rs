@@ -1,0 +1,12 @@
+//! Tournaments as RULES.md Part F runs them, pure and synchronous: round-robin tables,
+//! knockout brackets, standings and tiebreaks, and the FIDE TRF-16 file. No I/O, no clock.
+
+mod berger;
+mod knockout;
+mod points;
+mod standings;
+
+pub use berger::{double_round_robin, single_round_robin, TablePairing};
+pub use knockout::{next_round, Bracket, Tie};
+pub use points::Points;
+pub use standings::{standings, Entrant, GameResult, Pairing, Results, Standing, System};
