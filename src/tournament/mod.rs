@@ -5,8 +5,10 @@ mod berger;
 mod knockout;
 mod points;
 mod standings;
+mod trf;
 
 pub use berger::{double_round_robin, single_round_robin, TablePairing};
 pub use knockout::{next_round, Bracket, Tie};
 pub use points::Points;
 pub use standings::{standings, Entrant, GameResult, Pairing, Results, Standing, System};
+pub use trf::{Code, Colour, RoundEntry, Trf, TrfError, TrfPlayer};
