@@ -473,11 +473,22 @@ impl Trf {
         Ok(trf)
     }
 
-    /// Opponents that exist and agree with each other, and `XXR` not below the rounds played.
+    /// Points that add up, opponents that exist and agree with each other, and `XXR` not below
+    /// the rounds played.
     fn check(&self, lines_of: &BTreeMap<u32, usize>, xxr_line: usize) -> Result<(), TrfError> {
         let by_rank: BTreeMap<u32, &TrfPlayer> = self.players.iter().map(|p| (p.rank, p)).collect();
         for p in &self.players {
             let line = lines_of[&p.rank];
+            let sum: Points = p.rounds.iter().map(|e| e.code.points()).sum();
+            if sum != p.points {
+                return Err(bad(
+                    line,
+                    format!(
+                        "the points (columns 81-84) say {}, but player {}'s results add up to {sum}",
+                        p.points, p.rank
+                    ),
+                ));
+            }
             for (r, e) in p.rounds.iter().enumerate() {
                 let Some(o) = e.opponent else { continue };
                 let round = r + 1;
@@ -597,8 +608,8 @@ fn describe(e: &RoundEntry) -> String {
 mod tests {
     use super::*;
 
-    /// Four players, two rounds of three: 1 beat 4 and drew 2; 2 beat 3 in round 1; 3 won by
-    /// forfeit against 4 in round 2; 4... (see the lines). Columns as TRF-16 places them.
+    /// Four players, two rounds played of three: round 1 1-4 1-0 and 3-2 0-1; round 2 2-1
+    /// drawn and 4 lost by forfeit to 3. Columns as TRF-16 places them.
     const FOUR: &str = "\
 012 Test of four
 XXR 3
@@ -761,6 +772,11 @@ XXR 3\r\
                 four_with(4, "001    1      Aoife                             1900                             1.5          4 - 1     2 b ="),
                 4,
                 "a game against 4 needs a colour",
+            ),
+            (
+                four_with(4, "001    1      Aoife                             1900                             2.0          4 w 1     2 b ="),
+                4,
+                "the points (columns 81-84) say 2, but player 1's results add up to 1.5",
             ),
             (four_with(2, "XXR three"), 2, "XXR needs the number of rounds"),
             (four_with(2, "XXR 1"), 2, "XXR says 1 rounds, but 2 have been played"),
