@@ -499,9 +499,12 @@ impl Trf {
                     ));
                 };
                 let theirs = opp.rounds.get(r).copied().unwrap_or(RoundEntry::NOT_PAIRED);
+                // Both may have lost by forfeit (neither came).
+                let double_forfeit =
+                    e.code == Code::ForfeitLoss && theirs.code == Code::ForfeitLoss;
                 let agrees = theirs.opponent == Some(p.rank)
                     && theirs.colour == e.colour.map(Colour::opposite)
-                    && Some(theirs.code) == e.code.mirrored();
+                    && (Some(theirs.code) == e.code.mirrored() || double_forfeit);
                 if !agrees {
                     return Err(bad(
                         line,
@@ -659,6 +662,24 @@ XXC black1
         let t = Trf::parse(FOUR).unwrap();
         assert_eq!(t.write(), FOUR);
         assert_eq!(Trf::parse(&t.write()).unwrap(), t);
+    }
+
+    #[test]
+    fn a_double_forfeit() {
+        let text = "\
+XXR 2
+001    1      A                                 2000                             0.0          2 w -
+001    2      B                                 1900                             0.0          1 b -
+";
+        let t = Trf::parse(text).unwrap();
+        assert_eq!(t.players[1].rounds[0].code, Code::ForfeitLoss);
+        assert_eq!(t.write(), text);
+        let one_sided = text.replace("1 b -", "1 b 0");
+        assert_eq!(
+            Trf::parse(&one_sided).unwrap_err().line,
+            2,
+            "a forfeit loss against a played win does not agree"
+        );
     }
 
     #[test]
