@@ -2,6 +2,7 @@
 //! knockout brackets, standings and tiebreaks, and the FIDE TRF-16 file. No I/O, no clock.
 
 mod berger;
+pub mod dutch;
 mod knockout;
 mod points;
 mod standings;
