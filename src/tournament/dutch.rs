@@ -292,6 +292,54 @@ impl NextRound {
     }
 }
 
+/// One line of a round's pairings: the player who moves first and their opponent, or a
+/// pairing-allocated bye.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Board {
+    Game { white: u32, black: u32 },
+    Bye { player: u32 },
+}
+
+impl NextRound {
+    /// The boards in the order they are published (as bbpPairings prints them): by the
+    /// higher score of the two players, then the lower score, then the starting order of the
+    /// higher-ranked player; the bye last. Boards naming players not in this round are left
+    /// where the order puts unknown players: last, before the bye.
+    pub fn published_order(&self, boards: &mut [Board]) {
+        let find = |rank: u32| self.players.iter().find(|p| p.rank == rank);
+        let key = |b: &Board| match *b {
+            Board::Bye { .. } => (
+                true,
+                std::cmp::Reverse(Points::ZERO),
+                std::cmp::Reverse(Points::ZERO),
+                u32::MAX,
+            ),
+            Board::Game { white, black } => match (find(white), find(black)) {
+                (Some(w), Some(b)) => {
+                    let (high, low) = if Self::ranks_above(w, b) {
+                        (w, b)
+                    } else {
+                        (b, w)
+                    };
+                    (
+                        false,
+                        std::cmp::Reverse(high.score),
+                        std::cmp::Reverse(low.score),
+                        high.order,
+                    )
+                }
+                _ => (
+                    false,
+                    std::cmp::Reverse(Points::ZERO),
+                    std::cmp::Reverse(Points::ZERO),
+                    u32::MAX,
+                ),
+            },
+        };
+        boards.sort_by_key(key);
+    }
+}
+
 /// The colour for `a` decided by the players' preferences and histories alone, if they
 /// decide it.
 fn neutral_colour(a: &DutchPlayer, b: &DutchPlayer) -> Option<Colour> {
@@ -411,6 +459,47 @@ XXR 4
         let mut no_xxr = Trf::parse(&file(3)).unwrap();
         no_xxr.total_rounds = None;
         assert_eq!(NextRound::from_trf(&no_xxr), Err(DutchError::NoRoundCount));
+    }
+
+    #[test]
+    fn boards_in_the_published_order() {
+        let n = NextRound::from_trf(&Trf::parse(FIVE).unwrap()).unwrap();
+        // Scores: 3 has 2, 1 and 2 have 1½, 4 has 1, 5 has 0.
+        let mut boards = vec![
+            Board::Bye { player: 5 },
+            Board::Game { white: 4, black: 1 },
+            Board::Game { white: 2, black: 3 },
+        ];
+        n.published_order(&mut boards);
+        assert_eq!(
+            boards,
+            vec![
+                Board::Game { white: 2, black: 3 },
+                Board::Game { white: 4, black: 1 },
+                Board::Bye { player: 5 },
+            ]
+        );
+        // Equal top scores: the lower score of the pair decides, then the starting order.
+        let mut boards = vec![
+            Board::Game { white: 5, black: 2 },
+            Board::Game { white: 4, black: 1 },
+        ];
+        n.published_order(&mut boards);
+        assert_eq!(boards[0], Board::Game { white: 4, black: 1 });
+        let mut boards = vec![
+            Board::Game { white: 5, black: 2 },
+            Board::Game { white: 4, black: 3 },
+            Board::Game { white: 5, black: 1 },
+        ];
+        n.published_order(&mut boards);
+        assert_eq!(
+            boards,
+            vec![
+                Board::Game { white: 4, black: 3 },
+                Board::Game { white: 5, black: 1 },
+                Board::Game { white: 5, black: 2 },
+            ]
+        );
     }
 
     fn bare(order: u32, score: u32, colours: &[Colour]) -> DutchPlayer {
