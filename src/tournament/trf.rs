@@ -533,6 +533,37 @@ impl Trf {
         Ok(())
     }
 
+    /// The top player's colour in round 1: `XXC` if the file has it, otherwise inferred as
+    /// bbpPairings does. In the first round in which any colour is written, take the players
+    /// who had taken part in a pairing by then, by starting rank; the first of them with a
+    /// colour in that round gives it, reversed if an odd number of them come before.
+    /// `None` when no colour has been written at all.
+    pub fn first_colour_or_inferred(&self) -> Option<Colour> {
+        if self.first_colour.is_some() {
+            return self.first_colour;
+        }
+        let first_round = self
+            .players
+            .iter()
+            .filter_map(|p| p.rounds.iter().position(|e| e.colour.is_some()))
+            .min()?;
+        let mut players: Vec<&TrfPlayer> = self.players.iter().collect();
+        players.sort_by_key(|p| p.rank);
+        players
+            .into_iter()
+            .filter(|p| {
+                p.rounds
+                    .iter()
+                    .take(first_round + 1)
+                    .any(RoundEntry::participated)
+            })
+            .enumerate()
+            .find_map(|(k, p)| {
+                let c = p.rounds.get(first_round)?.colour?;
+                Some(if k % 2 == 1 { c.opposite() } else { c })
+            })
+    }
+
     /// The number of rounds in the file: the longest list of rounds of any player.
     pub fn rounds_played(&self) -> u32 {
         self.players
@@ -662,6 +693,38 @@ XXC black1
         let t = Trf::parse(FOUR).unwrap();
         assert_eq!(t.write(), FOUR);
         assert_eq!(Trf::parse(&t.write()).unwrap(), t);
+    }
+
+    #[test]
+    fn the_first_colour_is_inferred_without_xxc() {
+        let mut t = Trf::parse(FOUR).unwrap();
+        assert_eq!(t.first_colour_or_inferred(), Some(Colour::Black));
+        t.first_colour = None;
+        // Player 1 had White in round 1.
+        assert_eq!(t.first_colour_or_inferred(), Some(Colour::White));
+        let late = "\
+XXR 3
+001    1      A                                 2000                             0.0
+001    2      B                                 1900                             1.0          3 b 1
+001    3      C                                 1800                             0.0          2 w 0
+";
+        let t = Trf::parse(late).unwrap();
+        // Only 2 and 3 took part in round 1; 2 is the first of them and had Black.
+        assert_eq!(t.first_colour_or_inferred(), Some(Colour::Black));
+        let bye_first = "\
+XXR 3
+001    1      A                                 2000                             1.0       0000 - U
+001    2      B                                 1900                             1.0          3 b 1
+001    3      C                                 1800                             0.0          2 w 0
+";
+        let t = Trf::parse(bye_first).unwrap();
+        // 1 took part (the bye) without a colour; 2 comes second: Black reversed.
+        assert_eq!(t.first_colour_or_inferred(), Some(Colour::White));
+        let nothing = "XXR 3\n001    1      A                                 2000                             0.0\n";
+        assert_eq!(
+            Trf::parse(nothing).unwrap().first_colour_or_inferred(),
+            None
+        );
     }
 
     #[test]
