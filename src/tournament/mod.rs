@@ -1,5 +1,6 @@
 //! Tournaments as RULES.md Part F runs them, pure and synchronous: round-robin tables,
-//! knockout brackets, standings and tiebreaks, and the FIDE TRF-16 file. No I/O, no clock.
+//! knockout brackets, standings and tiebreaks, the FIDE TRF-16 file, and in [`dutch`] the
+//! parts of the FIDE Dutch system written so far (not used outside it yet). No I/O, no clock.
 
 mod berger;
 pub mod dutch;
