@@ -1,7 +1,8 @@
 //! tara-bot: a referee for High Kings of Tara, Tara: Sacred Hill and Ard Rí.
 //!
-//! Layers (see `DESIGN.md`): [`game`] is the pure rules engine; [`cli`] holds the command-line
-//! tools built on it (`engine`, `bench`).
+//! Layers (see `DESIGN.md`): [`game`] is the pure rules engine; [`tournament`] the pure
+//! tournament rules (tables, brackets, tiebreaks, TRF, the Dutch system's parts); [`cli`] holds
+//! the command-line tools built on them (`engine`, `export`, `pair`, `bench`).
 
 pub mod bot;
 pub mod cli;
@@ -11,3 +12,4 @@ pub mod discord;
 pub mod game;
 pub mod render;
 pub mod store;
+pub mod tournament;

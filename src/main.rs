@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use tara_bot::bot::Clock;
-use tara_bot::cli::{bench, engine};
+use tara_bot::cli::{bench, engine, pair};
 use tara_bot::game::{notation, ArdRiPosition, GameOptions, Position, Scoring, Side, Variant};
 use tara_bot::render;
 
@@ -54,6 +54,8 @@ enum Command {
         #[arg(long)]
         server: Option<String>,
     },
+    /// Print tournament pairings (see the README): the Berger tables of a round robin.
+    Pair(PairArgs),
     /// Back up or check the database.
     Db {
         #[command(subcommand)]
@@ -196,6 +198,17 @@ struct EngineArgs {
     /// Print {"perft": N}: the number of legal move sequences of length D.
     #[arg(long, value_name = "D")]
     perft: Option<u32>,
+}
+
+#[derive(clap::Args)]
+struct PairArgs {
+    /// Print FIDE's Berger table for N players, one round per line ("Round 1: 1-6 2-5 3-4").
+    #[arg(long, value_name = "N")]
+    round_robin: u32,
+    /// A double round robin: the last two rounds of the first cycle swapped, then the table
+    /// again with colours reversed.
+    #[arg(long)]
+    double: bool,
 }
 
 #[derive(clap::Args)]
@@ -389,6 +402,18 @@ fn main() -> ExitCode {
         Command::Render(args) => run_render(args),
         Command::Db { command } => run_db(command),
         Command::Export { db, server } => run_export(db, server),
+        Command::Pair(args) => match pair::round_robin_lines(args.round_robin, args.double) {
+            Ok(lines) => {
+                for l in lines {
+                    out!("{l}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Bench { what, seconds } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
                 eprintln!("error: --seconds must be a positive number");

@@ -308,6 +308,13 @@ fn the_layers_depend_one_way() {
     }
     // The rules engine is pure: it uses no other layer.
     assert!(layers["game"].is_empty(), "game uses {:?}", layers["game"]);
+    // Tournaments (tables, brackets, tiebreaks, TRF, pairings) are pure too: at most the
+    // engine's types.
+    let tournament = &layers["tournament"];
+    assert!(
+        tournament.iter().all(|l| l == "game"),
+        "tournament uses {tournament:?}"
+    );
     // The bot core knows no adapter.
     for adapter in ["discord", "console", "cli"] {
         assert!(!layers["bot"].contains(adapter));

@@ -1,0 +1,84 @@
+//! `tara-bot pair`: tournament pairings as text (the contract in the README).
+//!
+//! `--round-robin N [--double]` prints FIDE's Berger table (RULES.md Part F.2), one round per
+//! line: `Round 1: 1-6 2-5 3-4`, boards in the table's order, each game as two player numbers,
+//! the one who moves first first; a bye (the dummy player of an odd table) as `N-bye` on the
+//! board where the table puts it.
+
+use crate::tournament::{double_round_robin, single_round_robin, TablePairing};
+
+/// The most players `--round-robin` accepts (a table of 1,000 is 999 rounds of 500 boards).
+pub const MAX_ROUND_ROBIN: u32 = 1000;
+
+/// Why no table was printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    #[error("a round robin needs at least 2 players, not {0}")]
+    TooFew(u32),
+    #[error("a round robin of {0} players is more than the {MAX_ROUND_ROBIN} this command prints")]
+    TooMany(u32),
+}
+
+/// The lines of the Berger table for `players` players, single or double.
+pub fn round_robin_lines(players: u32, double: bool) -> Result<Vec<String>, PairError> {
+    if players < 2 {
+        return Err(PairError::TooFew(players));
+    }
+    if players > MAX_ROUND_ROBIN {
+        return Err(PairError::TooMany(players));
+    }
+    let table = if double {
+        double_round_robin(players)
+    } else {
+        single_round_robin(players)
+    };
+    Ok(table
+        .iter()
+        .enumerate()
+        .map(|(i, round)| {
+            let boards: Vec<String> = round
+                .iter()
+                .map(|p| match *p {
+                    TablePairing::Game { first, second } => format!("{first}-{second}"),
+                    TablePairing::Bye { player } => format!("{player}-bye"),
+                })
+                .collect();
+            format!("Round {}: {}", i + 1, boards.join(" "))
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_and_double_tables_as_text() {
+        assert_eq!(
+            round_robin_lines(4, false).unwrap(),
+            vec!["Round 1: 1-4 2-3", "Round 2: 4-3 1-2", "Round 3: 2-4 3-1"]
+        );
+        assert_eq!(
+            round_robin_lines(3, true).unwrap(),
+            vec![
+                "Round 1: 1-bye 2-3",
+                "Round 2: 2-bye 3-1",
+                "Round 3: 3-bye 1-2",
+                "Round 4: 1-bye 3-2",
+                "Round 5: 3-bye 2-1",
+                "Round 6: 2-bye 1-3",
+            ]
+        );
+    }
+
+    #[test]
+    fn refuses_tables_it_cannot_or_will_not_print() {
+        assert_eq!(round_robin_lines(1, false), Err(PairError::TooFew(1)));
+        assert_eq!(round_robin_lines(0, true), Err(PairError::TooFew(0)));
+        assert_eq!(
+            round_robin_lines(1001, false),
+            Err(PairError::TooMany(1001))
+        );
+        assert_eq!(round_robin_lines(1000, false).unwrap().len(), 999);
+    }
+}

@@ -1,0 +1,16 @@
+//! Tournaments as RULES.md Part F runs them, pure and synchronous: round-robin tables,
+//! knockout brackets, standings and tiebreaks, the FIDE TRF-16 file, and in [`dutch`] the
+//! parts of the FIDE Dutch system written so far (not used outside it yet). No I/O, no clock.
+
+mod berger;
+pub mod dutch;
+mod knockout;
+mod points;
+mod standings;
+mod trf;
+
+pub use berger::{double_round_robin, single_round_robin, TablePairing};
+pub use knockout::{next_round, Bracket, Tie};
+pub use points::Points;
+pub use standings::{standings, Entrant, GameResult, Pairing, Results, Standing, System};
+pub use trf::{Code, Colour, RoundEntry, Trf, TrfError, TrfPlayer};
