@@ -166,27 +166,28 @@ impl Bot {
     pub(crate) fn leaderboard(&self, ctx: &Ctx, variant: Option<Variant>) -> Outcome<Vec<Out>> {
         let now = self.now();
         let since = now - LEADERBOARD_DAYS * DAY;
-        self.read(|tx| {
+        // The picture is drawn once the read is over, so the store is not held while drawing.
+        let (mut reply, picture) = self.read(|tx| {
             let mut active: Vec<(Variant, u32)> = Vec::new();
-            for v in rating_variants() {
+            // One rating per variant (Part F.6: kingdoms and knots share one).
+            for v in Variant::ALL {
                 let n = tx.active_rated_players(&ctx.server, v.id(), since)?;
                 if n > 0 {
                     active.push((v, n));
                 }
             }
             let chosen = match variant {
-                Some(v) => rating_variant(v),
+                Some(v) => v,
                 None => match active.iter().max_by_key(|(v, n)| (*n, std::cmp::Reverse(v.id()))) {
                     Some((v, _)) => *v,
                     None => {
-                        return Ok(vec![Out::text(
-                            Builder::new()
-                                .text(
-                                    "No rated games in the last 90 days on this server yet. \
-                                     Challenges are rated unless made with `rated:false`.",
-                                )
-                                .build(),
-                        )])
+                        let none = Builder::new()
+                            .text(
+                                "No rated games in the last 90 days on this server yet. \
+                                 Challenges are rated unless made with `rated:false`.",
+                            )
+                            .build();
+                        return Ok((none, None));
                     }
                 },
             };
@@ -236,9 +237,7 @@ impl Bot {
                     others.join(", ")
                 ));
             }
-            let mut reply = b.build();
-            if self.images() {
-                let pictured: Vec<render::LeaderboardRow> = rows
+            let pictured: Vec<render::LeaderboardRow> = rows
                     .iter()
                     .zip(board)
                     .map(|(r, e)| render::LeaderboardRow {
@@ -253,17 +252,19 @@ impl Bot {
                         losses: r.losses,
                     })
                     .collect();
-                reply.image = Some(Attachment {
-                    filename: format!("leaderboard-{}.png", chosen.id()),
-                    bytes: render::leaderboard_png(
-                        &format!("{} ({})", chosen.name(), chosen.id()),
-                        &format!("Players with a rated game in the last {LEADERBOARD_DAYS} days"),
-                        &pictured,
-                    ),
-                });
-            }
-            Ok(vec![Out::text(reply)])
-        })
+            Ok((b.build(), Some((chosen, pictured))))
+        })?;
+        if let (Some((chosen, rows)), true) = (picture, self.images()) {
+            reply.image = Some(Attachment {
+                filename: format!("leaderboard-{}.png", chosen.id()),
+                bytes: render::leaderboard_png(
+                    &game_title(chosen),
+                    &format!("Players with a rated game in the last {LEADERBOARD_DAYS} days"),
+                    &rows,
+                ),
+            });
+        }
+        Ok(vec![Out::text(reply)])
     }
 
     /// `/profile [user]`: a player's ratings on this server (per game: rating, W/D/L, streak,
@@ -271,41 +272,20 @@ impl Bot {
     pub(crate) fn profile(&self, ctx: &Ctx, user: Option<User>) -> Outcome<Vec<Out>> {
         let now = self.now();
         let who = user.unwrap_or_else(|| ctx.user.clone());
-        self.read(|tx| {
+        // The card is drawn once the read is over, so the store is not held while drawing.
+        let (mut reply, card) = self.read(|tx| {
             let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
             let mut b = Builder::new().text("**Profile** · ").user(&who.id, &name);
-            let mut cards = Vec::new();
             let mut pictured = Vec::new();
             for row in tx.ratings_of(&ctx.server, &who.id)? {
                 let history = tx.rating_history(&ctx.server, &who.id, &row.game, HISTORY_POINTS)?;
-                let card = profile_rating(&row, &history);
+                let card = recent_results(&history);
                 let game_name = row
                     .game
                     .parse::<Variant>()
-                    .map_or(row.game.clone(), |v| format!("{} ({})", v.name(), v.id()));
-                pictured.push(render::ProfileRating {
-                    game: game_name,
-                    rating: row.rating,
-                    rd: row.rd,
-                    provisional: row.rd > rating::PROVISIONAL_RD,
-                    wins: row.wins,
-                    draws: row.draws,
-                    losses: row.losses,
-                    streak: card.streak.clone(),
-                    last_five: card.last_five.clone(),
-                    history: history
-                        .iter()
-                        .map(|c| render::RatingPoint {
-                            at_ms: c.at,
-                            rating: c.after_rating,
-                            rd: c.after_rd,
-                        })
-                        .collect(),
-                });
-                let variant = row.game.parse::<Variant>().ok();
+                    .map_or(row.game.clone(), game_title);
                 b = b.text(format!(
-                    "\n**{}**: {} · {}W {}D {}L{}{}",
-                    variant.map_or(row.game.clone(), |v| format!("{} ({})", v.name(), v.id())),
+                    "\n**{game_name}**: {} · {}W {}D {}L{}{}",
                     shown_with_rd(row.rating, row.rd),
                     row.wins,
                     row.draws,
@@ -328,9 +308,27 @@ impl Bot {
                         )
                     },
                 ));
-                cards.push(card);
+                pictured.push(render::ProfileRating {
+                    game: game_name,
+                    rating: row.rating,
+                    rd: row.rd,
+                    provisional: row.rd > rating::PROVISIONAL_RD,
+                    wins: row.wins,
+                    draws: row.draws,
+                    losses: row.losses,
+                    streak: card.streak,
+                    last_five: card.last_five,
+                    history: history
+                        .iter()
+                        .map(|c| render::RatingPoint {
+                            at_ms: c.at,
+                            rating: c.after_rating,
+                            rd: c.after_rd,
+                        })
+                        .collect(),
+                });
             }
-            if cards.is_empty() {
+            if pictured.is_empty() {
                 b = b.text("\nNo rated games on this server yet.");
             }
             let mut open = Vec::new();
@@ -346,31 +344,26 @@ impl Bot {
                     b = b.text(format!("\n{line} · ")).channel(channel);
                 }
             }
-            let mut reply = b.build();
-            if self.images() {
-                let card = render::ProfileCard {
-                    name: name.clone(),
-                    ratings: pictured,
-                    open_games: open.into_iter().map(|(line, _)| line).collect(),
-                };
-                reply.image = Some(Attachment {
-                    filename: "profile.png".into(),
-                    bytes: render::profile_png(&card),
-                });
-            }
-            Ok(vec![Out::text(reply)])
-        })
+            let card = render::ProfileCard {
+                name,
+                ratings: pictured,
+                open_games: open.into_iter().map(|(line, _)| line).collect(),
+            };
+            Ok((b.build(), card))
+        })?;
+        if self.images() {
+            reply.image = Some(Attachment {
+                filename: "profile.png".into(),
+                bytes: render::profile_png(&card),
+            });
+        }
+        Ok(vec![Out::text(reply)])
     }
 }
 
-/// The rating ids, one per game (Part F.6): each variant, kingdoms and knots sharing one.
-fn rating_variants() -> impl Iterator<Item = Variant> {
-    Variant::ALL.iter().copied()
-}
-
-/// The variant whose rating `v` counts for (every variant has its own).
-fn rating_variant(v: Variant) -> Variant {
-    v
+/// A game as pictures and profiles title it: "Ard Rí (ard-ri)".
+fn game_title(v: Variant) -> String {
+    format!("{} ({})", v.name(), v.id())
 }
 
 /// "#12 hkot-1 vs Brian · your turn · 2 days left" for a profile, and the game's channel.
@@ -427,7 +420,7 @@ struct ProfileGame {
 }
 
 /// The streak ("3 wins") and the last five results (W, D, L, newest first) of a history.
-fn profile_rating(_row: &RatingRow, history: &[RatingChangeRow]) -> ProfileGame {
+fn recent_results(history: &[RatingChangeRow]) -> ProfileGame {
     let letter = |s: f64| {
         if s == 1.0 {
             'W'
