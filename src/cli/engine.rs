@@ -59,7 +59,7 @@ pub struct PositionJson {
 
 /// A number of points as JSON: an integer when whole, else a fraction (0.5).
 pub fn points_json(p: Points) -> Value {
-    if p.0 % 2 == 0 {
+    if p.0.is_multiple_of(2) {
         Value::from(p.0 / 2)
     } else {
         Value::from(p.value())

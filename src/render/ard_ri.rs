@@ -40,7 +40,7 @@ pub(super) fn draw(c: &mut Canvas, a: &ArdRiPosition, frame: &Frame) {
     for i in 0..49u8 {
         let s = Square::from_index(i).expect("square");
         let (x, y) = square_xy(s);
-        let fill = if (s.col() + s.row()) % 2 == 0 {
+        let fill = if (s.col() + s.row()).is_multiple_of(2) {
             palette::WOOD_DARK
         } else {
             palette::WOOD_LIGHT

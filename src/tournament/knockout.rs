@@ -76,7 +76,7 @@ fn tie(a: u32, b: u32, players: u32) -> Tie {
 /// winners of ties 1 and 2 meet, then those of 3 and 4, and so on. `None` when the round had
 /// one tie (the final) or an odd number of winners.
 pub fn next_round(winners: &[u32]) -> Option<Vec<Tie>> {
-    if winners.len() < 2 || winners.len() % 2 != 0 {
+    if winners.len() < 2 || !winners.len().is_multiple_of(2) {
         return None;
     }
     Some(

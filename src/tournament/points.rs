@@ -30,7 +30,7 @@ impl Points {
 
     /// The number of half points, when the value is a whole number of halves.
     pub const fn in_halves(self) -> Option<u32> {
-        if self.0 % 2 == 0 {
+        if self.0.is_multiple_of(2) {
             Some(self.0 / 2)
         } else {
             None

@@ -484,7 +484,7 @@ pub fn knots(forts: Bits) -> u32 {
         if f < 7 || forts & (1 << (f - 7)) == 0 {
             union(&mut parent, arc(f, SW), arc(f, SE));
         }
-        if f % 7 == 0 || forts & (1 << (f - 1)) == 0 {
+        if f.is_multiple_of(7) || forts & (1 << (f - 1)) == 0 {
             union(&mut parent, arc(f, NW), arc(f, SW));
         }
     }
