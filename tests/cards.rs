@@ -7,8 +7,9 @@
 
 use std::path::PathBuf;
 use tara_bot::render::{
-    leaderboard_png, profile_png, rating_chart_png, LeaderboardRow, ProfileCard, ProfileRating,
-    RatingPoint,
+    bracket_png, crosstable_png, leaderboard_png, profile_png, rating_chart_png, standings_png,
+    BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, LeaderboardRow, ProfileCard,
+    ProfileRating, RatingPoint, StandingsCard, StandingsRow,
 };
 
 /// 2026-11-30 00:00 UTC.
@@ -121,6 +122,264 @@ fn profile(games: usize, points: usize) -> ProfileCard {
     }
 }
 
+/// A Swiss after round 3 of 5: nine players, a shared place, a withdrawal, games in progress.
+fn swiss_standings() -> StandingsCard {
+    let rows = [
+        (
+            1,
+            false,
+            "Aoife",
+            "3",
+            ["6", "7½", "8", "3", "1712"],
+            0,
+            false,
+        ),
+        (
+            2,
+            true,
+            "Brian Ó Briain",
+            "2½",
+            ["5", "6", "5¼", "2", "1650"],
+            1,
+            false,
+        ),
+        (
+            2,
+            true,
+            "Cormac",
+            "2½",
+            ["5", "6", "5¼", "2", "1601"],
+            1,
+            false,
+        ),
+        (
+            4,
+            false,
+            "Deirdre",
+            "2",
+            ["4½", "5", "4", "2", "1580"],
+            0,
+            false,
+        ),
+        (
+            5,
+            false,
+            "🐉 Dragon 张伟",
+            "1½",
+            ["4", "4½", "2¾", "1", "1500"],
+            1,
+            false,
+        ),
+        (
+            6,
+            false,
+            "محمد الأول",
+            "1½",
+            ["3½", "4", "2", "1", "1499"],
+            0,
+            false,
+        ),
+        (
+            7,
+            false,
+            "Eithne",
+            "1",
+            ["3", "3½", "1", "0", "1450"],
+            1,
+            false,
+        ),
+        (
+            8,
+            false,
+            "Fionn mac Cumhaill the Very Long-Named",
+            "1",
+            ["2½", "3", "½", "1", "1400"],
+            0,
+            false,
+        ),
+        (
+            9,
+            false,
+            "Gráinne",
+            "0",
+            ["2", "2", "0", "0", "1390"],
+            0,
+            true,
+        ),
+    ];
+    StandingsCard {
+        title: "Samhain Swiss · High Kings of Tara (hkot-1)".into(),
+        subtitle: "After round 3 of 5 · 4 games in progress".into(),
+        tiebreaks: ["BH-C1", "BH", "SB", "Wins", "Rating"]
+            .map(String::from)
+            .to_vec(),
+        rows: rows
+            .into_iter()
+            .map(
+                |(place, shared, name, score, breaks, playing, withdrawn)| StandingsRow {
+                    place,
+                    shared,
+                    name: name.into(),
+                    score: score.into(),
+                    tiebreaks: breaks.map(String::from).to_vec(),
+                    playing,
+                    withdrawn,
+                },
+            )
+            .collect(),
+    }
+}
+
+/// A 5-player round robin part-way: a forfeit (+/−), games in progress (…), games to come.
+fn round_robin_table(double: bool) -> Crosstable {
+    let names = ["Aoife", "Brian", "Cormac", "Deirdre", "Eithne"];
+    let single = [
+        ["", "1", "½", "+", "…"],
+        ["0", "", "1", "0", ""],
+        ["½", "0", "", "1", "1"],
+        ["−", "1", "0", "", "½"],
+        ["…", "", "0", "½", ""],
+    ];
+    let cells: Vec<Vec<String>> = single
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            row.iter()
+                .enumerate()
+                .map(|(j, c)| match (double, c.is_empty()) {
+                    (true, false) if (i + j) % 2 == 0 => format!("{c} ½"),
+                    _ => c.to_string(),
+                })
+                .collect()
+        })
+        .collect();
+    Crosstable {
+        title: "Bealtaine round robin · Ard Rí (ard-ri)".into(),
+        subtitle: "12 of 20 games played".into(),
+        players: names
+            .iter()
+            .zip(["3", "1", "2½", "1½", "½"])
+            .zip([1, 4, 2, 3, 5])
+            .take(if double { 4 } else { 5 })
+            .map(|((n, s), place)| CrossPlayer {
+                name: n.to_string(),
+                score: s.into(),
+                place,
+            })
+            .collect(),
+        cells: if double {
+            cells
+                .into_iter()
+                .take(4)
+                .map(|r| r.into_iter().take(4).collect())
+                .collect()
+        } else {
+            cells
+        },
+    }
+}
+
+fn seat(seed: u32, name: &str, score: &str) -> BracketSeat {
+    BracketSeat::Player {
+        seed,
+        name: name.into(),
+        score: score.into(),
+    }
+}
+
+/// A finished 5-player knockout: three byes, a semi-final won on a decider.
+fn knockout_bracket() -> BracketCard {
+    let tie = |a, b, winner: Option<usize>, note: &str| BracketTie {
+        seats: [a, b],
+        winner,
+        note: note.into(),
+    };
+    BracketCard {
+        title: "Lúnasa knockout · Tara: Sacred Hill (sacred-hill-1)".into(),
+        subtitle: "Finished · Aoife wins".into(),
+        rounds: vec![
+            (
+                "Quarter-finals".into(),
+                vec![
+                    tie(seat(1, "Aoife", ""), BracketSeat::Bye, Some(0), ""),
+                    tie(
+                        seat(4, "Deirdre", "1½"),
+                        seat(5, "Eithne", "½"),
+                        Some(0),
+                        "",
+                    ),
+                    tie(seat(3, "Cormac", ""), BracketSeat::Bye, Some(0), ""),
+                    tie(seat(2, "Brian", ""), BracketSeat::Bye, Some(0), ""),
+                ],
+            ),
+            (
+                "Semi-finals".into(),
+                vec![
+                    tie(seat(1, "Aoife", "2"), seat(4, "Deirdre", "0"), Some(0), ""),
+                    tie(
+                        seat(3, "Cormac", "2"),
+                        seat(2, "Brian", "1"),
+                        Some(0),
+                        "won on a decider",
+                    ),
+                ],
+            ),
+            (
+                "Final".into(),
+                vec![tie(
+                    seat(1, "Aoife", "1½"),
+                    seat(3, "Cormac", "½"),
+                    Some(0),
+                    "",
+                )],
+            ),
+        ],
+    }
+}
+
+/// An 8-player knockout in its first round.
+fn running_bracket() -> BracketCard {
+    let names = [
+        "Aoife", "Brian", "Cormac", "Deirdre", "Eithne", "Fionn", "Gráinne", "Niamh",
+    ];
+    let firsts = [(1, 8), (4, 5), (3, 6), (2, 7)];
+    let tie = |a, b, winner| BracketTie {
+        seats: [a, b],
+        winner,
+        note: String::new(),
+    };
+    BracketCard {
+        title: "Imbolc cup · High Kings of Tara (hkot-2)".into(),
+        subtitle: "Round 1 of 3 · 4 ties in progress".into(),
+        rounds: vec![
+            (
+                "Quarter-finals".into(),
+                firsts
+                    .iter()
+                    .map(|&(a, b)| {
+                        tie(
+                            seat(a, names[a as usize - 1], "½"),
+                            seat(b, names[b as usize - 1], "½"),
+                            None,
+                        )
+                    })
+                    .collect(),
+            ),
+            (
+                "Semi-finals".into(),
+                vec![
+                    tie(BracketSeat::Waiting, BracketSeat::Waiting, None),
+                    tie(BracketSeat::Waiting, BracketSeat::Waiting, None),
+                ],
+            ),
+            (
+                "Final".into(),
+                vec![tie(BracketSeat::Waiting, BracketSeat::Waiting, None)],
+            ),
+        ],
+    }
+}
+
 /// The golden cases: name and picture.
 fn golden_cases() -> Vec<(&'static str, Vec<u8>)> {
     let mut odd = leaderboard_rows(4);
@@ -166,6 +425,23 @@ fn golden_cases() -> Vec<(&'static str, Vec<u8>)> {
             rating_chart_png("One game", &history(1, 3, 24)),
         ),
         ("chart-empty", rating_chart_png("No games", &[])),
+        ("standings", standings_png(&swiss_standings())),
+        (
+            "standings-empty",
+            standings_png(&StandingsCard {
+                title: "Open Swiss".into(),
+                subtitle: "Taking sign-ups".into(),
+                tiebreaks: vec!["SB".into()],
+                rows: vec![],
+            }),
+        ),
+        ("crosstable", crosstable_png(&round_robin_table(false))),
+        (
+            "crosstable-double",
+            crosstable_png(&round_robin_table(true)),
+        ),
+        ("bracket", bracket_png(&knockout_bracket())),
+        ("bracket-running", bracket_png(&running_bracket())),
     ]
 }
 
@@ -315,4 +591,67 @@ fn different_inputs_draw_different_pictures() {
     let before = decode(&leaderboard_png("T", "S", &rows));
     rows[0].provisional = !rows[0].provisional;
     assert_ne!(before.2, decode(&leaderboard_png("T", "S", &rows)).2);
+}
+
+#[test]
+fn big_and_odd_tournaments_draw_within_limits() {
+    // 100 rows: the standings stop at 40, a crosstable of 60 players at 24, a 128-player
+    // bracket shows its last rounds; each stays a readable size and under the limit.
+    let mut big = swiss_standings();
+    big.rows = (0..100)
+        .map(|i| StandingsRow {
+            place: i + 1,
+            shared: false,
+            name: format!("Player {i} with a rather long name indeed"),
+            score: format!("{}½", 100 - i),
+            tiebreaks: vec!["999¾".into(); 9],
+            playing: i % 3,
+            withdrawn: i % 17 == 0,
+        })
+        .collect();
+    let (w, h, _) = decode(&standings_png(&big));
+    assert_eq!(w, 874);
+    assert_eq!(h, 92 + 34 + 34 * 40 + 8 + 18);
+    let n = 60;
+    let table = Crosstable {
+        title: "Big".into(),
+        subtitle: String::new(),
+        players: (0..n)
+            .map(|i| CrossPlayer {
+                name: format!("P{i}"),
+                score: "0".into(),
+                place: i + 1,
+            })
+            .collect(),
+        cells: vec![vec!["1 0 ½ extra".into(); n as usize]; 3],
+    };
+    let png = crosstable_png(&table);
+    assert!(png.len() < LIMIT, "{} bytes", png.len());
+    let (_, h, _) = decode(&png);
+    assert_eq!(h, 92 + 34 + 34 * 24 + 8 + 18);
+    let ties = |k: usize| {
+        (0..k)
+            .map(|i| BracketTie {
+                seats: [seat(i as u32 + 1, "A", "1"), BracketSeat::Waiting],
+                winner: Some(0),
+                note: "x".repeat(200),
+            })
+            .collect::<Vec<_>>()
+    };
+    let bracket = BracketCard {
+        title: "128".into(),
+        subtitle: String::new(),
+        rounds: (0..7).map(|r| (format!("R{r}"), ties(64 >> r))).collect(),
+    };
+    let png = bracket_png(&bracket);
+    assert!(png.len() < LIMIT, "{} bytes", png.len());
+    let (w, _, _) = decode(&png);
+    // The first two rounds (64 and 32 ties) are left out; five rounds and the champion remain.
+    assert_eq!(w, 32 + (230 + 44) * 6);
+    let empty = BracketCard {
+        title: String::new(),
+        subtitle: String::new(),
+        rounds: vec![],
+    };
+    assert_eq!(decode(&bracket_png(&empty)).0, 560);
 }

@@ -1,5 +1,6 @@
 //! Board images: a position in, PNG bytes out (and an animated GIF of a whole game); and the
-//! rating pictures: leaderboards, profile cards and rating-history charts. Pure: no rules
+//! rating pictures: leaderboards, profile cards and rating-history charts; and the tournament
+//! pictures: standings, crosstables and knockout brackets. Pure: no rules
 //! decisions are made here; everything shown comes from the engine or the caller.
 
 mod ard_ri;
@@ -18,6 +19,8 @@ mod replay;
 mod tara;
 pub mod text;
 mod theme;
+mod tournament_cards;
+mod tournaments;
 
 pub use chart::rating_chart_png;
 pub use draw::{board_png, draw, warm_up};
@@ -27,3 +30,7 @@ pub use leaderboard::leaderboard_png;
 pub use profile::profile_png;
 pub use ratings::{LeaderboardRow, ProfileCard, ProfileRating, RatingPoint};
 pub use replay::{replay_gif, replay_gif_within, Replay, UPLOAD_LIMIT};
+pub use tournament_cards::{bracket_png, crosstable_png, standings_png};
+pub use tournaments::{
+    BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, StandingsCard, StandingsRow,
+};
