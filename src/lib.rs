@@ -4,6 +4,7 @@
 //! tournament rules (tables, brackets, tiebreaks, TRF, the Dutch system's parts); [`cli`] holds
 //! the command-line tools built on them (`engine`, `export`, `pair`, `bench`).
 
+pub mod ai;
 pub mod bot;
 pub mod cli;
 pub mod config;

@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use tara_bot::bot::Clock;
-use tara_bot::cli::{bench, engine, pair};
+use tara_bot::cli::{ai, bench, engine, pair};
 use tara_bot::game::{notation, ArdRiPosition, GameOptions, Position, Scoring, Side, Variant};
 use tara_bot::render;
 
@@ -39,6 +39,8 @@ struct Cli {
 enum Command {
     /// Print the position after a list of moves as JSON (legal moves, counts, result).
     Engine(EngineArgs),
+    /// Print the AI's move for a position as JSON (move, eval, playouts, ms).
+    Ai(AiArgs),
     /// Run the Discord bot (needs DISCORD_TOKEN; see the README).
     Run(RunArgs),
     /// Play in the terminal: the whole bot on the same database, commands as in Discord.
@@ -68,6 +70,15 @@ enum Command {
         /// Seconds to spend per configuration.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+        /// `bench ai`: games per pairing.
+        #[arg(long, default_value_t = 20)]
+        games: u32,
+        /// `bench ai`: level 5's thinking time per move, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        ms: u64,
+        /// `bench ai`: only this variant.
+        #[arg(long, value_parser = parse_variant)]
+        variant: Option<Variant>,
     },
 }
 
@@ -101,6 +112,8 @@ enum BenchTarget {
     Render,
     /// Moves through the bot core and SQLite on a database of 10,000 games.
     Service,
+    /// The AI's strength: matches between levels and against random and greedy players.
+    Ai,
 }
 
 /// The game and its moves, shared by `engine` and `render`.
@@ -198,6 +211,24 @@ struct EngineArgs {
     /// Print {"perft": N}: the number of legal move sequences of length D.
     #[arg(long, value_name = "D")]
     perft: Option<u32>,
+}
+
+#[derive(clap::Args)]
+struct AiArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The AI's strength, 1 (weak) to 5 (strongest, bounded by time).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=5))]
+    level: u8,
+    /// Think for this many milliseconds (the move may vary from run to run).
+    #[arg(long, value_name = "N", conflicts_with = "budget", value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    ms: Option<u64>,
+    /// Make exactly N playouts: the same position, seed and budget give the same move.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    budget: Option<u64>,
+    /// The random generator's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(clap::Args)]
@@ -389,6 +420,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Engine(args) => run_engine(args),
+        Command::Ai(args) => run_ai(args),
         Command::Run(args) => run_discord(args),
         Command::Local(args) => match run_local(args) {
             Ok(()) => ExitCode::SUCCESS,
@@ -414,7 +446,13 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Command::Bench { what, seconds } => {
+        Command::Bench {
+            what,
+            seconds,
+            games,
+            ms,
+            variant,
+        } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
                 eprintln!("error: --seconds must be a positive number");
                 return ExitCode::from(2);
@@ -430,6 +468,11 @@ fn main() -> ExitCode {
                         out!("{}", bench::render_one(variant, seconds));
                     }
                     for line in bench::render_ratings(seconds) {
+                        out!("{line}");
+                    }
+                }
+                BenchTarget::Ai => {
+                    for line in tara_bot::cli::bench_ai::ai(games.max(1), ms.max(1), variant) {
                         out!("{line}");
                     }
                 }
@@ -512,6 +555,35 @@ fn run_engine(mut args: EngineArgs) -> ExitCode {
                 out!("{l}");
             }
             eprintln!("{failure}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run_ai(mut args: AiArgs) -> ExitCode {
+    args.game = match args.game.read_record() {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let start = match args.game.start(
+        "tara-bot ai --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\" | --position \"<notation>\"] [--level 1..5] [--ms N | --budget N] [--seed S]\n       tara-bot ai --record FILE [--level 1..5] [--ms N | --budget N] [--seed S]",
+    ) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let level = tara_bot::ai::Level::new(args.level).expect("clap checks the range");
+    let bound = match (args.ms, args.budget) {
+        (Some(ms), _) => ai::Bound::Millis(ms),
+        (None, Some(n)) => ai::Bound::Playouts(n),
+        (None, None) => ai::Bound::Level,
+    };
+    match ai::run(start, &args.game.moves, level, bound, args.seed) {
+        Ok(line) => {
+            out!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
             ExitCode::from(1)
         }
     }

@@ -1,7 +1,9 @@
-//! Command-line tools on top of the engine: the `engine` JSON contract, `export`, `pair`
+//! Command-line tools on top of the engine: the `engine` and `ai` JSON contracts, `export`, `pair`
 //! (tournament pairings) and benchmarks.
 
+pub mod ai;
 pub mod bench;
+pub mod bench_ai;
 pub mod engine;
 pub mod export;
 pub mod pair;

@@ -1,0 +1,157 @@
+//! The five strengths of the AI, and the plain players it is measured against.
+
+use super::mcts::{search, Found, Settings};
+use crate::game::playout::Rng;
+use crate::game::{GamePosition, Move, Position};
+
+/// A strength from 1 (weak, but not random) to 5 (the strongest, bounded by time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+impl Level {
+    pub const MIN: Level = Level(1);
+    pub const MAX: Level = Level(5);
+
+    /// Level `n`, if it is 1 to 5.
+    pub fn new(n: u8) -> Option<Level> {
+        (1..=5).contains(&n).then_some(Level(n))
+    }
+
+    /// The level's number.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The playouts a move gets at this level when no other bound is given: levels 1 to 4
+    /// are fixed budgets (each about five times the one below), level 5 has none and is
+    /// bounded by its time limit.
+    pub fn playouts(self) -> Option<u64> {
+        match self.0 {
+            1 => Some(40),
+            2 => Some(200),
+            3 => Some(1_000),
+            4 => Some(5_000),
+            _ => None,
+        }
+    }
+
+    /// The search settings of this level with `seed`, bounded as `limit` says.
+    pub fn settings(self, seed: u64, limit: Limit) -> Settings {
+        Settings {
+            playouts: match limit {
+                Limit::Level => self.playouts(),
+                Limit::Playouts(n) => Some(n),
+                Limit::Clock => None,
+            },
+            exploration: 0.9,
+            margin_weight: 0.2,
+            seed,
+        }
+    }
+}
+
+/// What ends a search besides its `stop` check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The level's own budget of playouts (none at level 5).
+    Level,
+    /// Exactly this many playouts.
+    Playouts(u64),
+    /// Only the `stop` check (a clock).
+    Clock,
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The AI's move at `level` for the side to move (`None` once the game is over), bounded by
+/// `limit`; `stop` may end the search early (a time limit). With the same position, level,
+/// limit and seed, and a `stop` that never fires, the move is always the same.
+pub fn think(
+    pos: &Position,
+    level: Level,
+    limit: Limit,
+    seed: u64,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Found> {
+    search(pos, &level.settings(seed, limit), stop)
+}
+
+/// A uniformly random legal move.
+pub fn random_move(pos: &Position, rng: &mut Rng) -> Option<Move> {
+    let moves = pos.legal_moves();
+    (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
+}
+
+/// The greedy one-ply player: a move that wins at once if there is one; otherwise the move
+/// that most improves the mover's standing one ply ahead (Tara: kingdoms or knots by the
+/// game's scoring, then kings captured, then territory, each as the difference to the
+/// opponent; Ard Rí: pieces on the board, own minus the opponent's, and the king's distance
+/// to a corner), ties broken at random.
+pub fn greedy_move(pos: &Position, rng: &mut Rng) -> Option<Move> {
+    let me = pos.to_move()?;
+    let moves = pos.legal_moves();
+    let mut best: (i64, Vec<Move>) = (i64::MIN, Vec::new());
+    for &m in moves.iter() {
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        let v = match p.outcome() {
+            Some(o) if o.winner == Some(me) => i64::MAX,
+            Some(o) if o.winner.is_none() => 0,
+            Some(_) => i64::MIN + 1,
+            None => standing(&p, me),
+        };
+        if v > best.0 {
+            best = (v, vec![m]);
+        } else if v == best.0 {
+            best.1.push(m);
+        }
+    }
+    (!best.1.is_empty()).then(|| best.1[rng.below(best.1.len())])
+}
+
+/// How well `me` stands in `pos`, for the greedy player: higher is better.
+fn standing(pos: &Position, me: crate::game::Side) -> i64 {
+    let opp = me.opponent();
+    match pos {
+        Position::Tara(_) => {
+            let Some(c) = pos.side_counts() else {
+                return 0;
+            };
+            let knots = pos.options().scoring == crate::game::Scoring::Knots;
+            let (a, b) = (c[me], c[opp]);
+            let main = if knots {
+                i64::from(a.knots) - i64::from(b.knots)
+            } else {
+                i64::from(a.kingdoms) - i64::from(b.kingdoms)
+            };
+            let kings = i64::from(a.kings_captured) - i64::from(b.kings_captured);
+            let territory = i64::from(a.territory) - i64::from(b.territory);
+            main * 10_000 + kings * 100 + territory
+        }
+        Position::ArdRi(a) => {
+            let (att, def) = (
+                i64::from(a.attackers().count_ones()),
+                i64::from(a.defenders().count_ones()),
+            );
+            // The king's distance to its nearest corner (0 to 6 on the 7x7 board).
+            let k = a.king();
+            let (c, r) = (i64::from(k.col()), i64::from(k.row()));
+            let corner = c.min(6 - c) + r.min(6 - r);
+            let pieces = if me == crate::game::Side::Attackers {
+                att - def
+            } else {
+                def - att
+            };
+            let king = if me == crate::game::Side::Attackers {
+                corner
+            } else {
+                -corner
+            };
+            pieces * 100 + king
+        }
+    }
+}

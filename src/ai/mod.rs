@@ -1,0 +1,9 @@
+//! The AI: a Monte Carlo tree search for all five games at five levels, and the plain
+//! players (random, greedy) it is measured against. Pure and synchronous like the engine:
+//! no I/O and no clock (a time limit comes in as a `stop` check from the caller).
+
+mod levels;
+mod mcts;
+
+pub use levels::{greedy_move, random_move, think, Level, Limit};
+pub use mcts::{result_for, search, winning_move, Found, MoveStat, Settings};

@@ -1,0 +1,312 @@
+//! The AI (`src/ai`) and the `tara-bot ai` command: every move legal, the same seed and budget
+//! give the same move, a won-in-one position is won, a forced pass is `pass`, `--ms` is obeyed,
+//! finished games and bad move lists are refused.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+use tara_bot::ai::{greedy_move, random_move, think, Level, Limit};
+use tara_bot::game::playout::Rng;
+use tara_bot::game::{
+    ArdRiPosition, EndReason, GameOptions, Move, Position, Scoring, Side, Variant,
+};
+
+fn ai(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .arg("ai")
+        .args(args)
+        .output()
+        .expect("run tara-bot")
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1, "one line: {text}");
+    serde_json::from_str(text.trim()).expect("a JSON object")
+}
+
+/// The five games, with knots scoring for the two that allow it.
+fn all_options() -> Vec<GameOptions> {
+    let mut v: Vec<GameOptions> = Variant::ALL
+        .into_iter()
+        .map(|variant| GameOptions::with(variant, None, None).unwrap())
+        .collect();
+    for variant in [Variant::Hkot1, Variant::SacredHill1] {
+        v.push(GameOptions::with(variant, Some(Scoring::Knots), Some(Side::Blue)).unwrap());
+    }
+    v
+}
+
+fn never() -> impl FnMut() -> bool {
+    || false
+}
+
+#[test]
+fn every_ai_move_is_legal_in_whole_games_of_every_variant() {
+    for (i, options) in all_options().into_iter().enumerate() {
+        let mut pos = Position::new(options);
+        let mut rng = Rng::new(i as u64);
+        let ai_side = options.variant.sides()[i % 2];
+        while pos.outcome().is_none() {
+            let m = if pos.to_move() == Some(ai_side) {
+                let found = think(&pos, Level::MIN, Limit::Level, i as u64, &mut never())
+                    .expect("a game in progress has a move");
+                assert_eq!(found.playouts, 40);
+                found.chosen
+            } else {
+                random_move(&pos, &mut rng).unwrap()
+            };
+            assert_eq!(pos.check(m), Ok(()), "{options:?} ply {}: {m}", pos.ply());
+            pos.play_unchecked(m);
+        }
+        assert!(think(&pos, Level::MIN, Limit::Level, 0, &mut never()).is_none());
+    }
+}
+
+#[test]
+fn the_same_seed_and_budget_give_the_same_move_and_statistics() {
+    for options in all_options() {
+        // A position a few random moves in.
+        let mut pos = Position::new(options);
+        let mut rng = Rng::new(77);
+        for _ in 0..6 {
+            let m = random_move(&pos, &mut rng).unwrap();
+            pos.play_unchecked(m);
+        }
+        let a = think(
+            &pos,
+            Level::new(4).unwrap(),
+            Limit::Playouts(3_000),
+            42,
+            &mut never(),
+        );
+        let b = think(
+            &pos,
+            Level::new(4).unwrap(),
+            Limit::Playouts(3_000),
+            42,
+            &mut never(),
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(a, b, "{options:?}");
+        assert_eq!(a.playouts, 3_000);
+        let visits: u64 = a.moves.iter().map(|m| m.visits).sum();
+        // Every playout goes through exactly one root move.
+        assert_eq!(visits, 3_000, "{options:?}");
+        assert_eq!(a.moves.len(), pos.legal_moves().len());
+        assert!((0.0..=1.0).contains(&a.eval));
+    }
+    // The command line too: the whole JSON but the time is the same.
+    let args = [
+        "--variant",
+        "sacred-hill-2",
+        "--moves",
+        "B2 F6",
+        "--budget",
+        "2000",
+        "--seed",
+        "9",
+    ];
+    let (x, y) = (json(&ai(&args)), json(&ai(&args)));
+    for key in ["move", "eval", "playouts"] {
+        assert_eq!(x[key], y[key], "{key}");
+    }
+    assert_eq!(x["playouts"], 2000);
+}
+
+#[test]
+fn a_won_in_one_position_is_won() {
+    // Ard Rí: the defenders' king steps into a corner; the attackers close the fourth side.
+    for (notation, winning) in [
+        ("1k5/7/3a3/7/7/7/7 d 0 0", "b7-a7"),
+        ("7/7/3a3/2aka2/7/3a3/7 a 0 0", "d2-d3"),
+    ] {
+        let pos = Position::ArdRi(ArdRiPosition::from_notation(notation).unwrap());
+        for level in 1..=4 {
+            let found = think(
+                &pos,
+                Level::new(level).unwrap(),
+                Limit::Level,
+                level.into(),
+                &mut never(),
+            )
+            .unwrap();
+            assert_eq!(
+                found.chosen.to_string(),
+                winning,
+                "{notation} level {level}"
+            );
+            assert_eq!(found.eval, 1.0);
+        }
+        let v = json(&ai(&[
+            "--variant",
+            "ard-ri",
+            "--position",
+            notation,
+            "--level",
+            "2",
+        ]));
+        assert_eq!(v["move"], winning);
+    }
+    // High Kings: positions from seeded random games where the side to move can capture a
+    // second king; the AI, at every level, plays a move that ends the game in its favour.
+    for variant in [Variant::Hkot1, Variant::Hkot2] {
+        let options = GameOptions::with(variant, None, None).unwrap();
+        let mut found_positions = 0;
+        for seed in 0..400u64 {
+            let mut rng = Rng::new(seed);
+            let mut pos = Position::new(options);
+            while pos.outcome().is_none() {
+                let me = pos.to_move().unwrap();
+                let wins: Vec<Move> = pos
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let mut p = pos.clone();
+                        p.play_unchecked(m);
+                        p.outcome().is_some_and(|o| {
+                            o.winner == Some(me) && o.reason == EndReason::DoubleCapture
+                        })
+                    })
+                    .collect();
+                if !wins.is_empty() {
+                    for level in [1, 3] {
+                        let m = think(
+                            &pos,
+                            Level::new(level).unwrap(),
+                            Limit::Level,
+                            seed,
+                            &mut never(),
+                        )
+                        .unwrap()
+                        .chosen;
+                        let mut p = pos.clone();
+                        p.play_unchecked(m);
+                        assert_eq!(
+                            p.outcome().and_then(|o| o.winner),
+                            Some(me),
+                            "{variant} seed {seed} ply {}: {m} does not win; {wins:?} do",
+                            pos.ply()
+                        );
+                    }
+                    found_positions += 1;
+                    break;
+                }
+                let m = random_move(&pos, &mut rng).unwrap();
+                pos.play_unchecked(m);
+            }
+            if found_positions >= 5 {
+                break;
+            }
+        }
+        assert!(
+            found_positions >= 5,
+            "{variant}: {found_positions} positions found"
+        );
+    }
+}
+
+#[test]
+fn a_forced_pass_is_returned_as_pass() {
+    // Positions from seeded random Tara games where the only legal move is a pass.
+    let mut checked = 0;
+    for options in all_options().into_iter().filter(|o| o.variant.is_tara()) {
+        'games: for seed in 0..300u64 {
+            let mut rng = Rng::new(seed);
+            let mut moves: Vec<String> = Vec::new();
+            let mut pos = Position::new(options);
+            while pos.outcome().is_none() {
+                let legal = pos.legal_moves();
+                if legal.len() == 1 && legal[0] == Move::Pass {
+                    let found = think(&pos, Level::MIN, Limit::Level, seed, &mut never()).unwrap();
+                    assert_eq!(found.chosen, Move::Pass);
+                    if checked == 0 {
+                        let mut args = vec![
+                            "--variant".to_string(),
+                            options.variant.id().to_string(),
+                            "--scoring".into(),
+                            options.scoring.id().into(),
+                            "--first".into(),
+                            options.first.id().into(),
+                            "--level".into(),
+                            "1".into(),
+                        ];
+                        if !moves.is_empty() {
+                            args.push("--moves".into());
+                            args.push(moves.join(" "));
+                        }
+                        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                        assert_eq!(json(&ai(&args))["move"], "pass");
+                    }
+                    checked += 1;
+                    break 'games;
+                }
+                let m = random_move(&pos, &mut rng).unwrap();
+                moves.push(m.to_string());
+                pos.play_unchecked(m);
+            }
+        }
+    }
+    assert!(checked >= 3, "forced passes found in {checked} games");
+}
+
+#[test]
+fn the_command_obeys_ms_within_ten_percent() {
+    for variant in ["hkot-1", "ard-ri"] {
+        let v = json(&ai(&["--variant", variant, "--ms", "400", "--level", "5"]));
+        let ms = v["ms"].as_u64().unwrap();
+        assert!((360..=440).contains(&ms), "{variant}: {ms} ms for --ms 400");
+        assert!(v["playouts"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn finished_games_and_bad_moves_are_refused_like_engine() {
+    let out = ai(&["--variant", "ard-ri", "--moves", "e1-e2 zz"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("move 2 (zz)"), "{err}");
+    // A finished game: the attackers have just captured the king.
+    let out = ai(&[
+        "--variant",
+        "ard-ri",
+        "--position",
+        "7/7/3a3/2aka2/7/3a3/7 a 0 0",
+        "--moves",
+        "d2-d3",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the game is over (attackers won"), "{err}");
+    assert!(out.stdout.is_empty());
+    // --ms and --budget together, and a level out of range, are usage errors.
+    for args in [
+        &["--variant", "hkot-1", "--ms", "10", "--budget", "10"][..],
+        &["--variant", "hkot-1", "--level", "6"][..],
+    ] {
+        assert_eq!(ai(args).status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn greedy_takes_a_win_and_random_moves_are_legal() {
+    let pos = Position::ArdRi(ArdRiPosition::from_notation("1k5/7/3a3/7/7/7/7 d 0 0").unwrap());
+    let mut rng = Rng::new(3);
+    assert_eq!(greedy_move(&pos, &mut rng).unwrap().to_string(), "b7-a7");
+    for options in all_options() {
+        let mut pos = Position::new(options);
+        let mut rng = Rng::new(11);
+        while pos.outcome().is_none() {
+            let m = greedy_move(&pos, &mut rng).unwrap();
+            assert_eq!(pos.check(m), Ok(()));
+            pos.play_unchecked(m);
+        }
+        assert_eq!(greedy_move(&pos, &mut rng), None);
+        assert_eq!(random_move(&pos, &mut rng), None);
+    }
+}
