@@ -175,9 +175,87 @@ impl Card {
         image::imageops::replace(&mut self.img, src, i64::from(x), i64::from(y));
     }
 
+    /// The title band at the top of a card: `title` (bold, 26 px; `fallback` when nothing
+    /// drawable is left) and `subtitle` under it, both cut to the card's width.
+    pub fn title_band(&mut self, title: &str, subtitle: &str, fallback: &str) {
+        let w = self.img.width() as f32;
+        let t = user_text(title, Weight::Bold, 26.0, w - 48.0, fallback);
+        self.text(
+            Style::new(Weight::Bold, 26.0, theme::INK),
+            24.0,
+            44.0,
+            Align::Left,
+            &t,
+        );
+        let s = user_text(subtitle, Weight::Regular, 15.0, w - 48.0, "");
+        self.text(
+            Style::new(Weight::Regular, 15.0, theme::MUTED),
+            24.0,
+            70.0,
+            Align::Left,
+            &s,
+        );
+    }
+
+    /// The message of a table without rows whose panel starts at `top`: a headline and, when
+    /// not empty, a hint under it, centred.
+    pub fn empty_table(&mut self, top: f32, headline: &str, hint: &str) {
+        let centre = self.img.width() as f32 / 2.0;
+        self.text(
+            Style::new(Weight::Bold, 19.0, theme::INK),
+            centre,
+            top + 50.0,
+            Align::Centre,
+            headline,
+        );
+        if !hint.is_empty() {
+            self.text(
+                Style::new(Weight::Regular, 14.0, theme::MUTED),
+                centre,
+                top + 76.0,
+                Align::Centre,
+                hint,
+            );
+        }
+    }
+
+    /// A place or rank centred on `x`, `y`: in a gold, silver or bronze disc for the first
+    /// three, else in muted figures; a shared place is written "3=".
+    pub fn place_badge(&mut self, x: f32, y: f32, place: u32, shared: bool) {
+        let text = format!("{place}{}", if shared { "=" } else { "" });
+        match medal(place) {
+            Some((fill, ink)) => {
+                self.disc(x, y, 13.0, fill);
+                let size = if text.len() > 2 { 12.0 } else { 14.0 };
+                self.text(
+                    Style::new(Weight::Bold, size, ink),
+                    x,
+                    y + 5.0,
+                    Align::Centre,
+                    &text,
+                );
+            }
+            None => {
+                let size = if text.len() > 3 { 11.0 } else { 14.0 };
+                let style = Style::new(Weight::Bold, size, theme::MUTED);
+                self.text(style, x, y + 5.0, Align::Centre, &text);
+            }
+        }
+    }
+
     /// The card as a PNG.
     pub fn png(&self) -> Vec<u8> {
         encode_png(&self.img)
+    }
+}
+
+/// The medal colours (fill, ink) of places 1 to 3.
+fn medal(place: u32) -> Option<(Rgba, Rgba)> {
+    match place {
+        1 => Some((theme::GOLD, theme::GOLD_DARK)),
+        2 => Some((theme::SILVER, theme::SILVER_DARK)),
+        3 => Some((theme::BRONZE, theme::BRONZE_DARK)),
+        _ => None,
     }
 }
 

@@ -2,7 +2,7 @@
 //! name, the rating (± RD, "?" when provisional), the games played and the wins, draws and
 //! losses, with a bar of their shares.
 
-use super::canvas::{Align, Rgba, Style, Weight};
+use super::canvas::{Align, Style, Weight};
 use super::card::{rating_text, rd_text, user_text, Card};
 use super::ratings::LeaderboardRow;
 use super::theme as palette;
@@ -41,37 +41,13 @@ pub fn leaderboard_png(title: &str, subtitle: &str, rows: &[LeaderboardRow]) -> 
     let height = (TOP + table_h + 18.0) as u32;
     let mut c = Card::new(WIDTH, height, palette::BACKGROUND);
     let w = WIDTH as f32;
-    let title = user_text(title, Weight::Bold, 26.0, w - 48.0, "Leaderboard");
-    c.text(
-        Style::new(Weight::Bold, 26.0, palette::INK),
-        24.0,
-        44.0,
-        Align::Left,
-        &title,
-    );
-    let subtitle = user_text(subtitle, Weight::Regular, 15.0, w - 48.0, "");
-    c.text(
-        Style::new(Weight::Regular, 15.0, palette::MUTED),
-        24.0,
-        70.0,
-        Align::Left,
-        &subtitle,
-    );
+    c.title_band(title, subtitle, "Leaderboard");
     let (px, pw) = (16.0, w - 32.0);
     c.panel(px, TOP, pw, table_h, 12.0);
     if rows.is_empty() {
-        c.text(
-            Style::new(Weight::Bold, 19.0, palette::INK),
-            w / 2.0,
-            TOP + 50.0,
-            Align::Centre,
+        c.empty_table(
+            TOP,
             "Nobody is on this leaderboard yet",
-        );
-        c.text(
-            Style::new(Weight::Regular, 14.0, palette::MUTED),
-            w / 2.0,
-            TOP + 76.0,
-            Align::Centre,
             "Finish a rated game to appear here.",
         );
         return c.png();
@@ -97,44 +73,12 @@ pub fn leaderboard_png(title: &str, subtitle: &str, rows: &[LeaderboardRow]) -> 
     c.png()
 }
 
-/// The medal colours (fill, ink) of ranks 1 to 3.
-fn medal(rank: u32) -> Option<(Rgba, Rgba)> {
-    match rank {
-        1 => Some((palette::GOLD, palette::GOLD_DARK)),
-        2 => Some((palette::SILVER, palette::SILVER_DARK)),
-        3 => Some((palette::BRONZE, palette::BRONZE_DARK)),
-        _ => None,
-    }
-}
-
 fn draw_row(c: &mut Card, row: &LeaderboardRow, y: f32, striped: bool) {
     if striped {
         c.rect(18.0, y, WIDTH as f32 - 36.0, ROW, palette::STRIPE);
     }
     let base = y + ROW / 2.0 + 6.0;
-    let rank = row.rank.to_string();
-    match medal(row.rank) {
-        Some((fill, ink)) => {
-            c.disc(RANK_X, y + ROW / 2.0, 13.0, fill);
-            c.text(
-                Style::new(Weight::Bold, 14.0, ink),
-                RANK_X,
-                base - 1.0,
-                Align::Centre,
-                &rank,
-            );
-        }
-        None => {
-            let size = if rank.len() > 3 { 11.0 } else { 14.0 };
-            c.text(
-                Style::new(Weight::Bold, size, palette::MUTED),
-                RANK_X,
-                base - 1.0,
-                Align::Centre,
-                &rank,
-            );
-        }
-    }
+    c.place_badge(RANK_X, y + ROW / 2.0, row.rank, false);
     let name = user_text(&row.name, Weight::Bold, 16.0, NAME_W, "Unknown player");
     c.text(
         Style::new(Weight::Bold, 16.0, palette::INK),

@@ -18,64 +18,6 @@ const TOP: f32 = 92.0;
 const HEADING: f32 = 34.0;
 const ROW: f32 = 34.0;
 
-/// The title and subtitle at the top of a card `w` wide.
-fn title(c: &mut Card, w: f32, title: &str, subtitle: &str, fallback: &str) {
-    let t = user_text(title, Weight::Bold, 26.0, w - 48.0, fallback);
-    c.text(
-        Style::new(Weight::Bold, 26.0, palette::INK),
-        24.0,
-        44.0,
-        Align::Left,
-        &t,
-    );
-    let s = user_text(subtitle, Weight::Regular, 15.0, w - 48.0, "");
-    c.text(
-        Style::new(Weight::Regular, 15.0, palette::MUTED),
-        24.0,
-        70.0,
-        Align::Left,
-        &s,
-    );
-}
-
-/// The medal colours (fill, ink) of places 1 to 3.
-fn medal(place: u32) -> Option<(Rgba, Rgba)> {
-    match place {
-        1 => Some((palette::GOLD, palette::GOLD_DARK)),
-        2 => Some((palette::SILVER, palette::SILVER_DARK)),
-        3 => Some((palette::BRONZE, palette::BRONZE_DARK)),
-        _ => None,
-    }
-}
-
-/// A place in a disc (medals for the first three) or in muted figures, centred on `x`, `y`.
-fn place_badge(c: &mut Card, x: f32, y: f32, place: u32, shared: bool) {
-    let text = format!("{place}{}", if shared { "=" } else { "" });
-    match medal(place) {
-        Some((fill, ink)) => {
-            c.disc(x, y, 13.0, fill);
-            let size = if text.len() > 2 { 12.0 } else { 14.0 };
-            c.text(
-                Style::new(Weight::Bold, size, ink),
-                x,
-                y + 5.0,
-                Align::Centre,
-                &text,
-            );
-        }
-        None => {
-            let size = if text.len() > 3 { 11.0 } else { 14.0 };
-            c.text(
-                Style::new(Weight::Bold, size, palette::MUTED),
-                x,
-                y + 5.0,
-                Align::Centre,
-                &text,
-            );
-        }
-    }
-}
-
 /// The standings picture (PNG): a row per player in standings order (at most 40), with the
 /// place (shared places as "3="), the name, the score, one column per tiebreak and the games
 /// in progress; withdrawn players muted. Without rows it says that nobody has joined yet.
@@ -97,22 +39,13 @@ pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
         HEADING + ROW * rows.len() as f32 + 8.0
     };
     let mut c = Card::new(width, (TOP + table_h + 18.0) as u32, palette::BACKGROUND);
-    title(&mut c, w, &card.title, &card.subtitle, "Standings");
+    c.title_band(&card.title, &card.subtitle, "Standings");
     let (px, pw) = (16.0, w - 32.0);
     c.panel(px, TOP, pw, table_h, 12.0);
     if rows.is_empty() {
-        c.text(
-            Style::new(Weight::Bold, 19.0, palette::INK),
-            w / 2.0,
-            TOP + 50.0,
-            Align::Centre,
+        c.empty_table(
+            TOP,
             "Nobody has joined yet",
-        );
-        c.text(
-            Style::new(Weight::Regular, 14.0, palette::MUTED),
-            w / 2.0,
-            TOP + 76.0,
-            Align::Centre,
             "Players join with /tournament join.",
         );
         return c.png();
@@ -162,7 +95,7 @@ pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
                 "–",
             );
         } else {
-            place_badge(&mut c, PLACE_X, mid, row.place, row.shared);
+            c.place_badge(PLACE_X, mid, row.place, row.shared);
         }
         let mut name_room = name_w;
         if row.withdrawn {
@@ -264,16 +197,10 @@ pub fn crosstable_png(table: &Crosstable) -> Vec<u8> {
         HEADING + ROW * n as f32 + 8.0
     };
     let mut c = Card::new(width, (TOP + table_h + 18.0) as u32, palette::BACKGROUND);
-    title(&mut c, w, &table.title, &table.subtitle, "Crosstable");
+    c.title_band(&table.title, &table.subtitle, "Crosstable");
     c.panel(16.0, TOP, w - 32.0, table_h, 12.0);
     if n == 0 {
-        c.text(
-            Style::new(Weight::Bold, 19.0, palette::INK),
-            w / 2.0,
-            TOP + 50.0,
-            Align::Centre,
-            "Nobody has joined yet",
-        );
+        c.empty_table(TOP, "Nobody has joined yet", "");
         return c.png();
     }
     let head = Style::new(Weight::Bold, 12.0, palette::MUTED);
@@ -352,7 +279,7 @@ pub fn crosstable_png(table: &Crosstable) -> Vec<u8> {
             Align::Centre,
             &user_text(&p.score, Weight::Bold, 17.0, 60.0, "0"),
         );
-        place_badge(&mut c, place_x, y + ROW / 2.0, p.place, false);
+        c.place_badge(place_x, y + ROW / 2.0, p.place, false);
     }
     // The grid's lines.
     for j in 0..=n {
@@ -397,7 +324,7 @@ pub fn bracket_png(card: &BracketCard) -> Vec<u8> {
     let height = (body_top + body_h + 16.0) as u32;
     let w = width as f32;
     let mut c = Card::new(width, height, palette::BACKGROUND);
-    title(&mut c, w, &card.title, &card.subtitle, "Bracket");
+    c.title_band(&card.title, &card.subtitle, "Bracket");
     if rounds.is_empty() {
         c.text(
             Style::new(Weight::Bold, 19.0, palette::INK),
