@@ -158,33 +158,33 @@ pub fn search(
             if p.outcome().is_some() {
                 break;
             }
-            if node.untried == u16::MAX {
+            if node.untried > 0 {
+                // Expansion: the next untried move (the moves are counted, and their order
+                // shuffled, the first time the node is reached).
                 scratch.clear();
                 p.legal_moves_into(&mut scratch);
                 let n = scratch.len();
-                let offset = rng.below(n.max(1)) as u16;
+                if node.untried == u16::MAX {
+                    let offset = rng.below(n.max(1)) as u16;
+                    let node = &mut nodes[at as usize];
+                    node.untried = n as u16;
+                    node.offset = offset;
+                }
                 let node = &mut nodes[at as usize];
-                node.untried = n as u16;
-                node.offset = offset;
-            }
-            if nodes[at as usize].untried > 0 {
-                // Expansion: the next untried move.
-                scratch.clear();
-                p.legal_moves_into(&mut scratch);
-                let n = scratch.len();
-                let node = &mut nodes[at as usize];
-                let tried = n - usize::from(node.untried);
-                let m = scratch[(tried + usize::from(node.offset)) % n];
-                node.untried -= 1;
-                let mover = p.to_move().unwrap_or(root_side);
-                p.play_unchecked(m);
-                let child = nodes.len() as u32;
-                let mut new = Node::new(m, mover, at);
-                new.next_sibling = nodes[at as usize].first_child;
-                nodes.push(new);
-                nodes[at as usize].first_child = child;
-                at = child;
-                break;
+                if node.untried > 0 {
+                    let tried = n - usize::from(node.untried);
+                    let m = scratch[(tried + usize::from(node.offset)) % n];
+                    node.untried -= 1;
+                    let mover = p.to_move().unwrap_or(root_side);
+                    p.play_unchecked(m);
+                    let child = nodes.len() as u32;
+                    let mut new = Node::new(m, mover, at);
+                    new.next_sibling = nodes[at as usize].first_child;
+                    nodes.push(new);
+                    nodes[at as usize].first_child = child;
+                    at = child;
+                    break;
+                }
             }
             at = best_child(&nodes, at, settings.exploration);
             if at == NONE {

@@ -74,8 +74,11 @@ pub fn run(
         )));
     }
     let (limit, ms) = match bound {
-        Bound::Level if level.playouts().is_none() => (Limit::Clock, Some(LEVEL5_DEFAULT_MS)),
-        Bound::Level => (Limit::Level, None),
+        // Level 5 has no budget of its own: its default time bounds it.
+        Bound::Level => (
+            Limit::Level,
+            level.playouts().is_none().then_some(LEVEL5_DEFAULT_MS),
+        ),
         Bound::Playouts(n) => (Limit::Playouts(n.max(1)), None),
         Bound::Millis(ms) => (Limit::Clock, Some(ms)),
     };

@@ -66,12 +66,8 @@ fn choose(
         Contestant::Ai(level) => {
             let t0 = Instant::now();
             let deadline = t0 + Duration::from_millis(ms);
-            let limit = if level.playouts().is_some() {
-                Limit::Level
-            } else {
-                Limit::Clock
-            };
-            let found = think(pos, level, limit, rng.next_u64(), &mut || {
+            // Levels 1 to 4 make their playouts; level 5 searches until the deadline.
+            let found = think(pos, level, Limit::Level, rng.next_u64(), &mut || {
                 Instant::now() >= deadline
             })?;
             tally.playouts += found.playouts;
