@@ -54,7 +54,8 @@ enum Command {
         #[arg(long)]
         server: Option<String>,
     },
-    /// Print tournament pairings (see the README): the Berger tables of a round robin.
+    /// Print tournament pairings (see the README): the next Swiss round of a TRF-16 file by the
+    /// FIDE Dutch system, or the Berger tables of a round robin.
     Pair(PairArgs),
     /// Back up or check the database.
     Db {
@@ -201,13 +202,19 @@ struct EngineArgs {
 }
 
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("system").required(true).args(["round_robin", "dutch"])))]
 struct PairArgs {
+    /// Pair the next round of the TRF-16 tournament in FILE by the FIDE Dutch system: the
+    /// number of pairs, then one pair per line as two starting ranks, White first, a bye as
+    /// "N 0" (as bbpPairings prints them).
+    #[arg(long, value_name = "FILE")]
+    dutch: Option<std::path::PathBuf>,
     /// Print FIDE's Berger table for N players, one round per line ("Round 1: 1-6 2-5 3-4").
     #[arg(long, value_name = "N")]
-    round_robin: u32,
+    round_robin: Option<u32>,
     /// A double round robin: the last two rounds of the first cycle swapped, then the table
     /// again with colours reversed.
-    #[arg(long)]
+    #[arg(long, requires = "round_robin")]
     double: bool,
 }
 
@@ -402,7 +409,13 @@ fn main() -> ExitCode {
         Command::Render(args) => run_render(args),
         Command::Db { command } => run_db(command),
         Command::Export { db, server } => run_export(db, server),
-        Command::Pair(args) => match pair::round_robin_lines(args.round_robin, args.double) {
+        Command::Pair(args) => match match (&args.dutch, args.round_robin) {
+            (Some(file), _) => std::fs::read_to_string(file)
+                .map_err(|e| format!("reading {}: {e}", file.display()))
+                .and_then(|text| pair::dutch_lines(&text).map_err(|e| e.to_string())),
+            (None, Some(n)) => pair::round_robin_lines(n, args.double).map_err(|e| e.to_string()),
+            (None, None) => Err("give --dutch FILE or --round-robin N".to_string()),
+        } {
             Ok(lines) => {
                 for l in lines {
                     out!("{l}");
