@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use tara_bot::bot::Clock;
-use tara_bot::cli::{bench, engine, pair};
+use tara_bot::cli::{bench, bench_pair, engine, pair};
 use tara_bot::game::{notation, ArdRiPosition, GameOptions, Position, Scoring, Side, Variant};
 use tara_bot::render;
 
@@ -69,6 +69,9 @@ enum Command {
         /// Seconds to spend per configuration.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+        /// For `pair`: the field sizes, comma-separated.
+        #[arg(long, value_delimiter = ',', default_values_t = [100u32, 500, 2000])]
+        players: Vec<u32>,
     },
 }
 
@@ -102,6 +105,8 @@ enum BenchTarget {
     Render,
     /// Moves through the bot core and SQLite on a database of 10,000 games.
     Service,
+    /// The FIDE Dutch pairing of round 5 for 100, 500 and 2,000 players (or --players).
+    Pair,
 }
 
 /// The game and its moves, shared by `engine` and `render`.
@@ -427,7 +432,11 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Command::Bench { what, seconds } => {
+        Command::Bench {
+            what,
+            seconds,
+            players,
+        } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
                 eprintln!("error: --seconds must be a positive number");
                 return ExitCode::from(2);
@@ -444,6 +453,11 @@ fn main() -> ExitCode {
                     }
                     for line in bench::render_ratings(seconds) {
                         out!("{line}");
+                    }
+                }
+                BenchTarget::Pair => {
+                    for n in players {
+                        out!("{}", bench_pair::pair_one(n, seconds));
                     }
                 }
                 BenchTarget::Service => {

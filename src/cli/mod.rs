@@ -2,6 +2,7 @@
 //! (tournament pairings) and benchmarks.
 
 pub mod bench;
+pub mod bench_pair;
 pub mod engine;
 pub mod export;
 pub mod pair;
