@@ -1,11 +1,12 @@
-//! The FIDE Dutch pairing (`dutch::pair`, `tara-bot pair --dutch`): worked examples checked
+//! The FIDE Dutch pairing (`dutch_pair::pair`, `tara-bot pair --dutch`): worked examples checked
 //! by hand, whole pairings printed by bbpPairings 6 for random tournaments, and the absolute
 //! criteria on random tournaments paired round after round.
 
 use std::path::Path;
 use std::process::{Command, Output};
 use tara_bot::cli::pair::dutch_lines;
-use tara_bot::tournament::dutch::{self, Board, DutchError};
+use tara_bot::tournament::dutch::{Board, DutchError};
+use tara_bot::tournament::dutch_pair;
 use tara_bot::tournament::{Code, Colour, Points, RoundEntry, Trf};
 
 fn data(name: &str) -> String {
@@ -50,7 +51,7 @@ fn round_two_of_three_the_bye_moves_on() {
 /// Four players have played each other in three rounds: a fourth has no legal pairing.
 #[test]
 fn no_legal_pairing_says_why() {
-    match dutch::pair(&Trf::parse(&data("exhausted-four.trf")).unwrap()) {
+    match dutch_pair::pair(&Trf::parse(&data("exhausted-four.trf")).unwrap()) {
         Err(DutchError::NoLegalPairing(why)) => {
             assert!(why.contains("4 players cannot play 4 rounds"), "{why}")
         }
@@ -131,7 +132,7 @@ fn play(trf: &mut Trf, boards: &[Board], rng: &mut Rng) {
 }
 
 /// Random tournaments of 5 to 30 players and 3 to 9 rounds, each round paired by
-/// `dutch::pair` with random results: every round pairs everybody but at most one player,
+/// `dutch_pair::pair` with random results: every round pairs everybody but at most one player,
 /// never twice the same two players over the board, gives the bye at most once to anyone
 /// (and never to a player with a win without play), and before the last round leaves no
 /// player with a colour difference above 2 or the same colour three times running.
@@ -155,7 +156,7 @@ fn absolute_criteria_hold_on_random_tournaments() {
         let mut trf = Trf::parse(&format!("XXR {total}\nXXC white1\n{text}"))
             .unwrap_or_else(|e| panic!("{e}"));
         for round in 0..total {
-            let boards = match dutch::pair(&trf) {
+            let boards = match dutch_pair::pair(&trf) {
                 Ok(b) => b,
                 Err(DutchError::NoLegalPairing(_)) => {
                     refused += 1;

@@ -3,12 +3,12 @@
 //! The four rounds before are made quickly here (not by the Dutch system, which would cost
 //! more than the round measured): players in score order, each paired with the next one they
 //! have not met, the one with fewer Whites taking White; results random (40 % White wins,
-//! 20 % draws, 40 % Black wins). Round 5 is then paired by `dutch::pair` several times; the
+//! 20 % draws, 40 % Black wins). Round 5 is then paired by `dutch_pair::pair` several times; the
 //! line gives the median and maximum time and the process's peak resident memory (`VmHWM`
 //! from /proc/self/status, Linux) after the runs.
 
 use crate::game::playout::Rng;
-use crate::tournament::dutch;
+use crate::tournament::{dutch, dutch_pair};
 use crate::tournament::{Code, Colour, Points, RoundEntry, Trf, TrfPlayer};
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -110,7 +110,7 @@ fn peak_kib() -> Option<u64> {
 pub fn pair_one(players: u32, seconds: f64) -> serde_json::Value {
     let trf = random_swiss(players, 4, 9, 0x5e5e + u64::from(players));
     let next = dutch::NextRound::from_trf(&trf).ok();
-    let bits = next.as_ref().map_or(0, dutch::layout_bits);
+    let bits = next.as_ref().map_or(0, dutch_pair::layout_bits);
     let budget = Duration::from_secs_f64(seconds);
     let t0 = Instant::now();
     let mut times = Vec::new();
@@ -118,7 +118,7 @@ pub fn pair_one(players: u32, seconds: f64) -> serde_json::Value {
     let mut error = None;
     while times.len() < 3 || (t0.elapsed() < budget && times.len() < 20) {
         let t = Instant::now();
-        match dutch::pair(&trf) {
+        match dutch_pair::pair(&trf) {
             Ok(b) => boards = b.len(),
             Err(e) => {
                 error = Some(e.to_string());
@@ -160,7 +160,7 @@ mod tests {
             let sum: Points = p.rounds.iter().map(|e| e.code.points()).sum();
             assert_eq!(sum, p.points);
         }
-        let boards = dutch::pair(&trf).unwrap();
+        let boards = dutch_pair::pair(&trf).unwrap();
         assert_eq!(boards.len(), 10);
     }
 }

@@ -9,7 +9,8 @@
 //! the one who moves first first; a bye (the dummy player of an odd table) as `N-bye` on the
 //! board where the table puts it.
 
-use crate::tournament::dutch::{self, Board, DutchError};
+use crate::tournament::dutch::{Board, DutchError};
+use crate::tournament::dutch_pair;
 use crate::tournament::{double_round_robin, single_round_robin, TablePairing, Trf, TrfError};
 
 /// The most players `--round-robin` accepts (a table of 1,000 is 999 rounds of 500 boards).
@@ -35,7 +36,7 @@ pub enum DutchFileError {
 
 /// The lines `pair --dutch` prints for the TRF-16 text `trf`.
 pub fn dutch_lines(trf: &str) -> Result<Vec<String>, DutchFileError> {
-    let boards = dutch::pair(&Trf::parse(trf)?)?;
+    let boards = dutch_pair::pair(&Trf::parse(trf)?)?;
     let mut lines = vec![boards.len().to_string()];
     lines.extend(boards.iter().map(|b| match *b {
         Board::Game { white, black } => format!("{white} {black}"),

@@ -2,7 +2,7 @@
 //! bbpPairings 6 implements them: here the players' state for the next round (who is paired,
 //! scores, colour preferences, floats, bye eligibility, which pairs the absolute criteria
 //! allow) and the colour allocation of a pair; the pairing itself (the brackets and the
-//! quality criteria, as a weighted matching) is in `dutch_pair.rs`, re-exported as [`pair`].
+//! quality criteria, as a weighted matching) is in [`super::dutch_pair`].
 //!
 //! Definitions, as bbpPairings computes them:
 //! * Colour difference: games with White minus games with Black, over games played over the
@@ -22,8 +22,6 @@
 use super::points::Points;
 use super::trf::{Colour, RoundEntry, Trf};
 use std::collections::BTreeSet;
-
-pub use super::dutch_pair::{layout_bits, pair, pair_round};
 
 /// How a player floated in an earlier round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

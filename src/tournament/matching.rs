@@ -193,13 +193,49 @@ impl<W: Weight> Matcher<W> {
         self.n == 0
     }
 
-    /// Computes a maximum-weight matching of the current weights.
+    /// Computes a maximum-weight matching of the current weights. Pairs of vertices whose
+    /// only edge joins them to each other are matched directly and vertices without edges
+    /// left alone, so the blossom algorithm runs on the rest only.
     pub fn compute(&mut self) {
-        let mut b = Blossom::new(self.n, &self.weights);
+        let n = self.n;
+        let mut degree = vec![0u32; n];
+        let mut neighbour = vec![0usize; n];
+        for u in 0..n {
+            for v in 0..u {
+                if !self.weights[Self::index(u + 1, v + 1)].is_zero() {
+                    degree[u] += 1;
+                    degree[v] += 1;
+                    neighbour[u] = v;
+                    neighbour[v] = u;
+                }
+            }
+        }
+        let mut active = Vec::new();
+        for u in 0..n {
+            self.matching[u] = u;
+            match degree[u] {
+                0 => {}
+                1 if degree[neighbour[u]] == 1 => self.matching[u] = neighbour[u],
+                _ => active.push(u),
+            }
+        }
+        if active.len() < 2 {
+            return;
+        }
+        let k = active.len();
+        let mut sub = vec![W::zero(); (k + 1) * (k + 2) / 2];
+        for (a, &u) in active.iter().enumerate() {
+            for (b, &v) in active[..a].iter().enumerate() {
+                sub[Self::index(a + 1, b + 1)] = self.weights[Self::index(u + 1, v + 1)].clone();
+            }
+        }
+        let mut b = Blossom::new(k, &sub);
         b.run();
-        for v in 0..self.n {
-            let m = b.mate[v + 1];
-            self.matching[v] = if m == NONE { v } else { m - 1 };
+        for (a, &u) in active.iter().enumerate() {
+            let m = b.mate[a + 1];
+            if m != NONE {
+                self.matching[u] = active[m - 1];
+            }
         }
     }
 

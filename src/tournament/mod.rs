@@ -1,10 +1,10 @@
 //! Tournaments as RULES.md Part F runs them, pure and synchronous: round-robin tables,
 //! knockout brackets, standings and tiebreaks, the FIDE TRF-16 file, and in [`dutch`] the
-//! FIDE Dutch system ([`dutch::pair`]) with its weighted matching. No I/O, no clock.
+//! FIDE Dutch system ([`dutch_pair::pair`]) with its weighted matching. No I/O, no clock.
 
 mod berger;
 pub mod dutch;
-mod dutch_pair;
+pub mod dutch_pair;
 mod knockout;
 pub mod matching;
 mod points;
