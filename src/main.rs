@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use tara_bot::bot::Clock;
-use tara_bot::cli::{ai, bench, engine, pair};
+use tara_bot::cli::{ai, bench, bench_pair, engine, pair};
 use tara_bot::game::{notation, ArdRiPosition, GameOptions, Position, Scoring, Side, Variant};
 use tara_bot::render;
 
@@ -56,7 +56,8 @@ enum Command {
         #[arg(long)]
         server: Option<String>,
     },
-    /// Print tournament pairings (see the README): the Berger tables of a round robin.
+    /// Print tournament pairings (see the README): the next Swiss round of a TRF-16 file by the
+    /// FIDE Dutch system, or the Berger tables of a round robin.
     Pair(PairArgs),
     /// Back up or check the database.
     Db {
@@ -79,6 +80,9 @@ enum Command {
         /// `bench ai`: only this variant.
         #[arg(long, value_parser = parse_variant)]
         variant: Option<Variant>,
+        /// For `pair`: the field sizes, comma-separated.
+        #[arg(long, value_delimiter = ',', default_values_t = [100u32, 500, 2000])]
+        players: Vec<u32>,
     },
 }
 
@@ -114,6 +118,8 @@ enum BenchTarget {
     Service,
     /// The AI's strength: matches between levels and against random and greedy players.
     Ai,
+    /// The FIDE Dutch pairing of round 5 for 100, 500 and 2,000 players (or --players).
+    Pair,
 }
 
 /// The game and its moves, shared by `engine` and `render`.
@@ -232,13 +238,19 @@ struct AiArgs {
 }
 
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("system").required(true).args(["round_robin", "dutch"])))]
 struct PairArgs {
+    /// Pair the next round of the TRF-16 tournament in FILE by the FIDE Dutch system: the
+    /// number of pairs, then one pair per line as two starting ranks, White first, a bye as
+    /// "N 0" (as bbpPairings prints them).
+    #[arg(long, value_name = "FILE")]
+    dutch: Option<std::path::PathBuf>,
     /// Print FIDE's Berger table for N players, one round per line ("Round 1: 1-6 2-5 3-4").
     #[arg(long, value_name = "N")]
-    round_robin: u32,
+    round_robin: Option<u32>,
     /// A double round robin: the last two rounds of the first cycle swapped, then the table
     /// again with colours reversed.
-    #[arg(long)]
+    #[arg(long, requires = "round_robin")]
     double: bool,
 }
 
@@ -434,7 +446,13 @@ fn main() -> ExitCode {
         Command::Render(args) => run_render(args),
         Command::Db { command } => run_db(command),
         Command::Export { db, server } => run_export(db, server),
-        Command::Pair(args) => match pair::round_robin_lines(args.round_robin, args.double) {
+        Command::Pair(args) => match match (&args.dutch, args.round_robin) {
+            (Some(file), _) => std::fs::read_to_string(file)
+                .map_err(|e| format!("reading {}: {e}", file.display()))
+                .and_then(|text| pair::dutch_lines(&text).map_err(|e| e.to_string())),
+            (None, Some(n)) => pair::round_robin_lines(n, args.double).map_err(|e| e.to_string()),
+            (None, None) => Err("give --dutch FILE or --round-robin N".to_string()),
+        } {
             Ok(lines) => {
                 for l in lines {
                     out!("{l}");
@@ -452,6 +470,7 @@ fn main() -> ExitCode {
             games,
             ms,
             variant,
+            players,
         } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
                 eprintln!("error: --seconds must be a positive number");
@@ -474,6 +493,11 @@ fn main() -> ExitCode {
                 BenchTarget::Ai => {
                     for line in tara_bot::cli::bench_ai::ai(games.max(1), ms.max(1), variant) {
                         out!("{line}");
+                    }
+                }
+                BenchTarget::Pair => {
+                    for n in players {
+                        out!("{}", bench_pair::pair_one(n, seconds));
                     }
                 }
                 BenchTarget::Service => {

@@ -4,6 +4,7 @@
 pub mod ai;
 pub mod bench;
 pub mod bench_ai;
+pub mod bench_pair;
 pub mod engine;
 pub mod export;
 pub mod pair;

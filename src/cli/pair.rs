@@ -1,11 +1,17 @@
 //! `tara-bot pair`: tournament pairings as text (the contract in the README).
 //!
+//! `--dutch FILE` pairs the next round of a TRF-16 tournament by the FIDE Dutch system and
+//! prints it as bbpPairings does: the number of pairs, then one pair per line as two starting
+//! ranks, the first mover (White) first, a pairing-allocated bye as `N 0` (last).
+//!
 //! `--round-robin N [--double]` prints FIDE's Berger table (RULES.md Part F.2), one round per
 //! line: `Round 1: 1-6 2-5 3-4`, boards in the table's order, each game as two player numbers,
 //! the one who moves first first; a bye (the dummy player of an odd table) as `N-bye` on the
 //! board where the table puts it.
 
-use crate::tournament::{double_round_robin, single_round_robin, TablePairing};
+use crate::tournament::dutch::{Board, DutchError};
+use crate::tournament::dutch_pair;
+use crate::tournament::{double_round_robin, single_round_robin, TablePairing, Trf, TrfError};
 
 /// The most players `--round-robin` accepts (a table of 1,000 is 999 rounds of 500 boards).
 pub const MAX_ROUND_ROBIN: u32 = 1000;
@@ -17,6 +23,26 @@ pub enum PairError {
     TooFew(u32),
     #[error("a round robin of {0} players is more than the {MAX_ROUND_ROBIN} this command prints")]
     TooMany(u32),
+}
+
+/// Why `--dutch` printed no pairing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DutchFileError {
+    #[error("{0}")]
+    File(#[from] TrfError),
+    #[error("{0}")]
+    Pairing(#[from] DutchError),
+}
+
+/// The lines `pair --dutch` prints for the TRF-16 text `trf`.
+pub fn dutch_lines(trf: &str) -> Result<Vec<String>, DutchFileError> {
+    let boards = dutch_pair::pair(&Trf::parse(trf)?)?;
+    let mut lines = vec![boards.len().to_string()];
+    lines.extend(boards.iter().map(|b| match *b {
+        Board::Game { white, black } => format!("{white} {black}"),
+        Board::Bye { player } => format!("{player} 0"),
+    }));
+    Ok(lines)
 }
 
 /// The lines of the Berger table for `players` players, single or double.

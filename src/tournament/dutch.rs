@@ -1,8 +1,8 @@
 //! The FIDE Dutch system (handbook C.04.3, the rules in force since February 2026), as
-//! bbpPairings 6 implements them: **the players' state for the next round only** (who is
-//! paired, scores, colour preferences, floats, bye eligibility, which pairs the absolute
-//! criteria allow) and the colour allocation of a pair. The matching itself (the pairing
-//! brackets and the quality criteria) is not here yet, so nothing outside this module uses it.
+//! bbpPairings 6 implements them: here the players' state for the next round (who is paired,
+//! scores, colour preferences, floats, bye eligibility, which pairs the absolute criteria
+//! allow) and the colour allocation of a pair; the pairing itself (the brackets and the
+//! quality criteria, as a weighted matching) is in [`super::dutch_pair`].
 //!
 //! Definitions, as bbpPairings computes them:
 //! * Colour difference: games with White minus games with Black, over games played over the
@@ -99,6 +99,12 @@ pub enum DutchError {
     NoRoundCount,
     #[error("all {0} rounds have been paired")]
     Finished(u32),
+    #[error("there is nobody to pair in the next round")]
+    NobodyToPair,
+    #[error("no pairing satisfies the absolute criteria: {0}")]
+    NoLegalPairing(String),
+    #[error("the tournament is too large to pair ({0} bits of weight)")]
+    TooLarge(u32),
 }
 
 fn entry(rounds: &[RoundEntry], r: usize) -> RoundEntry {

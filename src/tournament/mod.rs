@@ -1,10 +1,12 @@
 //! Tournaments as RULES.md Part F runs them, pure and synchronous: round-robin tables,
 //! knockout brackets, standings and tiebreaks, the FIDE TRF-16 file, and in [`dutch`] the
-//! parts of the FIDE Dutch system written so far (not used outside it yet). No I/O, no clock.
+//! FIDE Dutch system ([`dutch_pair::pair`]) with its weighted matching. No I/O, no clock.
 
 mod berger;
 pub mod dutch;
+pub mod dutch_pair;
 mod knockout;
+pub mod matching;
 mod points;
 mod standings;
 mod trf;

@@ -1,0 +1,678 @@
+//! The FIDE Dutch pairing itself (C.04.3, the revision in force since February 2026), done as
+//! bbpPairings 6 does it: one maximum-weight matching over the whole compatibility graph,
+//! whose edge weights encode the completion and quality criteria lexicographically (the most
+//! important criterion in the highest bits), refined bracket by bracket. Within a bracket the
+//! moved-down players to pair, their opponents, the exchanges between S1 and S2 and finally
+//! each S1 player's opponent are fixed one at a time, each by raising the weights of the
+//! edges that the rule prefers by less than any criterion can weigh, and matching again.
+//!
+//! Weights are wide integers sized for the tournament: about 11 bits per criterion and score
+//! group for 2,000 players (see [`layout_bits`]).
+
+use super::dutch::{Board, DutchError, DutchPlayer, Float, NextRound, Strength};
+use super::matching::{Matcher, Weight, Wide};
+use super::points::Points;
+use super::trf::{Colour, Trf};
+use std::collections::HashMap;
+
+/// Pairs the round after those in `trf`: the boards in the order bbpPairings prints them
+/// (the bye, if any, last), each game with its first mover (White) first.
+///
+/// Fails when the file has no `XXR`, when all rounds are paired, when there is nobody to
+/// pair, or when no pairing satisfies the absolute criteria (no rematch, at most one
+/// pairing-allocated bye or win without play each, the colour rules).
+pub fn pair(trf: &Trf) -> Result<Vec<Board>, DutchError> {
+    let next = NextRound::from_trf(trf)?;
+    let first = trf.first_colour_or_inferred().unwrap_or(Colour::White);
+    pair_round(&next, first)
+}
+
+/// [`pair`] for a round already prepared; `first` is the top player's colour in round 1.
+pub fn pair_round(next: &NextRound, first: Colour) -> Result<Vec<Board>, DutchError> {
+    let mut sorted: Vec<&DutchPlayer> = next.players.iter().collect();
+    if sorted.is_empty() {
+        return Err(DutchError::NobodyToPair);
+    }
+    sorted.sort_by_key(|p| (std::cmp::Reverse(p.score), p.order));
+    let layout = Layout::new(&sorted, next.paired);
+    let mates = match layout.total_bits + 8 {
+        0..=128 => run::<2>(next, &sorted, &layout),
+        129..=256 => run::<4>(next, &sorted, &layout),
+        257..=512 => run::<8>(next, &sorted, &layout),
+        513..=1024 => run::<16>(next, &sorted, &layout),
+        1025..=2048 => run::<32>(next, &sorted, &layout),
+        bits => run_huge(bits, next, &sorted, &layout),
+    }?;
+    let mut boards = Vec::new();
+    for (i, p) in sorted.iter().enumerate() {
+        let m = mates[i];
+        if m == i {
+            boards.push(Board::Bye { player: p.rank });
+        } else if p.order < sorted[m].order {
+            let q = sorted[m];
+            boards.push(match next.colour_of(p, q, first) {
+                Colour::White => Board::Game {
+                    white: p.rank,
+                    black: q.rank,
+                },
+                Colour::Black => Board::Game {
+                    white: q.rank,
+                    black: p.rank,
+                },
+            });
+        }
+    }
+    next.published_order(&mut boards);
+    Ok(boards)
+}
+
+fn run_huge(
+    bits: u32,
+    _: &NextRound,
+    _: &[&DutchPlayer],
+    _: &Layout,
+) -> Result<Vec<usize>, DutchError> {
+    Err(DutchError::TooLarge(bits))
+}
+
+/// Bits needed to write `n` (0 for 0).
+fn bits_for(n: usize) -> u32 {
+    usize::BITS - n.leading_zeros()
+}
+
+/// The widths of the weight's fields.
+struct Layout {
+    /// Bits for a count of players of one score group.
+    group_bits: u32,
+    /// Bits for all score groups together, and where each score's field starts.
+    groups_bits: u32,
+    shift: HashMap<Points, u32>,
+    played: u32,
+    total_bits: u32,
+}
+
+impl Layout {
+    fn new(sorted: &[&DutchPlayer], played: u32) -> Layout {
+        let mut shift = HashMap::new();
+        let mut groups_bits = 0;
+        let mut largest = 0;
+        let mut i = sorted.len();
+        while i > 0 {
+            let score = sorted[i - 1].score;
+            let mut j = i;
+            while j > 0 && sorted[j - 1].score == score {
+                j -= 1;
+            }
+            shift.insert(score, groups_bits);
+            largest = largest.max(i - j);
+            groups_bits += bits_for(i - j);
+            i = j;
+        }
+        let group_bits = bits_for(largest);
+        let g = group_bits;
+        let s = groups_bits;
+        let mut total = 2 + g + s + g + s + 2 * g + 4 * g;
+        if played >= 1 {
+            total += 2 * g + 2 * s;
+        }
+        if played >= 2 {
+            total += 2 * g + 2 * s;
+        }
+        total += 3 * g + 1;
+        Layout {
+            group_bits,
+            groups_bits,
+            shift,
+            played,
+            total_bits: total,
+        }
+    }
+}
+
+/// The number of bits of the weights: exposed for the benchmark's report.
+pub fn layout_bits(next: &NextRound) -> u32 {
+    let mut sorted: Vec<&DutchPlayer> = next.players.iter().collect();
+    sorted.sort_by_key(|p| (std::cmp::Reverse(p.score), p.order));
+    Layout::new(&sorted, next.paired).total_bits
+}
+
+fn colour(p: &DutchPlayer) -> Option<Colour> {
+    p.preference.map(|(c, _)| c)
+}
+
+fn strong(p: &DutchPlayer) -> bool {
+    matches!(p.preference, Some((_, Strength::Strong)))
+}
+
+fn imbalance(p: &DutchPlayer) -> u32 {
+    p.colour_difference.unsigned_abs()
+}
+
+/// The inputs of the weights that change from bracket to bracket.
+struct Context<'a> {
+    next: &'a NextRound,
+    layout: &'a Layout,
+    bye_score: Points,
+    single_downfloater_is_bye: bool,
+    unplayed_ranks: HashMap<u32, u64>,
+}
+
+impl Context<'_> {
+    fn bye_candidate(&self, p: &DutchPlayer) -> bool {
+        p.bye_eligible && p.score <= self.bye_score
+    }
+
+    /// The weight of pairing `higher` (earlier in the order) with `lower`; zero when the
+    /// absolute criteria forbid it. `current`/`following`: `lower` is a resident of the
+    /// bracket being paired / of the next score group.
+    fn weight<const N: usize>(
+        &self,
+        higher: &DutchPlayer,
+        lower: &DutchPlayer,
+        current: bool,
+        following: bool,
+    ) -> Wide<N> {
+        let mut r = Wide::<N>::zero();
+        if !self.next.compatible(higher, lower) {
+            return r;
+        }
+        let l = self.layout;
+        let (g, s) = (l.group_bits, l.groups_bits);
+        let at = |p: &DutchPlayer| l.shift[&p.score];
+        // Completion, and the bye only for an eligible player of the lowest possible score.
+        r.or_small(1 + !self.bye_candidate(higher) as u64 + !self.bye_candidate(lower) as u64);
+        // Pairs in the bracket, then the scores paired in it; the same for the next bracket.
+        r.shl(g);
+        r.or_small(current as u64);
+        r.shl(s);
+        if current {
+            r.add_at(at(higher), 1);
+        }
+        r.shl(g);
+        r.or_small(following as u64);
+        r.shl(s);
+        if following {
+            r.add_at(at(higher), 1);
+        }
+        // The fewest unplayed games for the bye's receiver.
+        r.shl(2 * g);
+        if self.single_downfloater_is_bye {
+            if higher.score == self.bye_score {
+                r.add_small(self.unplayed_ranks[&higher.played_games]);
+            }
+            if lower.score == self.bye_score {
+                r.add_small(self.unplayed_ranks[&lower.played_games]);
+            }
+        }
+        // Colours (lower as the player, higher as the opponent).
+        let (p, o) = (lower, higher);
+        let differ = colour(p) != colour(o);
+        r.shl(g);
+        r.or_small((current && (imbalance(p) <= 1 || imbalance(o) <= 1 || differ)) as u64);
+        r.shl(g);
+        let repeat_ok = if imbalance(p) == imbalance(o) {
+            p.repeated.is_none() || p.repeated != o.repeated
+        } else {
+            let bigger = if imbalance(p) > imbalance(o) { o } else { p };
+            bigger.repeated != colour(p).map(Colour::opposite)
+        };
+        r.or_small((current && (!p.absolute() || !o.absolute() || differ || repeat_ok)) as u64);
+        r.shl(g);
+        r.or_small((current && (differ || colour(p).is_none() || colour(o).is_none())) as u64);
+        r.shl(g);
+        r.or_small(
+            (current
+                && ((!strong(p) && !p.absolute())
+                    || (!strong(o) && !o.absolute())
+                    || (p.absolute() && o.absolute())
+                    || differ)) as u64,
+        );
+        // Floats of the last round and of the one before.
+        let played = l.played;
+        for back in 0..2usize {
+            if played as usize > back {
+                r.shl(g);
+                if current {
+                    r.add_small((lower.floats[back] == Float::Down) as u64);
+                    r.add_small(
+                        (higher.score <= lower.score && higher.floats[back] == Float::Down) as u64,
+                    );
+                }
+                r.shl(g);
+                if current {
+                    r.add_small(
+                        !(higher.score > lower.score && lower.floats[back] == Float::Up) as u64,
+                    );
+                }
+            }
+        }
+        for back in 0..2usize {
+            if played as usize > back {
+                r.shl(s);
+                if current {
+                    if lower.floats[back] == Float::Down {
+                        r.add_at(at(lower), 1);
+                    }
+                    if higher.floats[back] == Float::Down {
+                        r.add_at(at(higher), 1);
+                    }
+                }
+                r.shl(s);
+                if current && !(lower.floats[back] == Float::Up && higher.score > lower.score) {
+                    r.add_at(at(higher), 1);
+                }
+            }
+        }
+        // Room for the order of the exchanges and of the pairs within a bracket.
+        r.shl(3 * g + 1);
+        r
+    }
+}
+
+/// Sets the pair `a`–`b` with the highest weight and removes every other edge at them.
+fn finalize<W: Weight>(m: &mut Matcher<W>, a: usize, b: usize, top: &W) {
+    for u in 0..m.len() {
+        if u != a {
+            m.set(a, u, if u == b { top.clone() } else { W::zero() });
+        }
+        if u != b {
+            m.set(b, u, if u == a { top.clone() } else { W::zero() });
+        }
+    }
+}
+
+#[allow(clippy::needless_range_loop)] // indices into several parallel tables
+fn run<const N: usize>(
+    next: &NextRound,
+    sorted: &[&DutchPlayer],
+    layout: &Layout,
+) -> Result<Vec<usize>, DutchError> {
+    let n = sorted.len();
+    let score = |v: usize| sorted[v].score;
+    let g = layout.group_bits;
+    let mut top = Wide::<N>::small(1);
+    top.shl(layout.total_bits);
+    top.sub_small(1);
+    let mut ctx = Context {
+        next,
+        layout,
+        bye_score: Points::ZERO,
+        single_downfloater_is_bye: false,
+        unplayed_ranks: HashMap::new(),
+    };
+    let mut m = Matcher::<Wide<N>>::new(n);
+    let odd = n % 2 == 1;
+    // Completability: can all but at most one (eligible) player be paired, and who gets the bye.
+    for i in 0..n {
+        for j in 0..i {
+            let (p, o) = (sorted[i], sorted[j]);
+            let w = if odd {
+                let mut w = Wide::<N>::zero();
+                if next.compatible(p, o) {
+                    w.or_small(1 + !p.bye_eligible as u64 + !o.bye_eligible as u64);
+                    w.shl(layout.groups_bits);
+                    w.add_small((layout.shift[&p.score] + layout.shift[&o.score]) as u64);
+                    w.shl(g);
+                    w.or_small((p.score >= sorted[0].score) as u64);
+                }
+                w
+            } else {
+                ctx.weight(o, p, false, false)
+            };
+            m.set(i, j, w);
+        }
+    }
+    m.compute();
+    {
+        let mates = m.matching();
+        let unpaired: Vec<usize> = (0..n).filter(|&v| mates[v] == v).collect();
+        if unpaired.len() > 1 || unpaired.iter().any(|&v| !sorted[v].bye_eligible) {
+            return Err(no_pairing(next, sorted, &unpaired));
+        }
+        if odd {
+            let bye = unpaired[0];
+            ctx.bye_score = score(bye);
+            let top_score = score(0);
+            ctx.single_downfloater_is_bye = ctx.bye_score >= top_score
+                && (0..n)
+                    .take_while(|&v| score(v) >= top_score)
+                    .all(|v| score(mates[v]) >= top_score);
+            let mut counts: Vec<u32> = sorted
+                .iter()
+                .filter(|p| p.score == ctx.bye_score)
+                .map(|p| p.played_games)
+                .collect();
+            counts.sort_unstable_by(|a, b| b.cmp(a));
+            for (rank, c) in counts.into_iter().enumerate() {
+                ctx.unplayed_ranks.insert(c, rank as u64);
+            }
+            for i in 0..n {
+                for j in 0..i {
+                    m.set(i, j, ctx.weight(sorted[j], sorted[i], false, false));
+                }
+            }
+        }
+    }
+
+    let mut result: Vec<usize> = (0..n).collect();
+    // The players of the bracket being paired (moved-down players first) and of the next
+    // score group, as vertices.
+    let mut vi: Vec<usize> = Vec::new();
+    let mut next_at = 0;
+    while next_at < n && score(next_at) >= score(0) {
+        vi.push(next_at);
+        next_at += 1;
+    }
+    let mut matched = vec![false; n];
+    let mut group_begin = 0usize;
+    let mut group_begin_vertex = 0usize;
+    while vi.len() > 1 || next_at != n {
+        let next_begin = vi.len();
+        let next_begin_vertex = group_begin_vertex + (next_begin - group_begin);
+        let group_at = next_at;
+        while next_at < n && score(next_at) >= score(group_at) {
+            vi.push(next_at);
+            next_at += 1;
+        }
+        let count = vi.len();
+        let mut base: Vec<Vec<Wide<N>>> = vec![Vec::new(); count];
+        for (larger, row) in base.iter_mut().enumerate().skip(group_begin) {
+            for smaller in 0..larger {
+                row.push(ctx.weight(
+                    sorted[vi[smaller]],
+                    sorted[vi[larger]],
+                    larger < next_begin,
+                    larger >= next_begin,
+                ));
+            }
+        }
+        for (larger, row) in base.iter().enumerate() {
+            for (smaller, w) in row.iter().enumerate() {
+                m.set(vi[larger], vi[smaller], *w);
+            }
+        }
+        // The weight in the remainder with the exchange order: fewer exchanges, then the
+        // smallest difference of the exchanged numbers.
+        let exchange_weight = |base: &Vec<Vec<Wide<N>>>,
+                               smaller: usize,
+                               larger: usize,
+                               index: usize,
+                               pairs: usize| {
+            let mut w = base[larger][smaller];
+            if !w.is_zero() {
+                w.add_at(2 * g + 1, (index < pairs) as u64);
+                w.sub_small(2 * index as u64);
+            }
+            w
+        };
+        m.compute();
+        let mut stable = m.matching().to_vec();
+        let in_bracket = |stable: &[usize], v: usize| {
+            stable[v] >= group_begin_vertex && stable[v] < next_begin_vertex
+        };
+
+        // The moved-down players to pair in this bracket, from the top.
+        let mut md_score = Points::ZERO;
+        let mut remaining = 0usize;
+        let mut remaining_matched = 0usize;
+        for i in 0..group_begin {
+            if i == 0 || score(vi[i]) < md_score {
+                md_score = score(vi[i]);
+                remaining = 0;
+                remaining_matched = 0;
+                let mut k = i;
+                while k < group_begin && score(vi[k]) >= md_score {
+                    remaining += 1;
+                    if in_bracket(&stable, vi[k]) {
+                        remaining_matched += 1;
+                    }
+                    k += 1;
+                }
+            }
+            if remaining_matched == 0 {
+                continue;
+            }
+            let v = vi[i];
+            if remaining <= remaining_matched {
+                matched[v] = true;
+                continue;
+            }
+            remaining -= 1;
+            if !in_bracket(&stable, v) {
+                for o in group_begin..next_begin {
+                    let mut w = base[o][i];
+                    if !w.is_zero() {
+                        w.or_small(1);
+                        m.set(v, vi[o], w);
+                    }
+                }
+                m.compute();
+                stable = m.matching().to_vec();
+            }
+            if in_bracket(&stable, v) {
+                matched[v] = true;
+                remaining_matched -= 1;
+                for o in group_begin..next_begin {
+                    let mut w = base[o][i];
+                    if !w.is_zero() {
+                        w.or_small((next_begin - group_begin) as u64);
+                        w.add_small(1);
+                        m.set(v, vi[o], w);
+                    }
+                }
+            }
+        }
+        // Their opponents: the highest possible resident for each, in order.
+        for i in 0..group_begin {
+            let v = vi[i];
+            if !matched[v] {
+                continue;
+            }
+            let mut addend = count as u64;
+            for o in (group_begin..next_begin).rev() {
+                let ov = vi[o];
+                if matched[ov] {
+                    continue;
+                }
+                let mut w = base[o][i];
+                if !w.is_zero() {
+                    w.add_small(addend);
+                    m.set(v, ov, w);
+                    addend += 1;
+                }
+            }
+            m.compute();
+            stable = m.matching().to_vec();
+            let mv = stable[v];
+            matched[mv] = true;
+            finalize(&mut m, v, mv, &top);
+        }
+
+        // The remainder: residents not paired with a moved-down player.
+        let mut remainder = Vec::new();
+        let mut pairs = 0;
+        for i in group_begin..next_begin {
+            let v = vi[i];
+            if stable[v] < group_begin_vertex {
+                continue;
+            }
+            remainder.push(i);
+            if stable[v] < v {
+                pairs += 1;
+            }
+        }
+        for (oi, &o) in remainder.iter().enumerate() {
+            for (pi, &p) in remainder[..oi].iter().enumerate() {
+                m.set(vi[p], vi[o], exchange_weight(&base, p, o, pi, pairs));
+            }
+        }
+        m.compute();
+        stable = m.matching().to_vec();
+        let exchanged_s1 =
+            |stable: &[usize], v: usize| stable[v] <= v || stable[v] >= next_begin_vertex;
+        let paired_down =
+            |stable: &[usize], v: usize| stable[v] > v && stable[v] < next_begin_vertex;
+        let exchanges = remainder[..pairs]
+            .iter()
+            .filter(|&&p| exchanged_s1(&stable, vi[p]))
+            .count();
+
+        // The lowest players of S1 to exchange, where possible.
+        let mut left = exchanges;
+        let mut pos = pairs;
+        while pos > 0 && left > 0 {
+            let from = pos;
+            pos -= 1;
+            let v = vi[remainder[pos]];
+            if paired_down(&stable, v) {
+                for &o in &remainder[from..] {
+                    let mut w = exchange_weight(&base, remainder[pos], o, pos, pairs);
+                    if !w.is_zero() {
+                        w.sub_small(1);
+                        m.set(v, vi[o], w);
+                    }
+                }
+                m.compute();
+                stable = m.matching().to_vec();
+            }
+            let exchange = exchanged_s1(&stable, v);
+            left -= exchange as usize;
+            for k in pos + 1..remainder.len() {
+                let o = remainder[k];
+                if exchange {
+                    base[o][remainder[pos]] = Wide::zero();
+                }
+                m.set(
+                    v,
+                    vi[o],
+                    exchange_weight(&base, remainder[pos], o, pos, pairs),
+                );
+            }
+        }
+        // The highest players of S2 to exchange, where possible.
+        let mut left = exchanges;
+        let mut pos = pairs;
+        while pos < remainder.len() && left > 1 {
+            let p = remainder[pos];
+            let v = vi[p];
+            let already = paired_down(&stable, v);
+            if !already {
+                for &o in &remainder[pos + 1..] {
+                    let mut w = exchange_weight(&base, p, o, pos, pairs);
+                    if !w.is_zero() {
+                        w.add_small(1);
+                        m.set(v, vi[o], w);
+                    }
+                }
+                m.compute();
+                stable = m.matching().to_vec();
+            }
+            if paired_down(&stable, v) {
+                left -= 1;
+                for &o in &remainder[..pos] {
+                    base[p][o] = Wide::zero();
+                    m.set(v, vi[o], Wide::zero());
+                }
+                for o in next_begin..count {
+                    base[o][p] = Wide::zero();
+                    m.set(v, vi[o], Wide::zero());
+                }
+            }
+            if !already {
+                for &o in &remainder[pos + 1..] {
+                    m.set(v, vi[o], exchange_weight(&base, p, o, pos, pairs));
+                }
+            }
+            pos += 1;
+        }
+        // S1 and S2 are fixed: back to the plain weights.
+        for (a, &p) in remainder.iter().enumerate() {
+            let pv = vi[p];
+            for &o in &remainder[a + 1..] {
+                let ov = vi[o];
+                if exchanged_s1(&stable, pv) || paired_down(&stable, ov) {
+                    base[o][p] = Wide::zero();
+                }
+                m.set(pv, ov, base[o][p]);
+            }
+        }
+        // Each S1 player in order gets the highest S2 player the criteria allow.
+        for &p in &remainder {
+            let pv = vi[p];
+            if !paired_down(&stable, pv) {
+                continue;
+            }
+            let mut addend = 0u64;
+            for &o in remainder.iter().rev() {
+                let ov = vi[o];
+                if o <= p || matched[ov] {
+                    continue;
+                }
+                let mut w = base[o][p];
+                if !w.is_zero() {
+                    w.add_small(addend);
+                    m.set(pv, ov, w);
+                }
+                addend += 1;
+            }
+            m.compute();
+            stable = m.matching().to_vec();
+            let mv = stable[pv];
+            matched[pv] = true;
+            matched[mv] = true;
+            finalize(&mut m, pv, mv, &top);
+        }
+
+        // Pairs made; the rest move down to the next bracket.
+        let mut carried = Vec::new();
+        group_begin = 0;
+        ctx.single_downfloater_is_bye = odd && group_at != n && ctx.bye_score >= score(group_at);
+        for (i, &v) in vi.iter().enumerate() {
+            if i < next_begin && matched[v] {
+                result[v] = stable[v];
+                result[stable[v]] = v;
+            } else {
+                carried.push(v);
+                if i < next_begin {
+                    group_begin += 1;
+                }
+                if ctx.single_downfloater_is_bye && score(stable[v]) < score(group_at) {
+                    ctx.single_downfloater_is_bye = false;
+                }
+            }
+        }
+        vi = carried;
+        group_begin_vertex = next_begin_vertex;
+    }
+    Ok(result)
+}
+
+/// Why no pairing exists, in words: the players left over by the best pairing the absolute
+/// criteria allow.
+fn no_pairing(next: &NextRound, sorted: &[&DutchPlayer], unpaired: &[usize]) -> DutchError {
+    let names: Vec<String> = unpaired
+        .iter()
+        .map(|&v| sorted[v].rank.to_string())
+        .collect();
+    let n = sorted.len();
+    // A round robin is the most rounds without a rematch: n - 1 for even n, n for odd n.
+    let most = if n.is_multiple_of(2) { n - 1 } else { n };
+    let reason = if next.paired as usize + 1 > most {
+        format!(
+            "{} players cannot play {} rounds without a rematch",
+            n,
+            next.paired + 1
+        )
+    } else if unpaired.len() == 1 {
+        format!(
+            "only player {} is left without an opponent and may not have the bye again",
+            names[0]
+        )
+    } else {
+        format!(
+            "at best players {} are left without an opponent (all other pairs would be rematches or break the colour rules)",
+            names.join(", ")
+        )
+    };
+    DutchError::NoLegalPairing(reason)
+}
