@@ -56,6 +56,11 @@ enum Command {
     },
     /// Print tournament pairings (see the README): the Berger tables of a round robin.
     Pair(PairArgs),
+    /// A stored tournament: its FIDE TRF-16 file, or its standings (see the README).
+    Tournament {
+        #[command(subcommand)]
+        command: TournamentCommand,
+    },
     /// Back up or check the database.
     Db {
         #[command(subcommand)]
@@ -68,6 +73,29 @@ enum Command {
         /// Seconds to spend per configuration.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+    },
+}
+
+#[derive(Subcommand)]
+enum TournamentCommand {
+    /// Write the tournament as a FIDE TRF-16 file (with XXR, the number of rounds) to stdout.
+    Export {
+        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+        /// The tournament's number (as `/tournament list` shows it).
+        id: i64,
+    },
+    /// Print the standings, best first, one line per player.
+    Standings {
+        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+        /// The tournament's number (as `/tournament list` shows it).
+        id: i64,
+        /// One JSON object per line (else tab-separated fields).
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -402,6 +430,7 @@ fn main() -> ExitCode {
         Command::Render(args) => run_render(args),
         Command::Db { command } => run_db(command),
         Command::Export { db, server } => run_export(db, server),
+        Command::Tournament { command } => run_tournament(command),
         Command::Pair(args) => match pair::round_robin_lines(args.round_robin, args.double) {
             Ok(lines) => {
                 for l in lines {
@@ -451,6 +480,49 @@ fn main() -> ExitCode {
                 }
             }
             ExitCode::SUCCESS
+        }
+    }
+}
+
+fn run_tournament(command: TournamentCommand) -> ExitCode {
+    let (db, id) = match &command {
+        TournamentCommand::Export { db, id } | TournamentCommand::Standings { db, id, .. } => {
+            (db.clone(), *id)
+        }
+    };
+    let db = match database(db) {
+        Ok(db) => db,
+        Err(code) => return code,
+    };
+    if !db.exists() {
+        eprintln!("error: {} does not exist", db.display());
+        return ExitCode::from(1);
+    }
+    let mut store = match tara_bot::store::Store::open(&db) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {}", about_file("opening", &db, &e));
+            return ExitCode::from(1);
+        }
+    };
+    let lines = match command {
+        TournamentCommand::Export { .. } => {
+            tara_bot::cli::tournament::export(&mut store, id).map(|t| vec![t])
+        }
+        TournamentCommand::Standings { json, .. } => {
+            tara_bot::cli::tournament::standings(&mut store, id, json)
+        }
+    };
+    match lines {
+        Ok(lines) => {
+            for l in lines {
+                out!("{}", l.trim_end_matches('\n'));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
         }
     }
 }

@@ -186,6 +186,43 @@ fn a_five_player_round_robin_runs_to_the_end() {
     assert_eq!(trf.players.len(), 5);
     assert_eq!(trf.players[2].name, "ciara");
     assert_eq!(trf.players[2].points.as_f64(), 3.0);
+    // The machine contracts: the same standings as JSON lines, the TRF on stdout.
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let db = h.db().display().to_string();
+    let json = run(&["tournament", "standings", "--db", &db, "1", "--json"]);
+    let lines: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["rank"], 1);
+    assert_eq!(lines[0]["player"], "ciara");
+    assert_eq!(lines[0]["score"], 3.0);
+    assert_eq!(lines[0]["sonneborn_berger"], 4.5);
+    assert_eq!(lines[0]["wins"], 3);
+    assert_eq!(lines[0]["rating"], 1500);
+    // Buchholz (Part F.5), ciara: opponents' scores a 3 + b 2½ + d 1½ + e 0 = 7, plus her own
+    // 3 for her bye = 10; Cut-1 drops the lowest term (e's 0): 10.
+    assert_eq!(lines[0]["buchholz"], 10.0);
+    assert_eq!(lines[0]["buchholz_cut1"], 10.0);
+    assert!(run(&["tournament", "export", "--db", &db, "1"]).contains("XXR 5"));
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(["tournament", "standings", "--db", &db, "7", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no tournament 7"));
     // Nothing more to play, and standings are shown to anyone.
     let s = ok(&h.bot, "eimear", CHANNEL, "/tournament standings");
     assert!(s[0].plain_text().contains("final standings; winner ciara"));

@@ -5,3 +5,4 @@ pub mod bench;
 pub mod engine;
 pub mod export;
 pub mod pair;
+pub mod tournament;
