@@ -390,3 +390,108 @@ fn bad_tournament_commands_get_clear_answers() {
     );
     assert!(r[0].plain_text().contains("for round robins"));
 }
+
+#[test]
+fn timeouts_before_a_first_move_are_forfeits_and_two_withdraw_a_player() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/tournament create Clock hkot-2 round-robin days:1",
+    );
+    for p in &PLAYERS[..3] {
+        ok(&h.bot, p, CHANNEL, "/tournament join");
+    }
+    ok(&h.bot, "mod", CHANNEL, "/tournament start");
+    // Three players, all at once: three games, each with a bye beside it. Nobody moves.
+    let games: Vec<PairingRow> = pairings(&h.db(), None)
+        .into_iter()
+        .filter(|p| p.player1.is_some())
+        .collect();
+    assert_eq!(games.len(), 3);
+    h.bot.advance_clock(2 * 24 * 3_600_000);
+    let out = h.bot.tick();
+    assert!(
+        texts(&out).contains("before a first move: a forfeit"),
+        "{}",
+        texts(&out)
+    );
+    let after = pairings(&h.db(), None);
+    let mut s = Store::open(h.db()).unwrap();
+    let entrants = s.read(|tx| tx.entrants(1)).unwrap();
+    for e in &entrants {
+        // Each player moves first (player 0) in the games the table gives them first.
+        let first = games.iter().filter(|p| p.player0 == e.user_id).count() as u32;
+        assert!(e.forfeits <= first, "{}", e.user_id);
+        assert_eq!(e.withdrawn_at.is_some(), e.forfeits >= 2, "{}", e.user_id);
+    }
+    // Every game is a forfeit: unplayed and unrated; the tournament is over.
+    for p in after.iter().filter(|p| p.player1.is_some()) {
+        use tara_bot::store::PairingResult::*;
+        assert!(matches!(p.result, Some(Forfeit0) | Some(Forfeit1)), "{p:?}");
+        for g in s.read(|tx| tx.pairing_games(p.id)).unwrap() {
+            assert!(!g.rated, "game {} is a forfeit, so unrated", g.id);
+        }
+    }
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    // Forfeits count as unplayed: no wins over the board, and each Buchholz term is the
+    // player's own score.
+    for r in tournament_standings(&mut s, 1).unwrap() {
+        assert_eq!(r.wins, 0);
+        assert_eq!(r.buchholz, r.score * 3.0, "{}", r.player);
+    }
+}
+
+#[test]
+fn a_withdrawn_player_is_not_paired_again() {
+    let h = Harness::new(false);
+    setup(
+        &h,
+        "/tournament create Quit sacred-hill-2 round-robin pace:by-round",
+    );
+    // eimear withdraws herself in round 1: her game (if any) is resigned as a forfeit, and
+    // every later pairing of hers is a forfeit when its round starts.
+    let r = ok(&h.bot, "eimear", CHANNEL, "/tournament withdraw");
+    assert!(texts(&r).contains("withdrawn"), "{}", texts(&r));
+    let r = h.bot.handle(
+        &ctx("eimear", CHANNEL, false),
+        command("/tournament withdraw"),
+    );
+    assert!(r[0].plain_text().contains("already withdrawn"));
+    // Play every remaining game: player 0 wins.
+    for _ in 0..10 {
+        let open: Vec<PairingRow> = pairings(&h.db(), None)
+            .into_iter()
+            .filter(|p| p.result.is_none() && p.game_id.is_some())
+            .collect();
+        let Some(p) = open.first() else { break };
+        play(&h.bot, p, "0");
+    }
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    let all = pairings(&h.db(), None);
+    let hers: Vec<&PairingRow> = all
+        .iter()
+        .filter(|p| {
+            p.player1.is_some() && (p.player0 == "eimear" || p.player1.as_deref() == Some("eimear"))
+        })
+        .collect();
+    assert_eq!(hers.len(), 4);
+    let mut s = Store::open(h.db()).unwrap();
+    for p in hers {
+        use tara_bot::store::PairingResult::*;
+        let expected = if p.player0 == "eimear" {
+            Forfeit0
+        } else {
+            Forfeit1
+        };
+        assert_eq!(p.result, Some(expected));
+        // Never a game with her after the withdrawal: at most the one in progress then.
+        let games = s.read(|tx| tx.pairing_games(p.id)).unwrap();
+        assert!(
+            p.round == 1 || games.is_empty(),
+            "round {} has a game",
+            p.round
+        );
+    }
+}
