@@ -618,6 +618,13 @@ mod tests {
             );
         }
         assert!(help.contains("first: random/me/opponent"));
+        // Subcommands: one entry each, named "group sub", listed by /help.
+        let create = spec("tournament create").unwrap();
+        assert_eq!(create.subcommand(), Some(("tournament", "create")));
+        assert!(group("tournament").is_some() && group("create").is_none());
+        assert!(create.usage().starts_with("/tournament create name variant system"));
+        assert!(help.contains("system: round-robin/knockout"), "{help}");
+        assert_eq!(spec("live").unwrap().subcommand(), None);
     }
 
     #[test]
