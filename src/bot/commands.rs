@@ -622,7 +622,9 @@ mod tests {
         let create = spec("tournament create").unwrap();
         assert_eq!(create.subcommand(), Some(("tournament", "create")));
         assert!(group("tournament").is_some() && group("create").is_none());
-        assert!(create.usage().starts_with("/tournament create name variant system"));
+        assert!(create
+            .usage()
+            .starts_with("/tournament create name variant system"));
         assert!(help.contains("system: round-robin/knockout"), "{help}");
         assert_eq!(spec("live").unwrap().subcommand(), None);
     }

@@ -106,6 +106,12 @@ async fn tick_forever(bot: Arc<Bot>, http: Arc<Http>, me: UserId) {
             tracing::info!(messages = owed.len(), "delivering owed messages");
         }
         for reply in owed {
+            // A message for a game's thread is looked for in that thread.
+            let reply = if reply.thread.is_some() {
+                open_thread(&bot, &http, &reply).await.unwrap_or(reply)
+            } else {
+                reply
+            };
             if already_posted(&http, me, &reply).await {
                 report(&bot, reply.outbox, Ok(())).await;
             } else {
