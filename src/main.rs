@@ -129,6 +129,8 @@ enum BenchTarget {
     Render,
     /// Moves through the bot core and SQLite on a database of 10,000 games.
     Service,
+    /// Round robins of 16, 32 and 64 players started through the bot core, a result, standings.
+    Tournament,
 }
 
 /// The game and its moves, shared by `engine` and `render`.
@@ -462,6 +464,17 @@ fn main() -> ExitCode {
                         out!("{line}");
                     }
                 }
+                BenchTarget::Tournament => match bench::tournament(&[16, 32, 64]) {
+                    Ok(lines) => {
+                        for l in lines {
+                            out!("{l}");
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e:#}");
+                        return ExitCode::from(1);
+                    }
+                },
                 BenchTarget::Service => {
                     match bench::service(seconds, 10_000).and_then(|mut lines| {
                         lines.extend(bench::archive(seconds, 100_000)?);

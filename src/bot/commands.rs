@@ -321,7 +321,7 @@ commands! {
         days: Option<TimeControl> = "days", "Days per move (default: the server's setting)";
         is_match: bool = "match", "Each pairing a two-game match (knockout ties always are)";
         rated: Option<bool> = "rated", "Rated: its games count for the server's ratings (default: yes)";
-        max_players: Option<u32> = "max-players", "At most this many players (default: no limit)" .min(2) .max(64);
+        max_players: Option<u32> = "max-players", "At most this many players (default and most: 64 in a round robin, 128 in a knockout)" .min(2) .max(128);
         pace: Option<Pace> = "pace", "Round robin: every game at once (default) or round by round";
         double: bool = "double", "Round robin: play the table twice, first moves reversed";
     }
