@@ -59,6 +59,11 @@ enum Command {
     /// Print tournament pairings (see the README): the next Swiss round of a TRF-16 file by the
     /// FIDE Dutch system, or the Berger tables of a round robin.
     Pair(PairArgs),
+    /// A stored tournament: its FIDE TRF-16 file, or its standings (see the README).
+    Tournament {
+        #[command(subcommand)]
+        command: TournamentCommand,
+    },
     /// Back up or check the database.
     Db {
         #[command(subcommand)]
@@ -83,6 +88,29 @@ enum Command {
         /// For `pair`: the field sizes, comma-separated.
         #[arg(long, value_delimiter = ',', default_values_t = [100u32, 500, 2000])]
         players: Vec<u32>,
+    },
+}
+
+#[derive(Subcommand)]
+enum TournamentCommand {
+    /// Write the tournament as a FIDE TRF-16 file (with XXR, the number of rounds) to stdout.
+    Export {
+        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+        /// The tournament's number (as `/tournament list` shows it).
+        id: i64,
+    },
+    /// Print the standings, best first, one line per player.
+    Standings {
+        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+        /// The tournament's number (as `/tournament list` shows it).
+        id: i64,
+        /// One JSON object per line (else tab-separated fields).
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -120,6 +148,8 @@ enum BenchTarget {
     Ai,
     /// The FIDE Dutch pairing of round 5 for 100, 500 and 2,000 players (or --players).
     Pair,
+    /// Round robins of 16, 32 and 64 players started through the bot core, a result, standings.
+    Tournament,
 }
 
 /// The game and its moves, shared by `engine` and `render`.
@@ -446,6 +476,7 @@ fn main() -> ExitCode {
         Command::Render(args) => run_render(args),
         Command::Db { command } => run_db(command),
         Command::Export { db, server } => run_export(db, server),
+        Command::Tournament { command } => run_tournament(command),
         Command::Pair(args) => match match (&args.dutch, args.round_robin) {
             (Some(file), _) => std::fs::read_to_string(file)
                 .map_err(|e| format!("reading {}: {e}", file.display()))
@@ -500,6 +531,17 @@ fn main() -> ExitCode {
                         out!("{}", bench_pair::pair_one(n, seconds));
                     }
                 }
+                BenchTarget::Tournament => match bench::tournament(&[16, 32, 64]) {
+                    Ok(lines) => {
+                        for l in lines {
+                            out!("{l}");
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e:#}");
+                        return ExitCode::from(1);
+                    }
+                },
                 BenchTarget::Service => {
                     match bench::service(seconds, 10_000).and_then(|mut lines| {
                         lines.extend(bench::archive(seconds, 100_000)?);
@@ -518,6 +560,49 @@ fn main() -> ExitCode {
                 }
             }
             ExitCode::SUCCESS
+        }
+    }
+}
+
+fn run_tournament(command: TournamentCommand) -> ExitCode {
+    let (db, id) = match &command {
+        TournamentCommand::Export { db, id } | TournamentCommand::Standings { db, id, .. } => {
+            (db.clone(), *id)
+        }
+    };
+    let db = match database(db) {
+        Ok(db) => db,
+        Err(code) => return code,
+    };
+    if !db.exists() {
+        eprintln!("error: {} does not exist", db.display());
+        return ExitCode::from(1);
+    }
+    let mut store = match tara_bot::store::Store::open(&db) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {}", about_file("opening", &db, &e));
+            return ExitCode::from(1);
+        }
+    };
+    let lines = match command {
+        TournamentCommand::Export { .. } => {
+            tara_bot::cli::tournament::export(&mut store, id).map(|t| vec![t])
+        }
+        TournamentCommand::Standings { json, .. } => {
+            tara_bot::cli::tournament::standings(&mut store, id, json)
+        }
+    };
+    match lines {
+        Ok(lines) => {
+            for l in lines {
+                out!("{}", l.trim_end_matches('\n'));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
         }
     }
 }

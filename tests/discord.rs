@@ -323,13 +323,37 @@ async fn hkot_1_through_discord_with_a_disconnect_and_a_restart() {
         .iter()
         .map(|c| c["name"].as_str().unwrap())
         .collect();
-    // Exactly the table's commands, each with the table's offered (not hidden) options.
-    let table = tara_bot::bot::commands::table();
+    // Exactly the table's commands, each with the table's offered (not hidden) options, then
+    // the groups of subcommands (`/tournament`), each with one SUB_COMMAND per entry.
+    let all = tara_bot::bot::commands::table();
+    let table: Vec<_> = all
+        .iter()
+        .filter(|c| c.subcommand().is_none())
+        .cloned()
+        .collect();
+    let groups = tara_bot::bot::commands::GROUPS;
     assert_eq!(
         names,
-        table.iter().map(|c| c.name).collect::<Vec<_>>(),
+        table
+            .iter()
+            .map(|c| c.name)
+            .chain(groups.iter().map(|g| g.0))
+            .collect::<Vec<_>>(),
         "registered commands"
     );
+    for (g, c) in groups.iter().zip(&cmds.as_array().unwrap()[table.len()..]) {
+        let subs: Vec<&str> = c["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect();
+        let expected: Vec<&str> = all
+            .iter()
+            .filter_map(|c| c.subcommand().filter(|s| s.0 == g.0).map(|s| s.1))
+            .collect();
+        assert_eq!(subs, expected, "subcommands of /{}", g.0);
+    }
     for (c, spec) in cmds.as_array().unwrap().iter().zip(&table) {
         let opts: Vec<&str> = c["options"]
             .as_array()
@@ -2110,4 +2134,123 @@ async fn an_open_challenge_left_unanswered_expires_with_one_notice() {
         .await;
     let r = fake.response(id, T).await.unwrap();
     assert!(r.ephemeral() && r.content().unwrap().contains("expired"));
+}
+
+/// A sub-command interaction's options: `[{"name": sub, "type": 1, "options": options}]`.
+fn sub(name: &str, options: Value) -> Value {
+    json!([{"name": name, "type": 1, "options": options}])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_through_discord_opens_one_thread_per_game_even_across_a_restart() {
+    let (dir, fake, mut bot) = boot().await;
+    const CARA: (u64, &str) = (1_000_000_000_000_000_003, "ciara");
+    // `/tournament` is registered once, with its subcommands as SUB_COMMAND options.
+    let cmds = fake.registered_commands(T).await.unwrap();
+    let t = cmds
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "tournament")
+        .expect("/tournament registered");
+    let subs: Vec<&str> = t["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            assert_eq!(o["type"], 1);
+            o["name"].as_str().unwrap()
+        })
+        .collect();
+    assert!(
+        subs.contains(&"create") && subs.contains(&"standings"),
+        "{subs:?}"
+    );
+    let moderator = Invoker::new(7, "mona").moderator();
+    let id = fake
+        .slash(
+            moderator.clone(),
+            CH,
+            "tournament",
+            sub(
+                "create",
+                json!([
+                    {"name": "name", "type": 3, "value": "Samhain"},
+                    {"name": "variant", "type": 3, "value": "ard-ri"},
+                    {"name": "system", "type": 3, "value": "round-robin"},
+                ]),
+            ),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(
+        r.content().unwrap().contains("Tournament #1: Samhain"),
+        "{:?}",
+        r.content()
+    );
+    for p in [ALICE, BOB, CARA] {
+        fake.add_user(p.0, p.1);
+        let j = fake
+            .slash(p, CH, "tournament", sub("join", json!([])))
+            .await;
+        let r = fake.response(j, T).await.unwrap();
+        assert!(!r.ephemeral(), "{:?}", r.content());
+    }
+    let s = fake
+        .slash(moderator.clone(), CH, "tournament", sub("start", json!([])))
+        .await;
+    fake.response(s, T).await.unwrap();
+    // Three players: three games (one per round, beside a bye), each in its own thread, whose
+    // first message pings both players.
+    let round = channel_post_containing(&fake, CH, "round 3")
+        .await
+        .expect("round messages");
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 3, "{threads:?}");
+    for th in &threads {
+        assert!(th["name"].as_str().unwrap().starts_with('R'), "{th:?}");
+        let id: u64 = th["id"].as_str().unwrap().parse().unwrap();
+        let posted = fake.channel_messages(id);
+        assert_eq!(posted.len(), 1, "thread {id}");
+        assert!(posted[0]["content"].as_str().unwrap().contains("Game on!"));
+    }
+    // The round message links to its thread and pings only that round's players.
+    let last_thread = threads[2]["id"].as_str().unwrap();
+    assert!(
+        round
+            .content()
+            .unwrap()
+            .contains(&format!("<#{last_thread}>")),
+        "{:?}",
+        round.content()
+    );
+    assert_eq!(allowed_users(&round).len(), 2);
+    // A restart: no thread is opened twice, no message posted twice.
+    drop(bot);
+    bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready_count(2, T).await, "{}", bot_log(dir.path()));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(fake.threads().len(), 3);
+    // Play each game to its end: the second-named player resigns (with the button).
+    for th in fake.threads() {
+        let thread: u64 = th["id"].as_str().unwrap().parse().unwrap();
+        let name = th["name"].as_str().unwrap().to_string();
+        let loser = [ALICE, BOB, CARA]
+            .into_iter()
+            .find(|p| name.ends_with(p.1))
+            .unwrap();
+        let res = fake.slash(loser, thread, "resign", json!([])).await;
+        let ask = fake.response(res, T).await.unwrap();
+        let button = ask.custom_ids()[0].clone();
+        let click = fake
+            .button(loser, thread, fake.message_from(&ask), &button)
+            .await;
+        fake.response(click, T).await.unwrap();
+    }
+    let end = channel_post_containing(&fake, CH, "is over")
+        .await
+        .expect("the end");
+    assert_eq!(allowed_users(&end).len(), 3, "each participant pinged once");
+    assert_eq!(fake.threads().len(), 3);
+    drop(bot);
 }

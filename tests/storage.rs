@@ -9,9 +9,9 @@ use tara_bot::game::{
 };
 use tara_bot::store::{
     ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, MatchRow, MoveRow, NewChallenge,
-    NewGame, NewPairing, NewTournament, Owner, PairingResult, Seat, Store, StoreError, TakebackRow,
-    TournamentFormat, TournamentStatus, Tx, UserRow, VacationRow, AI_USER_ID, APPLICATION_ID,
-    SCHEMA_VERSION,
+    NewGame, NewPairing, NewTournament, Owner, Pace, PairingResult, Seat, Store, StoreError,
+    TakebackRow, TournamentFormat, TournamentStatus, Tx, UserRow, VacationRow, AI_USER_ID,
+    APPLICATION_ID, SCHEMA_VERSION,
 };
 
 /// Runs `f` in a read transaction.
@@ -81,7 +81,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     let (_dir, path) = v2_copy();
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 9);
+    assert_eq!(SCHEMA_VERSION, 10);
 
     // Games: 12 in all; (id, channel, variant, scoring, first, seats, status, move count).
     let expected: [ExpectedGame; 12] = [
@@ -804,6 +804,10 @@ fn tournaments_and_pairings_round_trip() {
                 scoring: Scoring::Knots,
                 days_per_move: Some(3),
                 rated: true,
+                is_match: false,
+                double_rr: false,
+                max_players: None,
+                pace: Pace::AllAtOnce,
             },
             100,
         )?;
@@ -840,6 +844,10 @@ fn tournaments_and_pairings_round_trip() {
                 scoring: Scoring::Kingdoms,
                 days_per_move: None,
                 rated: false,
+                is_match: false,
+                double_rr: false,
+                max_players: None,
+                pace: Pace::AllAtOnce,
             },
             110,
         )?;
@@ -972,6 +980,10 @@ fn tournaments_and_pairings_round_trip() {
                     scoring: Scoring::Kingdoms,
                     days_per_move: None,
                     rated: false,
+                    is_match: false,
+                    double_rr: false,
+                    max_players: None,
+                    pace: Pace::AllAtOnce,
                 },
                 300,
             )?;

@@ -232,12 +232,29 @@ impl Bot {
             }
             return Ok(Some(outs));
         }
+        // In a tournament, a timeout before a first move is a forfeit (Part F.1): unrated,
+        // and scored as unplayed by the tournament.
+        let forfeited;
+        let (l, what) = if !has_moved {
+            tx.set_game_unrated(l.game.id)?;
+            let mut game = l.game.clone();
+            game.rated = false;
+            forfeited = Loaded {
+                game,
+                moves: l.moves.clone(),
+                pos: l.pos.clone(),
+                names: l.names.clone(),
+            };
+            (&forfeited, " before a first move: a forfeit")
+        } else {
+            (l, "")
+        };
         let o = forfeit(&l.pos, side, EndReason::Timeout);
         let b = Builder::new()
             .text("**Time is up.** ")
             .user(&l.game.seats[seat], &l.names[seat])
             .text(format!(
-                " ({}) ran out of time ({} day{} per move).",
+                " ({}) ran out of time{what} ({} day{} per move).",
                 side.name(),
                 l.game.days_per_move.unwrap_or(0),
                 if l.game.days_per_move == Some(1) {

@@ -11,8 +11,9 @@ use super::play::TakebackAnswer;
 use super::reply::{Ctx, Reply, User};
 use super::session::{server_rate_limit, Bot, Fail, Out, Outcome, DEFAULT_RATE_LIMIT};
 use super::time::TimeControl;
+use super::tournaments::TournamentSystem;
 use crate::game::{Scoring, Variant};
-use crate::store::{FirstChoice, GameId};
+use crate::store::{FirstChoice, GameId, Pace};
 
 /// One command as adapters offer it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +43,24 @@ impl CommandSpec {
     pub fn option(&self, name: &str) -> Option<&OptionSpec> {
         self.options.iter().find(|o| o.name == name)
     }
+
+    /// A subcommand's group and own name: `("tournament", "create")` for
+    /// `/tournament create`; `None` for a command of its own.
+    pub fn subcommand(&self) -> Option<(&'static str, &'static str)> {
+        self.name.split_once(' ')
+    }
+}
+
+/// Commands made of subcommands (Discord's `SUB_COMMAND` options), with the description of
+/// the group. Each subcommand is an entry of the table named `"group sub"`.
+pub const GROUPS: &[(&str, &str)] = &[(
+    "tournament",
+    "Tournaments: create, join, start, follow and export them",
+)];
+
+/// The description of a group of subcommands, if `name` is one.
+pub fn group(name: &str) -> Option<&'static str> {
+    GROUPS.iter().find(|(g, _)| *g == name).map(|(_, d)| *d)
 }
 
 /// Whether a table entry is marked `@dm` (allowed in direct messages); any other mark does not
@@ -292,6 +311,60 @@ commands! {
     }
     /// The server's games in progress, with links, players, whose turn it is and deadlines.
     Live = "live", "The server's games in progress, for spectators", private: false, Bot::live {}
+    // Tournaments (`tournaments.rs`): the subcommands of `/tournament`.
+    /// Create a tournament whose round messages go to this channel (moderators).
+    TournamentCreate = "tournament create", "Moderators: create a tournament in this channel", private: false, Bot::tournament_create {
+        name: String = "name", "Its name" .max_length(60);
+        variant: Variant = "variant", "Which game";
+        system: TournamentSystem = "system", "How it is paired";
+        scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
+        days: Option<TimeControl> = "days", "Days per move (default: the server's setting)";
+        is_match: bool = "match", "Each pairing a two-game match (knockout ties always are)";
+        rated: Option<bool> = "rated", "Rated: its games count for the server's ratings (default: yes)";
+        max_players: Option<u32> = "max-players", "At most this many players (default and most: 64 in a round robin, 128 in a knockout)" .min(2) .max(128);
+        pace: Option<Pace> = "pace", "Round robin: every game at once (default) or round by round";
+        double: bool = "double", "Round robin: play the table twice, first moves reversed";
+    }
+    /// Sign up for a tournament.
+    TournamentJoin = "tournament join", "Sign up for a tournament", private: false, Bot::tournament_join {
+        id: Option<i64> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
+    }
+    /// Take back a sign-up before the start.
+    TournamentLeave = "tournament leave", "Take back your sign-up before the start", private: false, Bot::tournament_leave {
+        id: Option<i64> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
+    }
+    /// Close the sign-ups and pair the first round (the organiser).
+    TournamentStart = "tournament start", "Organiser: close the sign-ups and start", private: false, Bot::tournament_start {
+        id: Option<i64> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
+    }
+    /// Call a tournament off (the organiser).
+    TournamentCancel = "tournament cancel", "Organiser: call a tournament off", private: false, Bot::tournament_cancel {
+        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+    }
+    /// Withdraw a player (the organiser), or yourself.
+    TournamentWithdraw = "tournament withdraw", "Withdraw a player (organiser) or yourself: not paired again", private: false, Bot::tournament_withdraw {
+        player: Option<User> = "player", "Who (default: you)";
+        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+    }
+    /// A tournament's options, players and progress.
+    TournamentInfo = "tournament info", "A tournament's options, players and progress", private: true, Bot::tournament_info {
+        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+    }
+    /// A round's pairings.
+    TournamentPairings = "tournament pairings", "A round's pairings, with links and results", private: true, Bot::tournament_pairings {
+        round: Option<u32> = "round", "Which round (default: the current one)" .min(1) .max(200);
+        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+    }
+    /// The standings with their tiebreaks.
+    TournamentStandings = "tournament standings", "The standings, with tiebreaks and games in progress", private: false, Bot::tournament_standings {
+        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+    }
+    /// The server's tournaments.
+    TournamentList = "tournament list", "The server's tournaments", private: true, Bot::tournament_list {}
+    /// A tournament as a FIDE TRF-16 file.
+    TournamentExport = "tournament export", "A tournament as a FIDE TRF-16 file (for pairing checkers)", private: true, Bot::tournament_export {
+        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+    }
 }
 
 impl Command {
@@ -545,6 +618,15 @@ mod tests {
             );
         }
         assert!(help.contains("first: random/me/opponent"));
+        // Subcommands: one entry each, named "group sub", listed by /help.
+        let create = spec("tournament create").unwrap();
+        assert_eq!(create.subcommand(), Some(("tournament", "create")));
+        assert!(group("tournament").is_some() && group("create").is_none());
+        assert!(create
+            .usage()
+            .starts_with("/tournament create name variant system"));
+        assert!(help.contains("system: round-robin/knockout"), "{help}");
+        assert_eq!(spec("live").unwrap().subcommand(), None);
     }
 
     #[test]

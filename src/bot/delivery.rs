@@ -14,6 +14,33 @@ const KEEP_SENT_MS: i64 = 7 * 24 * 3_600_000;
 const BATCH: u32 = 50;
 
 impl Bot {
+    /// The platform's thread opened for a thread key ([`crate::bot::ThreadRequest::key`]), if
+    /// one has been recorded.
+    pub fn thread_of(&self, key: &str) -> Option<String> {
+        self.store()
+            .read(|tx| tx.thread_of_key(key))
+            .unwrap_or_else(|e| {
+                tracing::error!(error = %e, key, "reading a thread failed");
+                None
+            })
+    }
+
+    /// Records the thread an adapter opened for a thread key; the games played under the key
+    /// move to it. Returns the thread to use: this one, or the one recorded earlier (then the
+    /// adapter should delete the one it just opened); `None` if the key is unknown or the
+    /// store failed.
+    pub fn thread_opened(&self, key: &str, thread_id: &str) -> Option<String> {
+        let now = self.now();
+        let r = self.store().write(|tx| {
+            tx.record_thread(key, thread_id, now)?;
+            tx.thread_of_key(key)
+        });
+        r.unwrap_or_else(|e| {
+            tracing::error!(error = %e, key, "recording a thread failed");
+            None
+        })
+    }
+
     /// Records that the owed message `id` was delivered.
     pub fn delivered(&self, id: i64) {
         let now = self.now();

@@ -45,14 +45,15 @@ impl Bot {
             .ping(&l.game.seats[1], &l.names[1]);
         let mut outs = Vec::new();
         let mut next = None;
-        if let Some(match_id) = l.game.match_id {
+        let tournament = l.game.pairing_id.is_some();
+        if let (Some(match_id), false) = (l.game.match_id, tournament) {
             let (summary, start) = self.match_progress(tx, &l.game, match_id, now)?;
             b = b.text(format!("\n{summary}"));
             next = start;
         }
         // Either player may ask for a rematch: of a single game at once, of a match once the
-        // match is over (never of a game against the AI).
-        if next.is_none() && l.game.ai_levels.iter().all(Option::is_none) {
+        // match is over (never of a game against the AI, nor of a tournament's).
+        if next.is_none() && !tournament && l.game.ai_levels.iter().all(Option::is_none) {
             b = b.button(
                 format!("rematch:{}", l.game.id),
                 "Rematch",
@@ -66,6 +67,9 @@ impl Bot {
             board: Some(board),
         });
         outs.extend(next);
+        // A tournament game: the match goes on, or the pairing's result moves the tournament
+        // on (the next round made here, in this transaction, exactly once).
+        outs.extend(self.tournament_game_over(tx, &l.game, &o, now)?);
         Ok(outs)
     }
 

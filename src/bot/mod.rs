@@ -40,6 +40,7 @@ pub mod reply;
 mod session;
 pub mod text;
 pub mod time;
+mod tournaments;
 
 pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
@@ -48,6 +49,9 @@ pub use info::rank_moves;
 pub use moderation::AuditLog;
 pub use play::TakebackAnswer;
 pub(crate) use ratings::rate;
-pub use reply::{Attachment, Button, ButtonStyle, Ctx, Document, Part, Reply, Retire, User};
+pub use reply::{
+    Attachment, Button, ButtonStyle, Ctx, Document, Part, Reply, Retire, ThreadRequest, User,
+};
 pub use session::Bot;
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};
+pub use tournaments::{tournament_standings, tournament_trf, StandingLine, TournamentSystem};

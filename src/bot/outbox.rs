@@ -1,7 +1,7 @@
 //! Replies as owed messages: how a reply is stored in the outbox (in the transaction of the
 //! change that owes it) and read back for delivery.
 
-use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire};
+use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire, ThreadRequest};
 use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,9 @@ struct Body {
     /// The earlier message whose buttons are spent.
     #[serde(default)]
     retire: Option<Retire>,
+    /// The thread to open for it (a tournament game's).
+    #[serde(default)]
+    thread: Option<ThreadRequest>,
 }
 
 /// Stores `reply` as owed; its outbox id. An answer to a command (`origin`) goes to the
@@ -37,6 +40,7 @@ pub(crate) fn owe(
         board_text: reply.board_text.clone(),
         archive_channel: reply.archive_channel.clone(),
         retire: reply.retire.clone(),
+        thread: reply.thread.clone(),
     })
     .map_err(|e| StoreError::Corrupt(format!("a reply cannot be stored: {e}")))?;
     let channel = reply
@@ -88,5 +92,6 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
         document: None,
         archive_channel: body.archive_channel,
         retire: body.retire,
+        thread: body.thread,
     })
 }

@@ -276,6 +276,13 @@ impl Bot {
     pub(crate) fn abort(&self, ctx: &Ctx, reason: Option<String>) -> Outcome<Vec<Out>> {
         self.write(ctx, |tx, now| {
             let l = load_active(tx, ctx)?;
+            if l.game.pairing_id.is_some() {
+                return Err(Fail::User(
+                    "A tournament game cannot be aborted: resign it, or ask the organiser to \
+                     `/tournament withdraw` a player who cannot play."
+                        .into(),
+                ));
+            }
             let player = l.game.seat_of(&ctx.user.id).is_some();
             let by_right = player && l.moves.is_empty();
             if ctx.moderator && !by_right {

@@ -172,6 +172,24 @@ pub struct Reply {
     /// An earlier message whose buttons this one makes useless ([`Retire`]); done after this
     /// message is posted. Unlike [`Reply::pressed_message`], it is kept in the outbox.
     pub retire: Option<Retire>,
+    /// The message goes in a thread the bot opens for it (a tournament game's): `channel` is
+    /// then the thread's stable key, a pseudo-channel. An adapter that has threads opens it
+    /// once in [`ThreadRequest::parent`], reports it with [`crate::bot::Bot::thread_opened`],
+    /// and posts there (and in the thread [`crate::bot::Bot::thread_of`] names, when it is
+    /// already open); the console shows the key as a channel of its own.
+    pub thread: Option<ThreadRequest>,
+}
+
+/// A thread to open for a message ([`Reply::thread`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ThreadRequest {
+    /// Its stable key (`t3-r2-b1`: tournament 3, round 2, board 1): the pseudo-channel the
+    /// bot core addresses until the thread exists.
+    pub key: String,
+    /// The channel to open it in.
+    pub parent: String,
+    /// Its name ("R2 · Aoife vs Brian").
+    pub name: String,
 }
 
 /// Parts written out as text, mentions and channels by the adapter's functions.

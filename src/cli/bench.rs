@@ -548,3 +548,96 @@ pub fn archive(seconds: f64, games: usize) -> anyhow::Result<Vec<serde_json::Val
     std::fs::remove_dir_all(&dir).ok();
     Ok(out)
 }
+
+/// `tara-bot bench tournament`: an all-at-once round robin of `n` players started through the
+/// bot core on a database file (every game of the Berger table created, with its board drawn
+/// when `images`, and owed in one transaction), then one result (which updates the standings
+/// in its own transaction) and a `/tournament standings` read. One JSON object per size.
+pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
+    use crate::bot::{Bot, Command, Ctx, ManualClock, TournamentSystem, User};
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("tara-bench-t-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    crate::render::warm_up();
+    let mut out = Vec::new();
+    for &n in sizes {
+        for images in [false, true] {
+            let db = dir.join(format!("t{n}-{images}.db"));
+            let _ = std::fs::remove_file(&db);
+            let store = crate::store::Store::open(&db)?;
+            let bot = Bot::new(store, Arc::new(ManualClock::new(1_795_996_800_000)), 1)
+                .with_images(images);
+            let ctx = |u: &str, channel: &str| Ctx {
+                server: "bench".into(),
+                channel: channel.into(),
+                user: User::new(u, u),
+                moderator: u == "mod",
+                manager: false,
+            };
+            let refused = |r: &[crate::bot::Reply]| r.iter().any(|r| r.ephemeral);
+            let create = Command::TournamentCreate {
+                name: "Bench".into(),
+                variant: Variant::Hkot1,
+                system: TournamentSystem::RoundRobin,
+                scoring: None,
+                days: None,
+                is_match: false,
+                rated: None,
+                max_players: None,
+                pace: None,
+                double: false,
+            };
+            anyhow::ensure!(!refused(&bot.handle(&ctx("mod", "t"), create)), "create");
+            for i in 0..n {
+                let r = bot.handle(
+                    &ctx(&format!("p{i}"), "t"),
+                    Command::TournamentJoin { id: None },
+                );
+                anyhow::ensure!(!refused(&r), "join");
+            }
+            let t = Instant::now();
+            let r = bot.handle(&ctx("mod", "t"), Command::TournamentStart { id: None });
+            let start_ms = t.elapsed().as_secs_f64() * 1000.0;
+            anyhow::ensure!(!refused(&r), "start");
+            let games = r.iter().filter(|r| r.thread.is_some()).count();
+            // One result: the first game's second player resigns in its thread.
+            let first = r
+                .iter()
+                .find_map(|r| r.thread.as_ref().map(|t| t.key.clone()))
+                .unwrap_or_default();
+            let loser = r
+                .iter()
+                .find(|r| r.thread.is_some())
+                .and_then(|r| r.mentions.get(1).cloned())
+                .unwrap_or_default();
+            let t = Instant::now();
+            let r = bot.handle(
+                &ctx(&loser, &first),
+                Command::Resign {
+                    confirmed: true,
+                    game: None,
+                },
+            );
+            let result_ms = t.elapsed().as_secs_f64() * 1000.0;
+            anyhow::ensure!(!refused(&r), "resign");
+            let t = Instant::now();
+            let r = bot.handle(&ctx("p0", "t"), Command::TournamentStandings { id: None });
+            let standings_ms = t.elapsed().as_secs_f64() * 1000.0;
+            anyhow::ensure!(!refused(&r), "standings");
+            out.push(json!({
+                "bench": "tournament",
+                "system": "round-robin",
+                "players": n,
+                "games": games,
+                "images": images,
+                "start_ms": (start_ms * 10.0).round() / 10.0,
+                "result_ms": (result_ms * 100.0).round() / 100.0,
+                "standings_ms": (standings_ms * 100.0).round() / 100.0,
+            }));
+            drop(bot);
+            let _ = std::fs::remove_file(&db);
+        }
+    }
+    let _ = std::fs::remove_dir(&dir);
+    Ok(out)
+}

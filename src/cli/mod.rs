@@ -8,3 +8,4 @@ pub mod bench_pair;
 pub mod engine;
 pub mod export;
 pub mod pair;
+pub mod tournament;

@@ -203,6 +203,24 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
         .iter()
         .find(|(a, _)| *a == name)
         .map_or(name.as_str(), |(_, n)| n);
+    // A group of subcommands (`/tournament create …`): the next word names the subcommand.
+    let (name, rest) = if commands::group(name).is_some() {
+        let (sub, after) = match rest.split_once(char::is_whitespace) {
+            Some((s, a)) => (s, a.trim()),
+            None => (rest, ""),
+        };
+        let subs: Vec<&str> = commands::table()
+            .iter()
+            .filter_map(|c| c.subcommand().filter(|(g, _)| *g == name).map(|(_, s)| s))
+            .collect();
+        if !subs.contains(&sub.to_ascii_lowercase().as_str()) {
+            return Err(format!("usage: /{name} {}", subs.join("|")));
+        }
+        (format!("{name} {}", sub.to_ascii_lowercase()), after)
+    } else {
+        (name.to_string(), rest)
+    };
+    let name = name.as_str();
     let spec = commands::spec(name).ok_or_else(|| format!("unknown command /{name}; try /help"))?;
     let values = read_options(&spec, rest)?;
     Command::parse(name, &values)

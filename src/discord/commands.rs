@@ -1,7 +1,7 @@
 //! The slash commands, made from the bot core's command table: their definitions for Discord,
 //! and the reading of an invocation's options into raw values for [`Command::parse`].
 
-use crate::bot::commands::{table, CommandSpec};
+use crate::bot::commands::{group, table, CommandSpec, GROUPS};
 use crate::bot::options::{Kind, OptionSpec, Value, Values};
 use crate::bot::{Command, User};
 use serenity::all::{
@@ -65,17 +65,64 @@ fn definition(c: &CommandSpec) -> CreateCommand {
     )
 }
 
-/// Every slash command.
+/// A subcommand's definition: its offered options, required ones first.
+fn subcommand(c: &CommandSpec, name: &str) -> CreateCommandOption {
+    let required = c.options.iter().filter(|o| !o.hidden && o.required);
+    let optional = c.options.iter().filter(|o| !o.hidden && !o.required);
+    required.chain(optional).fold(
+        CreateCommandOption::new(CommandOptionType::SubCommand, name, c.description),
+        |d, o| d.add_sub_option(option(o)),
+    )
+}
+
+/// Every slash command: a command of its own per table entry, and one command per group of
+/// subcommands (`/tournament`) with a `SUB_COMMAND` option per entry of the group.
 pub fn definitions() -> Vec<CreateCommand> {
-    table().iter().map(definition).collect()
+    let specs = table();
+    let mut out: Vec<CreateCommand> = specs
+        .iter()
+        .filter(|c| c.subcommand().is_none())
+        .map(definition)
+        .collect();
+    for (group, description) in GROUPS {
+        let def = specs
+            .iter()
+            .filter_map(|c| {
+                c.subcommand()
+                    .filter(|(g, _)| g == group)
+                    .map(|(_, s)| (c, s))
+            })
+            .fold(
+                CreateCommand::new(*group)
+                    .description(*description)
+                    .contexts(vec![InteractionContext::Guild])
+                    .dm_permission(false),
+                |d, (c, sub)| d.add_option(subcommand(c, sub)),
+            );
+        out.push(def);
+    }
+    out
 }
 
 /// Reads an invocation into a bot-core command (options checked and typed by the table).
 pub fn parse(cmd: &CommandInteraction) -> Result<Command, String> {
-    let spec = crate::bot::commands::spec(&cmd.data.name)
-        .ok_or_else(|| format!("Unknown command /{}.", cmd.data.name))?;
+    let mut name = cmd.data.name.clone();
+    let mut options = cmd.data.options();
+    // A group (`/tournament`): its one option is the subcommand, holding the options.
+    if group(&name).is_some() {
+        let sub = options
+            .pop()
+            .ok_or_else(|| format!("/{name} needs a subcommand."))?;
+        let ResolvedValue::SubCommand(inner) = sub.value else {
+            return Err(format!("/{name} needs a subcommand."));
+        };
+        name = format!("{name} {}", sub.name);
+        options = inner;
+    }
+    let spec =
+        crate::bot::commands::spec(&name).ok_or_else(|| format!("Unknown command /{name}."))?;
     let mut values = Values::new();
-    for o in cmd.data.options() {
+    for o in options {
         if spec.option(o.name).is_none_or(|s| s.hidden) {
             return Err(format!("/{} has no option `{}`.", spec.name, o.name));
         }
@@ -101,5 +148,5 @@ pub fn parse(cmd: &CommandInteraction) -> Result<Command, String> {
         };
         values.set(o.name, v);
     }
-    Command::parse(&cmd.data.name, &values)
+    Command::parse(&name, &values)
 }

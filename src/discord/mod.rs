@@ -106,6 +106,12 @@ async fn tick_forever(bot: Arc<Bot>, http: Arc<Http>, me: UserId) {
             tracing::info!(messages = owed.len(), "delivering owed messages");
         }
         for reply in owed {
+            // A message for a game's thread is looked for in that thread.
+            let reply = if reply.thread.is_some() {
+                open_thread(&bot, &http, &reply).await.unwrap_or(reply)
+            } else {
+                reply
+            };
             if already_posted(&http, me, &reply).await {
                 report(&bot, reply.outbox, Ok(())).await;
             } else {
@@ -204,6 +210,26 @@ fn permission_problem(e: &serenity::Error, channel: ChannelId, action: &str) -> 
 /// when the user takes no DMs) or to its channel; reports the outcome to the outbox. A refusal
 /// for want of a permission is logged and returned, to tell whoever asked.
 async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
+    let opened;
+    let reply = if reply.thread.is_some() || has_thread_keys(reply) {
+        match open_thread(bot, http, reply).await {
+            Ok(r) => {
+                opened = r;
+                &opened
+            }
+            Err(e) => {
+                report(bot, reply.outbox, Err(&e)).await;
+                let parent = reply
+                    .thread
+                    .as_ref()
+                    .and_then(|t| t.parent.parse::<u64>().ok())
+                    .map_or(ChannelId::new(1), ChannelId::new);
+                return permission_problem(&e, parent, "thread");
+            }
+        }
+    } else {
+        reply
+    };
     let channel = reply
         .channel
         .as_deref()
@@ -238,6 +264,90 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     let problem = permission_problem(r.as_ref().err()?, channel, "post")?;
     tracing::error!(%channel, "{problem}");
     Some(problem)
+}
+
+/// Whether a reply links to a pseudo-channel (a thread key such as `t3-r2-b1`).
+fn has_thread_keys(reply: &Reply) -> bool {
+    reply
+        .parts
+        .iter()
+        .any(|p| matches!(p, bot::Part::Channel(c) if c.parse::<u64>().is_err()))
+}
+
+/// A reply for a tournament game's thread ([`Reply::thread`]), addressed to the thread: the one
+/// recorded for its key, or one opened now in its parent channel (found first among the
+/// parent's active threads by its name, in case an earlier attempt opened it but stopped
+/// before recording it) and recorded once. Links to thread keys become links to the threads.
+async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply, serenity::Error> {
+    let mut reply = reply.clone();
+    if let Some(req) = reply.thread.clone() {
+        let b = bot.clone();
+        let key = req.key.clone();
+        let known = tokio::task::spawn_blocking(move || b.thread_of(&key))
+            .await
+            .unwrap_or_default();
+        let thread = match known {
+            Some(t) => t,
+            None => {
+                let parent = ChannelId::new(req.parent.parse::<u64>().unwrap_or(1));
+                let name: String = req.name.chars().take(100).collect();
+                let existing = match parent.to_channel(http).await {
+                    Ok(Channel::Guild(c)) => c
+                        .guild_id
+                        .get_active_threads(http)
+                        .await
+                        .ok()
+                        .and_then(|t| {
+                            t.threads
+                                .into_iter()
+                                .find(|t| t.parent_id == Some(parent) && t.name == name)
+                        })
+                        .map(|t| t.id),
+                    _ => None,
+                };
+                let made = match existing {
+                    Some(id) => id,
+                    None => {
+                        retry("creating a thread", || {
+                            parent.create_thread(
+                                http,
+                                CreateThread::new(name.clone())
+                                    .kind(ChannelType::PublicThread)
+                                    .auto_archive_duration(AutoArchiveDuration::OneWeek),
+                            )
+                        })
+                        .await?
+                        .id
+                    }
+                };
+                let b = bot.clone();
+                let (key, id) = (req.key.clone(), made.to_string());
+                let recorded = tokio::task::spawn_blocking(move || b.thread_opened(&key, &id))
+                    .await
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| made.to_string());
+                if recorded != made.to_string() && existing.is_none() {
+                    // Another delivery opened it first: ours goes.
+                    let _ = made.delete(http).await;
+                }
+                recorded
+            }
+        };
+        reply.channel = Some(thread);
+    }
+    for part in &mut reply.parts {
+        if let bot::Part::Channel(c) = part {
+            if c.parse::<u64>().is_err() {
+                let b = bot.clone();
+                let key = c.clone();
+                if let Ok(Some(t)) = tokio::task::spawn_blocking(move || b.thread_of(&key)).await {
+                    *c = t;
+                }
+            }
+        }
+    }
+    Ok(reply)
 }
 
 /// Takes the buttons off the earlier message a posted reply makes useless ([`Reply::retire`]:
@@ -746,9 +856,12 @@ async fn send(
         .iter()
         .find_map(|r| r.pressed_text_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>")));
     let here = target.channel().to_string();
-    let (elsewhere, replies): (Vec<&Reply>, Vec<&Reply>) = replies
-        .iter()
-        .partition(|r| r.dm.is_some() || r.channel.as_ref().is_some_and(|c| *c != here));
+    let (elsewhere, replies): (Vec<&Reply>, Vec<&Reply>) = replies.iter().partition(|r| {
+        r.dm.is_some()
+            || r.thread.is_some()
+            || has_thread_keys(r)
+            || r.channel.as_ref().is_some_and(|c| *c != here)
+    });
     let mut problems: Vec<String> = Vec::new();
     for r in elsewhere {
         problems.extend(deliver(bot, http, r).await);

@@ -42,6 +42,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0009_lobby",
         include_str!("../../migrations/0009_lobby.sql"),
     ),
+    (
+        "0010_tournament_play",
+        include_str!("../../migrations/0010_tournament_play.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
@@ -716,7 +720,7 @@ macro_rules! plain_fields {
         }
     )*};
 }
-plain_fields!(i64, u32, u8, bool, f64, String, Vec<u8>);
+plain_fields!(i64, i32, u32, u8, bool, f64, String, Vec<u8>);
 
 impl<T: Column> Field for T {
     fn field(c: &Cols, column: &str) -> Result<T> {

@@ -112,8 +112,8 @@ pub use matches::MatchRow;
 pub use outbox::{NewMessage, OutboxRow};
 pub use ratings::{RatingChangeRow, RatingRow};
 pub use tournaments::{
-    NewPairing, NewTournament, PairingResult, PairingRow, TournamentFormat, TournamentRow,
-    TournamentStatus,
+    EntrantRow, NewPairing, NewTournament, Pace, PairingResult, PairingRow, TournamentFormat,
+    TournamentRow, TournamentStatus,
 };
 pub use users::UserRow;
 

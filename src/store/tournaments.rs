@@ -36,7 +36,30 @@ row! {
         id: i64, server_id: String, channel_id: String, creator_id: String, name: String,
         format: TournamentFormat, variant: Variant, scoring: Scoring,
         days_per_move: Option<u32>, rated: bool, status: TournamentStatus, created_at: i64,
-        updated_at: i64,
+        updated_at: i64, is_match: bool, double_rr: bool, max_players: Option<u32>,
+        pace: Pace, total_rounds: Option<u32>, winner_id: Option<String>,
+    }
+}
+
+stored_enum! {
+    /// When a round robin's games start. Values: `AllAtOnce`: every game of the table at the
+    /// start (correspondence practice); `ByRound`: each round when the previous one has ended.
+    pub enum Pace = "a tournament pace" {
+        AllAtOnce = "all-at-once", ByRound = "by-round",
+    }
+}
+
+row! {
+    /// A player of a tournament.
+    ///
+    /// Fields: `tournament_id`; `user_id`; `signup`: the order of sign-up, from 1; `rating`: the
+    /// rating when the tournament started (0 before); `seed`: the starting rank, set at the
+    /// start; `forfeits`: forfeits so far; `withdrawn_at`: when they were withdrawn, `None`
+    /// while playing; `joined_at`: when they joined.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct EntrantRow {
+        tournament_id: i64, user_id: String, signup: u32, rating: i32, seed: Option<u32>,
+        forfeits: u32, withdrawn_at: Option<i64>, joined_at: i64,
     }
 }
 
@@ -61,6 +84,14 @@ pub struct NewTournament<'a> {
     pub days_per_move: Option<u32>,
     /// Whether its games are rated.
     pub rated: bool,
+    /// Whether each pairing is a two-game match.
+    pub is_match: bool,
+    /// A double round robin.
+    pub double_rr: bool,
+    /// At most this many players; `None`: no limit.
+    pub max_players: Option<u32>,
+    /// When a round robin's games start.
+    pub pace: Pace,
 }
 
 stored_enum! {
@@ -87,6 +118,7 @@ row! {
         id: i64, tournament_id: i64, round: u32, board: u32, player0: String = "player0_id",
         player1: Option<String> = "player1_id", result: Option<PairingResult>,
         game_id: Option<i64>, match_id: Option<i64>, created_at: i64, updated_at: i64,
+        thread_key: Option<String>, thread_id: Option<String>,
     }
 }
 
@@ -110,8 +142,9 @@ impl Tx<'_> {
     pub fn insert_tournament(&self, t: &NewTournament, now: i64) -> Result<i64> {
         self.insert(
             "INSERT INTO tournaments (server_id, channel_id, creator_id, name, format, variant,
-               scoring, days_per_move, rated, status, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?10)",
+               scoring, days_per_move, rated, status, created_at, updated_at, is_match, double_rr,
+               max_players, pace)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?10, ?11, ?12, ?13, ?14)",
             params![
                 t.server_id,
                 t.channel_id,
@@ -122,7 +155,11 @@ impl Tx<'_> {
                 t.scoring.id(),
                 t.days_per_move,
                 t.rated,
-                now
+                now,
+                t.is_match,
+                t.double_rr,
+                t.max_players,
+                t.pace.id()
             ],
         )
     }
@@ -209,5 +246,165 @@ impl Tx<'_> {
             params![id, result.id(), now],
         )?;
         Ok(())
+    }
+
+    /// Records that a tournament started: its number of rounds.
+    pub fn start_tournament(&self, id: i64, total_rounds: u32, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE tournaments SET status = 'running', total_rounds = ?2, updated_at = ?3
+             WHERE id = ?1",
+            params![id, total_rounds, now],
+        )?;
+        Ok(())
+    }
+
+    /// Records that a tournament finished, and its winner.
+    pub fn finish_tournament(&self, id: i64, winner: Option<&str>, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE tournaments SET status = 'finished', winner_id = ?2, updated_at = ?3
+             WHERE id = ?1",
+            params![id, winner, now],
+        )?;
+        Ok(())
+    }
+
+    /// Adds a player; their sign-up number.
+    pub fn insert_entrant(&self, tournament_id: i64, user_id: &str, now: i64) -> Result<u32> {
+        let next: i64 = self.value(
+            "tournament_players",
+            "SELECT COALESCE(MAX(signup), 0) + 1 AS n FROM tournament_players
+             WHERE tournament_id = ?1",
+            [tournament_id],
+            "n",
+        )?;
+        self.exec(
+            "INSERT INTO tournament_players (tournament_id, user_id, signup, joined_at)
+             VALUES (?1, ?2, ?3, ?4)",
+            params![tournament_id, user_id, next, now],
+        )?;
+        Ok(u32::try_from(next).unwrap_or(u32::MAX))
+    }
+
+    /// Removes a player who signed up (before the start).
+    pub fn delete_entrant(&self, tournament_id: i64, user_id: &str) -> Result<bool> {
+        Ok(self.exec(
+            "DELETE FROM tournament_players WHERE tournament_id = ?1 AND user_id = ?2",
+            params![tournament_id, user_id],
+        )? == 1)
+    }
+
+    /// A tournament's players, by sign-up.
+    pub fn entrants(&self, tournament_id: i64) -> Result<Vec<EntrantRow>> {
+        self.all(
+            "tournament_players",
+            "SELECT * FROM tournament_players WHERE tournament_id = ?1 ORDER BY signup",
+            [tournament_id],
+            EntrantRow::from_row,
+        )
+    }
+
+    /// Records a player's rating and seed at the start.
+    pub fn seed_entrant(
+        &self,
+        tournament_id: i64,
+        user_id: &str,
+        rating: i32,
+        seed: u32,
+    ) -> Result<()> {
+        self.exec(
+            "UPDATE tournament_players SET rating = ?3, seed = ?4
+             WHERE tournament_id = ?1 AND user_id = ?2",
+            params![tournament_id, user_id, rating, seed],
+        )?;
+        Ok(())
+    }
+
+    /// Counts a forfeit against a player; their forfeits now.
+    pub fn add_forfeit(&self, tournament_id: i64, user_id: &str) -> Result<u32> {
+        self.exec(
+            "UPDATE tournament_players SET forfeits = forfeits + 1
+             WHERE tournament_id = ?1 AND user_id = ?2",
+            params![tournament_id, user_id],
+        )?;
+        let n: i64 = self.value(
+            "tournament_players",
+            "SELECT forfeits AS n FROM tournament_players WHERE tournament_id = ?1 AND user_id = ?2",
+            params![tournament_id, user_id],
+            "n",
+        )?;
+        Ok(u32::try_from(n).unwrap_or(0))
+    }
+
+    /// Withdraws a player (not paired again); false if already withdrawn.
+    pub fn withdraw_entrant(&self, tournament_id: i64, user_id: &str, now: i64) -> Result<bool> {
+        Ok(self.exec(
+            "UPDATE tournament_players SET withdrawn_at = ?3
+             WHERE tournament_id = ?1 AND user_id = ?2 AND withdrawn_at IS NULL",
+            params![tournament_id, user_id, now],
+        )? == 1)
+    }
+
+    /// Names the thread a pairing is played in by its stable key.
+    pub fn set_pairing_thread_key(&self, id: i64, key: &str) -> Result<()> {
+        self.exec(
+            "UPDATE tournament_pairings SET thread_key = ?2 WHERE id = ?1",
+            params![id, key],
+        )?;
+        Ok(())
+    }
+
+    /// The platform's thread recorded for a thread key, if it has been opened.
+    pub fn thread_of_key(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .first(
+                "tournament_pairings",
+                "SELECT * FROM tournament_pairings WHERE thread_key = ?1",
+                [key],
+                PairingRow::from_row,
+            )?
+            .and_then(|p| p.thread_id))
+    }
+
+    /// Records the thread opened for a key, once: the games played under the key move to it.
+    /// False when the key is unknown or a thread was already recorded (the earlier one stays).
+    pub fn record_thread(&self, key: &str, thread_id: &str, now: i64) -> Result<bool> {
+        let n = self.exec(
+            "UPDATE tournament_pairings SET thread_id = ?2, updated_at = ?3
+             WHERE thread_key = ?1 AND thread_id IS NULL",
+            params![key, thread_id, now],
+        )?;
+        if n == 1 {
+            self.exec(
+                "UPDATE games SET channel_id = ?2 WHERE channel_id = ?1",
+                params![key, thread_id],
+            )?;
+        }
+        Ok(n == 1)
+    }
+
+    /// Marks a tournament game as part of its pairing.
+    pub fn set_game_pairing(&self, game_id: i64, pairing_id: i64) -> Result<()> {
+        self.exec(
+            "UPDATE games SET pairing_id = ?2 WHERE id = ?1",
+            params![game_id, pairing_id],
+        )?;
+        Ok(())
+    }
+
+    /// Makes a game unrated (a forfeit, Part F.1), before its result is recorded.
+    pub fn set_game_unrated(&self, game_id: i64) -> Result<()> {
+        self.exec("UPDATE games SET rated = 0 WHERE id = ?1", params![game_id])?;
+        Ok(())
+    }
+
+    /// The pairing played in a thread (by its key, or the platform's id once opened).
+    pub fn pairing_in_thread(&self, channel: &str) -> Result<Option<PairingRow>> {
+        self.first(
+            "tournament_pairings",
+            "SELECT * FROM tournament_pairings WHERE thread_key = ?1 OR thread_id = ?1
+             ORDER BY id DESC LIMIT 1",
+            [channel],
+            PairingRow::from_row,
+        )
     }
 }

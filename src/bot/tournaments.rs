@@ -1,0 +1,1688 @@
+//! Tournaments (RULES.md Part F) in the bot: the subcommands of `/tournament`, and the runner
+//! that opens each round's games in their threads, records every result in the transaction
+//! that ends the game, and pairs or starts the next round there, exactly once.
+//!
+//! The runner is written per system around one question, "which pairings come next, given the
+//! results so far": a round robin reads its Berger table (stored whole at the start), a
+//! knockout its bracket. A Swiss system fits the same seam: given the tournament as a TRF-16
+//! file ([`Bot::tournament_trf`]), pair the next round.
+
+use super::options::choices;
+use super::reply::{escape_markdown, Ctx, Document, Reply, ThreadRequest, User};
+use super::session::{
+    create_game, default_time_control, game_start, load_game, names, Bot, Fail, Out, Outcome,
+};
+use super::text::Builder;
+use super::time::TimeControl;
+use crate::game::{forfeit, EndReason, GameOptions, Scoring, Side, Variant};
+use crate::store::{
+    EntrantRow, GameRow, GameStatus, NewPairing, NewTournament, Pace, PairingResult, PairingRow,
+    TournamentFormat, TournamentRow, TournamentStatus, Tx,
+};
+use crate::tournament::{
+    self as tm, double_round_robin, single_round_robin, Bracket, Code, Colour, GameResult, Pairing,
+    Points, Results, RoundEntry, Standing, TablePairing, Tie, Trf, TrfPlayer,
+};
+use std::collections::HashMap;
+
+/// The systems offered when creating a tournament. (Swiss is stored and will be offered once
+/// the Dutch pairing is wired in: it needs only the next round from [`Bot::tournament_trf`].)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TournamentSystem {
+    RoundRobin,
+    Knockout,
+}
+
+choices!(TournamentSystem {
+    RoundRobin => "round-robin", "round robin (everyone plays everyone)" | "rr" | "roundrobin";
+    Knockout => "knockout", "knockout (single elimination, two-game ties)" | "ko" | "cup";
+});
+
+choices!(Pace {
+    AllAtOnce => "all-at-once", "every game at once" | "all" | "at-once";
+    ByRound => "by-round", "round by round" | "rounds" | "round";
+});
+
+/// The most players a round robin takes.
+const MAX_ROUND_ROBIN: u32 = 64;
+/// The most players a knockout takes.
+const MAX_KNOCKOUT: u32 = 128;
+
+/// The rating a player without one is seeded with (Glicko-2's starting rating).
+const UNRATED: i32 = 1500;
+
+/// The name of a format in words.
+fn format_name(f: TournamentFormat) -> &'static str {
+    match f {
+        TournamentFormat::Swiss => "Swiss",
+        TournamentFormat::RoundRobin => "round robin",
+        TournamentFormat::Knockout => "knockout",
+    }
+}
+
+/// `**Spring Cup** (#3)`.
+fn title(t: &TournamentRow) -> String {
+    format!("**{}** (#{})", escape_markdown(&t.name), t.id)
+}
+
+/// The stable key of a pairing's thread: `t3-r2-b1`.
+fn thread_key(t: &TournamentRow, p: &PairingRow) -> String {
+    format!("t{}-r{}-b{}", t.id, p.round, p.board)
+}
+
+fn user_name(tx: &Tx, id: &str) -> Outcome<String> {
+    Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
+}
+
+fn store_corrupt(what: String) -> Fail {
+    Fail::Store(crate::store::StoreError::Corrupt(what))
+}
+
+/// The tournament a command names (`id`), or the one of the channel: the tournament of the
+/// game thread it is sent in, else the newest of the channel in one of `statuses`.
+fn find(
+    tx: &Tx,
+    ctx: &Ctx,
+    id: Option<i64>,
+    statuses: &[TournamentStatus],
+) -> Outcome<TournamentRow> {
+    if let Some(id) = id {
+        return tx
+            .tournament(id)?
+            .filter(|t| t.server_id == ctx.server)
+            .ok_or_else(|| {
+                Fail::User(format!(
+                    "There is no tournament #{id} on this server; `/tournament list` lists them."
+                ))
+            });
+    }
+    if let Some(p) = tx.pairing_in_thread(&ctx.channel)? {
+        if let Some(t) = tx.tournament(p.tournament_id)? {
+            return Ok(t);
+        }
+    }
+    tx.server_tournaments(&ctx.server)?
+        .into_iter()
+        .find(|t| t.channel_id == ctx.channel && statuses.contains(&t.status))
+        .ok_or_else(|| {
+            Fail::User(
+                "No tournament of this channel fits: give its number (`id:3`); \
+                 `/tournament list` lists the server's tournaments."
+                    .into(),
+            )
+        })
+}
+
+fn is_organiser(ctx: &Ctx, t: &TournamentRow) -> bool {
+    ctx.moderator || ctx.user.id == t.creator_id
+}
+
+fn organiser_only(ctx: &Ctx, t: &TournamentRow, what: &str) -> Outcome<()> {
+    if is_organiser(ctx, t) {
+        Ok(())
+    } else {
+        Err(Fail::User(format!(
+            "Only the organiser (the creator of {} or a moderator) can {what}.",
+            title(t)
+        )))
+    }
+}
+
+/// A tournament's players and results as the standings and the TRF file read them: the
+/// players in seed order (sign-up order before the start).
+pub(crate) struct Model {
+    pub players: Vec<EntrantRow>,
+    pub names: Vec<String>,
+    pub results: Results,
+    pub pairings: Vec<PairingRow>,
+}
+
+impl Model {
+    fn index(&self, user: &str) -> Option<usize> {
+        self.players.iter().position(|p| p.user_id == user)
+    }
+}
+
+/// Reads a tournament's model.
+pub(crate) fn model(tx: &Tx, t: &TournamentRow) -> Outcome<Model> {
+    let mut players = tx.entrants(t.id)?;
+    players.sort_by_key(|p| (p.seed.unwrap_or(u32::MAX), p.signup));
+    let names = players
+        .iter()
+        .map(|p| user_name(tx, &p.user_id))
+        .collect::<Outcome<Vec<String>>>()?;
+    let pairings = tx.pairings(t.id, None)?;
+    let idx: HashMap<&str, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.user_id.as_str(), i))
+        .collect();
+    let rounds = pairings.iter().map(|p| p.round).max().unwrap_or(0) as usize;
+    let mut table: Vec<Vec<Pairing>> = vec![Vec::new(); rounds];
+    let bye_points = if t.format == TournamentFormat::RoundRobin {
+        Points::ZERO
+    } else {
+        Points::ONE
+    };
+    for p in &pairings {
+        let Some(&a) = idx.get(p.player0.as_str()) else {
+            continue;
+        };
+        let b = p.player1.as_deref().and_then(|u| idx.get(u).copied());
+        let entry = match (b, p.result) {
+            (None, _) => Pairing::Bye {
+                player: a,
+                points: bye_points,
+            },
+            (Some(b), Some(r)) => match r {
+                PairingResult::Win0 => game(a, b, Some(GameResult::FirstWins)),
+                PairingResult::Win1 => game(a, b, Some(GameResult::SecondWins)),
+                PairingResult::Draw => game(a, b, Some(GameResult::Draw)),
+                PairingResult::Forfeit0 => Pairing::Forfeit {
+                    winner: b,
+                    loser: a,
+                },
+                PairingResult::Forfeit1 => Pairing::Forfeit {
+                    winner: a,
+                    loser: b,
+                },
+                PairingResult::Bye => Pairing::Bye {
+                    player: a,
+                    points: bye_points,
+                },
+            },
+            // A game in progress; a pairing not started yet is no game at all.
+            (Some(b), None) if p.game_id.is_some() => game(a, b, None),
+            (Some(_), None) => continue,
+        };
+        table[p.round as usize - 1].push(entry);
+    }
+    let results = Results {
+        players: players
+            .iter()
+            .map(|p| tm::Entrant {
+                rating: p.rating,
+                signup: p.signup,
+            })
+            .collect(),
+        rounds: table,
+    };
+    Ok(Model {
+        players,
+        names,
+        results,
+        pairings,
+    })
+}
+
+fn game(first: usize, second: usize, result: Option<GameResult>) -> Pairing {
+    Pairing::Game {
+        first,
+        second,
+        result,
+    }
+}
+
+/// The standings of a model, by the system's tiebreaks.
+pub(crate) fn standings_of(t: &TournamentRow, m: &Model) -> Vec<Standing> {
+    let system = match t.format {
+        TournamentFormat::Swiss => tm::System::Swiss,
+        TournamentFormat::RoundRobin => tm::System::RoundRobin,
+        TournamentFormat::Knockout => tm::System::Knockout,
+    };
+    tm::standings(&m.results, system)
+}
+
+/// The tournament as a FIDE TRF-16 file: players by starting rank, one entry per round.
+pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
+    let standings = standings_of(t, m);
+    let score: HashMap<usize, Points> = standings.iter().map(|s| (s.player, s.score)).collect();
+    let rounds = m.results.rounds.len();
+    let mut players: Vec<TrfPlayer> = m
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| TrfPlayer {
+            rank: i as u32 + 1,
+            name: m.names[i].clone(),
+            rating: u32::try_from(p.rating).unwrap_or(0),
+            points: score.get(&i).copied().unwrap_or(Points::ZERO),
+            rounds: vec![RoundEntry::NOT_PAIRED; rounds],
+        })
+        .collect();
+    let (win, draw, loss) = if t.rated {
+        (Code::Win, Code::Draw, Code::Loss)
+    } else {
+        (Code::UnratedWin, Code::UnratedDraw, Code::UnratedLoss)
+    };
+    let bye = if t.format == TournamentFormat::RoundRobin {
+        Code::ZeroBye
+    } else {
+        Code::FullBye
+    };
+    for (r, round) in m.results.rounds.iter().enumerate() {
+        let mut put = |who: usize, opponent: Option<usize>, colour: Option<Colour>, code: Code| {
+            if let Some(p) = players.get_mut(who) {
+                p.rounds[r] = RoundEntry {
+                    opponent: opponent.map(|o| o as u32 + 1),
+                    colour,
+                    code,
+                };
+            }
+        };
+        for p in round {
+            match *p {
+                Pairing::Game {
+                    first,
+                    second,
+                    result: Some(res),
+                } => {
+                    let (a, b) = match res {
+                        GameResult::FirstWins => (win, loss),
+                        GameResult::Draw => (draw, draw),
+                        GameResult::SecondWins => (loss, win),
+                    };
+                    put(first, Some(second), Some(Colour::White), a);
+                    put(second, Some(first), Some(Colour::Black), b);
+                }
+                // A game in progress is left unpaired, as pairing programs expect.
+                Pairing::Game { result: None, .. } => {}
+                Pairing::Forfeit { winner, loser } => {
+                    put(winner, Some(loser), None, Code::ForfeitWin);
+                    put(loser, Some(winner), None, Code::ForfeitLoss);
+                }
+                Pairing::Bye { player, .. } => put(player, None, None, bye),
+            }
+        }
+    }
+    for p in &mut players {
+        while p.rounds.last() == Some(&RoundEntry::NOT_PAIRED) {
+            p.rounds.pop();
+        }
+    }
+    Trf {
+        players,
+        total_rounds: t.total_rounds,
+        first_colour: None,
+        other_lines: vec![
+            format!("012 {}", t.name),
+            format!(
+                "022 tara-bot {} {}",
+                t.variant.id(),
+                format_name(t.format).replace(' ', "-")
+            ),
+        ],
+    }
+}
+
+/// The standings as a text table: place, player, score, the system's tiebreak columns and
+/// games in progress. (A picture can be attached beside it: the rows are the same.)
+pub(crate) fn standings_table(t: &TournamentRow, m: &Model, rows: &[Standing]) -> String {
+    let q = |p: Points| {
+        let n = p.in_quarters();
+        match n % 4 {
+            0 => format!("{}", n / 4),
+            2 => format!("{}½", n / 4),
+            _ => format!("{:.2}", p.as_f64()),
+        }
+    };
+    let width = m
+        .names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(6)
+        .clamp(6, 24);
+    let mut s = String::new();
+    let head = match t.format {
+        TournamentFormat::Swiss => "   BhC1    Bh    SB  Wins",
+        TournamentFormat::RoundRobin => "     SB    DE  Wins",
+        TournamentFormat::Knockout => "  Round",
+    };
+    s.push_str(&format!(
+        "{:>3}  {:<width$}  {:>5}{head}  Rating  Playing\n",
+        "#", "Player", "Score"
+    ));
+    for r in rows {
+        let name: String = m.names[r.player].chars().take(width).collect();
+        let place = format!("{}{}", r.rank, if r.shared { "=" } else { "" });
+        let cols = match t.format {
+            TournamentFormat::Swiss => format!(
+                "{:>7}{:>6}{:>6}{:>6}",
+                q(r.buchholz_cut1),
+                q(r.buchholz),
+                q(r.sonneborn_berger),
+                r.wins
+            ),
+            TournamentFormat::RoundRobin => format!(
+                "{:>7}{:>6}{:>6}",
+                q(r.sonneborn_berger),
+                r.direct_encounter.map_or("-".to_string(), q),
+                r.wins
+            ),
+            TournamentFormat::Knockout => {
+                format!(
+                    "{:>7}",
+                    r.round_reached.map_or("-".into(), |n| n.to_string())
+                )
+            }
+        };
+        s.push_str(&format!(
+            "{place:>3}  {name:<width$}  {:>5}{cols}  {:>6}  {:>7}\n",
+            q(r.score),
+            r.rating,
+            r.in_progress
+        ));
+    }
+    s
+}
+
+impl Bot {
+    /// `/tournament create`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn tournament_create(
+        &self,
+        ctx: &Ctx,
+        name: String,
+        variant: Variant,
+        system: TournamentSystem,
+        scoring: Option<Scoring>,
+        days: Option<TimeControl>,
+        is_match: bool,
+        rated: Option<bool>,
+        max_players: Option<u32>,
+        pace: Option<Pace>,
+        double: bool,
+    ) -> Outcome<Vec<Out>> {
+        if !ctx.moderator {
+            return Err(Fail::User(
+                "Only moderators (Manage Messages) can create tournaments on this server.".into(),
+            ));
+        }
+        let name = name.trim().to_string();
+        if name.is_empty() {
+            return Err(Fail::User("Give the tournament a name.".into()));
+        }
+        let format = match system {
+            TournamentSystem::RoundRobin => TournamentFormat::RoundRobin,
+            TournamentSystem::Knockout => TournamentFormat::Knockout,
+        };
+        if format == TournamentFormat::Knockout && (pace.is_some() || double) {
+            return Err(Fail::User(
+                "`pace` and `double` are for round robins; a knockout plays each round when the \
+                 previous one has ended."
+                    .into(),
+            ));
+        }
+        let scoring = scoring.unwrap_or(Scoring::Kingdoms);
+        GameOptions::with(variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
+        // Part F.4: every knockout tie is a two-game match.
+        let is_match = is_match || format == TournamentFormat::Knockout;
+        let pace = pace.unwrap_or(Pace::AllAtOnce);
+        let rated = rated.unwrap_or(true);
+        self.write(ctx, |tx, now| {
+            let days = match days {
+                Some(d) => d,
+                None => default_time_control(tx, &ctx.server)?,
+            };
+            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+            let id = tx.insert_tournament(
+                &NewTournament {
+                    server_id: &ctx.server,
+                    channel_id: &ctx.channel,
+                    creator_id: &ctx.user.id,
+                    name: &name,
+                    format,
+                    variant,
+                    scoring,
+                    days_per_move: days.days(),
+                    rated,
+                    is_match,
+                    double_rr: double,
+                    max_players,
+                    pace,
+                },
+                now,
+            )?;
+            let mut b = Builder::new()
+                .text(format!(
+                    "**Tournament #{id}: {}** · {} · {}{}",
+                    escape_markdown(&name),
+                    variant.name(),
+                    format_name(format),
+                    if double { " (double)" } else { "" }
+                ))
+                .text(format!(
+                    " · {} · {} · {}",
+                    if is_match {
+                        "two-game matches"
+                    } else {
+                        "single games"
+                    },
+                    match days.days() {
+                        Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
+                        None => "no clock".into(),
+                    },
+                    if rated { "rated" } else { "casual" }
+                ));
+            if format == TournamentFormat::RoundRobin {
+                b = b.text(format!(" · {}", pace.id()));
+            }
+            if let Some(n) = max_players {
+                b = b.text(format!(" · at most {n} players"));
+            }
+            b = b
+                .text("\nOrganised by ")
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(format!(
+                    ". Sign up with `/tournament join id:{id}`; the organiser starts it with \
+                     `/tournament start id:{id}`. Each game is played in a thread of this channel."
+                ));
+            Ok(vec![Out::text(b.build())])
+        })
+    }
+
+    /// `/tournament join`.
+    pub(crate) fn tournament_join(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+        self.write(ctx, |tx, now| {
+            let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
+            if t.status != TournamentStatus::Open {
+                return Err(Fail::User(format!(
+                    "{} is no longer taking sign-ups.",
+                    title(&t)
+                )));
+            }
+            let players = tx.entrants(t.id)?;
+            if players.iter().any(|p| p.user_id == ctx.user.id) {
+                return Err(Fail::User(format!(
+                    "You are already signed up for {}.",
+                    title(&t)
+                )));
+            }
+            // A round robin of 64 plays 2,016 games, all started at once by default
+            // (`bench tournament`: 0.4 s in one transaction); more is not offered.
+            let cap = match t.format {
+                TournamentFormat::RoundRobin => MAX_ROUND_ROBIN,
+                _ => MAX_KNOCKOUT,
+            };
+            if let Some(max) = t.max_players.map_or(Some(cap), |m| Some(m.min(cap))) {
+                if players.len() as u32 >= max {
+                    return Err(Fail::User(format!(
+                        "{} is full ({max} players).",
+                        title(&t)
+                    )));
+                }
+            }
+            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+            tx.insert_entrant(t.id, &ctx.user.id, now)?;
+            let n = players.len() + 1;
+            let reply = Builder::new()
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(format!(
+                    " joined {}: {n} player{} signed up.",
+                    title(&t),
+                    if n == 1 { "" } else { "s" }
+                ))
+                .build();
+            Ok(vec![Out::text(reply)])
+        })
+    }
+
+    /// `/tournament leave`.
+    pub(crate) fn tournament_leave(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+        self.write(ctx, |tx, _now| {
+            let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
+            if t.status != TournamentStatus::Open {
+                return Err(Fail::User(format!(
+                    "{} has started: ask the organiser to `/tournament withdraw` you, or withdraw \
+                     yourself with `/tournament withdraw`.",
+                    title(&t)
+                )));
+            }
+            if !tx.delete_entrant(t.id, &ctx.user.id)? {
+                return Err(Fail::User(format!(
+                    "You are not signed up for {}.",
+                    title(&t)
+                )));
+            }
+            let reply = Builder::new()
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(format!(" left {}.", title(&t)))
+                .build();
+            Ok(vec![Out::text(reply)])
+        })
+    }
+
+    /// `/tournament cancel`.
+    pub(crate) fn tournament_cancel(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+        self.write(ctx, |tx, now| {
+            let t = find(
+                tx,
+                ctx,
+                id,
+                &[TournamentStatus::Open, TournamentStatus::Running],
+            )?;
+            organiser_only(ctx, &t, "call it off")?;
+            if matches!(
+                t.status,
+                TournamentStatus::Finished | TournamentStatus::Cancelled
+            ) {
+                return Err(Fail::User(format!("{} is already over.", title(&t))));
+            }
+            tx.set_tournament_status(t.id, TournamentStatus::Cancelled, now)?;
+            // Its games in progress end without a result.
+            let mut aborted = 0;
+            for p in tx.pairings(t.id, None)? {
+                for g in tx.pairing_games(p.id)? {
+                    if g.status == GameStatus::Active {
+                        tx.abort_game(g.id, now)?;
+                        aborted += 1;
+                    }
+                }
+                if let Some(m) = p.match_id {
+                    tx.finish_match(m, now)?;
+                }
+            }
+            let mut b = Builder::new()
+                .text(format!("{} is called off by ", title(&t)))
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(".");
+            if aborted > 0 {
+                b = b.text(format!(
+                    " Its {aborted} game{} in progress end{} without a result.",
+                    if aborted == 1 { "" } else { "s" },
+                    if aborted == 1 { "s" } else { "" }
+                ));
+            }
+            let mut reply = b.build();
+            reply.channel = Some(t.channel_id.clone());
+            Ok(vec![Out::text(reply)])
+        })
+    }
+
+    /// `/tournament start`: seeds by rating, stores the pairings, opens the first games.
+    pub(crate) fn tournament_start(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+        self.write(ctx, |tx, now| {
+            let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
+            organiser_only(ctx, &t, "start it")?;
+            if t.status != TournamentStatus::Open {
+                return Err(Fail::User(format!("{} has already started.", title(&t))));
+            }
+            let mut players = tx.entrants(t.id)?;
+            if players.len() < 2 {
+                return Err(Fail::User(format!(
+                    "{} needs at least two players to start; {} signed up.",
+                    title(&t),
+                    players.len()
+                )));
+            }
+            // Part F.2 / F.4: seeds by rating (highest first), then the earlier sign-up.
+            for p in &mut players {
+                p.rating = tx
+                    .rating(&t.server_id, t.variant.id(), &p.user_id)?
+                    .map_or(UNRATED, |r| r.rating.round() as i32);
+            }
+            players.sort_by_key(|p| (-p.rating, p.signup));
+            for (i, p) in players.iter().enumerate() {
+                tx.seed_entrant(t.id, &p.user_id, p.rating, i as u32 + 1)?;
+            }
+            let user = |seed: u32| players[seed as usize - 1].user_id.as_str();
+            let n = players.len() as u32;
+            let total =
+                match t.format {
+                    TournamentFormat::RoundRobin => {
+                        let table = if t.double_rr {
+                            double_round_robin(n)
+                        } else {
+                            single_round_robin(n)
+                        };
+                        for (r, round) in table.iter().enumerate() {
+                            for (b, tp) in round.iter().enumerate() {
+                                let (p0, p1) = match *tp {
+                                    TablePairing::Game { first, second } => {
+                                        (user(first), Some(user(second)))
+                                    }
+                                    TablePairing::Bye { player } => (user(player), None),
+                                };
+                                insert_pairing(tx, &t, r as u32 + 1, b as u32 + 1, p0, p1, now)?;
+                            }
+                        }
+                        table.len() as u32
+                    }
+                    TournamentFormat::Knockout => {
+                        let bracket = Bracket::new(n)
+                            .ok_or_else(|| Fail::User("A knockout needs two players.".into()))?;
+                        for (b, tie) in bracket.first_round().iter().enumerate() {
+                            let (p0, p1) = match *tie {
+                                Tie::Match { high, low } => (user(high), Some(user(low))),
+                                Tie::Bye { seed } => (user(seed), None),
+                            };
+                            insert_pairing(tx, &t, 1, b as u32 + 1, p0, p1, now)?;
+                        }
+                        bracket.rounds()
+                    }
+                    TournamentFormat::Swiss => return Err(Fail::User(
+                        "Swiss tournaments cannot be run yet: the Dutch pairing is not wired in."
+                            .into(),
+                    )),
+                };
+            tx.start_tournament(t.id, total, now)?;
+            let mut b = Builder::new().text(format!(
+                "{} starts: {n} players, {total} round{}. Seeds: ",
+                title(&t),
+                if total == 1 { "" } else { "s" }
+            ));
+            for (i, p) in players.iter().enumerate() {
+                if i > 0 {
+                    b = b.text(", ");
+                }
+                b = b
+                    .text(format!("{}. ", i + 1))
+                    .user(&p.user_id, &user_name(tx, &p.user_id)?)
+                    .text(format!(" ({})", p.rating));
+            }
+            let mut reply = b.text(".").build();
+            reply.channel = Some(t.channel_id.clone());
+            let mut outs = vec![Out::text(reply)];
+            outs.extend(self.advance(tx, t.id, now)?);
+            Ok(outs)
+        })
+    }
+
+    /// `/tournament withdraw [player]`: the organiser withdraws anyone, a player themselves.
+    pub(crate) fn tournament_withdraw(
+        &self,
+        ctx: &Ctx,
+        player: Option<User>,
+        id: Option<i64>,
+    ) -> Outcome<Vec<Out>> {
+        let who = player.unwrap_or_else(|| ctx.user.clone());
+        self.write(ctx, |tx, now| {
+            let t = find(tx, ctx, id, &[TournamentStatus::Running])?;
+            if who.id != ctx.user.id {
+                organiser_only(ctx, &t, "withdraw another player")?;
+            }
+            if t.status != TournamentStatus::Running {
+                return Err(Fail::User(format!(
+                    "{} is not running: before the start a player uses `/tournament leave`.",
+                    title(&t)
+                )));
+            }
+            let entrant = tx
+                .entrants(t.id)?
+                .into_iter()
+                .find(|p| p.user_id == who.id)
+                .ok_or_else(|| {
+                    Fail::User(format!(
+                        "{} is not playing in {}.",
+                        escape_markdown(&who.name),
+                        title(&t)
+                    ))
+                })?;
+            if entrant.withdrawn_at.is_some() {
+                return Err(Fail::User(format!(
+                    "{} is already withdrawn from {}.",
+                    escape_markdown(&who.name),
+                    title(&t)
+                )));
+            }
+            let by = if who.id == ctx.user.id {
+                "at their own request".to_string()
+            } else {
+                format!("by {}", escape_markdown(&ctx.user.name))
+            };
+            let mut outs = self.withdraw(tx, &t, &who.id, &by, now)?;
+            outs.extend(self.advance(tx, t.id, now)?);
+            Ok(outs)
+        })
+    }
+
+    /// Withdraws a player (Part F.1): not paired again; their games in progress are resigned
+    /// (in a round robin, they and the games not yet started are forfeits); past results stand.
+    fn withdraw(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        user: &str,
+        why: &str,
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        if !tx.withdraw_entrant(t.id, user, now)? {
+            return Ok(vec![]);
+        }
+        let name = user_name(tx, user)?;
+        let round_robin = t.format == TournamentFormat::RoundRobin;
+        let mut ended = 0;
+        let mut outs = Vec::new();
+        for p in tx.pairings(t.id, None)? {
+            if p.result.is_some() || (p.player0 != user && p.player1.as_deref() != Some(user)) {
+                continue;
+            }
+            let Some(_) = p.player1 else { continue };
+            let seat0 = p.player0 == user;
+            let active = tx
+                .pairing_games(p.id)?
+                .into_iter()
+                .find(|g| g.status == GameStatus::Active);
+            if let Some(g) = active {
+                if round_robin {
+                    tx.set_game_unrated(g.id)?;
+                }
+                let g = tx.game(g.id)?.unwrap_or(g);
+                let l = load_game(tx, g)?;
+                let seat = l.game.seat_of(user).unwrap_or(0);
+                let side: Side = super::text::side_of(&l.game, seat);
+                let o = forfeit(&l.pos, side, EndReason::Resigned);
+                tx.finish_game(l.game.id, &o, now)?;
+                tx.clear_draw_offer(l.game.id)?;
+                let b = Builder::new().user(user, &name).text(format!(
+                    " is withdrawn from {} ({why}), so this game is resigned.",
+                    title(t)
+                ));
+                let b = self.rate_game(tx, &l.game, &o, &l.names, now, b)?;
+                let b = b
+                    .text("\n")
+                    .ping(&l.game.seats[0], &l.names[0])
+                    .text(" ")
+                    .ping(&l.game.seats[1], &l.names[1]);
+                outs.push(thread_out(tx, t, &p, &l.game.channel_id, b.build())?);
+                ended += 1;
+                if let Some(m) = p.match_id {
+                    tx.finish_match(m, now)?;
+                }
+            }
+            let result = match (round_robin, seat0) {
+                (true, true) => PairingResult::Forfeit0,
+                (true, false) => PairingResult::Forfeit1,
+                (false, true) => PairingResult::Win1,
+                (false, false) => PairingResult::Win0,
+            };
+            // A knockout tie not begun yet is a forfeit too.
+            let result = if !round_robin && p.game_id.is_none() {
+                if seat0 {
+                    PairingResult::Forfeit0
+                } else {
+                    PairingResult::Forfeit1
+                }
+            } else {
+                result
+            };
+            tx.set_pairing_result(p.id, result, now)?;
+        }
+        let mut b = Builder::new()
+            .user(user, &name)
+            .text(format!(" is withdrawn from {} ({why}).", title(t)));
+        if ended > 0 {
+            b = b.text(format!(
+                " {ended} game{} in progress {} resigned{}.",
+                if ended == 1 { "" } else { "s" },
+                if ended == 1 { "is" } else { "are" },
+                if round_robin { " as forfeits" } else { "" }
+            ));
+        }
+        let mut reply = b.build();
+        reply.channel = Some(t.channel_id.clone());
+        outs.push(Out::text(reply));
+        Ok(outs)
+    }
+
+    /// After a game of a tournament ended (its result stored): the match goes on, or the
+    /// pairing's result is recorded and the tournament moves on — in the same transaction, so
+    /// the next round is made exactly once.
+    pub(crate) fn tournament_game_over(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        o: &crate::game::Outcome,
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        let Some(pid) = game.pairing_id else {
+            return Ok(vec![]);
+        };
+        let Some(p) = tx.pairing(pid)? else {
+            return Ok(vec![]);
+        };
+        let Some(t) = tx.tournament(p.tournament_id)? else {
+            return Ok(vec![]);
+        };
+        if p.result.is_some() || t.status != TournamentStatus::Running {
+            return Ok(vec![]);
+        }
+        let Some(p1) = p.player1.clone() else {
+            return Ok(vec![]);
+        };
+        let mut outs = Vec::new();
+        // A forfeit (Part F.1): a timeout before the player's own first move.
+        let forfeiter = match (o.reason, o.winner) {
+            (EndReason::Timeout, Some(w)) => {
+                let loser_seat = 1 - seat_of_side(game, w);
+                let loser = &game.seats[loser_seat];
+                let moved = tx
+                    .moves(game.id)?
+                    .iter()
+                    .any(|m| m.user_id.as_deref() == Some(loser.as_str()));
+                (!moved).then(|| loser.clone())
+            }
+            _ => None,
+        };
+        let result = if let Some(loser) = &forfeiter {
+            Some(if *loser == p.player0 {
+                PairingResult::Forfeit0
+            } else {
+                PairingResult::Forfeit1
+            })
+        } else if let Some(match_id) = p.match_id {
+            match self.match_state(tx, &t, &p, &p1, match_id, now)? {
+                MatchState::Next(out) => {
+                    outs.push(*out);
+                    None
+                }
+                MatchState::Decided(r) => Some(r),
+            }
+        } else {
+            Some(match o.winner {
+                None => PairingResult::Draw,
+                Some(w) => {
+                    if game.seats[seat_of_side(game, w)] == p.player0 {
+                        PairingResult::Win0
+                    } else {
+                        PairingResult::Win1
+                    }
+                }
+            })
+        };
+        let Some(result) = result else {
+            return Ok(outs);
+        };
+        if let Some(m) = p.match_id {
+            tx.finish_match(m, now)?;
+            // A forfeit ends the whole match.
+            for g in tx.match_games(m)? {
+                if g.status == GameStatus::Active {
+                    tx.abort_game(g.id, now)?;
+                }
+            }
+        }
+        tx.set_pairing_result(p.id, result, now)?;
+        let (n0, n1) = (user_name(tx, &p.player0)?, user_name(tx, &p1)?);
+        let verdict = match result {
+            PairingResult::Win0 => format!("{} wins", escape_markdown(&n0)),
+            PairingResult::Win1 => format!("{} wins", escape_markdown(&n1)),
+            PairingResult::Draw => "a draw".to_string(),
+            PairingResult::Forfeit0 => format!("{} forfeits", escape_markdown(&n0)),
+            PairingResult::Forfeit1 => format!("{} forfeits", escape_markdown(&n1)),
+            PairingResult::Bye => "a bye".into(),
+        };
+        let mut reply = Builder::new()
+            .text(format!(
+                "{} round {}: {verdict} ({} vs {}). `/tournament standings id:{}` shows the \
+                 standings.",
+                title(&t),
+                p.round,
+                escape_markdown(&n0),
+                escape_markdown(&n1),
+                t.id
+            ))
+            .build();
+        reply.channel = Some(game.channel_id.clone());
+        outs.push(Out::text(reply));
+        if let Some(loser) = forfeiter {
+            if tx.add_forfeit(t.id, &loser)? >= 2 {
+                outs.extend(self.withdraw(tx, &t, &loser, "two forfeits", now)?);
+            }
+        }
+        outs.extend(self.advance(tx, t.id, now)?);
+        Ok(outs)
+    }
+
+    /// A tournament match after one of its games: the next game (game 2, or a decider), or
+    /// its result.
+    fn match_state(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        p: &PairingRow,
+        p1: &str,
+        match_id: i64,
+        now: i64,
+    ) -> Outcome<MatchState> {
+        let games = tx.match_games(match_id)?;
+        let finished: Vec<&GameRow> = games.iter().filter(|g| g.outcome.is_some()).collect();
+        let mut totals = [crate::game::Points(0); 2];
+        for g in finished.iter().filter(|g| g.match_game.unwrap_or(1) <= 2) {
+            if let Some(o) = &g.outcome {
+                for seat in 0..2 {
+                    let who = usize::from(g.seats[seat] != p.player0);
+                    totals[who] = totals[who] + o.points[super::text::side_of(g, seat)];
+                }
+            }
+        }
+        let last = finished.last().copied();
+        let number = finished.len() as i64 + 1;
+        let knockout = t.format == TournamentFormat::Knockout;
+        if finished.len() < 2 {
+            // Game 2: the other player moves first.
+            let first_was_p0 = last.is_some_and(|g| g.seats[g.options.first.index()] == p.player0);
+            return self
+                .pairing_game(
+                    tx,
+                    t,
+                    p,
+                    p1,
+                    Some((match_id, 2)),
+                    !first_was_p0,
+                    "the other player starts game 2",
+                    now,
+                )
+                .map(|o| MatchState::Next(Box::new(o)));
+        }
+        if finished.len() == 2 && totals[0] != totals[1] {
+            return Ok(MatchState::Decided(if totals[0] > totals[1] {
+                PairingResult::Win0
+            } else {
+                PairingResult::Win1
+            }));
+        }
+        if finished.len() > 2 {
+            if let Some(w) =
+                last.and_then(|g| g.outcome.as_ref().and_then(|o| o.winner).map(|w| (g, w)))
+            {
+                let (g, w) = w;
+                let winner = &g.seats[seat_of_side(g, w)];
+                return Ok(MatchState::Decided(if *winner == p.player0 {
+                    PairingResult::Win0
+                } else {
+                    PairingResult::Win1
+                }));
+            }
+        }
+        if !knockout {
+            return Ok(MatchState::Decided(PairingResult::Draw));
+        }
+        // Part F.4: a tie level on points is decided by one more game, first move by lot,
+        // repeated until someone wins one.
+        let p0_first = self.coin();
+        self.pairing_game(
+            tx,
+            t,
+            p,
+            p1,
+            Some((match_id, number)),
+            p0_first,
+            "a decider: the first move drawn by lot",
+            now,
+        )
+        .map(|o| MatchState::Next(Box::new(o)))
+    }
+
+    /// Creates a game of a pairing in its thread, and its announcement there (both players
+    /// pinged).
+    #[allow(clippy::too_many_arguments)]
+    fn pairing_game(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        p: &PairingRow,
+        p1: &str,
+        match_game: Option<(i64, i64)>,
+        p0_first: bool,
+        why_first: &str,
+        now: i64,
+    ) -> Outcome<Out> {
+        let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, p));
+        let channel = tx.thread_of_key(&key)?.unwrap_or_else(|| key.clone());
+        let game = create_game(
+            tx,
+            &t.server_id,
+            &channel,
+            t.variant,
+            t.scoring,
+            [&p.player0, p1],
+            p0_first,
+            match_game,
+            t.days_per_move,
+            t.rated,
+            now,
+        )?;
+        tx.set_game_pairing(game.id, p.id)?;
+        tx.set_pairing_game(p.id, Some(game.id), match_game.map(|m| m.0), now)?;
+        let game = tx.game(game.id)?.unwrap_or(game);
+        let n = names(tx, &game)?;
+        let mut out = game_start(&game, &n, why_first);
+        // The empty starting board says nothing, and an all-at-once round robin starts
+        // hundreds of games in one transaction: no picture (`bench tournament`: 64 players
+        // took 17.7 s with one, 0.4 s without). The first move's message shows the board.
+        out.board = None;
+        let (n0, n1) = (user_name(tx, &p.player0)?, user_name(tx, p1)?);
+        let head = Builder::new()
+            .text(format!("{} · round {} · ", title(t), p.round))
+            .ping(&p.player0, &n0)
+            .text(" vs ")
+            .ping(p1, &n1)
+            .text("\n")
+            .build();
+        let mut parts = head.parts;
+        parts.append(&mut out.reply.parts);
+        out.reply.parts = parts;
+        for m in head.mentions {
+            if !out.reply.mentions.contains(&m) {
+                out.reply.mentions.push(m);
+            }
+        }
+        out.reply.channel = Some(channel);
+        let mut thread = thread_request(tx, t, p)?;
+        thread.key = key;
+        out.reply.thread = Some(thread);
+        Ok(out)
+    }
+
+    /// Starts a pairing: its first game in its thread, or a forfeit when a player is withdrawn.
+    fn start_pairing(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        p: &PairingRow,
+        withdrawn: &[String],
+        now: i64,
+    ) -> Outcome<Option<Out>> {
+        let Some(p1) = p.player1.clone() else {
+            tx.set_pairing_result(p.id, PairingResult::Bye, now)?;
+            return Ok(None);
+        };
+        if withdrawn.contains(&p.player0) {
+            tx.set_pairing_result(p.id, PairingResult::Forfeit0, now)?;
+            return Ok(None);
+        }
+        if withdrawn.contains(&p1) {
+            tx.set_pairing_result(p.id, PairingResult::Forfeit1, now)?;
+            return Ok(None);
+        }
+        tx.set_pairing_thread_key(p.id, &thread_key(t, p))?;
+        let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
+        let match_game = if t.is_match {
+            let key = thread_key(t, &p);
+            let m = tx.insert_match(
+                &t.server_id,
+                &key,
+                [&p.player0, &p1],
+                t.variant,
+                t.scoring,
+                now,
+            )?;
+            Some((m, 1))
+        } else {
+            None
+        };
+        self.pairing_game(
+            tx,
+            t,
+            &p,
+            &p1,
+            match_game,
+            true,
+            "the tournament's pairing",
+            now,
+        )
+        .map(Some)
+    }
+
+    /// Moves a tournament on as far as its results allow: starts the rounds that may start,
+    /// pairs the next knockout round, or finishes it. Runs in the transaction of the change
+    /// that allows it, and reads everything from the store, so it does each step once.
+    pub(crate) fn advance(&self, tx: &Tx, id: i64, now: i64) -> Outcome<Vec<Out>> {
+        let mut outs = Vec::new();
+        loop {
+            let Some(t) = tx.tournament(id)? else {
+                return Ok(outs);
+            };
+            if t.status != TournamentStatus::Running {
+                return Ok(outs);
+            }
+            let pairings = tx.pairings(t.id, None)?;
+            let withdrawn: Vec<String> = tx
+                .entrants(t.id)?
+                .into_iter()
+                .filter(|e| e.withdrawn_at.is_some())
+                .map(|e| e.user_id)
+                .collect();
+            let unstarted = |p: &&PairingRow| p.result.is_none() && p.game_id.is_none();
+            let done = |r: u32| {
+                pairings
+                    .iter()
+                    .filter(|p| p.round == r)
+                    .all(|p| p.result.is_some())
+            };
+            let last_round = pairings.iter().map(|p| p.round).max().unwrap_or(0);
+            // The rounds to start now.
+            let startable: Vec<u32> = match (t.format, t.pace) {
+                (TournamentFormat::RoundRobin, Pace::AllAtOnce) => {
+                    let mut r: Vec<u32> =
+                        pairings.iter().filter(unstarted).map(|p| p.round).collect();
+                    r.dedup();
+                    r
+                }
+                _ => pairings
+                    .iter()
+                    .filter(unstarted)
+                    .map(|p| p.round)
+                    .min()
+                    .filter(|&r| (1..r).all(done))
+                    .into_iter()
+                    .collect(),
+            };
+            if !startable.is_empty() {
+                for r in startable {
+                    outs.extend(self.start_round(tx, &t, r, &pairings, &withdrawn, now)?);
+                }
+                continue;
+            }
+            if pairings.iter().all(|p| p.result.is_some()) {
+                if t.format == TournamentFormat::Knockout {
+                    let winners = knockout_winners(&t, &pairings, last_round, tx)?;
+                    if winners.len() > 1 {
+                        let ties = tm::next_round(&winners).ok_or_else(|| {
+                            store_corrupt(format!("tournament {}: odd number of winners", t.id))
+                        })?;
+                        let seeds = seed_users(tx, t.id)?;
+                        for (b, tie) in ties.iter().enumerate() {
+                            let (p0, p1) = match *tie {
+                                Tie::Match { high, low } => (
+                                    seeds.get(&high).cloned().unwrap_or_default(),
+                                    seeds.get(&low).cloned(),
+                                ),
+                                Tie::Bye { seed } => {
+                                    (seeds.get(&seed).cloned().unwrap_or_default(), None)
+                                }
+                            };
+                            insert_pairing(
+                                tx,
+                                &t,
+                                last_round + 1,
+                                b as u32 + 1,
+                                &p0,
+                                p1.as_deref(),
+                                now,
+                            )?;
+                        }
+                        continue;
+                    }
+                }
+                outs.extend(self.finish_tournament(tx, &t, now)?);
+            }
+            return Ok(outs);
+        }
+    }
+
+    /// Starts one round: its games in their threads, and the round message in the
+    /// tournament's channel pinging that round's players.
+    fn start_round(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        round: u32,
+        pairings: &[PairingRow],
+        withdrawn: &[String],
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        let mut games = Vec::new();
+        let mut b = Builder::new().text(format!(
+            "{} · **round {round}**{}:",
+            title(t),
+            t.total_rounds.map_or(String::new(), |n| format!(" of {n}"))
+        ));
+        for p in pairings
+            .iter()
+            .filter(|p| p.round == round && p.result.is_none() && p.game_id.is_none())
+        {
+            let started = self.start_pairing(tx, t, p, withdrawn, now)?;
+            let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
+            let n0 = user_name(tx, &p.player0)?;
+            b = b.text(format!("\nBoard {}: ", p.board));
+            match &p.player1 {
+                None => {
+                    b = b.user(&p.player0, &n0).text(" has a bye.");
+                }
+                Some(p1) => {
+                    let n1 = user_name(tx, p1)?;
+                    b = b.ping(&p.player0, &n0).text(" vs ").ping(p1, &n1);
+                    match p.result {
+                        Some(PairingResult::Forfeit0) | Some(PairingResult::Forfeit1) => {
+                            b = b.text(" (a forfeit: a player is withdrawn)");
+                        }
+                        _ => {
+                            let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, &p));
+                            b = b.text(" → ").channel(&key);
+                        }
+                    }
+                }
+            }
+            games.extend(started);
+        }
+        let mut reply = b.build();
+        reply.channel = Some(t.channel_id.clone());
+        // The threads first (they are opened by their first message), then the round message
+        // that links to them.
+        games.push(Out::text(reply));
+        Ok(games)
+    }
+
+    /// The end: final standings, the winner announced, each participant pinged once.
+    fn finish_tournament(&self, tx: &Tx, t: &TournamentRow, now: i64) -> Outcome<Vec<Out>> {
+        let m = model(tx, t)?;
+        let rows = standings_of(t, &m);
+        let winner = rows
+            .iter()
+            .filter(|r| r.rank == 1)
+            .map(|r| m.players[r.player].user_id.clone())
+            .collect::<Vec<_>>();
+        let sole = (winner.len() == 1).then(|| winner[0].clone());
+        tx.finish_tournament(t.id, sole.as_deref(), now)?;
+        let mut b = Builder::new().text(format!("🏆 {} is over. ", title(t)));
+        b = match winner.as_slice() {
+            [w] => {
+                let i = m.index(w).unwrap_or(0);
+                b.text("The winner is ").ping(w, &m.names[i]).text("!")
+            }
+            ws => {
+                b = b.text("Sharing first place: ");
+                for (k, w) in ws.iter().enumerate() {
+                    let i = m.index(w).unwrap_or(0);
+                    b = b.text(if k > 0 { ", " } else { "" }).ping(w, &m.names[i]);
+                }
+                b.text(".")
+            }
+        };
+        b = b.text(format!(
+            "\nFinal standings:\n```\n{}```\nThank you for playing, ",
+            standings_table(t, &m, &rows)
+        ));
+        for (k, p) in m.players.iter().enumerate() {
+            b = b
+                .text(if k > 0 { ", " } else { "" })
+                .ping(&p.user_id, &m.names[k]);
+        }
+        let mut reply = b.text(".").build();
+        reply.channel = Some(t.channel_id.clone());
+        Ok(vec![Out::text(reply)])
+    }
+
+    /// `/tournament info`.
+    pub(crate) fn tournament_info(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+        self.read(|tx| {
+            let t = find(tx, ctx, id, &ALL_STATUSES)?;
+            let m = model(tx, &t)?;
+            let mut s = format!(
+                "{} · {} · {} · {}{} · {} · {} · {}\nStatus: {}",
+                title(&t),
+                t.variant.name(),
+                format_name(t.format),
+                if t.is_match {
+                    "two-game matches"
+                } else {
+                    "single games"
+                },
+                if t.double_rr { " · double" } else { "" },
+                match t.days_per_move {
+                    Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
+                    None => "no clock".into(),
+                },
+                if t.rated { "rated" } else { "casual" },
+                if t.format == TournamentFormat::RoundRobin {
+                    t.pace.id()
+                } else {
+                    ""
+                },
+                t.status.id()
+            );
+            if let Some(n) = t.total_rounds {
+                let done = (1..=n)
+                    .filter(|r| {
+                        let ps: Vec<_> = m.pairings.iter().filter(|p| p.round == *r).collect();
+                        !ps.is_empty() && ps.iter().all(|p| p.result.is_some())
+                    })
+                    .count();
+                s.push_str(&format!(", {done} of {n} rounds complete"));
+            }
+            s.push_str(&format!("\nPlayers ({}): ", m.players.len()));
+            let list: Vec<String> = m
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    format!(
+                        "{}{}{}",
+                        p.seed.map_or(String::new(), |s| format!("{s}. ")),
+                        escape_markdown(&m.names[i]),
+                        if p.withdrawn_at.is_some() {
+                            " (withdrawn)"
+                        } else {
+                            ""
+                        }
+                    )
+                })
+                .collect();
+            s.push_str(&list.join(", "));
+            Ok(vec![Out::text(Reply::private(s))])
+        })
+    }
+
+    /// `/tournament pairings [round]`.
+    pub(crate) fn tournament_pairings(
+        &self,
+        ctx: &Ctx,
+        round: Option<u32>,
+        id: Option<i64>,
+    ) -> Outcome<Vec<Out>> {
+        self.read(|tx| {
+            let t = find(tx, ctx, id, &ALL_STATUSES)?;
+            let all = tx.pairings(t.id, None)?;
+            if all.is_empty() {
+                return Err(Fail::User(format!("{} has no pairings yet.", title(&t))));
+            }
+            let current = all
+                .iter()
+                .filter(|p| p.result.is_none())
+                .map(|p| p.round)
+                .min()
+                .unwrap_or_else(|| all.iter().map(|p| p.round).max().unwrap_or(1));
+            let round = round.unwrap_or(current);
+            let ps: Vec<&PairingRow> = all.iter().filter(|p| p.round == round).collect();
+            if ps.is_empty() {
+                return Err(Fail::User(format!(
+                    "{} has no round {round} paired (rounds 1 to {}).",
+                    title(&t),
+                    all.iter().map(|p| p.round).max().unwrap_or(1)
+                )));
+            }
+            let mut b = Builder::new().text(format!("{} · round {round}:", title(&t)));
+            for p in ps {
+                let n0 = user_name(tx, &p.player0)?;
+                b = b
+                    .text(format!("\nBoard {}: ", p.board))
+                    .user(&p.player0, &n0);
+                let Some(p1) = &p.player1 else {
+                    b = b.text(" has a bye.");
+                    continue;
+                };
+                let n1 = user_name(tx, p1)?;
+                b = b.text(" vs ").user(p1, &n1);
+                b = match p.result {
+                    Some(r) => b.text(format!(" · {}", result_text(r))),
+                    None if p.game_id.is_some() => {
+                        let ch = p
+                            .thread_id
+                            .clone()
+                            .or(p.thread_key.clone())
+                            .unwrap_or_default();
+                        b.text(" · playing in ").channel(&ch)
+                    }
+                    None => b.text(" · not started yet"),
+                };
+            }
+            Ok(vec![Out::text(b.private().build())])
+        })
+    }
+
+    /// `/tournament standings`: the table (text; the seam for a picture is
+    /// [`standings_table`]'s rows).
+    pub(crate) fn tournament_standings(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+        self.read(|tx| {
+            let t = find(tx, ctx, id, &ALL_STATUSES)?;
+            let m = model(tx, &t)?;
+            let rows = standings_of(&t, &m);
+            let leader = rows
+                .first()
+                .map(|r| escape_markdown(&m.names[r.player]))
+                .unwrap_or_default();
+            let summary = match t.status {
+                TournamentStatus::Finished => format!("final standings; winner {leader}"),
+                TournamentStatus::Running => format!("standings so far; {leader} leads"),
+                _ => "no games yet".into(),
+            };
+            let text = format!(
+                "{} · {summary}.\n```\n{}```",
+                title(&t),
+                standings_table(&t, &m, &rows)
+            );
+            Ok(vec![Out::text(Builder::new().text(text).build())])
+        })
+    }
+
+    /// `/tournament list`.
+    pub(crate) fn tournament_list(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
+        self.read(|tx| {
+            let ts = tx.server_tournaments(&ctx.server)?;
+            if ts.is_empty() {
+                return Ok(vec![Out::text(Reply::private(
+                    "This server has no tournaments yet; a moderator creates one with \
+                     `/tournament create`.",
+                ))]);
+            }
+            let mut b = Builder::new().text("Tournaments of this server:");
+            for t in ts.iter().take(25) {
+                let n = tx.entrants(t.id)?.len();
+                b = b
+                    .text(format!(
+                        "\n#{} {} · {} · {} · {n} player{} · {} · ",
+                        t.id,
+                        escape_markdown(&t.name),
+                        t.variant.id(),
+                        format_name(t.format),
+                        if n == 1 { "" } else { "s" },
+                        t.status.id()
+                    ))
+                    .channel(&t.channel_id);
+            }
+            Ok(vec![Out::text(b.private().build())])
+        })
+    }
+
+    /// `/tournament export`: the TRF-16 file.
+    pub(crate) fn tournament_export(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+        self.read(|tx| {
+            let t = find(tx, ctx, id, &ALL_STATUSES)?;
+            let text = self.tournament_trf(tx, &t)?;
+            let mut reply = Reply::private(format!("{} as a FIDE TRF-16 file.", title(&t)));
+            reply.document = Some(Document {
+                filename: format!("tournament-{}.trf", t.id),
+                text,
+                note: format!(
+                    "{} as a FIDE TRF-16 file (XXR: the number of rounds).",
+                    title(&t)
+                ),
+                always: true,
+            });
+            Ok(vec![Out::text(reply)])
+        })
+    }
+
+    /// A tournament as TRF-16 text.
+    pub(crate) fn tournament_trf(&self, tx: &Tx, t: &TournamentRow) -> Outcome<String> {
+        let m = model(tx, t)?;
+        Ok(trf_of(t, &m).write())
+    }
+}
+
+const ALL_STATUSES: [TournamentStatus; 4] = [
+    TournamentStatus::Open,
+    TournamentStatus::Running,
+    TournamentStatus::Finished,
+    TournamentStatus::Cancelled,
+];
+
+/// What a match needs after one of its games.
+enum MatchState {
+    /// Its next game, started.
+    Next(Box<Out>),
+    /// It is over.
+    Decided(PairingResult),
+}
+
+/// The seat of a side in a game.
+fn seat_of_side(game: &GameRow, side: Side) -> usize {
+    usize::from(super::text::side_of(game, 0) != side)
+}
+
+/// The thread of a pairing: its key, where it opens, and its name ("R2 · Aoife vs Brian").
+fn thread_request(tx: &Tx, t: &TournamentRow, p: &PairingRow) -> Outcome<ThreadRequest> {
+    let n0 = user_name(tx, &p.player0)?;
+    let n1 = match &p.player1 {
+        Some(u) => user_name(tx, u)?,
+        None => String::new(),
+    };
+    Ok(ThreadRequest {
+        key: p.thread_key.clone().unwrap_or_else(|| thread_key(t, p)),
+        parent: t.channel_id.clone(),
+        name: format!("R{} · {n0} vs {n1}", p.round),
+    })
+}
+
+/// A message in a pairing's thread (opened by it if it is not open yet).
+fn thread_out(
+    tx: &Tx,
+    t: &TournamentRow,
+    p: &PairingRow,
+    channel: &str,
+    mut reply: Reply,
+) -> Outcome<Out> {
+    reply.channel = Some(channel.to_string());
+    reply.thread = Some(thread_request(tx, t, p)?);
+    Ok(Out::text(reply))
+}
+
+fn result_text(r: PairingResult) -> &'static str {
+    match r {
+        PairingResult::Win0 => "1–0",
+        PairingResult::Win1 => "0–1",
+        PairingResult::Draw => "½–½",
+        PairingResult::Forfeit0 => "−/+ (forfeit)",
+        PairingResult::Forfeit1 => "+/− (forfeit)",
+        PairingResult::Bye => "bye",
+    }
+}
+
+fn insert_pairing(
+    tx: &Tx,
+    t: &TournamentRow,
+    round: u32,
+    board: u32,
+    p0: &str,
+    p1: Option<&str>,
+    now: i64,
+) -> Outcome<i64> {
+    Ok(tx.insert_pairing(
+        &NewPairing {
+            tournament_id: t.id,
+            round,
+            board,
+            player0: p0,
+            player1: p1,
+        },
+        now,
+    )?)
+}
+
+/// Seed → player.
+fn seed_users(tx: &Tx, id: i64) -> Outcome<HashMap<u32, String>> {
+    Ok(tx
+        .entrants(id)?
+        .into_iter()
+        .filter_map(|e| e.seed.map(|s| (s, e.user_id)))
+        .collect())
+}
+
+/// The seeds through from a knockout round, in board order.
+fn knockout_winners(
+    t: &TournamentRow,
+    pairings: &[PairingRow],
+    round: u32,
+    tx: &Tx,
+) -> Outcome<Vec<u32>> {
+    let seeds: HashMap<String, u32> = seed_users(tx, t.id)?
+        .into_iter()
+        .map(|(s, u)| (u, s))
+        .collect();
+    let seed = |u: &str| seeds.get(u).copied().unwrap_or(0);
+    Ok(pairings
+        .iter()
+        .filter(|p| p.round == round)
+        .map(|p| {
+            let p1 = p.player1.as_deref().unwrap_or("");
+            match p.result {
+                Some(PairingResult::Win1) | Some(PairingResult::Forfeit0) => seed(p1),
+                _ => seed(&p.player0),
+            }
+        })
+        .collect())
+}
+
+/// One line of the standings as the `tara-bot tournament standings --json` contract writes it
+/// (RULES.md Part F.5).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct StandingLine {
+    /// The place (players still tied share it).
+    pub rank: u32,
+    /// The player's name.
+    pub player: String,
+    /// The player's id (a Discord id, a console name).
+    pub id: String,
+    pub score: f64,
+    pub buchholz_cut1: f64,
+    pub buchholz: f64,
+    pub sonneborn_berger: f64,
+    /// Games won over the board.
+    pub wins: u32,
+    /// The rating the player was seeded with.
+    pub rating: i32,
+}
+
+/// Why a tournament cannot be read from a database.
+fn report_error(e: Fail, id: i64) -> String {
+    match e {
+        Fail::User(m) => m,
+        Fail::Store(e) => format!("tournament {id} cannot be read: {e}"),
+    }
+}
+
+fn read_tournament(tx: &Tx, id: i64) -> Outcome<TournamentRow> {
+    tx.tournament(id)?
+        .ok_or_else(|| Fail::User(format!("there is no tournament {id} in this database")))
+}
+
+/// A stored tournament's standings, best first.
+pub fn tournament_standings(
+    store: &mut crate::store::Store,
+    id: i64,
+) -> Result<Vec<StandingLine>, String> {
+    store
+        .read(|tx| -> Outcome<Vec<StandingLine>> {
+            let t = read_tournament(tx, id)?;
+            let m = model(tx, &t)?;
+            Ok(standings_of(&t, &m)
+                .into_iter()
+                .map(|s| StandingLine {
+                    rank: s.rank,
+                    player: m.names[s.player].clone(),
+                    id: m.players[s.player].user_id.clone(),
+                    score: s.score.as_f64(),
+                    buchholz_cut1: s.buchholz_cut1.as_f64(),
+                    buchholz: s.buchholz.as_f64(),
+                    sonneborn_berger: s.sonneborn_berger.as_f64(),
+                    wins: s.wins,
+                    rating: s.rating,
+                })
+                .collect())
+        })
+        .map_err(|e| report_error(e, id))
+}
+
+/// A stored tournament as a FIDE TRF-16 file.
+pub fn tournament_trf(store: &mut crate::store::Store, id: i64) -> Result<String, String> {
+    store
+        .read(|tx| -> Outcome<String> {
+            let t = read_tournament(tx, id)?;
+            let m = model(tx, &t)?;
+            Ok(trf_of(&t, &m).write())
+        })
+        .map_err(|e| report_error(e, id))
+}

@@ -1,0 +1,497 @@
+//! Whole tournaments through the bot core, typed as console lines: a 5-player round robin, a
+//! 5-player knockout with a decider, a restart mid-round, and two games ending at once. The
+//! standings are checked against values worked out by hand in the comments.
+
+mod common;
+
+use common::{texts, Harness};
+use std::sync::Arc;
+use tara_bot::bot::{tournament_standings, tournament_trf, Bot, Command, Ctx, Reply, User};
+use tara_bot::console::{parse_line, Action};
+use tara_bot::store::{PairingRow, Store, TournamentStatus};
+use tara_bot::tournament::Trf;
+
+const CHANNEL: &str = "tournaments";
+const PLAYERS: [&str; 5] = ["aoife", "brian", "ciara", "donal", "eimear"];
+
+fn ctx(who: &str, channel: &str, moderator: bool) -> Ctx {
+    Ctx {
+        server: "server".into(),
+        channel: channel.into(),
+        user: User::new(who, who),
+        moderator,
+        manager: false,
+    }
+}
+
+fn command(line: &str) -> Command {
+    match parse_line(line) {
+        Ok(Action::Run(c)) => c,
+        other => panic!("{line}: {other:?}"),
+    }
+}
+
+/// Sends a console line as `who` in `channel`; panics on a private refusal.
+fn ok(bot: &Bot, who: &str, channel: &str, line: &str) -> Vec<Reply> {
+    let r = bot.handle(&ctx(who, channel, who == "mod"), command(line));
+    assert!(
+        r.iter().all(|r| !r.ephemeral) || line.contains("info") || line.contains("pairings"),
+        "{line}: {}",
+        texts(&r)
+    );
+    r
+}
+
+fn pairings(db: &std::path::Path, round: Option<u32>) -> Vec<PairingRow> {
+    let mut s = Store::open(db).unwrap();
+    s.read(|tx| tx.pairings(1, round)).unwrap()
+}
+
+fn status(db: &std::path::Path) -> TournamentStatus {
+    let mut s = Store::open(db).unwrap();
+    s.read(|tx| tx.tournament(1)).unwrap().unwrap().status
+}
+
+/// Creates tournament 1 with the five players signed up in order (all unrated: seeded 1500, so
+/// by sign-up: aoife 1, brian 2, ciara 3, donal 4, eimear 5) and starts it.
+fn setup(h: &Harness, create: &str) -> Vec<Reply> {
+    ok(&h.bot, "mod", CHANNEL, create);
+    for p in PLAYERS {
+        ok(&h.bot, p, CHANNEL, "/tournament join");
+    }
+    ok(&h.bot, "mod", CHANNEL, "/tournament start")
+}
+
+/// Plays a pairing's current game to `result`: "0" (player 0 wins: player 1 resigns), "1", or
+/// "draw" (agreed).
+fn play(bot: &Bot, p: &PairingRow, result: &str) -> Vec<Reply> {
+    let ch = p
+        .thread_key
+        .clone()
+        .expect("a started pairing has a thread");
+    let p1 = p.player1.clone().unwrap();
+    match result {
+        "0" => ok(bot, &p1, &ch, "/resign confirm"),
+        "1" => ok(bot, &p.player0, &ch, "/resign confirm"),
+        _ => {
+            ok(bot, &p.player0, &ch, "/draw");
+            ok(bot, &p1, &ch, "/draw accept")
+        }
+    }
+}
+
+fn seed(name: &str) -> usize {
+    PLAYERS.iter().position(|p| *p == name).unwrap()
+}
+
+#[test]
+fn a_five_player_round_robin_runs_to_the_end() {
+    let h = Harness::new(false);
+    let start = setup(&h, "/tournament create Spring hkot-1 round-robin match:no");
+    // All at once: ten games in ten threads, each opened by its first message, plus a
+    // round message per round (five rounds; each player has one bye).
+    let threads: Vec<&Reply> = start.iter().filter(|r| r.thread.is_some()).collect();
+    assert_eq!(threads.len(), 10, "{}", texts(&start));
+    let first = threads[0];
+    assert_eq!(first.thread.as_ref().unwrap().parent, CHANNEL);
+    assert_eq!(first.thread.as_ref().unwrap().name, "R1 · brian vs eimear");
+    assert_eq!(first.mentions.len(), 2, "both players pinged in the thread");
+    let rounds: Vec<&Reply> = start
+        .iter()
+        .filter(|r| r.channel.as_deref() == Some(CHANNEL) && r.plain_text().contains("round "))
+        .collect();
+    assert_eq!(rounds.len(), 5);
+    assert_eq!(rounds[0].mentions.len(), 4, "{}", rounds[0].plain_text());
+    let all = pairings(&h.db(), None);
+    assert_eq!(all.len(), 15);
+    assert_eq!(all.iter().filter(|p| p.player1.is_none()).count(), 5);
+    assert!(all
+        .iter()
+        .filter(|p| p.player1.is_some())
+        .all(|p| p.game_id.is_some()));
+
+    // The results (seed order a < b < c < d < e): the better seed wins every game except
+    // c beats a (an upset) and b draws with d.
+    let mut last = Vec::new();
+    for p in all.iter().filter(|p| p.player1.is_some()) {
+        let (x, y) = (seed(&p.player0), seed(p.player1.as_deref().unwrap()));
+        let r = match (x.min(y), x.max(y)) {
+            (0, 2) => {
+                if x == 2 {
+                    "0"
+                } else {
+                    "1"
+                }
+            }
+            (1, 3) => "draw",
+            _ => {
+                if x < y {
+                    "0"
+                } else {
+                    "1"
+                }
+            }
+        };
+        last = play(&h.bot, p, r);
+    }
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    // Scores: a 3 (b, d, e), b 2½ (c, e, ½ d), c 3 (a, d, e), d 1½ (½ b, e), e 0.
+    // Sonneborn-Berger: c = a 3 + d 1½ + e 0 = 4½; a = b 2½ + d 1½ + e 0 = 4;
+    // b = c 3 + e 0 + ½ × d 1½ = 3¾; d = ½ × b 2½ + e 0 = 1¼; e = 0.
+    // So c is first (3, SB 4½), a second (3, SB 4), then b, d, e.
+    let rows = tournament_standings(&mut Store::open(h.db()).unwrap(), 1).unwrap();
+    let got: Vec<(u32, &str, f64, f64, u32)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.rank,
+                r.player.as_str(),
+                r.score,
+                r.sonneborn_berger,
+                r.wins,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (1, "ciara", 3.0, 4.5, 3),
+            (2, "aoife", 3.0, 4.0, 3),
+            (3, "brian", 2.5, 3.75, 2),
+            (4, "donal", 1.5, 1.25, 1),
+            (5, "eimear", 0.0, 0.0, 0),
+        ]
+    );
+    // The end: the winner announced, each participant pinged once, in the tournament channel.
+    let end = last
+        .iter()
+        .find(|r| r.plain_text().contains("is over"))
+        .expect("the final message");
+    assert_eq!(end.channel.as_deref(), Some(CHANNEL));
+    assert!(
+        end.plain_text().contains("The winner is @ciara"),
+        "{}",
+        end.plain_text()
+    );
+    let mut pinged = end.mentions.clone();
+    pinged.sort();
+    assert_eq!(pinged, {
+        let mut p: Vec<String> = PLAYERS.iter().map(|s| s.to_string()).collect();
+        p.sort();
+        p
+    });
+    // The TRF-16 export reads back: five players, XXR 5, c with 3 points.
+    let trf = Trf::parse(&tournament_trf(&mut Store::open(h.db()).unwrap(), 1).unwrap()).unwrap();
+    assert_eq!(trf.total_rounds, Some(5));
+    assert_eq!(trf.players.len(), 5);
+    assert_eq!(trf.players[2].name, "ciara");
+    assert_eq!(trf.players[2].points.as_f64(), 3.0);
+    // The machine contracts: the same standings as JSON lines, the TRF on stdout.
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let db = h.db().display().to_string();
+    let json = run(&["tournament", "standings", "--db", &db, "1", "--json"]);
+    let lines: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["rank"], 1);
+    assert_eq!(lines[0]["player"], "ciara");
+    assert_eq!(lines[0]["score"], 3.0);
+    assert_eq!(lines[0]["sonneborn_berger"], 4.5);
+    assert_eq!(lines[0]["wins"], 3);
+    assert_eq!(lines[0]["rating"], 1500);
+    // Buchholz (Part F.5), ciara: opponents' scores a 3 + b 2½ + d 1½ + e 0 = 7, plus her own
+    // 3 for her bye = 10; Cut-1 drops the lowest term (e's 0): 10.
+    assert_eq!(lines[0]["buchholz"], 10.0);
+    assert_eq!(lines[0]["buchholz_cut1"], 10.0);
+    assert!(run(&["tournament", "export", "--db", &db, "1"]).contains("XXR 5"));
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(["tournament", "standings", "--db", &db, "7", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no tournament 7"));
+    // Nothing more to play, and standings are shown to anyone.
+    let s = ok(&h.bot, "eimear", CHANNEL, "/tournament standings");
+    assert!(s[0].plain_text().contains("final standings; winner ciara"));
+}
+
+#[test]
+fn a_five_player_knockout_with_a_decider_runs_to_the_end() {
+    let h = Harness::new(false);
+    setup(&h, "/tournament create Cup hkot-1 knockout");
+    // The bracket of eight for five seeds: 1 v 8 (bye), 4 v 5, 2 v 7 (bye), 3 v 6 (bye).
+    let r1 = pairings(&h.db(), Some(1));
+    assert_eq!(r1.len(), 4);
+    assert_eq!(r1.iter().filter(|p| p.player1.is_none()).count(), 3);
+    let de = r1.iter().find(|p| p.player1.is_some()).unwrap().clone();
+    assert_eq!(
+        (de.player0.as_str(), de.player1.as_deref()),
+        ("donal", Some("eimear"))
+    );
+    // Two drawn games: level on points, so a decider, which eimear wins.
+    play(&h.bot, &de, "draw");
+    let r = play(&h.bot, &de, "draw");
+    assert!(texts(&r).contains("decider"), "{}", texts(&r));
+    assert!(
+        pairings(&h.db(), Some(2)).is_empty(),
+        "no round 2 before the tie is decided"
+    );
+    play(&h.bot, &de, "1");
+    // Round 2: aoife v eimear, brian v ciara (seeds 1 v 5 and 2 v 3, in bracket order).
+    let r2 = pairings(&h.db(), Some(2));
+    let ties: Vec<(&str, &str)> = r2
+        .iter()
+        .map(|p| (p.player0.as_str(), p.player1.as_deref().unwrap()))
+        .collect();
+    assert_eq!(ties, vec![("aoife", "eimear"), ("brian", "ciara")]);
+    // aoife wins both games of her tie; ciara both of hers.
+    for _ in 0..2 {
+        play(&h.bot, &r2[0], "0");
+        play(&h.bot, &r2[1], "1");
+    }
+    let r3 = pairings(&h.db(), Some(3));
+    assert_eq!(r3.len(), 1);
+    assert_eq!(r3[0].player0, "aoife");
+    play(&h.bot, &r3[0], "0");
+    let last = play(&h.bot, &r3[0], "0");
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    assert!(texts(&last).contains("The winner is @aoife"));
+    // Rounds reached: aoife won the final (4), ciara lost it (3), brian and eimear lost in
+    // round 2 (2; both seeded 1500, so they share third place), donal lost in round 1 (1).
+    let rows = tournament_standings(&mut Store::open(h.db()).unwrap(), 1).unwrap();
+    let got: Vec<(u32, &str)> = rows.iter().map(|r| (r.rank, r.player.as_str())).collect();
+    assert_eq!(
+        got,
+        vec![
+            (1, "aoife"),
+            (2, "ciara"),
+            (3, "brian"),
+            (3, "eimear"),
+            (5, "donal")
+        ]
+    );
+}
+
+#[test]
+fn a_restart_mid_round_loses_and_doubles_nothing() {
+    let mut h = Harness::new(false);
+    setup(
+        &h,
+        "/tournament create Slow ard-ri round-robin pace:by-round",
+    );
+    let r1 = pairings(&h.db(), Some(1));
+    let games: Vec<&PairingRow> = r1.iter().filter(|p| p.player1.is_some()).collect();
+    assert_eq!(games.len(), 2);
+    assert!(pairings(&h.db(), Some(2))
+        .iter()
+        .all(|p| p.game_id.is_none()));
+    play(&h.bot, games[0], "0");
+    // A new process on the same file: nothing restarts, nothing is lost.
+    h.restart();
+    let before = pairings(&h.db(), None);
+    assert_eq!(before.iter().filter(|p| p.game_id.is_some()).count(), 2);
+    play(&h.bot, games[1], "draw");
+    let after = pairings(&h.db(), None);
+    // Round 2 started once: its two games, and nothing else.
+    assert_eq!(after.iter().filter(|p| p.game_id.is_some()).count(), 4);
+    let r2 = pairings(&h.db(), Some(2));
+    assert_eq!(r2.iter().filter(|p| p.game_id.is_some()).count(), 2);
+    // Another restart changes nothing either.
+    h.restart();
+    h.bot.tick();
+    assert_eq!(pairings(&h.db(), None), after);
+}
+
+#[test]
+fn two_games_ending_at_once_start_the_next_round_once() {
+    let h = Harness::new(false);
+    setup(
+        &h,
+        "/tournament create Race hkot-1 round-robin pace:by-round",
+    );
+    let r1 = pairings(&h.db(), Some(1));
+    let games: Vec<PairingRow> = r1.into_iter().filter(|p| p.player1.is_some()).collect();
+    // A second process on the same file; each ends one of the round's two games at once.
+    let other =
+        Arc::new(Bot::new(Store::open(h.db()).unwrap(), h.clock.clone(), 9).with_images(false));
+    std::thread::scope(|s| {
+        let a = s.spawn(|| play(&h.bot, &games[0], "0"));
+        let b = s.spawn(|| play(&other, &games[1], "1"));
+        a.join().unwrap();
+        b.join().unwrap();
+    });
+    let r2 = pairings(&h.db(), Some(2));
+    assert_eq!(r2.iter().filter(|p| p.game_id.is_some()).count(), 2);
+    // One game per started pairing, never two.
+    let mut s = Store::open(h.db()).unwrap();
+    for p in pairings(&h.db(), None)
+        .iter()
+        .filter(|p| p.game_id.is_some())
+    {
+        let n = s.read(|tx| tx.pairing_games(p.id)).unwrap().len();
+        assert_eq!(n, 1, "round {} board {}", p.round, p.board);
+    }
+}
+
+#[test]
+fn bad_tournament_commands_get_clear_answers() {
+    let h = Harness::new(false);
+    let r = h.bot.handle(
+        &ctx("aoife", CHANNEL, false),
+        command("/tournament create Mine hkot-1 knockout"),
+    );
+    assert!(r[0].ephemeral && r[0].plain_text().contains("Only moderators"));
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/tournament create Cup ard-ri knockout max-players:2",
+    );
+    ok(&h.bot, "aoife", CHANNEL, "/tournament join");
+    let r = h
+        .bot
+        .handle(&ctx("aoife", CHANNEL, false), command("/tournament join"));
+    assert!(r[0].plain_text().contains("already signed up"));
+    let r = h
+        .bot
+        .handle(&ctx("brian", CHANNEL, false), command("/tournament start"));
+    assert!(r[0].plain_text().contains("Only the organiser"));
+    let r = h
+        .bot
+        .handle(&ctx("mod", CHANNEL, true), command("/tournament start"));
+    assert!(r[0].plain_text().contains("at least two players"));
+    ok(&h.bot, "brian", CHANNEL, "/tournament join");
+    let r = h
+        .bot
+        .handle(&ctx("ciara", CHANNEL, false), command("/tournament join"));
+    assert!(r[0].plain_text().contains("is full"));
+    let r = h.bot.handle(
+        &ctx("ciara", "elsewhere", false),
+        command("/tournament info id:9"),
+    );
+    assert!(r[0].plain_text().contains("no tournament #9"));
+    assert!(parse_line("/tournament frobnicate").is_err());
+    let r = h.bot.handle(
+        &ctx("mod", CHANNEL, true),
+        command("/tournament create X hkot-1 knockout pace:by-round"),
+    );
+    assert!(r[0].plain_text().contains("for round robins"));
+}
+
+#[test]
+fn timeouts_before_a_first_move_are_forfeits_and_two_withdraw_a_player() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/tournament create Clock hkot-2 round-robin days:1",
+    );
+    for p in &PLAYERS[..3] {
+        ok(&h.bot, p, CHANNEL, "/tournament join");
+    }
+    ok(&h.bot, "mod", CHANNEL, "/tournament start");
+    // Three players, all at once: three games, each with a bye beside it. Nobody moves.
+    let games: Vec<PairingRow> = pairings(&h.db(), None)
+        .into_iter()
+        .filter(|p| p.player1.is_some())
+        .collect();
+    assert_eq!(games.len(), 3);
+    h.bot.advance_clock(2 * 24 * 3_600_000);
+    let out = h.bot.tick();
+    assert!(
+        texts(&out).contains("before a first move: a forfeit"),
+        "{}",
+        texts(&out)
+    );
+    let after = pairings(&h.db(), None);
+    let mut s = Store::open(h.db()).unwrap();
+    let entrants = s.read(|tx| tx.entrants(1)).unwrap();
+    for e in &entrants {
+        // Each player moves first (player 0) in the games the table gives them first.
+        let first = games.iter().filter(|p| p.player0 == e.user_id).count() as u32;
+        assert!(e.forfeits <= first, "{}", e.user_id);
+        assert_eq!(e.withdrawn_at.is_some(), e.forfeits >= 2, "{}", e.user_id);
+    }
+    // Every game is a forfeit: unplayed and unrated; the tournament is over.
+    for p in after.iter().filter(|p| p.player1.is_some()) {
+        use tara_bot::store::PairingResult::*;
+        assert!(matches!(p.result, Some(Forfeit0) | Some(Forfeit1)), "{p:?}");
+        for g in s.read(|tx| tx.pairing_games(p.id)).unwrap() {
+            assert!(!g.rated, "game {} is a forfeit, so unrated", g.id);
+        }
+    }
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    // Forfeits count as unplayed: no wins over the board, and each Buchholz term is the
+    // player's own score.
+    for r in tournament_standings(&mut s, 1).unwrap() {
+        assert_eq!(r.wins, 0);
+        assert_eq!(r.buchholz, r.score * 3.0, "{}", r.player);
+    }
+}
+
+#[test]
+fn a_withdrawn_player_is_not_paired_again() {
+    let h = Harness::new(false);
+    setup(
+        &h,
+        "/tournament create Quit sacred-hill-2 round-robin pace:by-round",
+    );
+    // eimear withdraws herself in round 1: her game (if any) is resigned as a forfeit, and
+    // every later pairing of hers is a forfeit when its round starts.
+    let r = ok(&h.bot, "eimear", CHANNEL, "/tournament withdraw");
+    assert!(texts(&r).contains("withdrawn"), "{}", texts(&r));
+    let r = h.bot.handle(
+        &ctx("eimear", CHANNEL, false),
+        command("/tournament withdraw"),
+    );
+    assert!(r[0].plain_text().contains("already withdrawn"));
+    // Play every remaining game: player 0 wins.
+    for _ in 0..10 {
+        let open: Vec<PairingRow> = pairings(&h.db(), None)
+            .into_iter()
+            .filter(|p| p.result.is_none() && p.game_id.is_some())
+            .collect();
+        let Some(p) = open.first() else { break };
+        play(&h.bot, p, "0");
+    }
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    let all = pairings(&h.db(), None);
+    let hers: Vec<&PairingRow> = all
+        .iter()
+        .filter(|p| {
+            p.player1.is_some() && (p.player0 == "eimear" || p.player1.as_deref() == Some("eimear"))
+        })
+        .collect();
+    assert_eq!(hers.len(), 4);
+    let mut s = Store::open(h.db()).unwrap();
+    for p in hers {
+        use tara_bot::store::PairingResult::*;
+        let expected = if p.player0 == "eimear" {
+            Forfeit0
+        } else {
+            Forfeit1
+        };
+        assert_eq!(p.result, Some(expected));
+        // Never a game with her after the withdrawal: at most the one in progress then.
+        let games = s.read(|tx| tx.pairing_games(p.id)).unwrap();
+        assert!(
+            p.round == 1 || games.is_empty(),
+            "round {} has a game",
+            p.round
+        );
+    }
+}
