@@ -420,12 +420,22 @@ impl Palette {
 
     /// The canvas's pixels as palette indices.
     pub fn index(&self, c: &Canvas) -> Vec<u8> {
+        self.index_rgba(c.pixmap.data())
+    }
+
+    /// The pixels of some rows of the canvas as palette indices.
+    pub fn index_rows(&self, c: &Canvas, rows: std::ops::Range<usize>) -> Vec<u8> {
+        let line = c.width() as usize * 4;
+        self.index_rgba(&c.pixmap.data()[rows.start * line..rows.end * line])
+    }
+
+    /// Opaque RGBA pixels as palette indices.
+    pub(super) fn index_rgba(&self, data: &[u8]) -> Vec<u8> {
         // A drawing has a few hundred distinct colours: a small direct-mapped cache of colour
         // to index answers almost every pixel without a search.
         const SLOTS: usize = 1 << 11;
         let mut keys = vec![u32::MAX; SLOTS];
         let mut values = vec![0u8; SLOTS];
-        let data = c.pixmap.data();
         let mut out = Vec::with_capacity(data.len() / 4);
         // Runs of one colour (most of an image) cost one comparison per pixel.
         let (mut last_key, mut last) = (u32::MAX, 0u8);
@@ -448,12 +458,11 @@ impl Palette {
         out
     }
 
-    /// An indexed (8-bit palette) PNG of a canvas.
-    pub fn png(&self, c: &Canvas) -> Vec<u8> {
-        let data = self.index(c);
+    /// An indexed (8-bit palette) PNG of palette indices, `width` by `height`.
+    pub fn png_of(&self, data: &[u8], width: u32, height: u32) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 * 1024);
         {
-            let mut enc = png::Encoder::new(&mut out, c.width(), c.height());
+            let mut enc = png::Encoder::new(&mut out, width, height);
             enc.set_color(png::ColorType::Indexed);
             enc.set_depth(png::BitDepth::Eight);
             enc.set_palette(self.colours[..ENTRIES * 3].to_vec());
@@ -461,7 +470,7 @@ impl Palette {
             // makes boards about 45% smaller but costs about 1 ms more per board.
             enc.set_compression(png::Compression::Fast);
             let mut writer = enc.write_header().expect("PNG header to memory");
-            writer.write_image_data(&data).expect("PNG data to memory");
+            writer.write_image_data(data).expect("PNG data to memory");
         }
         out
     }

@@ -18,6 +18,7 @@ mod replay;
 mod tara;
 pub mod text;
 mod theme;
+mod tiles;
 
 pub use chart::rating_chart_png;
 pub use draw::{board_png, draw, warm_up};
