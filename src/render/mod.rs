@@ -27,4 +27,4 @@ pub use layout::{HEIGHT, WIDTH};
 pub use leaderboard::leaderboard_png;
 pub use profile::profile_png;
 pub use ratings::{LeaderboardRow, ProfileCard, ProfileRating, RatingPoint};
-pub use replay::{replay_gif, replay_gif_within, Replay, UPLOAD_LIMIT};
+pub use replay::{replay_gif, replay_gif_within, Replay, PART_DELAY, UPLOAD_LIMIT};
