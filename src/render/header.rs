@@ -331,8 +331,9 @@ fn status(pos: &Position, frame: &Frame) -> Status {
     }
 }
 
-/// Draws the status lines, below [`PANELS_BOTTOM`] and above the board.
-fn draw_status(c: &mut Canvas, s: &Status) {
+/// Draws the status lines, below [`PANELS_BOTTOM`] and above the board, onto a canvas whose
+/// first row is the image's row `top`.
+fn draw_status(c: &mut Canvas, s: &Status, top: f32) {
     let mid = WIDTH as f32 / 2.0;
     let colour = if s.alert {
         palette::ALERT
@@ -343,7 +344,7 @@ fn draw_status(c: &mut Canvas, s: &Status) {
     c.text(
         Style::new(Weight::Bold, 16.0, colour),
         mid,
-        112.0,
+        112.0 - top,
         Align::Centre,
         &text,
     );
@@ -352,7 +353,7 @@ fn draw_status(c: &mut Canvas, s: &Status) {
         c.text(
             Style::new(Weight::Regular, 13.0, palette::MUTED),
             mid,
-            131.0,
+            131.0 - top,
             Align::Centre,
             &detail,
         );
@@ -364,7 +365,7 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
     for p in &panels(pos, frame) {
         draw_panel(c, p);
     }
-    draw_status(c, &status(pos, frame));
+    draw_status(c, &status(pos, frame), 0.0);
 }
 
 /// Panels drawn before, in the palette (each its half of the image, above [`PANELS_BOTTOM`]).
@@ -405,10 +406,10 @@ pub(super) fn compose(out: &mut [u8], pos: &Position, frame: &Frame) {
             out[at..at + half].copy_from_slice(line);
         }
     }
-    let mut c = Canvas::new(WIDTH, HEADER as u32, palette::BACKGROUND);
-    draw_status(&mut c, &status(pos, frame));
-    let lines = PALETTE.index_rows(&c, PANELS_BOTTOM..HEADER as usize);
-    out[PANELS_BOTTOM * width..HEADER as usize * width].copy_from_slice(&lines);
+    let rows = HEADER as usize - PANELS_BOTTOM;
+    let mut c = Canvas::new(WIDTH, rows as u32, palette::BACKGROUND);
+    draw_status(&mut c, &status(pos, frame), PANELS_BOTTOM as f32);
+    out[PANELS_BOTTOM * width..HEADER as usize * width].copy_from_slice(&PALETTE.index(&c));
 }
 
 #[cfg(test)]

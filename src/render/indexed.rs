@@ -423,12 +423,6 @@ impl Palette {
         self.index_rgba(c.pixmap.data())
     }
 
-    /// The pixels of some rows of the canvas as palette indices.
-    pub fn index_rows(&self, c: &Canvas, rows: std::ops::Range<usize>) -> Vec<u8> {
-        let line = c.width() as usize * 4;
-        self.index_rgba(&c.pixmap.data()[rows.start * line..rows.end * line])
-    }
-
     /// Opaque RGBA pixels as palette indices.
     pub(super) fn index_rgba(&self, data: &[u8]) -> Vec<u8> {
         // A drawing has a few hundred distinct colours: a small direct-mapped cache of colour
