@@ -1,5 +1,5 @@
 //! Board images: structural checks (size, PNG decodes, replay frame counts, sizes) and golden
-//! images compared with a small per-pixel tolerance.
+//! images compared pixel for pixel.
 //!
 //! On a golden mismatch the actual image is written next to the expected one as
 //! `<name>.actual.png`. `UPDATE_GOLDEN=1 cargo test --release --test render` rewrites them.
@@ -9,7 +9,7 @@ use tara_bot::cli::engine::split_moves;
 use tara_bot::game::notation::{parse_hill, parse_square};
 use tara_bot::game::playout::{random_game, Rng};
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
-use tara_bot::render::{board_png, replay_gif, Cell, Frame, HEIGHT, WIDTH};
+use tara_bot::render::{board_png, replay_gif, Cell, Frame, HEIGHT, PART_DELAY, WIDTH};
 
 /// Decodes a PNG to RGB8 pixels.
 fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
@@ -132,24 +132,16 @@ fn golden_images_match() {
             .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
         let (w1, h1, a) = decode(&actual);
         let (w2, h2, e) = decode(&expected);
-        let mut bad = 0usize;
-        if (w1, h1) == (w2, h2) {
-            for (pa, pe) in a.chunks_exact(3).zip(e.chunks_exact(3)) {
-                let d = pa
-                    .iter()
-                    .zip(pe)
-                    .map(|(x, y)| x.abs_diff(*y))
-                    .max()
-                    .unwrap();
-                if d > 40 {
-                    bad += 1;
-                }
-            }
+        // Exact: every pixel the same colour.
+        let bad = if (w1, h1) == (w2, h2) {
+            a.chunks_exact(3)
+                .zip(e.chunks_exact(3))
+                .filter(|(pa, pe)| pa != pe)
+                .count()
         } else {
-            bad = usize::MAX;
-        }
-        // Tolerance: at most 0.1% of the pixels may differ noticeably.
-        if bad > (w2 * h2) as usize / 1000 {
+            usize::MAX
+        };
+        if bad > 0 {
             let out = dir.join(format!("{}.actual.png", c.name));
             std::fs::write(&out, &actual).unwrap();
             failures.push(format!(
@@ -198,7 +190,9 @@ fn images_of_different_positions_differ() {
     assert_ne!(decode(&a).2, decode(&b).2);
 }
 
-/// Counts the frames of a GIF and checks each one lies inside the canvas.
+/// Counts the positions a GIF shows (a position is one image, or two of which the first is
+/// shown for `PART_DELAY` only), and checks each image lies inside the canvas and each
+/// position is shown long enough to read.
 fn gif_frames(bytes: &[u8]) -> (u16, u16, usize) {
     let mut opts = gif::DecodeOptions::new();
     opts.set_color_output(gif::ColorOutput::Indexed);
@@ -207,9 +201,68 @@ fn gif_frames(bytes: &[u8]) -> (u16, u16, usize) {
     let mut n = 0;
     while let Some(f) = dec.read_next_frame().expect("GIF frame") {
         assert!(f.left + f.width <= w && f.top + f.height <= h);
-        n += 1;
+        if f.delay > PART_DELAY {
+            assert!(f.delay >= 50, "a position shown for {} cs", f.delay);
+            n += 1;
+        } else {
+            assert_eq!(f.delay, PART_DELAY);
+        }
     }
     (w, h, n)
+}
+
+/// The images of a GIF composed onto its canvas: one image of palette indices per position.
+fn gif_positions(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut dec = opts.read_info(bytes).expect("GIF header");
+    let w = usize::from(dec.width());
+    let mut canvas = vec![0u8; w * usize::from(dec.height())];
+    let mut out = Vec::new();
+    while let Some(f) = dec.read_next_frame().expect("GIF frame") {
+        let (l, t, fw) = (
+            usize::from(f.left),
+            usize::from(f.top),
+            usize::from(f.width),
+        );
+        for (r, line) in f.buffer.chunks_exact(fw).enumerate() {
+            for (c, &v) in line.iter().enumerate() {
+                if Some(v) != f.transparent {
+                    canvas[(t + r) * w + l + c] = v;
+                }
+            }
+        }
+        if f.delay > PART_DELAY {
+            out.push(canvas.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_position_of_a_replay_is_the_board_image_of_that_position() {
+    for (i, variant) in [Variant::Hkot1, Variant::ArdRi].into_iter().enumerate() {
+        let options = GameOptions::new(variant);
+        let (_, moves) = random_game(options, &mut Rng::new(70 + i as u64));
+        let moves = &moves[..moves.len().min(30)];
+        let names = ["Aoife".to_string(), "Brian".to_string()];
+        let shown = gif_positions(&replay_gif(options, moves, &names));
+        assert_eq!(shown.len(), moves.len() + 1);
+        let mut pos = Position::new(options);
+        for (ply, image) in shown.iter().enumerate() {
+            let last = ply.checked_sub(1).map(|k| moves[k]);
+            if let Some(m) = last {
+                pos.play(m).unwrap();
+            }
+            let png_bytes = board_png(&pos, &Frame::new(names.clone(), last));
+            let mut dec = png::Decoder::new(std::io::Cursor::new(png_bytes));
+            dec.set_transformations(png::Transformations::IDENTITY);
+            let mut reader = dec.read_info().unwrap();
+            let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+            reader.next_frame(&mut buf).unwrap();
+            assert!(buf == *image, "{variant}, ply {ply}");
+        }
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The Ard Rí board: 7x7 squares, throne and corners marked, attackers as dark diamonds,
 //! defenders as light discs, the king as a light disc with a crown.
 
-use super::canvas::{polygon, rounded_rect, Canvas};
+use super::canvas::{polygon, rounded_rect, Surface};
 use super::frame::Frame;
 use super::layout::{cell_centre, cell_origin, BOARD_X, BOARD_Y, CELL};
 use super::theme as palette;
@@ -10,7 +10,7 @@ use crate::game::board::{squares, Square};
 use crate::game::{ArdRiPosition, Move, Team};
 
 /// An attacker: a dark diamond with a light rim.
-pub(super) fn attacker(c: &mut Canvas, cx: f32, cy: f32, r: f32, alpha: u8) {
+pub(super) fn attacker(c: &mut impl Surface, cx: f32, cy: f32, r: f32, alpha: u8) {
     let pts = [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)];
     if let Some(p) = polygon(&pts) {
         c.stroke(&p, 5.0, palette::MUTED.alpha(alpha));
@@ -20,12 +20,12 @@ pub(super) fn attacker(c: &mut Canvas, cx: f32, cy: f32, r: f32, alpha: u8) {
 }
 
 /// A defender: a light disc with a dark outline.
-pub(super) fn defender(c: &mut Canvas, cx: f32, cy: f32, r: f32, alpha: u8) {
+pub(super) fn defender(c: &mut impl Surface, cx: f32, cy: f32, r: f32, alpha: u8) {
     c.fill_circle(cx, cy, r * 0.85, palette::DEFENDER.alpha(alpha));
     c.stroke_circle(cx, cy, r * 0.85, 3.0, palette::INK.alpha(alpha));
 }
 
-fn king(c: &mut Canvas, cx: f32, cy: f32, alpha: u8) {
+fn king(c: &mut impl Surface, cx: f32, cy: f32, alpha: u8) {
     c.fill_circle(cx, cy, 28.0, palette::DEFENDER.alpha(alpha));
     c.stroke_circle(cx, cy, 28.0, 3.5, palette::INK.alpha(alpha));
     super::tara::crown(c, cx, cy + 1.0, palette::GOLD_DARK, alpha);
@@ -35,7 +35,21 @@ fn square_xy(s: Square) -> (f32, f32) {
     cell_origin(s.col(), s.row())
 }
 
-pub(super) fn draw(c: &mut Canvas, a: &ArdRiPosition, frame: &Frame) {
+/// The frame around the board, just outside its squares (its rounded corners reach into the
+/// corner squares by a pixel).
+pub(super) fn board_frame(c: &mut impl Surface) {
+    if let Some(p) = rounded_rect(
+        BOARD_X - 2.0,
+        BOARD_Y - 2.0,
+        7.0 * CELL + 4.0,
+        7.0 * CELL + 4.0,
+        4.0,
+    ) {
+        c.stroke(&p, 3.0, palette::WOOD_MARK);
+    }
+}
+
+pub(super) fn draw(c: &mut impl Surface, a: &ArdRiPosition, frame: &Frame) {
     let throne = Square::new(3, 3).expect("d4");
     for i in 0..49u8 {
         let s = Square::from_index(i).expect("square");
@@ -72,15 +86,7 @@ pub(super) fn draw(c: &mut Canvas, a: &ArdRiPosition, frame: &Frame) {
             );
         }
     }
-    if let Some(p) = rounded_rect(
-        BOARD_X - 2.0,
-        BOARD_Y - 2.0,
-        7.0 * CELL + 4.0,
-        7.0 * CELL + 4.0,
-        4.0,
-    ) {
-        c.stroke(&p, 3.0, palette::WOOD_MARK);
-    }
+    board_frame(c);
     if let Some(Move::Step { from, to }) = frame.last_move {
         for (s, colour) in [(from, palette::LAST_FROM), (to, palette::LAST_TO)] {
             let (x, y) = square_xy(s);

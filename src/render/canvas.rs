@@ -260,6 +260,125 @@ impl Canvas {
     }
 }
 
+/// Something the board's shapes are drawn on: a [`Canvas`] (pixels), or a [`Recording`] of the
+/// shapes that the tiles of a board are composed from. The board's drawing code is written
+/// once, against this trait, so both give the same picture.
+pub trait Surface {
+    fn fill(&mut self, path: &Path, c: Rgba);
+    fn stroke(&mut self, path: &Path, width: f32, c: Rgba);
+    fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgba);
+
+    fn fill_circle(&mut self, cx: f32, cy: f32, r: f32, c: Rgba) {
+        if let Some(p) = PathBuilder::from_circle(cx, cy, r) {
+            self.fill(&p, c);
+        }
+    }
+
+    fn stroke_circle(&mut self, cx: f32, cy: f32, r: f32, width: f32, c: Rgba) {
+        if let Some(p) = PathBuilder::from_circle(cx, cy, r) {
+            self.stroke(&p, width, c);
+        }
+    }
+
+    fn line(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, c: Rgba) {
+        let mut pb = PathBuilder::new();
+        pb.move_to(x0, y0);
+        pb.line_to(x1, y1);
+        if let Some(p) = pb.finish() {
+            self.stroke(&p, width, c);
+        }
+    }
+}
+
+impl Surface for Canvas {
+    fn fill(&mut self, path: &Path, c: Rgba) {
+        Canvas::fill(self, path, c);
+    }
+    fn stroke(&mut self, path: &Path, width: f32, c: Rgba) {
+        Canvas::stroke(self, path, width, c);
+    }
+    fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgba) {
+        Canvas::fill_rect(self, x, y, w, h, c);
+    }
+}
+
+/// A shape as a [`Recording`] holds it.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    Fill(Path),
+    /// A path stroked with this width.
+    Stroke(Path, f32),
+    /// A rectangle: x, y, width, height.
+    Rect([f32; 4]),
+}
+
+/// One recorded shape, its colour, and the pixels it can touch.
+#[derive(Clone, Debug)]
+pub struct Op {
+    pub shape: Shape,
+    pub colour: Rgba,
+    /// Left, top, right, bottom: every pixel the shape can paint lies within.
+    pub bounds: [f32; 4],
+}
+
+impl Op {
+    /// Paints the shape onto `c`, moved by (-dx, -dy).
+    pub fn paint(&self, c: &mut Canvas, dx: f32, dy: f32) {
+        let shift = Transform::from_translate(-dx, -dy);
+        match &self.shape {
+            Shape::Fill(p) => {
+                if let Some(p) = p.clone().transform(shift) {
+                    c.fill(&p, self.colour);
+                }
+            }
+            Shape::Stroke(p, w) => {
+                if let Some(p) = p.clone().transform(shift) {
+                    c.stroke(&p, *w, self.colour);
+                }
+            }
+            Shape::Rect([x, y, w, h]) => c.fill_rect(x - dx, y - dy, *w, *h, self.colour),
+        }
+    }
+}
+
+/// The shapes drawn, in order, not yet painted.
+#[derive(Default)]
+pub struct Recording {
+    pub ops: Vec<Op>,
+}
+
+impl Recording {
+    fn push(&mut self, shape: Shape, colour: Rgba, bounds: [f32; 4]) {
+        self.ops.push(Op {
+            shape,
+            colour,
+            bounds,
+        });
+    }
+}
+
+/// Anti-aliasing reaches at most into the pixel the edge lies in; a pixel of margin more.
+const AA_MARGIN: f32 = 1.0;
+
+impl Surface for Recording {
+    fn fill(&mut self, path: &Path, c: Rgba) {
+        let b = path.bounds();
+        let m = AA_MARGIN;
+        let bounds = [b.left() - m, b.top() - m, b.right() + m, b.bottom() + m];
+        self.push(Shape::Fill(path.clone()), c, bounds);
+    }
+    fn stroke(&mut self, path: &Path, width: f32, c: Rgba) {
+        let b = path.bounds();
+        let m = width / 2.0 + AA_MARGIN;
+        let bounds = [b.left() - m, b.top() - m, b.right() + m, b.bottom() + m];
+        self.push(Shape::Stroke(path.clone(), width), c, bounds);
+    }
+    fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgba) {
+        // A rectangle paints the pixels it covers, and no others.
+        self.push(Shape::Rect([x, y, w, h]), c, [x, y, x + w, y + h]);
+    }
+}
+
 /// A rounded rectangle path.
 pub fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
     let r = r.min(w / 2.0).min(h / 2.0);

@@ -1,24 +1,76 @@
 //! A whole board image: the header, the board of the game, and the coordinates around it.
 
-use super::canvas::{self, Canvas};
+use super::canvas::{self, Canvas, Recording, Surface};
 use super::frame::{Cell, Frame};
-use super::indexed;
+use super::indexed::{self, PALETTE};
 use super::layout::{cell_centre, cell_origin, BOARD_X, BOARD_Y, CELL, HEIGHT, WIDTH};
 use super::theme as palette;
-use super::{ard_ri, header, tara};
+use super::{ard_ri, header, tara, tiles};
 use crate::game::Position;
+use std::sync::OnceLock;
 
-/// Draws a position onto a new canvas.
+/// Draws a position onto a new canvas, every shape painted (the reference that
+/// [`compose`] must match pixel for pixel).
 pub fn draw(pos: &Position, frame: &Frame) -> Canvas {
     let mut c = Canvas::new(WIDTH, HEIGHT, palette::BACKGROUND);
     header::draw(&mut c, pos, frame);
-    match pos {
-        Position::Tara(t) => tara::draw(&mut c, t, frame),
-        Position::ArdRi(a) => ard_ri::draw(&mut c, a, frame),
-    }
-    draw_annotations(&mut c, frame, pos.variant().is_tara());
+    board(&mut c, pos, frame);
     draw_labels(&mut c, pos.variant().is_tara());
     c
+}
+
+/// The board itself: hills or squares, pieces, marks and arrows.
+fn board(c: &mut impl Surface, pos: &Position, frame: &Frame) {
+    match pos {
+        Position::Tara(t) => tara::draw(c, t, frame),
+        Position::ArdRi(a) => ard_ri::draw(c, a, frame),
+    }
+    draw_annotations(c, frame, pos.variant().is_tara());
+}
+
+/// What is the same on every board of a kind (Tara or Ard Rí) outside the grid of cells: the
+/// background, the coordinates and the Ard Rí frame, in the palette.
+fn base(tara: bool) -> &'static [u8] {
+    static BASES: [OnceLock<Vec<u8>>; 2] = [OnceLock::new(), OnceLock::new()];
+    BASES[usize::from(tara)].get_or_init(|| {
+        let mut c = Canvas::new(WIDTH, HEIGHT, palette::BACKGROUND);
+        if !tara {
+            ard_ri::board_frame(&mut c);
+        }
+        draw_labels(&mut c, tara);
+        PALETTE.index(&c)
+    })
+}
+
+/// The shapes of a board that reach outside the grid of cells, there in [`base`]: the
+/// Ard Rí frame.
+fn outside_the_grid() -> &'static Recording {
+    static FRAME: OnceLock<Recording> = OnceLock::new();
+    FRAME.get_or_init(|| {
+        let mut rec = Recording::default();
+        ard_ri::board_frame(&mut rec);
+        rec
+    })
+}
+
+/// A position as palette indices ([`WIDTH`] x [`HEIGHT`]), the same pixels as [`draw`]
+/// mapped to the palette: the board is composed of pre-drawn tiles ([`tiles`]), the players'
+/// panels are copied from those drawn before, and only the status lines are drawn. A board
+/// with analysis marks or arrows is drawn whole: they are rare, and an arrow across cells
+/// drawn piecewise differs from one drawn whole by rounding.
+pub(crate) fn compose(pos: &Position, frame: &Frame) -> Vec<u8> {
+    if !frame.marks.is_empty() || !frame.arrows.is_empty() {
+        return PALETTE.index(&draw(pos, frame));
+    }
+    let mut rec = Recording::default();
+    board(&mut rec, pos, frame);
+    if !tiles::fit(&rec, outside_the_grid()) {
+        return PALETTE.index(&draw(pos, frame));
+    }
+    let mut out = base(pos.variant().is_tara()).to_vec();
+    header::compose(&mut out, pos, frame);
+    tiles::compose(&mut out, &rec);
+    out
 }
 
 /// Width of the dark outline of a mark's frame and of an arrow's shaft.
@@ -34,7 +86,7 @@ const HEAD_HALF: f32 = 15.0;
 /// edge, from the centre of one cell towards the centre of another), over the pieces so that
 /// they read on both boards. Nothing is drawn when the frame has neither, so plain boards stay
 /// as they were.
-fn draw_annotations(c: &mut Canvas, frame: &Frame, tara: bool) {
+fn draw_annotations(c: &mut impl Surface, frame: &Frame, tara: bool) {
     let (inset, radius) = if tara { (6.0, 11.0) } else { (5.0, 4.0) };
     for &Cell { col, row } in &frame.marks {
         let (x, y) = cell_origin(col, row);
@@ -90,13 +142,15 @@ fn draw_annotations(c: &mut Canvas, frame: &Frame, tara: bool) {
 
 /// A PNG of a position (8-bit indexed colour in the images' fixed palette).
 pub fn board_png(pos: &Position, frame: &Frame) -> Vec<u8> {
-    indexed::PALETTE.png(&draw(pos, frame))
+    PALETTE.png_of(&compose(pos, frame), WIDTH, HEIGHT)
 }
 
-/// Prepares the shared palette and its colour lookup (otherwise built for the first image,
-/// which then takes some milliseconds longer).
+/// Prepares the shared palette and its colour lookup, and the parts every board shares
+/// (otherwise built for the first image, which then takes some milliseconds longer).
 pub fn warm_up() {
     std::sync::LazyLock::force(&indexed::PALETTE);
+    base(true);
+    base(false);
 }
 
 /// Column letters under the board and row numbers beside it.
@@ -128,5 +182,65 @@ fn draw_labels(c: &mut Canvas, upper: bool) {
             Align::Centre,
             &n,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::playout::{random_game, Rng};
+    use crate::game::{GameOptions, Variant};
+
+    /// How many pixels of two images differ.
+    fn differing(a: &[u8], b: &[u8]) -> usize {
+        a.iter().zip(b).filter(|(x, y)| x != y).count()
+    }
+
+    #[test]
+    fn boards_composed_of_tiles_are_the_boards_drawn_whole() {
+        for (k, variant) in Variant::ALL.into_iter().enumerate() {
+            let options = GameOptions::new(variant);
+            for seed in 0..3 {
+                let (_, moves) = random_game(options, &mut Rng::new(100 * k as u64 + seed));
+                let mut pos = Position::new(options);
+                let names = ["Aoife Ó Briain".to_string(), "Brian".to_string()];
+                for (i, m) in moves.iter().enumerate() {
+                    pos.play_unchecked(*m);
+                    if i % 5 != 4 && i + 1 != moves.len() {
+                        continue;
+                    }
+                    let frame = Frame::new(names.clone(), Some(*m));
+                    let whole = PALETTE.index(&draw(&pos, &frame));
+                    let tiled = compose(&pos, &frame);
+                    assert_eq!(
+                        differing(&whole, &tiled),
+                        0,
+                        "{variant}, seed {seed}, after {} moves",
+                        i + 1
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn marks_and_arrows_are_composed_too() {
+        let options = GameOptions::new(Variant::ArdRi);
+        let (_, moves) = random_game(options, &mut Rng::new(5));
+        let mut pos = Position::new(options);
+        for m in &moves[..20] {
+            pos.play_unchecked(*m);
+        }
+        let inner = Cell { col: 3, row: 3 };
+        let edge = Cell { col: 0, row: 6 };
+        for (marks, arrows) in [
+            (vec![inner], vec![(inner, Cell { col: 5, row: 2 })]),
+            (vec![edge], vec![(edge, inner)]),
+        ] {
+            let frame = Frame::new(["A".into(), "B".into()], moves.get(19).copied())
+                .with_annotations(marks, arrows);
+            let whole = PALETTE.index(&draw(&pos, &frame));
+            assert_eq!(differing(&whole, &compose(&pos, &frame)), 0);
+        }
     }
 }

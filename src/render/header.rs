@@ -3,9 +3,13 @@
 
 use super::canvas::{rounded_rect, Align, Canvas, Style, Weight};
 use super::frame::Frame;
-use super::layout::{fit, WIDTH};
+use super::indexed::PALETTE;
+use super::layout::{fit, HEADER, WIDTH};
 use super::theme as palette;
+use super::tiles::FxBuild;
 use crate::game::{describe, Player, Position, Scoring, Side};
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// Draws the seat's emblem: Red a ring, Blue a square ring, attackers a dark diamond,
 /// defenders a light disc.
@@ -155,7 +159,31 @@ fn stats(pos: &Position, seat: usize) -> (String, String) {
     }
 }
 
-pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
+/// What one player's panel shows: everything its pixels depend on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Panel {
+    seat: usize,
+    side: Side,
+    name: String,
+    tag: &'static str,
+    lit: bool,
+    first: String,
+    second: String,
+}
+
+/// What the status lines under the panels show.
+struct Status {
+    text: String,
+    alert: bool,
+    detail: String,
+}
+
+/// Width of a player's panel.
+const PANEL_W: f32 = (WIDTH as f32 - 36.0) / 2.0;
+/// The panels lie above this row, each within its half of the image; the status lines below.
+pub(super) const PANELS_BOTTOM: usize = 96;
+
+fn panels(pos: &Position, frame: &Frame) -> [Panel; 2] {
     let sides = pos.variant().sides();
     let outcome = pos.outcome().or(frame.result.as_ref());
     let to_move = if outcome.is_some() {
@@ -163,21 +191,10 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
     } else {
         pos.to_move()
     };
-    let panel_w = (WIDTH as f32 - 36.0) / 2.0;
-    for (seat, side) in sides.into_iter().enumerate() {
-        let x = 12.0 + seat as f32 * (panel_w + 12.0);
-        let (y, h) = (10.0, 80.0);
+    [0, 1].map(|seat| {
+        let side = sides[seat];
         let active = to_move == Some(side);
         let winner = outcome.and_then(|o| o.winner) == Some(side);
-        if let Some(p) = rounded_rect(x, y, panel_w, h, 10.0) {
-            c.fill(&p, palette::PANEL);
-            if active || winner {
-                c.stroke(&p, 4.0, palette::GOLD);
-            } else {
-                c.stroke(&p, 1.5, palette::PANEL_EDGE);
-            }
-        }
-        emblem(c, side, x + 26.0, y + 25.0, 16.0);
         let given = legible(frame.names[seat].trim(), Weight::Bold);
         let name = if given.trim().is_empty() {
             side.name().to_string()
@@ -191,52 +208,90 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
         } else {
             ""
         };
-        let tag_w = if tag.is_empty() {
-            0.0
-        } else {
-            Canvas::text_width(Weight::Bold, 11.0, tag) + 14.0
-        };
-        let name = fit(&name, Weight::Bold, 19.0, panel_w - 60.0 - tag_w);
-        c.text(
-            Style::new(Weight::Bold, 19.0, palette::INK),
-            x + 50.0,
-            y + 31.0,
-            Align::Left,
-            &name,
-        );
-        if !tag.is_empty() {
-            let tx = x + panel_w - tag_w - 6.0;
-            if let Some(p) = rounded_rect(tx, y + 15.0, tag_w, 20.0, 10.0) {
-                c.fill(&p, palette::GOLD);
-            }
-            c.text(
-                Style::new(Weight::Bold, 11.0, palette::GOLD_DARK),
-                tx + tag_w / 2.0,
-                y + 29.0,
-                Align::Centre,
-                tag,
-            );
-        }
         let (first, second) = stats(pos, seat);
-        let lines = [
-            (format!("{} · {first}", side.name()), palette::INK, 56.0),
-            (second, palette::MUTED, 73.0),
-        ];
-        for (line, colour, dy) in lines {
-            let line = fit(&line, Weight::Regular, 13.0, panel_w - 20.0);
-            c.text(
-                Style::new(Weight::Regular, 13.0, colour),
-                x + 12.0,
-                y + dy,
-                Align::Left,
-                &line,
-            );
+        Panel {
+            seat,
+            side,
+            name,
+            tag,
+            lit: active || winner,
+            first,
+            second,
+        }
+    })
+}
+
+/// Draws a player's panel within its half of the image, above [`PANELS_BOTTOM`].
+pub(super) fn draw_panel(c: &mut Canvas, p: &Panel) {
+    let panel_w = PANEL_W;
+    let x = 12.0 + p.seat as f32 * (panel_w + 12.0);
+    let (y, h) = (10.0, 80.0);
+    if let Some(path) = rounded_rect(x, y, panel_w, h, 10.0) {
+        c.fill(&path, palette::PANEL);
+        if p.lit {
+            c.stroke(&path, 4.0, palette::GOLD);
+        } else {
+            c.stroke(&path, 1.5, palette::PANEL_EDGE);
         }
     }
-    // Status: the result and the points, or whose turn and the phase; then the last move in
-    // words.
-    let mid = WIDTH as f32 / 2.0;
-    let (status, second) = match outcome {
+    emblem(c, p.side, x + 26.0, y + 25.0, 16.0);
+    let tag = p.tag;
+    let tag_w = if tag.is_empty() {
+        0.0
+    } else {
+        Canvas::text_width(Weight::Bold, 11.0, tag) + 14.0
+    };
+    let name = fit(&p.name, Weight::Bold, 19.0, panel_w - 60.0 - tag_w);
+    c.text(
+        Style::new(Weight::Bold, 19.0, palette::INK),
+        x + 50.0,
+        y + 31.0,
+        Align::Left,
+        &name,
+    );
+    if !tag.is_empty() {
+        let tx = x + panel_w - tag_w - 6.0;
+        if let Some(path) = rounded_rect(tx, y + 15.0, tag_w, 20.0, 10.0) {
+            c.fill(&path, palette::GOLD);
+        }
+        c.text(
+            Style::new(Weight::Bold, 11.0, palette::GOLD_DARK),
+            tx + tag_w / 2.0,
+            y + 29.0,
+            Align::Centre,
+            tag,
+        );
+    }
+    let lines = [
+        (
+            format!("{} · {}", p.side.name(), p.first),
+            palette::INK,
+            56.0,
+        ),
+        (p.second.clone(), palette::MUTED, 73.0),
+    ];
+    for (line, colour, dy) in lines {
+        let line = fit(&line, Weight::Regular, 13.0, panel_w - 20.0);
+        c.text(
+            Style::new(Weight::Regular, 13.0, colour),
+            x + 12.0,
+            y + dy,
+            Align::Left,
+            &line,
+        );
+    }
+}
+
+fn status(pos: &Position, frame: &Frame) -> Status {
+    let sides = pos.variant().sides();
+    let outcome = pos.outcome().or(frame.result.as_ref());
+    let to_move = if outcome.is_some() {
+        None
+    } else {
+        pos.to_move()
+    };
+    // The result and the points, or whose turn and the phase; then the last move in words.
+    let (text, second) = match outcome {
         Some(o) => (
             describe::result(pos, o),
             Some(format!("Points: {}", describe::points(o, sides))),
@@ -261,19 +316,6 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
             (s, None)
         }
     };
-    let colour = if outcome.is_some() {
-        palette::ALERT
-    } else {
-        palette::INK
-    };
-    let status = fit(&status, Weight::Bold, 16.0, WIDTH as f32 - 24.0);
-    c.text(
-        Style::new(Weight::Bold, 16.0, colour),
-        mid,
-        112.0,
-        Align::Centre,
-        &status,
-    );
     let mut detail = describe::last_move(pos, frame.last_move).unwrap_or_default();
     if let Some(points) = second {
         detail = if detail.is_empty() {
@@ -282,16 +324,92 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
             format!("{points} · {detail}")
         };
     }
-    if !detail.is_empty() {
-        let detail = fit(&detail, Weight::Regular, 13.0, WIDTH as f32 - 24.0);
+    Status {
+        text,
+        alert: outcome.is_some(),
+        detail,
+    }
+}
+
+/// Draws the status lines, below [`PANELS_BOTTOM`] and above the board, onto a canvas whose
+/// first row is the image's row `top`.
+fn draw_status(c: &mut Canvas, s: &Status, top: f32) {
+    let mid = WIDTH as f32 / 2.0;
+    let colour = if s.alert {
+        palette::ALERT
+    } else {
+        palette::INK
+    };
+    let text = fit(&s.text, Weight::Bold, 16.0, WIDTH as f32 - 24.0);
+    c.text(
+        Style::new(Weight::Bold, 16.0, colour),
+        mid,
+        112.0 - top,
+        Align::Centre,
+        &text,
+    );
+    if !s.detail.is_empty() {
+        let detail = fit(&s.detail, Weight::Regular, 13.0, WIDTH as f32 - 24.0);
         c.text(
             Style::new(Weight::Regular, 13.0, palette::MUTED),
             mid,
-            131.0,
+            131.0 - top,
             Align::Centre,
             &detail,
         );
     }
+}
+
+/// Draws the header: the two players' panels and the status lines.
+pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
+    for p in &panels(pos, frame) {
+        draw_panel(c, p);
+    }
+    draw_status(c, &status(pos, frame), 0.0);
+}
+
+/// Panels drawn before, in the palette (each its half of the image, above [`PANELS_BOTTOM`]).
+type Panels = HashMap<Panel, Arc<[u8]>, FxBuild>;
+static PANELS: LazyLock<Mutex<Panels>> = LazyLock::new(|| Mutex::new(Panels::default()));
+/// Panels kept at most (29 KB each); the cache starts over when it is full.
+const MAX_PANELS: usize = 512;
+
+/// Writes the header into `out` (palette indices, [`WIDTH`] wide, the header's rows): the
+/// panels copied from those drawn before, the status lines drawn.
+pub(super) fn compose(out: &mut [u8], pos: &Position, frame: &Frame) {
+    let width = WIDTH as usize;
+    let half = width / 2;
+    for p in panels(pos, frame) {
+        let pixels = {
+            let mut cache = PANELS.lock().unwrap_or_else(|e| e.into_inner());
+            match cache.get(&p) {
+                Some(t) => t.clone(),
+                None => {
+                    let mut c = Canvas::new(WIDTH, PANELS_BOTTOM as u32, palette::BACKGROUND);
+                    draw_panel(&mut c, &p);
+                    let all = PALETTE.index(&c);
+                    let mine: Arc<[u8]> = all
+                        .chunks_exact(width)
+                        .flat_map(|row| &row[p.seat * half..(p.seat + 1) * half])
+                        .copied()
+                        .collect();
+                    if cache.len() >= MAX_PANELS {
+                        cache.clear();
+                    }
+                    cache.insert(p.clone(), mine.clone());
+                    mine
+                }
+            }
+        };
+        for (r, line) in pixels.chunks_exact(half).enumerate() {
+            let at = r * width + p.seat * half;
+            out[at..at + half].copy_from_slice(line);
+        }
+    }
+    let rows = HEADER as usize - PANELS_BOTTOM;
+    let mut c = Canvas::new(WIDTH, rows as u32, palette::BACKGROUND);
+    draw_status(&mut c, &status(pos, frame), PANELS_BOTTOM as f32);
+    out[PANELS_BOTTOM * width..HEADER as usize * width].copy_from_slice(&PALETTE.index(&c));
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod replay;
 mod tara;
 pub mod text;
 mod theme;
+mod tiles;
 mod tournament_cards;
 mod tournaments;
 
@@ -29,7 +30,7 @@ pub use layout::{HEIGHT, WIDTH};
 pub use leaderboard::leaderboard_png;
 pub use profile::profile_png;
 pub use ratings::{LeaderboardRow, ProfileCard, ProfileRating, RatingPoint};
-pub use replay::{replay_gif, replay_gif_within, Replay, UPLOAD_LIMIT};
+pub use replay::{replay_gif, replay_gif_within, Replay, PART_DELAY, UPLOAD_LIMIT};
 pub use tournament_cards::{bracket_png, crosstable_png, standings_png};
 pub use tournaments::{
     BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, StandingsCard, StandingsRow,

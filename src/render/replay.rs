@@ -1,17 +1,23 @@
-//! An animated GIF of a whole game: one frame per position in the images' fixed palette, and
-//! frames after the first cropped to what changed.
+//! An animated GIF of a whole game in the images' fixed palette: the first position whole, and
+//! each later one as the boxes that changed (the header's and the board's), unchanged pixels
+//! transparent. A position shown as two images shows the first for [`PART_DELAY`] only.
 
-use super::draw::draw;
+use super::draw::compose;
 use super::frame::Frame;
 use super::indexed::PALETTE;
-use super::layout::{HEIGHT, WIDTH};
+use super::layout::{HEADER, HEIGHT, WIDTH};
 use crate::game::{GameOptions, Move, Position};
 use std::borrow::Cow;
 
-/// Delay of each frame, in hundredths of a second.
+/// Delay of each position, in hundredths of a second.
 const FRAME_DELAY: u16 = 90;
-/// Delay of the last frame.
+/// Delay of the first position (the start, before anything moves).
+const FIRST_DELAY: u16 = 200;
+/// Delay of the last position (the result).
 const LAST_DELAY: u16 = 400;
+/// Delay of the first image of a position shown as two (the header's change, then the
+/// board's): the shortest that browsers honour (they show 0 or 1 as 10).
+pub const PART_DELAY: u16 = 2;
 /// Palette index left transparent in cropped frames (unchanged pixels).
 const TRANSPARENT: u8 = super::indexed::UNUSED;
 
@@ -98,7 +104,9 @@ fn thinned(n: usize, step: usize) -> Vec<usize> {
     shown
 }
 
-/// The GIF of the positions at plies `shown` (increasing).
+/// The GIF of the positions at plies `shown` (increasing), each frame composed and encoded in
+/// turn: the first whole, each later one as the boxes that changed, the header's and the
+/// board's, unchanged pixels in them transparent.
 fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]) -> Vec<u8> {
     let palette = &*PALETTE;
     let n = shown.len();
@@ -110,65 +118,112 @@ fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]
         let mut previous: Option<Vec<u8>> = None;
         for (i, &ply) in shown.iter().enumerate() {
             let (pos, last) = &all[ply];
-            let indexed = palette.index(&draw(pos, &Frame::new(names.clone(), *last)));
-            let delay = if i + 1 == n { LAST_DELAY } else { FRAME_DELAY };
-            let frame = match &previous {
-                None => gif::Frame {
-                    width: w,
-                    height: h,
-                    buffer: Cow::Borrowed(&indexed[..]),
-                    delay,
-                    ..gif::Frame::default()
-                },
-                Some(prev) => cropped(prev, &indexed, delay),
-            };
-            enc.write_frame(&frame).expect("GIF frame");
+            let indexed = compose(pos, &Frame::new(names.clone(), *last));
+            let delay = delay(i, n);
+            match &previous {
+                None => {
+                    let frame = gif::Frame {
+                        width: w,
+                        height: h,
+                        buffer: Cow::Borrowed(&indexed[..]),
+                        delay,
+                        ..gif::Frame::default()
+                    };
+                    enc.write_frame(&frame).expect("GIF frame");
+                }
+                Some(prev) => {
+                    for frame in changes(prev, &indexed, delay) {
+                        enc.write_frame(&frame).expect("GIF frame");
+                    }
+                }
+            }
             previous = Some(indexed);
         }
     }
     out
 }
 
-/// The part of `next` that differs from `prev`, unchanged pixels transparent.
-fn cropped(prev: &[u8], next: &[u8], delay: u16) -> gif::Frame<'static> {
-    let (w, h) = (WIDTH as usize, HEIGHT as usize);
-    let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
-    for y in 0..h {
-        let row = y * w;
-        for x in 0..w {
-            if prev[row + x] != next[row + x] {
-                x0 = x0.min(x);
-                x1 = x1.max(x);
-                y0 = y0.min(y);
-                y1 = y1.max(y);
-            }
-        }
+/// How long the `i`-th of `n` positions is shown, in hundredths of a second.
+fn delay(i: usize, n: usize) -> u16 {
+    if i + 1 == n {
+        LAST_DELAY
+    } else if i == 0 {
+        FIRST_DELAY
+    } else {
+        FRAME_DELAY
     }
-    if x0 > x1 {
-        // Nothing changed: one transparent pixel.
-        return gif::Frame {
+}
+
+/// The images that turn `prev` into `next`: the changed box of the header and that of the
+/// board, the one shown for [`PART_DELAY`] and the other for the rest of `delay`; one
+/// transparent pixel if nothing changed.
+fn changes(prev: &[u8], next: &[u8], delay: u16) -> Vec<gif::Frame<'static>> {
+    let header = HEADER as usize;
+    let mut parts: Vec<gif::Frame<'static>> = [0..header, header..HEIGHT as usize]
+        .into_iter()
+        .filter_map(|rows| cropped(prev, next, rows))
+        .collect();
+    if parts.is_empty() {
+        parts.push(gif::Frame {
             width: 1,
             height: 1,
             buffer: Cow::Owned(vec![TRANSPARENT]),
             transparent: Some(TRANSPARENT),
             dispose: gif::DisposalMethod::Keep,
-            delay,
             ..gif::Frame::default()
+        });
+    }
+    let k = parts.len() as u16;
+    for (j, part) in parts.iter_mut().enumerate() {
+        part.delay = if j + 1 == usize::from(k) {
+            delay.saturating_sub(PART_DELAY * (k - 1)).max(PART_DELAY)
+        } else {
+            PART_DELAY
         };
+    }
+    parts
+}
+
+/// The box of `next` within `rows` that differs from `prev`, unchanged pixels transparent;
+/// `None` if nothing there changed.
+fn cropped(prev: &[u8], next: &[u8], rows: std::ops::Range<usize>) -> Option<gif::Frame<'static>> {
+    let w = WIDTH as usize;
+    let (mut x0, mut y0, mut x1, mut y1) = (w, usize::MAX, 0, 0);
+    for y in rows {
+        let (a, b) = (&prev[y * w..(y + 1) * w], &next[y * w..(y + 1) * w]);
+        if a == b {
+            continue;
+        }
+        let first = a.iter().zip(b).position(|(p, q)| p != q).unwrap_or(0);
+        let last = w
+            - 1
+            - a.iter()
+                .rev()
+                .zip(b.iter().rev())
+                .position(|(p, q)| p != q)
+                .unwrap_or(0);
+        x0 = x0.min(first);
+        x1 = x1.max(last);
+        y0 = y0.min(y);
+        y1 = y;
+    }
+    if y0 == usize::MAX {
+        return None;
     }
     let (cw, ch) = (x1 - x0 + 1, y1 - y0 + 1);
     let mut buf = Vec::with_capacity(cw * ch);
     for y in y0..=y1 {
-        for x in x0..=x1 {
-            let i = y * w + x;
-            buf.push(if prev[i] == next[i] {
-                TRANSPARENT
-            } else {
-                next[i]
-            });
-        }
+        let (a, b) = (
+            &prev[y * w + x0..=y * w + x1],
+            &next[y * w + x0..=y * w + x1],
+        );
+        buf.extend(
+            a.iter()
+                .zip(b)
+                .map(|(p, q)| if p == q { TRANSPARENT } else { *q }),
+        );
     }
-    gif::Frame {
+    Some(gif::Frame {
         left: x0 as u16,
         top: y0 as u16,
         width: cw as u16,
@@ -176,9 +231,8 @@ fn cropped(prev: &[u8], next: &[u8], delay: u16) -> gif::Frame<'static> {
         buffer: Cow::Owned(buf),
         transparent: Some(TRANSPARENT),
         dispose: gif::DisposalMethod::Keep,
-        delay,
         ..gif::Frame::default()
-    }
+    })
 }
 
 #[cfg(test)]

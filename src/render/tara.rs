@@ -1,7 +1,7 @@
 //! The Tara board: 45 hills, ringforts as rings (Red round, Blue square), bridges drawn as
 //! interlaced strands so kingdoms read as knotwork, kings as crowns, sieges and the last move.
 
-use super::canvas::{polygon, rounded_rect, Canvas, Rgba};
+use super::canvas::{polygon, rounded_rect, Rgba, Surface};
 use super::frame::Frame;
 use super::layout::{cell_centre, cell_origin, CELL};
 use super::theme as palette;
@@ -48,7 +48,7 @@ fn ring_path(p: Player, cx: f32, cy: f32) -> Option<tiny_skia::Path> {
     }
 }
 
-fn tile(c: &mut Canvas, h: Hill, fill: Rgba) {
+fn tile(c: &mut impl Surface, h: Hill, fill: Rgba) {
     let (x, y) = cell_origin(h.col(), h.row());
     if let Some(p) = rounded_rect(x + 3.0, y + 3.0, CELL - 6.0, CELL - 6.0, 13.0) {
         c.fill(&p, fill);
@@ -56,7 +56,7 @@ fn tile(c: &mut Canvas, h: Hill, fill: Rgba) {
 }
 
 /// A crown centred at (cx, cy); `band` is the owner's colour.
-pub(super) fn crown(c: &mut Canvas, cx: f32, cy: f32, band: Rgba, alpha: u8) {
+pub(super) fn crown(c: &mut impl Surface, cx: f32, cy: f32, band: Rgba, alpha: u8) {
     let pts = [
         (cx - 13.0, cy + 9.0),
         (cx + 13.0, cy + 9.0),
@@ -103,7 +103,7 @@ fn axis(a: Hill, b: Hill) -> Axis {
 }
 
 /// The tinted band under a bridge, edged in the dark colour.
-fn bridge_band(c: &mut Canvas, a: Hill, b: Hill, col: &Colours) {
+fn bridge_band(c: &mut impl Surface, a: Hill, b: Hill, col: &Colours) {
     let Axis {
         a: (ax, ay),
         b: (bx, by),
@@ -134,7 +134,7 @@ fn bridge_band(c: &mut Canvas, a: Hill, b: Hill, col: &Colours) {
 
 /// The two strands of a bridge, crossing between the rings (the rings are drawn over their
 /// ends, so the strands pass under them as in knotwork).
-fn bridge_strands(c: &mut Canvas, a: Hill, b: Hill, col: &Colours) {
+fn bridge_strands(c: &mut impl Surface, a: Hill, b: Hill, col: &Colours) {
     let Axis {
         a: (ax, ay),
         b: (bx, by),
@@ -151,7 +151,7 @@ fn bridge_strands(c: &mut Canvas, a: Hill, b: Hill, col: &Colours) {
 }
 
 /// Small inward-pointing notches around a besieged ringfort, in the besieger's dark colour.
-fn siege_marks(c: &mut Canvas, h: Hill, besieger: &Colours) {
+fn siege_marks(c: &mut impl Surface, h: Hill, besieger: &Colours) {
     let (cx, cy) = centre(h);
     let r = CELL / 2.0 - 3.0;
     for n in Hill::in_set(h.neighbours()) {
@@ -172,7 +172,7 @@ fn siege_marks(c: &mut Canvas, h: Hill, besieger: &Colours) {
 }
 
 /// A ghost crown struck through: a king captured on this hill by the last move.
-fn captured_king(c: &mut Canvas, h: Hill, owner: Player) {
+fn captured_king(c: &mut impl Surface, h: Hill, owner: Player) {
     let (cx, cy) = centre(h);
     crown(c, cx, cy, colours(owner).main, 110);
     c.line(
@@ -193,7 +193,7 @@ fn captured_king(c: &mut Canvas, h: Hill, owner: Player) {
     );
 }
 
-pub(super) fn draw(c: &mut Canvas, t: &TaraPosition, _frame: &Frame) {
+pub(super) fn draw(c: &mut impl Surface, t: &TaraPosition, _frame: &Frame) {
     let last = t.last_move();
     // Hills, with the last move's hills highlighted.
     let (from, to) = match last.mv {

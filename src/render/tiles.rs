@@ -1,0 +1,219 @@
+//! Boards composed from pre-drawn tiles, as lichess' lila-gif composes chess boards from its
+//! sprites: the board's drawing code records its shapes ([`Recording`]) instead of painting
+//! them, and each of the 49 cells of the grid is then copied from a tile in the fixed palette.
+//!
+//! A cell's pixels depend only on the shapes that reach into it, in the order they are drawn,
+//! so the cell and that list, taken relative to the cell's corner, are the tile's key. (The
+//! cell is part of the key because the same shapes at another cell are computed from other
+//! coordinates and can round differently by a pixel's shade; with it, a composed board is the
+//! board drawn whole, pixel for pixel.) A tile is painted by
+//! the same drawing code (the recorded shapes, moved to the tile's corner) and mapped to the
+//! palette the first time its key is seen, and copied every time after: an empty hill, a
+//! ringfort with its bridges and siege notches, a square with its piece and highlight. Shapes
+//! of the board never leave the grid; the images drawn around it (coordinates, the Ard Rí
+//! frame, the header) are made elsewhere.
+
+use super::canvas::{Canvas, Op, Recording, Shape};
+use super::indexed::PALETTE;
+use super::layout::{BOARD_X, BOARD_Y, CELL, HEIGHT, WIDTH};
+use super::theme;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, LazyLock, Mutex};
+
+/// Side of a tile in pixels.
+const SIDE: usize = CELL as usize;
+/// Cells per side of the grid.
+const CELLS: usize = 7;
+/// Tiles kept at most (5 KB each, 40 MB in all); the cache starts over when it is full.
+const MAX_TILES: usize = 8192;
+
+/// A fast hash for the tiles' keys (words of shape data; no untrusted input reaches it).
+#[derive(Default)]
+pub(super) struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        for b in chunks.remainder() {
+            self.add(u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Fx {
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+pub(super) type FxBuild = BuildHasherDefault<Fx>;
+type Tiles = HashMap<Box<[u32]>, Arc<[u8]>, FxBuild>;
+
+/// The tiles painted so far, and the canvas they are painted on.
+#[derive(Default)]
+struct Cache {
+    tiles: Tiles,
+    scratch: Option<Canvas>,
+}
+
+static TILES: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(Cache::default()));
+
+/// The grid's edges in pixels: left, top, right, bottom.
+const GRID: [f32; 4] = [
+    BOARD_X,
+    BOARD_Y,
+    BOARD_X + CELLS as f32 * CELL,
+    BOARD_Y + CELLS as f32 * CELL,
+];
+
+/// Whether every recorded shape stays inside the grid or is one of the shapes `outside` (drawn
+/// around the grid once for every board), so that tiles make the whole board.
+pub(super) fn fit(rec: &Recording, outside: &Recording) -> bool {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    rec.ops.iter().all(|op| {
+        let r = op.bounds;
+        let inside = r[0] >= GRID[0] && r[1] >= GRID[1] && r[2] <= GRID[2] && r[3] <= GRID[3];
+        inside || {
+            a.clear();
+            key_words(op, 0.0, 0.0, &mut a);
+            outside.ops.iter().any(|o| {
+                b.clear();
+                key_words(o, 0.0, 0.0, &mut b);
+                a == b
+            })
+        }
+    })
+}
+
+/// The cells (columns or rows of the grid, from the left or the top) that pixels from `lo` to
+/// `hi` reach, given the grid's edge `start`.
+fn cells(lo: f32, hi: f32, start: f32) -> std::ops::RangeInclusive<usize> {
+    let first = ((lo.floor() - start) / CELL).floor().max(0.0) as usize;
+    let last = ((hi.ceil() - 1.0 - start) / CELL).floor().max(0.0) as usize;
+    first.min(CELLS - 1)..=last.min(CELLS - 1)
+}
+
+/// Appends an op's key words, relative to the corner (x, y) of a cell.
+fn key_words(op: &Op, x: f32, y: f32, key: &mut Vec<u32>) {
+    let c = op.colour;
+    let colour = u32::from_be_bytes([c.0, c.1, c.2, c.3]);
+    let path = match &op.shape {
+        Shape::Fill(p) => {
+            key.extend([0, colour]);
+            p
+        }
+        Shape::Stroke(p, w) => {
+            key.extend([1, colour, w.to_bits()]);
+            p
+        }
+        Shape::Rect([rx, ry, w, h]) => {
+            key.extend([
+                2,
+                colour,
+                (rx - x).to_bits(),
+                (ry - y).to_bits(),
+                w.to_bits(),
+                h.to_bits(),
+            ]);
+            return;
+        }
+    };
+    key.push(path.verbs().len() as u32);
+    key.extend(path.verbs().iter().map(|v| *v as u32));
+    for p in path.points() {
+        key.extend([(p.x - x).to_bits(), (p.y - y).to_bits()]);
+    }
+}
+
+/// Paints a tile: the shapes that reach the cell at (x, y), over the background, in the
+/// palette. They are painted where they are on the board, on a canvas of the board's size, so
+/// that every pixel is computed exactly as when the board is drawn whole.
+fn paint(scratch: &mut Canvas, ops: &[&Op], x: f32, y: f32) -> Arc<[u8]> {
+    scratch.fill_rect(x, y, CELL, CELL, theme::BACKGROUND);
+    for op in ops {
+        op.paint(scratch, 0.0, 0.0);
+    }
+    let line = scratch.width() as usize * 4;
+    let (left, top) = (x as usize, y as usize);
+    let data = scratch.pixmap.data();
+    let mut rgba = Vec::with_capacity(SIDE * SIDE * 4);
+    for row in top..top + SIDE {
+        let at = row * line + left * 4;
+        rgba.extend_from_slice(&data[at..at + SIDE * 4]);
+    }
+    PALETTE.index_rgba(&rgba).into()
+}
+
+/// Copies the 49 cells of the recorded board into `out` (palette indices, [`WIDTH`] wide),
+/// painting the tiles not seen before. The shapes must [`fit`] the grid.
+pub(super) fn compose(out: &mut [u8], rec: &Recording) {
+    let mut reach: Vec<Vec<&Op>> = vec![Vec::new(); CELLS * CELLS];
+    for op in &rec.ops {
+        let b = op.bounds;
+        for row in cells(b[1], b[3], GRID[1]) {
+            for col in cells(b[0], b[2], GRID[0]) {
+                reach[row * CELLS + col].push(op);
+            }
+        }
+    }
+    let width = WIDTH as usize;
+    let mut key = Vec::with_capacity(512);
+    let mut cache = TILES.lock().unwrap_or_else(|e| e.into_inner());
+    let Cache { tiles, scratch } = &mut *cache;
+    for (i, ops) in reach.iter().enumerate() {
+        let (col, row) = (i % CELLS, i / CELLS);
+        let (x, y) = (GRID[0] + col as f32 * CELL, GRID[1] + row as f32 * CELL);
+        key.clear();
+        key.push(i as u32);
+        for op in ops {
+            key_words(op, x, y, &mut key);
+        }
+        let tile = match tiles.get(&key[..]) {
+            Some(t) => t.clone(),
+            None => {
+                let scratch =
+                    scratch.get_or_insert_with(|| Canvas::new(WIDTH, HEIGHT, theme::BACKGROUND));
+                let t = paint(scratch, ops, x, y);
+                if tiles.len() >= MAX_TILES {
+                    tiles.clear();
+                }
+                tiles.insert(key.clone().into_boxed_slice(), t.clone());
+                t
+            }
+        };
+        let (left, top) = (x as usize, y as usize);
+        for (r, line) in tile.chunks_exact(SIDE).enumerate() {
+            let at = (top + r) * width + left;
+            out[at..at + SIDE].copy_from_slice(line);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_reached_follow_the_pixels_touched() {
+        // The grid starts at 48: pixels 48..120 are cell 0, 120..192 cell 1.
+        assert_eq!(cells(48.0, 120.0, 48.0), 0..=0);
+        assert_eq!(cells(48.0, 120.5, 48.0), 0..=1);
+        assert_eq!(cells(119.5, 130.0, 48.0), 0..=1);
+        assert_eq!(cells(500.0, 700.0, 48.0), 6..=6);
+    }
+}
