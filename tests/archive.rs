@@ -57,13 +57,17 @@ fn other_server_game(h: &Harness) -> i64 {
 }
 
 /// Frames of a GIF.
+/// The positions a replay shows: a position may be two images (the header's change, shown for
+/// `PART_DELAY` only, then the board's), so only images shown longer than that count.
 fn gif_frames(bytes: &[u8]) -> usize {
     let mut opts = gif::DecodeOptions::new();
     opts.set_color_output(gif::ColorOutput::Indexed);
     let mut dec = opts.read_info(bytes).expect("GIF header");
     let mut n = 0;
-    while dec.read_next_frame().expect("GIF frame").is_some() {
-        n += 1;
+    while let Some(f) = dec.read_next_frame().expect("GIF frame") {
+        if f.delay > tara_bot::render::PART_DELAY {
+            n += 1;
+        }
     }
     n
 }
