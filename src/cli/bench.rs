@@ -406,7 +406,91 @@ pub fn service(seconds: f64, stored: usize) -> anyhow::Result<Vec<serde_json::Va
     }
     drop(bot);
     std::fs::remove_dir_all(&dir).ok();
+    out.push(flood(1000)?);
     Ok(out)
+}
+
+/// Other users' `/board` latency, idle and while one user floods the rate-limited bot with
+/// challenges from another thread: one JSON line with both medians (µs), their ratio and how
+/// many flood commands were sent (and refused) meanwhile.
+pub fn flood(rounds: usize) -> anyhow::Result<serde_json::Value> {
+    use crate::bot::{Bot, Command, Ctx, SystemClock, User};
+    use crate::store::FirstChoice;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("tara-bench-flood-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join("flood.db");
+    let _ = std::fs::remove_file(&db);
+    let bot = Bot::new(crate::store::Store::open(&db)?, Arc::new(SystemClock), 5)
+        .with_images(false)
+        .with_rate_limit(true);
+    let ctx = |u: &str, channel: &str| Ctx {
+        server: "bench".into(),
+        channel: channel.into(),
+        user: User::new(u, u),
+        moderator: false,
+        manager: false,
+    };
+    let challenge = |opponent: String| Command::Challenge {
+        opponent: Some(User::new(opponent.clone(), opponent)),
+        variant: Variant::Hkot1,
+        scoring: None,
+        first: Some(FirstChoice::Challenger),
+        is_match: false,
+        days: None,
+        rated: None,
+        thread: None,
+    };
+    bot.handle(&ctx("aoife", "game"), challenge("brian".into()));
+    bot.handle(&ctx("brian", "game"), Command::Accept { challenge: None });
+    let board = || Command::Board {
+        ply: None,
+        marks: None,
+        arrows: None,
+    };
+    // Each read by a user of its own, so that no bucket of theirs runs dry.
+    let measure = |tag: &str| -> anyhow::Result<f64> {
+        let mut lat = Vec::with_capacity(rounds);
+        for i in 0..rounds {
+            let t = Instant::now();
+            let r = bot.handle(&ctx(&format!("{tag}{i}"), "game"), board());
+            lat.push(t.elapsed().as_secs_f64() * 1e6);
+            anyhow::ensure!(!r[0].ephemeral, "/board refused: {}", r[0].plain_text());
+        }
+        lat.sort_by(f64::total_cmp);
+        Ok(lat[lat.len() / 2])
+    };
+    measure("warm")?;
+    let idle = measure("idle")?;
+    let stop = AtomicBool::new(false);
+    let flooded = AtomicUsize::new(0);
+    let during = std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut i = 0;
+            while !stop.load(Ordering::Relaxed) {
+                bot.handle(&ctx("flood", "f0"), challenge(format!("v{i}")));
+                i += 1;
+                flooded.store(i, Ordering::Relaxed);
+            }
+        });
+        while flooded.load(Ordering::Relaxed) < 1000 {
+            std::thread::yield_now();
+        }
+        let m = measure("busy");
+        stop.store(true, Ordering::Relaxed);
+        m
+    })?;
+    drop(bot);
+    std::fs::remove_dir_all(&dir).ok();
+    Ok(json!({
+        "bench": "flood",
+        "reads": rounds,
+        "idle_p50_us": idle.round(),
+        "flood_p50_us": during.round(),
+        "ratio": (during / idle * 100.0).round() / 100.0,
+        "flood_commands": flooded.load(Ordering::Relaxed),
+    }))
 }
 
 /// Fills a database with `n` finished rated games between `players` people on one server,
