@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use tara_bot::bot::Clock;
-use tara_bot::cli::{ai, bench, bench_pair, engine, pair};
+use tara_bot::cli::{ai, analyse, bench, bench_pair, engine, pair};
 use tara_bot::game::{notation, ArdRiPosition, GameOptions, Position, Scoring, Side, Variant};
 use tara_bot::render;
 
@@ -41,6 +41,9 @@ enum Command {
     Engine(EngineArgs),
     /// Print the AI's move for a position as JSON (move, eval, playouts, ms).
     Ai(AiArgs),
+    /// Weigh a game move by move as JSON: the first seat's expected score after every move,
+    /// each move with the AI's choice, and the three largest swings.
+    Analyse(AnalyseArgs),
     /// Run the Discord bot (needs DISCORD_TOKEN; see the README).
     Run(RunArgs),
     /// Play in the terminal: the whole bot on the same database, commands as in Discord.
@@ -247,6 +250,15 @@ struct EngineArgs {
     /// Print {"perft": N}: the number of legal move sequences of length D.
     #[arg(long, value_name = "D")]
     perft: Option<u32>,
+}
+
+#[derive(clap::Args)]
+struct AnalyseArgs {
+    #[command(flatten)]
+    ai: AiArgs,
+    /// Also draw the evaluation chart (PNG) into FILE.
+    #[arg(long, value_name = "FILE")]
+    chart: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -463,6 +475,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Engine(args) => run_engine(args),
         Command::Ai(args) => run_ai(args),
+        Command::Analyse(args) => run_analyse(args),
         Command::Run(args) => run_discord(args),
         Command::Local(args) => match run_local(args) {
             Ok(()) => ExitCode::SUCCESS,
@@ -664,6 +677,45 @@ fn run_engine(mut args: EngineArgs) -> ExitCode {
                 out!("{l}");
             }
             eprintln!("{failure}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run_analyse(args: AnalyseArgs) -> ExitCode {
+    let AnalyseArgs {
+        ai: mut args,
+        chart,
+    } = args;
+    args.game = match args.game.read_record() {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let start = match args.game.start(
+        "tara-bot analyse --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\" | --position \"<notation>\"] [--level 1..5] [--ms N | --budget N] [--seed S]\n       tara-bot analyse --record FILE [--level 1..5] [--ms N | --budget N] [--seed S]",
+    ) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let level = tara_bot::ai::Level::new(args.level).expect("clap checks the range");
+    let bound = match (args.ms, args.budget) {
+        (Some(ms), _) => ai::Bound::Millis(ms),
+        (None, Some(n)) => ai::Bound::Playouts(n),
+        (None, None) => ai::Bound::Level,
+    };
+    match analyse::run(start, &args.game.moves, level, bound, args.seed) {
+        Ok((line, png)) => {
+            if let Some(path) = chart {
+                if let Err(e) = std::fs::write(&path, png) {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    return ExitCode::from(1);
+                }
+            }
+            out!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
             ExitCode::from(1)
         }
     }

@@ -310,3 +310,86 @@ fn greedy_takes_a_win_and_random_moves_are_legal() {
         assert_eq!(random_move(&pos, &mut rng), None);
     }
 }
+
+fn analyse_cmd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .arg("analyse")
+        .args(args)
+        .output()
+        .expect("run tara-bot")
+}
+
+#[test]
+fn analyse_weighs_every_move_the_same_way_for_a_seed_and_names_a_bad_move() {
+    // A whole random Ard Rí game and part of a High Kings game.
+    let options = GameOptions::new(Variant::ArdRi);
+    let (_, moves) = tara_bot::game::playout::random_game(options, &mut Rng::new(21));
+    let list: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let list = list.join(" ");
+    let args = [
+        "--variant",
+        "ard-ri",
+        "--moves",
+        &list,
+        "--level",
+        "2",
+        "--budget",
+        "60",
+        "--seed",
+        "4",
+    ];
+    let v = json(&analyse_cmd(&args));
+    let curve = v["curve"].as_array().unwrap();
+    assert_eq!(curve.len(), moves.len() + 1);
+    let reviewed = v["moves"].as_array().unwrap();
+    assert_eq!(reviewed.len(), moves.len());
+    for (i, (r, m)) in reviewed.iter().zip(&moves).enumerate() {
+        assert_eq!(r["ply"], i + 1);
+        assert_eq!(r["move"], m.to_string());
+        let (played, best, loss) = (
+            r["eval_played"].as_f64().unwrap(),
+            r["eval_best"].as_f64().unwrap(),
+            r["loss"].as_f64().unwrap(),
+        );
+        assert!((0.0..=1.0).contains(&played) && (0.0..=1.0).contains(&best));
+        assert!(loss >= 0.0);
+    }
+    let swings = v["swings"].as_array().unwrap();
+    assert!(!swings.is_empty() && swings.len() <= 3);
+    let losses: Vec<f64> = swings.iter().map(|s| s["loss"].as_f64().unwrap()).collect();
+    assert!(losses.windows(2).all(|w| w[0] >= w[1]));
+    let worst = reviewed
+        .iter()
+        .map(|r| r["loss"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!(losses[0], worst);
+    // One search of each position, and one of each position the AI's choice would have made
+    // where it differs from the move played.
+    let playouts = v["playouts"].as_u64().unwrap();
+    let n = moves.len() as u64;
+    assert!(
+        playouts > 60 * n / 2 && playouts <= 2 * 60 * n,
+        "{playouts}"
+    );
+    // The same seed and budget: the same analysis; --chart draws the evaluation chart.
+    let png = std::env::temp_dir().join(format!("analyse-{}.png", std::process::id()));
+    let with_chart: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--chart", png.to_str().unwrap()])
+        .collect();
+    let mut again = json(&analyse_cmd(&with_chart));
+    let img = image::open(&png).expect("the chart is a PNG");
+    assert_eq!((img.width(), img.height()), (640, 300));
+    std::fs::remove_file(&png).ok();
+    let mut first = v.clone();
+    first["ms"] = Value::Null;
+    again["ms"] = Value::Null;
+    assert_eq!(first, again);
+
+    // A bad move is named as engine names it.
+    let out = analyse_cmd(&["--variant", "hkot-1", "--moves", "D4 D4"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("move 2") && err.contains("D4"), "{err}");
+}

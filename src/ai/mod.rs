@@ -2,8 +2,10 @@
 //! players (random, greedy) it is measured against. Pure and synchronous like the engine:
 //! no I/O and no clock (a time limit comes in as a `stop` check from the caller).
 
+mod analyse;
 mod levels;
 mod mcts;
 
+pub use analyse::{analyse, analyse_with, Analysis, MoveReview};
 pub use levels::{greedy_move, random_move, think, Level, Limit};
 pub use mcts::{result_for, search, winning_move, Found, MoveStat, Settings};

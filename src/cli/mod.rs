@@ -2,6 +2,7 @@
 //! (tournament pairings) and benchmarks.
 
 pub mod ai;
+pub mod analyse;
 pub mod bench;
 pub mod bench_ai;
 pub mod bench_pair;

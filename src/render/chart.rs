@@ -16,17 +16,17 @@ use plotters_backend::{
 use std::sync::Once;
 
 /// The family name the bundled fonts are registered under for `plotters`.
-const FAMILY: &str = "DejaVu Sans";
+pub(super) const FAMILY: &str = "DejaVu Sans";
 /// Milliseconds in a day.
 const DAY_MS: f64 = 86_400_000.0;
 /// The size of a chart drawn alone.
 pub(super) const CHART_WIDTH: u32 = 640;
 pub(super) const CHART_HEIGHT: u32 = 300;
 /// Height of the title band of a chart drawn alone.
-const TITLE_BAND: u32 = 44;
+pub(super) const TITLE_BAND: u32 = 44;
 
 /// Registers the bundled fonts with `plotters` (once; no system fonts are used).
-fn register_fonts() {
+pub(super) fn register_fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The bundled fonts parse (the board images use them too); a failure would only
@@ -39,7 +39,7 @@ fn register_fonts() {
 /// The bitmap backend with text written like the cards' text. plotters' own `ab_glyph` text
 /// leaves out each glyph's side bearing (so "16" reads "1 6"); this draws the same labels,
 /// where plotters places them, with the glyphs positioned as the font says.
-struct Backend<'a>(BitMapBackend<'a>);
+pub(super) struct Backend<'a>(pub(super) BitMapBackend<'a>);
 
 type Failure = DrawingErrorKind<<BitMapBackend<'static> as DrawingBackend>::ErrorType>;
 
@@ -193,7 +193,7 @@ impl DrawingBackend for Backend<'_> {
     }
 }
 
-fn colour(c: Rgba) -> RGBColor {
+pub(super) fn colour(c: Rgba) -> RGBColor {
     RGBColor(c.0, c.1, c.2)
 }
 

@@ -8,6 +8,7 @@ pub mod canvas;
 mod card;
 mod chart;
 mod draw;
+mod eval_chart;
 mod frame;
 mod header;
 mod indexed;
@@ -25,6 +26,7 @@ mod tournaments;
 
 pub use chart::rating_chart_png;
 pub use draw::{board_png, draw, warm_up};
+pub use eval_chart::{eval_chart_png, EvalChart};
 pub use frame::{Cell, Frame};
 pub use layout::{HEIGHT, WIDTH};
 pub use leaderboard::leaderboard_png;
