@@ -682,30 +682,43 @@ fn run_engine(mut args: EngineArgs) -> ExitCode {
     }
 }
 
+/// What `ai` and `analyse` share: the game read (from `--record` too), where it starts, the
+/// level and the bound.
+struct AiSetup {
+    moves: String,
+    start: tara_bot::game::Position,
+    level: tara_bot::ai::Level,
+    bound: ai::Bound,
+    seed: u64,
+}
+
+fn ai_setup(mut args: AiArgs, command: &str) -> Result<AiSetup, ExitCode> {
+    args.game = args.game.read_record()?;
+    let usage = format!(
+        "tara-bot {command} --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\" | --position \"<notation>\"] [--level 1..5] [--ms N | --budget N] [--seed S]\n       tara-bot {command} --record FILE [--level 1..5] [--ms N | --budget N] [--seed S]"
+    );
+    let start = args.game.start(&usage)?;
+    Ok(AiSetup {
+        moves: args.game.moves,
+        start,
+        level: tara_bot::ai::Level::new(args.level).expect("clap checks the range"),
+        bound: match (args.ms, args.budget) {
+            (Some(ms), _) => ai::Bound::Millis(ms),
+            (None, Some(n)) => ai::Bound::Playouts(n),
+            (None, None) => ai::Bound::Level,
+        },
+        seed: args.seed,
+    })
+}
+
 fn run_analyse(args: AnalyseArgs) -> ExitCode {
-    let AnalyseArgs {
-        ai: mut args,
-        chart,
-    } = args;
-    args.game = match args.game.read_record() {
-        Ok(g) => g,
+    let s = match ai_setup(args.ai, "analyse") {
+        Ok(s) => s,
         Err(code) => return code,
     };
-    let start = match args.game.start(
-        "tara-bot analyse --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\" | --position \"<notation>\"] [--level 1..5] [--ms N | --budget N] [--seed S]\n       tara-bot analyse --record FILE [--level 1..5] [--ms N | --budget N] [--seed S]",
-    ) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
-    let level = tara_bot::ai::Level::new(args.level).expect("clap checks the range");
-    let bound = match (args.ms, args.budget) {
-        (Some(ms), _) => ai::Bound::Millis(ms),
-        (None, Some(n)) => ai::Bound::Playouts(n),
-        (None, None) => ai::Bound::Level,
-    };
-    match analyse::run(start, &args.game.moves, level, bound, args.seed) {
+    match analyse::run(s.start, &s.moves, s.level, s.bound, s.seed) {
         Ok((line, png)) => {
-            if let Some(path) = chart {
+            if let Some(path) = args.chart {
                 if let Err(e) = std::fs::write(&path, png) {
                     eprintln!("error: cannot write {}: {e}", path.display());
                     return ExitCode::from(1);
@@ -721,24 +734,12 @@ fn run_analyse(args: AnalyseArgs) -> ExitCode {
     }
 }
 
-fn run_ai(mut args: AiArgs) -> ExitCode {
-    args.game = match args.game.read_record() {
-        Ok(g) => g,
+fn run_ai(args: AiArgs) -> ExitCode {
+    let s = match ai_setup(args, "ai") {
+        Ok(s) => s,
         Err(code) => return code,
     };
-    let start = match args.game.start(
-        "tara-bot ai --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\" | --position \"<notation>\"] [--level 1..5] [--ms N | --budget N] [--seed S]\n       tara-bot ai --record FILE [--level 1..5] [--ms N | --budget N] [--seed S]",
-    ) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
-    let level = tara_bot::ai::Level::new(args.level).expect("clap checks the range");
-    let bound = match (args.ms, args.budget) {
-        (Some(ms), _) => ai::Bound::Millis(ms),
-        (None, Some(n)) => ai::Bound::Playouts(n),
-        (None, None) => ai::Bound::Level,
-    };
-    match ai::run(start, &args.game.moves, level, bound, args.seed) {
+    match ai::run(s.start, &s.moves, s.level, s.bound, s.seed) {
         Ok(line) => {
             out!("{line}");
             ExitCode::SUCCESS

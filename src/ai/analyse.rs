@@ -187,6 +187,19 @@ mod tests {
     use crate::game::playout::{random_game, Rng};
     use crate::game::{GameOptions, Variant};
 
+    fn quick(start: &Position, moves: &[Move], level: u8, seed: u64) -> Analysis {
+        let level = Level::new(level).unwrap();
+        analyse(
+            start,
+            moves,
+            level,
+            Limit::Level,
+            seed,
+            &mut |_| false,
+            &mut |_, _| {},
+        )
+    }
+
     fn game(variant: Variant, seed: u64) -> (Position, Vec<Move>) {
         let options = GameOptions::new(variant);
         let (_, moves) = random_game(options, &mut Rng::new(seed));
@@ -234,17 +247,7 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_analysis_and_swings_are_the_largest_losses() {
         let (start, moves) = game(Variant::Hkot1, 11);
-        let run = |seed| {
-            analyse(
-                &start,
-                &moves,
-                Level::new(2).unwrap(),
-                Limit::Level,
-                seed,
-                &mut |_| false,
-                &mut |_, _| {},
-            )
-        };
+        let run = |seed| quick(&start, &moves, 2, seed);
         let a = run(5);
         assert_eq!(a, run(5));
         let swings = a.swings(3);
@@ -262,15 +265,7 @@ mod tests {
     fn a_move_that_ends_the_game_is_valued_by_its_result() {
         // A game whose last move wins: the winner's last move is worth the result.
         let (start, moves) = game(Variant::ArdRi, 2);
-        let a = analyse(
-            &start,
-            &moves,
-            Level::MIN,
-            Limit::Level,
-            1,
-            &mut |_| false,
-            &mut |_, _| {},
-        );
+        let a = quick(&start, &moves, 1, 1);
         let last = a.moves.last().unwrap();
         let mut end = start.clone();
         for &m in &moves {

@@ -18,6 +18,21 @@ pub enum Bound {
     Millis(u64),
 }
 
+impl Bound {
+    /// The search's limit at `level`, and its time limit in milliseconds if it has one
+    /// (level 5 has no budget of its own: its default time bounds it).
+    pub fn limit(self, level: Level) -> (Limit, Option<u64>) {
+        match self {
+            Bound::Level => (
+                Limit::Level,
+                level.playouts().is_none().then_some(LEVEL5_DEFAULT_MS),
+            ),
+            Bound::Playouts(n) => (Limit::Playouts(n.max(1)), None),
+            Bound::Millis(ms) => (Limit::Clock, Some(ms)),
+        }
+    }
+}
+
 /// Level 5's time limit when no bound is given, in milliseconds.
 pub const LEVEL5_DEFAULT_MS: u64 = 1_000;
 
@@ -73,15 +88,7 @@ pub fn run(
             o.reason.id()
         )));
     }
-    let (limit, ms) = match bound {
-        // Level 5 has no budget of its own: its default time bounds it.
-        Bound::Level => (
-            Limit::Level,
-            level.playouts().is_none().then_some(LEVEL5_DEFAULT_MS),
-        ),
-        Bound::Playouts(n) => (Limit::Playouts(n.max(1)), None),
-        Bound::Millis(ms) => (Limit::Clock, Some(ms)),
-    };
+    let (limit, ms) = bound.limit(level);
     // Leave a little of the time for choosing and printing.
     let deadline = ms.map(|ms| began + Duration::from_micros(ms * 970));
     let found = think(&pos, level, limit, seed, &mut stop_at(deadline))

@@ -2,9 +2,9 @@
 //! README): the first seat's expected score after every move, each move with the AI's choice
 //! and both evaluations, and the three largest swings.
 
-use super::ai::{Bound, LEVEL5_DEFAULT_MS};
+use super::ai::Bound;
 use super::engine::{split_moves, MoveFailure};
-use crate::ai::{analyse, Analysis, Level, Limit, MoveReview};
+use crate::ai::{analyse, Analysis, Level, MoveReview};
 use crate::game::Position;
 use crate::render::{eval_chart_png, EvalChart};
 use serde::Serialize;
@@ -65,8 +65,8 @@ pub fn to_json(a: &Analysis, ms: u64) -> String {
     serde_json::to_string(&json).expect("serialisable")
 }
 
-/// Weighs the game `moves` from `start` (the JSON line, and the evaluation chart as a PNG), each position searched at `level` within `bound`
-/// (a time bound is per position). A move that cannot be played is refused as `engine`
+/// Weighs the game `moves` from `start` (the JSON line, and the evaluation chart as a PNG),
+/// each position searched at `level` within `bound` (a time bound is per position). A move that cannot be played is refused as `engine`
 /// refuses it.
 pub fn run(
     start: Position,
@@ -85,14 +85,7 @@ pub fn run(
             error,
         })?);
     }
-    let (limit, ms) = match bound {
-        Bound::Level => (
-            Limit::Level,
-            level.playouts().is_none().then_some(LEVEL5_DEFAULT_MS),
-        ),
-        Bound::Playouts(n) => (Limit::Playouts(n.max(1)), None),
-        Bound::Millis(ms) => (Limit::Clock, Some(ms)),
-    };
+    let (limit, ms) = bound.limit(level);
     // Each position gets its own clock, started when its search starts.
     let mut current: Option<(usize, Instant)> = None;
     let mut stop = |i: usize| {

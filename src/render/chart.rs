@@ -23,7 +23,7 @@ const DAY_MS: f64 = 86_400_000.0;
 pub(super) const CHART_WIDTH: u32 = 640;
 pub(super) const CHART_HEIGHT: u32 = 300;
 /// Height of the title band of a chart drawn alone.
-pub(super) const TITLE_BAND: u32 = 44;
+const TITLE_BAND: u32 = 44;
 
 /// Registers the bundled fonts with `plotters` (once; no system fonts are used).
 pub(super) fn register_fonts() {
@@ -281,6 +281,64 @@ pub(super) fn chart_image(
     RgbImage::from_raw(width, height, buf).unwrap_or_else(|| RgbImage::new(width, height))
 }
 
+/// `message` in the middle of an empty chart.
+pub(super) fn nothing_to_chart(
+    root: &DrawingArea<Backend<'_>, plotters::coord::Shift>,
+    size: (u32, u32),
+    message: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    root.draw(&Text::new(
+        message,
+        (size.0 as i32 / 2, size.1 as i32 / 2),
+        (FAMILY, 15)
+            .into_font()
+            .color(&colour(palette::MUTED))
+            .pos(Pos::new(HPos::Center, VPos::Center)),
+    ))?;
+    root.present()?;
+    Ok(())
+}
+
+/// A chart on `root` over `x` by `y`, in the cards' style: labels left and below in the muted
+/// ink, horizontal grid lines only, `x_labels` labels along x and five along y.
+pub(super) fn framed<'a, 'b>(
+    root: &'a DrawingArea<Backend<'b>, plotters::coord::Shift>,
+    (x, y): (std::ops::Range<f64>, std::ops::Range<f64>),
+    x_labels: usize,
+    x_fmt: &dyn Fn(&f64) -> String,
+    y_fmt: &dyn Fn(&f64) -> String,
+) -> Result<
+    ChartContext<
+        'a,
+        Backend<'b>,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    Box<dyn std::error::Error + 'static>,
+> {
+    let label_font = (FAMILY, 12).into_font().color(&colour(palette::MUTED));
+    let mut chart = ChartBuilder::on(root)
+        .margin_top(12)
+        .margin_right(18)
+        .margin_left(6)
+        .margin_bottom(4)
+        .x_label_area_size(24)
+        .y_label_area_size(46)
+        .build_cartesian_2d(x, y)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(colour(palette::PANEL_EDGE).mix(0.45))
+        .axis_style(colour(palette::PANEL_EDGE))
+        .label_style(label_font)
+        .x_labels(x_labels)
+        .y_labels(5)
+        .x_label_formatter(x_fmt)
+        .y_label_formatter(y_fmt)
+        .draw()?;
+    Ok(chart)
+}
+
 fn draw(
     buf: &mut [u8],
     size: (u32, u32),
@@ -290,45 +348,15 @@ fn draw(
     let root = Backend(BitMapBackend::with_buffer(buf, size)).into_drawing_area();
     root.fill(&colour(background))?;
     if pts.is_empty() {
-        let (w, h) = (size.0 as i32, size.1 as i32);
-        root.draw(&Text::new(
-            "No rating history yet",
-            (w / 2, h / 2),
-            (FAMILY, 15)
-                .into_font()
-                .color(&colour(palette::MUTED))
-                .pos(Pos::new(HPos::Center, VPos::Center)),
-        ))?;
-        root.present()?;
-        return Ok(());
+        return nothing_to_chart(&root, size, "No rating history yet");
     }
     let ((x0, x1), (y0, y1)) = ranges(pts);
     let span = x1 - x0;
     let long_span = span > 330.0;
     let labels = (span.floor() as usize).clamp(2, 6);
-    let label_font = (FAMILY, 12).into_font().color(&colour(palette::MUTED));
-    let mut chart = ChartBuilder::on(&root)
-        .margin_top(12)
-        .margin_right(18)
-        .margin_left(6)
-        .margin_bottom(4)
-        .x_label_area_size(24)
-        .y_label_area_size(46)
-        .build_cartesian_2d(x0..x1, y0..y1)?;
     let x_fmt = |d: &f64| date_label(*d, long_span);
     let y_fmt = |r: &f64| format!("{r:.0}");
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(colour(palette::PANEL_EDGE).mix(0.45))
-        .axis_style(colour(palette::PANEL_EDGE))
-        .label_style(label_font.clone())
-        .x_labels(labels)
-        .y_labels(5)
-        .x_label_formatter(&x_fmt)
-        .y_label_formatter(&y_fmt)
-        .draw()?;
+    let mut chart = framed(&root, (x0..x1, y0..y1), labels, &x_fmt, &y_fmt)?;
     // The band of ± one RD: along the top, then back along the bottom.
     let band: Vec<(f64, f64)> = pts
         .iter()
@@ -369,13 +397,25 @@ fn draw(
 
 /// A rating-history chart alone (PNG): `title` above the chart the profile card draws.
 pub fn rating_chart_png(title: &str, history: &[RatingPoint]) -> Vec<u8> {
+    titled_chart(title, "Rating", |w, h| {
+        chart_image(history, w, h, palette::PANEL)
+    })
+}
+
+/// A chart alone (PNG, 640x300): `title` (or `fallback` when it has nothing legible) in a
+/// band above a panel holding the image `chart` draws at the size it is given.
+pub(super) fn titled_chart(
+    title: &str,
+    fallback: &str,
+    chart: impl FnOnce(u32, u32) -> RgbImage,
+) -> Vec<u8> {
     let mut card = Card::new(CHART_WIDTH, CHART_HEIGHT, palette::BACKGROUND);
     let title = user_text(
         title,
         Weight::Bold,
         18.0,
         CHART_WIDTH as f32 - 32.0,
-        "Rating",
+        fallback,
     );
     card.text(
         Style::new(Weight::Bold, 18.0, palette::INK),
@@ -392,8 +432,7 @@ pub fn rating_chart_png(title: &str, history: &[RatingPoint]) -> Vec<u8> {
         h as f32 + 4.0,
         8.0,
     );
-    let chart = chart_image(history, w - 8, h - 8, palette::PANEL);
-    card.paste(&chart, 16, TITLE_BAND + 4);
+    card.paste(&chart(w - 8, h - 8), 16, TITLE_BAND + 4);
     encode_png(&card.img)
 }
 

@@ -2,11 +2,11 @@
 //! first seat's expected score after every move, drawn by `plotters` like the rating chart,
 //! with the largest swings numbered.
 
-use super::canvas::{Align, Style, Weight};
-use super::card::{encode_png, user_text, Card};
 use super::chart::{
-    colour, register_fonts, Backend, CHART_HEIGHT, CHART_WIDTH, FAMILY, TITLE_BAND,
+    colour, framed, nothing_to_chart, register_fonts, titled_chart, Backend, FAMILY,
 };
+#[cfg(test)]
+use super::chart::{CHART_HEIGHT, CHART_WIDTH};
 use super::theme as palette;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -27,38 +27,14 @@ pub struct EvalChart {
 
 /// The chart as a PNG, 640x300.
 pub fn eval_chart_png(chart: &EvalChart) -> Vec<u8> {
-    let mut card = Card::new(CHART_WIDTH, CHART_HEIGHT, palette::BACKGROUND);
-    let title = user_text(
-        &chart.title,
-        Weight::Bold,
-        18.0,
-        CHART_WIDTH as f32 - 32.0,
-        "Evaluation",
-    );
-    card.text(
-        Style::new(Weight::Bold, 18.0, palette::INK),
-        16.0,
-        29.0,
-        Align::Left,
-        &title,
-    );
-    let (w, h) = (CHART_WIDTH - 24, CHART_HEIGHT - TITLE_BAND - 12);
-    card.panel(
-        10.0,
-        TITLE_BAND as f32 - 2.0,
-        w as f32 + 4.0,
-        h as f32 + 4.0,
-        8.0,
-    );
-    register_fonts();
-    let (iw, ih) = (w - 8, h - 8);
-    let mut buf = vec![0u8; iw as usize * ih as usize * 3];
-    // Drawing into memory has no backend failures; on one the chart is left as far as it got.
-    let _ = draw(&mut buf, (iw, ih), chart);
-    if let Some(img) = image::RgbImage::from_raw(iw, ih, buf) {
-        card.paste(&img, 16, TITLE_BAND + 4);
-    }
-    encode_png(&card.img)
+    titled_chart(&chart.title, "Evaluation", |w, h| {
+        register_fonts();
+        let mut buf = vec![0u8; w as usize * h as usize * 3];
+        // Drawing into memory has no backend failures; on one the chart is left as far as
+        // it got.
+        let _ = draw(&mut buf, (w, h), chart);
+        image::RgbImage::from_raw(w, h, buf).unwrap_or_else(|| image::RgbImage::new(w, h))
+    })
 }
 
 fn draw(buf: &mut [u8], size: (u32, u32), c: &EvalChart) -> Result<(), Box<dyn std::error::Error>> {
@@ -72,41 +48,12 @@ fn draw(buf: &mut [u8], size: (u32, u32), c: &EvalChart) -> Result<(), Box<dyn s
         .map(|(i, &v)| (i as f64, v.clamp(0.0, 1.0)))
         .collect();
     if pts.len() < 2 {
-        root.draw(&Text::new(
-            "No moves to chart",
-            (size.0 as i32 / 2, size.1 as i32 / 2),
-            (FAMILY, 15)
-                .into_font()
-                .color(&colour(palette::MUTED))
-                .pos(Pos::new(HPos::Center, VPos::Center)),
-        ))?;
-        root.present()?;
-        return Ok(());
+        return nothing_to_chart(&root, size, "No moves to chart");
     }
     let last = (pts.len() - 1) as f64;
-    let label_font = (FAMILY, 12).into_font().color(&colour(palette::MUTED));
-    let mut chart = ChartBuilder::on(&root)
-        .margin_top(12)
-        .margin_right(18)
-        .margin_left(6)
-        .margin_bottom(4)
-        .x_label_area_size(24)
-        .y_label_area_size(46)
-        .build_cartesian_2d(0.0..last.max(1.0), 0.0..1.0)?;
     let x_fmt = |x: &f64| format!("{x:.0}");
     let y_fmt = |y: &f64| format!("{:.0}%", y * 100.0);
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(colour(palette::PANEL_EDGE).mix(0.45))
-        .axis_style(colour(palette::PANEL_EDGE))
-        .label_style(label_font.clone())
-        .x_labels(6)
-        .y_labels(5)
-        .x_label_formatter(&x_fmt)
-        .y_label_formatter(&y_fmt)
-        .draw()?;
+    let mut chart = framed(&root, (0.0..last.max(1.0), 0.0..1.0), 6, &x_fmt, &y_fmt)?;
     // The area between the curve and the even line: the first seat's colour above it.
     chart.draw_series(std::iter::once(Polygon::new(
         std::iter::once((0.0, 0.5))
@@ -155,7 +102,7 @@ fn draw(buf: &mut [u8], size: (u32, u32), c: &EvalChart) -> Result<(), Box<dyn s
     root.draw(&Text::new(
         format!("{}'s expected score", c.side),
         (58, 16),
-        label_font,
+        (FAMILY, 12).into_font().color(&colour(palette::MUTED)),
     ))?;
     root.present()?;
     Ok(())
