@@ -205,12 +205,16 @@ fn gone(e: &serenity::Error) -> bool {
     matches!(discord_code(e), Some(10003 | 10013))
 }
 
-/// A user as Discord shows them: a mention; the AI (whose id is no Discord id) by its name.
+/// A user as Discord shows them: a mention; the AI (whose id is no Discord id, and whose name
+/// is the bot's own, "Tara-bot AI (level 3)") by its name in bold.
 fn mention(id: &str, name: &str) -> String {
     if id.parse::<u64>().is_ok() {
         format!("<@{id}>")
     } else {
-        format!("**{}**", bot::reply::escape_markdown(name))
+        format!(
+            "**{}**",
+            name.replace(['*', '<', '@', '`', '_', '|', '~'], "")
+        )
     }
 }
 
