@@ -2413,3 +2413,54 @@ async fn a_game_against_the_ai_in_a_thread_and_other_commands_answered_while_it_
     let d = fake.response(d, T).await.unwrap();
     assert!(d.ephemeral() && d.content().unwrap().contains("draw offers"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_while_the_ai_thinks_gives_exactly_one_ai_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    // Level 5 thinks for 3 s: the bot is killed in the middle of its search.
+    let env = [("TARA_BOT_AI_MS", "3000")];
+    let bot = spawn_bot_env(&fake, dir.path(), &env);
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "play-ai",
+            json!([
+                {"name": "variant", "type": 3, "value": "ard-ri"},
+                {"name": "level", "type": 4, "value": 5},
+                {"name": "first", "type": 3, "value": "opponent"},
+                {"name": "thread", "type": 5, "value": false}
+            ]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(
+        r.content().unwrap().contains("is thinking"),
+        "{:?}",
+        r.content()
+    );
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    drop(bot);
+    assert!(posts_to(&fake, CH).is_empty(), "killed before the AI moved");
+    let _bot = spawn_bot_env(&fake, dir.path(), &env);
+    assert!(fake.wait_ready_count(2, T).await, "{}", bot_log(dir.path()));
+    let path = format!("/api/v10/channels/{CH}/messages");
+    let ai = fake
+        .wait_request(|r| r.method == "POST" && r.path == path, T)
+        .await
+        .expect("the AI moves after the restart");
+    assert!(ai.content().unwrap().contains("your move"));
+    assert_eq!(allowed_users(&ai), vec![id_str(ALICE)]);
+    // Once: the search started on start-up and the first tick's do not both play.
+    tokio::time::sleep(Duration::from_millis(4000)).await;
+    assert_eq!(posts_to(&fake, CH).len(), 1);
+    let st = fake.slash(ALICE, CH, "status", json!([])).await;
+    let s = fake.response(st, T).await.unwrap();
+    assert!(
+        s.content().unwrap().contains("1 move played"),
+        "{:?}",
+        s.content()
+    );
+}
