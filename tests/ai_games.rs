@@ -164,7 +164,7 @@ fn after_a_restart_the_ai_moves_exactly_once_and_a_stale_move_is_refused() {
 }
 
 #[test]
-fn a_takeback_against_the_ai_undoes_the_players_move_and_the_ais_answer() {
+fn a_takeback_against_the_ai_is_granted_at_once_before_it_answers() {
     let h = Harness::new(false);
     h.send(
         "aoife",
@@ -173,9 +173,8 @@ fn a_takeback_against_the_ai_undoes_the_players_move_and_the_ais_answer() {
     );
     let g = active(&h.db(), "c").unwrap();
     h.mv("aoife", "c", "D4");
-    assert_eq!(play_pending(&h.bot, MS).len(), 1);
-    let before = stored(&h.db(), g.id).1;
-    assert_eq!(before.len(), 2);
+    // The AI is thinking (its search not yet done): the takeback is granted at once.
+    let turn = h.bot.ai_turns().pop().expect("the AI is to move");
     let r = h.send(
         "aoife",
         "c",
@@ -187,11 +186,7 @@ fn a_takeback_against_the_ai_undoes_the_players_move_and_the_ais_answer() {
     assert_eq!(r.len(), 1, "{}", texts(&r));
     let text = r[0].plain_text();
     assert!(
-        !r[0].ephemeral && text.contains("allows the takeback"),
-        "{text}"
-    );
-    assert!(
-        text.contains("`D4`") && text.contains(&format!("`{}`", before[1])),
+        !r[0].ephemeral && text.contains("allows the takeback: `D4` is undone"),
         "{text}"
     );
     assert!(
@@ -201,10 +196,15 @@ fn a_takeback_against_the_ai_undoes_the_players_move_and_the_ais_answer() {
     let (_, moves, pos) = stored(&h.db(), g.id);
     assert!(moves.is_empty() && pos.to_move().map(|s| s.index()) == Some(0));
     assert!(h.bot.ai_turns().is_empty(), "the player is to move");
-    // A search begun before the takeback finds its ply gone.
-    let mv = Position::new(g.options).legal_moves()[0];
-    assert!(h.bot.apply_ai_move(g.id, 1, mv).is_empty());
-    // Nothing to take back before the player has moved.
+    // The search begun before the takeback finds its ply gone.
+    assert!(h
+        .bot
+        .apply_ai_move(g.id, turn.ply, find_move(&turn, MS))
+        .is_empty());
+    assert!(stored(&h.db(), g.id).1.is_empty());
+    // Once the AI has answered, the move can no longer be taken back (RULES.md).
+    h.mv("aoife", "c", "D4");
+    assert_eq!(play_pending(&h.bot, MS).len(), 1);
     let r = h.send(
         "aoife",
         "c",
@@ -213,7 +213,12 @@ fn a_takeback_against_the_ai_undoes_the_players_move_and_the_ais_answer() {
             game: None,
         },
     );
-    assert!(r[0].ephemeral && r[0].plain_text().contains("not made a move"));
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("already answered"),
+        "{}",
+        texts(&r)
+    );
+    assert_eq!(stored(&h.db(), g.id).1.len(), 2);
 }
 
 #[test]

@@ -501,17 +501,24 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
     }])
 }
 
-/// A takeback in a game against the AI: granted at once, it undoes the player's last move and
-/// everything after it (the AI's answer, forced passes), so that it is their turn again. A
-/// search the AI was running for the position undone finds its ply gone and plays nothing.
+/// A takeback in a game against the AI: as RULES.md allows it, only of the player's last move
+/// and only before the AI has answered it (while it thinks); the AI consents at once. The move
+/// (and forced passes after it) is undone, and the AI's search for the position undone finds its
+/// ply gone and plays nothing.
 fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
-    let ply = l
-        .moves
-        .iter()
-        .rev()
-        .find(|m| m.user_id.as_deref() == Some(ctx.user.id.as_str()))
-        .map(|m| m.ply)
-        .ok_or_else(|| Fail::User("You have not made a move in this game yet.".into()))?;
+    let me = Some(ctx.user.id.as_str());
+    let last_mover = l.moves.iter().rev().find_map(|m| m.user_id.as_deref());
+    if last_mover.is_some()
+        && last_mover != me
+        && l.moves.iter().any(|m| m.user_id.as_deref() == me)
+    {
+        return Err(Fail::User(
+            "The AI has already answered your last move, so it can no longer be taken back \
+             (a takeback is only possible before the opponent moves)."
+                .into(),
+        ));
+    }
+    let ply = takeback_ply(&l.moves, &ctx.user.id)?;
     let undone: Vec<String> = l.moves[ply as usize..]
         .iter()
         .filter(|m| m.user_id.is_some())
@@ -527,9 +534,8 @@ fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
     let b = Builder::new()
         .user(&l.game.seats[ai], &l.names[ai])
         .text(format!(
-            " allows the takeback: {} {} undone.",
-            undone.join(" and "),
-            if undone.len() == 1 { "is" } else { "are" }
+            " allows the takeback: {} is undone.",
+            undone.join(" ")
         ));
     let (b, closed) = lapse_draw_offer(&l, b, lapsed, &ctx.user);
     let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
