@@ -9,7 +9,10 @@
 //! | `DISCORD_GUILD_ID` | `discord_guild_id` | none (global commands) |
 //! | `DISCORD_PROXY_URL` | `discord_proxy_url` | none |
 //! | `TARA_BOT_RATE_LIMIT` | `rate_limit` | `on` (`off` for load tests against a fake Discord) |
+//! | `TARA_BOT_AI_MS` | `ai_ms` | `3000`: the most one AI move may take, in milliseconds |
+//! | `TARA_BOT_AI_SEARCHES` | `ai_searches` | one per core but one (at least 1): AI searches at once |
 
+use crate::ai_runner::AiSettings;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +26,8 @@ struct File {
     discord_guild_id: Option<u64>,
     discord_proxy_url: Option<String>,
     rate_limit: Option<bool>,
+    ai_ms: Option<u64>,
+    ai_searches: Option<usize>,
 }
 
 /// The bot's configuration.
@@ -36,6 +41,8 @@ pub struct Config {
     /// Whether `tara-bot run` limits how fast each user may send commands (each server sets
     /// the rate with `/settings rate-limit`).
     pub rate_limit: bool,
+    /// How the AI's searches run: its time limit per move and how many run at once.
+    pub ai: AiSettings,
 }
 
 /// A configuration problem.
@@ -51,6 +58,8 @@ pub enum ConfigError {
     Parse { path: PathBuf, message: String },
     #[error("{name} must be a number, not '{value}'")]
     Number { name: &'static str, value: String },
+    #[error("{name} must be a whole number of at least 1, not '{value}'")]
+    Positive { name: &'static str, value: String },
     #[error("{name} must be on or off, not '{value}'")]
     Switch { name: &'static str, value: String },
 }
@@ -94,7 +103,34 @@ impl Config {
             },
             _ => file.rate_limit,
         };
+        let number = |name: &'static str| -> Result<Option<u64>, ConfigError> {
+            match env(name) {
+                Some(v) if !v.trim().is_empty() => match v.trim().parse::<u64>() {
+                    Ok(n) if n >= 1 => Ok(Some(n)),
+                    _ => Err(ConfigError::Positive { name, value: v }),
+                },
+                _ => Ok(None),
+            }
+        };
+        let defaults = AiSettings::default();
+        let ai_ms = number("TARA_BOT_AI_MS")?
+            .or(file.ai_ms)
+            .unwrap_or(defaults.ms);
+        let ai_searches = number("TARA_BOT_AI_SEARCHES")?
+            .map(|n| n as usize)
+            .or(file.ai_searches)
+            .unwrap_or(defaults.searches);
+        if ai_ms == 0 || ai_searches == 0 {
+            return Err(ConfigError::Parse {
+                path,
+                message: "ai_ms and ai_searches must be at least 1".into(),
+            });
+        }
         Ok(Config {
+            ai: AiSettings {
+                ms: ai_ms,
+                searches: ai_searches,
+            },
             rate_limit: rate_limit.unwrap_or(true),
             database: env("TARA_BOT_DB")
                 .map(PathBuf::from)
@@ -155,6 +191,23 @@ mod tests {
         assert_eq!(c.images, PathBuf::from("tara-images"));
         assert_eq!(c.discord_guild_id, None);
         assert!(c.rate_limit, "the command rate limit is on by default");
+        assert_eq!(c.ai.ms, 3_000);
+        assert!(c.ai.searches >= 1);
+        let ai = [
+            ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
+            ("TARA_BOT_AI_MS", "500"),
+            ("TARA_BOT_AI_SEARCHES", "2"),
+        ];
+        let c = Config::from_sources(env(&ai)).unwrap();
+        assert_eq!((c.ai.ms, c.ai.searches), (500, 2));
+        let zero = [
+            ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
+            ("TARA_BOT_AI_MS", "0"),
+        ];
+        assert_eq!(
+            Config::from_sources(env(&zero)).unwrap_err().to_string(),
+            "TARA_BOT_AI_MS must be a whole number of at least 1, not '0'"
+        );
         let env_off = [
             ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
             ("TARA_BOT_RATE_LIMIT", "off"),
@@ -176,11 +229,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tara-config2-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("c.toml");
-        std::fs::write(&f, "database = \"from-file.db\"\ndiscord_guild_id = 42\n").unwrap();
+        std::fs::write(
+            &f,
+            "database = \"from-file.db\"\ndiscord_guild_id = 42\nai_ms = 1500\n",
+        )
+        .unwrap();
         let p = f.to_str().unwrap();
         let c = Config::from_sources(env(&[("TARA_BOT_CONFIG", p)])).unwrap();
         assert_eq!(c.database, PathBuf::from("from-file.db"));
         assert_eq!(c.discord_guild_id, Some(42));
+        assert_eq!(c.ai.ms, 1500);
         let c = Config::from_sources(env(&[
             ("TARA_BOT_CONFIG", p),
             ("TARA_BOT_DB", "env.db"),

@@ -5,6 +5,7 @@
 //! the command-line tools built on them (`engine`, `export`, `pair`, `bench`).
 
 pub mod ai;
+pub mod ai_runner;
 pub mod bot;
 pub mod cli;
 pub mod config;

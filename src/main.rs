@@ -1030,7 +1030,8 @@ fn run_local(args: LocalArgs) -> Result<()> {
     let clock = std::sync::Arc::new(OffsetClock::default());
     let bot = Bot::new(store, clock, seed).with_images(!args.no_images);
     let images = (!args.no_images).then(|| args.images.unwrap_or(config.images));
-    let mut console = tara_bot::console::Console::new(&bot, &args.user, images);
+    let mut console =
+        tara_bot::console::Console::new(&bot, &args.user, images).with_ai_ms(config.ai.ms);
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     let mut out = std::io::stdout().lock();
@@ -1081,6 +1082,7 @@ fn run_discord(args: RunArgs) -> ExitCode {
         token,
         guild: config.discord_guild_id,
         proxy_url: config.discord_proxy_url,
+        ai: config.ai,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

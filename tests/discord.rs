@@ -2258,3 +2258,209 @@ async fn a_round_robin_through_discord_opens_one_thread_per_game_even_across_a_r
     assert_eq!(fake.threads().len(), 3);
     drop(bot);
 }
+
+/// Requests that post to a channel's messages (not interaction answers).
+fn posts_to(fake: &FakeDiscord, channel: u64) -> Vec<Recorded> {
+    let path = format!("/api/v10/channels/{channel}/messages");
+    fake.requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == path)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_ai_in_a_thread_and_other_commands_answered_while_it_thinks() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    // Level 5 thinks for its whole time limit: 2 s here.
+    let _bot = spawn_bot_env(
+        &fake,
+        dir.path(),
+        &[("TARA_BOT_AI_MS", "2000"), ("TARA_BOT_AI_SEARCHES", "1")],
+    );
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    // /play-ai opens a thread; the game starts there, pinging the player.
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "play-ai",
+            json!([
+                {"name": "variant", "type": 3, "value": "hkot-1"},
+                {"name": "level", "type": 4, "value": 1},
+                {"name": "first", "type": 3, "value": "me"}
+            ]),
+        )
+        .await;
+    let r = fake.response(id, T).await.expect("/play-ai answered");
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 1, "{threads:?}");
+    let thread: u64 = threads[0]["id"].as_str().unwrap().parse().unwrap();
+    assert!(
+        r.content().unwrap().contains(&format!("<#{thread}>")),
+        "{:?}",
+        r.content()
+    );
+    let start = posts_to(&fake, thread);
+    assert_eq!(start.len(), 1);
+    let text = start[0].content().unwrap();
+    assert!(
+        text.contains("Game on!") && text.contains("**Tara-bot AI (level 1)**"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("<@@"),
+        "the AI is no Discord mention: {text}"
+    );
+    assert_eq!(allowed_users(&start[0]), vec![id_str(ALICE)]);
+    // The player moves; the AI answers in the thread with a board, pinging the player.
+    let skip = fake.requests().len();
+    let mv = send_move(&fake, ALICE, thread, "D4").await;
+    let r = fake.response(mv, T).await.unwrap();
+    assert!(!r.ephemeral() && r.content().unwrap().contains("is thinking"));
+    assert!(allowed_users(&r).is_empty(), "the AI is pinged by nobody");
+    let path = format!("/api/v10/channels/{thread}/messages");
+    let answer = fake
+        .wait_request_after(skip, |r| r.method == "POST" && r.path == path, T)
+        .await
+        .expect("the AI's move");
+    assert!(answer.at.duration_since(r.at) < Duration::from_millis(2000 + 1500));
+    assert_eq!(answer.files.len(), 1, "the board");
+    assert_eq!(png_size(&answer.files[0].1), (600, 690));
+    assert_eq!(allowed_users(&answer), vec![id_str(ALICE)]);
+    let content = answer.content().unwrap();
+    assert!(
+        content.starts_with("**Tara-bot AI") && content.contains("· Blue"),
+        "{content}"
+    );
+    // Exactly one message for the move, even after the next tick.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(posts_to(&fake, thread).len(), 2);
+    // /status reads like any game's.
+    let st = fake.slash(ALICE, thread, "status", json!([])).await;
+    let s = fake.response(st, T).await.unwrap();
+    assert!(
+        s.ephemeral() && s.content().unwrap().contains("2 moves played"),
+        "{:?}",
+        s.content()
+    );
+
+    // /challenge naming the bot itself: a game against the AI at level 3, in a thread. The AI
+    // moves first and, at level 5, thinks for its whole limit.
+    let me = fake.user_option(
+        "opponent",
+        (FakeDiscord::BOT_USER_ID, FakeDiscord::BOT_NAME),
+    );
+    let id = fake
+        .slash(
+            BOB,
+            CH,
+            "challenge",
+            json!([me, {"name": "variant", "type": 3, "value": "ard-ri"}]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    assert_eq!(fake.threads().len(), 2);
+    let thread3: u64 = fake.threads()[1]["id"].as_str().unwrap().parse().unwrap();
+    let start = posts_to(&fake, thread3);
+    let text = start[0].content().unwrap();
+    assert!(
+        text.contains("Tara-bot AI") && text.contains("level 3"),
+        "{text}"
+    );
+    // A level-5 game, the AI first, in the other channel (no thread).
+    let before = fake.requests().len();
+    let id = fake
+        .slash(
+            BOB,
+            FakeDiscord::OTHER_CHANNEL_ID,
+            "play-ai",
+            json!([
+                {"name": "variant", "type": 3, "value": "sacred-hill-2"},
+                {"name": "level", "type": 4, "value": 5},
+                {"name": "first", "type": 3, "value": "opponent"},
+                {"name": "thread", "type": 5, "value": false}
+            ]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(
+        r.content().unwrap().contains("is thinking"),
+        "{:?}",
+        r.content()
+    );
+    // While it searches, another command is answered at once.
+    let st = fake.slash(ALICE, thread, "status", json!([])).await;
+    let status = fake.response(st, T).await.unwrap();
+    let ai = channel_post_containing(&fake, FakeDiscord::OTHER_CHANNEL_ID, "your move")
+        .await
+        .expect("the level-5 move");
+    assert!(
+        status.at < ai.at,
+        "/status was answered before the search ended"
+    );
+    assert!(
+        ai.at.duration_since(r.at) >= Duration::from_millis(1500),
+        "level 5 used its time"
+    );
+    assert!(ai.at.duration_since(r.at) < Duration::from_millis(2000 + 1500));
+    assert_eq!(allowed_users(&ai), vec![id_str(BOB)]);
+    assert_eq!(posts_to(&fake, FakeDiscord::OTHER_CHANNEL_ID).len(), 1);
+    assert!(fake.requests().len() > before);
+    // A draw offer to the AI is refused privately.
+    let d = fake.slash(ALICE, thread, "draw", json!([])).await;
+    let d = fake.response(d, T).await.unwrap();
+    assert!(d.ephemeral() && d.content().unwrap().contains("draw offers"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_while_the_ai_thinks_gives_exactly_one_ai_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    // Level 5 thinks for 3 s: the bot is killed in the middle of its search.
+    let env = [("TARA_BOT_AI_MS", "3000")];
+    let bot = spawn_bot_env(&fake, dir.path(), &env);
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "play-ai",
+            json!([
+                {"name": "variant", "type": 3, "value": "ard-ri"},
+                {"name": "level", "type": 4, "value": 5},
+                {"name": "first", "type": 3, "value": "opponent"},
+                {"name": "thread", "type": 5, "value": false}
+            ]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(
+        r.content().unwrap().contains("is thinking"),
+        "{:?}",
+        r.content()
+    );
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    drop(bot);
+    assert!(posts_to(&fake, CH).is_empty(), "killed before the AI moved");
+    let _bot = spawn_bot_env(&fake, dir.path(), &env);
+    assert!(fake.wait_ready_count(2, T).await, "{}", bot_log(dir.path()));
+    let path = format!("/api/v10/channels/{CH}/messages");
+    let ai = fake
+        .wait_request(|r| r.method == "POST" && r.path == path, T)
+        .await
+        .expect("the AI moves after the restart");
+    assert!(ai.content().unwrap().contains("your move"));
+    assert_eq!(allowed_users(&ai), vec![id_str(ALICE)]);
+    // Once: the search started on start-up and the first tick's do not both play.
+    tokio::time::sleep(Duration::from_millis(4000)).await;
+    assert_eq!(posts_to(&fake, CH).len(), 1);
+    let st = fake.slash(ALICE, CH, "status", json!([])).await;
+    let s = fake.response(st, T).await.unwrap();
+    assert!(
+        s.content().unwrap().contains("1 move played"),
+        "{:?}",
+        s.content()
+    );
+}

@@ -194,6 +194,15 @@ commands! {
     } @edge {
         thread: Option<bool> = "thread", "Play in a new thread of this channel (default: yes)";
     }
+    /// A game against the bot's AI in this channel (never rated).
+    PlayAi = "play-ai", "Play a game against the bot's AI (never rated)", private: false, Bot::play_ai {
+        variant: Variant = "variant", "Which game";
+        level: Option<u32> = "level", "1 (weakest) to 5 (strongest; default 3)" .min(1) .max(5);
+        first: Option<FirstChoice> = "first", "Who moves first: me, opponent (the AI) or random (default)";
+        scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
+    } @edge {
+        thread: Option<bool> = "thread", "Play in a new thread of this channel (default: yes)";
+    }
     /// Accept a challenge (the newest one addressed to you here when no number is given).
     Accept = "accept", "Accept a challenge", private: false, Bot::accept {
         challenge: Option<i64> = "challenge", "Challenge number (default: the newest one to you here)" .min(1);
@@ -478,6 +487,11 @@ impl Bot {
 
     /// [`Bot::handle`] for a command already counted by [`Bot::admit`].
     pub fn handle_admitted(&self, ctx: &Ctx, cmd: Command) -> Vec<Reply> {
+        if self.is_ai_user(&ctx.user.id) {
+            return vec![Reply::private(
+                "The bot's AI takes no commands: it plays only the games started with                  `/play-ai` (or a `/challenge` to the bot), and never joins tournaments.",
+            )];
+        }
         if ctx.server == DM_SERVER && !cmd.allowed_in_dms() {
             return vec![Reply::private(format!(
                 "`/{}` works only in a server's channels, where both players can see the game: \

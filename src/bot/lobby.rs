@@ -58,6 +58,9 @@ impl Bot {
         is_match: bool,
         rated: Option<bool>,
     ) -> Outcome<Vec<Out>> {
+        if opponent.as_ref().is_some_and(|o| self.is_ai_user(&o.id)) {
+            return self.challenge_ai(ctx, variant, scoring, first, days, is_match, rated);
+        }
         let rated = rated.unwrap_or(true);
         if opponent.as_ref().is_some_and(|o| o.id == ctx.user.id) {
             return Err(Fail::User(SELF_CHALLENGE.into()));
@@ -409,6 +412,10 @@ impl Bot {
     pub fn challenge_refusal(&self, ctx: &Ctx, opponent: Option<&User>) -> Option<Reply> {
         if opponent.is_some_and(|o| o.id == ctx.user.id) {
             return Some(Reply::private(SELF_CHALLENGE));
+        }
+        if opponent.is_some_and(|o| self.is_ai_user(&o.id)) {
+            // A game against the AI: no challenge is stored, so no challenge limit applies.
+            return None;
         }
         // A failure to read is left to the command itself to report.
         self.read(|tx| challenge_limits(tx, ctx, opponent))

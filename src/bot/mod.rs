@@ -18,9 +18,12 @@
 //!   report sent or failed, and what is still owed), `moderation` (the audit log),
 //!   `discussion` (analysis marks and arrows, `/position`), `archive` (replays, exported
 //!   records, `/history`), `draws` (draw offers), `live` (the server's games in progress),
-//!   `ratings` (Glicko-2 after each rated game, `/leaderboard`, `/profile`);
+//!   `ratings` (Glicko-2 after each rated game, `/leaderboard`, `/profile`), `ai_games`
+//!   (`/play-ai`, the games the AI is to move in, and playing the move an adapter's search
+//!   found);
 //! - `commands`: the table of commands and the dispatch to their handlers.
 
+mod ai_games;
 mod archive;
 mod clocks;
 pub mod commands;
@@ -42,6 +45,7 @@ pub mod text;
 pub mod time;
 mod tournaments;
 
+pub use ai_games::{AiTurn, DEFAULT_AI_LEVEL};
 pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
 pub use draws::DrawAnswer;

@@ -88,6 +88,13 @@ fn prompt(
         return b;
     };
     let seat = side.index();
+    if game.ai_levels[seat].is_some() {
+        // The AI's move follows as soon as it is found; nobody is pinged for it.
+        return b
+            .text("\n")
+            .user(&game.seats[seat], &names[seat])
+            .text(" is thinking…");
+    }
     let mut detail = side.name().to_string();
     if let Some(phase) = pos.phase() {
         detail.push_str(&format!(" · {phase}"));
@@ -127,7 +134,7 @@ impl Bot {
         let text_in = text_in.as_str();
         self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            let mut l = load_active(tx, ctx)?;
+            let l = load_active(tx, ctx)?;
             if let Some(outs) = self.expire_if_due(tx, &l, now)? {
                 // The clock ran out before this move arrived: the timeout stands.
                 return Ok(outs);
@@ -152,53 +159,65 @@ impl Bot {
                 };
                 return Err(Fail::User(format!("`{mv}` is not legal: {e}.{hint}")));
             }
-            l.pos.play_unchecked(mv);
-            let mut ply = l.moves.len() as u32;
+            self.play_checked(tx, l, &ctx.user, mv, now)
+        })
+    }
+
+    /// Plays `mv`, already checked legal, for `mover` (the player on move in `l`), then any
+    /// forced passes; stores them and answers with the board and a prompt to the player on
+    /// move (or the end of the game). Shared by `/move` and the AI's moves.
+    pub(crate) fn play_checked(
+        &self,
+        tx: &Tx,
+        mut l: Loaded,
+        mover: &User,
+        mv: Move,
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        l.pos.play_unchecked(mv);
+        let mut ply = l.moves.len() as u32;
+        tx.insert_move(
+            l.game.id,
+            &MoveRow {
+                ply,
+                notation: mv.to_string(),
+                user_id: Some(mover.id.clone()),
+                created_at: now,
+            },
+        )?;
+        record_clock_left(tx, &l.game, &mover.id, ply, now)?;
+        tx.clear_takeback(l.game.id)?;
+        // A pending draw offer lapses with the move, in the move's transaction.
+        let lapsed = tx.clear_draw_offer(l.game.id)?;
+        let mut b = Builder::new().user(&mover.id, &mover.name).text(format!(
+            " · {}",
+            describe::last_move(&l.pos, Some(mv)).unwrap_or_else(|| mv.to_string())
+        ));
+        // Forced passes are played for the player and announced.
+        let mut last = mv;
+        while l.pos.outcome().is_none() && l.pos.legal_moves().as_slice() == [Move::Pass] {
+            l.pos.play_unchecked(Move::Pass);
+            ply += 1;
             tx.insert_move(
                 l.game.id,
                 &MoveRow {
                     ply,
-                    notation: mv.to_string(),
-                    user_id: Some(ctx.user.id.clone()),
+                    notation: "pass".into(),
+                    user_id: None,
                     created_at: now,
                 },
             )?;
-            record_clock_left(tx, &l.game, &ctx.user.id, ply, now)?;
-            tx.clear_takeback(l.game.id)?;
-            // A pending draw offer lapses with the move, in the move's transaction.
-            let lapsed = tx.clear_draw_offer(l.game.id)?;
-            let mut b = Builder::new()
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(format!(
-                    " · {}",
-                    describe::last_move(&l.pos, Some(mv)).unwrap_or_else(|| mv.to_string())
-                ));
-            // Forced passes are played for the player and announced.
-            let mut last = mv;
-            while l.pos.outcome().is_none() && l.pos.legal_moves().as_slice() == [Move::Pass] {
-                l.pos.play_unchecked(Move::Pass);
-                ply += 1;
-                tx.insert_move(
-                    l.game.id,
-                    &MoveRow {
-                        ply,
-                        notation: "pass".into(),
-                        user_id: None,
-                        created_at: now,
-                    },
-                )?;
-                last = Move::Pass;
-                if let Some(d) = describe::last_move(&l.pos, Some(Move::Pass)) {
-                    b = b.text(format!("\n{d}"));
-                }
+            last = Move::Pass;
+            if let Some(d) = describe::last_move(&l.pos, Some(Move::Pass)) {
+                b = b.text(format!("\n{d}"));
             }
-            let (b, closed) = lapse_draw_offer(&l, b, lapsed, &ctx.user);
-            let mut outs = self.after_move(tx, &l, b, last, now)?;
-            if let Some(first) = outs.first_mut() {
-                first.reply.retire = first.reply.retire.take().or(closed);
-            }
-            Ok(outs)
-        })
+        }
+        let (b, closed) = lapse_draw_offer(&l, b, lapsed, mover);
+        let mut outs = self.after_move(tx, &l, b, last, now)?;
+        if let Some(first) = outs.first_mut() {
+            first.reply.retire = first.reply.retire.take().or(closed);
+        }
+        Ok(outs)
     }
 
     /// Finishes the reply to a move: the end of the game (and the match), or a prompt to the
@@ -366,6 +385,9 @@ impl Bot {
                 .game
                 .seat_of(&ctx.user.id)
                 .ok_or_else(|| Fail::User("You are not playing in this game.".into()))?;
+            if l.game.ai_levels[1 - seat].is_some() {
+                return ai_takeback(tx, ctx, l, now);
+            }
             let ply = takeback_ply(&l.moves, &ctx.user.id)?;
             if let Some(pending) = tx.takeback(l.game.id)? {
                 // One pending request per game: asking again pings nobody again.
@@ -475,6 +497,64 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
             pos,
             Frame::new(l.names.clone(), played.last().copied()),
             format!("game-{}-ply-{}.png", l.game.id, req.ply),
+        )),
+    }])
+}
+
+/// A takeback in a game against the AI: as RULES.md allows it, only of the player's last move
+/// and only before the AI has answered it (while it thinks); the AI consents at once. The move
+/// (and forced passes after it) is undone, and the AI's search for the position undone finds its
+/// ply gone and plays nothing.
+fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
+    let me = Some(ctx.user.id.as_str());
+    let last_mover = l.moves.iter().rev().find_map(|m| m.user_id.as_deref());
+    if last_mover.is_some()
+        && last_mover != me
+        && l.moves.iter().any(|m| m.user_id.as_deref() == me)
+    {
+        return Err(Fail::User(
+            "The AI has already answered your last move, so it can no longer be taken back \
+             (a takeback is only possible before the opponent moves)."
+                .into(),
+        ));
+    }
+    let ply = takeback_ply(&l.moves, &ctx.user.id)?;
+    let undone: Vec<String> = l.moves[ply as usize..]
+        .iter()
+        .filter(|m| m.user_id.is_some())
+        .map(|m| format!("`{}`", m.notation))
+        .collect();
+    tx.clear_takeback(l.game.id)?;
+    let lapsed = tx.clear_draw_offer(l.game.id)?;
+    let left = tx.clock_left(l.game.id, ply)?;
+    tx.delete_moves_from(l.game.id, ply)?;
+    let after = load_game(tx, l.game.clone())?;
+    restore_turn(tx, &after, left, now)?;
+    let ai = 1 - l.game.seat_of(&ctx.user.id).unwrap_or(0);
+    let b = Builder::new()
+        .user(&l.game.seats[ai], &l.names[ai])
+        .text(format!(
+            " allows the takeback: {} is undone.",
+            undone.join(" ")
+        ));
+    let (b, closed) = lapse_draw_offer(&l, b, lapsed, &ctx.user);
+    let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
+    let b = prompt(
+        b,
+        &l.game,
+        &l.names,
+        &after.pos,
+        time_left(&game, now, None),
+    );
+    let mut reply = b.build();
+    reply.retire = closed;
+    let (_, played) = replay(&l.game, &l.moves, Some(ply as usize))?;
+    Ok(vec![Out {
+        reply,
+        board: Some((
+            after.pos,
+            Frame::new(l.names.clone(), played.last().copied()),
+            format!("game-{}-ply-{}.png", l.game.id, ply),
         )),
     }])
 }

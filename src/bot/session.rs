@@ -10,7 +10,7 @@ use super::time::{date_text, duration_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
 use crate::game::{GameOptions, Move, Position, Scoring, Side, Variant};
 use crate::render::{self, Frame};
-use crate::store::{GameId, GameRow, MoveRow, NewGame, Store, StoreError, Tx};
+use crate::store::{GameId, GameRow, MoveRow, NewGame, Store, StoreError, Tx, AI_USER_ID};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -75,6 +75,11 @@ pub struct Bot {
     rng: Mutex<Rng>,
     images: bool,
     limits: RateLimits,
+    /// The seed the AI's searches are drawn from (with each game and ply).
+    ai_seed: u64,
+    /// The platform's own user id for the bot (Discord: its user id; the console: `tara-bot`):
+    /// naming it as an opponent means playing the AI.
+    self_user: Mutex<Option<String>>,
 }
 
 impl Bot {
@@ -86,7 +91,35 @@ impl Bot {
             rng: Mutex::new(Rng::new(seed)),
             images: true,
             limits: RateLimits::default(),
+            ai_seed: seed,
+            self_user: Mutex::new(None),
         }
+    }
+
+    /// Records the platform's own user id for the bot (Discord's bot user, the console's
+    /// `tara-bot`): a challenge to it is a game against the AI, and it may send no command.
+    pub fn set_self_user(&self, id: &str) {
+        *self.self_user.lock().unwrap_or_else(|e| e.into_inner()) = Some(id.to_string());
+    }
+
+    /// Whether `id` stands for the bot's AI: [`AI_USER_ID`] or the bot's own platform id.
+    pub fn is_ai_user(&self, id: &str) -> bool {
+        id == AI_USER_ID
+            || self
+                .self_user
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_deref()
+                == Some(id)
+    }
+
+    /// The seed of the AI's search for `game` at `ply`: the same for the same bot seed, game
+    /// and ply (a search repeated after a restart chooses the same move at levels 1 to 4).
+    pub(crate) fn ai_seed(&self, game: i64, ply: u32) -> u64 {
+        let mut x = self.ai_seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= u64::from(ply).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        x ^= x >> 31;
+        x.wrapping_mul(0xBF58_476D_1CE4_E5B9)
     }
 
     /// Turns the per-user command rate limit on or off (off by default, as in the console
@@ -306,11 +339,18 @@ pub(crate) fn load_game(tx: &Tx, game: GameRow) -> Outcome<Loaded> {
     })
 }
 
-/// The stored names of a game's two players (their ids when unknown).
+/// The stored names of a game's two players (their ids when unknown); an AI seat is named
+/// with its level, "Tara-bot AI (level 3)".
 pub(crate) fn names(tx: &Tx, game: &GameRow) -> Outcome<[String; 2]> {
-    let n =
-        |id: &str| -> Outcome<String> { Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string())) };
-    Ok([n(&game.seats[0])?, n(&game.seats[1])?])
+    let n = |i: usize| -> Outcome<String> {
+        let id = &game.seats[i];
+        let name = tx.user_name(id)?.unwrap_or_else(|| id.to_string());
+        Ok(match game.ai_levels[i] {
+            Some(level) => format!("{name} (level {level})"),
+            None => name,
+        })
+    };
+    Ok([n(0)?, n(1)?])
 }
 
 /// "there is already a game here" with the game's players.
@@ -349,15 +389,29 @@ pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -
             if d == 1 { "" } else { "s" }
         ));
     }
+    b = b.text(format!(
+        "\n{} first ({why_first}). ",
+        match first {
+            Side::Attackers | Side::Defenders =>
+                format!("The {} move", first.name().to_lowercase()),
+            _ => format!("{} moves", first.name()),
+        }
+    ));
+    if game.ai_levels[seat].is_some() {
+        // The AI's first move follows as soon as it is found.
+        b = b
+            .user(&game.seats[seat], &names[seat])
+            .text(" is thinking…");
+        return Out {
+            reply: b.build(),
+            board: Some((
+                pos,
+                Frame::new(names.clone(), None),
+                format!("game-{}-start.png", game.id),
+            )),
+        };
+    }
     b = b
-        .text(format!(
-            "\n{} first ({why_first}). ",
-            match first {
-                Side::Attackers | Side::Defenders =>
-                    format!("The {} move", first.name().to_lowercase()),
-                _ => format!("{} moves", first.name()),
-            }
-        ))
         .ping(&game.seats[seat], &names[seat])
         .text(match game.options.variant {
             Variant::Hkot1 | Variant::Hkot2 => {
@@ -394,17 +448,56 @@ pub(crate) fn create_game(
     rated: bool,
     now: i64,
 ) -> Outcome<GameRow> {
-    let (seats, first) = if variant.is_tara() {
+    let seating = Seating {
+        players,
+        ai_levels: [None, None],
+        challenger_first,
+    };
+    let (server, channel) = (server_id, channel_id);
+    let place = (server, channel, variant, scoring);
+    create_seated(tx, place, seating, match_game, days_per_move, rated, now)
+}
+
+/// Who plays a new game: the challenger and the opponent, the AI level of each (the AI's
+/// user is [`AI_USER_ID`]), and whether the challenger moves first.
+pub(crate) struct Seating<'a> {
+    pub players: [&'a str; 2],
+    pub ai_levels: [Option<u8>; 2],
+    pub challenger_first: bool,
+}
+
+/// [`create_game`] with any [`Seating`] (a game against the AI); `place` is the server,
+/// channel, variant and scoring.
+pub(crate) fn create_seated(
+    tx: &Tx,
+    place: (&str, &str, Variant, Scoring),
+    seating: Seating,
+    match_game: Option<(i64, i64)>,
+    days_per_move: Option<u32>,
+    rated: bool,
+    now: i64,
+) -> Outcome<GameRow> {
+    let (server_id, channel_id, variant, scoring) = place;
+    let Seating {
+        players,
+        ai_levels,
+        challenger_first,
+    } = seating;
+    let (seats, ai_levels, first) = if variant.is_tara() {
         let first = if challenger_first {
             Side::Red
         } else {
             Side::Blue
         };
-        (players, first)
+        (players, ai_levels, first)
     } else if challenger_first {
-        (players, Side::Attackers)
+        (players, ai_levels, Side::Attackers)
     } else {
-        ([players[1], players[0]], Side::Attackers)
+        (
+            [players[1], players[0]],
+            [ai_levels[1], ai_levels[0]],
+            Side::Attackers,
+        )
     };
     let options = GameOptions::with(variant, Some(scoring), Some(first))
         .map_err(|e| Fail::User(format!("{e}.")))?;
@@ -419,7 +512,7 @@ pub(crate) fn create_game(
             days_per_move,
             pairing_id: None,
             rated,
-            ai_levels: [None, None],
+            ai_levels,
         },
         now,
     )?;
@@ -434,7 +527,7 @@ pub(crate) fn create_game(
 }
 
 /// The clock of `mover` for a turn starting at `now`: it starts when their vacation (if any)
-/// ends, and runs for the game's days per move.
+/// ends, and runs for the game's days per move. The AI has no clock: it never times out.
 pub(crate) fn turn_clock(
     tx: &Tx,
     game: &GameRow,
@@ -444,6 +537,9 @@ pub(crate) fn turn_clock(
     let Some(days) = game.days_per_move else {
         return Ok(None);
     };
+    if mover == AI_USER_ID {
+        return Ok(None);
+    }
     let start = tx.vacation_end(mover, now)?.unwrap_or(now).max(now);
     Ok(Some((start, start + i64::from(days) * DAY)))
 }

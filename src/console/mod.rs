@@ -237,12 +237,19 @@ pub struct Console<'a> {
     images: Option<PathBuf>,
     /// Owed messages shown but not yet written out: reported delivered once they are.
     shown: std::cell::RefCell<Vec<i64>>,
+    /// The AI's time limit per move, in milliseconds.
+    ai_ms: u64,
 }
+
+/// The console's name for the bot itself: `/challenge tara-bot hkot-1` plays the AI.
+pub const BOT_NAME: &str = "tara-bot";
 
 impl<'a> Console<'a> {
     /// A session as `user` in channel `local`; images are written to `images` when given.
     pub fn new(bot: &'a Bot, user: &str, images: Option<PathBuf>) -> Console<'a> {
+        bot.set_self_user(BOT_NAME);
         Console {
+            ai_ms: crate::ai_runner::DEFAULT_AI_MS,
             bot,
             user: super::console::user(user),
             channel: "local".into(),
@@ -250,6 +257,17 @@ impl<'a> Console<'a> {
             images,
             shown: Default::default(),
         }
+    }
+
+    /// Sets the AI's time limit per move (milliseconds).
+    pub fn with_ai_ms(mut self, ms: u64) -> Console<'a> {
+        self.ai_ms = ms;
+        self
+    }
+
+    /// The AI's moves wherever it is to move (searched here, the console waiting for them).
+    fn ai_moves(&self) -> String {
+        self.show(&crate::ai_runner::play_pending(self.bot, self.ai_ms))
     }
 
     /// Reports the owed messages shown so far as delivered (once they are written out).
@@ -286,8 +304,13 @@ impl<'a> Console<'a> {
     /// or typed lines) come back escaped.
     pub fn line(&mut self, line: &str) -> (String, bool) {
         let mut due = self.show(&self.bot.tick());
+        // The AI moves first where it was left to move (a game begun before a restart).
+        due.push_str(&self.ai_moves());
         let (text, stop) = self.command(line);
         due.push_str(&text);
+        if !stop {
+            due.push_str(&self.ai_moves());
+        }
         (escape_controls(&due, true), stop)
     }
 

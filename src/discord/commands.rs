@@ -130,9 +130,16 @@ pub fn parse(cmd: &CommandInteraction) -> Result<Command, String> {
             ResolvedValue::String(s) => Value::Text(s.to_string()),
             ResolvedValue::Integer(i) => Value::Integer(i),
             ResolvedValue::Boolean(b) => Value::Boolean(b),
+            ResolvedValue::User(u, _) if u.id.get() == cmd.application_id.get() => {
+                // This bot itself (its user id is its application's): the AI.
+                Value::User(User::new(crate::store::AI_USER_ID, u.name.clone()))
+            }
             ResolvedValue::User(u, member) => {
                 if u.bot {
-                    return Err("Bots cannot play: challenge a person.".into());
+                    return Err(
+                        "Bots cannot play: challenge a person, or me to play my AI (`/play-ai`)."
+                            .into(),
+                    );
                 }
                 Value::User(User::new(
                     u.id.to_string(),

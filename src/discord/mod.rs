@@ -6,6 +6,7 @@ mod commands;
 mod redact;
 mod split;
 
+use crate::ai_runner::{AiRunner, AiSettings};
 use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, Reply, User};
 pub use redact::redact;
 use serenity::all::{
@@ -33,6 +34,8 @@ pub struct Settings {
     pub token: String,
     pub guild: Option<u64>,
     pub proxy_url: Option<String>,
+    /// How the AI's searches run (time per move, searches at once).
+    pub ai: AiSettings,
 }
 
 /// Connects and serves until stopped (Ctrl-C or SIGTERM).
@@ -44,8 +47,11 @@ pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
             .proxy(url.trim_end_matches('/'))
             .ratelimiter_disabled(true);
     }
+    let (ai, mut ai_replies) = AiRunner::new(bot.clone(), settings.ai);
+    let b = bot.clone();
     let handler = Handler {
         bot,
+        ai,
         guild: settings.guild.map(GuildId::new),
         registered: AtomicBool::new(false),
         ticking: AtomicBool::new(false),
@@ -54,6 +60,15 @@ pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
         serenity::all::ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
             .event_handler(handler)
             .await?;
+    // The AI's moves, posted as they are found (each owed in the outbox like any message).
+    let h = client.http.clone();
+    tokio::spawn(async move {
+        while let Some(replies) = ai_replies.recv().await {
+            for reply in replies {
+                deliver(&b, &h, &reply).await;
+            }
+        }
+    });
     let shards = client.shard_manager.clone();
     tokio::spawn(async move {
         shutdown_signal().await;
@@ -81,6 +96,8 @@ async fn shutdown_signal() {
 
 struct Handler {
     bot: Arc<Bot>,
+    /// Searches the AI's moves off the async runtime.
+    ai: Arc<AiRunner>,
     guild: Option<GuildId>,
     registered: AtomicBool,
     ticking: AtomicBool,
@@ -92,7 +109,7 @@ const TICK_EVERY: Duration = Duration::from_secs(30);
 /// Delivers what the clocks brought due (reminders and timeouts, to their channels or by DM)
 /// and every message still owed: at once on start-up (what a crash or an outage left unsent),
 /// then every 30 s (failed deliveries, each after its backoff).
-async fn tick_forever(bot: Arc<Bot>, http: Arc<Http>, me: UserId) {
+async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: UserId) {
     let mut interval = tokio::time::interval(TICK_EVERY);
     let mut at_start = true;
     loop {
@@ -126,6 +143,9 @@ async fn tick_forever(bot: Arc<Bot>, http: Arc<Http>, me: UserId) {
         for reply in due {
             deliver(&bot, &http, &reply).await;
         }
+        // Games where the AI is to move and no search runs (at start-up: those left by a
+        // restart).
+        ai.kick();
     }
 }
 
@@ -183,6 +203,19 @@ fn discord_code(e: &serenity::Error) -> Option<isize> {
 /// Whether a refusal is for good: the channel or user no longer exists.
 fn gone(e: &serenity::Error) -> bool {
     matches!(discord_code(e), Some(10003 | 10013))
+}
+
+/// A user as Discord shows them: a mention; the AI (whose id is no Discord id, and whose name
+/// is the bot's own, "Tara-bot AI (level 3)") by its name in bold.
+fn mention(id: &str, name: &str) -> String {
+    if id.parse::<u64>().is_ok() {
+        format!("<@{id}>")
+    } else {
+        format!(
+            "**{}**",
+            name.replace(['*', '<', '@', '`', '_', '|', '~'], "")
+        )
+    }
 }
 
 /// What a refusal means, when it is about the bot's permissions in `channel`: a sentence for
@@ -376,7 +409,7 @@ async fn retire_buttons(http: &Http, reply: &Reply) {
     let Some(message) = recent.iter().find(carries_button) else {
         return;
     };
-    let text = r.text_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
+    let text = r.text_with(mention, |c| format!("<#{c}>"));
     let edit = EditMessage::new()
         .content(text)
         .components(vec![])
@@ -454,10 +487,13 @@ async fn post_part(
 impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, shard = ?ready.shard, "connected to Discord");
+        // A challenge to the bot's own user is a game against the AI.
+        self.bot.set_self_user(&ready.user.id.to_string());
         if !self.ticking.swap(true, Ordering::SeqCst) {
             // The clocks: caught up at once (what fell due while down), then every 30 s.
             tokio::spawn(tick_forever(
                 self.bot.clone(),
+                self.ai.clone(),
                 ctx.http.clone(),
                 ready.user.id,
             ));
@@ -486,10 +522,12 @@ impl EventHandler for Handler {
         let started = Instant::now();
         match interaction {
             Interaction::Command(cmd) => self.on_command(&ctx, cmd).await,
-            Interaction::Autocomplete(ac) => self.on_autocomplete(&ctx, ac).await,
+            Interaction::Autocomplete(ac) => return self.on_autocomplete(&ctx, ac).await,
             Interaction::Component(c) => self.on_component(&ctx, c).await,
             _ => {}
         }
+        // The command may have made it the AI's turn (a move, a new game, a takeback).
+        self.ai.kick();
         tracing::debug!(
             ms = started.elapsed().as_secs_f64() * 1000.0,
             "interaction handled"
@@ -559,7 +597,7 @@ struct Outgoing {
 }
 
 fn outgoing(reply: &Reply) -> Vec<Outgoing> {
-    let text = reply.markdown_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
+    let text = reply.markdown_with(mention, |c| format!("<#{c}>"));
     // A long text the core also gives as a file (a game record) goes as that file.
     let (chunks, document) = match &reply.document {
         Some(d) if d.always || text.chars().count() > FILE_AFTER => (
@@ -854,7 +892,7 @@ async fn send(
     // The new text of a pressed button's message (an answered challenge), if the core gives one.
     let pressed = replies
         .iter()
-        .find_map(|r| r.pressed_text_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>")));
+        .find_map(|r| r.pressed_text_with(mention, |c| format!("<#{c}>")));
     let here = target.channel().to_string();
     let (elsewhere, replies): (Vec<&Reply>, Vec<&Reply>) = replies.iter().partition(|r| {
         r.dm.is_some()
@@ -1019,33 +1057,42 @@ impl Handler {
                 .channel
                 .as_ref()
                 .is_some_and(|c| c.kind == ChannelType::Text);
-        if let (
-            Command::Challenge {
-                opponent,
-                variant,
-                thread,
-                ..
-            },
-            true,
-        ) = (&command, in_text_channel)
-        {
-            if thread.unwrap_or(true) {
-                let opponent = opponent
+        let in_thread = match (&command, in_text_channel) {
+            (
+                Command::Challenge {
+                    opponent,
+                    variant,
+                    thread,
+                    ..
+                },
+                true,
+            ) if thread.unwrap_or(true) => Some((
+                opponent
                     .as_ref()
-                    .map_or_else(|| "anyone".to_string(), |o| o.name.clone());
-                let variant = variant.id();
-                self.challenge_in_thread(dctx, &cmd, ctx.clone(), command, opponent, variant)
-                    .await;
-                return;
-            }
+                    .map_or_else(|| "anyone".to_string(), |o| o.name.clone()),
+                variant.id(),
+            )),
+            (
+                Command::PlayAi {
+                    variant, thread, ..
+                },
+                true,
+            ) if thread.unwrap_or(true) => Some(("the AI".to_string(), variant.id())),
+            _ => None,
+        };
+        if let Some((opponent, variant)) = in_thread {
+            self.challenge_in_thread(dctx, &cmd, ctx.clone(), command, opponent, variant)
+                .await;
+            return;
         }
         let (replies, deferred) =
             handle_timed(&self.bot, &dctx.http, &target, ctx, command, false).await;
         send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
     }
 
-    /// A challenge played out in a new thread of the channel: the thread is created first,
-    /// the challenge is posted in it, and the command is answered with a link.
+    /// A challenge (or a game against the AI) played out in a new thread of the channel: the
+    /// thread is created first, the challenge or the game's start is posted in it, and the
+    /// command is answered with a link.
     async fn challenge_in_thread(
         &self,
         dctx: &Context,
@@ -1062,6 +1109,7 @@ impl Handler {
             Command::Challenge { opponent, .. } => Some(opponent.clone()),
             _ => None,
         };
+        let command_kind = to.clone();
         let refusal = tokio::task::spawn_blocking(move || {
             b.admit(&check)
                 .or_else(|| to.and_then(|o| b.challenge_refusal(&check, o.as_ref())))
@@ -1123,8 +1171,17 @@ impl Handler {
             let posted = post(&dctx.http, thread.id, r).await;
             report(&self.bot, r.outbox, posted.as_ref().map(|_| ())).await;
         }
+        let against_ai = match &command_kind {
+            Some(Some(o)) => self.bot.is_ai_user(&o.id),
+            Some(None) => false,
+            None => true,
+        };
         let note = bot::text::Builder::new()
-            .text("Challenge posted: the game will be played in ")
+            .text(if against_ai {
+                "Your game against the AI is in "
+            } else {
+                "Challenge posted: the game will be played in "
+            })
             .channel(&thread.id.to_string())
             .text(".")
             .build();

@@ -1,0 +1,187 @@
+//! Runs the AI's searches for the adapters: finds the games where the AI is to move
+//! ([`Bot::ai_turns`]), searches each within its time limit, and plays the move through the bot
+//! core ([`Bot::apply_ai_move`], which refuses a stale ply, so a search repeated after a restart
+//! or run twice never plays twice).
+//!
+//! Two ways to run them: [`play_pending`] searches on the calling thread, one game after
+//! another (the console, and tests that drive it step by step); [`AiRunner`] searches on
+//! tokio's blocking pool, at most [`AiSettings::searches`] at once, never on the async runtime
+//! (Discord), and hands the replies to the adapter through a channel.
+
+use crate::ai::{think, Limit};
+use crate::bot::{AiTurn, Bot, Reply};
+use crate::game::Move;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, Semaphore};
+
+/// The AI's time limit per move when none is configured, in milliseconds.
+pub const DEFAULT_AI_MS: u64 = 3_000;
+
+/// How the AI's searches run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AiSettings {
+    /// The most a move may take, in milliseconds: level 5 searches until then; levels 1 to 4
+    /// stop at their playout budget, normally far sooner, or at this limit.
+    pub ms: u64,
+    /// The most searches run at once.
+    pub searches: usize,
+}
+
+impl AiSettings {
+    /// The default number of searches at once: one per core but one, at least one.
+    pub fn default_searches() -> usize {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get().saturating_sub(1))
+            .max(1)
+    }
+}
+
+impl Default for AiSettings {
+    fn default() -> AiSettings {
+        AiSettings {
+            ms: DEFAULT_AI_MS,
+            searches: AiSettings::default_searches(),
+        }
+    }
+}
+
+/// The AI's move for `turn`, found within `ms` milliseconds (levels 1 to 4: their playout
+/// budget, unless the time runs out first; level 5: until the time runs out).
+pub fn find_move(turn: &AiTurn, ms: u64) -> Move {
+    let deadline = Instant::now() + Duration::from_millis(ms.max(1));
+    let mut stop = move || Instant::now() >= deadline;
+    think(
+        &turn.position,
+        turn.level,
+        Limit::Level,
+        turn.seed,
+        &mut stop,
+    )
+    .map(|found| found.chosen)
+    // A game in progress always has a legal move (a pass when there is nothing else).
+    .unwrap_or(Move::Pass)
+}
+
+/// Plays every pending AI move on this thread, one game after another, until the AI is to
+/// move nowhere (after a forced pass of the player, the AI may move twice in a row); the
+/// replies, in order.
+pub fn play_pending(bot: &Bot, ms: u64) -> Vec<Reply> {
+    let mut out = Vec::new();
+    // Each round plays at least one move or ends; a game lasts a bounded number of moves.
+    loop {
+        let turns = bot.ai_turns();
+        if turns.is_empty() {
+            return out;
+        }
+        let mut played = false;
+        for turn in turns {
+            let replies = bot.apply_ai_move(turn.game, turn.ply, find_move(&turn, ms));
+            played |= !replies.is_empty();
+            out.extend(replies);
+        }
+        if !played {
+            return out;
+        }
+    }
+}
+
+/// Searches on tokio's blocking pool, a bounded number at once, and sends the replies of each
+/// move played to the adapter.
+pub struct AiRunner {
+    bot: Arc<Bot>,
+    settings: AiSettings,
+    permits: Arc<Semaphore>,
+    /// The games being searched now (one search per game at a time).
+    busy: Mutex<HashSet<i64>>,
+    replies: mpsc::UnboundedSender<Vec<Reply>>,
+}
+
+impl AiRunner {
+    /// A runner for `bot`; the receiver gets the replies of each move the AI plays, to deliver.
+    pub fn new(
+        bot: Arc<Bot>,
+        settings: AiSettings,
+    ) -> (Arc<AiRunner>, mpsc::UnboundedReceiver<Vec<Reply>>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let runner = AiRunner {
+            bot,
+            permits: Arc::new(Semaphore::new(settings.searches.max(1))),
+            settings,
+            busy: Mutex::new(HashSet::new()),
+            replies: tx,
+        };
+        (Arc::new(runner), rx)
+    }
+
+    /// The settings it runs with.
+    pub fn settings(&self) -> AiSettings {
+        self.settings
+    }
+
+    /// Looks for games where the AI is to move and starts a search for each that has none
+    /// running (call it on start-up, after each command, and on each tick). Returns at once;
+    /// must be called within a tokio runtime.
+    pub fn kick(self: &Arc<Self>) {
+        self.kick_but(None);
+    }
+
+    /// [`AiRunner::kick`], leaving out the search of `skip` (a game and ply just refused).
+    fn kick_but(self: &Arc<Self>, skip: Option<(i64, u32)>) {
+        let runner = self.clone();
+        tokio::spawn(async move {
+            let bot = runner.bot.clone();
+            let turns = tokio::task::spawn_blocking(move || bot.ai_turns())
+                .await
+                .unwrap_or_default();
+            for turn in turns {
+                if skip == Some((turn.game, turn.ply)) {
+                    continue;
+                }
+                let fresh = runner
+                    .busy
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(turn.game);
+                if fresh {
+                    let r = runner.clone();
+                    tokio::spawn(async move { r.search(turn).await });
+                }
+            }
+        });
+    }
+
+    /// Searches one game's move (when a permit is free) and plays it; then looks again, for
+    /// the AI may be to move again (after the player's forced pass) or elsewhere.
+    async fn search(self: Arc<Self>, turn: AiTurn) {
+        let (game, ply) = (turn.game, turn.ply);
+        let replies = match self.permits.clone().acquire_owned().await {
+            Ok(permit) => {
+                let (bot, ms) = (self.bot.clone(), self.settings.ms);
+                tokio::task::spawn_blocking(move || {
+                    let mv = find_move(&turn, ms);
+                    drop(permit);
+                    bot.apply_ai_move(turn.game, turn.ply, mv)
+                })
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::error!(error = %e, game, "the AI's search panicked");
+                    Vec::new()
+                })
+            }
+            Err(_) => Vec::new(),
+        };
+        self.busy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&game);
+        if replies.is_empty() {
+            // Stale (a takeback while it searched): the game may have another turn by now.
+            self.kick_but(Some((game, ply)));
+        } else {
+            let _ = self.replies.send(replies);
+            self.kick();
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Games against the bot's AI: `/play-ai` (and `/challenge` naming the bot), the games where
+//! the AI is to move, and applying its move. The search itself is not run here: the core stays
+//! synchronous and quick, and an adapter runs the search off its event loop (see
+//! `crate::ai_runner`), then hands the move back with the ply it was found for, which is
+//! refused once stale, so that a search repeated (after a restart) never plays twice.
+
+use super::reply::{Ctx, Reply, User};
+use super::session::{
+    busy_channel, create_seated, default_time_control, game_start, load_game, names, Bot, Fail,
+    Out, Outcome, Seating,
+};
+use super::time::TimeControl;
+use crate::ai::Level;
+use crate::game::{GameOptions, Move, Position, Scoring, Variant};
+use crate::store::{FirstChoice, AI_USER_ID};
+
+/// The AI's level when none is given (`/play-ai` without a level, `/challenge` naming the bot).
+pub const DEFAULT_AI_LEVEL: u8 = 3;
+
+/// A game where the AI is to move: what a search needs, and the ply to hand back with its move
+/// ([`Bot::apply_ai_move`]).
+#[derive(Clone, Debug)]
+pub struct AiTurn {
+    /// The game's id.
+    pub game: i64,
+    /// The number of moves played so far: the AI's move will be move `ply`.
+    pub ply: u32,
+    /// The AI's level in this game.
+    pub level: Level,
+    /// The position to move in.
+    pub position: Position,
+    /// The search's seed (from the bot's seed, the game and the ply).
+    pub seed: u64,
+}
+
+impl Bot {
+    /// `/play-ai`: a game against the AI at `level` (default 3) in this channel, unrated; the
+    /// player's clock is the server's default time per move, the AI has none.
+    pub(crate) fn play_ai(
+        &self,
+        ctx: &Ctx,
+        variant: Variant,
+        level: Option<u32>,
+        first: Option<FirstChoice>,
+        scoring: Option<Scoring>,
+    ) -> Outcome<Vec<Out>> {
+        self.start_ai_game(ctx, variant, level, first, scoring, None)
+    }
+
+    /// `/challenge` naming the bot: a game against the AI at the default level. A match or a
+    /// rated game is refused (the AI plays single, unrated games).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn challenge_ai(
+        &self,
+        ctx: &Ctx,
+        variant: Variant,
+        scoring: Option<Scoring>,
+        first: Option<FirstChoice>,
+        days: Option<TimeControl>,
+        is_match: bool,
+        rated: Option<bool>,
+    ) -> Outcome<Vec<Out>> {
+        if is_match {
+            return Err(Fail::User(
+                "The bot's AI plays single games, not matches: challenge it without `match`, or \
+                 use `/play-ai`."
+                    .into(),
+            ));
+        }
+        if rated == Some(true) {
+            return Err(Fail::User(
+                "Games against the bot's AI are never rated: challenge it without `rated`, or \
+                 use `/play-ai`."
+                    .into(),
+            ));
+        }
+        self.start_ai_game(ctx, variant, None, first, scoring, days)
+    }
+
+    fn start_ai_game(
+        &self,
+        ctx: &Ctx,
+        variant: Variant,
+        level: Option<u32>,
+        first: Option<FirstChoice>,
+        scoring: Option<Scoring>,
+        days: Option<TimeControl>,
+    ) -> Outcome<Vec<Out>> {
+        let level = match level {
+            None => DEFAULT_AI_LEVEL,
+            Some(n) => u8::try_from(n)
+                .ok()
+                .and_then(Level::new)
+                .map(Level::number)
+                .ok_or_else(|| Fail::User(format!("The AI plays at levels 1 to 5, not {n}.")))?,
+        };
+        GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
+        let coin = self.coin();
+        self.write(ctx, |tx, now| {
+            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+            if let Some(g) = tx.active_game(&ctx.channel)? {
+                return Err(Fail::User(busy_channel(tx, &g)?));
+            }
+            let (human_first, why) = match first.unwrap_or(FirstChoice::Random) {
+                FirstChoice::Random => (coin, "drawn by lot"),
+                FirstChoice::Challenger => (true, "as you asked"),
+                FirstChoice::Opponent => (false, "as you asked"),
+            };
+            let days = match days {
+                Some(d) => d,
+                None => default_time_control(tx, &ctx.server)?,
+            };
+            let days = match days {
+                TimeControl::DaysPerMove(d) => Some(d),
+                TimeControl::NoClock => None,
+            };
+            let seating = Seating {
+                players: [&ctx.user.id, AI_USER_ID],
+                ai_levels: [None, Some(level)],
+                challenger_first: human_first,
+            };
+            let place = (
+                ctx.server.as_str(),
+                ctx.channel.as_str(),
+                variant,
+                scoring.unwrap_or_default(),
+            );
+            let game = create_seated(tx, place, seating, None, days, false, now)?;
+            let n = names(tx, &game)?;
+            Ok(vec![game_start(&game, &n, why)])
+        })
+    }
+
+    /// Every active game where the AI is to move, oldest first (for an adapter to search, on
+    /// start-up and after each change).
+    pub fn ai_turns(&self) -> Vec<AiTurn> {
+        let turns = self.read(|tx| {
+            let mut turns = Vec::new();
+            for game in tx.active_games_of(AI_USER_ID)? {
+                let l = load_game(tx, game)?;
+                let Some(side) = l.pos.to_move() else {
+                    continue;
+                };
+                let Some(level) = l.game.ai_levels[side.index()].and_then(Level::new) else {
+                    continue;
+                };
+                let ply = l.moves.len() as u32;
+                turns.push(AiTurn {
+                    game: l.game.id,
+                    ply,
+                    level,
+                    seed: self.ai_seed(l.game.id, ply),
+                    position: l.pos,
+                });
+            }
+            Ok(turns)
+        });
+        match turns {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::error!(error = ?e, "reading the games the AI is to move in failed");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Plays the AI's move `mv` in `game` as move `ply`, through the normal move path in one
+    /// transaction (forced passes after it, the board and the prompt pinging the player, all
+    /// stored as owed messages for the game's channel). Nothing happens, and no reply comes
+    /// back, when the game has moved on from `ply` (a takeback, a resignation, the same move
+    /// already played by an earlier search), when the AI is not to move, or when `mv` is not
+    /// legal there.
+    pub fn apply_ai_move(&self, game: i64, ply: u32, mv: Move) -> Vec<Reply> {
+        let result = self.write_owed(None, self.now(), |tx, now| {
+            let Some(row) = tx.game(game)? else {
+                return Ok(vec![]);
+            };
+            if row.status != crate::store::GameStatus::Active {
+                return Ok(vec![]);
+            }
+            let l = load_game(tx, row)?;
+            let stale = || Fail::User(String::new());
+            if l.moves.len() as u32 != ply {
+                return Err(stale());
+            }
+            let side = l.pos.to_move().ok_or_else(stale)?;
+            let seat = side.index();
+            if l.game.ai_levels[seat].is_none() || l.pos.check(mv).is_err() {
+                return Err(stale());
+            }
+            if let Some(outs) = self.expire_if_due(tx, &l, now)? {
+                return Ok(outs);
+            }
+            let channel = l.game.channel_id.clone();
+            let ai = User::new(AI_USER_ID, l.names[seat].clone());
+            let mut outs = self.play_checked(tx, l, &ai, mv, now)?;
+            for o in &mut outs {
+                if o.reply.channel.is_none() && o.reply.dm.is_none() {
+                    o.reply.channel = Some(channel.clone());
+                }
+            }
+            Ok(outs)
+        });
+        match result {
+            Ok(replies) => replies,
+            Err(Fail::User(_)) => {
+                tracing::debug!(game, ply, "a stale AI move was not played");
+                Vec::new()
+            }
+            Err(Fail::Store(e)) => {
+                tracing::error!(error = %e, game, ply, "playing the AI's move failed");
+                Vec::new()
+            }
+        }
+    }
+}

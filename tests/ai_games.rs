@@ -1,0 +1,357 @@
+//! Games against the bot's AI through the bot core, the AI's moves driven synchronously by
+//! `ai_runner::play_pending` (as the console does): whole games at level 1 (deterministic for
+//! the bot's seed), exactly one message per AI move, a restart while the AI is to move, stale
+//! moves refused, takebacks, draw offers, clocks, and the rules (unrated, no matches, the AI
+//! takes no commands).
+
+mod common;
+
+use common::{active, ctx, stored, texts, Harness, T0};
+use tara_bot::ai_runner::{find_move, play_pending};
+use tara_bot::bot::time::DAY;
+use tara_bot::bot::{Clock, Command, Reply};
+use tara_bot::game::playout::Rng;
+use tara_bot::game::{Move, Position, Scoring, Variant};
+use tara_bot::store::{FirstChoice, GameStatus, AI_USER_ID};
+
+/// A generous time limit: level 1 stops at its 40 playouts long before it.
+const MS: u64 = 60_000;
+
+fn play_ai(variant: Variant, level: Option<u32>, first: Option<FirstChoice>) -> Command {
+    Command::PlayAi {
+        variant,
+        level,
+        first,
+        scoring: None,
+        thread: None,
+    }
+}
+
+/// A random legal move for the human, typed as text.
+fn human_move(pos: &Position, rng: &mut Rng) -> String {
+    let legal = pos.legal_moves();
+    legal[rng.below(legal.len())].to_string()
+}
+
+/// Plays a whole game as `aoife` (random moves from `seed`) against the AI at level 1; checks
+/// every reply on the way; returns the stored moves.
+fn whole_game(h: &Harness, variant: Variant, first: FirstChoice, seed: u64) -> Vec<String> {
+    let ch = "ai";
+    let r = h.send("aoife", ch, play_ai(variant, Some(1), Some(first)));
+    assert_eq!(r.len(), 1, "{}", texts(&r));
+    assert!(!r[0].ephemeral && r[0].plain_text().contains("Game on!"));
+    assert!(r[0].board_text.is_some(), "the start shows the board");
+    let game = active(&h.db(), ch).expect("a game against the AI");
+    assert!(!game.rated, "games against the AI are never rated");
+    let ai_seat = game.seat_of(AI_USER_ID).expect("the AI has a seat");
+    assert_eq!(game.ai_levels[ai_seat], Some(1));
+    assert_eq!(game.ai_levels[1 - ai_seat], None);
+    let mut rng = Rng::new(seed);
+    let mut ai_moves = 0;
+    for _ in 0..1000 {
+        let (g, moves, pos) = stored(&h.db(), game.id);
+        if g.status != GameStatus::Active {
+            break;
+        }
+        let to_move = pos.to_move().expect("an active game has a side to move");
+        if to_move.index() == ai_seat {
+            let replies = play_pending(&h.bot, MS);
+            assert_eq!(
+                replies.len(),
+                1,
+                "one message per AI move: {}",
+                texts(&replies)
+            );
+            let r: &Reply = &replies[0];
+            assert!(!r.ephemeral && r.outbox.is_some(), "owed to the channel");
+            assert_eq!(r.channel.as_deref(), Some(ch));
+            assert!(r.board_text.is_some(), "the AI's move shows the board");
+            assert!(
+                r.mentions.iter().any(|m| m == "aoife"),
+                "the player is pinged: {}",
+                r.plain_text()
+            );
+            let (_, after, _) = stored(&h.db(), game.id);
+            assert!(after.len() > moves.len(), "the AI moved");
+            ai_moves += 1;
+            // Nothing more to do until the player moves.
+            assert!(play_pending(&h.bot, MS).is_empty());
+        } else {
+            let r = h.mv("aoife", ch, &human_move(&pos, &mut rng));
+            assert!(!r[0].ephemeral, "{}", texts(&r));
+        }
+    }
+    let (g, moves, pos) = stored(&h.db(), game.id);
+    assert_eq!(g.status, GameStatus::Finished, "the game ends");
+    assert!(pos.outcome().is_some() && ai_moves > 0);
+    moves
+}
+
+#[test]
+fn whole_games_against_the_ai_every_move_legal_and_deterministic() {
+    for (i, variant) in Variant::ALL.into_iter().enumerate() {
+        let first = if i % 2 == 0 {
+            FirstChoice::Challenger
+        } else {
+            FirstChoice::Opponent
+        };
+        let a = Harness::new(false);
+        let moves = whole_game(&a, variant, first, 11 + i as u64);
+        // Every stored move replays legally (`stored` replays them) and the AI's are its own.
+        let b = Harness::new(false);
+        assert_eq!(
+            whole_game(&b, variant, first, 11 + i as u64),
+            moves,
+            "{variant:?}: the same seed and moves give the same game"
+        );
+    }
+}
+
+#[test]
+fn the_ai_moves_first_when_asked_and_its_moves_are_stored_as_its_own() {
+    let h = Harness::new(false);
+    let r = h.send(
+        "aoife",
+        "c",
+        play_ai(Variant::ArdRi, Some(2), Some(FirstChoice::Opponent)),
+    );
+    let start = r[0].plain_text();
+    assert!(start.contains("is thinking"), "{start}");
+    assert!(
+        r[0].mentions.iter().all(|m| m != AI_USER_ID),
+        "nobody pings the AI"
+    );
+    let g = active(&h.db(), "c").unwrap();
+    assert_eq!(g.seats[0], AI_USER_ID, "the AI attacks, moving first");
+    assert_eq!(g.ai_levels, [Some(2), None]);
+    let replies = play_pending(&h.bot, MS);
+    assert_eq!(replies.len(), 1);
+    assert!(replies[0].plain_text().contains("Tara-bot AI (level 2)"));
+    assert_eq!(replies[0].mentions, vec!["aoife".to_string()]);
+    let mut s = tara_bot::store::Store::open(h.db()).unwrap();
+    let moves = s.read(|tx| tx.moves(g.id)).unwrap();
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0].user_id.as_deref(), Some(AI_USER_ID));
+}
+
+#[test]
+fn after_a_restart_the_ai_moves_exactly_once_and_a_stale_move_is_refused() {
+    let mut h = Harness::new(false);
+    h.send(
+        "aoife",
+        "c",
+        play_ai(Variant::Hkot1, Some(1), Some(FirstChoice::Challenger)),
+    );
+    let g = active(&h.db(), "c").unwrap();
+    h.mv("aoife", "c", "D4");
+    assert_eq!(stored(&h.db(), g.id).1.len(), 1);
+    // The process stops before the AI's move is found; a new one takes over.
+    h.restart();
+    let turns = h.bot.ai_turns();
+    assert_eq!(turns.len(), 1);
+    assert_eq!((turns[0].game, turns[0].ply), (g.id, 1));
+    let mv = find_move(&turns[0], MS);
+    // Two searches of the same turn (a repeat after a restart): only the first plays.
+    let first = h.bot.apply_ai_move(g.id, 1, mv);
+    assert_eq!(first.len(), 1, "{}", texts(&first));
+    assert!(h.bot.apply_ai_move(g.id, 1, mv).is_empty());
+    assert!(play_pending(&h.bot, MS).is_empty(), "nothing more to play");
+    let (_, moves, _) = stored(&h.db(), g.id);
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    // An illegal move, or one when the player is to move, is refused too.
+    assert!(h.bot.apply_ai_move(g.id, 2, Move::Pass).is_empty());
+    assert!(h.bot.ai_turns().is_empty());
+}
+
+#[test]
+fn a_takeback_against_the_ai_is_granted_at_once_before_it_answers() {
+    let h = Harness::new(false);
+    h.send(
+        "aoife",
+        "c",
+        play_ai(Variant::Hkot2, Some(1), Some(FirstChoice::Challenger)),
+    );
+    let g = active(&h.db(), "c").unwrap();
+    h.mv("aoife", "c", "D4");
+    // The AI is thinking (its search not yet done): the takeback is granted at once.
+    let turn = h.bot.ai_turns().pop().expect("the AI is to move");
+    let r = h.send(
+        "aoife",
+        "c",
+        Command::Takeback {
+            answer: None,
+            game: None,
+        },
+    );
+    assert_eq!(r.len(), 1, "{}", texts(&r));
+    let text = r[0].plain_text();
+    assert!(
+        !r[0].ephemeral && text.contains("allows the takeback: `D4` is undone"),
+        "{text}"
+    );
+    assert!(
+        r[0].mentions.contains(&"aoife".to_string()),
+        "your move again"
+    );
+    let (_, moves, pos) = stored(&h.db(), g.id);
+    assert!(moves.is_empty() && pos.to_move().map(|s| s.index()) == Some(0));
+    assert!(h.bot.ai_turns().is_empty(), "the player is to move");
+    // The search begun before the takeback finds its ply gone.
+    assert!(h
+        .bot
+        .apply_ai_move(g.id, turn.ply, find_move(&turn, MS))
+        .is_empty());
+    assert!(stored(&h.db(), g.id).1.is_empty());
+    // Once the AI has answered, the move can no longer be taken back (RULES.md).
+    h.mv("aoife", "c", "D4");
+    assert_eq!(play_pending(&h.bot, MS).len(), 1);
+    let r = h.send(
+        "aoife",
+        "c",
+        Command::Takeback {
+            answer: None,
+            game: None,
+        },
+    );
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("already answered"),
+        "{}",
+        texts(&r)
+    );
+    assert_eq!(stored(&h.db(), g.id).1.len(), 2);
+}
+
+#[test]
+fn the_ai_takes_no_draw_offer_and_no_command_and_plays_no_rated_game_or_match() {
+    let h = Harness::new(false);
+    h.bot.set_self_user("tara-bot");
+    // `/challenge` naming the bot: a game against the AI at level 3.
+    let r = h.send(
+        "aoife",
+        "c",
+        common::challenge_cmd("tara-bot", "sacred-hill-1", None, Some("me"), false, None),
+    );
+    assert!(r[0].plain_text().contains("Game on!"), "{}", texts(&r));
+    let g = active(&h.db(), "c").unwrap();
+    assert_eq!(g.ai_levels[1], Some(3));
+    assert!(!g.rated);
+    let r = h.send(
+        "aoife",
+        "c",
+        Command::Draw {
+            answer: None,
+            game: None,
+        },
+    );
+    assert!(r[0].ephemeral && r[0].plain_text().contains("does not take draw offers"));
+    for (is_match, rated, why) in [(true, None, "matches"), (false, Some(true), "never rated")] {
+        let mut cmd = common::challenge_cmd(AI_USER_ID, "hkot-1", None, None, is_match, None);
+        if let Command::Challenge { rated: r, .. } = &mut cmd {
+            *r = rated;
+        }
+        let r = h.send("brian", "d", cmd);
+        assert!(
+            r[0].ephemeral && r[0].plain_text().contains(why),
+            "{}",
+            texts(&r)
+        );
+    }
+    assert!(active(&h.db(), "d").is_none());
+    // The bot's own user sends nothing: not a move, not a tournament sign-up.
+    for cmd in [
+        Command::Move { text: "D4".into() },
+        Command::TournamentJoin { id: None },
+    ] {
+        let r = h.bot.handle(&ctx("tara-bot", "c"), cmd);
+        assert!(r[0].ephemeral && r[0].plain_text().contains("takes no commands"));
+    }
+    // A busy channel refuses a second game; a bad level is refused by the table.
+    let r = h.send("brian", "c", play_ai(Variant::ArdRi, None, None));
+    assert!(r[0].ephemeral && r[0].plain_text().contains("already running"));
+    let bad = Command::parse(
+        "play-ai",
+        &tara_bot::bot::options::Values::new()
+            .with(
+                "variant",
+                tara_bot::bot::options::Value::Text("ard-ri".into()),
+            )
+            .with("level", tara_bot::bot::options::Value::Integer(6)),
+    );
+    assert_eq!(bad, Err("`level` must be from 1 to 5.".into()));
+    // Knots scoring is kept.
+    let r = h.send(
+        "brian",
+        "e",
+        Command::PlayAi {
+            variant: Variant::Hkot1,
+            level: Some(5),
+            first: None,
+            scoring: Some(Scoring::Knots),
+            thread: None,
+        },
+    );
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    assert_eq!(
+        active(&h.db(), "e").unwrap().options.scoring,
+        Scoring::Knots
+    );
+}
+
+#[test]
+fn the_players_clock_runs_and_the_ais_never_does() {
+    let h = Harness::new(false);
+    // A server default of 1 day per move applies to the player.
+    let mut mod_ctx = ctx("mod", "c");
+    mod_ctx.moderator = true;
+    mod_ctx.manager = true;
+    let r = h.bot.handle(
+        &mod_ctx,
+        Command::parse(
+            "settings",
+            &tara_bot::bot::options::Values::new().with(
+                "default-days",
+                tara_bot::bot::options::Value::Text("1".into()),
+            ),
+        )
+        .unwrap(),
+    );
+    assert!(!texts(&r).contains("only moderators"), "{}", texts(&r));
+    h.send(
+        "aoife",
+        "c",
+        play_ai(Variant::Hkot1, Some(1), Some(FirstChoice::Challenger)),
+    );
+    let g = active(&h.db(), "c").unwrap();
+    assert_eq!(g.days_per_move, Some(1));
+    assert_eq!(g.deadline_at, Some(T0 + DAY), "the player's clock runs");
+    h.mv("aoife", "c", "D4");
+    let g = active(&h.db(), "c").unwrap();
+    assert_eq!(g.deadline_at, None, "the AI has no clock");
+    // Days pass with the AI to move (its search never ran): it does not time out.
+    h.clock.advance_ms(5 * DAY);
+    h.bot.tick();
+    assert!(active(&h.db(), "c").is_some());
+    assert_eq!(play_pending(&h.bot, MS).len(), 1);
+    let g = active(&h.db(), "c").unwrap();
+    let deadline = g.deadline_at.expect("the player's clock runs again");
+    // The player's clock runs out as in any game.
+    h.clock.advance_ms(deadline - h.clock.now_ms() + 1);
+    let due = h.bot.tick();
+    assert!(texts(&due).contains("time"), "{}", texts(&due));
+    let (g, _, _) = stored(&h.db(), g.id);
+    assert_eq!(g.status, GameStatus::Finished);
+}
+
+#[test]
+fn the_players_move_says_the_ai_is_thinking_and_pings_nobody() {
+    let h = Harness::new(false);
+    h.send(
+        "aoife",
+        "c",
+        play_ai(Variant::Hkot1, Some(1), Some(FirstChoice::Challenger)),
+    );
+    let r = h.mv("aoife", "c", "D4");
+    let text = r[0].plain_text();
+    assert!(text.contains("Tara-bot AI (level 1) is thinking"), "{text}");
+    assert!(r[0].mentions.is_empty(), "{:?}", r[0].mentions);
+}
