@@ -318,10 +318,11 @@ commands! {
         variant: Variant = "variant", "Which game";
         system: TournamentSystem = "system", "How it is paired";
         scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
+        rounds: Option<u32> = "rounds", "Swiss: how many rounds (default: ⌈log2 players⌉ + 1, at most players − 1)" .min(1) .max(50);
         days: Option<TimeControl> = "days", "Days per move (default: the server's setting)";
         is_match: bool = "match", "Each pairing a two-game match (knockout ties always are)";
         rated: Option<bool> = "rated", "Rated: its games count for the server's ratings (default: yes)";
-        max_players: Option<u32> = "max-players", "At most this many players (default and most: 64 in a round robin, 128 in a knockout)" .min(2) .max(128);
+        max_players: Option<u32> = "max-players", "At most this many players (default and most: 64 in a round robin, 128 otherwise)" .min(2) .max(128);
         pace: Option<Pace> = "pace", "Round robin: every game at once (default) or round by round";
         double: bool = "double", "Round robin: play the table twice, first moves reversed";
     }

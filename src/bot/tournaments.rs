@@ -25,15 +25,16 @@ use crate::tournament::{
 };
 use std::collections::HashMap;
 
-/// The systems offered when creating a tournament. (Swiss is stored and will be offered once
-/// the Dutch pairing is wired in: it needs only the next round from [`Bot::tournament_trf`].)
+/// The systems offered when creating a tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TournamentSystem {
+    Swiss,
     RoundRobin,
     Knockout,
 }
 
 choices!(TournamentSystem {
+    Swiss => "swiss", "Swiss (FIDE Dutch pairings, a fixed number of rounds)" | "dutch";
     RoundRobin => "round-robin", "round robin (everyone plays everyone)" | "rr" | "roundrobin";
     Knockout => "knockout", "knockout (single elimination, two-game ties)" | "ko" | "cup";
 });
@@ -45,8 +46,18 @@ choices!(Pace {
 
 /// The most players a round robin takes.
 const MAX_ROUND_ROBIN: u32 = 64;
-/// The most players a knockout takes.
+/// The most players a knockout or a Swiss takes.
 const MAX_KNOCKOUT: u32 = 128;
+
+/// The most rounds a Swiss may be created with.
+pub(crate) const MAX_SWISS_ROUNDS: u32 = 50;
+
+/// Part F.3: the default number of rounds of a Swiss of `n` players, ⌈log2 n⌉ + 1, at most
+/// n − 1.
+pub(crate) fn default_swiss_rounds(n: u32) -> u32 {
+    let log2 = u32::BITS - n.saturating_sub(1).leading_zeros();
+    (log2 + 1).min(n.saturating_sub(1)).max(1)
+}
 
 /// The rating a player without one is seeded with (Glicko-2's starting rating).
 const UNRATED: i32 = 1500;
@@ -255,10 +266,11 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
     } else {
         (Code::UnratedWin, Code::UnratedDraw, Code::UnratedLoss)
     };
-    let bye = if t.format == TournamentFormat::RoundRobin {
-        Code::ZeroBye
-    } else {
-        Code::FullBye
+    let bye = match t.format {
+        TournamentFormat::RoundRobin => Code::ZeroBye,
+        // Part F.3: the pairing-allocated bye (`U`: one point, unplayed).
+        TournamentFormat::Swiss => Code::PairingBye,
+        TournamentFormat::Knockout => Code::FullBye,
     };
     for (r, round) in m.results.rounds.iter().enumerate() {
         let mut put = |who: usize, opponent: Option<usize>, colour: Option<Colour>, code: Code| {
@@ -300,10 +312,29 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
             p.rounds.pop();
         }
     }
+    // A Swiss's `XXC`: the top player's colour in round 1, read back from its pairings (the
+    // first mover is player 0), drawn by lot before round 1 (Part F.3).
+    let top = m.players.first().map(|p| p.user_id.as_str());
+    let first_colour = m
+        .pairings
+        .iter()
+        .filter(|_| t.format == TournamentFormat::Swiss)
+        .find(|p| {
+            p.round == 1
+                && p.player1.is_some()
+                && (Some(p.player0.as_str()) == top || p.player1.as_deref() == top)
+        })
+        .map(|p| {
+            if Some(p.player0.as_str()) == top {
+                Colour::White
+            } else {
+                Colour::Black
+            }
+        });
     Trf {
         players,
         total_rounds: t.total_rounds,
-        first_colour: None,
+        first_colour,
         other_lines: vec![
             format!("012 {}", t.name),
             format!(
@@ -313,6 +344,39 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
             ),
         ],
     }
+}
+
+/// The TRF-16 the Dutch system pairs Swiss round `paired + 1` from: [`trf_of`], with the
+/// top player's colour in round 1 (`XXC`) drawn by `lot` before round 1, and every withdrawn player
+/// marked absent (`Z`) from their last round to the next one, so that they are not paired.
+pub(crate) fn swiss_trf(
+    t: &TournamentRow,
+    m: &Model,
+    paired: u32,
+    lot: impl FnOnce() -> bool,
+) -> Trf {
+    let mut trf = trf_of(t, m);
+    if trf.first_colour.is_none() {
+        trf.first_colour = if paired == 0 {
+            Some(if lot() { Colour::White } else { Colour::Black })
+        } else {
+            trf.first_colour_or_inferred()
+        };
+    }
+    let absent = RoundEntry {
+        opponent: None,
+        colour: None,
+        code: Code::ZeroBye,
+    };
+    for (i, p) in m.players.iter().enumerate() {
+        if p.withdrawn_at.is_some() {
+            if let Some(tp) = trf.players.get_mut(i) {
+                tp.rounds.resize(paired as usize, absent);
+                tp.rounds.push(absent);
+            }
+        }
+    }
+    trf
 }
 
 /// The standings as a text table: place, player, score, the system's tiebreak columns and
@@ -387,6 +451,7 @@ impl Bot {
         variant: Variant,
         system: TournamentSystem,
         scoring: Option<Scoring>,
+        rounds: Option<u32>,
         days: Option<TimeControl>,
         is_match: bool,
         rated: Option<bool>,
@@ -404,15 +469,39 @@ impl Bot {
             return Err(Fail::User("Give the tournament a name.".into()));
         }
         let format = match system {
+            TournamentSystem::Swiss => TournamentFormat::Swiss,
             TournamentSystem::RoundRobin => TournamentFormat::RoundRobin,
             TournamentSystem::Knockout => TournamentFormat::Knockout,
         };
-        if format == TournamentFormat::Knockout && (pace.is_some() || double) {
-            return Err(Fail::User(
-                "`pace` and `double` are for round robins; a knockout plays each round when the \
-                 previous one has ended."
-                    .into(),
-            ));
+        if format != TournamentFormat::RoundRobin && (pace.is_some() || double) {
+            return Err(Fail::User(format!(
+                "`pace` and `double` are for round robins; a {} plays each round when the \
+                 previous one has ended.",
+                format_name(format)
+            )));
+        }
+        match (format, rounds) {
+            (TournamentFormat::RoundRobin, Some(_)) => {
+                return Err(Fail::User(
+                    "`rounds` is for Swiss tournaments: a round robin plays every pairing of its \
+                     table (n − 1 rounds for n players, n when n is odd; twice that with \
+                     `double`)."
+                        .into(),
+                ))
+            }
+            (TournamentFormat::Knockout, Some(_)) => {
+                return Err(Fail::User(
+                    "`rounds` is for Swiss tournaments: a knockout plays until one player is \
+                     left (⌈log2 n⌉ rounds for n players)."
+                        .into(),
+                ))
+            }
+            (_, Some(r)) if !(1..=MAX_SWISS_ROUNDS).contains(&r) => {
+                return Err(Fail::User(format!(
+                    "A Swiss has 1 to {MAX_SWISS_ROUNDS} rounds."
+                )))
+            }
+            _ => {}
         }
         let scoring = scoring.unwrap_or(Scoring::Kingdoms);
         GameOptions::with(variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
@@ -441,6 +530,7 @@ impl Bot {
                     double_rr: double,
                     max_players,
                     pace,
+                    rounds,
                 },
                 now,
             )?;
@@ -467,6 +557,12 @@ impl Bot {
                 ));
             if format == TournamentFormat::RoundRobin {
                 b = b.text(format!(" · {}", pace.id()));
+            }
+            if format == TournamentFormat::Swiss {
+                b = b.text(match rounds {
+                    Some(r) => format!(" · {r} round{}", if r == 1 { "" } else { "s" }),
+                    None => " · rounds: ⌈log2 players⌉ + 1".to_string(),
+                });
             }
             if let Some(n) = max_players {
                 b = b.text(format!(" · at most {n} players"));
@@ -628,44 +724,51 @@ impl Bot {
             }
             let user = |seed: u32| players[seed as usize - 1].user_id.as_str();
             let n = players.len() as u32;
-            let total =
-                match t.format {
-                    TournamentFormat::RoundRobin => {
-                        let table = if t.double_rr {
-                            double_round_robin(n)
-                        } else {
-                            single_round_robin(n)
-                        };
-                        for (r, round) in table.iter().enumerate() {
-                            for (b, tp) in round.iter().enumerate() {
-                                let (p0, p1) = match *tp {
-                                    TablePairing::Game { first, second } => {
-                                        (user(first), Some(user(second)))
-                                    }
-                                    TablePairing::Bye { player } => (user(player), None),
-                                };
-                                insert_pairing(tx, &t, r as u32 + 1, b as u32 + 1, p0, p1, now)?;
-                            }
-                        }
-                        table.len() as u32
-                    }
-                    TournamentFormat::Knockout => {
-                        let bracket = Bracket::new(n)
-                            .ok_or_else(|| Fail::User("A knockout needs two players.".into()))?;
-                        for (b, tie) in bracket.first_round().iter().enumerate() {
-                            let (p0, p1) = match *tie {
-                                Tie::Match { high, low } => (user(high), Some(user(low))),
-                                Tie::Bye { seed } => (user(seed), None),
+            let mut cut = None;
+            let total = match t.format {
+                TournamentFormat::RoundRobin => {
+                    let table = if t.double_rr {
+                        double_round_robin(n)
+                    } else {
+                        single_round_robin(n)
+                    };
+                    for (r, round) in table.iter().enumerate() {
+                        for (b, tp) in round.iter().enumerate() {
+                            let (p0, p1) = match *tp {
+                                TablePairing::Game { first, second } => {
+                                    (user(first), Some(user(second)))
+                                }
+                                TablePairing::Bye { player } => (user(player), None),
                             };
-                            insert_pairing(tx, &t, 1, b as u32 + 1, p0, p1, now)?;
+                            insert_pairing(tx, &t, r as u32 + 1, b as u32 + 1, p0, p1, now)?;
                         }
-                        bracket.rounds()
                     }
-                    TournamentFormat::Swiss => return Err(Fail::User(
-                        "Swiss tournaments cannot be run yet: the Dutch pairing is not wired in."
-                            .into(),
-                    )),
-                };
+                    table.len() as u32
+                }
+                TournamentFormat::Knockout => {
+                    let bracket = Bracket::new(n)
+                        .ok_or_else(|| Fail::User("A knockout needs two players.".into()))?;
+                    for (b, tie) in bracket.first_round().iter().enumerate() {
+                        let (p0, p1) = match *tie {
+                            Tie::Match { high, low } => (user(high), Some(user(low))),
+                            Tie::Bye { seed } => (user(seed), None),
+                        };
+                        insert_pairing(tx, &t, 1, b as u32 + 1, p0, p1, now)?;
+                    }
+                    bracket.rounds()
+                }
+                // Part F.3: the rounds chosen at creation, else ⌈log2 n⌉ + 1; at most
+                // n − 1 (with fewer players no pairing avoids rematches). Each round is
+                // paired by `advance` when the previous one has ended.
+                TournamentFormat::Swiss => {
+                    let most = n - 1;
+                    let asked = t.total_rounds.unwrap_or_else(|| default_swiss_rounds(n));
+                    if asked > most {
+                        cut = Some(asked);
+                    }
+                    asked.min(most)
+                }
+            };
             tx.start_tournament(t.id, total, now)?;
             let mut b = Builder::new().text(format!(
                 "{} starts: {n} players, {total} round{}. Seeds: ",
@@ -681,7 +784,14 @@ impl Bot {
                     .user(&p.user_id, &user_name(tx, &p.user_id)?)
                     .text(format!(" ({})", p.rating));
             }
-            let mut reply = b.text(".").build();
+            b = b.text(".");
+            if let Some(asked) = cut {
+                b = b.text(format!(
+                    " ({asked} rounds were asked for, but {n} players can meet each other in at \
+                     most {total}.)"
+                ));
+            }
+            let mut reply = b.build();
             reply.channel = Some(t.channel_id.clone());
             let mut outs = vec![Out::text(reply)];
             outs.extend(self.advance(tx, t.id, now)?);
@@ -1177,6 +1287,17 @@ impl Bot {
                 continue;
             }
             if pairings.iter().all(|p| p.result.is_some()) {
+                // Part F.3: the next Swiss round, paired when every game of the previous one
+                // has ended — here, in the transaction of the result that ended the last.
+                if t.format == TournamentFormat::Swiss && last_round < t.total_rounds.unwrap_or(0) {
+                    match self.pair_swiss(tx, &t, last_round, now)? {
+                        Ok(()) => continue,
+                        Err(why) => {
+                            outs.extend(self.finish_tournament(tx, &t, Some(&why), now)?);
+                            return Ok(outs);
+                        }
+                    }
+                }
                 if t.format == TournamentFormat::Knockout {
                     let winners = knockout_winners(&t, &pairings, last_round, tx)?;
                     if winners.len() > 1 {
@@ -1207,10 +1328,64 @@ impl Bot {
                         continue;
                     }
                 }
-                outs.extend(self.finish_tournament(tx, &t, now)?);
+                outs.extend(self.finish_tournament(tx, &t, None, now)?);
             }
             return Ok(outs);
         }
+    }
+
+    /// Pairs Swiss round `paired + 1` by the FIDE Dutch system from the tournament's TRF-16
+    /// (withdrawn players absent, the first round's colour drawn by lot) and stores its
+    /// pairings, the first mover as player 0. `Err` with the reason when it cannot be paired:
+    /// fewer than two players left, or no pairing that keeps the absolute criteria (no
+    /// rematch, one bye each); the tournament then ends early.
+    fn pair_swiss(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        paired: u32,
+        now: i64,
+    ) -> Outcome<Result<(), String>> {
+        let m = model(tx, t)?;
+        let next = paired + 1;
+        let active = m
+            .players
+            .iter()
+            .filter(|p| p.withdrawn_at.is_none())
+            .count();
+        if active < 2 {
+            return Ok(Err(format!(
+                "Round {next} cannot be paired: fewer than two players are left, so it ends \
+                 after round {paired}."
+            )));
+        }
+        let trf = swiss_trf(t, &m, paired, || self.coin());
+        let boards = match tm::dutch_pair::pair(&trf) {
+            Ok(b) => b,
+            Err(e) => {
+                return Ok(Err(format!(
+                    "Round {next} cannot be paired by the FIDE Dutch system ({e}), so it ends \
+                     after round {paired}."
+                )))
+            }
+        };
+        let user = |rank: u32| m.players.get(rank as usize - 1).map(|p| p.user_id.as_str());
+        let mut board = 0;
+        for b in &boards {
+            let (p0, p1) = match *b {
+                tm::dutch::Board::Game { white, black } => (user(white), user(black)),
+                tm::dutch::Board::Bye { player } => (user(player), None),
+            };
+            let Some(p0) = p0 else {
+                return Err(store_corrupt(format!(
+                    "tournament {}: the pairing names an unknown player",
+                    t.id
+                )));
+            };
+            board += 1;
+            insert_pairing(tx, t, next, board, p0, p1, now)?;
+        }
+        Ok(Ok(()))
     }
 
     /// Starts one round: its games in their threads, and the round message in the
@@ -1267,7 +1442,13 @@ impl Bot {
     }
 
     /// The end: final standings, the winner announced, each participant pinged once.
-    fn finish_tournament(&self, tx: &Tx, t: &TournamentRow, now: i64) -> Outcome<Vec<Out>> {
+    fn finish_tournament(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        why: Option<&str>,
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
         let m = model(tx, t)?;
         let rows = standings_of(t, &m);
         let winner = rows
@@ -1278,6 +1459,9 @@ impl Bot {
         let sole = (winner.len() == 1).then(|| winner[0].clone());
         tx.finish_tournament(t.id, sole.as_deref(), now)?;
         let mut b = Builder::new().text(format!("🏆 {} is over. ", title(t)));
+        if let Some(why) = why {
+            b = b.text(format!("{why} "));
+        }
         b = match winner.as_slice() {
             [w] => {
                 let i = m.index(w).unwrap_or(0);
@@ -1685,4 +1869,27 @@ pub fn tournament_trf(store: &mut crate::store::Store, id: i64) -> Result<String
             Ok(trf_of(&t, &m).write())
         })
         .map_err(|e| report_error(e, id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_swiss_rounds;
+
+    #[test]
+    fn the_default_swiss_rounds_follow_part_f3() {
+        // ⌈log2 n⌉ + 1, at most n − 1.
+        for (n, r) in [
+            (2, 1),
+            (3, 2),
+            (4, 3),
+            (5, 4),
+            (8, 4),
+            (9, 5),
+            (16, 5),
+            (17, 6),
+            (100, 8),
+        ] {
+            assert_eq!(default_swiss_rounds(n), r, "{n} players");
+        }
+    }
 }

@@ -593,6 +593,7 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
                 variant: Variant::Hkot1,
                 system: TournamentSystem::RoundRobin,
                 scoring: None,
+                rounds: None,
                 days: None,
                 is_match: false,
                 rated: None,
