@@ -21,6 +21,7 @@ fn ctx(who: &str, channel: &str, moderator: bool) -> Ctx {
         user: User::new(who, who),
         moderator,
         manager: false,
+        roles: Vec::new(),
     }
 }
 
@@ -754,4 +755,93 @@ fn the_default_number_of_swiss_rounds_is_log2_plus_one() {
             texts(&start)
         );
     }
+}
+
+#[test]
+fn a_server_setting_names_the_role_that_may_create_tournaments() {
+    let h = Harness::new(false);
+    let with_roles = |who: &str, roles: &[&str]| Ctx {
+        roles: roles.iter().map(|r| r.to_string()).collect(),
+        ..ctx(who, CHANNEL, false)
+    };
+    let create = "/tournament create Club hkot-1 swiss";
+    // By default only moderators create tournaments, whatever roles a member has.
+    let r = h
+        .bot
+        .handle(&with_roles("aoife", &["organisers"]), command(create));
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("Only moderators"),
+        "{}",
+        texts(&r)
+    );
+    // Only Manage Server changes the setting.
+    let r = h.bot.handle(
+        &with_roles("aoife", &["organisers"]),
+        command("/settings tournament-role:<@&organisers>"),
+    );
+    assert!(
+        r[0].plain_text()
+            .contains("Only members with Manage Server"),
+        "{}",
+        texts(&r)
+    );
+    let manager = Ctx {
+        manager: true,
+        moderator: true,
+        ..ctx("mod", CHANNEL, true)
+    };
+    let r = h
+        .bot
+        .handle(&manager, command("/settings tournament-role:<@&12>x"));
+    assert!(
+        r[0].plain_text().contains("takes one role"),
+        "{}",
+        texts(&r)
+    );
+    let r = h.bot.handle(
+        &manager,
+        command("/settings tournament-role:<@&organisers>"),
+    );
+    assert!(
+        texts(&r).contains("members with <@&organisers>"),
+        "{}",
+        texts(&r)
+    );
+    // Now a member with the role may; one without it still may not, and is told which role.
+    let r = h
+        .bot
+        .handle(&with_roles("brian", &["players"]), command(create));
+    assert!(
+        r[0].plain_text().contains("members with <@&organisers>"),
+        "{}",
+        texts(&r)
+    );
+    let r = h
+        .bot
+        .handle(&with_roles("aoife", &["organisers"]), command(create));
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    // The creator organises it: she starts it without being a moderator.
+    for p in ["brian", "ciara"] {
+        ok(&h.bot, p, CHANNEL, "/tournament join");
+    }
+    let r = h.bot.handle(
+        &with_roles("aoife", &["organisers"]),
+        command("/tournament start"),
+    );
+    assert!(
+        texts(&r).contains("starts: 2 players, 1 round"),
+        "{}",
+        texts(&r)
+    );
+    // `moderators` clears it.
+    h.bot
+        .handle(&manager, command("/settings tournament-role:moderators"));
+    let r = h
+        .bot
+        .handle(&with_roles("aoife", &["organisers"]), command(create));
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("Only moderators"),
+        "{}",
+        texts(&r)
+    );
 }

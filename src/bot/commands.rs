@@ -263,6 +263,7 @@ commands! {
         challenge_days: Option<u32> = "challenge-days", "Moderators: days an unanswered challenge stays open (default 7)" .min(1) .max(90);
         max_challenges: Option<u32> = "max-challenges", "Moderators: open challenges per player (default 10)" .min(1) .max(100);
         rate_limit: Option<u32> = "rate-limit", "Moderators: commands per player per 10 seconds (default 10)" .min(1) .max(100);
+        tournament_role: Option<String> = "tournament-role", "Moderators: a role whose members may create tournaments (@role; \"moderators\": only moderators)" .max_length(100);
     }
     /// The server's best players of a game (rated games in the last 90 days).
     Leaderboard = "leaderboard", "The server's best rated players of a game", private: false, Bot::leaderboard {
@@ -626,7 +627,7 @@ mod tests {
         assert!(create
             .usage()
             .starts_with("/tournament create name variant system"));
-        assert!(help.contains("system: round-robin/knockout"), "{help}");
+        assert!(help.contains("system: swiss/round-robin/knockout"), "{help}");
         assert_eq!(spec("live").unwrap().subcommand(), None);
     }
 

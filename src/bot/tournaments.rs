@@ -124,6 +124,53 @@ fn find(
         })
 }
 
+/// The server setting naming the role whose members may create tournaments.
+const CREATOR_ROLE: &str = "tournament_role";
+
+/// Reads `/settings tournament-role`: a role mention (`<@&123>`), a role id or (in the
+/// console) a role name; `moderators` (or `none`, `off`) for moderators only (`None`).
+pub(crate) fn parse_role(text: &str) -> Result<Option<String>, String> {
+    let t = text.trim();
+    if ["moderators", "none", "off", "-"].contains(&t.to_ascii_lowercase().as_str()) {
+        return Ok(None);
+    }
+    let id = t
+        .strip_prefix("<@&")
+        .and_then(|r| r.strip_suffix('>'))
+        .unwrap_or(t)
+        .trim_start_matches('@');
+    if id.is_empty() || id.contains(char::is_whitespace) || id.contains(['<', '>']) {
+        return Err(format!(
+            "`tournament-role` takes one role, as @role, or `moderators` for moderators only; \
+             \"{t}\" is not one."
+        ));
+    }
+    Ok(Some(id.to_string()))
+}
+
+/// Stores the role whose members may create tournaments (`None`: moderators only).
+pub(crate) fn set_creator_role(tx: &Tx, server: &str, role: Option<&str>) -> Outcome<()> {
+    tx.set_server_setting(server, CREATOR_ROLE, role.unwrap_or(""))?;
+    Ok(())
+}
+
+/// The role whose members may create tournaments besides moderators, if the server set one.
+fn creator_role(tx: &Tx, server: &str) -> Outcome<Option<String>> {
+    Ok(tx
+        .server_setting(server, CREATOR_ROLE)?
+        .filter(|r| !r.is_empty()))
+}
+
+/// The sentence `/settings` shows about who may create tournaments.
+pub(crate) fn creator_role_text(tx: &Tx, server: &str) -> Outcome<String> {
+    Ok(match creator_role(tx, server)? {
+        Some(r) => format!(" Tournaments are created by moderators and members with <@&{r}>."),
+        None => " Tournaments are created by moderators (`tournament-role` names a role that \
+                  may too)."
+            .into(),
+    })
+}
+
 fn is_organiser(ctx: &Ctx, t: &TournamentRow) -> bool {
     ctx.moderator || ctx.user.id == t.creator_id
 }
@@ -459,11 +506,6 @@ impl Bot {
         pace: Option<Pace>,
         double: bool,
     ) -> Outcome<Vec<Out>> {
-        if !ctx.moderator {
-            return Err(Fail::User(
-                "Only moderators (Manage Messages) can create tournaments on this server.".into(),
-            ));
-        }
         let name = name.trim().to_string();
         if name.is_empty() {
             return Err(Fail::User("Give the tournament a name.".into()));
@@ -510,6 +552,20 @@ impl Bot {
         let pace = pace.unwrap_or(Pace::AllAtOnce);
         let rated = rated.unwrap_or(true);
         self.write(ctx, |tx, now| {
+            // By default only moderators create tournaments; `/settings tournament-role`
+            // names a role whose members may too.
+            let role = creator_role(tx, &ctx.server)?;
+            if !ctx.moderator && !role.as_ref().is_some_and(|r| ctx.roles.contains(r)) {
+                return Err(Fail::User(match role {
+                    Some(r) => format!(
+                        "Only moderators (Manage Messages) and members with <@&{r}> can create \
+                         tournaments on this server."
+                    ),
+                    None => "Only moderators (Manage Messages) can create tournaments on this \
+                             server."
+                        .into(),
+                }));
+            }
             let days = match days {
                 Some(d) => d,
                 None => default_time_control(tx, &ctx.server)?,

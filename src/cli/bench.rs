@@ -322,6 +322,7 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
             user: User::new(u, u),
             moderator: false,
             manager: false,
+            roles: Vec::new(),
         };
         bot.handle(
             &ctx("red"),
@@ -503,6 +504,7 @@ pub fn archive(seconds: f64, games: usize) -> anyhow::Result<Vec<serde_json::Val
         user: User::new(format!("player-{u}"), format!("Player {u}")),
         moderator: false,
         manager: false,
+        roles: Vec::new(),
     };
     let commands: [(&str, CommandAt); 3] = [
         (
@@ -586,6 +588,7 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
                 user: User::new(u, u),
                 moderator: u == "mod",
                 manager: false,
+                roles: Vec::new(),
             };
             let refused = |r: &[crate::bot::Reply]| r.iter().any(|r| r.ephemeral);
             let create = Command::TournamentCreate {
