@@ -676,6 +676,23 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     assert_eq!(donal.rounds[2].code, tara_bot::tournament::Code::PairingBye);
     let ciara = &parsed.players[2];
     assert_eq!(ciara.rounds[0].code, tara_bot::tournament::Code::ForfeitWin);
+
+    // `/tournament standings` with pictures on: the standings PNG on the reply, with a short
+    // text summary; a Swiss has no second picture.
+    let pictured = Bot::new(Store::open(h.db()).unwrap(), h.clock.clone(), 9);
+    let r = ok(&pictured, "ciara", CHANNEL, "/tournament standings");
+    assert_eq!(r.len(), 1, "{}", texts(&r));
+    assert!(
+        r[0].plain_text().contains("final standings; winner aoife"),
+        "{}",
+        r[0].plain_text()
+    );
+    let png = r[0].image.as_ref().expect("the standings picture");
+    assert_eq!(png.filename, "tournament-1-standings.png");
+    let img = image::load_from_memory(&png.bytes).unwrap();
+    // Four tiebreak columns: 78 + 260 (name) + 70 (score) + 4 × 70 + 84 (playing) + 32 = 804
+    // wide; six rows: 92 (title) + 34 (heading) + 6 × 34 + 8 + 18 = 356 high.
+    assert_eq!((img.width(), img.height()), (804, 356));
 }
 
 #[test]
@@ -844,4 +861,54 @@ fn a_server_setting_names_the_role_that_may_create_tournaments() {
         "{}",
         texts(&r)
     );
+}
+
+#[test]
+fn round_robins_get_a_crosstable_and_knockouts_a_bracket() {
+    for (system, second) in [("round-robin", "crosstable"), ("knockout", "bracket")] {
+        let h = Harness::new(true);
+        ok(
+            &h.bot,
+            "mod",
+            CHANNEL,
+            &format!("/tournament create P ard-ri {system}"),
+        );
+        for p in &PLAYERS[..3] {
+            ok(&h.bot, p, CHANNEL, "/tournament join");
+        }
+        ok(&h.bot, "mod", CHANNEL, "/tournament start");
+        let mut last = Vec::new();
+        for _ in 0..20 {
+            let open: Vec<PairingRow> = pairings(&h.db(), None)
+                .into_iter()
+                .filter(|p| p.result.is_none() && p.game_id.is_some())
+                .collect();
+            let Some(p) = open.first() else { break };
+            last = play(&h.bot, p, "0");
+        }
+        assert_eq!(status(&h.db()), TournamentStatus::Finished, "{system}");
+        // The end announcement carries the standings, then the second picture on its own.
+        let end = last
+            .iter()
+            .position(|r| r.plain_text().contains("is over"))
+            .expect("the end announcement");
+        assert!(last[end].image.is_some(), "{system}: standings picture");
+        let next = &last[end + 1];
+        assert!(
+            next.plain_text().contains(&format!("the {second}")),
+            "{}",
+            next.plain_text()
+        );
+        let img = next.image.as_ref().expect("second picture");
+        assert_eq!(img.filename, format!("tournament-1-{second}.png"));
+        let decoded = image::load_from_memory(&img.bytes).unwrap();
+        assert!(
+            decoded.width() >= 400 && decoded.height() >= 200,
+            "{system}"
+        );
+        // `/tournament standings` posts both too.
+        let r = ok(&h.bot, "aoife", CHANNEL, "/tournament standings");
+        assert_eq!(r.len(), 2, "{}", texts(&r));
+        assert!(r.iter().all(|r| r.image.is_some()));
+    }
 }

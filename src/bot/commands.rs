@@ -627,7 +627,10 @@ mod tests {
         assert!(create
             .usage()
             .starts_with("/tournament create name variant system"));
-        assert!(help.contains("system: swiss/round-robin/knockout"), "{help}");
+        assert!(
+            help.contains("system: swiss/round-robin/knockout"),
+            "{help}"
+        );
         assert_eq!(spec("live").unwrap().subcommand(), None);
     }
 

@@ -8,13 +8,17 @@
 //! file ([`Bot::tournament_trf`]), pair the next round.
 
 use super::options::choices;
-use super::reply::{escape_markdown, Ctx, Document, Reply, ThreadRequest, User};
+use super::reply::{escape_markdown, Attachment, Ctx, Document, Reply, ThreadRequest, User};
 use super::session::{
     create_game, default_time_control, game_start, load_game, names, Bot, Fail, Out, Outcome,
 };
 use super::text::Builder;
 use super::time::TimeControl;
 use crate::game::{forfeit, EndReason, GameOptions, Scoring, Side, Variant};
+use crate::render::{
+    self, BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, StandingsCard,
+    StandingsRow,
+};
 use crate::store::{
     EntrantRow, GameRow, GameStatus, NewPairing, NewTournament, Pace, PairingResult, PairingRow,
     TournamentFormat, TournamentRow, TournamentStatus, Tx,
@@ -424,6 +428,271 @@ pub(crate) fn swiss_trf(
         }
     }
     trf
+}
+
+/// Points as written on the pictures: "2", "2½", "2.25".
+fn written(p: Points) -> String {
+    let n = p.in_quarters();
+    match n % 4 {
+        0 => format!("{}", n / 4),
+        2 if n < 4 => "½".into(),
+        2 => format!("{}½", n / 4),
+        _ => format!("{:.2}", p.as_f64()),
+    }
+}
+
+/// What the pictures' subtitles say of a tournament's progress.
+fn progress(t: &TournamentRow, m: &Model, rows: &[Standing]) -> String {
+    let done = m
+        .results
+        .rounds
+        .iter()
+        .enumerate()
+        .filter(|(r, _)| {
+            let ps: Vec<_> = m
+                .pairings
+                .iter()
+                .filter(|p| p.round == *r as u32 + 1)
+                .collect();
+            !ps.is_empty() && ps.iter().all(|p| p.result.is_some())
+        })
+        .count();
+    let playing: u32 = rows.iter().map(|r| r.in_progress).sum::<u32>() / 2;
+    let mut s = match (t.status, t.total_rounds) {
+        (TournamentStatus::Finished, _) => "Final standings".to_string(),
+        (_, Some(n)) => format!("After round {done} of {n}"),
+        _ => "Before the start".to_string(),
+    };
+    if playing > 0 {
+        s.push_str(&format!(
+            " · {playing} game{} in progress",
+            if playing == 1 { "" } else { "s" }
+        ));
+    }
+    s
+}
+
+fn picture_title(t: &TournamentRow) -> String {
+    format!("{} · {} ({})", t.name, t.variant.name(), t.variant.id())
+}
+
+/// The standings picture's data: the rows of [`standings_of`], written.
+pub(crate) fn standings_card(t: &TournamentRow, m: &Model, rows: &[Standing]) -> StandingsCard {
+    let tiebreaks: Vec<&str> = match t.format {
+        TournamentFormat::Swiss => vec!["BH-C1", "BH", "SB", "Wins"],
+        TournamentFormat::RoundRobin => vec!["SB", "DE", "Wins"],
+        TournamentFormat::Knockout => vec!["Round"],
+    };
+    StandingsCard {
+        title: picture_title(t),
+        subtitle: progress(t, m, rows),
+        tiebreaks: tiebreaks.into_iter().map(String::from).collect(),
+        rows: rows
+            .iter()
+            .map(|r| StandingsRow {
+                place: r.rank,
+                shared: r.shared,
+                name: m.names[r.player].clone(),
+                score: written(r.score),
+                tiebreaks: match t.format {
+                    TournamentFormat::Swiss => vec![
+                        written(r.buchholz_cut1),
+                        written(r.buchholz),
+                        written(r.sonneborn_berger),
+                        r.wins.to_string(),
+                    ],
+                    TournamentFormat::RoundRobin => vec![
+                        written(r.sonneborn_berger),
+                        r.direct_encounter.map_or("-".into(), written),
+                        r.wins.to_string(),
+                    ],
+                    TournamentFormat::Knockout => {
+                        vec![r.round_reached.map_or("-".into(), |n| n.to_string())]
+                    }
+                },
+                playing: r.in_progress,
+                withdrawn: m.players[r.player].withdrawn_at.is_some(),
+            })
+            .collect(),
+    }
+}
+
+/// A round robin's crosstable: players in table order, one mark per game.
+pub(crate) fn crosstable(t: &TournamentRow, m: &Model, rows: &[Standing]) -> Crosstable {
+    let n = m.players.len();
+    let mut cells = vec![vec![String::new(); n]; n];
+    let mut mark = |i: usize, j: usize, s: &str| {
+        if let Some(c) = cells.get_mut(i).and_then(|r| r.get_mut(j)) {
+            if !c.is_empty() {
+                c.push(' ');
+            }
+            c.push_str(s);
+        }
+    };
+    for round in &m.results.rounds {
+        for p in round {
+            match *p {
+                Pairing::Game {
+                    first,
+                    second,
+                    result,
+                } => {
+                    let (a, b) = match result {
+                        Some(GameResult::FirstWins) => ("1", "0"),
+                        Some(GameResult::Draw) => ("½", "½"),
+                        Some(GameResult::SecondWins) => ("0", "1"),
+                        None => ("…", "…"),
+                    };
+                    mark(first, second, a);
+                    mark(second, first, b);
+                }
+                Pairing::Forfeit { winner, loser } => {
+                    mark(winner, loser, "+");
+                    mark(loser, winner, "−");
+                }
+                Pairing::Bye { .. } => {}
+            }
+        }
+    }
+    let place: HashMap<usize, (u32, Points)> =
+        rows.iter().map(|r| (r.player, (r.rank, r.score))).collect();
+    Crosstable {
+        title: picture_title(t),
+        subtitle: progress(t, m, rows),
+        players: (0..n)
+            .map(|i| {
+                let (p, s) = place.get(&i).copied().unwrap_or((0, Points::ZERO));
+                CrossPlayer {
+                    name: m.names[i].clone(),
+                    score: written(s),
+                    place: p,
+                }
+            })
+            .collect(),
+        cells,
+    }
+}
+
+/// A knockout's bracket: each round's ties in board order (tie k of a round takes the
+/// winners of ties 2k and 2k + 1 of the one before), the points each player has in the tie,
+/// and the rounds not paired yet as ties waiting for their players.
+pub(crate) fn bracket(
+    tx: &Tx,
+    t: &TournamentRow,
+    m: &Model,
+    rows: &[Standing],
+) -> Outcome<BracketCard> {
+    let total = t.total_rounds.unwrap_or(0).max(1);
+    let mut rounds = Vec::new();
+    let mut ties_before = 0;
+    for r in 1..=total {
+        let name = match total - r {
+            0 => "Final".to_string(),
+            1 => "Semi-finals".to_string(),
+            2 => "Quarter-finals".to_string(),
+            _ => format!("Round {r}"),
+        };
+        let ps: Vec<&PairingRow> = m.pairings.iter().filter(|p| p.round == r).collect();
+        let mut ties = Vec::new();
+        for p in &ps {
+            let mut points = [Points::ZERO; 2];
+            let mut deciding = false;
+            for g in tx.pairing_games(p.id)? {
+                if let Some(o) = &g.outcome {
+                    for (k, who) in [Some(&p.player0), p.player1.as_ref()].iter().enumerate() {
+                        let Some(who) = who else { continue };
+                        points[k] += match o.winner {
+                            None => Points::HALF,
+                            Some(w) if g.seats[seat_of_side(&g, w)] == **who => Points::ONE,
+                            Some(_) => Points::ZERO,
+                        };
+                    }
+                } else if g.match_game.unwrap_or(1) > 2 {
+                    deciding = true;
+                }
+            }
+            let seat = |k: usize, user: &str| {
+                let i = m.index(user).unwrap_or(0);
+                BracketSeat::Player {
+                    seed: m.players[i].seed.unwrap_or(i as u32 + 1),
+                    name: m.names[i].clone(),
+                    score: if p.game_id.is_some() {
+                        written(points[k])
+                    } else {
+                        String::new()
+                    },
+                }
+            };
+            let seats = [
+                seat(0, &p.player0),
+                match &p.player1 {
+                    Some(u) => seat(1, u),
+                    None => BracketSeat::Bye,
+                },
+            ];
+            let winner = match p.result {
+                Some(PairingResult::Win0 | PairingResult::Forfeit1 | PairingResult::Bye) => Some(0),
+                Some(PairingResult::Win1 | PairingResult::Forfeit0) => Some(1),
+                Some(PairingResult::Draw) | None => None,
+            };
+            let note = match p.result {
+                Some(PairingResult::Forfeit0 | PairingResult::Forfeit1) => "forfeit",
+                None if deciding => "decider in progress",
+                _ => "",
+            };
+            ties.push(BracketTie {
+                seats,
+                winner,
+                note: note.into(),
+            });
+        }
+        if ties.is_empty() {
+            let n = (ties_before / 2).max(1);
+            ties = (0..n)
+                .map(|_| BracketTie {
+                    seats: [BracketSeat::Waiting, BracketSeat::Waiting],
+                    winner: None,
+                    note: String::new(),
+                })
+                .collect();
+        }
+        ties_before = ties.len();
+        rounds.push((name, ties));
+    }
+    Ok(BracketCard {
+        title: picture_title(t),
+        subtitle: progress(t, m, rows),
+        rounds,
+    })
+}
+
+/// The tournament's pictures: the standings, and a round robin's crosstable or a knockout's
+/// bracket (a Swiss has no second picture). Before the start there is nothing to draw.
+pub(crate) fn pictures(
+    tx: &Tx,
+    t: &TournamentRow,
+    m: &Model,
+    rows: &[Standing],
+) -> Outcome<Vec<Attachment>> {
+    if t.status == TournamentStatus::Open || m.players.is_empty() {
+        return Ok(vec![]);
+    }
+    let mut out = vec![Attachment {
+        filename: format!("tournament-{}-standings.png", t.id),
+        bytes: render::standings_png(&standings_card(t, m, rows)),
+    }];
+    match t.format {
+        TournamentFormat::RoundRobin => out.push(Attachment {
+            filename: format!("tournament-{}-crosstable.png", t.id),
+            bytes: render::crosstable_png(&crosstable(t, m, rows)),
+        }),
+        TournamentFormat::Knockout => out.push(Attachment {
+            filename: format!("tournament-{}-bracket.png", t.id),
+            bytes: render::bracket_png(&bracket(tx, t, m, rows)?),
+        }),
+        TournamentFormat::Swiss => {}
+    }
+    Ok(out)
 }
 
 /// The standings as a text table: place, player, score, the system's tiebreak columns and
@@ -1543,7 +1812,12 @@ impl Bot {
         }
         let mut reply = b.text(".").build();
         reply.channel = Some(t.channel_id.clone());
-        Ok(vec![Out::text(reply)])
+        if !self.images() {
+            return Ok(vec![Out::text(reply)]);
+        }
+        // The final pictures, drawn from the finished tournament.
+        let t = tx.tournament(t.id)?.unwrap_or_else(|| t.clone());
+        Ok(with_pictures(reply, pictures(tx, &t, &m, &rows)?, &t))
     }
 
     /// `/tournament info`.
@@ -1684,7 +1958,11 @@ impl Bot {
                 title(&t),
                 standings_table(&t, &m, &rows)
             );
-            Ok(vec![Out::text(Builder::new().text(text).build())])
+            let reply = Builder::new().text(text).build();
+            if !self.images() {
+                return Ok(vec![Out::text(reply)]);
+            }
+            Ok(with_pictures(reply, pictures(tx, &t, &m, &rows)?, &t))
         })
     }
 
@@ -1756,6 +2034,29 @@ enum MatchState {
     Next(Box<Out>),
     /// It is over.
     Decided(PairingResult),
+}
+
+/// A reply with the tournament's pictures: the first (the standings) on the reply itself,
+/// the second (crosstable or bracket) in a message of its own after it, with a line saying
+/// what it shows for screen readers and notifications.
+fn with_pictures(mut reply: Reply, mut pictures: Vec<Attachment>, t: &TournamentRow) -> Vec<Out> {
+    let second = (pictures.len() > 1).then(|| pictures.remove(1));
+    reply.image = pictures.into_iter().next();
+    let mut outs = vec![Out::text(reply.clone())];
+    if let Some(img) = second {
+        let what = match t.format {
+            TournamentFormat::Knockout => "bracket",
+            _ => "crosstable",
+        };
+        let mut r = Builder::new()
+            .text(format!("{} · the {what}.", title(t)))
+            .build();
+        r.channel = reply.channel.clone();
+        r.ephemeral = reply.ephemeral;
+        r.image = Some(img);
+        outs.push(Out::text(r));
+    }
+    outs
 }
 
 /// The seat of a side in a game.
