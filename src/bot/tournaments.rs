@@ -4,8 +4,8 @@
 //!
 //! The runner is written per system around one question, "which pairings come next, given the
 //! results so far": a round robin reads its Berger table (stored whole at the start), a
-//! knockout its bracket. A Swiss system fits the same seam: given the tournament as a TRF-16
-//! file ([`Bot::tournament_trf`]), pair the next round.
+//! knockout its bracket, a Swiss the FIDE Dutch system on the tournament as a TRF-16 file
+//! ([`swiss_trf`]).
 
 use super::options::choices;
 use super::reply::{escape_markdown, Attachment, Ctx, Document, Reply, ThreadRequest, User};
