@@ -1142,6 +1142,7 @@ fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothi
         user: user(name),
         moderator: false,
         manager: false,
+        roles: Vec::new(),
     };
     let r = h.bot.handle(
         &dm("aoife"),
@@ -1199,6 +1200,7 @@ fn ctx_on(server: &str, who: &str, channel: &str, moderator: bool) -> tara_bot::
         user: user(who),
         moderator,
         manager: moderator,
+        roles: Vec::new(),
     }
 }
 
@@ -1308,6 +1310,7 @@ fn a_player_has_at_most_ten_open_challenges_unless_the_server_says_otherwise() {
         challenge_days: None,
         max_challenges: Some(max),
         rate_limit: None,
+        tournament_role: None,
     };
     let r = h
         .bot
@@ -1545,6 +1548,7 @@ fn the_rate_limit_refuses_a_fast_user_only_and_refills_continuously() {
             challenge_days: None,
             max_challenges: None,
             rate_limit: Some(30),
+            tournament_role: None,
         },
     );
     assert!(r[0]

@@ -367,6 +367,7 @@ fn reminders_by_direct_message_or_not_at_all() {
             challenge_days: None,
             max_challenges: None,
             rate_limit: None,
+            tournament_role: None,
         },
     );
     assert!(
@@ -391,6 +392,7 @@ fn reminders_by_direct_message_or_not_at_all() {
             challenge_days: None,
             max_challenges: None,
             rate_limit: None,
+            tournament_role: None,
         },
     );
     advance(&h, 24 * HOUR);
@@ -407,6 +409,7 @@ fn moderators_set_the_server_default_time_control() {
         challenge_days: None,
         max_challenges: None,
         rate_limit: None,
+        tournament_role: None,
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(r[0].plain_text().contains("Manage Server"));
@@ -785,6 +788,7 @@ fn vacation_is_counted_over_any_365_days_not_per_calendar_year() {
         challenge_days: None,
         max_challenges: None,
         rate_limit: None,
+        tournament_role: None,
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(
@@ -911,6 +915,7 @@ fn settings_read_well_in_the_singular() {
             challenge_days: None,
             max_challenges: None,
             rate_limit: None,
+            tournament_role: None,
         },
     );
     let t = r[0].plain_text();
@@ -989,6 +994,7 @@ fn a_server_sets_how_long_challenges_stay_open() {
         user: user("mod"),
         moderator: true,
         manager: true,
+        roles: Vec::new(),
     };
     let r = h.bot.handle(
         &moderator,
@@ -999,6 +1005,7 @@ fn a_server_sets_how_long_challenges_stay_open() {
             challenge_days: Some(2),
             max_challenges: None,
             rate_limit: None,
+            tournament_role: None,
         },
     );
     assert!(
@@ -1035,6 +1042,7 @@ fn a_server_sets_how_long_challenges_stay_open() {
         user: user("erin"),
         moderator: false,
         manager: false,
+        roles: Vec::new(),
     };
     h.bot.handle(
         &elsewhere,

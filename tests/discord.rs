@@ -2464,3 +2464,118 @@ async fn a_restart_while_the_ai_thinks_gives_exactly_one_ai_move() {
         s.content()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_through_discord_created_by_the_tournament_role_pairs_each_round_once() {
+    let (dir, fake, mut bot) = boot().await;
+    const CARA: (u64, &str) = (1_000_000_000_000_000_003, "ciara");
+    const ORGANISERS: u64 = 555;
+    // An administrator names the role whose members may create tournaments.
+    let mut admin = Invoker::new(8, "ailbhe");
+    admin.permissions = FakeDiscord::PERMS_ADMIN.to_string();
+    let s = fake
+        .slash(
+            admin,
+            CH,
+            "settings",
+            json!([{"name": "tournament-role", "type": 3, "value": format!("<@&{ORGANISERS}>")}]),
+        )
+        .await;
+    let r = fake.response(s, T).await.unwrap();
+    assert!(
+        r.content()
+            .unwrap()
+            .contains(&format!("members with <@&{ORGANISERS}>")),
+        "{:?}",
+        r.content()
+    );
+    // A member with that role (no moderator rights) creates a Swiss.
+    let mut organiser = Invoker::new(9, "orla");
+    organiser.roles.push(ORGANISERS);
+    let create = |who: Invoker| {
+        fake.slash(
+            who,
+            CH,
+            "tournament",
+            sub(
+                "create",
+                json!([
+                    {"name": "name", "type": 3, "value": "Bealtaine"},
+                    {"name": "variant", "type": 3, "value": "ard-ri"},
+                    {"name": "system", "type": 3, "value": "swiss"},
+                ]),
+            ),
+        )
+    };
+    let id = create(Invoker::new(10, "nobody")).await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(r.ephemeral() && r.content().unwrap().contains(&format!("<@&{ORGANISERS}>")));
+    let id = create(organiser.clone()).await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(
+        r.content().unwrap().contains("Tournament #1: Bealtaine"),
+        "{:?}",
+        r.content()
+    );
+    for p in [ALICE, BOB, CARA] {
+        fake.add_user(p.0, p.1);
+        let j = fake
+            .slash(p, CH, "tournament", sub("join", json!([])))
+            .await;
+        let r = fake.response(j, T).await.unwrap();
+        assert!(!r.ephemeral(), "{:?}", r.content());
+    }
+    let s = fake
+        .slash(organiser.clone(), CH, "tournament", sub("start", json!([])))
+        .await;
+    let r = fake.response(s, T).await.unwrap();
+    assert!(
+        r.content().unwrap().contains("3 players, 2 rounds"),
+        "{:?}",
+        r.content()
+    );
+    // Two rounds of one game and a bye each: a thread per game, opened once, and a round
+    // message that pings only the two players of that round's game (the bye is named).
+    for round in 1..=2 {
+        let msg = channel_post_containing(&fake, CH, &format!("round {round}** of 2"))
+            .await
+            .expect("the round message");
+        assert_eq!(allowed_users(&msg).len(), 2, "{:?}", msg.content());
+        assert!(msg.content().unwrap().contains("has a bye"));
+        let threads = fake.threads();
+        assert_eq!(threads.len(), round, "{threads:?}");
+        let th = &threads[round - 1];
+        let thread: u64 = th["id"].as_str().unwrap().parse().unwrap();
+        assert!(msg.content().unwrap().contains(&format!("<#{thread}>")));
+        let name = th["name"].as_str().unwrap().to_string();
+        assert!(name.starts_with(&format!("R{round} · ")), "{name}");
+        // A restart between the round's start and its end changes nothing.
+        drop(bot);
+        bot = spawn_bot(&fake, dir.path());
+        assert!(
+            fake.wait_ready_count(round + 1, T).await,
+            "{}",
+            bot_log(dir.path())
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_eq!(fake.threads().len(), round);
+        // The second-named player resigns; the next round is paired then.
+        let loser = [ALICE, BOB, CARA]
+            .into_iter()
+            .find(|p| name.ends_with(p.1))
+            .unwrap();
+        let res = fake.slash(loser, thread, "resign", json!([])).await;
+        let ask = fake.response(res, T).await.unwrap();
+        let button = ask.custom_ids()[0].clone();
+        let click = fake
+            .button(loser, thread, fake.message_from(&ask), &button)
+            .await;
+        fake.response(click, T).await.unwrap();
+    }
+    let end = channel_post_containing(&fake, CH, "is over")
+        .await
+        .expect("the end");
+    assert_eq!(allowed_users(&end).len(), 3, "each participant pinged once");
+    assert_eq!(fake.threads().len(), 2, "each thread opened once");
+    drop(bot);
+}

@@ -808,6 +808,7 @@ fn tournaments_and_pairings_round_trip() {
                 double_rr: false,
                 max_players: None,
                 pace: Pace::AllAtOnce,
+                rounds: None,
             },
             100,
         )?;
@@ -848,6 +849,7 @@ fn tournaments_and_pairings_round_trip() {
                 double_rr: false,
                 max_players: None,
                 pace: Pace::AllAtOnce,
+                rounds: None,
             },
             110,
         )?;
@@ -984,6 +986,7 @@ fn tournaments_and_pairings_round_trip() {
                     double_rr: false,
                     max_players: None,
                     pace: Pace::AllAtOnce,
+                    rounds: None,
                 },
                 300,
             )?;

@@ -21,6 +21,7 @@ fn ctx(who: &str, channel: &str, moderator: bool) -> Ctx {
         user: User::new(who, who),
         moderator,
         manager: false,
+        roles: Vec::new(),
     }
 }
 
@@ -493,5 +494,421 @@ fn a_withdrawn_player_is_not_paired_again() {
             "round {} has a game",
             p.round
         );
+    }
+}
+
+const SIX: [&str; 6] = ["aoife", "brian", "ciara", "donal", "eimear", "fionn"];
+
+/// The pairings of a round as `(first mover, opponent or "bye", result)`.
+fn round_of(db: &std::path::Path, round: u32) -> Vec<(String, String)> {
+    pairings(db, Some(round))
+        .into_iter()
+        .map(|p| (p.player0, p.player1.unwrap_or_else(|| "bye".into())))
+        .collect()
+}
+
+#[test]
+fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
+    let mut h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/tournament create Open hkot-1 swiss rounds:3 days:1",
+    );
+    for p in SIX {
+        ok(&h.bot, p, CHANNEL, "/tournament join");
+    }
+    let start = ok(&h.bot, "mod", CHANNEL, "/tournament start");
+    assert!(
+        texts(&start).contains("6 players, 3 rounds"),
+        "{}",
+        texts(&start)
+    );
+    // Unrated, so seeded by sign-up: a 1, b 2, c 3, d 4, e 5, f 6. Round 1 of the Dutch
+    // system: the top half meets the bottom half, 1–4, 2–5, 3–6; the top player's colour is
+    // drawn by lot and alternates down the boards.
+    let r1 = pairings(&h.db(), Some(1));
+    let pairs: Vec<[String; 2]> = r1
+        .iter()
+        .map(|p| {
+            let mut v = [p.player0.clone(), p.player1.clone().unwrap()];
+            v.sort();
+            v
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [["aoife", "donal"], ["brian", "eimear"], ["ciara", "fionn"]]
+    );
+    let aoife_first = r1[0].player0 == "aoife";
+    assert_eq!(r1[1].player0 == "brian", !aoife_first);
+    assert_eq!(r1[2].player0 == "ciara", aoife_first);
+    // One thread per pairing; the round message pings that round's six players.
+    assert_eq!(start.iter().filter(|r| r.thread.is_some()).count(), 3);
+    let round_msg = start.last().unwrap();
+    assert_eq!(round_msg.channel.as_deref(), Some(CHANNEL));
+    assert_eq!(round_msg.mentions.len(), 6, "{}", round_msg.plain_text());
+    assert_eq!(round_of(&h.db(), 1).len(), 3);
+
+    // Round 1: a beats d; b and e draw; on board 3 nobody moves and the first mover's clock
+    // runs out before a first move: a forfeit (c scores 1 if f moved first).
+    let by_pair = |r: &[PairingRow], a: &str| {
+        r.iter()
+            .find(|p| p.player0 == a || p.player1.as_deref() == Some(a))
+            .cloned()
+            .unwrap()
+    };
+    let ad = by_pair(&r1, "aoife");
+    play(&h.bot, &ad, if ad.player0 == "aoife" { "0" } else { "1" });
+    play(&h.bot, &by_pair(&r1, "brian"), "draw");
+    assert!(
+        pairings(&h.db(), Some(2)).is_empty(),
+        "round 2 waits for board 3"
+    );
+    h.bot.advance_clock(2 * 24 * 3_600_000);
+    let out = h.bot.tick();
+    assert!(texts(&out).contains("a forfeit"), "{}", texts(&out));
+    let cf = by_pair(&pairings(&h.db(), Some(1)), "ciara");
+    let forfeiter = cf.player0.clone();
+    assert!(matches!(
+        cf.result,
+        Some(tara_bot::store::PairingResult::Forfeit0)
+    ));
+    // The forfeit goes to whoever moved first on board 3; the test's hand values below take
+    // f as that player (the lot of the seeded bot). Scores after round 1: a 1, c 1 (a win
+    // without play), b ½, e ½, d 0, f 0.
+    assert_eq!(
+        forfeiter, "fionn",
+        "the seeded lot gives aoife the second move"
+    );
+
+    // Round 2, paired by the result that ended round 1 (the Dutch system, no rematches):
+    // a–c in the top group, then f–b and e–d.
+    let r2 = pairings(&h.db(), Some(2));
+    assert_eq!(
+        round_of(&h.db(), 2),
+        [
+            ("aoife".into(), "ciara".into()),
+            ("fionn".into(), "brian".into()),
+            ("eimear".into(), "donal".into())
+        ]
+    );
+    play(&h.bot, &r2[0], "0"); // a beats c
+                               // A restart mid-round: a new bot on the same file.
+    h.restart();
+    assert!(pairings(&h.db(), Some(3)).is_empty());
+    // b is withdrawn with his game in progress: it is resigned (f wins over the board), and
+    // b is not paired again.
+    let out = ok(&h.bot, "mod", CHANNEL, "/tournament withdraw brian");
+    assert!(texts(&out).contains("is resigned"), "{}", texts(&out));
+    play(&h.bot, &r2[2], "draw"); // e and d draw: round 2 is over, round 3 is paired once
+    h.restart();
+    h.bot.tick();
+
+    // Round 3, five players left: the bye goes to the lowest score, d (½); a–e and c–f.
+    let r3 = pairings(&h.db(), Some(3));
+    assert_eq!(
+        round_of(&h.db(), 3),
+        [
+            ("eimear".into(), "aoife".into()),
+            ("ciara".into(), "fionn".into()),
+            ("donal".into(), "bye".into())
+        ]
+    );
+    assert_eq!(
+        r3[2].result,
+        Some(tara_bot::store::PairingResult::Bye),
+        "the bye is scored when the round starts"
+    );
+    let mut last = Vec::new();
+    for p in r3.iter().filter(|p| p.player1.is_some()) {
+        last = play(&h.bot, p, "0"); // e beats a, c beats f
+    }
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    assert!(pairings(&h.db(), Some(4)).is_empty());
+    let end = texts(&last);
+    assert!(end.contains("The winner is @aoife"), "{end}");
+
+    // By hand (Part F.5). Results: R1 a 1–0 d, b ½–½ e, f forfeits to c; R2 a 1–0 c, f 1–0 b,
+    // e ½–½ d; R3 e 1–0 a, c 1–0 f, d bye; b absent. Scores: a 2, c 2, e 2, d 1½, f 1, b ½.
+    // Buchholz: opponents' scores, plus the player's own score for each unplayed round:
+    //   a: d 1½ + c 2 + e 2 = 5½, cut 1 (drop 1½) 4; SB 1½ + 2 = 3½; wins 2.
+    //   c: own 2 (forfeit) + a 2 + f 1 = 5, cut 1 4; SB f 1 = 1; wins 1 (the forfeit is no win).
+    //   e: b ½ + d 1½ + a 2 = 4, cut 1 3½; SB ½·½ + ½·1½ + 2 = 3; wins 1.
+    //   d: a 2 + e 2 + own 1½ (bye) = 5½, cut 1 4; SB ½·2 = 1; wins 0.
+    //   f: own 1 (forfeit) + b ½ + c 2 = 3½, cut 1 3; SB b ½; wins 1.
+    //   b: e 2 + f 1 + own ½ (absent) = 3½, cut 1 3; SB ½·2 = 1; wins 0.
+    // a, c and e share 2 points: Buchholz Cut-1 puts e third (3½); Buchholz a (5½) before c (5).
+    let mut s = Store::open(h.db()).unwrap();
+    let got: Vec<(u32, String, f64, f64, f64, f64, u32)> = tournament_standings(&mut s, 1)
+        .unwrap()
+        .into_iter()
+        .map(|r| {
+            (
+                r.rank,
+                r.player,
+                r.score,
+                r.buchholz_cut1,
+                r.buchholz,
+                r.sonneborn_berger,
+                r.wins,
+            )
+        })
+        .collect();
+    let want = [
+        (1, "aoife", 2.0, 4.0, 5.5, 3.5, 2),
+        (2, "ciara", 2.0, 4.0, 5.0, 1.0, 1),
+        (3, "eimear", 2.0, 3.5, 4.0, 3.0, 1),
+        (4, "donal", 1.5, 4.0, 5.5, 1.0, 0),
+        (5, "fionn", 1.0, 3.0, 3.5, 0.5, 1),
+        (6, "brian", 0.5, 3.0, 3.5, 1.0, 0),
+    ]
+    .map(|(r, p, a, b, c, d, w)| (r, p.to_string(), a, b, c, d, w));
+    assert_eq!(got, want);
+
+    // The TRF-16: three rounds, the first colour, the bye as `U`, the forfeit as `+`/`-`.
+    let trf = tournament_trf(&mut s, 1).unwrap();
+    assert!(trf.contains("XXR 3"), "{trf}");
+    assert!(trf.contains("XXC black1"), "{trf}");
+    let parsed = Trf::parse(&trf).unwrap();
+    let donal = &parsed.players[3];
+    assert_eq!(donal.rounds[2].code, tara_bot::tournament::Code::PairingBye);
+    let ciara = &parsed.players[2];
+    assert_eq!(ciara.rounds[0].code, tara_bot::tournament::Code::ForfeitWin);
+
+    // `/tournament standings` with pictures on: the standings PNG on the reply, with a short
+    // text summary; a Swiss has no second picture.
+    let pictured = Bot::new(Store::open(h.db()).unwrap(), h.clock.clone(), 9);
+    let r = ok(&pictured, "ciara", CHANNEL, "/tournament standings");
+    assert_eq!(r.len(), 1, "{}", texts(&r));
+    assert!(
+        r[0].plain_text().contains("final standings; winner aoife"),
+        "{}",
+        r[0].plain_text()
+    );
+    let png = r[0].image.as_ref().expect("the standings picture");
+    assert_eq!(png.filename, "tournament-1-standings.png");
+    let img = image::load_from_memory(&png.bytes).unwrap();
+    // Four tiebreak columns: 78 + 260 (name) + 70 (score) + 4 × 70 + 84 (playing) + 32 = 804
+    // wide; six rows: 92 (title) + 34 (heading) + 6 × 34 + 8 + 18 = 356 high.
+    assert_eq!((img.width(), img.height()), (804, 356));
+}
+
+#[test]
+fn swiss_rounds_default_cap_and_an_early_end_are_explained() {
+    let h = Harness::new(false);
+    // `rounds` means something only in a Swiss.
+    for (line, says) in [
+        (
+            "/tournament create X hkot-1 round-robin rounds:3",
+            "a round robin plays every pairing",
+        ),
+        (
+            "/tournament create X hkot-1 knockout rounds:3",
+            "a knockout plays until one player",
+        ),
+        (
+            "/tournament create X hkot-1 swiss pace:by-round",
+            "for round robins",
+        ),
+    ] {
+        let r = h.bot.handle(&ctx("mod", CHANNEL, true), command(line));
+        assert!(
+            r[0].ephemeral && r[0].plain_text().contains(says),
+            "{line}: {}",
+            r[0].plain_text()
+        );
+    }
+    // Three players asking for 5 rounds get n − 1 = 2, and are told so.
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/tournament create Tiny ard-ri swiss rounds:5",
+    );
+    for p in &PLAYERS[..3] {
+        ok(&h.bot, p, CHANNEL, "/tournament join");
+    }
+    let start = ok(&h.bot, "mod", CHANNEL, "/tournament start");
+    let text = texts(&start);
+    assert!(text.contains("3 players, 2 rounds"), "{text}");
+    assert!(text.contains("5 rounds were asked for"), "{text}");
+    // Round 1: one game (first move by lot) and a bye (the lowest seed, c).
+    let r1 = round_of(&h.db(), 1);
+    assert_eq!(r1.len(), 2);
+    let mut game = [r1[0].0.as_str(), r1[0].1.as_str()];
+    game.sort();
+    assert_eq!(game, ["aoife", "brian"]);
+    assert_eq!(r1[1], ("ciara".into(), "bye".into()));
+    // Two withdraw, c (with her bye) and then b: round 1 ends, and round 2 has nobody to
+    // pair: the tournament ends with the reason.
+    ok(&h.bot, "mod", CHANNEL, "/tournament withdraw ciara");
+    let r = ok(&h.bot, "mod", CHANNEL, "/tournament withdraw brian");
+    let text = texts(&r);
+    assert!(text.contains("fewer than two players are left"), "{text}");
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    assert!(pairings(&h.db(), Some(2)).is_empty());
+}
+
+#[test]
+fn the_default_number_of_swiss_rounds_is_log2_plus_one() {
+    let h = Harness::new(false);
+    // Part F.3: ⌈log2 n⌉ + 1, at most n − 1: 6 players 4 rounds, 9 players 5, 4 players 3.
+    for (n, rounds) in [(6, 4), (9, 5), (4, 3)] {
+        ok(
+            &h.bot,
+            "mod",
+            CHANNEL,
+            &format!("/tournament create S{n} hkot-1 swiss"),
+        );
+        for i in 0..n {
+            ok(&h.bot, &format!("p{n}-{i}"), CHANNEL, "/tournament join");
+        }
+        let start = ok(&h.bot, "mod", CHANNEL, "/tournament start");
+        assert!(
+            texts(&start).contains(&format!("{n} players, {rounds} rounds")),
+            "{}",
+            texts(&start)
+        );
+    }
+}
+
+#[test]
+fn a_server_setting_names_the_role_that_may_create_tournaments() {
+    let h = Harness::new(false);
+    let with_roles = |who: &str, roles: &[&str]| Ctx {
+        roles: roles.iter().map(|r| r.to_string()).collect(),
+        ..ctx(who, CHANNEL, false)
+    };
+    let create = "/tournament create Club hkot-1 swiss";
+    // By default only moderators create tournaments, whatever roles a member has.
+    let r = h
+        .bot
+        .handle(&with_roles("aoife", &["organisers"]), command(create));
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("Only moderators"),
+        "{}",
+        texts(&r)
+    );
+    // Only Manage Server changes the setting.
+    let r = h.bot.handle(
+        &with_roles("aoife", &["organisers"]),
+        command("/settings tournament-role:<@&organisers>"),
+    );
+    assert!(
+        r[0].plain_text()
+            .contains("Only members with Manage Server"),
+        "{}",
+        texts(&r)
+    );
+    let manager = Ctx {
+        manager: true,
+        moderator: true,
+        ..ctx("mod", CHANNEL, true)
+    };
+    let r = h
+        .bot
+        .handle(&manager, command("/settings tournament-role:<@&12>x"));
+    assert!(
+        r[0].plain_text().contains("takes one role"),
+        "{}",
+        texts(&r)
+    );
+    let r = h.bot.handle(
+        &manager,
+        command("/settings tournament-role:<@&organisers>"),
+    );
+    assert!(
+        texts(&r).contains("members with <@&organisers>"),
+        "{}",
+        texts(&r)
+    );
+    // Now a member with the role may; one without it still may not, and is told which role.
+    let r = h
+        .bot
+        .handle(&with_roles("brian", &["players"]), command(create));
+    assert!(
+        r[0].plain_text().contains("members with <@&organisers>"),
+        "{}",
+        texts(&r)
+    );
+    let r = h
+        .bot
+        .handle(&with_roles("aoife", &["organisers"]), command(create));
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    // The creator organises it: she starts it without being a moderator.
+    for p in ["brian", "ciara"] {
+        ok(&h.bot, p, CHANNEL, "/tournament join");
+    }
+    let r = h.bot.handle(
+        &with_roles("aoife", &["organisers"]),
+        command("/tournament start"),
+    );
+    assert!(
+        texts(&r).contains("starts: 2 players, 1 round"),
+        "{}",
+        texts(&r)
+    );
+    // `moderators` clears it.
+    h.bot
+        .handle(&manager, command("/settings tournament-role:moderators"));
+    let r = h
+        .bot
+        .handle(&with_roles("aoife", &["organisers"]), command(create));
+    assert!(
+        r[0].ephemeral && r[0].plain_text().contains("Only moderators"),
+        "{}",
+        texts(&r)
+    );
+}
+
+#[test]
+fn round_robins_get_a_crosstable_and_knockouts_a_bracket() {
+    for (system, second) in [("round-robin", "crosstable"), ("knockout", "bracket")] {
+        let h = Harness::new(true);
+        ok(
+            &h.bot,
+            "mod",
+            CHANNEL,
+            &format!("/tournament create P ard-ri {system}"),
+        );
+        for p in &PLAYERS[..3] {
+            ok(&h.bot, p, CHANNEL, "/tournament join");
+        }
+        ok(&h.bot, "mod", CHANNEL, "/tournament start");
+        let mut last = Vec::new();
+        for _ in 0..20 {
+            let open: Vec<PairingRow> = pairings(&h.db(), None)
+                .into_iter()
+                .filter(|p| p.result.is_none() && p.game_id.is_some())
+                .collect();
+            let Some(p) = open.first() else { break };
+            last = play(&h.bot, p, "0");
+        }
+        assert_eq!(status(&h.db()), TournamentStatus::Finished, "{system}");
+        // The end announcement carries the standings, then the second picture on its own.
+        let end = last
+            .iter()
+            .position(|r| r.plain_text().contains("is over"))
+            .expect("the end announcement");
+        assert!(last[end].image.is_some(), "{system}: standings picture");
+        let next = &last[end + 1];
+        assert!(
+            next.plain_text().contains(&format!("the {second}")),
+            "{}",
+            next.plain_text()
+        );
+        let img = next.image.as_ref().expect("second picture");
+        assert_eq!(img.filename, format!("tournament-1-{second}.png"));
+        let decoded = image::load_from_memory(&img.bytes).unwrap();
+        assert!(
+            decoded.width() >= 400 && decoded.height() >= 200,
+            "{system}"
+        );
+        // `/tournament standings` posts both too.
+        let r = ok(&h.bot, "aoife", CHANNEL, "/tournament standings");
+        assert_eq!(r.len(), 2, "{}", texts(&r));
+        assert!(r.iter().all(|r| r.image.is_some()));
     }
 }

@@ -528,8 +528,13 @@ impl Bot {
         challenge_days: Option<u32>,
         max_challenges: Option<u32>,
         rate_limit: Option<u32>,
+        tournament_role: Option<String>,
     ) -> Outcome<Vec<Out>> {
-        let server_change = default_days.is_some()
+        let tournament_role = tournament_role
+            .map(|r| super::tournaments::parse_role(&r).map_err(Fail::User))
+            .transpose()?;
+        let server_change = tournament_role.is_some()
+            || default_days.is_some()
             || reminder_hours.is_some()
             || challenge_days.is_some()
             || max_challenges.is_some()
@@ -589,9 +594,18 @@ impl Bot {
                     tx.set_server_setting(&ctx.server, key, &v.to_string())?;
                 }
             }
+            if let Some(r) = &tournament_role {
+                super::tournaments::set_creator_role(tx, &ctx.server, r.as_deref())?;
+            }
             let mut outs = Vec::new();
             if server_change {
                 let mut changed = Vec::new();
+                if let Some(r) = &tournament_role {
+                    changed.push(match r {
+                        Some(id) => format!("tournament-role set to <@&{id}>"),
+                        None => "tournament-role cleared (moderators only)".to_string(),
+                    });
+                }
                 if let Some(d) = default_days {
                     changed.push(format!("default-days set to {}", d.id()));
                 }
@@ -637,7 +651,7 @@ impl Bot {
                     "challenge"
                 ),
                 server_rate_limit(tx, &ctx.server)?,
-            );
+            ) + &super::tournaments::creator_role_text(tx, &ctx.server)?;
             outs.insert(0, Out::text(Reply::private(text)));
             Ok(outs)
         })?;

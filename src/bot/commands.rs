@@ -272,6 +272,7 @@ commands! {
         challenge_days: Option<u32> = "challenge-days", "Moderators: days an unanswered challenge stays open (default 7)" .min(1) .max(90);
         max_challenges: Option<u32> = "max-challenges", "Moderators: open challenges per player (default 10)" .min(1) .max(100);
         rate_limit: Option<u32> = "rate-limit", "Moderators: commands per player per 10 seconds (default 10)" .min(1) .max(100);
+        tournament_role: Option<String> = "tournament-role", "Moderators: a role whose members may create tournaments (@role; \"moderators\": only moderators)" .max_length(100);
     }
     /// The server's best players of a game (rated games in the last 90 days).
     Leaderboard = "leaderboard", "The server's best rated players of a game", private: false, Bot::leaderboard {
@@ -327,10 +328,11 @@ commands! {
         variant: Variant = "variant", "Which game";
         system: TournamentSystem = "system", "How it is paired";
         scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
+        rounds: Option<u32> = "rounds", "Swiss: how many rounds (default: ⌈log2 players⌉ + 1, at most players − 1)" .min(1) .max(50);
         days: Option<TimeControl> = "days", "Days per move (default: the server's setting)";
         is_match: bool = "match", "Each pairing a two-game match (knockout ties always are)";
         rated: Option<bool> = "rated", "Rated: its games count for the server's ratings (default: yes)";
-        max_players: Option<u32> = "max-players", "At most this many players (default and most: 64 in a round robin, 128 in a knockout)" .min(2) .max(128);
+        max_players: Option<u32> = "max-players", "At most this many players (default and most: 64 in a round robin, 128 otherwise)" .min(2) .max(128);
         pace: Option<Pace> = "pace", "Round robin: every game at once (default) or round by round";
         double: bool = "double", "Round robin: play the table twice, first moves reversed";
     }
@@ -639,7 +641,10 @@ mod tests {
         assert!(create
             .usage()
             .starts_with("/tournament create name variant system"));
-        assert!(help.contains("system: round-robin/knockout"), "{help}");
+        assert!(
+            help.contains("system: swiss/round-robin/knockout"),
+            "{help}"
+        );
         assert_eq!(spec("live").unwrap().subcommand(), None);
     }
 

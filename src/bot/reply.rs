@@ -31,6 +31,8 @@ pub struct Ctx {
     pub moderator: bool,
     /// Whether the user may change the server's settings: Manage Server or Administrator.
     pub manager: bool,
+    /// The user's roles on the server (Discord role ids; names in the console).
+    pub roles: Vec<String>,
 }
 
 /// A piece of reply text.

@@ -4,17 +4,21 @@
 //!
 //! The runner is written per system around one question, "which pairings come next, given the
 //! results so far": a round robin reads its Berger table (stored whole at the start), a
-//! knockout its bracket. A Swiss system fits the same seam: given the tournament as a TRF-16
-//! file ([`Bot::tournament_trf`]), pair the next round.
+//! knockout its bracket, a Swiss the FIDE Dutch system on the tournament as a TRF-16 file
+//! ([`swiss_trf`]).
 
 use super::options::choices;
-use super::reply::{escape_markdown, Ctx, Document, Reply, ThreadRequest, User};
+use super::reply::{escape_markdown, Attachment, Ctx, Document, Reply, ThreadRequest, User};
 use super::session::{
     create_game, default_time_control, game_start, load_game, names, Bot, Fail, Out, Outcome,
 };
 use super::text::Builder;
 use super::time::TimeControl;
 use crate::game::{forfeit, EndReason, GameOptions, Scoring, Side, Variant};
+use crate::render::{
+    self, BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, StandingsCard,
+    StandingsRow,
+};
 use crate::store::{
     EntrantRow, GameRow, GameStatus, NewPairing, NewTournament, Pace, PairingResult, PairingRow,
     TournamentFormat, TournamentRow, TournamentStatus, Tx,
@@ -25,15 +29,16 @@ use crate::tournament::{
 };
 use std::collections::HashMap;
 
-/// The systems offered when creating a tournament. (Swiss is stored and will be offered once
-/// the Dutch pairing is wired in: it needs only the next round from [`Bot::tournament_trf`].)
+/// The systems offered when creating a tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TournamentSystem {
+    Swiss,
     RoundRobin,
     Knockout,
 }
 
 choices!(TournamentSystem {
+    Swiss => "swiss", "Swiss (FIDE Dutch pairings, a fixed number of rounds)" | "dutch";
     RoundRobin => "round-robin", "round robin (everyone plays everyone)" | "rr" | "roundrobin";
     Knockout => "knockout", "knockout (single elimination, two-game ties)" | "ko" | "cup";
 });
@@ -45,8 +50,18 @@ choices!(Pace {
 
 /// The most players a round robin takes.
 const MAX_ROUND_ROBIN: u32 = 64;
-/// The most players a knockout takes.
+/// The most players a knockout or a Swiss takes.
 const MAX_KNOCKOUT: u32 = 128;
+
+/// The most rounds a Swiss may be created with.
+pub(crate) const MAX_SWISS_ROUNDS: u32 = 50;
+
+/// Part F.3: the default number of rounds of a Swiss of `n` players, ⌈log2 n⌉ + 1, at most
+/// n − 1.
+pub(crate) fn default_swiss_rounds(n: u32) -> u32 {
+    let log2 = u32::BITS - n.saturating_sub(1).leading_zeros();
+    (log2 + 1).min(n.saturating_sub(1)).max(1)
+}
 
 /// The rating a player without one is seeded with (Glicko-2's starting rating).
 const UNRATED: i32 = 1500;
@@ -111,6 +126,53 @@ fn find(
                     .into(),
             )
         })
+}
+
+/// The server setting naming the role whose members may create tournaments.
+const CREATOR_ROLE: &str = "tournament_role";
+
+/// Reads `/settings tournament-role`: a role mention (`<@&123>`), a role id or (in the
+/// console) a role name; `moderators` (or `none`, `off`) for moderators only (`None`).
+pub(crate) fn parse_role(text: &str) -> Result<Option<String>, String> {
+    let t = text.trim();
+    if ["moderators", "none", "off", "-"].contains(&t.to_ascii_lowercase().as_str()) {
+        return Ok(None);
+    }
+    let id = t
+        .strip_prefix("<@&")
+        .and_then(|r| r.strip_suffix('>'))
+        .unwrap_or(t)
+        .trim_start_matches('@');
+    if id.is_empty() || id.contains(char::is_whitespace) || id.contains(['<', '>']) {
+        return Err(format!(
+            "`tournament-role` takes one role, as @role, or `moderators` for moderators only; \
+             \"{t}\" is not one."
+        ));
+    }
+    Ok(Some(id.to_string()))
+}
+
+/// Stores the role whose members may create tournaments (`None`: moderators only).
+pub(crate) fn set_creator_role(tx: &Tx, server: &str, role: Option<&str>) -> Outcome<()> {
+    tx.set_server_setting(server, CREATOR_ROLE, role.unwrap_or(""))?;
+    Ok(())
+}
+
+/// The role whose members may create tournaments besides moderators, if the server set one.
+fn creator_role(tx: &Tx, server: &str) -> Outcome<Option<String>> {
+    Ok(tx
+        .server_setting(server, CREATOR_ROLE)?
+        .filter(|r| !r.is_empty()))
+}
+
+/// The sentence `/settings` shows about who may create tournaments.
+pub(crate) fn creator_role_text(tx: &Tx, server: &str) -> Outcome<String> {
+    Ok(match creator_role(tx, server)? {
+        Some(r) => format!(" Tournaments are created by moderators and members with <@&{r}>."),
+        None => " Tournaments are created by moderators (`tournament-role` names a role that \
+                  may too)."
+            .into(),
+    })
 }
 
 fn is_organiser(ctx: &Ctx, t: &TournamentRow) -> bool {
@@ -255,10 +317,11 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
     } else {
         (Code::UnratedWin, Code::UnratedDraw, Code::UnratedLoss)
     };
-    let bye = if t.format == TournamentFormat::RoundRobin {
-        Code::ZeroBye
-    } else {
-        Code::FullBye
+    let bye = match t.format {
+        TournamentFormat::RoundRobin => Code::ZeroBye,
+        // Part F.3: the pairing-allocated bye (`U`: one point, unplayed).
+        TournamentFormat::Swiss => Code::PairingBye,
+        TournamentFormat::Knockout => Code::FullBye,
     };
     for (r, round) in m.results.rounds.iter().enumerate() {
         let mut put = |who: usize, opponent: Option<usize>, colour: Option<Colour>, code: Code| {
@@ -300,10 +363,29 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
             p.rounds.pop();
         }
     }
+    // A Swiss's `XXC`: the top player's colour in round 1, read back from its pairings (the
+    // first mover is player 0), drawn by lot before round 1 (Part F.3).
+    let top = m.players.first().map(|p| p.user_id.as_str());
+    let first_colour = m
+        .pairings
+        .iter()
+        .filter(|_| t.format == TournamentFormat::Swiss)
+        .find(|p| {
+            p.round == 1
+                && p.player1.is_some()
+                && (Some(p.player0.as_str()) == top || p.player1.as_deref() == top)
+        })
+        .map(|p| {
+            if Some(p.player0.as_str()) == top {
+                Colour::White
+            } else {
+                Colour::Black
+            }
+        });
     Trf {
         players,
         total_rounds: t.total_rounds,
-        first_colour: None,
+        first_colour,
         other_lines: vec![
             format!("012 {}", t.name),
             format!(
@@ -313,6 +395,304 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
             ),
         ],
     }
+}
+
+/// The TRF-16 the Dutch system pairs Swiss round `paired + 1` from: [`trf_of`], with the
+/// top player's colour in round 1 (`XXC`) drawn by `lot` before round 1, and every withdrawn player
+/// marked absent (`Z`) from their last round to the next one, so that they are not paired.
+pub(crate) fn swiss_trf(
+    t: &TournamentRow,
+    m: &Model,
+    paired: u32,
+    lot: impl FnOnce() -> bool,
+) -> Trf {
+    let mut trf = trf_of(t, m);
+    if trf.first_colour.is_none() {
+        trf.first_colour = if paired == 0 {
+            Some(if lot() { Colour::White } else { Colour::Black })
+        } else {
+            trf.first_colour_or_inferred()
+        };
+    }
+    let absent = RoundEntry {
+        opponent: None,
+        colour: None,
+        code: Code::ZeroBye,
+    };
+    for (i, p) in m.players.iter().enumerate() {
+        if p.withdrawn_at.is_some() {
+            if let Some(tp) = trf.players.get_mut(i) {
+                tp.rounds.resize(paired as usize, absent);
+                tp.rounds.push(absent);
+            }
+        }
+    }
+    trf
+}
+
+/// Points as written on the pictures: "2", "2½", "2.25".
+fn written(p: Points) -> String {
+    let n = p.in_quarters();
+    match n % 4 {
+        0 => format!("{}", n / 4),
+        2 if n < 4 => "½".into(),
+        2 => format!("{}½", n / 4),
+        _ => format!("{:.2}", p.as_f64()),
+    }
+}
+
+/// What the pictures' subtitles say of a tournament's progress.
+fn progress(t: &TournamentRow, m: &Model, rows: &[Standing]) -> String {
+    let done = m
+        .results
+        .rounds
+        .iter()
+        .enumerate()
+        .filter(|(r, _)| {
+            let ps: Vec<_> = m
+                .pairings
+                .iter()
+                .filter(|p| p.round == *r as u32 + 1)
+                .collect();
+            !ps.is_empty() && ps.iter().all(|p| p.result.is_some())
+        })
+        .count();
+    let playing: u32 = rows.iter().map(|r| r.in_progress).sum::<u32>() / 2;
+    let mut s = match (t.status, t.total_rounds) {
+        (TournamentStatus::Finished, _) => "Final standings".to_string(),
+        (_, Some(n)) => format!("After round {done} of {n}"),
+        _ => "Before the start".to_string(),
+    };
+    if playing > 0 {
+        s.push_str(&format!(
+            " · {playing} game{} in progress",
+            if playing == 1 { "" } else { "s" }
+        ));
+    }
+    s
+}
+
+fn picture_title(t: &TournamentRow) -> String {
+    format!("{} · {} ({})", t.name, t.variant.name(), t.variant.id())
+}
+
+/// The standings picture's data: the rows of [`standings_of`], written.
+pub(crate) fn standings_card(t: &TournamentRow, m: &Model, rows: &[Standing]) -> StandingsCard {
+    let tiebreaks: Vec<&str> = match t.format {
+        TournamentFormat::Swiss => vec!["BH-C1", "BH", "SB", "Wins"],
+        TournamentFormat::RoundRobin => vec!["SB", "DE", "Wins"],
+        TournamentFormat::Knockout => vec!["Round"],
+    };
+    StandingsCard {
+        title: picture_title(t),
+        subtitle: progress(t, m, rows),
+        tiebreaks: tiebreaks.into_iter().map(String::from).collect(),
+        rows: rows
+            .iter()
+            .map(|r| StandingsRow {
+                place: r.rank,
+                shared: r.shared,
+                name: m.names[r.player].clone(),
+                score: written(r.score),
+                tiebreaks: match t.format {
+                    TournamentFormat::Swiss => vec![
+                        written(r.buchholz_cut1),
+                        written(r.buchholz),
+                        written(r.sonneborn_berger),
+                        r.wins.to_string(),
+                    ],
+                    TournamentFormat::RoundRobin => vec![
+                        written(r.sonneborn_berger),
+                        r.direct_encounter.map_or("-".into(), written),
+                        r.wins.to_string(),
+                    ],
+                    TournamentFormat::Knockout => {
+                        vec![r.round_reached.map_or("-".into(), |n| n.to_string())]
+                    }
+                },
+                playing: r.in_progress,
+                withdrawn: m.players[r.player].withdrawn_at.is_some(),
+            })
+            .collect(),
+    }
+}
+
+/// A round robin's crosstable: players in table order, one mark per game.
+pub(crate) fn crosstable(t: &TournamentRow, m: &Model, rows: &[Standing]) -> Crosstable {
+    let n = m.players.len();
+    let mut cells = vec![vec![String::new(); n]; n];
+    let mut mark = |i: usize, j: usize, s: &str| {
+        if let Some(c) = cells.get_mut(i).and_then(|r| r.get_mut(j)) {
+            if !c.is_empty() {
+                c.push(' ');
+            }
+            c.push_str(s);
+        }
+    };
+    for round in &m.results.rounds {
+        for p in round {
+            match *p {
+                Pairing::Game {
+                    first,
+                    second,
+                    result,
+                } => {
+                    let (a, b) = match result {
+                        Some(GameResult::FirstWins) => ("1", "0"),
+                        Some(GameResult::Draw) => ("½", "½"),
+                        Some(GameResult::SecondWins) => ("0", "1"),
+                        None => ("…", "…"),
+                    };
+                    mark(first, second, a);
+                    mark(second, first, b);
+                }
+                Pairing::Forfeit { winner, loser } => {
+                    mark(winner, loser, "+");
+                    mark(loser, winner, "−");
+                }
+                Pairing::Bye { .. } => {}
+            }
+        }
+    }
+    let place: HashMap<usize, (u32, Points)> =
+        rows.iter().map(|r| (r.player, (r.rank, r.score))).collect();
+    Crosstable {
+        title: picture_title(t),
+        subtitle: progress(t, m, rows),
+        players: (0..n)
+            .map(|i| {
+                let (p, s) = place.get(&i).copied().unwrap_or((0, Points::ZERO));
+                CrossPlayer {
+                    name: m.names[i].clone(),
+                    score: written(s),
+                    place: p,
+                }
+            })
+            .collect(),
+        cells,
+    }
+}
+
+/// A knockout's bracket: each round's ties in board order (tie k of a round takes the
+/// winners of ties 2k and 2k + 1 of the one before), the points each player has in the tie,
+/// and the rounds not paired yet as ties waiting for their players.
+pub(crate) fn bracket(
+    tx: &Tx,
+    t: &TournamentRow,
+    m: &Model,
+    rows: &[Standing],
+) -> Outcome<BracketCard> {
+    let total = t.total_rounds.unwrap_or(0).max(1);
+    let mut rounds = Vec::new();
+    let mut ties_before = 0;
+    for r in 1..=total {
+        let name = match total - r {
+            0 => "Final".to_string(),
+            1 => "Semi-finals".to_string(),
+            2 => "Quarter-finals".to_string(),
+            _ => format!("Round {r}"),
+        };
+        let ps: Vec<&PairingRow> = m.pairings.iter().filter(|p| p.round == r).collect();
+        let mut ties = Vec::new();
+        for p in &ps {
+            let mut points = [Points::ZERO; 2];
+            let mut deciding = false;
+            for g in tx.pairing_games(p.id)? {
+                if let Some(o) = &g.outcome {
+                    for (k, who) in [Some(&p.player0), p.player1.as_ref()].iter().enumerate() {
+                        let Some(who) = who else { continue };
+                        points[k] += match o.winner {
+                            None => Points::HALF,
+                            Some(w) if g.seats[seat_of_side(&g, w)] == **who => Points::ONE,
+                            Some(_) => Points::ZERO,
+                        };
+                    }
+                } else if g.match_game.unwrap_or(1) > 2 {
+                    deciding = true;
+                }
+            }
+            let seat = |k: usize, user: &str| {
+                let i = m.index(user).unwrap_or(0);
+                BracketSeat::Player {
+                    seed: m.players[i].seed.unwrap_or(i as u32 + 1),
+                    name: m.names[i].clone(),
+                    score: if p.game_id.is_some() {
+                        written(points[k])
+                    } else {
+                        String::new()
+                    },
+                }
+            };
+            let seats = [
+                seat(0, &p.player0),
+                match &p.player1 {
+                    Some(u) => seat(1, u),
+                    None => BracketSeat::Bye,
+                },
+            ];
+            let winner = match p.result {
+                Some(PairingResult::Win0 | PairingResult::Forfeit1 | PairingResult::Bye) => Some(0),
+                Some(PairingResult::Win1 | PairingResult::Forfeit0) => Some(1),
+                Some(PairingResult::Draw) | None => None,
+            };
+            let note = match p.result {
+                Some(PairingResult::Forfeit0 | PairingResult::Forfeit1) => "forfeit",
+                None if deciding => "decider in progress",
+                _ => "",
+            };
+            ties.push(BracketTie {
+                seats,
+                winner,
+                note: note.into(),
+            });
+        }
+        if ties.is_empty() {
+            let n = (ties_before / 2).max(1);
+            ties = (0..n)
+                .map(|_| BracketTie {
+                    seats: [BracketSeat::Waiting, BracketSeat::Waiting],
+                    winner: None,
+                    note: String::new(),
+                })
+                .collect();
+        }
+        ties_before = ties.len();
+        rounds.push((name, ties));
+    }
+    Ok(BracketCard {
+        title: picture_title(t),
+        subtitle: progress(t, m, rows),
+        rounds,
+    })
+}
+
+/// The tournament's pictures: the standings, and a round robin's crosstable or a knockout's
+/// bracket (a Swiss has no second picture). Before the start there is nothing to draw.
+pub(crate) fn pictures(
+    tx: &Tx,
+    t: &TournamentRow,
+    m: &Model,
+    rows: &[Standing],
+) -> Outcome<Vec<Attachment>> {
+    if t.status == TournamentStatus::Open || m.players.is_empty() {
+        return Ok(vec![]);
+    }
+    let mut out = vec![Attachment {
+        filename: format!("tournament-{}-standings.png", t.id),
+        bytes: render::standings_png(&standings_card(t, m, rows)),
+    }];
+    match t.format {
+        TournamentFormat::RoundRobin => out.push(Attachment {
+            filename: format!("tournament-{}-crosstable.png", t.id),
+            bytes: render::crosstable_png(&crosstable(t, m, rows)),
+        }),
+        TournamentFormat::Knockout => out.push(Attachment {
+            filename: format!("tournament-{}-bracket.png", t.id),
+            bytes: render::bracket_png(&bracket(tx, t, m, rows)?),
+        }),
+        TournamentFormat::Swiss => {}
+    }
+    Ok(out)
 }
 
 /// The standings as a text table: place, player, score, the system's tiebreak columns and
@@ -387,6 +767,7 @@ impl Bot {
         variant: Variant,
         system: TournamentSystem,
         scoring: Option<Scoring>,
+        rounds: Option<u32>,
         days: Option<TimeControl>,
         is_match: bool,
         rated: Option<bool>,
@@ -394,25 +775,44 @@ impl Bot {
         pace: Option<Pace>,
         double: bool,
     ) -> Outcome<Vec<Out>> {
-        if !ctx.moderator {
-            return Err(Fail::User(
-                "Only moderators (Manage Messages) can create tournaments on this server.".into(),
-            ));
-        }
         let name = name.trim().to_string();
         if name.is_empty() {
             return Err(Fail::User("Give the tournament a name.".into()));
         }
         let format = match system {
+            TournamentSystem::Swiss => TournamentFormat::Swiss,
             TournamentSystem::RoundRobin => TournamentFormat::RoundRobin,
             TournamentSystem::Knockout => TournamentFormat::Knockout,
         };
-        if format == TournamentFormat::Knockout && (pace.is_some() || double) {
-            return Err(Fail::User(
-                "`pace` and `double` are for round robins; a knockout plays each round when the \
-                 previous one has ended."
-                    .into(),
-            ));
+        if format != TournamentFormat::RoundRobin && (pace.is_some() || double) {
+            return Err(Fail::User(format!(
+                "`pace` and `double` are for round robins; a {} plays each round when the \
+                 previous one has ended.",
+                format_name(format)
+            )));
+        }
+        match (format, rounds) {
+            (TournamentFormat::RoundRobin, Some(_)) => {
+                return Err(Fail::User(
+                    "`rounds` is for Swiss tournaments: a round robin plays every pairing of its \
+                     table (n − 1 rounds for n players, n when n is odd; twice that with \
+                     `double`)."
+                        .into(),
+                ))
+            }
+            (TournamentFormat::Knockout, Some(_)) => {
+                return Err(Fail::User(
+                    "`rounds` is for Swiss tournaments: a knockout plays until one player is \
+                     left (⌈log2 n⌉ rounds for n players)."
+                        .into(),
+                ))
+            }
+            (_, Some(r)) if !(1..=MAX_SWISS_ROUNDS).contains(&r) => {
+                return Err(Fail::User(format!(
+                    "A Swiss has 1 to {MAX_SWISS_ROUNDS} rounds."
+                )))
+            }
+            _ => {}
         }
         let scoring = scoring.unwrap_or(Scoring::Kingdoms);
         GameOptions::with(variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
@@ -421,6 +821,20 @@ impl Bot {
         let pace = pace.unwrap_or(Pace::AllAtOnce);
         let rated = rated.unwrap_or(true);
         self.write(ctx, |tx, now| {
+            // By default only moderators create tournaments; `/settings tournament-role`
+            // names a role whose members may too.
+            let role = creator_role(tx, &ctx.server)?;
+            if !ctx.moderator && !role.as_ref().is_some_and(|r| ctx.roles.contains(r)) {
+                return Err(Fail::User(match role {
+                    Some(r) => format!(
+                        "Only moderators (Manage Messages) and members with <@&{r}> can create \
+                         tournaments on this server."
+                    ),
+                    None => "Only moderators (Manage Messages) can create tournaments on this \
+                             server."
+                        .into(),
+                }));
+            }
             let days = match days {
                 Some(d) => d,
                 None => default_time_control(tx, &ctx.server)?,
@@ -441,6 +855,7 @@ impl Bot {
                     double_rr: double,
                     max_players,
                     pace,
+                    rounds,
                 },
                 now,
             )?;
@@ -467,6 +882,12 @@ impl Bot {
                 ));
             if format == TournamentFormat::RoundRobin {
                 b = b.text(format!(" · {}", pace.id()));
+            }
+            if format == TournamentFormat::Swiss {
+                b = b.text(match rounds {
+                    Some(r) => format!(" · {r} round{}", if r == 1 { "" } else { "s" }),
+                    None => " · rounds: ⌈log2 players⌉ + 1".to_string(),
+                });
             }
             if let Some(n) = max_players {
                 b = b.text(format!(" · at most {n} players"));
@@ -628,44 +1049,51 @@ impl Bot {
             }
             let user = |seed: u32| players[seed as usize - 1].user_id.as_str();
             let n = players.len() as u32;
-            let total =
-                match t.format {
-                    TournamentFormat::RoundRobin => {
-                        let table = if t.double_rr {
-                            double_round_robin(n)
-                        } else {
-                            single_round_robin(n)
-                        };
-                        for (r, round) in table.iter().enumerate() {
-                            for (b, tp) in round.iter().enumerate() {
-                                let (p0, p1) = match *tp {
-                                    TablePairing::Game { first, second } => {
-                                        (user(first), Some(user(second)))
-                                    }
-                                    TablePairing::Bye { player } => (user(player), None),
-                                };
-                                insert_pairing(tx, &t, r as u32 + 1, b as u32 + 1, p0, p1, now)?;
-                            }
-                        }
-                        table.len() as u32
-                    }
-                    TournamentFormat::Knockout => {
-                        let bracket = Bracket::new(n)
-                            .ok_or_else(|| Fail::User("A knockout needs two players.".into()))?;
-                        for (b, tie) in bracket.first_round().iter().enumerate() {
-                            let (p0, p1) = match *tie {
-                                Tie::Match { high, low } => (user(high), Some(user(low))),
-                                Tie::Bye { seed } => (user(seed), None),
+            let mut cut = None;
+            let total = match t.format {
+                TournamentFormat::RoundRobin => {
+                    let table = if t.double_rr {
+                        double_round_robin(n)
+                    } else {
+                        single_round_robin(n)
+                    };
+                    for (r, round) in table.iter().enumerate() {
+                        for (b, tp) in round.iter().enumerate() {
+                            let (p0, p1) = match *tp {
+                                TablePairing::Game { first, second } => {
+                                    (user(first), Some(user(second)))
+                                }
+                                TablePairing::Bye { player } => (user(player), None),
                             };
-                            insert_pairing(tx, &t, 1, b as u32 + 1, p0, p1, now)?;
+                            insert_pairing(tx, &t, r as u32 + 1, b as u32 + 1, p0, p1, now)?;
                         }
-                        bracket.rounds()
                     }
-                    TournamentFormat::Swiss => return Err(Fail::User(
-                        "Swiss tournaments cannot be run yet: the Dutch pairing is not wired in."
-                            .into(),
-                    )),
-                };
+                    table.len() as u32
+                }
+                TournamentFormat::Knockout => {
+                    let bracket = Bracket::new(n)
+                        .ok_or_else(|| Fail::User("A knockout needs two players.".into()))?;
+                    for (b, tie) in bracket.first_round().iter().enumerate() {
+                        let (p0, p1) = match *tie {
+                            Tie::Match { high, low } => (user(high), Some(user(low))),
+                            Tie::Bye { seed } => (user(seed), None),
+                        };
+                        insert_pairing(tx, &t, 1, b as u32 + 1, p0, p1, now)?;
+                    }
+                    bracket.rounds()
+                }
+                // Part F.3: the rounds chosen at creation, else ⌈log2 n⌉ + 1; at most
+                // n − 1 (with fewer players no pairing avoids rematches). Each round is
+                // paired by `advance` when the previous one has ended.
+                TournamentFormat::Swiss => {
+                    let most = n - 1;
+                    let asked = t.total_rounds.unwrap_or_else(|| default_swiss_rounds(n));
+                    if asked > most {
+                        cut = Some(asked);
+                    }
+                    asked.min(most)
+                }
+            };
             tx.start_tournament(t.id, total, now)?;
             let mut b = Builder::new().text(format!(
                 "{} starts: {n} players, {total} round{}. Seeds: ",
@@ -681,7 +1109,14 @@ impl Bot {
                     .user(&p.user_id, &user_name(tx, &p.user_id)?)
                     .text(format!(" ({})", p.rating));
             }
-            let mut reply = b.text(".").build();
+            b = b.text(".");
+            if let Some(asked) = cut {
+                b = b.text(format!(
+                    " ({asked} rounds were asked for, but {n} players can meet each other in at \
+                     most {total}.)"
+                ));
+            }
+            let mut reply = b.build();
             reply.channel = Some(t.channel_id.clone());
             let mut outs = vec![Out::text(reply)];
             outs.extend(self.advance(tx, t.id, now)?);
@@ -1177,6 +1612,17 @@ impl Bot {
                 continue;
             }
             if pairings.iter().all(|p| p.result.is_some()) {
+                // Part F.3: the next Swiss round, paired when every game of the previous one
+                // has ended — here, in the transaction of the result that ended the last.
+                if t.format == TournamentFormat::Swiss && last_round < t.total_rounds.unwrap_or(0) {
+                    match self.pair_swiss(tx, &t, last_round, now)? {
+                        Ok(()) => continue,
+                        Err(why) => {
+                            outs.extend(self.finish_tournament(tx, &t, Some(&why), now)?);
+                            return Ok(outs);
+                        }
+                    }
+                }
                 if t.format == TournamentFormat::Knockout {
                     let winners = knockout_winners(&t, &pairings, last_round, tx)?;
                     if winners.len() > 1 {
@@ -1207,10 +1653,64 @@ impl Bot {
                         continue;
                     }
                 }
-                outs.extend(self.finish_tournament(tx, &t, now)?);
+                outs.extend(self.finish_tournament(tx, &t, None, now)?);
             }
             return Ok(outs);
         }
+    }
+
+    /// Pairs Swiss round `paired + 1` by the FIDE Dutch system from the tournament's TRF-16
+    /// (withdrawn players absent, the first round's colour drawn by lot) and stores its
+    /// pairings, the first mover as player 0. `Err` with the reason when it cannot be paired:
+    /// fewer than two players left, or no pairing that keeps the absolute criteria (no
+    /// rematch, one bye each); the tournament then ends early.
+    fn pair_swiss(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        paired: u32,
+        now: i64,
+    ) -> Outcome<Result<(), String>> {
+        let m = model(tx, t)?;
+        let next = paired + 1;
+        let active = m
+            .players
+            .iter()
+            .filter(|p| p.withdrawn_at.is_none())
+            .count();
+        if active < 2 {
+            return Ok(Err(format!(
+                "Round {next} cannot be paired: fewer than two players are left, so it ends \
+                 after round {paired}."
+            )));
+        }
+        let trf = swiss_trf(t, &m, paired, || self.coin());
+        let boards = match tm::dutch_pair::pair(&trf) {
+            Ok(b) => b,
+            Err(e) => {
+                return Ok(Err(format!(
+                    "Round {next} cannot be paired by the FIDE Dutch system ({e}), so it ends \
+                     after round {paired}."
+                )))
+            }
+        };
+        let user = |rank: u32| m.players.get(rank as usize - 1).map(|p| p.user_id.as_str());
+        let mut board = 0;
+        for b in &boards {
+            let (p0, p1) = match *b {
+                tm::dutch::Board::Game { white, black } => (user(white), user(black)),
+                tm::dutch::Board::Bye { player } => (user(player), None),
+            };
+            let Some(p0) = p0 else {
+                return Err(store_corrupt(format!(
+                    "tournament {}: the pairing names an unknown player",
+                    t.id
+                )));
+            };
+            board += 1;
+            insert_pairing(tx, t, next, board, p0, p1, now)?;
+        }
+        Ok(Ok(()))
     }
 
     /// Starts one round: its games in their threads, and the round message in the
@@ -1267,7 +1767,13 @@ impl Bot {
     }
 
     /// The end: final standings, the winner announced, each participant pinged once.
-    fn finish_tournament(&self, tx: &Tx, t: &TournamentRow, now: i64) -> Outcome<Vec<Out>> {
+    fn finish_tournament(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        why: Option<&str>,
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
         let m = model(tx, t)?;
         let rows = standings_of(t, &m);
         let winner = rows
@@ -1278,6 +1784,9 @@ impl Bot {
         let sole = (winner.len() == 1).then(|| winner[0].clone());
         tx.finish_tournament(t.id, sole.as_deref(), now)?;
         let mut b = Builder::new().text(format!("🏆 {} is over. ", title(t)));
+        if let Some(why) = why {
+            b = b.text(format!("{why} "));
+        }
         b = match winner.as_slice() {
             [w] => {
                 let i = m.index(w).unwrap_or(0);
@@ -1303,7 +1812,12 @@ impl Bot {
         }
         let mut reply = b.text(".").build();
         reply.channel = Some(t.channel_id.clone());
-        Ok(vec![Out::text(reply)])
+        if !self.images() {
+            return Ok(vec![Out::text(reply)]);
+        }
+        // The final pictures, drawn from the finished tournament.
+        let t = tx.tournament(t.id)?.unwrap_or_else(|| t.clone());
+        Ok(with_pictures(reply, pictures(tx, &t, &m, &rows)?, &t))
     }
 
     /// `/tournament info`.
@@ -1444,7 +1958,11 @@ impl Bot {
                 title(&t),
                 standings_table(&t, &m, &rows)
             );
-            Ok(vec![Out::text(Builder::new().text(text).build())])
+            let reply = Builder::new().text(text).build();
+            if !self.images() {
+                return Ok(vec![Out::text(reply)]);
+            }
+            Ok(with_pictures(reply, pictures(tx, &t, &m, &rows)?, &t))
         })
     }
 
@@ -1516,6 +2034,29 @@ enum MatchState {
     Next(Box<Out>),
     /// It is over.
     Decided(PairingResult),
+}
+
+/// A reply with the tournament's pictures: the first (the standings) on the reply itself,
+/// the second (crosstable or bracket) in a message of its own after it, with a line saying
+/// what it shows for screen readers and notifications.
+fn with_pictures(mut reply: Reply, mut pictures: Vec<Attachment>, t: &TournamentRow) -> Vec<Out> {
+    let second = (pictures.len() > 1).then(|| pictures.remove(1));
+    reply.image = pictures.into_iter().next();
+    let mut outs = vec![Out::text(reply.clone())];
+    if let Some(img) = second {
+        let what = match t.format {
+            TournamentFormat::Knockout => "bracket",
+            _ => "crosstable",
+        };
+        let mut r = Builder::new()
+            .text(format!("{} · the {what}.", title(t)))
+            .build();
+        r.channel = reply.channel.clone();
+        r.ephemeral = reply.ephemeral;
+        r.image = Some(img);
+        outs.push(Out::text(r));
+    }
+    outs
 }
 
 /// The seat of a side in a game.
@@ -1685,4 +2226,27 @@ pub fn tournament_trf(store: &mut crate::store::Store, id: i64) -> Result<String
             Ok(trf_of(&t, &m).write())
         })
         .map_err(|e| report_error(e, id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_swiss_rounds;
+
+    #[test]
+    fn the_default_swiss_rounds_follow_part_f3() {
+        // ⌈log2 n⌉ + 1, at most n − 1.
+        for (n, r) in [
+            (2, 1),
+            (3, 2),
+            (4, 3),
+            (5, 4),
+            (8, 4),
+            (9, 5),
+            (16, 5),
+            (17, 6),
+            (100, 8),
+        ] {
+            assert_eq!(default_swiss_rounds(n), r, "{n} players");
+        }
+    }
 }

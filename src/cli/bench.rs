@@ -322,6 +322,7 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
             user: User::new(u, u),
             moderator: false,
             manager: false,
+            roles: Vec::new(),
         };
         bot.handle(
             &ctx("red"),
@@ -431,6 +432,7 @@ pub fn flood(rounds: usize) -> anyhow::Result<serde_json::Value> {
         user: User::new(u, u),
         moderator: false,
         manager: false,
+        roles: Vec::new(),
     };
     let challenge = |opponent: String| Command::Challenge {
         opponent: Some(User::new(opponent.clone(), opponent)),
@@ -587,6 +589,7 @@ pub fn archive(seconds: f64, games: usize) -> anyhow::Result<Vec<serde_json::Val
         user: User::new(format!("player-{u}"), format!("Player {u}")),
         moderator: false,
         manager: false,
+        roles: Vec::new(),
     };
     let commands: [(&str, CommandAt); 3] = [
         (
@@ -670,6 +673,7 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
                 user: User::new(u, u),
                 moderator: u == "mod",
                 manager: false,
+                roles: Vec::new(),
             };
             let refused = |r: &[crate::bot::Reply]| r.iter().any(|r| r.ephemeral);
             let create = Command::TournamentCreate {
@@ -677,6 +681,7 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
                 variant: Variant::Hkot1,
                 system: TournamentSystem::RoundRobin,
                 scoring: None,
+                rounds: None,
                 days: None,
                 is_match: false,
                 rated: None,

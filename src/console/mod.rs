@@ -23,6 +23,8 @@ pub enum Action {
     Channel(String),
     /// Act as a moderator or not.
     Moderator(bool),
+    /// Have these server roles (none: no roles).
+    Roles(Vec<String>),
     /// List the legal moves matching a prefix (what Discord's autocomplete offers).
     Moves(String),
     /// Move the simulated clock forward by this many milliseconds (`/time +2d`).
@@ -54,7 +56,8 @@ fn user(token: &str) -> User {
     User::new(name.to_lowercase(), name)
 }
 
-const CONSOLE_HELP: &str = "Console: /as NAME (switch user) · /channel NAME · /moderator on|off · \
+const CONSOLE_HELP: &str =
+    "Console: /as NAME (switch user) · /channel NAME · /moderator on|off · /roles NAME… · \
      /moves [prefix] · /press BUTTON-ID · /time +2d (move the clock on: 30m, 5h, 2d) · /quit. \
      A line without a slash is a move.";
 
@@ -186,6 +189,9 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
         "moderator" | "mod" => {
             return Ok(Action::Moderator(!matches!(words.first(), Some(&"off"))));
         }
+        "roles" | "role" => {
+            return Ok(Action::Roles(words.iter().map(|w| w.to_string()).collect()));
+        }
         "moves" | "hint" => return Ok(Action::Moves(rest.to_string())),
         "time" => return parse_duration(rest).map(Action::Time),
         "quit" | "exit" => return Ok(Action::Quit),
@@ -234,6 +240,8 @@ pub struct Console<'a> {
     pub user: User,
     pub channel: String,
     pub moderator: bool,
+    /// The roles the user has (names; `/roles` sets them).
+    pub roles: Vec<String>,
     images: Option<PathBuf>,
     /// Owed messages shown but not yet written out: reported delivered once they are.
     shown: std::cell::RefCell<Vec<i64>>,
@@ -254,6 +262,7 @@ impl<'a> Console<'a> {
             user: super::console::user(user),
             channel: "local".into(),
             moderator: false,
+            roles: Vec::new(),
             images,
             shown: Default::default(),
         }
@@ -296,6 +305,7 @@ impl<'a> Console<'a> {
             user: self.user.clone(),
             moderator: self.moderator,
             manager: self.moderator,
+            roles: self.roles.clone(),
         }
     }
 
@@ -331,6 +341,15 @@ impl<'a> Console<'a> {
             Ok(Action::Channel(c)) => {
                 self.channel = c;
                 (format!("Now in #{}.\n", self.channel), false)
+            }
+            Ok(Action::Roles(roles)) => {
+                let text = if roles.is_empty() {
+                    "No roles.\n".to_string()
+                } else {
+                    format!("Roles: {}.\n", roles.join(", "))
+                };
+                self.roles = roles;
+                (text, false)
             }
             Ok(Action::Moderator(on)) => {
                 self.moderator = on;
@@ -685,6 +704,7 @@ mod tests {
                 challenge_days: None,
                 max_challenges: None,
                 rate_limit: None,
+                tournament_role: None,
             }
         );
         assert_eq!(

@@ -567,6 +567,9 @@ fn interaction_ctx(
         user: User::new(user.id.to_string(), commands::display_name(user, nick)),
         moderator: moderator(member.and_then(|m| m.permissions)),
         manager: manager(member.and_then(|m| m.permissions)),
+        roles: member.map_or_else(Vec::new, |m| {
+            m.roles.iter().map(|r| r.to_string()).collect()
+        }),
     }
 }
 

@@ -92,6 +92,8 @@ pub struct NewTournament<'a> {
     pub max_players: Option<u32>,
     /// When a round robin's games start.
     pub pace: Pace,
+    /// A Swiss's number of rounds, when chosen (`None`: decided at the start).
+    pub rounds: Option<u32>,
 }
 
 stored_enum! {
@@ -143,8 +145,9 @@ impl Tx<'_> {
         self.insert(
             "INSERT INTO tournaments (server_id, channel_id, creator_id, name, format, variant,
                scoring, days_per_move, rated, status, created_at, updated_at, is_match, double_rr,
-               max_players, pace)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?10, ?11, ?12, ?13, ?14)",
+               max_players, pace, total_rounds)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?10, ?11, ?12, ?13, ?14,
+               ?15)",
             params![
                 t.server_id,
                 t.channel_id,
@@ -159,7 +162,8 @@ impl Tx<'_> {
                 t.is_match,
                 t.double_rr,
                 t.max_players,
-                t.pace.id()
+                t.pace.id(),
+                t.rounds
             ],
         )
     }

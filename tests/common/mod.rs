@@ -23,6 +23,7 @@ pub fn ctx(name: &str, channel: &str) -> Ctx {
         user: user(name),
         moderator: false,
         manager: false,
+        roles: Vec::new(),
     }
 }
 
