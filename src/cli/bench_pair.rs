@@ -115,11 +115,15 @@ pub fn pair_one(players: u32, seconds: f64) -> serde_json::Value {
     let t0 = Instant::now();
     let mut times = Vec::new();
     let mut boards = 0;
+    let mut stats = None;
     let mut error = None;
     while times.len() < 3 || (t0.elapsed() < budget && times.len() < 20) {
         let t = Instant::now();
-        match dutch_pair::pair(&trf) {
-            Ok(b) => boards = b.len(),
+        match dutch_pair::pair_counted(&trf) {
+            Ok((b, s)) => {
+                boards = b.len();
+                stats = Some(s);
+            }
             Err(e) => {
                 error = Some(e.to_string());
                 break;
@@ -140,6 +144,10 @@ pub fn pair_one(players: u32, seconds: f64) -> serde_json::Value {
         "ms_median": times.get(times.len() / 2).copied().map(ms),
         "ms_max": times.last().copied().map(ms),
         "peak_rss_kib": peak_kib(),
+        "matchings": stats.map(|s| s.computes),
+        "from_scratch": stats.map(|s| s.from_scratch),
+        "reopened": stats.map(|s| s.reopened),
+        "augmentations": stats.map(|s| s.stages),
         "error": error,
     })
 }

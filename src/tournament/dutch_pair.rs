@@ -4,13 +4,14 @@
 //! important criterion in the highest bits), refined bracket by bracket. Within a bracket the
 //! moved-down players to pair, their opponents, the exchanges between S1 and S2 and finally
 //! each S1 player's opponent are fixed one at a time, each by raising the weights of the
-//! edges that the rule prefers by less than any criterion can weigh, and matching again.
+//! edges that the rule prefers by less than any criterion can weigh, and matching again —
+//! incrementally: each step re-opens only the players whose edges it changed.
 //!
 //! Weights are wide integers sized for the tournament: about 11 bits per criterion and score
-//! group for 2,000 players (see [`layout_bits`]).
+//! group for 2,000 players (see [`layout_bits`]), in as few 64-bit words as hold them.
 
 use super::dutch::{Board, DutchError, DutchPlayer, Float, NextRound, Strength};
-use super::matching::{Matcher, Weight, Wide};
+use super::matching::{Matcher, Stats, Weight, Wide};
 use super::points::Points;
 use super::trf::{Colour, Trf};
 use std::collections::HashMap;
@@ -29,16 +30,30 @@ pub fn pair(trf: &Trf) -> Result<Vec<Board>, DutchError> {
 
 /// [`pair`] for a round already prepared; `first` is the top player's colour in round 1.
 pub fn pair_round(next: &NextRound, first: Colour) -> Result<Vec<Board>, DutchError> {
+    pair_round_counted(next, first).map(|(boards, _)| boards)
+}
+
+/// [`pair`] with the work the matching did (for the benchmark).
+pub fn pair_counted(trf: &Trf) -> Result<(Vec<Board>, Stats), DutchError> {
+    let next = NextRound::from_trf(trf)?;
+    let first = trf.first_colour_or_inferred().unwrap_or(Colour::White);
+    pair_round_counted(&next, first)
+}
+
+fn pair_round_counted(next: &NextRound, first: Colour) -> Result<(Vec<Board>, Stats), DutchError> {
     let mut sorted: Vec<&DutchPlayer> = next.players.iter().collect();
     if sorted.is_empty() {
         return Err(DutchError::NobodyToPair);
     }
     sorted.sort_by_key(|p| (std::cmp::Reverse(p.score), p.order));
     let layout = Layout::new(&sorted, next.paired);
-    let mates = match layout.total_bits + 8 {
+    let (mates, stats) = match layout.total_bits + 8 {
         0..=128 => run::<2>(next, &sorted, &layout),
-        129..=256 => run::<4>(next, &sorted, &layout),
-        257..=512 => run::<8>(next, &sorted, &layout),
+        129..=192 => run::<3>(next, &sorted, &layout),
+        193..=256 => run::<4>(next, &sorted, &layout),
+        257..=320 => run::<5>(next, &sorted, &layout),
+        321..=384 => run::<6>(next, &sorted, &layout),
+        385..=512 => run::<8>(next, &sorted, &layout),
         513..=1024 => run::<16>(next, &sorted, &layout),
         1025..=2048 => run::<32>(next, &sorted, &layout),
         bits => run_huge(bits, next, &sorted, &layout),
@@ -63,7 +78,7 @@ pub fn pair_round(next: &NextRound, first: Colour) -> Result<Vec<Board>, DutchEr
         }
     }
     next.published_order(&mut boards);
-    Ok(boards)
+    Ok((boards, stats))
 }
 
 fn run_huge(
@@ -71,7 +86,7 @@ fn run_huge(
     _: &NextRound,
     _: &[&DutchPlayer],
     _: &Layout,
-) -> Result<Vec<usize>, DutchError> {
+) -> Result<(Vec<usize>, Stats), DutchError> {
     Err(DutchError::TooLarge(bits))
 }
 
@@ -286,7 +301,7 @@ fn run<const N: usize>(
     next: &NextRound,
     sorted: &[&DutchPlayer],
     layout: &Layout,
-) -> Result<Vec<usize>, DutchError> {
+) -> Result<(Vec<usize>, Stats), DutchError> {
     let n = sorted.len();
     let score = |v: usize| sorted[v].score;
     let g = layout.group_bits;
@@ -644,7 +659,7 @@ fn run<const N: usize>(
         vi = carried;
         group_begin_vertex = next_begin_vertex;
     }
-    Ok(result)
+    Ok((result, m.stats()))
 }
 
 /// Why no pairing exists, in words: the players left over by the best pairing the absolute

@@ -1,6 +1,7 @@
 //! Maximum-weight matching in a general graph (Edmonds' blossom algorithm with dual
-//! variables, O(n³) per computation), over any exact integer weight type: the Dutch system
-//! encodes its criteria lexicographically in very wide integers ([`Wide`]).
+//! variables), over any exact integer weight type: the Dutch system encodes its criteria
+//! lexicographically in very wide integers ([`Wide`]). A first computation is O(n³); later ones
+//! re-open only the vertices whose edges changed (see [`Matcher`]).
 //!
 //! A weight of zero means "no edge". The matching maximises the total weight; it need not be
 //! of maximum cardinality (the Dutch weights make cardinality their highest criterion).
@@ -152,37 +153,70 @@ impl<const N: usize> Weight for Wide<N> {
 
 const NONE: usize = 0;
 
-/// A weighted graph on vertices `0..n` whose maximum-weight matching can be computed again
-/// after weights change.
+/// A weighted graph on vertices `0..n` whose maximum-weight matching is kept up to date as
+/// weights change.
+///
+/// The matching, the dual variables and the blossoms stay between computations. Each
+/// [`Matcher::set`] names a *modified* vertex (its first argument); the next
+/// [`Matcher::compute`] re-opens only the modified vertices: it frees them from their mates
+/// and blossoms, raises their duals until every dual constraint holds again, and augments from
+/// them. After changes at `k` vertices a computation costs about `k` augmentations of
+/// O(n²) each instead of a whole solve; changes at more than half of the vertices start
+/// over from scratch.
 pub struct Matcher<W: Weight> {
     n: usize,
-    /// Edge weights of the lower triangle, `(u, v)` with `u > v`, vertices from 1.
-    weights: Vec<W>,
+    b: Blossom<W>,
+    /// Modified vertices since the last computation (from 1), and a flag for each.
+    dirty: Vec<usize>,
+    is_dirty: Vec<bool>,
+    fresh: bool,
     matching: Vec<usize>,
+    stats: Stats,
+}
+
+/// Counters of the work done, for the benchmark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Calls of [`Matcher::compute`].
+    pub computes: u64,
+    /// Of those, the ones that started from scratch.
+    pub from_scratch: u64,
+    /// Vertices re-opened in all.
+    pub reopened: u64,
+    /// Augmentations (and other changes of the matching) in all.
+    pub stages: u64,
 }
 
 impl<W: Weight> Matcher<W> {
     pub fn new(n: usize) -> Self {
         Matcher {
             n,
-            weights: vec![W::zero(); (n + 1) * (n + 2) / 2],
+            b: Blossom::new(n),
+            dirty: Vec::new(),
+            is_dirty: vec![false; n + 1],
+            fresh: true,
             matching: (0..n).collect(),
+            stats: Stats::default(),
         }
     }
 
-    fn index(u: usize, v: usize) -> usize {
-        let (a, b) = if u > v { (u, v) } else { (v, u) };
-        a * (a + 1) / 2 + b
-    }
-
-    /// Sets the weight of edge `u`–`v` (from 0); zero removes it.
+    /// Sets the weight of edge `u`–`v` (from 0); zero removes it. `u` is the modified vertex:
+    /// the next computation re-opens it (unless the weight is unchanged).
     pub fn set(&mut self, u: usize, v: usize, w: W) {
         debug_assert_ne!(u, v);
-        self.weights[Self::index(u + 1, v + 1)] = w;
+        let i = index(u + 1, v + 1);
+        if self.b.w[i] == w {
+            return;
+        }
+        self.b.w[i] = w;
+        if !self.is_dirty[u + 1] {
+            self.is_dirty[u + 1] = true;
+            self.dirty.push(u + 1);
+        }
     }
 
     pub fn weight(&self, u: usize, v: usize) -> &W {
-        &self.weights[Self::index(u + 1, v + 1)]
+        &self.b.w[index(u + 1, v + 1)]
     }
 
     pub fn len(&self) -> usize {
@@ -193,49 +227,51 @@ impl<W: Weight> Matcher<W> {
         self.n == 0
     }
 
-    /// Computes a maximum-weight matching of the current weights. Pairs of vertices whose
-    /// only edge joins them to each other are matched directly and vertices without edges
-    /// left alone, so the blossom algorithm runs on the rest only.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Computes a maximum-weight matching of the current weights, from the last one where
+    /// possible.
     pub fn compute(&mut self) {
-        let n = self.n;
-        let mut degree = vec![0u32; n];
-        let mut neighbour = vec![0usize; n];
-        for u in 0..n {
-            for v in 0..u {
-                if !self.weights[Self::index(u + 1, v + 1)].is_zero() {
-                    degree[u] += 1;
-                    degree[v] += 1;
-                    neighbour[u] = v;
-                    neighbour[v] = u;
-                }
+        let scratch = self.fresh || 2 * self.dirty.len() > self.n;
+        self.run(scratch);
+    }
+
+    /// [`Matcher::compute`] forgetting the last matching and duals: the reference the
+    /// incremental computation is tested against.
+    pub fn compute_from_scratch(&mut self) {
+        self.run(true);
+    }
+
+    fn run(&mut self, scratch: bool) {
+        self.stats.computes += 1;
+        if scratch {
+            self.stats.from_scratch += 1;
+            self.b.reset();
+        } else {
+            self.stats.reopened += self.dirty.len() as u64;
+            self.b.reopen(&self.dirty);
+        }
+        for &v in &self.dirty {
+            self.is_dirty[v] = false;
+        }
+        self.dirty.clear();
+        self.fresh = false;
+        // The unit tests check the blossom structure after every change.
+        let chk = cfg!(test);
+        if chk {
+            self.b.check(if scratch { "reset" } else { "reopen" });
+        }
+        while self.b.step() {
+            self.stats.stages += 1;
+            if chk {
+                self.b.check("step");
             }
         }
-        let mut active = Vec::new();
-        for u in 0..n {
-            self.matching[u] = u;
-            match degree[u] {
-                0 => {}
-                1 if degree[neighbour[u]] == 1 => self.matching[u] = neighbour[u],
-                _ => active.push(u),
-            }
-        }
-        if active.len() < 2 {
-            return;
-        }
-        let k = active.len();
-        let mut sub = vec![W::zero(); (k + 1) * (k + 2) / 2];
-        for (a, &u) in active.iter().enumerate() {
-            for (b, &v) in active[..a].iter().enumerate() {
-                sub[Self::index(a + 1, b + 1)] = self.weights[Self::index(u + 1, v + 1)].clone();
-            }
-        }
-        let mut b = Blossom::new(k, &sub);
-        b.run();
-        for (a, &u) in active.iter().enumerate() {
-            let m = b.mate[a + 1];
-            if m != NONE {
-                self.matching[u] = active[m - 1];
-            }
+        for u in 0..self.n {
+            let m = self.b.mate[u + 1];
+            self.matching[u] = if m == NONE { u } else { m - 1 };
         }
     }
 
@@ -245,12 +281,21 @@ impl<W: Weight> Matcher<W> {
     }
 }
 
-/// The state of one computation (vertices from 1; blossoms numbered n+1..=2n).
-struct Blossom<'a, W: Weight> {
+/// The place of edge `u`–`v` (vertices from 1) in the lower triangle.
+fn index(u: usize, v: usize) -> usize {
+    let (a, b) = if u > v { (u, v) } else { (v, u) };
+    a * (a + 1) / 2 + b
+}
+
+/// The blossom algorithm's state (vertices from 1; blossoms numbered n+1..=2n), kept between
+/// computations. `lab` holds twice the dual variables: an edge's slack is
+/// `lab[u] + lab[v] - 2 w(u, v)` plus the labels of the blossoms holding both ends.
+struct Blossom<W: Weight> {
     n: usize,
     nx: usize,
     stride: usize,
-    w: &'a [W],
+    /// Edge weights of the lower triangle (see [`index`]); entry 0 is always zero.
+    w: Vec<W>,
     /// For each pair of (vertex or blossom) x, y: the original edge between them.
     edge: Vec<(u32, u32)>,
     lab: Vec<W>,
@@ -258,16 +303,18 @@ struct Blossom<'a, W: Weight> {
     slack: Vec<usize>,
     st: Vec<usize>,
     pa: Vec<usize>,
-    flower_from: Vec<usize>,
+    /// For blossom b and vertex x in it: the child of b holding x.
+    flower_from: Vec<u32>,
     s: Vec<i8>,
     vis: Vec<usize>,
     stamp: usize,
     flower: Vec<Vec<usize>>,
     queue: std::collections::VecDeque<usize>,
+    leaves: Vec<usize>,
 }
 
-impl<'a, W: Weight> Blossom<'a, W> {
-    fn new(n: usize, w: &'a [W]) -> Self {
+impl<W: Weight> Blossom<W> {
+    fn new(n: usize) -> Self {
         let size = 2 * n + 1;
         let mut edge = vec![(0, 0); size * size];
         for u in 1..=n {
@@ -277,20 +324,15 @@ impl<'a, W: Weight> Blossom<'a, W> {
         }
         let mut flower_from = vec![0; size * (n + 1)];
         for u in 1..=n {
-            flower_from[u * (n + 1) + u] = u;
-        }
-        let wmax = w.iter().max().cloned().unwrap_or_else(W::zero);
-        let mut lab = vec![W::zero(); size];
-        for l in lab.iter_mut().take(n + 1).skip(1) {
-            *l = wmax.clone();
+            flower_from[u * (n + 1) + u] = u as u32;
         }
         Blossom {
             n,
             nx: n,
             stride: size,
-            w,
+            w: vec![W::zero(); (n + 1) * (n + 2) / 2],
             edge,
-            lab,
+            lab: vec![W::zero(); size],
             mate: vec![NONE; size],
             slack: vec![0; size],
             st: (0..size).collect(),
@@ -301,7 +343,174 @@ impl<'a, W: Weight> Blossom<'a, W> {
             stamp: 0,
             flower: vec![Vec::new(); size],
             queue: Default::default(),
+            leaves: Vec::new(),
         }
+    }
+
+    /// Forgets the matching, the blossoms and the duals: every vertex free with the largest
+    /// weight as its (doubled) dual.
+    fn reset(&mut self) {
+        let wmax = self.w.iter().max().cloned().unwrap_or_else(W::zero);
+        self.nx = self.n;
+        for x in 0..self.stride {
+            self.st[x] = x;
+            self.mate[x] = NONE;
+            self.lab[x] = if x >= 1 && x <= self.n {
+                wmax.clone()
+            } else {
+                W::zero()
+            };
+        }
+    }
+
+    /// Re-opens the vertices in `dirty`, whose edge weights changed: each leaves its mate and
+    /// its blossoms and gets a dual just large enough for all its edges, so that the dual
+    /// constraints and complementary slackness hold again everywhere else.
+    fn reopen(&mut self, dirty: &[usize]) {
+        for &v in dirty {
+            self.isolate(v);
+        }
+        // First duals surely large enough, then each as small as the others allow (all
+        // even, the parity that the free vertices starting a search must share).
+        for &v in dirty {
+            let mut top = W::zero();
+            for x in 1..=self.n {
+                if x != v && *self.wt(v, x) > top {
+                    top = self.wt(v, x).clone();
+                }
+            }
+            self.lab[v] = top.twice();
+        }
+        for &v in dirty {
+            let mut need = W::zero();
+            for x in 1..=self.n {
+                if x == v || self.wt(v, x).is_zero() {
+                    continue;
+                }
+                let two_w = self.wt(v, x).twice();
+                if two_w > self.lab[x] {
+                    let d = two_w.minus(&self.lab[x]);
+                    if d > need {
+                        need = d;
+                    }
+                }
+            }
+            self.lab[v] = Self::even_up(need);
+        }
+        // The best edge between each blossom and each re-opened vertex.
+        for b in self.n + 1..=self.nx {
+            if self.st[b] == 0 {
+                continue;
+            }
+            let mut leaves = std::mem::take(&mut self.leaves);
+            leaves.clear();
+            self.collect_leaves(b, &mut leaves);
+            for &v in dirty {
+                let mut best: Option<(usize, W)> = None;
+                for &u in &leaves {
+                    if self.wt(u, v).is_zero() {
+                        continue;
+                    }
+                    let d = self.lab[u].plus(&self.lab[v]).minus(&self.wt(u, v).twice());
+                    if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
+                        best = Some((u, d));
+                    }
+                }
+                let (bv, vb) = match best {
+                    Some((u, _)) => ((u as u32, v as u32), (v as u32, u as u32)),
+                    None => ((0, 0), (0, 0)),
+                };
+                self.edge[b * self.stride + v] = bv;
+                self.edge[v * self.stride + b] = vb;
+            }
+            self.leaves = leaves;
+        }
+    }
+
+    /// Panics unless every vertex lies in exactly one top-level blossom that `st` names and
+    /// the mates agree (for the unit tests).
+    #[allow(clippy::needless_range_loop)]
+    fn check(&self, tag: &str) {
+        let mut seen = vec![0; self.stride];
+        for x in 1..=self.nx {
+            if self.st[x] == x {
+                let mut leaves = Vec::new();
+                self.collect_leaves(x, &mut leaves);
+                for &u in &leaves {
+                    seen[u] += 1;
+                    assert_eq!(self.st[u], x, "{tag}: st of {u} is {} not {x}", self.st[u]);
+                }
+            }
+        }
+        for u in 1..=self.n {
+            assert_eq!(seen[u], 1, "{tag}: vertex {u} in {} top-levels", seen[u]);
+            let m = self.mate[u];
+            if m != NONE {
+                assert_eq!(self.mate[m], u, "{tag}: mate of {u}");
+            }
+        }
+    }
+
+    fn even_up(x: W) -> W {
+        let odd = x.minus(&x.half().twice());
+        x.plus(&odd)
+    }
+
+    fn collect_leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b <= self.n {
+            out.push(b);
+        } else {
+            for &c in &self.flower[b] {
+                self.collect_leaves(c, out);
+            }
+        }
+    }
+
+    /// Frees vertex `v` from its mate (whose side becomes a free vertex of even dual) and
+    /// from its blossoms.
+    fn isolate(&mut self, v: usize) {
+        let b = self.st[v];
+        let pv = self.mate[b];
+        if pv != NONE {
+            let p = self.st[pv];
+            self.set_match_at(p, pv, NONE);
+            self.dissolve_to(p, pv);
+            self.lab[pv] = Self::even_up(self.lab[pv].clone());
+        }
+        self.set_match_at(b, v, NONE);
+        self.dissolve_to(b, v);
+    }
+
+    /// Dissolves the blossoms holding vertex `v`, the base of the free top-level blossom
+    /// `b`: each blossom's dual goes to its vertices in halves, which keeps every edge inside
+    /// as tight as it was and only loosens the edges leaving it.
+    fn dissolve_to(&mut self, mut b: usize, v: usize) {
+        while b > self.n {
+            let half = self.lab[b].half();
+            let mut leaves = std::mem::take(&mut self.leaves);
+            leaves.clear();
+            self.collect_leaves(b, &mut leaves);
+            for &u in &leaves {
+                self.lab[u] = self.lab[u].plus(&half);
+            }
+            self.leaves = leaves;
+            self.lab[b] = W::zero();
+            for i in 0..self.flower[b].len() {
+                let c = self.flower[b][i];
+                self.set_st(c, c);
+            }
+            self.st[b] = 0;
+            self.mate[b] = NONE;
+            b = self.st[v];
+        }
+    }
+
+    /// The base vertex of top-level blossom (or vertex) `x`.
+    fn base(&self, mut x: usize) -> usize {
+        while x > self.n {
+            x = self.flower[x][0];
+        }
+        x
     }
 
     fn e(&self, x: usize, y: usize) -> (usize, usize) {
@@ -313,7 +522,7 @@ impl<'a, W: Weight> Blossom<'a, W> {
         if u == 0 || v == 0 || u == v {
             return &self.w[0];
         }
-        &self.w[Matcher::<W>::index(u, v)]
+        &self.w[index(u, v)]
     }
 
     /// Whether x and y (vertices or blossoms) are joined by a real edge.
@@ -328,7 +537,7 @@ impl<'a, W: Weight> Blossom<'a, W> {
     }
 
     fn ff(&self, b: usize, x: usize) -> usize {
-        self.flower_from[b * (self.n + 1) + x]
+        self.flower_from[b * (self.n + 1) + x] as usize
     }
 
     fn update_slack(&mut self, u: usize, x: usize) {
@@ -379,15 +588,21 @@ impl<'a, W: Weight> Blossom<'a, W> {
 
     fn set_match(&mut self, u: usize, v: usize) {
         let (eu, ev) = self.e(u, v);
-        self.mate[u] = ev;
+        self.set_match_at(u, eu, ev);
+    }
+
+    /// Matches `u` (vertex or blossom) through its vertex `inner` to vertex `other` (or to
+    /// nobody), making `inner` the base of `u` and of every blossom in it that holds it.
+    fn set_match_at(&mut self, u: usize, inner: usize, other: usize) {
+        self.mate[u] = other;
         if u > self.n {
-            let xr = self.ff(u, eu);
+            let xr = self.ff(u, inner);
             let pr = self.get_pr(u, xr);
             for i in 0..pr {
                 let (a, c) = (self.flower[u][i], self.flower[u][i ^ 1]);
                 self.set_match(a, c);
             }
-            self.set_match(xr, v);
+            self.set_match_at(xr, inner, other);
             self.flower[u].rotate_left(pr);
         }
     }
@@ -403,6 +618,20 @@ impl<'a, W: Weight> Blossom<'a, W> {
             self.set_match(xnv, next);
             u = next;
             v = xnv;
+        }
+    }
+
+    /// Outer vertex `u0` has reached a dual of zero: it may stay unmatched, so the
+    /// alternating path from it to its tree's free root is flipped (same cardinality, and the
+    /// root, whose dual is positive, is matched).
+    fn flip_to_root(&mut self, u0: usize) {
+        let b = self.st[u0];
+        let xnv = self.st[self.mate[b]];
+        self.set_match_at(b, u0, NONE);
+        if xnv != 0 {
+            let next = self.st[self.pa[xnv]];
+            self.set_match(xnv, next);
+            self.augment(next, xnv);
         }
     }
 
@@ -436,7 +665,9 @@ impl<'a, W: Weight> Blossom<'a, W> {
         self.lab[b] = W::zero();
         self.s[b] = 0;
         self.mate[b] = self.mate[lca];
-        let mut fl = vec![lca];
+        let mut fl = std::mem::take(&mut self.flower[b]);
+        fl.clear();
+        fl.push(lca);
         let mut x = u;
         while x != lca {
             fl.push(x);
@@ -474,7 +705,7 @@ impl<'a, W: Weight> Blossom<'a, W> {
             }
             for x in 1..=self.n {
                 if self.flower_from[xs * np + x] != 0 {
-                    self.flower_from[b * np + x] = xs;
+                    self.flower_from[b * np + x] = xs as u32;
                 }
             }
         }
@@ -514,6 +745,12 @@ impl<'a, W: Weight> Blossom<'a, W> {
     fn on_found_edge(&mut self, eu: usize, ev: usize) -> bool {
         let (u, v) = (self.st[eu], self.st[ev]);
         if self.s[v] == -1 {
+            if self.mate[v] == NONE {
+                // A free vertex of dual zero, not searching itself: an augmenting path.
+                self.augment(u, v);
+                self.augment(v, u);
+                return true;
+            }
             self.pa[v] = eu;
             self.s[v] = 1;
             let nu = self.st[self.mate[v]];
@@ -533,7 +770,9 @@ impl<'a, W: Weight> Blossom<'a, W> {
         false
     }
 
-    /// One augmentation; false when the matching is of maximum weight.
+    /// One change of the matching (an augmentation, or a path flipped to a vertex whose
+    /// dual reached zero); false when the matching is of maximum weight. The searches start
+    /// at the free vertices (and blossoms) whose dual is above zero.
     fn step(&mut self) -> bool {
         for x in 1..=self.nx {
             self.s[x] = -1;
@@ -541,7 +780,7 @@ impl<'a, W: Weight> Blossom<'a, W> {
         }
         self.queue.clear();
         for x in 1..=self.nx {
-            if self.st[x] == x && self.mate[x] == 0 {
+            if self.st[x] == x && self.mate[x] == NONE && !self.lab[self.base(x)].is_zero() {
                 self.pa[x] = 0;
                 self.s[x] = 0;
                 self.q_push(x);
@@ -556,15 +795,26 @@ impl<'a, W: Weight> Blossom<'a, W> {
                     continue;
                 }
                 for v in 1..=self.n {
-                    if self.st[u] != self.st[v] && !self.wt(u, v).is_zero() {
-                        if self.dist(u, v).is_zero() {
-                            if self.on_found_edge(u, v) {
-                                return true;
-                            }
-                        } else {
-                            let sv = self.st[v];
-                            self.update_slack(u, sv);
+                    // Not kept across iterations: a new blossom changes st[u].
+                    let sv = self.st[v];
+                    if self.st[u] == sv {
+                        continue;
+                    }
+                    let w = &self.w[index(u, v)];
+                    if w.is_zero() {
+                        continue;
+                    }
+                    let d = self.lab[u].plus(&self.lab[v]).minus(&w.twice());
+                    if d.is_zero() {
+                        if self.on_found_edge(u, v) {
+                            return true;
                         }
+                    } else if sv == v {
+                        if self.slack[v] == 0 || d < self.dist(self.slack[v], v) {
+                            self.slack[v] = u;
+                        }
+                    } else {
+                        self.update_slack(u, sv);
                     }
                 }
             }
@@ -594,13 +844,15 @@ impl<'a, W: Weight> Blossom<'a, W> {
                 }
             }
             let d = d.expect("a free vertex is labelled S");
+            let d2 = d.twice();
+            let mut zero = NONE;
             for u in 1..=self.n {
                 match self.s[self.st[u]] {
                     0 => {
-                        if self.lab[u] <= d {
-                            return false;
-                        }
                         self.lab[u] = self.lab[u].minus(&d);
+                        if zero == NONE && self.lab[u].is_zero() {
+                            zero = u;
+                        }
                     }
                     1 => self.lab[u] = self.lab[u].plus(&d),
                     _ => {}
@@ -609,11 +861,15 @@ impl<'a, W: Weight> Blossom<'a, W> {
             for b in self.n + 1..=self.nx {
                 if self.st[b] == b {
                     match self.s[b] {
-                        0 => self.lab[b] = self.lab[b].plus(&d.twice()),
-                        1 => self.lab[b] = self.lab[b].minus(&d.twice()),
+                        0 => self.lab[b] = self.lab[b].plus(&d2),
+                        1 => self.lab[b] = self.lab[b].minus(&d2),
                         _ => {}
                     }
                 }
+            }
+            if zero != NONE {
+                self.flip_to_root(zero);
+                return true;
             }
             self.queue.clear();
             for x in 1..=self.nx {
@@ -634,10 +890,6 @@ impl<'a, W: Weight> Blossom<'a, W> {
                 }
             }
         }
-    }
-
-    fn run(&mut self) {
-        while self.step() {}
     }
 }
 
@@ -711,6 +963,81 @@ mod tests {
             assert_eq!(total, best(n, &|u, v| table[u][v]), "graph {table:?}");
             assert_eq!(wide.matching(), mates);
         }
+    }
+
+    /// The total weight of `mates` after checking that it is a matching of real edges.
+    fn checked_total(m: &Matcher<u64>) -> u64 {
+        let mates = m.matching();
+        let mut total = 0;
+        for (u, &v) in mates.iter().enumerate() {
+            assert_eq!(mates[v], u, "not a matching: {mates:?}");
+            if v != u {
+                assert!(*m.weight(u, v) > 0, "{u}-{v} is no edge");
+                if u < v {
+                    total += m.weight(u, v);
+                }
+            }
+        }
+        total
+    }
+
+    #[test]
+    fn incremental_matching_equals_a_fresh_one_after_random_changes() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut reopened = 0;
+        for graph in 0..120 {
+            let n = 2 + graph % 40;
+            // Few distinct weights make many ties and blossoms; wide ones few.
+            let range = [4, 30, 1 << 40][graph % 3];
+            let density = 2 + graph % 4;
+            let edge = |rnd: &mut dyn FnMut() -> u64| {
+                if rnd().is_multiple_of(density as u64) {
+                    0
+                } else {
+                    1 + rnd() % range
+                }
+            };
+            let mut inc = Matcher::<u64>::new(n);
+            let mut fresh = Matcher::<u64>::new(n);
+            for u in 0..n {
+                for v in 0..u {
+                    let w = edge(&mut rnd);
+                    inc.set(u, v, w);
+                    fresh.set(u, v, w);
+                }
+            }
+            inc.compute();
+            for _ in 0..15 {
+                // Change the edges of a few vertices, as the Dutch pairing does.
+                let k = 1 + (rnd() % 3) as usize;
+                for _ in 0..k {
+                    let u = (rnd() % n as u64) as usize;
+                    for v in 0..n {
+                        if v != u && rnd() % 3 == 0 {
+                            let w = edge(&mut rnd);
+                            inc.set(u, v, w);
+                            fresh.set(u, v, w);
+                        }
+                    }
+                }
+                inc.compute();
+                fresh.compute_from_scratch();
+                let got = checked_total(&inc);
+                assert_eq!(got, checked_total(&fresh), "graph {graph}");
+                if n <= 10 {
+                    assert_eq!(got, best(n, &|u, v| *fresh.weight(u, v)));
+                }
+            }
+            reopened += inc.stats().reopened;
+            assert!(inc.stats().from_scratch < inc.stats().computes);
+        }
+        assert!(reopened > 0);
     }
 
     #[test]
