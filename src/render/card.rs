@@ -175,6 +175,28 @@ impl Card {
         image::imageops::replace(&mut self.img, src, i64::from(x), i64::from(y));
     }
 
+    /// A card `width` wide with its title band (see [`Card::title_band`]) and, from `top`, the
+    /// panel of a table of `rows` rows under a `heading` row of column heads, each `row` high;
+    /// with no rows the panel leaves room for [`Card::empty_table`]. The card is as high as
+    /// that needs.
+    pub fn with_table(
+        width: u32,
+        top: f32,
+        rows: usize,
+        (heading, row): (f32, f32),
+        (title, subtitle, fallback): (&str, &str, &str),
+    ) -> Card {
+        let table_h = if rows == 0 {
+            112.0
+        } else {
+            heading + row * rows as f32 + 8.0
+        };
+        let mut c = Card::new(width, (top + table_h + 18.0) as u32, theme::BACKGROUND);
+        c.title_band(title, subtitle, fallback);
+        c.panel(16.0, top, width as f32 - 32.0, table_h, 12.0);
+        c
+    }
+
     /// The title band at the top of a card: `title` (bold, 26 px; `fallback` when nothing
     /// drawable is left) and `subtitle` under it, both cut to the card's width.
     pub fn title_band(&mut self, title: &str, subtitle: &str, fallback: &str) {

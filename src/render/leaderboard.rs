@@ -33,17 +33,15 @@ const BAR_W: f32 = 78.0;
 /// 25 of them. Without rows it says that nobody is on the leaderboard yet.
 pub fn leaderboard_png(title: &str, subtitle: &str, rows: &[LeaderboardRow]) -> Vec<u8> {
     let rows = &rows[..rows.len().min(MAX_ROWS)];
-    let table_h = if rows.is_empty() {
-        112.0
-    } else {
-        HEADING + ROW * rows.len() as f32 + 8.0
-    };
-    let height = (TOP + table_h + 18.0) as u32;
-    let mut c = Card::new(WIDTH, height, palette::BACKGROUND);
+    let mut c = Card::with_table(
+        WIDTH,
+        TOP,
+        rows.len(),
+        (HEADING, ROW),
+        (title, subtitle, "Leaderboard"),
+    );
     let w = WIDTH as f32;
-    c.title_band(title, subtitle, "Leaderboard");
     let (px, pw) = (16.0, w - 32.0);
-    c.panel(px, TOP, pw, table_h, 12.0);
     if rows.is_empty() {
         c.empty_table(
             TOP,

@@ -33,15 +33,14 @@ pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
     let width = (NAME_X + NAME_W + SCORE_W + BREAK_W * breaks.len() as f32 + PLAYING_W + 32.0)
         .max(640.0) as u32;
     let w = width as f32;
-    let table_h = if rows.is_empty() {
-        112.0
-    } else {
-        HEADING + ROW * rows.len() as f32 + 8.0
-    };
-    let mut c = Card::new(width, (TOP + table_h + 18.0) as u32, palette::BACKGROUND);
-    c.title_band(&card.title, &card.subtitle, "Standings");
+    let mut c = Card::with_table(
+        width,
+        TOP,
+        rows.len(),
+        (HEADING, ROW),
+        (&card.title, &card.subtitle, "Standings"),
+    );
     let (px, pw) = (16.0, w - 32.0);
-    c.panel(px, TOP, pw, table_h, 12.0);
     if rows.is_empty() {
         c.empty_table(
             TOP,
@@ -191,14 +190,13 @@ pub fn crosstable_png(table: &Crosstable) -> Vec<u8> {
     let place_x = score_x + 62.0;
     let width = (place_x + 40.0).max(560.0) as u32;
     let w = width as f32;
-    let table_h = if n == 0 {
-        112.0
-    } else {
-        HEADING + ROW * n as f32 + 8.0
-    };
-    let mut c = Card::new(width, (TOP + table_h + 18.0) as u32, palette::BACKGROUND);
-    c.title_band(&table.title, &table.subtitle, "Crosstable");
-    c.panel(16.0, TOP, w - 32.0, table_h, 12.0);
+    let mut c = Card::with_table(
+        width,
+        TOP,
+        n,
+        (HEADING, ROW),
+        (&table.title, &table.subtitle, "Crosstable"),
+    );
     if n == 0 {
         c.empty_table(TOP, "Nobody has joined yet", "");
         return c.png();
