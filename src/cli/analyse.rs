@@ -3,7 +3,7 @@
 //! and both evaluations, and the three largest swings.
 
 use super::ai::Bound;
-use super::engine::{split_moves, MoveFailure};
+use super::engine::{play_moves, MoveFailure};
 use crate::ai::{analyse, Analysis, Level, MoveReview};
 use crate::game::Position;
 use crate::render::{eval_chart_png, EvalChart};
@@ -76,15 +76,8 @@ pub fn run(
     seed: u64,
 ) -> Result<(String, Vec<u8>), MoveFailure> {
     let began = Instant::now();
-    let mut pos = start.clone();
     let mut list = Vec::new();
-    for (i, text) in split_moves(moves).enumerate() {
-        list.push(pos.play_text(text).map_err(|error| MoveFailure {
-            number: i + 1,
-            text: text.to_string(),
-            error,
-        })?);
-    }
+    play_moves(&mut start.clone(), moves, |_, m| list.push(m))?;
     let (limit, ms) = bound.limit(level);
     // Each position gets its own clock, started when its search starts.
     let mut current: Option<(usize, Instant)> = None;

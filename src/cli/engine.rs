@@ -148,15 +148,27 @@ pub fn replay_from(
 ) -> Result<Position, MoveFailure> {
     let mut pos = start;
     each(&pos);
+    play_moves(&mut pos, moves, |pos, _| each(pos))?;
+    Ok(pos)
+}
+
+/// Plays the space-separated `moves` on `pos`, calling `each` with the position after each and
+/// the move that made it; the first move that cannot be played is the error (`pos` is then the
+/// position before it).
+pub fn play_moves(
+    pos: &mut Position,
+    moves: &str,
+    mut each: impl FnMut(&Position, crate::game::Move),
+) -> Result<(), MoveFailure> {
     for (i, text) in split_moves(moves).enumerate() {
-        pos.play_text(text).map_err(|error| MoveFailure {
+        let m = pos.play_text(text).map_err(|error| MoveFailure {
             number: i + 1,
             text: text.to_string(),
             error,
         })?;
-        each(&pos);
+        each(pos, m);
     }
-    Ok(pos)
+    Ok(())
 }
 
 /// Runs the `engine` command from `start` (the start of a game, or a position given by its
