@@ -390,6 +390,18 @@ fn bad_tournament_commands_get_clear_answers() {
         command("/tournament create X hkot-1 knockout pace:by-round"),
     );
     assert!(r[0].plain_text().contains("for round robins"));
+    // Once started, a knockout takes nobody late (Part F.3 allows it for a Swiss only).
+    ok(&h.bot, "mod", CHANNEL, "/tournament start id:1");
+    let r = h.bot.handle(
+        &ctx("ciara", CHANNEL, false),
+        command("/tournament join id:1"),
+    );
+    assert!(
+        r[0].plain_text()
+            .contains("a knockout's bracket is fixed at the start: it takes no late entries"),
+        "{}",
+        r[0].plain_text()
+    );
 }
 
 #[test]
@@ -500,6 +512,28 @@ fn a_withdrawn_player_is_not_paired_again() {
 const SIX: [&str; 6] = ["aoife", "brian", "ciara", "donal", "eimear", "fionn"];
 
 /// The pairings of a round as `(first mover, opponent or "bye", result)`.
+/// Tournament 1's standings as (rank, player, score, Buchholz Cut-1, Buchholz,
+/// Sonneborn-Berger, wins).
+type StandingRow = (u32, String, f64, f64, f64, f64, u32);
+
+fn standing_rows(s: &mut Store) -> Vec<StandingRow> {
+    tournament_standings(s, 1)
+        .unwrap()
+        .into_iter()
+        .map(|r| {
+            (
+                r.rank,
+                r.player,
+                r.score,
+                r.buchholz_cut1,
+                r.buchholz,
+                r.sonneborn_berger,
+                r.wins,
+            )
+        })
+        .collect()
+}
+
 fn round_of(db: &std::path::Path, round: u32) -> Vec<(String, String)> {
     pairings(db, Some(round))
         .into_iter()
@@ -641,21 +675,7 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     //   b: e 2 + f 1 + own ½ (absent) = 3½, cut 1 3; SB ½·2 = 1; wins 0.
     // a, c and e share 2 points: Buchholz Cut-1 puts e third (3½); Buchholz a (5½) before c (5).
     let mut s = Store::open(h.db()).unwrap();
-    let got: Vec<(u32, String, f64, f64, f64, f64, u32)> = tournament_standings(&mut s, 1)
-        .unwrap()
-        .into_iter()
-        .map(|r| {
-            (
-                r.rank,
-                r.player,
-                r.score,
-                r.buchholz_cut1,
-                r.buchholz,
-                r.sonneborn_berger,
-                r.wins,
-            )
-        })
-        .collect();
+    let got = standing_rows(&mut s);
     let want = [
         (1, "aoife", 2.0, 4.0, 5.5, 3.5, 2),
         (2, "ciara", 2.0, 4.0, 5.0, 1.0, 1),
@@ -911,4 +931,157 @@ fn round_robins_get_a_crosstable_and_knockouts_a_bracket() {
         assert_eq!(r.len(), 2, "{}", texts(&r));
         assert!(r.iter().all(|r| r.image.is_some()));
     }
+}
+
+#[test]
+fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/tournament create Late hkot-1 swiss rounds:3 days:1",
+    );
+    for p in ["aoife", "brian", "ciara", "donal"] {
+        ok(&h.bot, p, CHANNEL, "/tournament join");
+    }
+    ok(&h.bot, "mod", CHANNEL, "/tournament start");
+    // Seeds by sign-up (all unrated): a 1, b 2, c 3, d 4; round 1 is 1–3 and 2–4.
+    let r1 = pairings(&h.db(), Some(1));
+    let pair = |p: &PairingRow| {
+        let mut v = [p.player0.clone(), p.player1.clone().unwrap()];
+        v.sort();
+        v
+    };
+    assert_eq!(
+        r1.iter().map(pair).collect::<Vec<_>>(),
+        [["aoife", "ciara"], ["brian", "donal"]]
+    );
+    let aoife_first = r1[0].player0 == "aoife";
+    assert_eq!(r1[1].player0 == "donal", aoife_first, "colours alternate");
+    assert!(!aoife_first, "the seeded lot gives aoife the second move");
+
+    // Eimear, rated 1700 in hkot-1, joins during round 1: she becomes seed 1 (Part F.3's
+    // initial order is by rating), the others keep their order, and round 1 is 0 for her.
+    let mut s = Store::open(h.db()).unwrap();
+    s.write(|tx| {
+        tx.upsert_user("eimear", "eimear", 0)?;
+        tx.put_rating(&tara_bot::store::RatingRow {
+            server_id: "server".into(),
+            game: "hkot-1".into(),
+            user_id: "eimear".into(),
+            rating: 1700.0,
+            rd: 80.0,
+            volatility: 0.06,
+            games: 20,
+            wins: 14,
+            draws: 0,
+            losses: 6,
+            last_game_at: 0,
+        })
+    })
+    .unwrap();
+    let joined = texts(&ok(&h.bot, "eimear", CHANNEL, "/tournament join"));
+    assert!(
+        joined.contains("joins **Late** (#1) late, as seed 1 of 5")
+            && joined.contains("round 1 counts as 0 points"),
+        "{joined}"
+    );
+    let again = texts(
+        &h.bot
+            .handle(&ctx("eimear", CHANNEL, false), command("/tournament join")),
+    );
+    assert!(again.contains("already signed up"), "{again}");
+    let seeds: Vec<(String, Option<u32>, i32)> = s
+        .read(|tx| tx.entrants(1))
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.user_id, p.seed, p.rating))
+        .collect();
+    assert_eq!(
+        seeds,
+        [
+            ("aoife".to_string(), Some(2), 1500),
+            ("brian".to_string(), Some(3), 1500),
+            ("ciara".to_string(), Some(4), 1500),
+            ("donal".to_string(), Some(5), 1500),
+            ("eimear".to_string(), Some(1), 1700),
+        ]
+    );
+
+    // Round 1: a beats c, b and d draw. Scores: a 1; b ½, d ½; c 0, e 0 (not yet joined).
+    let by = |r: &[PairingRow], who: &str| {
+        r.iter()
+            .find(|p| p.player0 == who || p.player1.as_deref() == Some(who))
+            .cloned()
+            .unwrap()
+    };
+    let ac = by(&r1, "aoife");
+    play(&h.bot, &ac, if ac.player0 == "aoife" { "0" } else { "1" });
+    play(&h.bot, &by(&r1, "brian"), "draw");
+
+    // Round 2 by the Dutch system on the new ranks (e 1, a 2, b 3, c 4, d 5): a (1) floats
+    // into the ½ group and meets b (d is b's round-1 opponent); d floats into the 0 group and
+    // meets e, the higher of e and c; c, the lowest, gets the bye. Colours: each player who
+    // played round 1 gets the other colour now (a and d had the initial colour, b the other);
+    // e has no history and takes what d does not.
+    let r2 = round_of(&h.db(), 2);
+    let p = |x: &str, y: &str| (x.to_string(), y.to_string());
+    assert_eq!(
+        r2,
+        [p("aoife", "brian"), p("donal", "eimear"), p("ciara", "bye")]
+    );
+
+    // Round 2 is paired: no more late entries.
+    let late = texts(
+        &h.bot
+            .handle(&ctx("fionn", CHANNEL, false), command("/tournament join")),
+    );
+    assert!(
+        late.contains("is in round 2: a Swiss takes late entries only until round 2 is paired"),
+        "{late}"
+    );
+
+    // Round 2: a beats b, e beats d. Scores: a 2, c 1 (the bye), e 1, b ½, d ½.
+    let r2 = pairings(&h.db(), Some(2));
+    play(&h.bot, &by(&r2, "aoife"), "0");
+    play(&h.bot, &by(&r2, "eimear"), "1");
+    // Round 3: a floats into the 1 group and meets e (a met c in round 1); c floats into the ½
+    // group and meets b, the higher of b and d; d gets the bye (c had one). Colours: e moved
+    // second in round 2 and moves first now; a alternates to second; b (first, second) is
+    // due to move first, c (second, bye) second.
+    assert_eq!(
+        round_of(&h.db(), 3),
+        [p("eimear", "aoife"), p("brian", "ciara"), p("donal", "bye")]
+    );
+    let r3 = pairings(&h.db(), Some(3));
+    play(&h.bot, &r3[0], "0"); // e beats a
+    play(&h.bot, &r3[1], "1"); // c beats b
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+
+    // By hand (Part F.5): scores e 2, a 2, c 2, d 1½, b ½. Buchholz adds a player's own score
+    // for each unplayed round: e's round 1 (not yet joined), c's and d's byes.
+    //   e: own 2 + d 1½ + a 2 = 5½, cut 1 4; SB 1½ + 2 = 3½; wins 2.
+    //   a: c 2 + b ½ + e 2 = 4½, cut 1 4; SB 2 + ½ = 2½; wins 2.
+    //   c: a 2 + own 2 (bye) + b ½ = 4½, cut 1 4; SB ½; wins 1.
+    //   d: b ½ + e 2 + own 1½ (bye) = 4, cut 1 3½; SB ½·½ = ¼; wins 0.
+    //   b: d 1½ + a 2 + c 2 = 5½, cut 1 4; SB ½·1½ = ¾; wins 0.
+    // e, a and c share 2 points and Cut-1 4: Buchholz puts e first, then Sonneborn-Berger a.
+    let got = standing_rows(&mut s);
+    let want = [
+        (1, "eimear", 2.0, 4.0, 5.5, 3.5, 2),
+        (2, "aoife", 2.0, 4.0, 4.5, 2.5, 2),
+        (3, "ciara", 2.0, 4.0, 4.5, 0.5, 1),
+        (4, "donal", 1.5, 3.5, 4.0, 0.25, 0),
+        (5, "brian", 0.5, 4.0, 5.5, 0.75, 0),
+    ]
+    .map(|(r, p, a, b, c, d, w)| (r, p.to_string(), a, b, c, d, w));
+    assert_eq!(got, want);
+    // The export keeps the drawn colour (the top seed, e, did not play round 1) and shows e's
+    // missed round as not played.
+    let trf = tournament_trf(&mut s, 1).unwrap();
+    assert!(trf.contains("XXC black1"), "{trf}");
+    let parsed = Trf::parse(&trf).unwrap();
+    assert_eq!(parsed.players[0].name, "eimear");
+    assert!(!parsed.players[0].rounds[0].participated(), "{trf}");
 }

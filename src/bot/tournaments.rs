@@ -364,8 +364,21 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
         }
     }
     // A Swiss's `XXC`: the top player's colour in round 1, read back from its pairings (the
-    // first mover is player 0), drawn by lot before round 1 (Part F.3).
-    let top = m.players.first().map(|p| p.user_id.as_str());
+    // first mover is player 0), drawn by lot before round 1 (Part F.3). The top player is the
+    // highest seed who played round 1 (a late entrant did not): as board 1's higher player
+    // they had the initial colour.
+    let in_round_1 = |user: &str| {
+        m.pairings.iter().any(|p| {
+            p.round == 1
+                && p.player1.is_some()
+                && (p.player0 == user || p.player1.as_deref() == Some(user))
+        })
+    };
+    let top = m
+        .players
+        .iter()
+        .map(|p| p.user_id.as_str())
+        .find(|u| in_round_1(u));
     let first_colour = m
         .pairings
         .iter()
@@ -398,8 +411,10 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
 }
 
 /// The TRF-16 the Dutch system pairs Swiss round `paired + 1` from: [`trf_of`], with the
-/// top player's colour in round 1 (`XXC`) drawn by `lot` before round 1, and every withdrawn player
-/// marked absent (`Z`) from their last round to the next one, so that they are not paired.
+/// top player's colour in round 1 (`XXC`) drawn by `lot` before round 1, every round already
+/// paired without a player (a late entrant's) marked absent (`Z`, 0 points), and every
+/// withdrawn player marked absent from their last round to the next one, so that they are not
+/// paired.
 pub(crate) fn swiss_trf(
     t: &TournamentRow,
     m: &Model,
@@ -420,11 +435,20 @@ pub(crate) fn swiss_trf(
         code: Code::ZeroBye,
     };
     for (i, p) in m.players.iter().enumerate() {
+        let Some(tp) = trf.players.get_mut(i) else {
+            continue;
+        };
+        // Rounds already paired without them (a late entrant's first): absent, 0 points.
+        for e in tp
+            .rounds
+            .iter_mut()
+            .filter(|e| **e == RoundEntry::NOT_PAIRED)
+        {
+            *e = absent;
+        }
+        tp.rounds.resize(paired as usize, absent);
         if p.withdrawn_at.is_some() {
-            if let Some(tp) = trf.players.get_mut(i) {
-                tp.rounds.resize(paired as usize, absent);
-                tp.rounds.push(absent);
-            }
+            tp.rounds.push(absent);
         }
     }
     trf
@@ -903,16 +927,26 @@ impl Bot {
         })
     }
 
-    /// `/tournament join`.
+    /// `/tournament join`: signs up for an open tournament, or joins a running Swiss late
+    /// (Part F.3: until round 2 is paired; the missed round scores 0 and is unplayed).
     pub(crate) fn tournament_join(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
         self.write(ctx, |tx, now| {
-            let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
-            if t.status != TournamentStatus::Open {
-                return Err(Fail::User(format!(
-                    "{} is no longer taking sign-ups.",
-                    title(&t)
-                )));
-            }
+            // The channel's open tournament, else its running one (a late entry).
+            let t = find(tx, ctx, id, &[TournamentStatus::Open])
+                .or_else(|e| find(tx, ctx, id, &[TournamentStatus::Running]).map_err(|_| e))?;
+            let late = match t.status {
+                TournamentStatus::Open => false,
+                TournamentStatus::Running => {
+                    late_entry_open(tx, &t)?;
+                    true
+                }
+                _ => {
+                    return Err(Fail::User(format!(
+                        "{} is no longer taking sign-ups.",
+                        title(&t)
+                    )))
+                }
+            };
             let players = tx.entrants(t.id)?;
             if players.iter().any(|p| p.user_id == ctx.user.id) {
                 return Err(Fail::User(format!(
@@ -937,15 +971,22 @@ impl Bot {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             tx.insert_entrant(t.id, &ctx.user.id, now)?;
             let n = players.len() + 1;
-            let reply = Builder::new()
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(format!(
+            let mut b = Builder::new().user(&ctx.user.id, &ctx.user.name);
+            if late {
+                let seed = reseed_with_late_entrant(tx, &t, &ctx.user.id)?;
+                b = b.text(format!(
+                    " joins {} late, as seed {seed} of {n}: round 1 counts as 0 points \
+                     (unplayed); they are paired from round 2.",
+                    title(&t)
+                ));
+            } else {
+                b = b.text(format!(
                     " joined {}: {n} player{} signed up.",
                     title(&t),
                     if n == 1 { "" } else { "s" }
-                ))
-                .build();
-            Ok(vec![Out::text(reply)])
+                ));
+            }
+            Ok(vec![Out::text(b.build())])
         })
     }
 
@@ -2039,6 +2080,64 @@ enum MatchState {
 /// A reply with the tournament's pictures: the first (the standings) on the reply itself,
 /// the second (crosstable or bracket) in a message of its own after it, with a line saying
 /// what it shows for screen readers and notifications.
+/// Whether a running tournament still takes a late entry (Part F.3: a Swiss of two or more
+/// rounds, until its round 2 is paired); the reason if not.
+fn late_entry_open(tx: &Tx, t: &TournamentRow) -> Outcome<()> {
+    if t.format != TournamentFormat::Swiss {
+        return Err(Fail::User(format!(
+            "{} has started, and a {}'s {} is fixed at the start: it takes no late entries.",
+            title(t),
+            format_name(t.format),
+            if t.format == TournamentFormat::Knockout {
+                "bracket"
+            } else {
+                "table"
+            }
+        )));
+    }
+    if t.total_rounds.unwrap_or(0) < 2 {
+        return Err(Fail::User(format!(
+            "{} has started and has only one round: there is no round left to join.",
+            title(t)
+        )));
+    }
+    let paired = tx
+        .pairings(t.id, None)?
+        .iter()
+        .map(|p| p.round)
+        .max()
+        .unwrap_or(0);
+    if paired >= 2 {
+        return Err(Fail::User(format!(
+            "{} is in round {paired}: a Swiss takes late entries only until round 2 is paired.",
+            title(t)
+        )));
+    }
+    Ok(())
+}
+
+/// Seeds a late entrant of a running Swiss: their rating now, and the starting ranks of
+/// everyone re-assigned by rating (highest first), then the earlier sign-up (Part F.3's
+/// initial order). The others keep the ratings they started with, so their order among
+/// themselves is unchanged. The late entrant's seed.
+fn reseed_with_late_entrant(tx: &Tx, t: &TournamentRow, user: &str) -> Outcome<u32> {
+    let mut players = tx.entrants(t.id)?;
+    for p in players.iter_mut().filter(|p| p.user_id == user) {
+        p.rating = tx
+            .rating(&t.server_id, t.variant.id(), &p.user_id)?
+            .map_or(UNRATED, |r| r.rating.round() as i32);
+    }
+    players.sort_by_key(|p| (-p.rating, p.signup));
+    let mut seed = 0;
+    for (i, p) in players.iter().enumerate() {
+        tx.seed_entrant(t.id, &p.user_id, p.rating, i as u32 + 1)?;
+        if p.user_id == user {
+            seed = i as u32 + 1;
+        }
+    }
+    Ok(seed)
+}
+
 fn with_pictures(mut reply: Reply, mut pictures: Vec<Attachment>, t: &TournamentRow) -> Vec<Out> {
     let second = (pictures.len() > 1).then(|| pictures.remove(1));
     reply.image = pictures.into_iter().next();
