@@ -132,11 +132,18 @@ impl Bot {
     }
 
     /// Every active game where the AI is to move, oldest first (for an adapter to search, on
-    /// start-up and after each change).
+    /// start-up and after each change). Games where the person is to move cost one count of
+    /// their moves each, not a replay.
     pub fn ai_turns(&self) -> Vec<AiTurn> {
         let turns = self.read(|tx| {
             let mut turns = Vec::new();
             for game in tx.active_games_of(AI_USER_ID)? {
+                // Only games where the AI's seat is to move are loaded and replayed: the
+                // sides alternate every ply, so the count of moves says whose turn it is.
+                let plies = tx.move_count(game.id)? as usize;
+                if game.ai_levels[game.options.side_after(plies).index()].is_none() {
+                    continue;
+                }
                 let l = load_game(tx, game)?;
                 let Some(side) = l.pos.to_move() else {
                     continue;

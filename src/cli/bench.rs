@@ -408,7 +408,85 @@ pub fn service(seconds: f64, stored: usize) -> anyhow::Result<Vec<serde_json::Va
     drop(bot);
     std::fs::remove_dir_all(&dir).ok();
     out.push(flood(1000)?);
+    out.push(ai_turns(200)?);
     Ok(out)
+}
+
+/// What looking for the AI's turns costs when the person is to move in every live game
+/// against the AI (the common case in correspondence play): `games` Ard Rí games of up to 80
+/// plies each; one JSON line with the median of [`crate::bot::Bot::ai_turns`] in µs.
+pub fn ai_turns(games: usize) -> anyhow::Result<serde_json::Value> {
+    use crate::bot::{Bot, SystemClock};
+    use crate::game::playout::random_game;
+    use crate::store::{MoveRow, NewGame, AI_USER_ID};
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("tara-bench-ai-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join("ai.db");
+    let _ = std::fs::remove_file(&db);
+    let mut store = crate::store::Store::open(&db)?;
+    let mut plies = 0;
+    store.write(|tx| -> Result<(), crate::store::StoreError> {
+        tx.upsert_user(AI_USER_ID, "Tara-bot AI", 0)?;
+        for i in 0..games {
+            let options = GameOptions::new(Variant::ArdRi);
+            let human = format!("human{i}");
+            tx.upsert_user(&human, &human, 0)?;
+            let id = tx.insert_game(
+                &NewGame {
+                    server_id: "bench",
+                    channel_id: &format!("ai-{i}"),
+                    options,
+                    seats: [&human, AI_USER_ID],
+                    match_id: None,
+                    match_game: None,
+                    pairing_id: None,
+                    rated: false,
+                    ai_levels: [None, Some(3)],
+                    days_per_move: None,
+                },
+                0,
+            )?;
+            // An even number of plies short of the end: the person (the attackers) to move.
+            let (_, moves) = random_game(options, &mut Rng::new(i as u64));
+            let keep = (moves.len() - 1).min(80) & !1;
+            plies += keep;
+            for (ply, m) in moves.iter().take(keep).enumerate() {
+                let user = if ply % 2 == 0 {
+                    human.as_str()
+                } else {
+                    AI_USER_ID
+                };
+                tx.insert_move(
+                    id,
+                    &MoveRow {
+                        ply: ply as u32,
+                        notation: m.to_string(),
+                        user_id: Some(user.to_string()),
+                        created_at: 0,
+                    },
+                )?;
+            }
+        }
+        Ok(())
+    })?;
+    let bot = Bot::new(store, Arc::new(SystemClock), 1).with_images(false);
+    let mut lat = Vec::new();
+    for _ in 0..21 {
+        let t = Instant::now();
+        let turns = bot.ai_turns();
+        lat.push(t.elapsed().as_secs_f64() * 1e6);
+        anyhow::ensure!(turns.is_empty(), "the person is to move in every game");
+    }
+    lat.sort_by(f64::total_cmp);
+    drop(bot);
+    std::fs::remove_dir_all(&dir).ok();
+    Ok(json!({
+        "bench": "service",
+        "ai_turns_games": games,
+        "plies_per_game": plies / games.max(1),
+        "ai_turns_us": lat[lat.len() / 2].round(),
+    }))
 }
 
 /// Other users' `/board` latency, idle and while one user floods the rate-limited bot with

@@ -84,3 +84,39 @@ pub fn perft<P: GamePosition + Clone>(pos: &P, depth: u32) -> u64 {
         })
         .sum()
 }
+
+#[cfg(test)]
+mod alternation {
+    use super::*;
+    use crate::game::{Scoring, Side, Variant};
+
+    /// Every ply of random games of every variant hands the move to the other side, forced
+    /// passes included: what [`GameOptions::side_after`] relies on.
+    #[test]
+    fn the_side_to_move_alternates_every_ply() {
+        let configs = [
+            (Variant::Hkot1, Scoring::Kingdoms, Side::Red),
+            (Variant::Hkot1, Scoring::Knots, Side::Blue),
+            (Variant::Hkot2, Scoring::Kingdoms, Side::Blue),
+            (Variant::SacredHill1, Scoring::Knots, Side::Red),
+            (Variant::SacredHill2, Scoring::Kingdoms, Side::Blue),
+            (Variant::ArdRi, Scoring::Kingdoms, Side::Attackers),
+        ];
+        let mut rng = Rng::new(11);
+        for (variant, scoring, first) in configs {
+            let options = GameOptions::with(variant, Some(scoring), Some(first)).unwrap();
+            for _ in 0..40 {
+                let (_, moves) = random_game(options, &mut rng);
+                let mut pos = Position::new(options);
+                for (ply, m) in moves.iter().enumerate() {
+                    assert_eq!(
+                        pos.to_move(),
+                        Some(options.side_after(ply)),
+                        "{variant:?} ply {ply}"
+                    );
+                    pos.play_unchecked(*m);
+                }
+            }
+        }
+    }
+}

@@ -170,6 +170,16 @@ impl GameOptions {
         }
     }
 
+    /// The side to move after `plies` plies of a game on: the sides alternate every ply, a
+    /// forced pass included, so no replay is needed to know it.
+    pub fn side_after(self, plies: usize) -> Side {
+        if plies.is_multiple_of(2) {
+            self.first
+        } else {
+            self.first.opponent()
+        }
+    }
+
     /// Checks and builds options; `first: None` means the first seat.
     pub fn with(
         variant: Variant,

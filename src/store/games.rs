@@ -536,6 +536,17 @@ impl Tx<'_> {
         self.value("games", "SELECT COUNT(*) AS n FROM games", [], "n")
     }
 
+    /// How many moves (plies, forced passes included) a game has.
+    pub fn move_count(&self, game_id: i64) -> Result<u32> {
+        let n: i64 = self.value(
+            "moves",
+            "SELECT COUNT(*) AS n FROM moves WHERE game_id = ?1",
+            [game_id],
+            "n",
+        )?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
     /// The moves of a game in order.
     pub fn moves(&self, game_id: i64) -> Result<Vec<MoveRow>> {
         let moves = self.all(
