@@ -274,6 +274,22 @@ fn a_restart_mid_analysis_resumes_it_and_finishes_it_once() {
     assert_eq!(edit[0].edits, Some(message));
     // Progress that shows nothing new is not edited again.
     assert!(h.bot.analysis_progress(job.id, half).is_empty());
+    // The edit waits until the message it edits is posted.
+    let owed: Vec<i64> = h
+        .bot
+        .undelivered(true)
+        .iter()
+        .filter_map(|r| r.outbox)
+        .collect();
+    assert_eq!(owed, vec![message]);
+    h.bot.delivered_as(message, Some("m-7"));
+    let owed: Vec<i64> = h
+        .bot
+        .undelivered(true)
+        .iter()
+        .filter_map(|r| r.outbox)
+        .collect();
+    assert_eq!(owed, vec![edit[0].outbox.unwrap()]);
 
     h.restart();
     let jobs = h.bot.pending_analyses();
