@@ -367,3 +367,36 @@ fn live_aborted_unknown_and_other_servers_games_are_refused() {
     );
     assert!(h.bot.pending_analyses().is_empty());
 }
+
+#[test]
+fn the_console_shows_the_progress_as_edits_then_the_result() {
+    use tara_bot::bot::User;
+    use tara_bot::console::Console;
+    let h = Harness::new(false);
+    let mut c = Console::new(&h.bot, "aoife", None);
+    c.channel = CH.into();
+    c.line("/challenge brian sacred-hill-2 first:me");
+    c.user = User::new("brian", "brian");
+    c.line("/accept");
+    let g = active(&h.db(), CH).expect("a game");
+    for m in player_moves(GameOptions::new(Variant::SacredHill2), 21) {
+        let (_, _, pos) = stored(&h.db(), g.id);
+        let side = pos.to_move().expect("in progress");
+        let who = g.seats[side.index()].clone();
+        c.user = User::new(who.clone(), who);
+        let (out, _) = c.line(&m.to_string());
+        assert!(!out.contains("only"), "{out}");
+    }
+    c.delivered();
+    c.user = User::new("ciara", "ciara");
+    let (out, _) = c.line(&format!("/analyse {} level:1", g.id));
+    let first = out.find("Analysing game").expect("the progress message");
+    let edit = out.find("(edit) Analysing game").expect("a progress edit");
+    let last = out.find("(edit) Analysed game").expect("the last edit");
+    let result = out.find("Analysis of game").expect("the result");
+    assert!(first < edit && edit < last && last < result, "{out}");
+    assert_eq!(out.matches("Analysis of game").count(), 1);
+    // Asked again: the stored result, at once, and no edit.
+    let (again, _) = c.line(&format!("/analyse {} level:1", g.id));
+    assert!(again.contains("Analysis of game") && !again.contains("(edit)"));
+}
