@@ -24,3 +24,4 @@ CREATE INDEX analyses_running ON analyses(id) WHERE status = 'running';
 ALTER TABLE outbox ADD COLUMN platform_id TEXT;
 -- An owed edit: the outbox id of the message whose text it replaces (posted first).
 ALTER TABLE outbox ADD COLUMN edits INTEGER;
+CREATE INDEX outbox_edits ON outbox(edits) WHERE edits IS NOT NULL;
