@@ -7,9 +7,16 @@
 //! another (the console, and tests that drive it step by step); [`AiRunner`] searches on
 //! tokio's blocking pool, at most [`AiSettings::searches`] at once, never on the async runtime
 //! (Discord), and hands the replies to the adapter through a channel.
+//!
+//! Post-game analyses (`/analyse`) run the same two ways: [`analyse_pending`] on the calling
+//! thread (the console), and the [`AiRunner`] on the blocking pool, one analysis at a time
+//! under a semaphore of its own (so that a long analysis never holds up the AI's moves). Each
+//! is [`run_analysis`]: the game searched position by position, its progress handed to the
+//! core at every tenth of the way ([`Bot::analysis_progress`], which owes an edit of the
+//! progress message), and the result at the end ([`Bot::finish_analysis`]).
 
-use crate::ai::{think, Limit};
-use crate::bot::{AiTurn, Bot, Reply};
+use crate::ai::{analyse, think, Limit};
+use crate::bot::{AiTurn, AnalysisJob, Bot, Reply};
 use crate::game::Move;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -64,6 +71,75 @@ pub fn find_move(turn: &AiTurn, ms: u64) -> Move {
     .unwrap_or(Move::Pass)
 }
 
+/// The most an analysis should take, in milliseconds: each search gets its share of it (at
+/// least [`MIN_SEARCH_MS`], at most the AI's time per move), so that a 400-ply Ard Rí game at
+/// level 5 finishes in about this long; levels 1 to 4 usually stop at their playout budget
+/// first (level 3: a 376-ply Ard Rí game in about 20 s).
+pub const ANALYSIS_MS: u64 = 120_000;
+/// The least time a search of an analysis gets.
+pub const MIN_SEARCH_MS: u64 = 20;
+
+/// How many tenths of the way `done` of `total` is.
+fn tenths(done: usize, total: usize) -> usize {
+    done * 10 / total.max(1)
+}
+
+/// Runs analysis `job` on this thread: each position searched at the job's level (level 5,
+/// which has no budget of its own, by its share of [`ANALYSIS_MS`]; every search also stops
+/// at that share or `max_ms`, whichever is larger), progress handed to the core at every tenth
+/// of the way, the result stored at the end. `out` gets the replies to deliver, in order: the
+/// progress edits, then the last edit and the result.
+pub fn run_analysis(bot: &Bot, job: &AnalysisJob, max_ms: u64, out: &mut dyn FnMut(Vec<Reply>)) {
+    let began = Instant::now();
+    let searches = 2 * u64::from(job.total.max(1));
+    let share = (ANALYSIS_MS / searches).max(MIN_SEARCH_MS);
+    let (limit, ms) = match job.level.playouts() {
+        Some(_) => (Limit::Level, share.max(max_ms)),
+        None => (Limit::Clock, share.min(max_ms.max(MIN_SEARCH_MS))),
+    };
+    // Each position gets its own clock, started when its search starts.
+    let mut current: Option<(usize, Instant)> = None;
+    let mut stop = |i: usize| {
+        let started = match current {
+            Some((j, t)) if j == i => t,
+            _ => {
+                let t = Instant::now();
+                current = Some((i, t));
+                t
+            }
+        };
+        started.elapsed() >= Duration::from_millis(ms)
+    };
+    let mut shown = job.done as usize;
+    let mut progress = |done: usize, total: usize| {
+        if done < total && tenths(done, total) > tenths(shown, total) {
+            shown = done;
+            out(bot.analysis_progress(job.id, done as u32));
+        }
+    };
+    let a = analyse(
+        &job.start,
+        &job.moves,
+        job.level,
+        limit,
+        job.seed,
+        &mut stop,
+        &mut progress,
+    );
+    let ms = began.elapsed().as_millis() as u64;
+    out(bot.finish_analysis(job.id, &a, ms));
+}
+
+/// Runs every pending analysis on this thread, one after another (the console, and tests
+/// that drive it step by step); the replies, in order.
+pub fn analyse_pending(bot: &Bot, max_ms: u64) -> Vec<Reply> {
+    let mut replies = Vec::new();
+    for job in bot.pending_analyses() {
+        run_analysis(bot, &job, max_ms, &mut |r| replies.extend(r));
+    }
+    replies
+}
+
 /// Plays every pending AI move on this thread, one game after another, until the AI is to
 /// move nowhere (after a forced pass of the player, the AI may move twice in a row); the
 /// replies, in order.
@@ -95,6 +171,10 @@ pub struct AiRunner {
     permits: Arc<Semaphore>,
     /// The games being searched now (one search per game at a time).
     busy: Mutex<HashSet<i64>>,
+    /// Analyses run one at a time, beside the AI's moves.
+    analysis_permits: Arc<Semaphore>,
+    /// The analyses being run now.
+    analysing: Mutex<HashSet<i64>>,
     replies: mpsc::UnboundedSender<Vec<Reply>>,
 }
 
@@ -110,6 +190,8 @@ impl AiRunner {
             permits: Arc::new(Semaphore::new(settings.searches.max(1))),
             settings,
             busy: Mutex::new(HashSet::new()),
+            analysis_permits: Arc::new(Semaphore::new(1)),
+            analysing: Mutex::new(HashSet::new()),
             replies: tx,
         };
         (Arc::new(runner), rx)
@@ -121,10 +203,62 @@ impl AiRunner {
     }
 
     /// Looks for games where the AI is to move and starts a search for each that has none
-    /// running (call it on start-up, after each command, and on each tick). Returns at once;
-    /// must be called within a tokio runtime.
+    /// running, and for analyses to run (call it on start-up, after each command, and on each
+    /// tick). Returns at once; must be called within a tokio runtime.
     pub fn kick(self: &Arc<Self>) {
         self.kick_but(None);
+        self.kick_analyses();
+    }
+
+    /// Starts every pending analysis not yet running (they wait their turn for the permit).
+    fn kick_analyses(self: &Arc<Self>) {
+        let runner = self.clone();
+        tokio::spawn(async move {
+            let bot = runner.bot.clone();
+            let jobs = tokio::task::spawn_blocking(move || bot.pending_analyses())
+                .await
+                .unwrap_or_default();
+            for job in jobs {
+                let fresh = runner
+                    .analysing
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(job.id);
+                if fresh {
+                    let r = runner.clone();
+                    tokio::spawn(async move { r.analyse(job).await });
+                }
+            }
+        });
+    }
+
+    /// Runs one analysis (when the permit is free), sending its replies as they come.
+    async fn analyse(self: Arc<Self>, job: AnalysisJob) {
+        let id = job.id;
+        if let Ok(permit) = self.analysis_permits.clone().acquire_owned().await {
+            let (bot, tx, ms) = (self.bot.clone(), self.replies.clone(), self.settings.ms);
+            let run = tokio::task::spawn_blocking(move || {
+                run_analysis(&bot, &job, ms, &mut |r| {
+                    if !r.is_empty() {
+                        let _ = tx.send(r);
+                    }
+                });
+                drop(permit);
+            })
+            .await;
+            if let Err(e) = run {
+                tracing::error!(error = %e, analysis = id, "an analysis panicked");
+                let bot = self.bot.clone();
+                let replies = tokio::task::spawn_blocking(move || bot.analysis_failed(id))
+                    .await
+                    .unwrap_or_default();
+                let _ = self.replies.send(replies);
+            }
+        }
+        self.analysing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
     }
 
     /// [`AiRunner::kick`], leaving out the search of `skip` (a game and ply just refused).

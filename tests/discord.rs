@@ -2579,3 +2579,162 @@ async fn a_swiss_through_discord_created_by_the_tournament_role_pairs_each_round
     assert_eq!(fake.threads().len(), 2, "each thread opened once");
     drop(bot);
 }
+
+/// Seeds a finished game of `variant` between Alice and Bob in the channel (random moves from
+/// `seed`, played to the end); its id.
+fn seed_finished(db: &Path, variant: Variant, seed: u64) -> i64 {
+    use tara_bot::store::{MoveRow, NewGame, Store};
+    let options = GameOptions::new(variant);
+    let mut pos = Position::new(options);
+    let mut rng = tara_bot::game::playout::Rng::new(seed);
+    let mut moves = Vec::new();
+    while pos.outcome().is_none() {
+        let legal = pos.legal_moves();
+        let m = legal[rng.below(legal.len())];
+        pos.play(m).unwrap();
+        moves.push(m);
+    }
+    let outcome = *pos.outcome().unwrap();
+    let mut store = Store::open(db).unwrap();
+    store
+        .write(|tx| -> Result<_, tara_bot::store::StoreError> {
+            let (a, b) = (id_str(ALICE), id_str(BOB));
+            tx.upsert_user(&a, ALICE.1, 0)?;
+            tx.upsert_user(&b, BOB.1, 0)?;
+            let guild = FakeDiscord::GUILD_ID.to_string();
+            let g = tx.insert_game(
+                &NewGame {
+                    server_id: &guild,
+                    channel_id: &CH.to_string(),
+                    options,
+                    seats: [&a, &b],
+                    match_id: None,
+                    match_game: None,
+                    pairing_id: None,
+                    rated: false,
+                    ai_levels: [None, None],
+                    days_per_move: None,
+                },
+                0,
+            )?;
+            for (ply, m) in moves.iter().enumerate() {
+                tx.insert_move(
+                    g,
+                    &MoveRow {
+                        ply: ply as u32,
+                        notation: m.to_string(),
+                        user_id: None,
+                        created_at: 0,
+                    },
+                )?;
+            }
+            tx.finish_game(g, &outcome, 1_796_000_000_000)?;
+            Ok(g)
+        })
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyse_posts_its_progress_edits_it_and_posts_the_result_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = seed_finished(&dir.path().join("tara.db"), Variant::Hkot1, 3);
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+
+    let id = fake
+        .slash(
+            BOB,
+            CH,
+            "analyse",
+            json!([{"name": "id", "type": 4, "value": game}, {"name": "level", "type": 4, "value": 1}]),
+        )
+        .await;
+    let r = final_answer(&fake, id).await;
+    assert!(!r.ephemeral());
+    let text = r.content().unwrap_or_default().to_string();
+    assert!(
+        text.starts_with(&format!("Analysing game {game} at level 1: 0 of ")),
+        "{text}"
+    );
+    let progress = fake.original(id).expect("the progress message");
+    let mid = progress["id"].as_str().unwrap().to_string();
+    let edit_path = format!("/api/v10/channels/{CH}/messages/{mid}");
+
+    // The last edit, then the result: the chart with the swings, and the worst moment's board.
+    let last = fake
+        .wait_request(
+            |q| {
+                q.method == "PATCH"
+                    && q.path == edit_path
+                    && q.content().is_some_and(|c| c.starts_with("Analysed game"))
+            },
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap_or_else(|| panic!("no last edit: {}", bot_log(dir.path())));
+    assert!(last.status < 300, "{:?}", last.answer);
+    let chart = format!("analysis-{game}-level-1.png");
+    let results = fake
+        .wait_for(Duration::from_secs(30), |f| {
+            let posts: Vec<Recorded> = posts_to(f, CH)
+                .into_iter()
+                .filter(|p| {
+                    p.content()
+                        .is_some_and(|c| c.contains(&format!("game {game}")))
+                })
+                .collect();
+            (posts.len() >= 2).then_some(posts)
+        })
+        .await
+        .unwrap_or_else(|| panic!("no result: {}", bot_log(dir.path())));
+    // Settle: anything posted twice would show by now.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let reqs = fake.requests();
+    let edits: Vec<&Recorded> = reqs
+        .iter()
+        .filter(|q| q.method == "PATCH" && q.path == edit_path)
+        .collect();
+    let mut texts: Vec<&str> = edits.iter().filter_map(|q| q.content()).collect();
+    let n = texts.len();
+    texts.dedup();
+    assert_eq!(texts.len(), n, "each edit is sent once: {texts:?}");
+    assert!(edits.iter().all(|q| q.status < 300));
+    // Edits only after the message was posted, and never pinging anyone.
+    let posted_at = reqs.iter().position(|q| q.is_callback()).unwrap();
+    assert!(reqs
+        .iter()
+        .position(|q| q.method == "PATCH" && q.path == edit_path)
+        .is_some_and(|i| i > posted_at));
+    assert!(edits.iter().all(|q| allowed_users(q).is_empty()));
+    assert_eq!(
+        fake.message(mid.parse().unwrap()).unwrap()["content"]
+            .as_str()
+            .unwrap(),
+        last.content().unwrap()
+    );
+    let chart_posts: Vec<&Recorded> = reqs
+        .iter()
+        .filter(|q| q.files.iter().any(|(n, _)| *n == chart))
+        .collect();
+    assert_eq!(chart_posts.len(), 1, "the chart is posted once");
+    let (name, png) = &chart_posts[0].files[0];
+    assert_eq!(name, &chart);
+    assert_eq!(png_size(png), (640, 300));
+    assert!(chart_posts[0]
+        .content()
+        .unwrap()
+        .contains(&format!("Analysis of game {game}")));
+    let board_posts = results
+        .iter()
+        .filter(|p| p.content().is_some_and(|c| c.contains("The worst moment")))
+        .count();
+    assert_eq!(board_posts, 1, "the worst moment is posted once");
+    assert_eq!(
+        posts_to(&fake, CH)
+            .iter()
+            .filter(|p| p.content().is_some_and(|c| c.contains("The worst moment")))
+            .count(),
+        1
+    );
+}

@@ -296,6 +296,11 @@ commands! {
     Export = "export", "Any game of this server (#123) as a record file (importable)", private: true, Bot::export {
         id: GameId = "id", "The game's number, as in #123" .min(1);
     }
+    /// A finished game of this server weighed move by move by the AI, in the background.
+    Analyse = "analyse", "Analyse a finished game (#123): the largest swings, a chart, the worst moment", private: false, Bot::analyse {
+        id: GameId = "id", "The game's number, as in #123 (finished games only)" .min(1);
+        level: Option<u32> = "level", "The AI's level, 1 (quick) to 5 (deepest; default 3)" .min(1) .max(5);
+    }
     /// Finished games of a player on this server, page by page (buttons turn the pages).
     History = "history", "Finished games of a player on this server, newest first", private: true, Bot::history {
         user: Option<User> = "user", "Whose games (default: yours)";

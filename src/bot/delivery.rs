@@ -4,6 +4,7 @@
 use super::outbox::reply_of;
 use super::reply::Reply;
 use super::session::Bot;
+use crate::store::EditTarget;
 
 /// A message a command owes is sent by that command's own delivery first; the retry loop
 /// leaves it alone for this long.
@@ -43,10 +44,38 @@ impl Bot {
 
     /// Records that the owed message `id` was delivered.
     pub fn delivered(&self, id: i64) {
+        self.delivered_as(id, None);
+    }
+
+    /// Records that the owed message `id` was delivered, as the platform's message
+    /// `platform_id` (the first message of it, when it went as several), so that it can be
+    /// edited later.
+    pub fn delivered_as(&self, id: i64, platform_id: Option<&str>) {
         let now = self.now();
-        if let Err(e) = self.store().write(|tx| tx.mark_sent(id, now)) {
+        if let Err(e) = self.store().write(|tx| tx.mark_sent(id, now, platform_id)) {
             tracing::error!(error = %e, message = id, "recording a delivery failed");
         }
+    }
+
+    /// Where the message an owed edit is for stands ([`Reply::edits`]): still owed (the edit
+    /// waits), posted (with the platform's id of it, if recorded), or gone.
+    pub fn edit_target(&self, edit: &Reply) -> EditTarget {
+        let Some(target) = edit.edits else {
+            return EditTarget::Gone;
+        };
+        self.store()
+            .read(|tx| tx.edit_target(target))
+            .unwrap_or_else(|e| {
+                tracing::error!(error = %e, message = target, "reading an edit's message failed");
+                EditTarget::Owed
+            })
+    }
+
+    /// Whether an owed edit was superseded by a newer edit of the same message (or given up
+    /// otherwise): then it need not be sent.
+    pub fn superseded(&self, edit: &Reply) -> bool {
+        let Some(id) = edit.outbox else { return false };
+        self.store().read(|tx| tx.is_given_up(id)).unwrap_or(false)
     }
 
     /// Records that delivering the owed message `id` failed: it is retried with backoff, or

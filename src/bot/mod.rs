@@ -20,10 +20,12 @@
 //!   records, `/history`), `draws` (draw offers), `live` (the server's games in progress),
 //!   `ratings` (Glicko-2 after each rated game, `/leaderboard`, `/profile`), `ai_games`
 //!   (`/play-ai`, the games the AI is to move in, and playing the move an adapter's search
-//!   found);
+//!   found), `analysis` (`/analyse`: a finished game weighed in the background, its progress
+//!   message edited, its result kept);
 //! - `commands`: the table of commands and the dispatch to their handlers.
 
 mod ai_games;
+mod analysis;
 mod archive;
 mod clocks;
 pub mod commands;
@@ -45,7 +47,9 @@ pub mod text;
 pub mod time;
 mod tournaments;
 
+pub use crate::store::EditTarget;
 pub use ai_games::{AiTurn, DEFAULT_AI_LEVEL};
+pub use analysis::{AnalysisJob, DEFAULT_ANALYSIS_LEVEL};
 pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
 pub use draws::DrawAnswer;

@@ -62,6 +62,7 @@ pub(crate) fn owe(
                 .image
                 .as_ref()
                 .map(|a| (a.filename.as_str(), a.bytes.as_slice())),
+            edits: reply.edits,
         },
         now,
     )
@@ -93,5 +94,8 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
         archive_channel: body.archive_channel,
         retire: body.retire,
         thread: body.thread,
+        edits: row.edits,
+        // Posted again from the outbox, its platform id is recorded anyway.
+        editable: false,
     })
 }

@@ -180,6 +180,15 @@ pub struct Reply {
     /// and posts there (and in the thread [`crate::bot::Bot::thread_of`] names, when it is
     /// already open); the console shows the key as a channel of its own.
     pub thread: Option<ThreadRequest>,
+    /// The message is an edit: its text replaces the text of the owed message with this
+    /// outbox id (an analysis's progress message), once that one is posted. Adapters look the
+    /// posted message up with [`crate::bot::Bot::edit_target`]; only the latest edit of a
+    /// message is delivered (a newer one supersedes those still owed).
+    pub edits: Option<i64>,
+    /// The message will be edited later: an adapter that posts it as a command's response
+    /// (whose id it does not get back) looks its id up, to report it with
+    /// [`crate::bot::Bot::delivered_as`].
+    pub editable: bool,
 }
 
 /// A thread to open for a message ([`Reply::thread`]).

@@ -240,7 +240,8 @@ impl Bot {
             let mut replies = Vec::with_capacity(outs.len());
             for out in outs {
                 let mut reply = self.finish(out);
-                if !reply.ephemeral {
+                // (A reply the change owed itself, to link to it, carries its id already.)
+                if !reply.ephemeral && reply.outbox.is_none() {
                     reply.outbox = Some(outbox::owe(tx, origin, &reply, now)?);
                 }
                 replies.push(reply);

@@ -274,9 +274,12 @@ impl<'a> Console<'a> {
         self
     }
 
-    /// The AI's moves wherever it is to move (searched here, the console waiting for them).
+    /// The AI's moves wherever it is to move (searched here, the console waiting for them),
+    /// then the analyses asked for (run here too: their progress edits, then their results).
     fn ai_moves(&self) -> String {
-        self.show(&crate::ai_runner::play_pending(self.bot, self.ai_ms))
+        let mut s = self.show(&crate::ai_runner::play_pending(self.bot, self.ai_ms));
+        s.push_str(&self.show(&crate::ai_runner::analyse_pending(self.bot, self.ai_ms)));
+        s
     }
 
     /// Reports the owed messages shown so far as delivered (once they are written out).
@@ -428,6 +431,10 @@ impl<'a> Console<'a> {
                     |c| format!("#{}", escape_controls(c, false)),
                 )
                 .replace("**", "");
+            if r.edits.is_some() {
+                // An edit of an earlier message (an analysis's progress).
+                s.push_str("(edit) ");
+            }
             if let Some(user) = &r.dm {
                 s.push_str(&format!("[message to {}] ", escape_controls(user, false)));
             } else if let Some(channel) = &r.channel {

@@ -7,7 +7,7 @@ mod redact;
 mod split;
 
 use crate::ai_runner::{AiRunner, AiSettings};
-use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, Reply, User};
+use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, EditTarget, Reply, User};
 pub use redact::redact;
 use serenity::all::{
     ActionRowComponent, AutoArchiveDuration, ButtonKind, ButtonStyle as DButtonStyle, Channel,
@@ -15,7 +15,8 @@ use serenity::all::{
     CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse, CreateButton,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
     CreateMessage, CreateThread, EditInteractionResponse, EditMessage, EditThread, EventHandler,
-    GatewayIntents, GetMessages, GuildId, Http, Interaction, Nonce, Permissions, Ready, UserId,
+    GatewayIntents, GetMessages, GuildId, Http, Interaction, MessageId, Nonce, Permissions, Ready,
+    UserId,
 };
 use split::split_content;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -129,8 +130,13 @@ async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: Use
             } else {
                 reply
             };
-            if already_posted(&http, me, &reply).await {
-                report(&bot, reply.outbox, Ok(())).await;
+            // (An edit is never a copy of a posted message: it is delivered as it is.)
+            let posted = match reply.edits {
+                None => already_posted(&http, me, &reply).await,
+                Some(_) => None,
+            };
+            if let Some(id) = posted {
+                report_as(&bot, reply.outbox, Ok(()), Some(id)).await;
             } else {
                 deliver(&bot, &http, &reply).await;
             }
@@ -150,38 +156,97 @@ async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: Use
 }
 
 /// Whether an owed message is already in its channel: its delivery went through (as a
-/// command's reply, which carries no nonce) but the bot stopped before recording it.
-async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> bool {
+/// command's reply, which carries no nonce) but the bot stopped before recording it. The id
+/// of the copy found.
+async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> Option<MessageId> {
     let (Some(channel), None) = (
         reply.channel.as_deref().and_then(|c| c.parse::<u64>().ok()),
         reply.dm.as_deref(),
     ) else {
-        return false;
+        return None;
     };
-    let Some(first) = outgoing(reply).into_iter().next() else {
-        return false;
-    };
+    let first = outgoing(reply).into_iter().next()?;
     let recent = ChannelId::new(channel)
         .messages(http, GetMessages::new().limit(50))
         .await;
     match recent {
         Ok(messages) => messages
             .iter()
-            .any(|m| m.author.id == me && m.content == first.content),
-        Err(_) => false,
+            .find(|m| m.author.id == me && m.content == first.content)
+            .map(|m| m.id),
+        Err(_) => None,
     }
 }
 
 /// Records what became of an owed message.
 async fn report(bot: &Arc<Bot>, id: Option<i64>, result: Result<(), &serenity::Error>) {
+    report_as(bot, id, result, None).await;
+}
+
+/// [`report`], with the id of the (first) message posted, so that it can be edited later.
+async fn report_as(
+    bot: &Arc<Bot>,
+    id: Option<i64>,
+    result: Result<(), &serenity::Error>,
+    posted: Option<MessageId>,
+) {
     let Some(id) = id else { return };
     let b = bot.clone();
     let failure = result.err().map(|e| (said(e), gone(e)));
     let _ = tokio::task::spawn_blocking(move || match failure {
-        None => b.delivered(id),
+        None => b.delivered_as(id, posted.map(|m| m.to_string()).as_deref()),
         Some((error, give_up)) => b.delivery_failed(id, &error, give_up),
     })
     .await;
+}
+
+/// Delivers an owed edit ([`Reply::edits`]: an analysis's progress): the text of the message
+/// it is for replaced (`PATCH /channels/{c}/messages/{m}`), pinging nobody. It waits (stays
+/// owed, for the retry loop) while that message is not posted yet; one superseded by a newer
+/// edit is not sent; one whose message is gone, or was posted without its id recorded, is
+/// given up.
+async fn deliver_edit(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
+    let (b, r) = (bot.clone(), reply.clone());
+    let target =
+        tokio::task::spawn_blocking(move || (!b.superseded(&r)).then(|| b.edit_target(&r)))
+            .await
+            .ok()
+            .flatten();
+    let Some(target) = target else { return };
+    let channel = reply
+        .channel
+        .as_deref()
+        .and_then(|c| c.parse::<u64>().ok())
+        .filter(|&c| c != 0)
+        .map(ChannelId::new);
+    let message = match &target {
+        EditTarget::Owed => return,
+        EditTarget::Posted(Some(m)) => m.parse::<u64>().ok().filter(|&m| m != 0),
+        _ => None,
+    };
+    let (Some(channel), Some(message)) = (channel, message) else {
+        if let Some(id) = reply.outbox {
+            let b = bot.clone();
+            let _ = tokio::task::spawn_blocking(move || {
+                b.delivery_failed(id, "the message to edit is gone or unknown", true)
+            })
+            .await;
+        }
+        return;
+    };
+    let text = reply.markdown_with(mention, |c| format!("<#{c}>"));
+    let content = split_content(&text).into_iter().next().unwrap_or_default();
+    let r = retry("editing a message", || {
+        channel.edit_message(
+            http,
+            MessageId::new(message),
+            EditMessage::new()
+                .content(content.clone())
+                .allowed_mentions(CreateAllowedMentions::new()),
+        )
+    })
+    .await;
+    report(bot, reply.outbox, r.as_ref().map(|_| ())).await;
 }
 
 /// An error in words, for logs and the outbox: without the interaction token that a failed
@@ -243,6 +308,10 @@ fn permission_problem(e: &serenity::Error, channel: ChannelId, action: &str) -> 
 /// when the user takes no DMs) or to its channel; reports the outcome to the outbox. A refusal
 /// for want of a permission is logged and returned, to tell whoever asked.
 async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
+    if reply.edits.is_some() {
+        deliver_edit(bot, http, reply).await;
+        return None;
+    }
     let opened;
     let reply = if reply.thread.is_some() || has_thread_keys(reply) {
         match open_thread(bot, http, reply).await {
@@ -274,7 +343,7 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
             Err(e) => Err(e),
         };
         match (dm, channel) {
-            (Ok(()), _) => {
+            (Ok(_), _) => {
                 report(bot, reply.outbox, Ok(())).await;
                 return None;
             }
@@ -289,7 +358,13 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     }
     let channel = channel?;
     let r = post(http, channel, reply).await;
-    report(bot, reply.outbox, r.as_ref().map(|_| ())).await;
+    report_as(
+        bot,
+        reply.outbox,
+        r.as_ref().map(|_| ()),
+        r.as_ref().ok().copied().flatten(),
+    )
+    .await;
     if r.is_ok() {
         retire_buttons(http, reply).await;
         archive_spent_thread(http, reply).await;
@@ -454,16 +529,22 @@ async fn archive_spent_thread(http: &Http, reply: &Reply) {
 }
 
 /// Posts every part of a reply to a channel, each with its own nonce when the reply is owed,
-/// so that posting it again after a crash cannot make a second copy.
-async fn post(http: &Http, channel: ChannelId, reply: &Reply) -> Result<(), serenity::Error> {
+/// so that posting it again after a crash cannot make a second copy; the id of the first.
+async fn post(
+    http: &Http,
+    channel: ChannelId,
+    reply: &Reply,
+) -> Result<Option<MessageId>, serenity::Error> {
+    let mut first = None;
     for (i, m) in outgoing(reply).into_iter().enumerate() {
         let m = Outgoing {
             ephemeral: false,
             ..m
         };
-        post_part(http, channel, &m, reply.outbox, i).await?;
+        let id = post_part(http, channel, &m, reply.outbox, i).await?;
+        first = first.or(Some(id));
     }
-    Ok(())
+    Ok(first)
 }
 
 /// Posts part `i` of a reply to a channel; an owed reply's parts carry the nonce
@@ -474,13 +555,13 @@ async fn post_part(
     m: &Outgoing,
     outbox: Option<i64>,
     i: usize,
-) -> Result<(), serenity::Error> {
+) -> Result<MessageId, serenity::Error> {
     let nonce = outbox.map(|id| format!("tara-{id}-{i}"));
     retry("posting to the channel", || {
         channel.send_message(http, as_message(m, nonce.clone()))
     })
     .await
-    .map(|_| ())
+    .map(|m| m.id)
 }
 
 #[serenity::async_trait]
@@ -797,10 +878,17 @@ impl Target<'_> {
         &self,
         http: &Http,
         f: CreateInteractionResponseFollowup,
-    ) -> Result<(), serenity::Error> {
+    ) -> Result<MessageId, serenity::Error> {
         match self {
-            Target::Command(c) => c.create_followup(http, f).await.map(|_| ()),
-            Target::Component(c) => c.create_followup(http, f).await.map(|_| ()),
+            Target::Command(c) => c.create_followup(http, f).await.map(|m| m.id),
+            Target::Component(c) => c.create_followup(http, f).await.map(|m| m.id),
+        }
+    }
+    /// The id of the response, once sent (`GET …/messages/@original`).
+    async fn original(&self, http: &Http) -> Result<MessageId, serenity::Error> {
+        match self {
+            Target::Command(c) => c.get_response(http).await.map(|m| m.id),
+            Target::Component(c) => c.get_response(http).await.map(|m| m.id),
         }
     }
     async fn delete_original(&self, http: &Http) -> Result<(), serenity::Error> {
@@ -809,10 +897,14 @@ impl Target<'_> {
             Target::Component(c) => c.delete_response(http).await,
         }
     }
-    async fn edit(&self, http: &Http, e: EditInteractionResponse) -> Result<(), serenity::Error> {
+    async fn edit(
+        &self,
+        http: &Http,
+        e: EditInteractionResponse,
+    ) -> Result<MessageId, serenity::Error> {
         match self {
-            Target::Command(c) => c.edit_response(http, e).await.map(|_| ()),
-            Target::Component(c) => c.edit_response(http, e).await.map(|_| ()),
+            Target::Command(c) => c.edit_response(http, e).await.map(|m| m.id),
+            Target::Component(c) => c.edit_response(http, e).await.map(|m| m.id),
         }
     }
     fn channel(&self) -> ChannelId {
@@ -958,38 +1050,56 @@ async fn send(
     }
     for reply in replies {
         let mut result: Result<(), serenity::Error> = Ok(());
+        // The id of the reply's first message, for a reply that will be edited.
+        let mut first_id: Option<MessageId> = None;
         for (i, m) in outgoing(reply).into_iter().enumerate() {
-            let sent = if pending_edit && m.ephemeral == (deferred == Deferred::Private) {
-                pending_edit = false;
-                retry("editing the deferred response", || {
-                    target.edit(http, as_edit(&m))
-                })
-                .await
-            } else if pending_edit {
-                // The deferral shows to the wrong audience: drop it, answer as a follow-up.
-                pending_edit = false;
-                let _ = retry("deleting the deferred response", || {
-                    target.delete_original(http)
-                })
-                .await;
-                retry("sending a follow-up", || {
-                    target.followup(http, as_followup(&m))
-                })
-                .await
-            } else if !answered {
-                answered = true;
-                retry("responding", || {
-                    target.respond(http, CreateInteractionResponse::Message(as_response(&m)))
-                })
-                .await
-            } else {
-                retry("sending a follow-up", || {
-                    target.followup(http, as_followup(&m))
-                })
-                .await
-            };
+            let sent: Result<Option<MessageId>, serenity::Error> =
+                if pending_edit && m.ephemeral == (deferred == Deferred::Private) {
+                    pending_edit = false;
+                    retry("editing the deferred response", || {
+                        target.edit(http, as_edit(&m))
+                    })
+                    .await
+                    .map(Some)
+                } else if pending_edit {
+                    // The deferral shows to the wrong audience: drop it, answer as a follow-up.
+                    pending_edit = false;
+                    let _ = retry("deleting the deferred response", || {
+                        target.delete_original(http)
+                    })
+                    .await;
+                    retry("sending a follow-up", || {
+                        target.followup(http, as_followup(&m))
+                    })
+                    .await
+                    .map(Some)
+                } else if !answered {
+                    answered = true;
+                    let r = retry("responding", || {
+                        target.respond(http, CreateInteractionResponse::Message(as_response(&m)))
+                    })
+                    .await;
+                    match r {
+                        // A response does not come back with its id: asked for when it is needed.
+                        Ok(()) if reply.editable && i == 0 => {
+                            Ok(retry("reading the response", || target.original(http))
+                                .await
+                                .ok())
+                        }
+                        r => r.map(|()| None),
+                    }
+                } else {
+                    retry("sending a follow-up", || {
+                        target.followup(http, as_followup(&m))
+                    })
+                    .await
+                    .map(Some)
+                };
+            if i == 0 {
+                first_id = sent.as_ref().ok().copied().flatten();
+            }
             let sent = match sent {
-                Ok(()) => Ok(()),
+                Ok(_) => Ok(()),
                 Err(_) if m.ephemeral => {
                     // Never shown to anyone else instead.
                     tracing::error!("a private reply could not be delivered");
@@ -1003,14 +1113,17 @@ async fn send(
                             problems.push(p);
                         }
                     }
-                    r
+                    if i == 0 {
+                        first_id = r.as_ref().ok().copied();
+                    }
+                    r.map(|_| ())
                 }
             };
             if result.is_ok() {
                 result = sent;
             }
         }
-        report(bot, reply.outbox, result.as_ref().map(|_| ())).await;
+        report_as(bot, reply.outbox, result.as_ref().map(|_| ()), first_id).await;
         if result.is_ok() {
             if !update_buttons {
                 // (A pressed button's own message was updated above.)
@@ -1033,6 +1146,7 @@ async fn send(
                 target.followup(http, as_followup(&m))
             })
             .await
+            .map(|_| ())
         } else {
             retry("responding", || {
                 target.respond(http, CreateInteractionResponse::Message(as_response(&m)))

@@ -46,6 +46,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0010_tournament_play",
         include_str!("../../migrations/0010_tournament_play.sql"),
     ),
+    (
+        "0011_analyses",
+        include_str!("../../migrations/0011_analyses.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.

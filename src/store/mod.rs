@@ -20,6 +20,7 @@
 //! - [`tournaments`]: tournaments and their pairings;
 //! - [`outbox`]: the messages the bot owes, stored with the change that causes them until sent;
 //! - [`audit`]: the moderators' audit log;
+//! - [`analyses`]: post-game analyses, kept once done;
 //! - [`ratings`]: Glicko-2 ratings per server and game, and each rated game's change.
 
 /// Declares an enum stored as text: each variant with its stored form, and `ALL`, `id`,
@@ -89,6 +90,7 @@ macro_rules! row {
     (@col $f:ident $col:literal) => { $col };
 }
 
+pub mod analyses;
 pub mod audit;
 pub mod challenges;
 pub mod clocks;
@@ -101,6 +103,7 @@ pub mod settings;
 pub mod tournaments;
 pub mod users;
 
+pub use analyses::{AnalysisRow, AnalysisStatus, NewAnalysis};
 pub use audit::AuditRow;
 pub use challenges::{ChallengeRow, ChallengeStatus, FirstChoice, NewChallenge, OPEN_OPPONENT_ID};
 pub use clocks::VacationRow;
@@ -109,7 +112,7 @@ pub use games::{
     TakebackRow, AI_LEVELS, AI_USER_ID,
 };
 pub use matches::MatchRow;
-pub use outbox::{NewMessage, OutboxRow};
+pub use outbox::{EditTarget, NewMessage, OutboxRow};
 pub use ratings::{RatingChangeRow, RatingRow};
 pub use tournaments::{
     EntrantRow, NewPairing, NewTournament, Pace, PairingResult, PairingRow, TournamentFormat,

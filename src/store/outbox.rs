@@ -23,6 +23,9 @@ pub struct NewMessage<'a> {
     pub body: &'a str,
     /// An attached image: its file name and bytes.
     pub image: Option<(&'a str, &'a [u8])>,
+    /// An edit: the outbox id of the message whose text it replaces. It is delivered only
+    /// once that message is posted, and a newer edit of the same message supersedes it.
+    pub edits: Option<i64>,
 }
 
 row! {
@@ -31,13 +34,24 @@ row! {
     /// Fields: `id`: its id (also the platform's idempotency key); `created_at`: when the change
     /// that owes it committed (ms); `channel_id`, `dm_user_id`, `answers_command`, `body`: as in
     /// [`NewMessage`]; `image_name`, `image`: the attached image; `attempts`: failed deliveries
-    /// so far.
+    /// so far; `edits`: as in [`NewMessage`].
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct OutboxRow {
         id: i64, created_at: i64, channel_id: Option<String>, dm_user_id: Option<String>,
         answers_command: bool, body: String, image_name: Option<String>, image: Option<Vec<u8>>,
-        attempts: u32,
+        attempts: u32, edits: Option<i64>,
     }
+}
+
+/// Where the message an edit is for stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditTarget {
+    /// Not posted yet: the edit waits.
+    Owed,
+    /// Posted; the platform's id of it, if the adapter that posted it recorded one.
+    Posted(Option<String>),
+    /// Given up, or forgotten: the edit has nothing to edit.
+    Gone,
 }
 
 /// How long to wait after the `attempts`-th failed delivery.
@@ -48,11 +62,20 @@ pub fn backoff_ms(attempts: u32) -> i64 {
 
 impl Tx<'_> {
     /// Stores a message owed from now on; its id.
+    /// An edit supersedes the edits of the same message still owed (only the latest text
+    /// needs to reach it).
     pub fn insert_message(&self, m: &NewMessage, now: i64) -> Result<i64> {
+        if let Some(target) = m.edits {
+            self.exec(
+                "UPDATE outbox SET given_up_at = ?2, last_error = 'superseded by a newer edit'
+                 WHERE edits = ?1 AND sent_at IS NULL AND given_up_at IS NULL",
+                params![target, now],
+            )?;
+        }
         self.insert(
             "INSERT INTO outbox (created_at, channel_id, dm_user_id, answers_command, body,
-               image_name, image, next_attempt_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?1)",
+               image_name, image, next_attempt_at, edits)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?1, ?8)",
             params![
                 now,
                 m.channel_id,
@@ -61,18 +84,54 @@ impl Tx<'_> {
                 m.body,
                 m.image.map(|i| i.0),
                 m.image.map(|i| i.1),
+                m.edits,
             ],
         )
     }
 
-    /// Records that a message was delivered (its image is no longer kept). False if it was
-    /// already marked, or given up.
-    pub fn mark_sent(&self, id: i64, now: i64) -> Result<bool> {
+    /// Records that a message was delivered (its image is no longer kept), with the
+    /// platform's id of it when the adapter has one (to edit it later). False if it was
+    /// already marked, or given up (a superseded edit).
+    pub fn mark_sent(&self, id: i64, now: i64, platform_id: Option<&str>) -> Result<bool> {
         Ok(self.exec(
-            "UPDATE outbox SET sent_at = ?2, image = NULL
+            "UPDATE outbox SET sent_at = ?2, image = NULL, platform_id = ?3
              WHERE id = ?1 AND sent_at IS NULL AND given_up_at IS NULL",
-            params![id, now],
+            params![id, now, platform_id],
         )? == 1)
+    }
+
+    /// Whether the message `id` stands to be edited, and how to find it.
+    pub fn edit_target(&self, id: i64) -> Result<EditTarget> {
+        let row = self.first(
+            "outbox",
+            "SELECT sent_at, given_up_at, platform_id FROM outbox WHERE id = ?1",
+            params![id],
+            |c| {
+                Ok((
+                    c.get::<Option<i64>>("sent_at")?,
+                    c.get::<Option<i64>>("given_up_at")?,
+                    c.get::<Option<String>>("platform_id")?,
+                ))
+            },
+        )?;
+        Ok(match row {
+            Some((Some(_), _, platform)) => EditTarget::Posted(platform),
+            Some((None, None, _)) => EditTarget::Owed,
+            _ => EditTarget::Gone,
+        })
+    }
+
+    /// Whether an owed edit has been superseded by a newer one (or given up).
+    pub fn is_given_up(&self, id: i64) -> Result<bool> {
+        Ok(self
+            .first(
+                "outbox",
+                "SELECT given_up_at FROM outbox WHERE id = ?1",
+                params![id],
+                |c| c.get::<Option<i64>>("given_up_at"),
+            )?
+            .flatten()
+            .is_some())
     }
 
     /// Records a failed delivery: the next attempt waits by [`backoff_ms`]; with `give_up` (the
@@ -104,7 +163,8 @@ impl Tx<'_> {
     }
 
     /// Messages still owed whose next attempt is due by `due_by`, oldest first, skipping those
-    /// created after `created_before` (still being sent by the command that made them).
+    /// created after `created_before` (still being sent by the command that made them), and
+    /// edits of messages still owed (they wait until their message is posted).
     pub fn due_messages(
         &self,
         due_by: i64,
@@ -116,6 +176,8 @@ impl Tx<'_> {
             "SELECT * FROM outbox
              WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ?1
                AND created_at <= ?2
+               AND (edits IS NULL OR NOT EXISTS (SELECT 1 FROM outbox t WHERE t.id = outbox.edits
+                      AND t.sent_at IS NULL AND t.given_up_at IS NULL))
              ORDER BY id LIMIT ?3",
             params![due_by, created_before, limit],
             OutboxRow::from_row,

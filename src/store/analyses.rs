@@ -1,0 +1,130 @@
+//! Post-game analyses: one per finished game and AI level, requested by `/analyse`, run in the
+//! background and kept once done (the cache).
+
+use super::db::{Result, Tx};
+use rusqlite::params;
+
+stored_enum! {
+    /// Where an analysis stands.
+    pub enum AnalysisStatus = "an analysis status" {
+        /// Asked for and not finished (run, or run again after a restart).
+        Running = "running",
+        /// Finished: its result is stored.
+        Done = "done",
+        /// Given up (the search failed); asking again starts it afresh.
+        Failed = "failed",
+    }
+}
+
+row! {
+    /// One analysis.
+    ///
+    /// Fields: `id`; `game_id`; `level` (1 to 5); `status`; `done`: positions searched as last
+    /// shown; `total`: positions to search; `result`: the result (JSON, written by the bot
+    /// core) once done; `channel_id`: where it was asked for; `requested_by`: who asked;
+    /// `message_id`: the outbox id of its progress message; `created_at`, `finished_at` (ms).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct AnalysisRow {
+        id: i64, game_id: i64, level: u8, status: AnalysisStatus, done: u32, total: u32,
+        result: Option<String>, channel_id: String, requested_by: String,
+        message_id: Option<i64>, created_at: i64, finished_at: Option<i64>,
+    }
+}
+
+/// An analysis to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewAnalysis<'a> {
+    pub game_id: i64,
+    pub level: u8,
+    pub total: u32,
+    pub channel_id: &'a str,
+    pub requested_by: &'a str,
+}
+
+impl Tx<'_> {
+    /// The analysis of `game_id` at `level`, if one was ever asked for.
+    pub fn analysis_of(&self, game_id: i64, level: u8) -> Result<Option<AnalysisRow>> {
+        self.first(
+            "analyses",
+            "SELECT * FROM analyses WHERE game_id = ?1 AND level = ?2",
+            params![game_id, level],
+            AnalysisRow::from_row,
+        )
+    }
+
+    /// An analysis by its id.
+    pub fn analysis(&self, id: i64) -> Result<Option<AnalysisRow>> {
+        self.first(
+            "analyses",
+            "SELECT * FROM analyses WHERE id = ?1",
+            params![id],
+            AnalysisRow::from_row,
+        )
+    }
+
+    /// Starts an analysis (a failed one of the same game and level starts afresh); its id.
+    pub fn start_analysis(&self, a: &NewAnalysis, now: i64) -> Result<i64> {
+        self.exec(
+            "DELETE FROM analyses WHERE game_id = ?1 AND level = ?2 AND status = 'failed'",
+            params![a.game_id, a.level],
+        )?;
+        self.insert(
+            "INSERT INTO analyses (game_id, level, status, done, total, channel_id,
+               requested_by, created_at)
+             VALUES (?1, ?2, 'running', 0, ?3, ?4, ?5, ?6)",
+            params![
+                a.game_id,
+                a.level,
+                a.total,
+                a.channel_id,
+                a.requested_by,
+                now
+            ],
+        )
+    }
+
+    /// Records the outbox id of an analysis's progress message.
+    pub fn set_analysis_message(&self, id: i64, message_id: i64) -> Result<()> {
+        self.exec(
+            "UPDATE analyses SET message_id = ?2 WHERE id = ?1",
+            params![id, message_id],
+        )?;
+        Ok(())
+    }
+
+    /// The analyses still running, oldest first.
+    pub fn running_analyses(&self) -> Result<Vec<AnalysisRow>> {
+        self.all(
+            "analyses",
+            "SELECT * FROM analyses WHERE status = 'running' ORDER BY id",
+            [],
+            AnalysisRow::from_row,
+        )
+    }
+
+    /// Records the positions searched of a running analysis, if more than recorded; whether
+    /// it changed anything.
+    pub fn analysis_progress(&self, id: i64, done: u32) -> Result<bool> {
+        Ok(self.exec(
+            "UPDATE analyses SET done = ?2 WHERE id = ?1 AND status = 'running' AND done < ?2",
+            params![id, done],
+        )? == 1)
+    }
+
+    /// Finishes a running analysis with its result (`Done`) or without (`Failed`); false if
+    /// it was not running (finished already).
+    pub fn finish_analysis(
+        &self,
+        id: i64,
+        status: AnalysisStatus,
+        result: Option<&str>,
+        now: i64,
+    ) -> Result<bool> {
+        Ok(self.exec(
+            "UPDATE analyses SET status = ?2, result = ?3, finished_at = ?4,
+               done = CASE WHEN ?2 = 'done' THEN total ELSE done END
+             WHERE id = ?1 AND status = 'running'",
+            params![id, status.id(), result, now],
+        )? == 1)
+    }
+}
