@@ -59,18 +59,27 @@ fn outside_the_grid() -> &'static Recording {
 /// with analysis marks or arrows is drawn whole: they are rare, and an arrow across cells
 /// drawn piecewise differs from one drawn whole by rounding.
 pub(crate) fn compose(pos: &Position, frame: &Frame) -> Vec<u8> {
+    let mut out = Vec::new();
+    compose_into(&mut out, pos, frame);
+    out
+}
+
+/// [`compose`] into a buffer kept from an earlier image.
+pub(crate) fn compose_into(out: &mut Vec<u8>, pos: &Position, frame: &Frame) {
     if !frame.marks.is_empty() || !frame.arrows.is_empty() {
-        return PALETTE.index(&draw(pos, frame));
+        *out = PALETTE.index(&draw(pos, frame));
+        return;
     }
     let mut rec = Recording::default();
     board(&mut rec, pos, frame);
     if !tiles::fit(&rec, outside_the_grid()) {
-        return PALETTE.index(&draw(pos, frame));
+        *out = PALETTE.index(&draw(pos, frame));
+        return;
     }
-    let mut out = base(pos.variant().is_tara()).to_vec();
-    header::compose(&mut out, pos, frame);
-    tiles::compose(&mut out, &rec);
-    out
+    out.clear();
+    out.extend_from_slice(base(pos.variant().is_tara()));
+    header::compose(out, pos, frame);
+    tiles::compose(out, &rec);
 }
 
 /// Width of the dark outline of a mark's frame and of an arrow's shaft.

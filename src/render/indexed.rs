@@ -460,12 +460,14 @@ impl Palette {
             enc.set_color(png::ColorType::Indexed);
             enc.set_depth(png::BitDepth::Eight);
             enc.set_palette(self.colours[..ENTRIES * 3].to_vec());
-            // Palette indices are not numbers that filters can predict, and fdeflate (the
-            // `Fast` setting) only codes runs and literals: on a board it makes 58 KB (adaptive
-            // filters) to 86 KB (Up). Deflate level 1 without filters finds the repeated tiles
-            // and rows: 30 KB, for about 1 ms more; higher levels save little more for much
-            // more time (level 2: 21 KB in twice the time).
-            enc.set_deflate_compression(png::DeflateCompression::Level(1));
+            // Palette indices are not numbers that filters can predict (Sub makes boards 10 to
+            // 15% larger), so no filter. Deflate is zlib-rs (flate2's `zlib-rs` backend); on
+            // the boards of `bench render`, median bytes and ms per level:
+            //   fdeflate (`Fast`): 225-335 KB, 0.5 ms;  level 1: 30-35 KB, 0.6-0.8 ms;
+            //   level 2: 23-25 KB, 0.8 ms;  level 3: 22-24 KB, 1.5-2.8 ms;  level 6: 18-21 KB,
+            //   3-4.5 ms. (miniz_oxide, the default backend, at level 1: 30-32 KB, 2.5 ms.)
+            // Level 2 is the knee: as fast as level 1 and a quarter smaller.
+            enc.set_deflate_compression(png::DeflateCompression::Level(2));
             enc.set_filter(png::Filter::NoFilter);
             let mut writer = enc.write_header().expect("PNG header to memory");
             writer.write_image_data(data).expect("PNG data to memory");

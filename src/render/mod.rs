@@ -14,6 +14,7 @@ mod header;
 mod indexed;
 mod layout;
 mod leaderboard;
+mod lzw;
 mod profile;
 mod ratings;
 mod replay;

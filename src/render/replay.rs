@@ -2,12 +2,15 @@
 //! each later one as the boxes that changed (the header's and the board's), unchanged pixels
 //! transparent. A position shown as two images shows the first for [`PART_DELAY`] only.
 
-use super::draw::compose;
+use super::draw::compose_into;
 use super::frame::Frame;
+use super::header::PANELS_BOTTOM;
 use super::indexed::PALETTE;
-use super::layout::{HEADER, HEIGHT, WIDTH};
+use super::layout::{BOARD_X, BOARD_Y, CELL, HEADER, HEIGHT, WIDTH};
+use super::lzw::{Lzw, Pixels};
 use crate::game::{GameOptions, Move, Position};
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 /// Delay of each position, in hundredths of a second.
 const FRAME_DELAY: u16 = 90;
@@ -105,8 +108,8 @@ fn thinned(n: usize, step: usize) -> Vec<usize> {
 }
 
 /// The GIF of the positions at plies `shown` (increasing), each frame composed and encoded in
-/// turn: the first whole, each later one as the boxes that changed, the header's and the
-/// board's, unchanged pixels in them transparent.
+/// turn: the first whole, each later one as the boxes that changed ([`boxes`]), unchanged
+/// pixels in them transparent (or their own colour where that codes shorter: [`lzw`]).
 fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]) -> Vec<u8> {
     let palette = &*PALETTE;
     let n = shown.len();
@@ -115,29 +118,28 @@ fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]
     {
         let mut enc = gif::Encoder::new(&mut out, w, h, &palette.colours).expect("GIF header");
         enc.set_repeat(gif::Repeat::Infinite).expect("GIF loop");
-        let mut previous: Option<Vec<u8>> = None;
+        let mut lzw = Lzw::new();
+        let (mut previous, mut next) = (Vec::new(), Vec::new());
+        let mut parts = Parts::default();
         for (i, &ply) in shown.iter().enumerate() {
             let (pos, last) = &all[ply];
-            let indexed = compose(pos, &Frame::new(names.clone(), *last));
+            compose_into(&mut next, pos, &Frame::new(names.clone(), *last));
             let delay = delay(i, n);
-            match &previous {
-                None => {
-                    let frame = gif::Frame {
-                        width: w,
-                        height: h,
-                        buffer: Cow::Borrowed(&indexed[..]),
-                        delay,
-                        ..gif::Frame::default()
-                    };
-                    enc.write_frame(&frame).expect("GIF frame");
-                }
-                Some(prev) => {
-                    for frame in changes(prev, &indexed, delay) {
-                        enc.write_frame(&frame).expect("GIF frame");
-                    }
-                }
+            if i == 0 {
+                parts.data.clear();
+                lzw.encode(Pixels::Plain(&next), &mut parts.data);
+                let frame = gif::Frame {
+                    width: w,
+                    height: h,
+                    buffer: Cow::Borrowed(&parts.data[..]),
+                    delay,
+                    ..gif::Frame::default()
+                };
+                enc.write_lzw_pre_encoded_frame(&frame).expect("GIF frame");
+            } else {
+                parts.write(&mut enc, &mut lzw, &previous, &next, delay);
             }
-            previous = Some(indexed);
+            std::mem::swap(&mut previous, &mut next);
         }
     }
     out
@@ -154,85 +156,181 @@ fn delay(i: usize, n: usize) -> u16 {
     }
 }
 
-/// The images that turn `prev` into `next`: the changed box of the header and that of the
-/// board, the one shown for [`PART_DELAY`] and the other for the rest of `delay`; one
-/// transparent pixel if nothing changed.
-fn changes(prev: &[u8], next: &[u8], delay: u16) -> Vec<gif::Frame<'static>> {
-    let header = HEADER as usize;
-    let mut parts: Vec<gif::Frame<'static>> = [0..header, header..HEIGHT as usize]
-        .into_iter()
-        .filter_map(|rows| cropped(prev, next, rows))
-        .collect();
-    if parts.is_empty() {
-        parts.push(gif::Frame {
-            width: 1,
-            height: 1,
-            buffer: Cow::Owned(vec![TRANSPARENT]),
-            transparent: Some(TRANSPARENT),
-            dispose: gif::DisposalMethod::Keep,
-            ..gif::Frame::default()
-        });
-    }
-    let k = parts.len() as u16;
-    for (j, part) in parts.iter_mut().enumerate() {
-        part.delay = if j + 1 == usize::from(k) {
-            delay.saturating_sub(PART_DELAY * (k - 1)).max(PART_DELAY)
-        } else {
-            PART_DELAY
-        };
-    }
-    parts
+/// A box of the image: left, top, right, bottom (the last two exclusive).
+type Box4 = [usize; 4];
+
+fn area(b: &Box4) -> usize {
+    (b[2] - b[0]) * (b[3] - b[1])
 }
 
-/// The box of `next` within `rows` that differs from `prev`, unchanged pixels transparent;
-/// `None` if nothing there changed.
-fn cropped(prev: &[u8], next: &[u8], rows: std::ops::Range<usize>) -> Option<gif::Frame<'static>> {
-    let w = WIDTH as usize;
-    let (mut x0, mut y0, mut x1, mut y1) = (w, usize::MAX, 0, 0);
-    for y in rows {
-        let (a, b) = (&prev[y * w..(y + 1) * w], &next[y * w..(y + 1) * w]);
-        if a == b {
-            continue;
+fn union(a: &Box4, b: &Box4) -> Box4 {
+    [
+        a[0].min(b[0]),
+        a[1].min(b[1]),
+        a[2].max(b[2]),
+        a[3].max(b[3]),
+    ]
+}
+
+/// Two boxes are coded as one when that adds at most this many pixels: an image costs about
+/// 25 bytes besides its pixels, as much as this many unchanged pixels.
+const MERGE_SLACK: usize = 2048;
+/// At most this many images per position: the first ones are shown for [`PART_DELAY`] each.
+const MAX_PARTS: usize = 3;
+
+/// The regions whose changes are boxed separately: each player's panel, the status lines, and
+/// a grid of the board's cells with the margins around them.
+static REGIONS: LazyLock<Vec<Box4>> = LazyLock::new(|| {
+    let (w, header, panels) = (WIDTH as usize, HEADER as usize, PANELS_BOTTOM);
+    let mut regions = vec![
+        [0, 0, w / 2, panels],
+        [w / 2, 0, w, panels],
+        [0, panels, w, header],
+    ];
+    let edges = |start: f32| -> Vec<usize> {
+        (0..=7)
+            .map(|k| (start + k as f32 * CELL) as usize)
+            .collect()
+    };
+    let mut xs = vec![0];
+    xs.extend(edges(BOARD_X));
+    xs.push(w);
+    let mut ys = vec![header];
+    ys.extend(edges(BOARD_Y));
+    ys.push(HEIGHT as usize);
+    for y in ys.windows(2) {
+        for x in xs.windows(2) {
+            if x[0] < x[1] && y[0] < y[1] {
+                regions.push([x[0], y[0], x[1], y[1]]);
+            }
         }
-        let first = a.iter().zip(b).position(|(p, q)| p != q).unwrap_or(0);
-        let last = w
-            - 1
-            - a.iter()
-                .rev()
-                .zip(b.iter().rev())
-                .position(|(p, q)| p != q)
-                .unwrap_or(0);
-        x0 = x0.min(first);
-        x1 = x1.max(last);
-        y0 = y0.min(y);
-        y1 = y;
     }
-    if y0 == usize::MAX {
-        return None;
+    regions
+});
+
+/// The boxes of `next` that differ from `prev`: the changed pixels' box in each of the
+/// [`REGIONS`], then boxes merged while merging adds at most [`MERGE_SLACK`] pixels or there
+/// are more than [`MAX_PARTS`]; top to bottom.
+fn boxes(prev: &[u8], next: &[u8]) -> Vec<Box4> {
+    let w = WIDTH as usize;
+    let rows: Vec<bool> = prev
+        .chunks_exact(w)
+        .zip(next.chunks_exact(w))
+        .map(|(a, b)| a != b)
+        .collect();
+    let mut found: Vec<Box4> = Vec::new();
+    for r in REGIONS.iter() {
+        let mut b: Option<Box4> = None;
+        for y in (r[1]..r[3]).filter(|&y| rows[y]) {
+            let (a, c) = (
+                &prev[y * w + r[0]..y * w + r[2]],
+                &next[y * w + r[0]..y * w + r[2]],
+            );
+            if a == c {
+                continue;
+            }
+            let first = a.iter().zip(c).position(|(p, q)| p != q).unwrap_or(0);
+            let last = a.len()
+                - a.iter()
+                    .rev()
+                    .zip(c.iter().rev())
+                    .position(|(p, q)| p != q)
+                    .unwrap_or(0);
+            let row = [r[0] + first, y, r[0] + last, y + 1];
+            b = Some(b.map_or(row, |b| union(&b, &row)));
+        }
+        found.extend(b);
     }
-    let (cw, ch) = (x1 - x0 + 1, y1 - y0 + 1);
-    let mut buf = Vec::with_capacity(cw * ch);
-    for y in y0..=y1 {
-        let (a, b) = (
-            &prev[y * w + x0..=y * w + x1],
-            &next[y * w + x0..=y * w + x1],
-        );
-        buf.extend(
-            a.iter()
-                .zip(b)
-                .map(|(p, q)| if p == q { TRANSPARENT } else { *q }),
-        );
+    loop {
+        let mut best: Option<(isize, usize, usize)> = None;
+        for i in 0..found.len() {
+            for j in i + 1..found.len() {
+                let extra = area(&union(&found[i], &found[j])) as isize
+                    - area(&found[i]) as isize
+                    - area(&found[j]) as isize;
+                if best.is_none_or(|(e, _, _)| extra < e) {
+                    best = Some((extra, i, j));
+                }
+            }
+        }
+        match best {
+            Some((extra, i, j)) if extra <= MERGE_SLACK as isize || found.len() > MAX_PARTS => {
+                found[i] = union(&found[i], &found[j]);
+                found.swap_remove(j);
+            }
+            _ => break,
+        }
     }
-    Some(gif::Frame {
-        left: x0 as u16,
-        top: y0 as u16,
-        width: cw as u16,
-        height: ch as u16,
-        buffer: Cow::Owned(buf),
-        transparent: Some(TRANSPARENT),
-        dispose: gif::DisposalMethod::Keep,
-        ..gif::Frame::default()
-    })
+    found.sort_unstable_by_key(|b| (b[1], b[0]));
+    found
+}
+
+/// Buffers for the images of one position.
+#[derive(Default)]
+struct Parts {
+    prev: Vec<u8>,
+    next: Vec<u8>,
+    data: Vec<u8>,
+}
+
+impl Parts {
+    /// Writes the images that turn `prev` into `next`: the changed [`boxes`], the last shown
+    /// for the rest of `delay` and the others for [`PART_DELAY`]; one transparent pixel if
+    /// nothing changed.
+    fn write<W: std::io::Write>(
+        &mut self,
+        enc: &mut gif::Encoder<W>,
+        lzw: &mut Lzw,
+        prev: &[u8],
+        next: &[u8],
+        delay: u16,
+    ) {
+        let w = WIDTH as usize;
+        let mut found = boxes(prev, next);
+        let nothing = found.is_empty();
+        if nothing {
+            found.push([0, 0, 1, 1]);
+        }
+        let k = found.len() as u16;
+        for (j, b) in found.iter().enumerate() {
+            self.prev.clear();
+            self.next.clear();
+            for y in b[1]..b[3] {
+                self.prev
+                    .extend_from_slice(&prev[y * w + b[0]..y * w + b[2]]);
+                self.next
+                    .extend_from_slice(&next[y * w + b[0]..y * w + b[2]]);
+            }
+            self.data.clear();
+            let pixels = if nothing {
+                Pixels::Plain(&[TRANSPARENT])
+            } else {
+                Pixels::Diff {
+                    prev: &self.prev,
+                    next: &self.next,
+                    transparent: TRANSPARENT,
+                }
+            };
+            lzw.encode(pixels, &mut self.data);
+            let delay = if j + 1 == found.len() {
+                delay.saturating_sub(PART_DELAY * (k - 1)).max(PART_DELAY)
+            } else {
+                PART_DELAY
+            };
+            let frame = gif::Frame {
+                left: b[0] as u16,
+                top: b[1] as u16,
+                width: (b[2] - b[0]) as u16,
+                height: (b[3] - b[1]) as u16,
+                buffer: Cow::Borrowed(&self.data[..]),
+                transparent: Some(TRANSPARENT),
+                dispose: gif::DisposalMethod::Keep,
+                delay,
+                ..gif::Frame::default()
+            };
+            enc.write_lzw_pre_encoded_frame(&frame).expect("GIF frame");
+        }
+    }
 }
 
 #[cfg(test)]
@@ -246,6 +344,43 @@ mod tests {
         assert_eq!(thinned(5, 1), vec![0, 1, 2, 3, 4, 5]);
         assert_eq!(thinned(30, 10), vec![0, 10, 20, 24, 25, 26, 27, 28, 29, 30]);
         assert_eq!(thinned(30, 31), vec![0, 30]);
+    }
+
+    #[test]
+    fn boxes_cover_every_changed_pixel_in_few_images() {
+        let mut rng = Rng::new(21);
+        let len = (WIDTH * HEIGHT) as usize;
+        let prev: Vec<u8> = (0..len).map(|i| (i / 7 % 200) as u8).collect();
+        assert!(boxes(&prev, &prev).is_empty());
+        for changes in [1, 3, 10, 200] {
+            let mut next = prev.clone();
+            for _ in 0..changes {
+                // A few clusters of changed pixels anywhere, header and board.
+                let (x, y) = (rng.below(590), rng.below(680));
+                for k in 0..rng.below(60) {
+                    next[(y + k % 10) * WIDTH as usize + x + k % 9] ^= 0x55;
+                }
+            }
+            let found = boxes(&prev, &next);
+            assert!(!found.is_empty() && found.len() <= MAX_PARTS, "{found:?}");
+            for i in (0..len).filter(|&i| prev[i] != next[i]) {
+                let (x, y) = (i % WIDTH as usize, i / WIDTH as usize);
+                assert!(
+                    found
+                        .iter()
+                        .any(|b| b[0] <= x && x < b[2] && b[1] <= y && y < b[3]),
+                    "({x}, {y}) outside {found:?}"
+                );
+            }
+        }
+        // Two changes far apart are two boxes, not one box around both.
+        let mut next = prev.clone();
+        next[200 * WIDTH as usize + 60] ^= 1;
+        next[640 * WIDTH as usize + 540] ^= 1;
+        assert_eq!(
+            boxes(&prev, &next),
+            vec![[60, 200, 61, 201], [540, 640, 541, 641]]
+        );
     }
 
     #[test]

@@ -1,0 +1,353 @@
+//! GIF's LZW compression of 8-bit palette indices (GIF89a, appendix F), for the frames of a
+//! replay. Besides plain images it codes frame diffs whose unchanged pixels are wildcards:
+//! each may be written as the transparent index or as its own colour, whichever continues the
+//! string being matched, so that unchanged pixels never break a match. Both decode to the same
+//! picture.
+//!
+//! The string table is a small hash table (code × byte → code) that stays in the processor's
+//! nearest cache: each pixel costs one lookup, or two for an unchanged one.
+
+/// Bits per pixel of the input (the minimum code size written before the data).
+const MIN_CODE_SIZE: u8 = 8;
+const CLEAR: u16 = 1 << MIN_CODE_SIZE;
+const END: u16 = CLEAR + 1;
+/// The first code free after a clear.
+const FIRST: u16 = CLEAR + 2;
+/// Codes are at most 12 bits wide.
+const MAX_CODES: u16 = 4096;
+
+/// Slots of the string table: twice the codes, so that probes stay short.
+const SLOTS: usize = 2 * MAX_CODES as usize;
+/// An empty slot (no entry has this value: a child of code 4095 is never made).
+const EMPTY: u32 = u32::MAX;
+
+/// An LZW coder; keeps its table between images to save allocating it.
+pub(super) struct Lzw {
+    /// The string table: open addressing on (code, byte), each slot `(code << 8 | byte) << 12
+    /// | child`. Small enough (32 KB) to stay in the processor's nearest cache.
+    table: Vec<u32>,
+    /// The codes of the runs of the transparent index in the table, shortest first.
+    runs: Vec<u16>,
+}
+
+/// What each pixel of an image may be written as.
+#[derive(Clone, Copy)]
+pub(super) enum Pixels<'a> {
+    /// Exactly these indices.
+    Plain(&'a [u8]),
+    /// `next` where it differs from `prev`; elsewhere either `transparent` or `next`.
+    Diff {
+        prev: &'a [u8],
+        next: &'a [u8],
+        transparent: u8,
+    },
+}
+
+/// Codes written least significant bit first.
+struct Bits<'a> {
+    out: &'a mut Vec<u8>,
+    acc: u64,
+    n: u32,
+}
+
+impl Bits<'_> {
+    #[inline]
+    fn put(&mut self, code: u16, width: u32) {
+        self.acc |= u64::from(code) << self.n;
+        self.n += width;
+        if self.n >= 32 {
+            self.out.extend_from_slice(&(self.acc as u32).to_le_bytes());
+            self.acc >>= 32;
+            self.n -= 32;
+        }
+    }
+
+    fn finish(mut self) {
+        while self.n > 0 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+            self.n = self.n.saturating_sub(8);
+        }
+    }
+}
+
+impl Lzw {
+    pub(super) fn new() -> Lzw {
+        Lzw {
+            table: vec![EMPTY; SLOTS],
+            runs: Vec::with_capacity(usize::from(MAX_CODES)),
+        }
+    }
+
+    /// The slot of (code, byte): where it is, or the empty slot where it would go.
+    #[inline(always)]
+    fn slot(&self, key: u32) -> usize {
+        let mut i = (key.wrapping_mul(0x9e37_79b1) >> 19) as usize;
+        loop {
+            let e = self.table[i];
+            if e == EMPTY || e >> 12 == key {
+                return i;
+            }
+            i = (i + 1) & (SLOTS - 1);
+        }
+    }
+
+    /// The child of `code` continued by `byte`, if the table has it.
+    #[inline(always)]
+    fn child(&self, code: u16, byte: u8) -> Option<u16> {
+        let key = u32::from(code) << 8 | u32::from(byte);
+        let e = self.table[self.slot(key)];
+        (e != EMPTY).then_some((e & 0xfff) as u16)
+    }
+
+    /// The image's data as a GIF image block's content: the minimum code size, then the
+    /// codes (not yet cut into sub-blocks), appended to `out`.
+    pub(super) fn encode(&mut self, pixels: Pixels<'_>, out: &mut Vec<u8>) {
+        match pixels {
+            Pixels::Plain(p) => self.run(p.len(), out, |i| (p[i], None), |_, _| 0, 0),
+            Pixels::Diff {
+                prev,
+                next,
+                transparent,
+            } => {
+                let len = next.len().min(prev.len());
+                let symbol = |i: usize| {
+                    let s = next[i];
+                    if prev[i] == s {
+                        (transparent, Some(s))
+                    } else {
+                        (s, None)
+                    }
+                };
+                self.run(
+                    len,
+                    out,
+                    symbol,
+                    |i, max| unchanged(prev, next, i, max),
+                    transparent,
+                )
+            }
+        }
+    }
+
+    /// Codes `len` pixels, pixel `i` written as `symbol(i).0`, or as `symbol(i).1` where
+    /// that continues the current string and the first does not. `wild(i, max)` is how many
+    /// pixels from `i` on (at most `max`) may be `transparent`: while the string is all
+    /// `transparent` it is extended over them at once (the table holds every shorter run of
+    /// `transparent` as a string, so this is what coding them one by one would do).
+    #[inline(always)]
+    fn run(
+        &mut self,
+        len: usize,
+        out: &mut Vec<u8>,
+        symbol: impl Fn(usize) -> (u8, Option<u8>),
+        wild: impl Fn(usize, usize) -> usize,
+        transparent: u8,
+    ) {
+        out.push(MIN_CODE_SIZE);
+        let mut bits = Bits { out, acc: 0, n: 0 };
+        let mut width = u32::from(MIN_CODE_SIZE) + 1;
+        let mut next = FIRST;
+        bits.put(CLEAR, width);
+        self.table.fill(EMPTY);
+        if len == 0 {
+            bits.put(END, width);
+            bits.finish();
+            return;
+        }
+        // `runs[k - 1]`: the code of the string of `k` transparent pixels; `run`: the length
+        // of the current string if it is all transparent (else 0).
+        let t = u16::from(transparent);
+        self.runs.clear();
+        self.runs.push(t);
+        let (first, _) = symbol(0);
+        let mut cur = u16::from(first);
+        let mut run = usize::from(first == transparent);
+        let mut i = 1;
+        while i < len {
+            if run > 0 && run < self.runs.len() {
+                let k = wild(i, self.runs.len() - run);
+                if k > 0 {
+                    run += k;
+                    i += k;
+                    cur = self.runs[run - 1];
+                    continue;
+                }
+            }
+            let (s, alt) = symbol(i);
+            i += 1;
+            let key = u32::from(cur) << 8 | u32::from(s);
+            let at = self.slot(key);
+            let e = self.table[at];
+            if e != EMPTY {
+                cur = (e & 0xfff) as u16;
+                run = if s == transparent && run > 0 {
+                    run + 1
+                } else {
+                    0
+                };
+                continue;
+            }
+            if let Some(c) = alt.and_then(|a| self.child(cur, a)) {
+                cur = c;
+                run = 0;
+                continue;
+            }
+            bits.put(cur, width);
+            if next == MAX_CODES {
+                bits.put(CLEAR, width);
+                self.table.fill(EMPTY);
+                self.runs.truncate(1);
+                width = u32::from(MIN_CODE_SIZE) + 1;
+                next = FIRST;
+            } else {
+                self.table[at] = key << 12 | u32::from(next);
+                if run > 0 && s == transparent && run == self.runs.len() {
+                    self.runs.push(next);
+                }
+                next += 1;
+                if u32::from(next) > 1 << width && width < 12 {
+                    width += 1;
+                }
+            }
+            cur = u16::from(s);
+            run = usize::from(s == transparent);
+        }
+        bits.put(cur, width);
+        // The decoder adds an entry for the last code too, and may widen its codes for it.
+        if next < MAX_CODES && u32::from(next) == 1 << width && width < 12 {
+            width += 1;
+        }
+        bits.put(END, width);
+        bits.finish();
+    }
+}
+
+/// How many pixels from `i` on, at most `max`, are the same in `prev` and `next`.
+#[inline(always)]
+fn unchanged(prev: &[u8], next: &[u8], i: usize, max: usize) -> usize {
+    let end = (i + max).min(next.len());
+    let (a, b) = (&prev[i..end], &next[i..end]);
+    let mut k = 0;
+    while k + 8 <= a.len() {
+        let x = u64::from_le_bytes(a[k..k + 8].try_into().unwrap_or_default())
+            ^ u64::from_le_bytes(b[k..k + 8].try_into().unwrap_or_default());
+        if x != 0 {
+            return k + (x.trailing_zeros() / 8) as usize;
+        }
+        k += 8;
+    }
+    while k < a.len() && a[k] == b[k] {
+        k += 1;
+    }
+    k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::playout::Rng;
+
+    /// Decodes an image block's content with the `gif` crate's decoder, via a one-image GIF.
+    fn decode(data: &[u8], w: u16, h: u16) -> Vec<u8> {
+        let mut gif_bytes = Vec::new();
+        {
+            let palette: Vec<u8> = (0..=255u8).flat_map(|v| [v, v, v]).collect();
+            let mut enc = gif::Encoder::new(&mut gif_bytes, w, h, &palette).unwrap();
+            let frame = gif::Frame {
+                width: w,
+                height: h,
+                buffer: std::borrow::Cow::Borrowed(data),
+                ..gif::Frame::default()
+            };
+            enc.write_lzw_pre_encoded_frame(&frame).unwrap();
+        }
+        let mut opts = gif::DecodeOptions::new();
+        opts.set_color_output(gif::ColorOutput::Indexed);
+        let mut dec = opts.read_info(&gif_bytes[..]).unwrap();
+        let f = dec.read_next_frame().unwrap().unwrap();
+        f.buffer.to_vec()
+    }
+
+    fn encode(pixels: Pixels<'_>) -> Vec<u8> {
+        let mut out = Vec::new();
+        Lzw::new().encode(pixels, &mut out);
+        out
+    }
+
+    #[test]
+    fn plain_images_round_trip_through_the_gif_decoder() {
+        let mut rng = Rng::new(11);
+        let mut lzw = Lzw::new();
+        // Noise (the table fills and clears many times), runs, few colours, one pixel.
+        let noise: Vec<u8> = (0..300 * 200).map(|_| rng.below(256) as u8).collect();
+        let runs: Vec<u8> = (0..300 * 200).map(|i| (i / 777 % 7) as u8 * 31).collect();
+        let few: Vec<u8> = (0..300 * 200).map(|_| rng.below(3) as u8).collect();
+        for (img, w, h) in [
+            (&noise[..], 300, 200),
+            (&runs[..], 300, 200),
+            (&few[..], 300, 200),
+            (&runs[..1], 1, 1),
+            (&few[..4999], 4999, 1),
+        ] {
+            let mut out = Vec::new();
+            lzw.encode(Pixels::Plain(img), &mut out);
+            assert_eq!(decode(&out, w, h), img, "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn diffs_decode_to_the_changed_pixels_and_transparency_elsewhere() {
+        let mut rng = Rng::new(12);
+        let prev: Vec<u8> = (0..200 * 150).map(|i| (i / 90 % 5) as u8).collect();
+        let mut next = prev.clone();
+        for _ in 0..3000 {
+            let i = rng.below(next.len());
+            next[i] = rng.below(255) as u8;
+        }
+        let out = encode(Pixels::Diff {
+            prev: &prev,
+            next: &next,
+            transparent: 255,
+        });
+        let shown = decode(&out, 200, 150);
+        for i in 0..next.len() {
+            // Each pixel is the new colour, or transparent where nothing changed.
+            let ok = shown[i] == next[i] || (prev[i] == next[i] && shown[i] == 255);
+            assert!(
+                ok,
+                "pixel {i}: {} for {} (was {})",
+                shown[i], next[i], prev[i]
+            );
+        }
+    }
+
+    #[test]
+    fn wildcards_make_diffs_smaller_than_plain_transparency() {
+        // Rows whose unchanged pixels differ from row to row: as wildcards they match.
+        let w = 240;
+        let prev: Vec<u8> = (0..w * 100).map(|i| ((i * 7 + i / w) % 13) as u8).collect();
+        let mut next = prev.clone();
+        for y in 0..100 {
+            next[y * w + 100..y * w + 110].fill(200);
+        }
+        let masked: Vec<u8> = prev
+            .iter()
+            .zip(&next)
+            .map(|(p, n)| if p == n { 255 } else { *n })
+            .collect();
+        let wild = encode(Pixels::Diff {
+            prev: &prev,
+            next: &next,
+            transparent: 255,
+        });
+        let plain = encode(Pixels::Plain(&masked));
+        assert_eq!(decode(&plain, w as u16, 100), masked);
+        assert!(
+            wild.len() <= plain.len(),
+            "{} > {}",
+            wild.len(),
+            plain.len()
+        );
+    }
+}
