@@ -148,6 +148,10 @@ pub fn pair_one(players: u32, seconds: f64) -> serde_json::Value {
         "from_scratch": stats.map(|s| s.from_scratch),
         "reopened": stats.map(|s| s.reopened),
         "augmentations": stats.map(|s| s.stages),
+        "paired_at_once": stats.map(|s| s.paired_at_once),
+        "fixed_at_once": stats.map(|s| s.fixed_at_once),
+        "scans": stats.map(|s| s.scans),
+        "dual_updates": stats.map(|s| s.dual_updates),
         "error": error,
     })
 }

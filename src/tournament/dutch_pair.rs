@@ -5,10 +5,13 @@
 //! moved-down players to pair, their opponents, the exchanges between S1 and S2 and finally
 //! each S1 player's opponent are fixed one at a time, each by raising the weights of the
 //! edges that the rule prefers by less than any criterion can weigh, and matching again —
-//! incrementally: each step re-opens only the players whose edges it changed.
+//! incrementally: each step re-opens only the players where a changed edge breaks the
+//! matching's optimality, and a pair once decided is fixed ([`Matcher::fix_pair`]) and leaves
+//! the searches.
 //!
 //! Weights are wide integers sized for the tournament: about 11 bits per criterion and score
-//! group for 2,000 players (see [`layout_bits`]), in as few 64-bit words as hold them.
+//! group for 2,000 players (see [`layout_bits`]), in as few 64-bit words as hold them (up to
+//! 12 words, then 16 and 32).
 
 use super::dutch::{Board, DutchError, DutchPlayer, Float, NextRound, Strength};
 use super::matching::{Matcher, Stats, Weight, Wide};
@@ -53,8 +56,12 @@ fn pair_round_counted(next: &NextRound, first: Colour) -> Result<(Vec<Board>, St
         193..=256 => run::<4>(next, &sorted, &layout),
         257..=320 => run::<5>(next, &sorted, &layout),
         321..=384 => run::<6>(next, &sorted, &layout),
-        385..=512 => run::<8>(next, &sorted, &layout),
-        513..=1024 => run::<16>(next, &sorted, &layout),
+        385..=448 => run::<7>(next, &sorted, &layout),
+        449..=512 => run::<8>(next, &sorted, &layout),
+        513..=576 => run::<9>(next, &sorted, &layout),
+        577..=640 => run::<10>(next, &sorted, &layout),
+        641..=768 => run::<12>(next, &sorted, &layout),
+        769..=1024 => run::<16>(next, &sorted, &layout),
         1025..=2048 => run::<32>(next, &sorted, &layout),
         bits => run_huge(bits, next, &sorted, &layout),
     }?;
@@ -284,18 +291,6 @@ impl Context<'_> {
     }
 }
 
-/// Sets the pair `a`–`b` with the highest weight and removes every other edge at them.
-fn finalize<W: Weight>(m: &mut Matcher<W>, a: usize, b: usize, top: &W) {
-    for u in 0..m.len() {
-        if u != a {
-            m.set(a, u, if u == b { top.clone() } else { W::zero() });
-        }
-        if u != b {
-            m.set(b, u, if u == a { top.clone() } else { W::zero() });
-        }
-    }
-}
-
 #[allow(clippy::needless_range_loop)] // indices into several parallel tables
 fn run<const N: usize>(
     next: &NextRound,
@@ -500,7 +495,7 @@ fn run<const N: usize>(
             stable = m.matching().to_vec();
             let mv = stable[v];
             matched[mv] = true;
-            finalize(&mut m, v, mv, &top);
+            m.fix_pair(v, mv, &top);
         }
 
         // The remainder: residents not paired with a moved-down player.
@@ -635,7 +630,7 @@ fn run<const N: usize>(
             let mv = stable[pv];
             matched[pv] = true;
             matched[mv] = true;
-            finalize(&mut m, pv, mv, &top);
+            m.fix_pair(pv, mv, &top);
         }
 
         // Pairs made; the rest move down to the next bracket.

@@ -1,7 +1,8 @@
 //! Maximum-weight matching in a general graph (Edmonds' blossom algorithm with dual
 //! variables), over any exact integer weight type: the Dutch system encodes its criteria
 //! lexicographically in very wide integers ([`Wide`]). A first computation is O(n³); later ones
-//! re-open only the vertices whose edges changed (see [`Matcher`]).
+//! re-open only the vertices where a changed edge breaks the optimality conditions, and pairs
+//! fixed for good leave the searches (see [`Matcher`]).
 //!
 //! A weight of zero means "no edge". The matching maximises the total weight; it need not be
 //! of maximum cardinality (the Dutch weights make cardinality their highest criterion).
@@ -157,16 +158,22 @@ const NONE: usize = 0;
 /// weights change.
 ///
 /// The matching, the dual variables and the blossoms stay between computations. Each
-/// [`Matcher::set`] names a *modified* vertex (its first argument); the next
-/// [`Matcher::compute`] re-opens only the modified vertices: it frees them from their mates
-/// and blossoms, raises their duals until every dual constraint holds again, and augments from
-/// them. After changes at `k` vertices a computation costs about `k` augmentations of
-/// O(n²) each instead of a whole solve; changes at more than half of the vertices start
-/// over from scratch.
+/// [`Matcher::set`] names a *modified* vertex (its first argument). The next
+/// [`Matcher::compute`] keeps the matching where the change leaves it provably optimal (an
+/// unmatched edge between two vertices outside blossoms that stays within their duals) and
+/// otherwise re-opens the modified vertex: frees it from its mate and blossoms, raises its
+/// dual until every dual constraint holds again, and augments from it (free vertices joined
+/// by a tight edge are matched at once, many per search). After changes at `k` vertices a
+/// computation costs at most about `k` augmentations of O(n²) each instead of a whole
+/// solve; changes at more than half of the vertices start over from scratch.
+/// [`Matcher::fix_pair`] settles a matched pair for good at no cost and leaves it out of
+/// later searches. Weights are kept doubled in an `(n + 1)²` table read row by row.
 pub struct Matcher<W: Weight> {
     n: usize,
     b: Blossom<W>,
-    /// Modified vertices since the last computation (from 1), and a flag for each.
+    /// Edges changed since the last computation (vertices from 1, the modified one first).
+    changed: Vec<(u32, u32)>,
+    /// Vertices to re-open (from 1), and a flag for each.
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
     fresh: bool,
@@ -185,6 +192,14 @@ pub struct Stats {
     pub reopened: u64,
     /// Augmentations (and other changes of the matching) in all.
     pub stages: u64,
+    /// Vertices whose edges the searches scanned, in all.
+    pub scans: u64,
+    /// Changes of the dual variables in the searches, in all.
+    pub dual_updates: u64,
+    /// Pairs fixed without a search (see [`Matcher::fix_pair`]).
+    pub fixed_at_once: u64,
+    /// Augmentations along a single tight edge between free vertices, made without a search.
+    pub paired_at_once: u64,
 }
 
 impl<W: Weight> Matcher<W> {
@@ -192,6 +207,7 @@ impl<W: Weight> Matcher<W> {
         Matcher {
             n,
             b: Blossom::new(n),
+            changed: Vec::new(),
             dirty: Vec::new(),
             is_dirty: vec![false; n + 1],
             fresh: true,
@@ -204,19 +220,75 @@ impl<W: Weight> Matcher<W> {
     /// the next computation re-opens it (unless the weight is unchanged).
     pub fn set(&mut self, u: usize, v: usize, w: W) {
         debug_assert_ne!(u, v);
-        let i = index(u + 1, v + 1);
-        if self.b.w[i] == w {
+        let w2 = w.twice();
+        if *self.b.wt(u + 1, v + 1) == w2 {
             return;
         }
-        self.b.w[i] = w;
-        if !self.is_dirty[u + 1] {
-            self.is_dirty[u + 1] = true;
-            self.dirty.push(u + 1);
+        self.b.put(u + 1, v + 1, w2);
+        if !self.fresh {
+            self.changed.push((u as u32 + 1, v as u32 + 1));
+        }
+        for x in [u + 1, v + 1] {
+            // A fixed pair back in the searches: re-opened, which also renews the blossoms'
+            // best edges to them (made while they were left out).
+            if let Some(p) = self.b.revive(x) {
+                for y in [x, p] {
+                    if !self.is_dirty[y] {
+                        self.is_dirty[y] = true;
+                        self.dirty.push(y);
+                    }
+                }
+            }
         }
     }
 
-    pub fn weight(&self, u: usize, v: usize) -> &W {
-        &self.b.w[index(u + 1, v + 1)]
+    /// Fixes the pair `a`–`b` (from 0): its weight becomes `w`, at least the weight of any
+    /// edge, and every other edge at `a` or `b` is removed. After a computation that matched
+    /// them to each other outside blossoms this costs no search: the duals are raised so that
+    /// the matching stays optimal, and the two are left out of later searches (until an edge
+    /// at them is set again). Otherwise it is the same as setting those edges.
+    pub fn fix_pair(&mut self, a: usize, b: usize, w: &W) {
+        let (x, y) = (a + 1, b + 1);
+        let w2 = w.twice();
+        let bl = &self.b;
+        let sum = bl.lab[x].plus(&bl.lab[y]);
+        let fast = !self.fresh
+            && self.changed.is_empty()
+            && bl.mate[x] == y
+            && bl.st[x] == x
+            && bl.st[y] == y
+            && bl.fixed[x] == NONE
+            && bl.fixed[y] == NONE
+            && sum == *bl.wt(x, y)
+            && w2 >= sum;
+        if !fast {
+            for u in 0..self.n {
+                if u != a {
+                    self.set(a, u, if u == b { w.clone() } else { W::zero() });
+                }
+                if u != b {
+                    self.set(b, u, if u == a { w.clone() } else { W::zero() });
+                }
+            }
+            return;
+        }
+        self.stats.fixed_at_once += 1;
+        let bl = &mut self.b;
+        for u in 1..=self.n {
+            if u != x && u != y {
+                bl.put(x, u, W::zero());
+                bl.put(y, u, W::zero());
+            }
+        }
+        bl.lab[x] = bl.lab[x].plus(&w2.minus(&sum));
+        bl.put(x, y, w2);
+        bl.fixed[x] = y;
+        bl.fixed[y] = x;
+        bl.live.retain(|&v| v != x && v != y);
+    }
+
+    pub fn weight(&self, u: usize, v: usize) -> W {
+        self.b.wt(u + 1, v + 1).half()
     }
 
     pub fn len(&self) -> usize {
@@ -234,6 +306,16 @@ impl<W: Weight> Matcher<W> {
     /// Computes a maximum-weight matching of the current weights, from the last one where
     /// possible.
     pub fn compute(&mut self) {
+        // A changed edge that is unmatched, outside every blossom and still within its
+        // endpoints' duals leaves the matching optimal: only the others re-open their vertex.
+        for &(u, v) in &self.changed {
+            let (u, v) = (u as usize, v as usize);
+            if !self.is_dirty[u] && self.b.violated(u, v) {
+                self.is_dirty[u] = true;
+                self.dirty.push(u);
+            }
+        }
+        self.changed.clear();
         let scratch = self.fresh || 2 * self.dirty.len() > self.n;
         self.run(scratch);
     }
@@ -241,6 +323,7 @@ impl<W: Weight> Matcher<W> {
     /// [`Matcher::compute`] forgetting the last matching and duals: the reference the
     /// incremental computation is tested against.
     pub fn compute_from_scratch(&mut self) {
+        self.changed.clear();
         self.run(true);
     }
 
@@ -263,11 +346,15 @@ impl<W: Weight> Matcher<W> {
         if chk {
             self.b.check(if scratch { "reset" } else { "reopen" });
         }
-        while self.b.step() {
+        self.b.try_pairs = true;
+        while self.b.step(&mut self.stats) {
             self.stats.stages += 1;
             if chk {
                 self.b.check("step");
             }
+        }
+        if chk {
+            self.b.check_optimal("end");
         }
         for u in 0..self.n {
             let m = self.b.mate[u + 1];
@@ -281,12 +368,6 @@ impl<W: Weight> Matcher<W> {
     }
 }
 
-/// The place of edge `u`–`v` (vertices from 1) in the lower triangle.
-fn index(u: usize, v: usize) -> usize {
-    let (a, b) = if u > v { (u, v) } else { (v, u) };
-    a * (a + 1) / 2 + b
-}
-
 /// The blossom algorithm's state (vertices from 1; blossoms numbered n+1..=2n), kept between
 /// computations. `lab` holds twice the dual variables: an edge's slack is
 /// `lab[u] + lab[v] - 2 w(u, v)` plus the labels of the blossoms holding both ends.
@@ -294,64 +375,81 @@ struct Blossom<W: Weight> {
     n: usize,
     nx: usize,
     stride: usize,
-    /// Edge weights of the lower triangle (see [`index`]); entry 0 is always zero.
-    w: Vec<W>,
-    /// For each pair of (vertex or blossom) x, y: the original edge between them.
-    edge: Vec<(u32, u32)>,
+    /// Edge weights, doubled, row by row (`(n + 1)²`, row and column 0 zero): the searches
+    /// read one row at a time.
+    w2: Vec<W>,
+    /// For blossom b (row `b - n - 1`, made when first used) and each vertex or blossom x:
+    /// the original edge between them (see [`Blossom::e`]; two vertices are their own edge).
+    edge: Vec<Vec<(u32, u32)>>,
     lab: Vec<W>,
     mate: Vec<usize>,
     slack: Vec<usize>,
+    /// The slack of the edge `slack` names, while its vertex is not T-labelled.
+    slack_d: Vec<W>,
+    /// For each blossom, the number of the last scan that updated its slack.
+    scanned: Vec<usize>,
+    scan_no: usize,
+    /// Scratch for [`Blossom::add_blossom`].
+    best_d: Vec<W>,
+    /// Whether the next search first pairs free vertices joined by tight edges: at the start
+    /// of a computation and after the duals changed.
+    try_pairs: bool,
     st: Vec<usize>,
     pa: Vec<usize>,
-    /// For blossom b and vertex x in it: the child of b holding x.
-    flower_from: Vec<u32>,
+    /// For blossom b (row `b - n - 1`, made when first used) and vertex x in it: the child
+    /// of b holding x.
+    flower_from: Vec<Vec<u32>>,
     s: Vec<i8>,
     vis: Vec<usize>,
     stamp: usize,
     flower: Vec<Vec<usize>>,
     queue: std::collections::VecDeque<usize>,
     leaves: Vec<usize>,
+    /// The vertices not in a fixed pair (see [`Matcher::fix_pair`]), ascending: the only
+    /// ones the searches look at.
+    live: Vec<usize>,
+    /// For each vertex in a fixed pair, its partner; [`NONE`] for live vertices.
+    fixed: Vec<usize>,
 }
 
 impl<W: Weight> Blossom<W> {
     fn new(n: usize) -> Self {
         let size = 2 * n + 1;
-        let mut edge = vec![(0, 0); size * size];
-        for u in 1..=n {
-            for v in 1..=n {
-                edge[u * size + v] = (u as u32, v as u32);
-            }
-        }
-        let mut flower_from = vec![0; size * (n + 1)];
-        for u in 1..=n {
-            flower_from[u * (n + 1) + u] = u as u32;
-        }
         Blossom {
             n,
             nx: n,
             stride: size,
-            w: vec![W::zero(); (n + 1) * (n + 2) / 2],
-            edge,
+            w2: vec![W::zero(); (n + 1) * (n + 1)],
+            edge: vec![Vec::new(); n],
             lab: vec![W::zero(); size],
             mate: vec![NONE; size],
             slack: vec![0; size],
+            slack_d: vec![W::zero(); size],
+            scanned: vec![0; size],
+            scan_no: 0,
+            best_d: vec![W::zero(); size],
+            try_pairs: true,
             st: (0..size).collect(),
             pa: vec![0; size],
-            flower_from,
+            flower_from: vec![Vec::new(); n],
             s: vec![-1; size],
             vis: vec![0; size],
             stamp: 0,
             flower: vec![Vec::new(); size],
             queue: Default::default(),
             leaves: Vec::new(),
+            live: (1..=n).collect(),
+            fixed: vec![NONE; n + 1],
         }
     }
 
     /// Forgets the matching, the blossoms and the duals: every vertex free with the largest
     /// weight as its (doubled) dual.
     fn reset(&mut self) {
-        let wmax = self.w.iter().max().cloned().unwrap_or_else(W::zero);
+        let wmax = self.w2.iter().max().map_or_else(W::zero, W::half);
         self.nx = self.n;
+        self.live = (1..=self.n).collect();
+        self.fixed.fill(NONE);
         for x in 0..self.stride {
             self.st[x] = x;
             self.mate[x] = NONE;
@@ -374,20 +472,20 @@ impl<W: Weight> Blossom<W> {
         // even, the parity that the free vertices starting a search must share).
         for &v in dirty {
             let mut top = W::zero();
-            for x in 1..=self.n {
+            for &x in &self.live {
                 if x != v && *self.wt(v, x) > top {
                     top = self.wt(v, x).clone();
                 }
             }
-            self.lab[v] = top.twice();
+            self.lab[v] = top;
         }
         for &v in dirty {
             let mut need = W::zero();
-            for x in 1..=self.n {
+            for &x in &self.live {
                 if x == v || self.wt(v, x).is_zero() {
                     continue;
                 }
-                let two_w = self.wt(v, x).twice();
+                let two_w = self.wt(v, x).clone();
                 if two_w > self.lab[x] {
                     let d = two_w.minus(&self.lab[x]);
                     if d > need {
@@ -411,7 +509,7 @@ impl<W: Weight> Blossom<W> {
                     if self.wt(u, v).is_zero() {
                         continue;
                     }
-                    let d = self.lab[u].plus(&self.lab[v]).minus(&self.wt(u, v).twice());
+                    let d = self.lab[u].plus(&self.lab[v]).minus(self.wt(u, v));
                     if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
                         best = Some((u, d));
                     }
@@ -420,10 +518,106 @@ impl<W: Weight> Blossom<W> {
                     Some((u, _)) => ((u as u32, v as u32), (v as u32, u as u32)),
                     None => ((0, 0), (0, 0)),
                 };
-                self.edge[b * self.stride + v] = bv;
-                self.edge[v * self.stride + b] = vb;
+                debug_assert_eq!(vb, (bv.1, bv.0));
+                self.set_e(b, v, bv);
             }
             self.leaves = leaves;
+        }
+    }
+
+    /// Matches free vertices (outside blossoms, dual above zero) joined by a tight edge, in
+    /// vertex order: each such edge is an augmenting path by itself, so many are taken at once
+    /// instead of one per search. Returns how many.
+    fn pair_tight_roots(&mut self) -> u64 {
+        let np = self.n + 1;
+        let mut roots = std::mem::take(&mut self.leaves);
+        roots.clear();
+        for &x in &self.live {
+            if self.st[x] == x && self.mate[x] == NONE && !self.lab[x].is_zero() {
+                roots.push(x);
+            }
+        }
+        let mut count = 0;
+        for i in 0..roots.len() {
+            let x = roots[i];
+            if self.mate[x] != NONE {
+                continue;
+            }
+            for &y in &roots[i + 1..] {
+                let w = &self.w2[x * np + y];
+                if self.mate[y] == NONE && !w.is_zero() && self.lab[x].plus(&self.lab[y]) == *w {
+                    self.mate[x] = y;
+                    self.mate[y] = x;
+                    count += 1;
+                    break;
+                }
+            }
+        }
+        self.leaves = roots;
+        count
+    }
+
+    /// Puts vertex `x` and its partner back into the searches if their pair was fixed, and
+    /// names the partner.
+    fn revive(&mut self, x: usize) -> Option<usize> {
+        let p = self.fixed[x];
+        if p == NONE {
+            return None;
+        }
+        self.fixed[x] = NONE;
+        self.fixed[p] = NONE;
+        for v in [x, p] {
+            let at = self.live.partition_point(|&l| l < v);
+            self.live.insert(at, v);
+        }
+        Some(p)
+    }
+
+    /// Whether the change of edge `u`–`v` needs `u` re-opened: the edge is matched (its
+    /// weight changed), or weighs more than its endpoints' duals allow, or an end lies in a
+    /// blossom (whose best edges, kept between computations, may name it).
+    fn violated(&self, u: usize, v: usize) -> bool {
+        self.mate[u] == v
+            || self.st[u] != u
+            || self.st[v] != v
+            || self.lab[u].plus(&self.lab[v]) < *self.wt(u, v)
+    }
+
+    /// Panics unless the duals prove the matching optimal (for the unit tests).
+    fn check_optimal(&self, tag: &str) {
+        let np = self.n + 1;
+        // The top-level blossom chain of each vertex.
+        let mut holders: Vec<Vec<usize>> = vec![Vec::new(); np];
+        for b in self.n + 1..=self.nx {
+            if self.st[b] == 0 {
+                continue;
+            }
+            let mut leaves = Vec::new();
+            self.collect_leaves(b, &mut leaves);
+            for u in leaves {
+                holders[u].push(b);
+            }
+        }
+        for u in 1..=self.n {
+            if self.mate[u] == NONE {
+                assert!(self.lab[u].is_zero(), "{tag}: free {u} has a dual");
+            }
+            for v in u + 1..=self.n {
+                let w = &self.w2[u * np + v];
+                if w.is_zero() {
+                    continue;
+                }
+                let mut sum = self.lab[u].plus(&self.lab[v]);
+                for b in &holders[u] {
+                    if holders[v].contains(b) {
+                        sum = sum.plus(&self.lab[*b]);
+                    }
+                }
+                assert!(sum >= *w, "{tag}: edge {u}-{v} infeasible");
+                if self.mate[u] == v {
+                    assert!(sum == *w, "{tag}: matched {u}-{v} not tight");
+                }
+            }
         }
     }
 
@@ -514,15 +708,37 @@ impl<W: Weight> Blossom<W> {
     }
 
     fn e(&self, x: usize, y: usize) -> (usize, usize) {
-        let (u, v) = self.edge[x * self.stride + y];
+        let (u, v) = if x > self.n {
+            self.edge[x - self.n - 1][y]
+        } else if y > self.n {
+            let (a, b) = self.edge[y - self.n - 1][x];
+            (b, a)
+        } else {
+            (x as u32, y as u32)
+        };
         (u as usize, v as usize)
+    }
+
+    /// Sets the best edge between blossom `b` and `x` (and the reverse, if `x` is one).
+    fn set_e(&mut self, b: usize, x: usize, (u, v): (u32, u32)) {
+        self.edge[b - self.n - 1][x] = (u, v);
+        if x > self.n {
+            self.edge[x - self.n - 1][b] = (v, u);
+        }
     }
 
     fn wt(&self, u: usize, v: usize) -> &W {
         if u == 0 || v == 0 || u == v {
-            return &self.w[0];
+            return &self.w2[0];
         }
-        &self.w[index(u, v)]
+        &self.w2[u * (self.n + 1) + v]
+    }
+
+    /// Sets the doubled weight of edge `u`–`v` in both directions.
+    fn put(&mut self, u: usize, v: usize, w2: W) {
+        let np = self.n + 1;
+        self.w2[u * np + v] = w2.clone();
+        self.w2[v * np + u] = w2;
     }
 
     /// Whether x and y (vertices or blossoms) are joined by a real edge.
@@ -533,22 +749,44 @@ impl<W: Weight> Blossom<W> {
 
     fn dist(&self, x: usize, y: usize) -> W {
         let (u, v) = self.e(x, y);
-        self.lab[u].plus(&self.lab[v]).minus(&self.wt(u, v).twice())
+        self.lab[u].plus(&self.lab[v]).minus(self.wt(u, v))
     }
 
     fn ff(&self, b: usize, x: usize) -> usize {
-        self.flower_from[b * (self.n + 1) + x] as usize
+        if b > self.n {
+            self.flower_from[b - self.n - 1][x] as usize
+        } else {
+            // A vertex holds only itself.
+            if x == b {
+                b
+            } else {
+                0
+            }
+        }
+    }
+
+    /// The slack of the edge that `slack[x]` names (nonzero): kept in `slack_d` for the
+    /// unlabelled and S-labelled; T-labelled ones do not use theirs, so it is computed.
+    fn slack_of(&self, x: usize) -> W {
+        if self.s[x] == 1 {
+            self.dist(self.slack[x], x)
+        } else {
+            self.slack_d[x].clone()
+        }
     }
 
     fn update_slack(&mut self, u: usize, x: usize) {
-        if self.slack[x] == 0 || self.dist(u, x) < self.dist(self.slack[x], x) {
+        let d = self.dist(u, x);
+        if self.slack[x] == 0 || d < self.slack_of(x) {
             self.slack[x] = u;
+            self.slack_d[x] = d;
         }
     }
 
     fn set_slack(&mut self, x: usize) {
         self.slack[x] = 0;
-        for u in 1..=self.n {
+        for i in 0..self.live.len() {
+            let u = self.live[i];
             if self.real(u, x) && self.st[u] != x && self.s[self.st[u]] == 0 {
                 self.update_slack(u, x);
             }
@@ -687,28 +925,47 @@ impl<W: Weight> Blossom<W> {
         }
         self.flower[b] = fl;
         self.set_st(b, b);
-        for x in 1..=self.nx {
-            self.edge[b * self.stride + x] = (0, 0);
-            self.edge[x * self.stride + b] = (0, 0);
+        // Only live vertices and blossoms: a fixed pair is never in one.
+        let live = std::mem::take(&mut self.live);
+        let others = live.iter().copied().chain(self.n + 1..=self.nx);
+        let row = b - self.n - 1;
+        if self.edge[row].is_empty() {
+            self.edge[row] = vec![(0, 0); self.stride];
+            self.flower_from[row] = vec![0; self.n + 1];
         }
-        let np = self.n + 1;
-        for x in 1..=self.n {
-            self.flower_from[b * np + x] = 0;
+        for x in others.clone() {
+            self.set_e(b, x, (0, 0));
         }
+        for &x in &live {
+            self.flower_from[row][x] = 0;
+        }
+        // The best edge to each x, and its slack (`best_d`, valid where an edge was found).
+        let mut best_d = std::mem::take(&mut self.best_d);
         for i in 0..self.flower[b].len() {
             let xs = self.flower[b][i];
-            for x in 1..=self.nx {
-                if self.real(xs, x) && (!self.real(b, x) || self.dist(xs, x) < self.dist(b, x)) {
-                    self.edge[b * self.stride + x] = self.edge[xs * self.stride + x];
-                    self.edge[x * self.stride + b] = self.edge[x * self.stride + xs];
+            for x in others.clone() {
+                if !self.real(xs, x) {
+                    continue;
+                }
+                let d = self.dist(xs, x);
+                if !self.real(b, x) || d < best_d[x] {
+                    let (u, v) = self.e(xs, x);
+                    self.set_e(b, x, (u as u32, v as u32));
+                    best_d[x] = d;
                 }
             }
-            for x in 1..=self.n {
-                if self.flower_from[xs * np + x] != 0 {
-                    self.flower_from[b * np + x] = xs as u32;
+            if xs <= self.n {
+                self.flower_from[row][xs] = xs as u32;
+            } else {
+                for &x in &live {
+                    if self.flower_from[xs - self.n - 1][x] != 0 {
+                        self.flower_from[row][x] = xs as u32;
+                    }
                 }
             }
         }
+        self.live = live;
+        self.best_d = best_d;
         self.set_slack(b);
     }
 
@@ -773,7 +1030,16 @@ impl<W: Weight> Blossom<W> {
     /// One change of the matching (an augmentation, or a path flipped to a vertex whose
     /// dual reached zero); false when the matching is of maximum weight. The searches start
     /// at the free vertices (and blossoms) whose dual is above zero.
-    fn step(&mut self) -> bool {
+    fn step(&mut self, stats: &mut Stats) -> bool {
+        if self.try_pairs {
+            self.try_pairs = false;
+            let paired = self.pair_tight_roots();
+            if paired > 0 {
+                stats.stages += paired - 1;
+                stats.paired_at_once += paired;
+                return true;
+            }
+        }
         for x in 1..=self.nx {
             self.s[x] = -1;
             self.slack[x] = 0;
@@ -794,26 +1060,33 @@ impl<W: Weight> Blossom<W> {
                 if self.s[self.st[u]] == 1 {
                     continue;
                 }
-                for v in 1..=self.n {
+                stats.scans += 1;
+                let np = self.n + 1;
+                self.scan_no += 1;
+                for i in 0..self.live.len() {
+                    let v = self.live[i];
                     // Not kept across iterations: a new blossom changes st[u].
                     let sv = self.st[v];
                     if self.st[u] == sv {
                         continue;
                     }
-                    let w = &self.w[index(u, v)];
+                    let w = &self.w2[u * np + v];
                     if w.is_zero() {
                         continue;
                     }
-                    let d = self.lab[u].plus(&self.lab[v]).minus(&w.twice());
+                    let d = self.lab[u].plus(&self.lab[v]).minus(w);
                     if d.is_zero() {
                         if self.on_found_edge(u, v) {
                             return true;
                         }
                     } else if sv == v {
-                        if self.slack[v] == 0 || d < self.dist(self.slack[v], v) {
+                        if self.slack[v] == 0 || d < self.slack_of(v) {
                             self.slack[v] = u;
+                            self.slack_d[v] = d;
                         }
-                    } else {
+                    } else if self.scanned[sv] != self.scan_no {
+                        // Once per blossom: its best edge to u is the same for all its vertices.
+                        self.scanned[sv] = self.scan_no;
                         self.update_slack(u, sv);
                     }
                 }
@@ -832,21 +1105,25 @@ impl<W: Weight> Blossom<W> {
             for x in 1..=self.nx {
                 if self.st[x] == x && self.slack[x] != 0 {
                     if self.s[x] == -1 {
-                        take(self.dist(self.slack[x], x));
+                        take(self.slack_d[x].clone());
                     } else if self.s[x] == 0 {
-                        take(self.dist(self.slack[x], x).half());
+                        take(self.slack_d[x].half());
                     }
                 }
             }
-            for u in 1..=self.n {
+            for &u in &self.live {
                 if self.s[self.st[u]] == 0 {
                     take(self.lab[u].clone());
                 }
             }
             let d = d.expect("a free vertex is labelled S");
+            stats.dual_updates += 1;
+            // Edges between free vertices may have become tight together.
+            self.try_pairs = true;
             let d2 = d.twice();
             let mut zero = NONE;
-            for u in 1..=self.n {
+            for i in 0..self.live.len() {
+                let u = self.live[i];
                 match self.s[self.st[u]] {
                     0 => {
                         self.lab[u] = self.lab[u].minus(&d);
@@ -867,6 +1144,16 @@ impl<W: Weight> Blossom<W> {
                     }
                 }
             }
+            // The kept slacks follow: an S vertex's dual fell by d.
+            for x in 1..=self.nx {
+                if self.st[x] == x && self.slack[x] != 0 {
+                    match self.s[x] {
+                        -1 => self.slack_d[x] = self.slack_d[x].minus(&d),
+                        0 => self.slack_d[x] = self.slack_d[x].minus(&d2),
+                        _ => {}
+                    }
+                }
+            }
             if zero != NONE {
                 self.flip_to_root(zero);
                 return true;
@@ -876,7 +1163,7 @@ impl<W: Weight> Blossom<W> {
                 if self.st[x] == x
                     && self.slack[x] != 0
                     && self.st[self.slack[x]] != x
-                    && self.dist(self.slack[x], x).is_zero()
+                    && self.slack_of(x).is_zero()
                 {
                     let (eu, ev) = self.e(self.slack[x], x);
                     if self.on_found_edge(eu, ev) {
@@ -972,7 +1259,7 @@ mod tests {
         for (u, &v) in mates.iter().enumerate() {
             assert_eq!(mates[v], u, "not a matching: {mates:?}");
             if v != u {
-                assert!(*m.weight(u, v) > 0, "{u}-{v} is no edge");
+                assert!(m.weight(u, v) > 0, "{u}-{v} is no edge");
                 if u < v {
                     total += m.weight(u, v);
                 }
@@ -1031,13 +1318,78 @@ mod tests {
                 let got = checked_total(&inc);
                 assert_eq!(got, checked_total(&fresh), "graph {graph}");
                 if n <= 10 {
-                    assert_eq!(got, best(n, &|u, v| *fresh.weight(u, v)));
+                    assert_eq!(got, best(n, &|u, v| fresh.weight(u, v)));
                 }
             }
             reopened += inc.stats().reopened;
             assert!(inc.stats().from_scratch < inc.stats().computes);
         }
         assert!(reopened > 0);
+    }
+
+    /// Fixing matched pairs (as the Dutch pairing does once a pair is decided), then changing
+    /// edges, sometimes at fixed vertices: always the matching that a fresh solve finds.
+    #[test]
+    fn fixed_pairs_leave_the_matching_optimal() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut at_once, mut revived) = (0, 0);
+        for graph in 0..80 {
+            let n = 4 + graph % 30;
+            let range = [3, 50][graph % 2];
+            let top = range + 1;
+            let mut inc = Matcher::<u64>::new(n);
+            let mut fresh = Matcher::<u64>::new(n);
+            for u in 0..n {
+                for v in 0..u {
+                    let w = if rnd() % 4 == 0 { 0 } else { 1 + rnd() % range };
+                    inc.set(u, v, w);
+                    fresh.set(u, v, w);
+                }
+            }
+            inc.compute();
+            let mut fixed = vec![false; n];
+            for _ in 0..n {
+                let u = (rnd() % n as u64) as usize;
+                let m = inc.matching()[u];
+                if rnd() % 2 == 0 && m != u && !fixed[u] && !fixed[m] {
+                    inc.fix_pair(u, m, &top);
+                    for x in 0..n {
+                        for (a, b) in [(u, m), (m, u)] {
+                            if x != a {
+                                fresh.set(a, x, if x == b { top } else { 0 });
+                            }
+                        }
+                    }
+                    fixed[u] = true;
+                    fixed[m] = true;
+                } else {
+                    let v = (rnd() % n as u64) as usize;
+                    if v != u {
+                        let w = 1 + rnd() % range;
+                        revived += (fixed[u] || fixed[v]) as u32;
+                        inc.set(u, v, w);
+                        fresh.set(u, v, w);
+                        fixed[u] = false;
+                        fixed[v] = false;
+                    }
+                }
+                inc.compute();
+                fresh.compute_from_scratch();
+                let got = checked_total(&inc);
+                assert_eq!(got, checked_total(&fresh), "graph {graph}");
+                if n <= 10 {
+                    assert_eq!(got, best(n, &|u, v| fresh.weight(u, v)));
+                }
+            }
+            at_once += inc.stats().fixed_at_once;
+        }
+        assert!(at_once > 100 && revived > 10, "{at_once} {revived}");
     }
 
     #[test]
