@@ -2192,14 +2192,7 @@ async fn a_round_robin_through_discord_opens_one_thread_per_game_even_across_a_r
         "{:?}",
         r.content()
     );
-    for p in [ALICE, BOB, CARA] {
-        fake.add_user(p.0, p.1);
-        let j = fake
-            .slash(p, CH, "tournament", sub("join", json!([])))
-            .await;
-        let r = fake.response(j, T).await.unwrap();
-        assert!(!r.ephemeral(), "{:?}", r.content());
-    }
+    join_all(&fake, &[ALICE, BOB, CARA]).await;
     let s = fake
         .slash(moderator.clone(), CH, "tournament", sub("start", json!([])))
         .await;
@@ -2237,19 +2230,7 @@ async fn a_round_robin_through_discord_opens_one_thread_per_game_even_across_a_r
     assert_eq!(fake.threads().len(), 3);
     // Play each game to its end: the second-named player resigns (with the button).
     for th in fake.threads() {
-        let thread: u64 = th["id"].as_str().unwrap().parse().unwrap();
-        let name = th["name"].as_str().unwrap().to_string();
-        let loser = [ALICE, BOB, CARA]
-            .into_iter()
-            .find(|p| name.ends_with(p.1))
-            .unwrap();
-        let res = fake.slash(loser, thread, "resign", json!([])).await;
-        let ask = fake.response(res, T).await.unwrap();
-        let button = ask.custom_ids()[0].clone();
-        let click = fake
-            .button(loser, thread, fake.message_from(&ask), &button)
-            .await;
-        fake.response(click, T).await.unwrap();
+        resign_in_thread(&fake, &th, &[ALICE, BOB, CARA]).await;
     }
     let end = channel_post_containing(&fake, CH, "is over")
         .await
@@ -2517,14 +2498,7 @@ async fn a_swiss_through_discord_created_by_the_tournament_role_pairs_each_round
         "{:?}",
         r.content()
     );
-    for p in [ALICE, BOB, CARA] {
-        fake.add_user(p.0, p.1);
-        let j = fake
-            .slash(p, CH, "tournament", sub("join", json!([])))
-            .await;
-        let r = fake.response(j, T).await.unwrap();
-        assert!(!r.ephemeral(), "{:?}", r.content());
-    }
+    join_all(&fake, &[ALICE, BOB, CARA]).await;
     let s = fake
         .slash(organiser.clone(), CH, "tournament", sub("start", json!([])))
         .await;
@@ -2560,17 +2534,7 @@ async fn a_swiss_through_discord_created_by_the_tournament_role_pairs_each_round
         tokio::time::sleep(Duration::from_secs(1)).await;
         assert_eq!(fake.threads().len(), round);
         // The second-named player resigns; the next round is paired then.
-        let loser = [ALICE, BOB, CARA]
-            .into_iter()
-            .find(|p| name.ends_with(p.1))
-            .unwrap();
-        let res = fake.slash(loser, thread, "resign", json!([])).await;
-        let ask = fake.response(res, T).await.unwrap();
-        let button = ask.custom_ids()[0].clone();
-        let click = fake
-            .button(loser, thread, fake.message_from(&ask), &button)
-            .await;
-        fake.response(click, T).await.unwrap();
+        resign_in_thread(&fake, th, &[ALICE, BOB, CARA]).await;
     }
     let end = channel_post_containing(&fake, CH, "is over")
         .await
@@ -2737,4 +2701,205 @@ async fn analyse_posts_its_progress_edits_it_and_posts_the_result_once() {
             .count(),
         1
     );
+}
+
+/// Sends `/tournament sub` with these options in the channel as `who`; the answer.
+async fn tournament(fake: &FakeDiscord, who: &Invoker, sub_name: &str, options: Value) -> Recorded {
+    let id = fake
+        .slash(who.clone(), CH, "tournament", sub(sub_name, options))
+        .await;
+    fake.response(id, T).await.expect("answered")
+}
+
+/// The bot started again on the same database: the fake's `n`-th connection.
+async fn restart_bot(fake: &FakeDiscord, dir: &Path, n: usize) -> BotProcess {
+    let bot = spawn_bot(fake, dir);
+    assert!(fake.wait_ready_count(n, T).await, "{}", bot_log(dir));
+    bot
+}
+
+/// Signs each player up for the channel's tournament, each answered publicly.
+async fn join_all(fake: &FakeDiscord, players: &[(u64, &str)]) {
+    for &p in players {
+        fake.add_user(p.0, p.1);
+        let j = fake
+            .slash(p, CH, "tournament", sub("join", json!([])))
+            .await;
+        let r = fake.response(j, T).await.unwrap();
+        assert!(!r.ephemeral(), "{:?}", r.content());
+    }
+}
+
+/// Resigns the game in a tournament thread as its second-named player ("R1 · a vs b": b),
+/// confirming with the button.
+async fn resign_in_thread(fake: &FakeDiscord, thread: &Value, players: &[(u64, &str)]) {
+    let id: u64 = thread["id"].as_str().unwrap().parse().unwrap();
+    let name = thread["name"].as_str().unwrap();
+    let loser = *players
+        .iter()
+        .find(|p| name.ends_with(p.1))
+        .unwrap_or_else(|| panic!("who plays in {name}"));
+    let res = fake.slash(loser, id, "resign", json!([])).await;
+    let ask = fake.response(res, T).await.unwrap();
+    let button = ask.custom_ids()[0].clone();
+    let click = fake
+        .button(loser, id, fake.message_from(&ask), &button)
+        .await;
+    fake.response(click, T).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_restarts() {
+    use tara_bot::bot::time::DAY;
+    use tara_bot::store::{PairingResult, Store};
+    let (dir, fake, mut bot) = boot().await;
+    const DARA: (u64, &str) = (1_000_000_000_000_000_007, "dara");
+    const EOIN: (u64, &str) = (1_000_000_000_000_000_008, "eoin");
+    let players = [ALICE, BOB, CARA, DARA, EOIN];
+    let organiser = Invoker::new(9, "orla").moderator();
+    let options = json!([
+        {"name": "name", "type": 3, "value": "Samhain"},
+        {"name": "variant", "type": 3, "value": "ard-ri"},
+        {"name": "system", "type": 3, "value": "swiss"},
+        {"name": "rounds", "type": 4, "value": 3},
+        {"name": "days", "type": 3, "value": "1"},
+    ]);
+    let r = tournament(&fake, &organiser, "create", options).await;
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    join_all(&fake, &players).await;
+    let r = tournament(&fake, &organiser, "start", json!([])).await;
+    assert!(
+        r.content().unwrap().contains("5 players, 3 rounds"),
+        "{:?}",
+        r.content()
+    );
+    let db = dir.path().join("tara.db");
+    let mut restarts = 1;
+
+    // Round 1: two games and a bye. One game ends by resignation; in the other nobody moves,
+    // and while the bot is down the first mover's day runs out: on restart, a forfeit.
+    let msg = channel_post_containing(&fake, CH, "round 1** of 3")
+        .await
+        .expect("round 1's message");
+    assert_eq!(allowed_users(&msg).len(), 4, "{:?}", msg.content());
+    assert!(msg.content().unwrap().contains("has a bye"));
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 2, "{threads:?}");
+    resign_in_thread(&fake, &threads[0], &players).await;
+    drop(bot);
+    let forfeited: u64 = threads[1]["id"].as_str().unwrap().parse().unwrap();
+    {
+        let mut store = Store::open(&db).unwrap();
+        store
+            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+                let pairing = tx
+                    .pairings(1, Some(1))?
+                    .into_iter()
+                    .find(|p| p.thread_id.as_deref() == Some(&forfeited.to_string()))
+                    .expect("the pairing of the thread");
+                let game = tx.pairing_games(pairing.id)?.remove(0);
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .as_millis() as i64;
+                tx.start_turn(game.id, now - 2 * DAY, Some((now - 2 * DAY, now - DAY)))
+            })
+            .unwrap();
+    }
+    restarts += 1;
+    bot = restart_bot(&fake, dir.path(), restarts).await;
+    let forfeit = fake
+        .wait_request(
+            |r| {
+                r.method == "POST"
+                    && r.content()
+                        .is_some_and(|c| c.contains("before a first move: a forfeit"))
+            },
+            T,
+        )
+        .await
+        .expect("the forfeit announced");
+    assert!(!allowed_users(&forfeit).is_empty());
+
+    // Round 2, paired once by the forfeit: its game threads, and one player is withdrawn by
+    // the organiser with their game in progress (resigned for them).
+    let msg = channel_post_containing(&fake, CH, "round 2** of 3")
+        .await
+        .unwrap_or_else(|| {
+            let posts: Vec<_> = fake
+                .requests()
+                .into_iter()
+                .map(|r| format!("{} {} {:?}", r.method, r.path, r.content()))
+                .collect();
+            panic!("no round 2 message: {posts:#?}\n{}", bot_log(dir.path()))
+        });
+    assert_eq!(allowed_users(&msg).len(), 4, "{:?}", msg.content());
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 4, "{threads:?}");
+    let name = threads[2]["name"].as_str().unwrap().to_string();
+    let withdrawn = *players.iter().find(|p| name.ends_with(p.1)).unwrap();
+    let player = fake.user_option("player", withdrawn);
+    let r = tournament(&fake, &organiser, "withdraw", json!([player])).await;
+    assert!(
+        r.content().unwrap().contains("is resigned"),
+        "{:?}",
+        r.content()
+    );
+    // A restart mid-round: nothing is paired or posted twice.
+    drop(bot);
+    restarts += 1;
+    bot = restart_bot(&fake, dir.path(), restarts).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(fake.threads().len(), 4);
+    resign_in_thread(&fake, &threads[3], &players).await;
+
+    // Round 3: four players left, two games, no bye; then the end.
+    let msg = channel_post_containing(&fake, CH, "round 3** of 3")
+        .await
+        .expect("round 3's message");
+    assert_eq!(allowed_users(&msg).len(), 4, "{:?}", msg.content());
+    assert!(
+        !allowed_users(&msg).contains(&id_str(withdrawn)),
+        "the withdrawn player is not paired again"
+    );
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 6, "{threads:?}");
+    for th in &threads[4..] {
+        resign_in_thread(&fake, th, &players).await;
+    }
+    let end = channel_post_containing(&fake, CH, "is over")
+        .await
+        .expect("the end");
+    assert_eq!(allowed_users(&end).len(), 5, "each participant pinged once");
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(fake.threads().len(), 6, "each thread opened once");
+
+    // The stored rounds: no rematch, two different players with a bye, one forfeit.
+    let mut store = Store::open(&db).unwrap();
+    let pairings = store.read(|tx| tx.pairings(1, None)).unwrap();
+    let mut met = std::collections::HashSet::new();
+    let mut byes = Vec::new();
+    for p in &pairings {
+        match &p.player1 {
+            Some(b) => {
+                let mut key = [p.player0.clone(), b.clone()];
+                key.sort();
+                assert!(met.insert(key), "a rematch: {pairings:?}");
+            }
+            None => byes.push(p.player0.clone()),
+        }
+    }
+    assert_eq!(byes.len(), 2);
+    assert_ne!(byes[0], byes[1], "nobody gets two byes");
+    assert_eq!(
+        pairings
+            .iter()
+            .filter(|p| matches!(
+                p.result,
+                Some(PairingResult::Forfeit0 | PairingResult::Forfeit1)
+            ))
+            .count(),
+        1
+    );
+    drop(bot);
 }

@@ -603,6 +603,13 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     h.bot.advance_clock(2 * 24 * 3_600_000);
     let out = h.bot.tick();
     assert!(texts(&out).contains("a forfeit"), "{}", texts(&out));
+    // The forfeit ends round 1: round 2's message goes to the tournament's channel, not to
+    // the forfeited game's thread.
+    let round_2 = out
+        .iter()
+        .find(|r| r.plain_text().contains("round 2") && r.thread.is_none())
+        .expect("round 2's message");
+    assert_eq!(round_2.channel.as_deref(), Some(CHANNEL));
     let cf = by_pair(&pairings(&h.db(), Some(1)), "ciara");
     let forfeiter = cf.player0.clone();
     assert!(matches!(

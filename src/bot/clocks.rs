@@ -269,8 +269,12 @@ impl Bot {
             format!("game-{}-final.png", l.game.id),
         );
         let mut outs = self.end_game(tx, l, b, o, board, now)?;
+        // In the game's channel, unless a message says where it goes (a tournament's next
+        // round, announced in the tournament's channel).
         for out in &mut outs {
-            out.reply.channel = Some(l.game.channel_id.clone());
+            if out.reply.channel.is_none() && out.reply.dm.is_none() {
+                out.reply.channel = Some(l.game.channel_id.clone());
+            }
         }
         Ok(Some(outs))
     }
