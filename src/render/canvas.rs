@@ -75,6 +75,80 @@ pub(crate) fn font(w: Weight) -> &'static FontRef<'static> {
     }
 }
 
+/// Glyph positions are rounded to this fraction of a pixel, so that a glyph is rasterised
+/// once per font, size and sub-pixel offset and copied after (as text renderers with
+/// sub-pixel positioning do): text moves by at most an eighth of a pixel.
+const SUBPIXEL: f32 = 4.0;
+/// Glyphs kept at most; the cache starts over when it is full.
+const MAX_GLYPHS: usize = 16_384;
+
+/// A rasterised glyph: its coverage, `w` by `h`, with its top-left pixel at (`left`, `top`)
+/// from the whole pixel its origin falls in.
+struct Glyph {
+    left: i32,
+    top: i32,
+    w: usize,
+    h: usize,
+    cov: Vec<f32>,
+}
+
+/// Key of a rasterised glyph: font, size, glyph and sub-pixel offsets.
+type GlyphKey = (bool, u32, u16, u8, u8);
+
+/// The glyphs rasterised so far (`None`: the glyph draws nothing, e.g. a space).
+#[derive(Default)]
+struct Glyphs(std::collections::HashMap<GlyphKey, Option<std::sync::Arc<Glyph>>>);
+
+static GLYPHS: LazyLock<std::sync::Mutex<Glyphs>> = LazyLock::new(Default::default);
+
+impl Glyphs {
+    /// The glyph `id` with its origin at `at` (in steps of 1/[`SUBPIXEL`] pixel): the whole
+    /// pixel of the origin and the glyph, rasterised now if not seen before.
+    fn get(
+        &mut self,
+        fnt: &FontRef<'static>,
+        weight: Weight,
+        scale: PxScale,
+        id: ab_glyph::GlyphId,
+        at: (i32, i32),
+    ) -> Option<(i32, i32, std::sync::Arc<Glyph>)> {
+        let split = |v: i32| {
+            let n = SUBPIXEL as i32;
+            (v.div_euclid(n), v.rem_euclid(n) as u8)
+        };
+        let ((ox, fx), (oy, fy)) = (split(at.0), split(at.1));
+        let key = (weight == Weight::Bold, scale.y.to_bits(), id.0, fx, fy);
+        if let Some(g) = self.0.get(&key) {
+            return g.clone().map(|g| (ox, oy, g));
+        }
+        let origin = point(f32::from(fx) / SUBPIXEL, f32::from(fy) / SUBPIXEL);
+        let glyph = fnt
+            .outline_glyph(id.with_scale_and_position(scale, origin))
+            .map(|o| {
+                let b = o.px_bounds();
+                let (w, h) = (b.width() as usize, b.height() as usize);
+                let mut cov = vec![0.0; w * h];
+                o.draw(|x, y, c| {
+                    if let Some(v) = cov.get_mut(y as usize * w + x as usize) {
+                        *v = c.max(0.0);
+                    }
+                });
+                std::sync::Arc::new(Glyph {
+                    left: b.min.x as i32,
+                    top: b.min.y as i32,
+                    w,
+                    h,
+                    cov,
+                })
+            });
+        if self.0.len() >= MAX_GLYPHS {
+            self.0.clear();
+        }
+        self.0.insert(key, glyph.clone());
+        glyph.map(|g| (ox, oy, g))
+    }
+}
+
 /// An opaque image being drawn.
 pub struct Canvas {
     pub pixmap: Pixmap,
@@ -139,13 +213,13 @@ impl Canvas {
     }
 
     pub fn fill_circle(&mut self, cx: f32, cy: f32, r: f32, c: Rgba) {
-        if let Some(p) = PathBuilder::from_circle(cx, cy, r) {
+        if let Some(p) = circle(cx, cy, r) {
             self.fill(&p, c);
         }
     }
 
     pub fn stroke_circle(&mut self, cx: f32, cy: f32, r: f32, width: f32, c: Rgba) {
-        if let Some(p) = PathBuilder::from_circle(cx, cy, r) {
+        if let Some(p) = circle(cx, cy, r) {
             self.stroke(&p, width, c);
         }
     }
@@ -192,39 +266,54 @@ impl Canvas {
         let scale = PxScale::from(size);
         let f = fnt.as_scaled(scale);
         let width = Canvas::text_width(weight, size, text);
-        let mut pen = match align {
-            Align::Left => x,
-            Align::Centre => x - width / 2.0,
-            Align::Right => x - width,
-        };
+        // Positions in whole steps of the sub-pixel grid: where the text starts, and each
+        // glyph's advance from there, rounded apart, so that the same text at a place a whole
+        // number of pixels away is the same pixels moved.
+        let steps = |v: f32| (v * SUBPIXEL).round() as i32;
+        let start = steps(x)
+            - match align {
+                Align::Left => 0,
+                Align::Centre => steps(width / 2.0),
+                Align::Right => steps(width),
+            };
+        let baseline = steps(y);
+        let mut pen = 0.0;
         let (w, h) = (self.pixmap.width() as i32, self.pixmap.height() as i32);
         let data = self.pixmap.data_mut();
+        let mut glyphs = GLYPHS.lock().unwrap_or_else(|e| e.into_inner());
         let mut prev = None;
         for ch in text.chars() {
             let id = f.glyph_id(ch);
             if let Some(p) = prev {
                 pen += f.kern(p, id);
             }
-            let glyph = id.with_scale_and_position(scale, point(pen, y));
+            let at = (start + steps(pen), baseline);
             pen += f.h_advance(id);
             prev = Some(id);
-            let Some(outline) = fnt.outline_glyph(glyph) else {
+            let Some((ox, oy, g)) = glyphs.get(fnt, weight, scale, id, at) else {
                 continue;
             };
-            let b = outline.px_bounds();
-            outline.draw(|gx, gy, cov| {
-                let px = b.min.x as i32 + gx as i32;
-                let py = b.min.y as i32 + gy as i32;
-                if px < 0 || py < 0 || px >= w || py >= h {
-                    return;
+            let a_max = f32::from(c.3) / 255.0;
+            for gy in 0..g.h {
+                let py = oy + g.top + gy as i32;
+                if py < 0 || py >= h {
+                    continue;
                 }
-                let a = cov.clamp(0.0, 1.0) * f32::from(c.3) / 255.0;
-                let i = (py * w + px) as usize * 4;
-                for (k, v) in [c.0, c.1, c.2].into_iter().enumerate() {
-                    let d = f32::from(data[i + k]);
-                    data[i + k] = (f32::from(v) * a + d * (1.0 - a)).round() as u8;
+                for gx in 0..g.w {
+                    let px = ox + g.left + gx as i32;
+                    let cov = g.cov[gy * g.w + gx];
+                    if px < 0 || px >= w || cov <= 0.0 {
+                        continue;
+                    }
+                    let a = cov.min(1.0) * a_max;
+                    let i = (py * w + px) as usize * 4;
+                    for (k, v) in [c.0, c.1, c.2].into_iter().enumerate() {
+                        let d = f32::from(data[i + k]);
+                        // Rounded to nearest (both terms are at least 0).
+                        data[i + k] = (f32::from(v) * a + d * (1.0 - a) + 0.5) as u8;
+                    }
                 }
-            });
+            }
         }
         width
     }
@@ -266,17 +355,25 @@ impl Canvas {
 pub trait Surface {
     fn fill(&mut self, path: &Path, c: Rgba);
     fn stroke(&mut self, path: &Path, width: f32, c: Rgba);
+    /// [`Surface::fill`] of a path no longer needed (a recording keeps it without a copy).
+    fn fill_owned(&mut self, path: Path, c: Rgba) {
+        self.fill(&path, c);
+    }
+    /// [`Surface::stroke`] of a path no longer needed.
+    fn stroke_owned(&mut self, path: Path, width: f32, c: Rgba) {
+        self.stroke(&path, width, c);
+    }
     fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgba);
 
     fn fill_circle(&mut self, cx: f32, cy: f32, r: f32, c: Rgba) {
-        if let Some(p) = PathBuilder::from_circle(cx, cy, r) {
-            self.fill(&p, c);
+        if let Some(p) = circle(cx, cy, r) {
+            self.fill_owned(p, c);
         }
     }
 
     fn stroke_circle(&mut self, cx: f32, cy: f32, r: f32, width: f32, c: Rgba) {
-        if let Some(p) = PathBuilder::from_circle(cx, cy, r) {
-            self.stroke(&p, width, c);
+        if let Some(p) = circle(cx, cy, r) {
+            self.stroke_owned(p, width, c);
         }
     }
 
@@ -373,17 +470,69 @@ impl Surface for Recording {
         let bounds = [b.left() - m, b.top() - m, b.right() + m, b.bottom() + m];
         self.push(Shape::Stroke(path.clone(), width), c, bounds);
     }
+    fn fill_owned(&mut self, path: Path, c: Rgba) {
+        let b = path.bounds();
+        let m = AA_MARGIN;
+        let bounds = [b.left() - m, b.top() - m, b.right() + m, b.bottom() + m];
+        self.push(Shape::Fill(path), c, bounds);
+    }
+    fn stroke_owned(&mut self, path: Path, width: f32, c: Rgba) {
+        let b = path.bounds();
+        let m = width / 2.0 + AA_MARGIN;
+        let bounds = [b.left() - m, b.top() - m, b.right() + m, b.bottom() + m];
+        self.push(Shape::Stroke(path, width), c, bounds);
+    }
     fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgba) {
         // A rectangle paints the pixels it covers, and no others.
         self.push(Shape::Rect([x, y, w, h]), c, [x, y, x + w, y + h]);
     }
 }
 
-/// A rounded rectangle path.
+/// A circle's path (the same as tiny-skia's), made once for each centre and radius: boards
+/// draw the same few hundred circles over and over, and making one costs more than copying it.
+pub fn circle(cx: f32, cy: f32, r: f32) -> Option<Path> {
+    type Circles = std::collections::HashMap<[u32; 3], Option<Path>, super::tiles::FxBuild>;
+    thread_local! {
+        static CIRCLES: std::cell::RefCell<Circles> = Default::default();
+    }
+    CIRCLES.with_borrow_mut(|circles| {
+        let key = [cx.to_bits(), cy.to_bits(), r.to_bits()];
+        if let Some(p) = circles.get(&key) {
+            return p.clone();
+        }
+        if circles.len() >= 4096 {
+            circles.clear();
+        }
+        let p = PathBuilder::from_circle(cx, cy, r);
+        circles.insert(key, p.clone());
+        p
+    })
+}
+
+/// A rounded rectangle path, made once for each place and size (as [`circle`]).
 pub fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
+    type Rects = std::collections::HashMap<[u32; 5], Option<Path>, super::tiles::FxBuild>;
+    thread_local! {
+        static RECTS: std::cell::RefCell<Rects> = Default::default();
+    }
+    RECTS.with_borrow_mut(|rects| {
+        let key = [x, y, w, h, r].map(f32::to_bits);
+        if let Some(p) = rects.get(&key) {
+            return p.clone();
+        }
+        if rects.len() >= 4096 {
+            rects.clear();
+        }
+        let p = make_rounded_rect(x, y, w, h, r);
+        rects.insert(key, p.clone());
+        p
+    })
+}
+
+fn make_rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
     let r = r.min(w / 2.0).min(h / 2.0);
     let k = 0.552_284_8 * r;
-    let mut pb = PathBuilder::new();
+    let mut pb = PathBuilder::with_capacity(10, 18);
     pb.move_to(x + r, y);
     pb.line_to(x + w - r, y);
     pb.cubic_to(x + w - r + k, y, x + w, y + r - k, x + w, y + r);
@@ -399,7 +548,7 @@ pub fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
 
 /// A closed polygon path.
 pub fn polygon(points: &[(f32, f32)]) -> Option<Path> {
-    let mut pb = PathBuilder::new();
+    let mut pb = PathBuilder::with_capacity(points.len() + 1, points.len());
     let (first, rest) = points.split_first()?;
     pb.move_to(first.0, first.1);
     for p in rest {

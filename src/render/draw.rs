@@ -82,6 +82,61 @@ pub(crate) fn compose_into(out: &mut Vec<u8>, pos: &Position, frame: &Frame) {
     tiles::compose(out, &rec);
 }
 
+/// What the last image of a sequence (a replay) was composed of, so that the next is
+/// composed from what changed only.
+#[derive(Default)]
+pub(crate) struct Composed {
+    header: Option<header::Shown>,
+    /// The cells' tiles (row by row from the top); empty if the image was drawn whole.
+    tiles: Vec<tiles::Tile>,
+}
+
+/// Turns `out`, the image composed last with `memo` (or anything, if `memo` is new), into the
+/// image of `pos`, rewriting only the parts that changed, and pushes the regions it rewrote
+/// (left, top, right, bottom; pixels outside them are as they were).
+pub(crate) fn compose_changes(
+    out: &mut Vec<u8>,
+    pos: &Position,
+    frame: &Frame,
+    memo: &mut Composed,
+    regions: &mut Vec<[usize; 4]>,
+) {
+    let whole = |out: &mut Vec<u8>, memo: &mut Composed, regions: &mut Vec<[usize; 4]>| {
+        compose_into(out, pos, frame);
+        *memo = Composed::default();
+        regions.push([0, 0, WIDTH as usize, HEIGHT as usize]);
+    };
+    if memo.header.is_none() || !frame.marks.is_empty() || !frame.arrows.is_empty() {
+        whole(out, memo, regions);
+        if frame.marks.is_empty() && frame.arrows.is_empty() {
+            // Remember what the image is made of, for the next one.
+            let mut rec = Recording::default();
+            board(&mut rec, pos, frame);
+            if tiles::fit(&rec, outside_the_grid()) {
+                memo.header = Some(header::shown(pos, frame));
+                memo.tiles = tiles::of(&rec);
+            }
+        }
+        return;
+    }
+    let mut rec = Recording::default();
+    board(&mut rec, pos, frame);
+    if !tiles::fit(&rec, outside_the_grid()) || memo.tiles.is_empty() {
+        whole(out, memo, regions);
+        return;
+    }
+    let shown = header::shown(pos, frame);
+    header::compose_changes(out, memo.header.as_ref(), &shown, regions);
+    memo.header = Some(shown);
+    for (i, tile) in tiles::of(&rec).into_iter().enumerate() {
+        if !std::sync::Arc::ptr_eq(&tile, &memo.tiles[i]) && tile[..] != memo.tiles[i][..] {
+            tiles::put(out, i, &tile);
+            regions.push(tiles::region(i));
+        }
+        memo.tiles[i] = tile;
+    }
+}
+
 /// Width of the dark outline of a mark's frame and of an arrow's shaft.
 const NOTE_OUTLINE: f32 = 11.0;
 /// Width of the gold core of a mark's frame and of an arrow's shaft.

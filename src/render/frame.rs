@@ -24,6 +24,10 @@ pub struct Frame {
     pub marks: Vec<Cell>,
     /// Arrows drawn for analysis, from the first cell to the second (`arrows:"G2-E3"`).
     pub arrows: Vec<(Cell, Cell)>,
+    /// A frame of a replay, drawn for animation: whose turn it is shown by a small disc
+    /// rather than a badge and a gold edge, and the status line names the move shown
+    /// ("Move 12") rather than whose turn it is, so that little changes from frame to frame.
+    pub replay: bool,
 }
 
 impl Frame {
@@ -38,6 +42,12 @@ impl Frame {
     /// The same frame showing a result the position itself does not hold.
     pub fn with_result(mut self, result: Outcome) -> Frame {
         self.result = Some(result);
+        self
+    }
+
+    /// The same frame as a frame of a replay.
+    pub fn in_replay(mut self) -> Frame {
+        self.replay = true;
         self
     }
 

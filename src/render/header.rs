@@ -167,11 +167,14 @@ pub(super) struct Panel {
     name: String,
     tag: &'static str,
     lit: bool,
+    /// A small gold disc instead of the "TO MOVE" badge (replays: see [`panels`]).
+    dot: bool,
     first: String,
     second: String,
 }
 
 /// What the status lines under the panels show.
+#[derive(Clone, PartialEq, Eq)]
 struct Status {
     text: String,
     alert: bool,
@@ -201,9 +204,13 @@ fn panels(pos: &Position, frame: &Frame) -> [Panel; 2] {
         } else {
             given.trim().to_string()
         };
+        // A replay shows whose turn it is by a small disc and keeps both panels' edges
+        // still: a badge and a gold edge that jump from side to side every frame flicker,
+        // and cost more of each frame than the move itself.
+        let dot = active && frame.replay;
         let tag = if winner {
             "WINNER"
-        } else if active {
+        } else if active && !dot {
             "TO MOVE"
         } else {
             ""
@@ -214,7 +221,8 @@ fn panels(pos: &Position, frame: &Frame) -> [Panel; 2] {
             side,
             name,
             tag,
-            lit: active || winner,
+            lit: winner || (active && !dot),
+            dot,
             first,
             second,
         }
@@ -249,6 +257,11 @@ pub(super) fn draw_panel(c: &mut Canvas, p: &Panel) {
         Align::Left,
         &name,
     );
+    if p.dot {
+        let (cx, cy) = (x + panel_w - 18.0, y + 25.0);
+        c.fill_circle(cx, cy, 6.0, palette::GOLD);
+        c.stroke_circle(cx, cy, 6.0, 1.5, palette::GOLD_DARK);
+    }
     if !tag.is_empty() {
         let tx = x + panel_w - tag_w - 6.0;
         if let Some(path) = rounded_rect(tx, y + 15.0, tag_w, 20.0, 10.0) {
@@ -297,8 +310,14 @@ fn status(pos: &Position, frame: &Frame) -> Status {
             Some(format!("Points: {}", describe::points(o, sides))),
         ),
         None => {
-            let who = to_move.map(Side::name).unwrap_or_default();
-            let mut s = format!("{who} to move · move {}", pos.ply() + 1);
+            // A replay's frame names the move it shows (the badge says whose turn it is
+            // next), so that only the number changes from frame to frame.
+            let mut s = if frame.replay && pos.ply() > 0 {
+                format!("Move {}", pos.ply())
+            } else {
+                let who = to_move.map(Side::name).unwrap_or_default();
+                format!("{who} to move · move {}", pos.ply() + 1)
+            };
             if let Some(phase) = pos.phase() {
                 s = format!("{phase} · {s}");
             }
@@ -331,33 +350,51 @@ fn status(pos: &Position, frame: &Frame) -> Status {
     }
 }
 
-/// Draws the status lines, below [`PANELS_BOTTOM`] and above the board, onto a canvas whose
-/// first row is the image's row `top`.
-fn draw_status(c: &mut Canvas, s: &Status, top: f32) {
-    let mid = WIDTH as f32 / 2.0;
+/// The status lines as drawn: each fitted to the width, with its style.
+fn status_lines(s: &Status) -> Vec<(Style, f32, String)> {
     let colour = if s.alert {
         palette::ALERT
     } else {
         palette::INK
     };
-    let text = fit(&s.text, Weight::Bold, 16.0, WIDTH as f32 - 24.0);
-    c.text(
+    let mut lines = vec![(
         Style::new(Weight::Bold, 16.0, colour),
-        mid,
-        112.0 - top,
-        Align::Centre,
-        &text,
-    );
+        112.0,
+        fit(&s.text, Weight::Bold, 16.0, WIDTH as f32 - 24.0),
+    )];
     if !s.detail.is_empty() {
-        let detail = fit(&s.detail, Weight::Regular, 13.0, WIDTH as f32 - 24.0);
-        c.text(
+        lines.push((
             Style::new(Weight::Regular, 13.0, palette::MUTED),
-            mid,
-            131.0 - top,
-            Align::Centre,
-            &detail,
-        );
+            131.0,
+            fit(&s.detail, Weight::Regular, 13.0, WIDTH as f32 - 24.0),
+        ));
     }
+    lines
+}
+
+/// Draws the status lines, below [`PANELS_BOTTOM`] and above the board, centred, onto a
+/// canvas whose top-left pixel is the image's (`left`, `top`).
+fn draw_status(c: &mut Canvas, lines: &[(Style, f32, String)], left: f32, top: f32) {
+    let mid = WIDTH as f32 / 2.0;
+    for (style, y, text) in lines {
+        c.text(*style, mid - left, y - top, Align::Centre, text);
+    }
+}
+
+/// How far a glyph may reach beyond its advance, in pixels (more than any of the bundled
+/// fonts' glyphs at the status lines' sizes).
+const OVERHANG: f32 = 8.0;
+
+/// The columns the status lines can touch: from the left, and how many.
+fn status_columns(lines: &[(Style, f32, String)]) -> (usize, usize) {
+    let widest = lines
+        .iter()
+        .map(|(st, _, t)| Canvas::text_width(st.weight, st.size, t))
+        .fold(0.0, f32::max);
+    let mid = WIDTH as f32 / 2.0;
+    let left = (mid - widest / 2.0 - OVERHANG).floor().max(0.0) as usize;
+    let right = ((mid + widest / 2.0 + OVERHANG).ceil() as usize).min(WIDTH as usize);
+    (left, right.saturating_sub(left).max(1))
 }
 
 /// Draws the header: the two players' panels and the status lines.
@@ -365,7 +402,7 @@ pub(super) fn draw(c: &mut Canvas, pos: &Position, frame: &Frame) {
     for p in &panels(pos, frame) {
         draw_panel(c, p);
     }
-    draw_status(c, &status(pos, frame), 0.0);
+    draw_status(c, &status_lines(&status(pos, frame)), 0.0, 0.0);
 }
 
 /// Panels drawn before, in the palette (each its half of the image, above [`PANELS_BOTTOM`]).
@@ -377,40 +414,106 @@ const MAX_PANELS: usize = 512;
 /// Writes the header into `out` (palette indices, [`WIDTH`] wide, the header's rows): the
 /// panels copied from those drawn before, the status lines drawn.
 pub(super) fn compose(out: &mut [u8], pos: &Position, frame: &Frame) {
-    let width = WIDTH as usize;
-    let half = width / 2;
     for p in panels(pos, frame) {
-        let pixels = {
-            let mut cache = PANELS.lock().unwrap_or_else(|e| e.into_inner());
-            match cache.get(&p) {
-                Some(t) => t.clone(),
-                None => {
-                    let mut c = Canvas::new(WIDTH, PANELS_BOTTOM as u32, palette::BACKGROUND);
-                    draw_panel(&mut c, &p);
-                    let all = PALETTE.index(&c);
-                    let mine: Arc<[u8]> = all
-                        .chunks_exact(width)
-                        .flat_map(|row| &row[p.seat * half..(p.seat + 1) * half])
-                        .copied()
-                        .collect();
-                    if cache.len() >= MAX_PANELS {
-                        cache.clear();
-                    }
-                    cache.insert(p.clone(), mine.clone());
-                    mine
-                }
-            }
-        };
-        for (r, line) in pixels.chunks_exact(half).enumerate() {
-            let at = r * width + p.seat * half;
-            out[at..at + half].copy_from_slice(line);
+        put_panel(out, &p);
+    }
+    put_status(out, &status(pos, frame));
+}
+
+/// What the header of a position shows: the two panels and the status lines (equal for two
+/// positions whose headers are the same pixels).
+#[derive(Clone, PartialEq, Eq)]
+pub(super) struct Shown {
+    pub(super) panels: [Panel; 2],
+    status: Status,
+}
+
+/// What the header of `pos` shows.
+pub(super) fn shown(pos: &Position, frame: &Frame) -> Shown {
+    Shown {
+        panels: panels(pos, frame),
+        status: status(pos, frame),
+    }
+}
+
+/// The region of the image a panel lies in: left, top, right, bottom (exclusive).
+pub(super) fn panel_region(seat: usize) -> [usize; 4] {
+    let half = WIDTH as usize / 2;
+    [seat * half, 0, (seat + 1) * half, PANELS_BOTTOM]
+}
+
+/// The region of the status lines.
+pub(super) const STATUS_REGION: [usize; 4] = [0, PANELS_BOTTOM, WIDTH as usize, HEADER as usize];
+
+/// Writes the parts of `next` that differ from `last` into `out`, and pushes their regions.
+pub(super) fn compose_changes(
+    out: &mut [u8],
+    last: Option<&Shown>,
+    next: &Shown,
+    regions: &mut Vec<[usize; 4]>,
+) {
+    for (seat, p) in next.panels.iter().enumerate() {
+        if last.is_none_or(|l| l.panels[seat] != *p) {
+            put_panel(out, p);
+            regions.push(panel_region(seat));
         }
     }
-    let rows = HEADER as usize - PANELS_BOTTOM;
-    let mut c = Canvas::new(WIDTH, rows as u32, palette::BACKGROUND);
-    draw_status(&mut c, &status(pos, frame), PANELS_BOTTOM as f32);
-    out[PANELS_BOTTOM * width..HEADER as usize * width].copy_from_slice(&PALETTE.index(&c));
+    if last.is_none_or(|l| l.status != next.status) {
+        put_status(out, &next.status);
+        regions.push(STATUS_REGION);
+    }
 }
+
+/// Copies a panel, drawn the first time it is seen, into its half of the image.
+fn put_panel(out: &mut [u8], p: &Panel) {
+    let width = WIDTH as usize;
+    let half = width / 2;
+    let pixels = {
+        let mut cache = PANELS.lock().unwrap_or_else(|e| e.into_inner());
+        match cache.get(p) {
+            Some(t) => t.clone(),
+            None => {
+                let mut c = Canvas::new(WIDTH, PANELS_BOTTOM as u32, palette::BACKGROUND);
+                draw_panel(&mut c, p);
+                let all = PALETTE.index(&c);
+                let mine: Arc<[u8]> = all
+                    .chunks_exact(width)
+                    .flat_map(|row| &row[p.seat * half..(p.seat + 1) * half])
+                    .copied()
+                    .collect();
+                if cache.len() >= MAX_PANELS {
+                    cache.clear();
+                }
+                cache.insert(p.clone(), mine.clone());
+                mine
+            }
+        }
+    };
+    for (r, line) in pixels.chunks_exact(half).enumerate() {
+        let at = r * width + p.seat * half;
+        out[at..at + half].copy_from_slice(line);
+    }
+}
+
+/// Writes the status lines: the background, and the text drawn on a canvas only as wide as
+/// it.
+fn put_status(out: &mut [u8], status: &Status) {
+    let width = WIDTH as usize;
+    let rows = HEADER as usize - PANELS_BOTTOM;
+    out[PANELS_BOTTOM * width..HEADER as usize * width].fill(*BACKGROUND_INDEX);
+    let lines = status_lines(status);
+    let (left, cols) = status_columns(&lines);
+    let mut c = Canvas::new(cols as u32, rows as u32, palette::BACKGROUND);
+    draw_status(&mut c, &lines, left as f32, PANELS_BOTTOM as f32);
+    for (r, line) in PALETTE.index(&c).chunks_exact(cols).enumerate() {
+        let at = (PANELS_BOTTOM + r) * width + left;
+        out[at..at + cols].copy_from_slice(line);
+    }
+}
+
+/// The background's palette index.
+static BACKGROUND_INDEX: LazyLock<u8> =
+    LazyLock::new(|| PALETTE.index(&Canvas::new(1, 1, palette::BACKGROUND))[0]);
 
 #[cfg(test)]
 mod tests {

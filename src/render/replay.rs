@@ -2,7 +2,7 @@
 //! each later one as the boxes that changed (the header's and the board's), unchanged pixels
 //! transparent. A position shown as two images shows the first for [`PART_DELAY`] only.
 
-use super::draw::compose_into;
+use super::draw::{compose_changes, Composed};
 use super::frame::Frame;
 use super::header::PANELS_BOTTOM;
 use super::indexed::PALETTE;
@@ -121,9 +121,13 @@ fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]
         let mut lzw = Lzw::new();
         let (mut previous, mut next) = (Vec::new(), Vec::new());
         let mut parts = Parts::default();
+        let mut memo = Composed::default();
+        let mut regions = Vec::new();
         for (i, &ply) in shown.iter().enumerate() {
             let (pos, last) = &all[ply];
-            compose_into(&mut next, pos, &Frame::new(names.clone(), *last));
+            let frame = Frame::new(names.clone(), *last).in_replay();
+            regions.clear();
+            compose_changes(&mut next, pos, &frame, &mut memo, &mut regions);
             let delay = delay(i, n);
             if i == 0 {
                 parts.data.clear();
@@ -136,10 +140,19 @@ fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]
                     ..gif::Frame::default()
                 };
                 enc.write_lzw_pre_encoded_frame(&frame).expect("GIF frame");
+                previous.clone_from(&next);
             } else {
-                parts.write(&mut enc, &mut lzw, &previous, &next, delay);
+                parts.write(&mut enc, &mut lzw, &previous, &next, &regions, delay);
+                // The next image starts from this one: only what was rewritten differs.
+                let width = WIDTH as usize;
+                for r in &regions {
+                    for y in r[1]..r[3] {
+                        let row = y * width;
+                        previous[row + r[0]..row + r[2]]
+                            .copy_from_slice(&next[row + r[0]..row + r[2]]);
+                    }
+                }
             }
-            std::mem::swap(&mut previous, &mut next);
         }
     }
     out
@@ -208,20 +221,22 @@ static REGIONS: LazyLock<Vec<Box4>> = LazyLock::new(|| {
     regions
 });
 
-/// The boxes of `next` that differ from `prev`: the changed pixels' box in each of the
-/// [`REGIONS`], then boxes merged while merging adds at most [`MERGE_SLACK`] pixels or there
+/// The boxes of `next` that differ from `prev` within `rewritten` (regions outside which the
+/// two are equal; the whole image stands for all [`REGIONS`]): the changed pixels' box in
+/// each region, then boxes merged while merging adds at most [`MERGE_SLACK`] pixels or there
 /// are more than [`MAX_PARTS`]; top to bottom.
-fn boxes(prev: &[u8], next: &[u8]) -> Vec<Box4> {
+fn boxes(prev: &[u8], next: &[u8], rewritten: &[Box4]) -> Vec<Box4> {
     let w = WIDTH as usize;
-    let rows: Vec<bool> = prev
-        .chunks_exact(w)
-        .zip(next.chunks_exact(w))
-        .map(|(a, b)| a != b)
-        .collect();
+    let whole = [0, 0, w, HEIGHT as usize];
+    let regions: Vec<&Box4> = if rewritten.contains(&whole) {
+        REGIONS.iter().collect()
+    } else {
+        rewritten.iter().collect()
+    };
     let mut found: Vec<Box4> = Vec::new();
-    for r in REGIONS.iter() {
+    for r in regions {
         let mut b: Option<Box4> = None;
-        for y in (r[1]..r[3]).filter(|&y| rows[y]) {
+        for y in r[1]..r[3] {
             let (a, c) = (
                 &prev[y * w + r[0]..y * w + r[2]],
                 &next[y * w + r[0]..y * w + r[2]],
@@ -283,10 +298,11 @@ impl Parts {
         lzw: &mut Lzw,
         prev: &[u8],
         next: &[u8],
+        rewritten: &[Box4],
         delay: u16,
     ) {
         let w = WIDTH as usize;
-        let mut found = boxes(prev, next);
+        let mut found = boxes(prev, next, rewritten);
         let nothing = found.is_empty();
         if nothing {
             found.push([0, 0, 1, 1]);
@@ -351,7 +367,8 @@ mod tests {
         let mut rng = Rng::new(21);
         let len = (WIDTH * HEIGHT) as usize;
         let prev: Vec<u8> = (0..len).map(|i| (i / 7 % 200) as u8).collect();
-        assert!(boxes(&prev, &prev).is_empty());
+        let all = [[0, 0, WIDTH as usize, HEIGHT as usize]];
+        assert!(boxes(&prev, &prev, &all).is_empty());
         for changes in [1, 3, 10, 200] {
             let mut next = prev.clone();
             for _ in 0..changes {
@@ -361,7 +378,7 @@ mod tests {
                     next[(y + k % 10) * WIDTH as usize + x + k % 9] ^= 0x55;
                 }
             }
-            let found = boxes(&prev, &next);
+            let found = boxes(&prev, &next, &all);
             assert!(!found.is_empty() && found.len() <= MAX_PARTS, "{found:?}");
             for i in (0..len).filter(|&i| prev[i] != next[i]) {
                 let (x, y) = (i % WIDTH as usize, i / WIDTH as usize);
@@ -378,7 +395,7 @@ mod tests {
         next[200 * WIDTH as usize + 60] ^= 1;
         next[640 * WIDTH as usize + 540] ^= 1;
         assert_eq!(
-            boxes(&prev, &next),
+            boxes(&prev, &next, &all),
             vec![[60, 200, 61, 201], [540, 640, 541, 641]]
         );
     }

@@ -43,7 +43,7 @@ fn centre(h: Hill) -> (f32, f32) {
 /// The ring's outline path: a circle for Red, a rounded square for Blue.
 fn ring_path(p: Player, cx: f32, cy: f32) -> Option<tiny_skia::Path> {
     match p {
-        Player::Red => tiny_skia::PathBuilder::from_circle(cx, cy, RING),
+        Player::Red => super::canvas::circle(cx, cy, RING),
         Player::Blue => rounded_rect(cx - RING, cy - RING, 2.0 * RING, 2.0 * RING, 11.0),
     }
 }
@@ -51,7 +51,7 @@ fn ring_path(p: Player, cx: f32, cy: f32) -> Option<tiny_skia::Path> {
 fn tile(c: &mut impl Surface, h: Hill, fill: Rgba) {
     let (x, y) = cell_origin(h.col(), h.row());
     if let Some(p) = rounded_rect(x + 3.0, y + 3.0, CELL - 6.0, CELL - 6.0, 13.0) {
-        c.fill(&p, fill);
+        c.fill_owned(p, fill);
     }
 }
 
@@ -68,7 +68,7 @@ pub(super) fn crown(c: &mut impl Surface, cx: f32, cy: f32, band: Rgba, alpha: u
     ];
     if let Some(p) = polygon(&pts) {
         c.stroke(&p, 4.5, palette::GOLD_DARK.alpha(alpha));
-        c.fill(&p, palette::GOLD.alpha(alpha));
+        c.fill_owned(p, palette::GOLD.alpha(alpha));
     }
     c.fill_rect(cx - 12.0, cy + 4.0, 24.0, 5.0, band.alpha(alpha));
     for (x, y) in [
@@ -118,7 +118,7 @@ fn bridge_band(c: &mut impl Surface, a: Hill, b: Hill, col: &Colours) {
         (ax - nx * half, ay - ny * half),
     ];
     if let Some(p) = polygon(&pts) {
-        c.fill(&p, col.light);
+        c.fill_owned(p, col.light);
     }
     for s in [1.0f32, -1.0] {
         c.line(
@@ -166,7 +166,7 @@ fn siege_marks(c: &mut impl Surface, h: Hill, besieger: &Colours) {
             (base.0 - px * 8.0, base.1 - py * 8.0),
         ];
         if let Some(p) = polygon(&pts) {
-            c.fill(&p, besieger.dark);
+            c.fill_owned(p, besieger.dark);
         }
     }
 }
@@ -202,10 +202,11 @@ pub(super) fn draw(c: &mut impl Surface, t: &TaraPosition, _frame: &Frame) {
         _ => (None, None),
     };
     for h in Hill::all() {
-        tile(c, h, palette::HILL);
+        // The hill's tile, and its edge.
         let (x, y) = cell_origin(h.col(), h.row());
         if let Some(p) = rounded_rect(x + 3.0, y + 3.0, CELL - 6.0, CELL - 6.0, 13.0) {
-            c.stroke(&p, 1.5, palette::HILL_EDGE);
+            c.fill(&p, palette::HILL);
+            c.stroke_owned(p, 1.5, palette::HILL_EDGE);
         }
     }
     if let Some(h) = from {
@@ -231,7 +232,7 @@ pub(super) fn draw(c: &mut impl Surface, t: &TaraPosition, _frame: &Frame) {
             let (cx, cy) = centre(h);
             if let Some(path) = ring_path(p, cx, cy) {
                 c.fill(&path, col.light);
-                c.stroke(&path, OUTLINE_W, col.dark);
+                c.stroke_owned(path, OUTLINE_W, col.dark);
             }
         }
         for (a, b) in &bridges {
@@ -240,7 +241,7 @@ pub(super) fn draw(c: &mut impl Surface, t: &TaraPosition, _frame: &Frame) {
         for h in Hill::in_set(forts) {
             let (cx, cy) = centre(h);
             if let Some(path) = ring_path(p, cx, cy) {
-                c.stroke(&path, RING_W, col.main);
+                c.stroke_owned(path, RING_W, col.main);
             }
         }
         // Ringforts of p besieged by the opponent.

@@ -162,6 +162,17 @@ fn paint(scratch: &mut Canvas, ops: &[&Op], x: f32, y: f32) -> Arc<[u8]> {
 /// Copies the 49 cells of the recorded board into `out` (palette indices, [`WIDTH`] wide),
 /// painting the tiles not seen before. The shapes must [`fit`] the grid.
 pub(super) fn compose(out: &mut [u8], rec: &Recording) {
+    for (i, tile) in of(rec).iter().enumerate() {
+        put(out, i, tile);
+    }
+}
+
+/// A cell's tile, in the palette.
+pub(super) type Tile = Arc<[u8]>;
+
+/// The tiles of the 49 cells of the recorded board, row by row from the top, painting those
+/// not seen before. The shapes must [`fit`] the grid.
+pub(super) fn of(rec: &Recording) -> Vec<Tile> {
     let mut reach: Vec<Vec<&Op>> = vec![Vec::new(); CELLS * CELLS];
     for op in &rec.ops {
         let b = op.bounds;
@@ -171,13 +182,12 @@ pub(super) fn compose(out: &mut [u8], rec: &Recording) {
             }
         }
     }
-    let width = WIDTH as usize;
     let mut key = Vec::with_capacity(512);
     let mut cache = TILES.lock().unwrap_or_else(|e| e.into_inner());
     let Cache { tiles, scratch } = &mut *cache;
+    let mut out = Vec::with_capacity(CELLS * CELLS);
     for (i, ops) in reach.iter().enumerate() {
-        let (col, row) = (i % CELLS, i / CELLS);
-        let (x, y) = (GRID[0] + col as f32 * CELL, GRID[1] + row as f32 * CELL);
+        let (x, y) = corner(i);
         key.clear();
         key.push(i as u32);
         for op in ops {
@@ -196,11 +206,31 @@ pub(super) fn compose(out: &mut [u8], rec: &Recording) {
                 t
             }
         };
-        let (left, top) = (x as usize, y as usize);
-        for (r, line) in tile.chunks_exact(SIDE).enumerate() {
-            let at = (top + r) * width + left;
-            out[at..at + SIDE].copy_from_slice(line);
-        }
+        out.push(tile);
+    }
+    out
+}
+
+/// The top-left corner of cell `i` (row by row from the top).
+fn corner(i: usize) -> (f32, f32) {
+    let (col, row) = (i % CELLS, i / CELLS);
+    (GRID[0] + col as f32 * CELL, GRID[1] + row as f32 * CELL)
+}
+
+/// The region of the image cell `i` lies in: left, top, right, bottom (exclusive).
+pub(super) fn region(i: usize) -> [usize; 4] {
+    let (x, y) = corner(i);
+    let (left, top) = (x as usize, y as usize);
+    [left, top, left + SIDE, top + SIDE]
+}
+
+/// Copies the tile of cell `i` into `out`.
+pub(super) fn put(out: &mut [u8], i: usize, tile: &[u8]) {
+    let width = WIDTH as usize;
+    let [left, top, ..] = region(i);
+    for (r, line) in tile.chunks_exact(SIDE).enumerate() {
+        let at = (top + r) * width + left;
+        out[at..at + SIDE].copy_from_slice(line);
     }
 }
 
