@@ -426,17 +426,43 @@ impl Palette {
     /// Opaque RGBA pixels as palette indices.
     pub(super) fn index_rgba(&self, data: &[u8]) -> Vec<u8> {
         // A drawing has a few hundred distinct colours: a small direct-mapped cache of colour
-        // to index answers almost every pixel without a search.
-        const SLOTS: usize = 1 << 11;
-        let mut keys = vec![u32::MAX; SLOTS];
-        let mut values = vec![0u8; SLOTS];
-        let mut out = Vec::with_capacity(data.len() / 4);
+        // to index, kept by each thread from one image to the next (text and tiles bring the
+        // same shades again), answers almost every pixel without a search.
+        const SLOTS: usize = 1 << 12;
+        struct Cache {
+            palette: usize,
+            keys: Vec<u32>,
+            values: Vec<u8>,
+        }
+        thread_local! {
+            static CACHE: std::cell::RefCell<Cache> = const {
+                std::cell::RefCell::new(Cache { palette: 0, keys: Vec::new(), values: Vec::new() })
+            };
+        }
+        CACHE.with_borrow_mut(|cache| {
+            let me = self as *const Palette as usize;
+            if cache.palette != me || cache.keys.len() != SLOTS {
+                *cache = Cache {
+                    palette: me,
+                    keys: vec![u32::MAX; SLOTS],
+                    values: vec![0u8; SLOTS],
+                };
+            }
+            self.index_cached(data, &mut cache.keys, &mut cache.values)
+        })
+    }
+
+    /// [`Palette::index_rgba`] with the colour cache given (`keys`: colours, `values`: their
+    /// indices, direct-mapped).
+    fn index_cached(&self, data: &[u8], keys: &mut [u32], values: &mut [u8]) -> Vec<u8> {
+        let shift = 32 - keys.len().trailing_zeros();
+        let mut out = vec![0u8; data.len() / 4];
         // Runs of one colour (most of an image) cost one comparison per pixel.
         let (mut last_key, mut last) = (u32::MAX, 0u8);
-        for p in data.chunks_exact(4) {
-            let key = (u32::from(p[0]) << 16) | (u32::from(p[1]) << 8) | u32::from(p[2]);
+        for (o, p) in out.iter_mut().zip(data.chunks_exact(4)) {
+            let key = u32::from_be_bytes([0, p[0], p[1], p[2]]);
             if key != last_key {
-                let slot = (key.wrapping_mul(0x9e37_79b1) >> 21) as usize;
+                let slot = (key.wrapping_mul(0x9e37_79b1) >> shift) as usize;
                 last = if keys[slot] == key {
                     values[slot]
                 } else {
@@ -447,7 +473,7 @@ impl Palette {
                 };
                 last_key = key;
             }
-            out.push(last);
+            *o = last;
         }
         out
     }

@@ -189,7 +189,7 @@ fn union(a: &Box4, b: &Box4) -> Box4 {
 /// 25 bytes besides its pixels, as much as this many unchanged pixels.
 const MERGE_SLACK: usize = 2048;
 /// At most this many images per position: the first ones are shown for [`PART_DELAY`] each.
-const MAX_PARTS: usize = 3;
+const MAX_PARTS: usize = 4;
 
 /// The regions whose changes are boxed separately: each player's panel, the status lines, and
 /// a grid of the board's cells with the margins around them.
