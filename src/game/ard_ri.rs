@@ -384,6 +384,31 @@ impl ArdRiPosition {
         }
     }
 
+    /// A move of `moves` (legal here) that wins at once, if there is one: the king onto a
+    /// corner, or an attacker closing the last side around the king (as
+    /// [`ArdRiPosition::play_unchecked`] decides them).
+    pub fn winning_step(&self, moves: &[Move]) -> Option<Move> {
+        let king = usize::from(self.king);
+        match self.to_move {
+            Team::Defenders => moves.iter().copied().find(|m| {
+                matches!(m, Move::Step { from, to } if from.index() == self.king && to.bit() & CORNERS != 0)
+            }),
+            Team::Attackers => {
+                if (1 << self.king) & EDGE != 0 {
+                    return None;
+                }
+                moves.iter().copied().find(|m| match *m {
+                    Move::Step { from, to } => {
+                        let after = self.attackers ^ from.bit() ^ to.bit();
+                        SQUARE_NEIGHBOURS[king] & to.bit() != 0
+                            && SQUARE_NEIGHBOURS[king] & !(after | THRONE) == 0
+                    }
+                    _ => false,
+                })
+            }
+        }
+    }
+
     /// Plays a move known to be legal (one of [`ArdRiPosition::legal_moves_into`]): moves the
     /// piece, removes the captured pieces and decides whether the game is over.
     /// Does nothing once the game is over or for a move that is not a step.
@@ -765,6 +790,57 @@ impl ArdRiPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_winning_step_is_a_move_that_wins_at_once_and_found_whenever_one_exists() {
+        use crate::game::playout::Rng;
+        let mut checked = 0;
+        for seed in 0..40 {
+            let mut rng = Rng::new(seed);
+            let mut pos = ArdRiPosition::new();
+            let mut list = MoveList::new();
+            while pos.outcome().is_none() && pos.ply() < 400 {
+                list.clear();
+                pos.legal_moves_into(&mut list);
+                let wins: Vec<Move> = list
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let mut p = pos.clone();
+                        p.play_unchecked(m);
+                        p.outcome()
+                            .is_some_and(|o| o.winner == Some(pos.to_move().into()))
+                    })
+                    .collect();
+                match pos.winning_step(&list) {
+                    Some(m) => assert!(wins.contains(&m), "{m} does not win"),
+                    None => assert!(wins.is_empty(), "missed {wins:?}"),
+                }
+                checked += usize::from(!wins.is_empty());
+                pos.play_unchecked(list[rng.below(list.len())]);
+            }
+        }
+        // Random games offer many escapes and some captures.
+        assert!(checked > 20, "{checked}");
+    }
+
+    #[test]
+    fn the_winning_step_closes_the_last_side_around_the_king() {
+        let pos = ArdRiPosition::from_notation("7/2a4/1aka3/7/2a4/7/7 a 0 0").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves_into(&mut list);
+        assert_eq!(
+            pos.winning_step(&list).map(|m| m.to_string()).as_deref(),
+            Some("c3-c4")
+        );
+        let pos = ArdRiPosition::from_notation("1k5/7/3a3/7/7/7/7 d 0 0").unwrap();
+        list.clear();
+        pos.legal_moves_into(&mut list);
+        assert_eq!(
+            pos.winning_step(&list).map(|m| m.to_string()).as_deref(),
+            Some("b7-a7")
+        );
+    }
 
     fn sq(name: &str) -> Square {
         let b = name.as_bytes();
