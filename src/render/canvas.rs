@@ -491,7 +491,7 @@ impl Surface for Recording {
 /// A circle's path (the same as tiny-skia's), made once for each centre and radius: boards
 /// draw the same few hundred circles over and over, and making one costs more than copying it.
 pub fn circle(cx: f32, cy: f32, r: f32) -> Option<Path> {
-    type Circles = std::collections::HashMap<[u32; 3], Option<Path>, super::tiles::FxBuild>;
+    type Circles = std::collections::HashMap<[u32; 3], Option<Path>, super::fx::FxBuild>;
     thread_local! {
         static CIRCLES: std::cell::RefCell<Circles> = Default::default();
     }
@@ -511,7 +511,7 @@ pub fn circle(cx: f32, cy: f32, r: f32) -> Option<Path> {
 
 /// A rounded rectangle path, made once for each place and size (as [`circle`]).
 pub fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
-    type Rects = std::collections::HashMap<[u32; 5], Option<Path>, super::tiles::FxBuild>;
+    type Rects = std::collections::HashMap<[u32; 5], Option<Path>, super::fx::FxBuild>;
     thread_local! {
         static RECTS: std::cell::RefCell<Rects> = Default::default();
     }

@@ -3,10 +3,10 @@
 
 use super::canvas::{rounded_rect, Align, Canvas, Style, Weight};
 use super::frame::Frame;
+use super::fx::FxBuild;
 use super::indexed::PALETTE;
 use super::layout::{fit, HEADER, WIDTH};
 use super::theme as palette;
-use super::tiles::FxBuild;
 use crate::game::{describe, Player, Position, Scoring, Side};
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};

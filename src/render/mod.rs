@@ -10,6 +10,7 @@ mod chart;
 mod draw;
 mod eval_chart;
 mod frame;
+mod fx;
 mod header;
 mod indexed;
 mod layout;

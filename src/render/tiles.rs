@@ -14,11 +14,11 @@
 //! frame, the header) are made elsewhere.
 
 use super::canvas::{Canvas, Op, Recording, Shape};
+use super::fx::FxBuild;
 use super::indexed::PALETTE;
 use super::layout::{BOARD_X, BOARD_Y, CELL, HEIGHT, WIDTH};
 use super::theme;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, LazyLock, Mutex};
 
 /// Side of a tile in pixels.
@@ -28,40 +28,6 @@ const CELLS: usize = 7;
 /// Tiles kept at most (5 KB each, 40 MB in all); the cache starts over when it is full.
 const MAX_TILES: usize = 8192;
 
-/// A fast hash for the tiles' keys (words of shape data; no untrusted input reaches it).
-#[derive(Default)]
-pub(super) struct Fx(u64);
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        for b in chunks.remainder() {
-            self.add(u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl Fx {
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-pub(super) type FxBuild = BuildHasherDefault<Fx>;
 type Tiles = HashMap<Box<[u32]>, Arc<[u8]>, FxBuild>;
 
 /// The tiles painted so far, and the canvas they are painted on.
