@@ -488,45 +488,37 @@ impl Surface for Recording {
     }
 }
 
-/// A circle's path (the same as tiny-skia's), made once for each centre and radius: boards
-/// draw the same few hundred circles over and over, and making one costs more than copying it.
-pub fn circle(cx: f32, cy: f32, r: f32) -> Option<Path> {
-    type Circles = std::collections::HashMap<[u32; 3], Option<Path>, super::fx::FxBuild>;
+/// Paths made before, by their shape (0: circle, 1: rounded rectangle) and measures: boards
+/// draw the same few hundred circles and rounded rectangles over and over, and making one
+/// costs more than copying it. Kept per thread; starts over when full.
+fn cached_path(key: [u32; 6], make: impl FnOnce() -> Option<Path>) -> Option<Path> {
+    type Paths = std::collections::HashMap<[u32; 6], Option<Path>, super::fx::FxBuild>;
     thread_local! {
-        static CIRCLES: std::cell::RefCell<Circles> = Default::default();
+        static PATHS: std::cell::RefCell<Paths> = Default::default();
     }
-    CIRCLES.with_borrow_mut(|circles| {
-        let key = [cx.to_bits(), cy.to_bits(), r.to_bits()];
-        if let Some(p) = circles.get(&key) {
+    PATHS.with_borrow_mut(|paths| {
+        if let Some(p) = paths.get(&key) {
             return p.clone();
         }
-        if circles.len() >= 4096 {
-            circles.clear();
+        if paths.len() >= 4096 {
+            paths.clear();
         }
-        let p = PathBuilder::from_circle(cx, cy, r);
-        circles.insert(key, p.clone());
+        let p = make();
+        paths.insert(key, p.clone());
         p
     })
 }
 
-/// A rounded rectangle path, made once for each place and size (as [`circle`]).
+/// A circle's path (the same as tiny-skia's), made once for each centre and radius.
+pub fn circle(cx: f32, cy: f32, r: f32) -> Option<Path> {
+    let key = [0, cx.to_bits(), cy.to_bits(), r.to_bits(), 0, 0];
+    cached_path(key, || PathBuilder::from_circle(cx, cy, r))
+}
+
+/// A rounded rectangle path, made once for each place and size.
 pub fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
-    type Rects = std::collections::HashMap<[u32; 5], Option<Path>, super::fx::FxBuild>;
-    thread_local! {
-        static RECTS: std::cell::RefCell<Rects> = Default::default();
-    }
-    RECTS.with_borrow_mut(|rects| {
-        let key = [x, y, w, h, r].map(f32::to_bits);
-        if let Some(p) = rects.get(&key) {
-            return p.clone();
-        }
-        if rects.len() >= 4096 {
-            rects.clear();
-        }
-        let p = make_rounded_rect(x, y, w, h, r);
-        rects.insert(key, p.clone());
-        p
-    })
+    let [a, b, c, d, e] = [x, y, w, h, r].map(f32::to_bits);
+    cached_path([1, a, b, c, d, e], || make_rounded_rect(x, y, w, h, r))
 }
 
 fn make_rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {

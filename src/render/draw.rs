@@ -101,40 +101,43 @@ pub(crate) fn compose_changes(
     memo: &mut Composed,
     regions: &mut Vec<[usize; 4]>,
 ) {
-    let whole = |out: &mut Vec<u8>, memo: &mut Composed, regions: &mut Vec<[usize; 4]>| {
-        compose_into(out, pos, frame);
-        *memo = Composed::default();
-        regions.push([0, 0, WIDTH as usize, HEIGHT as usize]);
-    };
-    if memo.header.is_none() || !frame.marks.is_empty() || !frame.arrows.is_empty() {
-        whole(out, memo, regions);
-        if frame.marks.is_empty() && frame.arrows.is_empty() {
-            // Remember what the image is made of, for the next one.
-            let mut rec = Recording::default();
-            board(&mut rec, pos, frame);
-            if tiles::fit(&rec, outside_the_grid()) {
-                memo.header = Some(header::shown(pos, frame));
-                memo.tiles = tiles::of(&rec);
-            }
-        }
-        return;
-    }
+    let whole = [0, 0, WIDTH as usize, HEIGHT as usize];
+    let annotated = !frame.marks.is_empty() || !frame.arrows.is_empty();
     let mut rec = Recording::default();
-    board(&mut rec, pos, frame);
-    if !tiles::fit(&rec, outside_the_grid()) || memo.tiles.is_empty() {
-        whole(out, memo, regions);
+    if !annotated {
+        board(&mut rec, pos, frame);
+    }
+    if annotated || !tiles::fit(&rec, outside_the_grid()) {
+        // Drawn whole, as `compose_into` draws such a board.
+        *out = PALETTE.index(&draw(pos, frame));
+        *memo = Composed::default();
+        regions.push(whole);
         return;
     }
     let shown = header::shown(pos, frame);
-    header::compose_changes(out, memo.header.as_ref(), &shown, regions);
-    memo.header = Some(shown);
-    for (i, tile) in tiles::of(&rec).into_iter().enumerate() {
-        if !std::sync::Arc::ptr_eq(&tile, &memo.tiles[i]) && tile[..] != memo.tiles[i][..] {
-            tiles::put(out, i, &tile);
-            regions.push(tiles::region(i));
+    let next = tiles::of(&rec);
+    if memo.header.is_none() || memo.tiles.len() != next.len() {
+        // Nothing to start from: the whole image.
+        out.clear();
+        out.extend_from_slice(base(pos.variant().is_tara()));
+        header::compose_changes(out, None, &shown, regions);
+        for (i, tile) in next.iter().enumerate() {
+            tiles::put(out, i, tile);
         }
-        memo.tiles[i] = tile;
+        regions.clear();
+        regions.push(whole);
+    } else {
+        header::compose_changes(out, memo.header.as_ref(), &shown, regions);
+        for (i, tile) in next.iter().enumerate() {
+            let last = &memo.tiles[i];
+            if !std::sync::Arc::ptr_eq(tile, last) && tile[..] != last[..] {
+                tiles::put(out, i, tile);
+                regions.push(tiles::region(i));
+            }
+        }
     }
+    memo.header = Some(shown);
+    memo.tiles = next;
 }
 
 /// Width of the dark outline of a mark's frame and of an arrow's shaft.
