@@ -14,7 +14,7 @@
 //! inputs give the same move on any machine. Only the optional `stop` check (a clock, for a
 //! time limit) can end a search early.
 
-use crate::game::playout::{random_playout, Rng, MAX_PLIES};
+use crate::game::playout::{playout_preferring, Rng};
 use crate::game::{GamePosition, Move, MoveList, Outcome, Position, Side};
 
 /// How a search is bounded and tuned.
@@ -253,19 +253,10 @@ pub fn search(
 /// which makes its results noise; with these "decisive moves" a playout's result says much
 /// more about the position, for about the same cost).
 fn playout(p: &mut Position, rng: &mut Rng, list: &mut MoveList) {
-    let Position::ArdRi(a) = p else {
-        random_playout(p, rng, list);
-        return;
-    };
-    while a.outcome().is_none() && a.ply() < MAX_PLIES {
-        list.clear();
-        a.legal_moves_into(list);
-        let m = match a.winning_step(list) {
-            Some(m) => m,
-            None => list[rng.below(list.len())],
-        };
-        a.play_unchecked(m);
-    }
+    playout_preferring(p, rng, list, |p, list| match p {
+        Position::ArdRi(a) => a.winning_step(list),
+        Position::Tara(_) => None,
+    });
 }
 
 /// The child of `at` with the highest UCB1 value (`NONE` if it has no children).

@@ -53,11 +53,22 @@ pub fn random_game(options: GameOptions, rng: &mut Rng) -> (Position, Vec<Move>)
 
 /// Plays random games to the end without recording them; returns the plies played.
 pub fn random_playout(pos: &mut Position, rng: &mut Rng, list: &mut MoveList) -> u32 {
+    playout_preferring(pos, rng, list, |_, _| None)
+}
+
+/// Plays the game to the end without recording it, each move the one `prefer` names among
+/// the legal ones, else one at random; returns the plies played.
+pub fn playout_preferring(
+    pos: &mut Position,
+    rng: &mut Rng,
+    list: &mut MoveList,
+    prefer: impl Fn(&Position, &MoveList) -> Option<Move>,
+) -> u32 {
     let start = pos.ply();
     while pos.outcome().is_none() && pos.ply() < MAX_PLIES {
         list.clear();
         pos.legal_moves_into(list);
-        let m = list[rng.below(list.len())];
+        let m = prefer(pos, list).unwrap_or_else(|| list[rng.below(list.len())]);
         pos.play_unchecked(m);
     }
     pos.ply() - start

@@ -60,26 +60,14 @@ fn outside_the_grid() -> &'static Recording {
 /// drawn piecewise differs from one drawn whole by rounding.
 pub(crate) fn compose(pos: &Position, frame: &Frame) -> Vec<u8> {
     let mut out = Vec::new();
-    compose_into(&mut out, pos, frame);
+    compose_changes(
+        &mut out,
+        pos,
+        frame,
+        &mut Composed::default(),
+        &mut Vec::new(),
+    );
     out
-}
-
-/// [`compose`] into a buffer kept from an earlier image.
-pub(crate) fn compose_into(out: &mut Vec<u8>, pos: &Position, frame: &Frame) {
-    if !frame.marks.is_empty() || !frame.arrows.is_empty() {
-        *out = PALETTE.index(&draw(pos, frame));
-        return;
-    }
-    let mut rec = Recording::default();
-    board(&mut rec, pos, frame);
-    if !tiles::fit(&rec, outside_the_grid()) {
-        *out = PALETTE.index(&draw(pos, frame));
-        return;
-    }
-    out.clear();
-    out.extend_from_slice(base(pos.variant().is_tara()));
-    header::compose(out, pos, frame);
-    tiles::compose(out, &rec);
 }
 
 /// What the last image of a sequence (a replay) was composed of, so that the next is
@@ -92,8 +80,8 @@ pub(crate) struct Composed {
 }
 
 /// Turns `out`, the image composed last with `memo` (or anything, if `memo` is new), into the
-/// image of `pos`, rewriting only the parts that changed, and pushes the regions it rewrote
-/// (left, top, right, bottom; pixels outside them are as they were).
+/// image of `pos` ([`compose`]), rewriting only the parts that changed, and pushes the regions
+/// it rewrote (left, top, right, bottom; pixels outside them are as they were).
 pub(crate) fn compose_changes(
     out: &mut Vec<u8>,
     pos: &Position,
@@ -108,7 +96,6 @@ pub(crate) fn compose_changes(
         board(&mut rec, pos, frame);
     }
     if annotated || !tiles::fit(&rec, outside_the_grid()) {
-        // Drawn whole, as `compose_into` draws such a board.
         *out = PALETTE.index(&draw(pos, frame));
         *memo = Composed::default();
         regions.push(whole);

@@ -411,15 +411,6 @@ static PANELS: LazyLock<Mutex<Panels>> = LazyLock::new(|| Mutex::new(Panels::def
 /// Panels kept at most (29 KB each); the cache starts over when it is full.
 const MAX_PANELS: usize = 512;
 
-/// Writes the header into `out` (palette indices, [`WIDTH`] wide, the header's rows): the
-/// panels copied from those drawn before, the status lines drawn.
-pub(super) fn compose(out: &mut [u8], pos: &Position, frame: &Frame) {
-    for p in panels(pos, frame) {
-        put_panel(out, &p);
-    }
-    put_status(out, &status(pos, frame));
-}
-
 /// What the header of a position shows: the two panels and the status lines (equal for two
 /// positions whose headers are the same pixels).
 #[derive(Clone, PartialEq, Eq)]

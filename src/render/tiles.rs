@@ -125,14 +125,6 @@ fn paint(scratch: &mut Canvas, ops: &[&Op], x: f32, y: f32) -> Arc<[u8]> {
     PALETTE.index_rgba(&rgba).into()
 }
 
-/// Copies the 49 cells of the recorded board into `out` (palette indices, [`WIDTH`] wide),
-/// painting the tiles not seen before. The shapes must [`fit`] the grid.
-pub(super) fn compose(out: &mut [u8], rec: &Recording) {
-    for (i, tile) in of(rec).iter().enumerate() {
-        put(out, i, tile);
-    }
-}
-
 /// A cell's tile, in the palette.
 pub(super) type Tile = Arc<[u8]>;
 
