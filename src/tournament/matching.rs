@@ -2,7 +2,12 @@
 //! variables), over any exact integer weight type: the Dutch system encodes its criteria
 //! lexicographically in very wide integers ([`Wide`]). A first computation is O(n³); later ones
 //! re-open only the vertices where a changed edge breaks the optimality conditions, and pairs
-//! fixed for good leave the searches (see [`Matcher`]).
+//! fixed for good leave the searches (see [`Matcher`]). Within a computation the forest of
+//! alternating trees outlives each augmentation: only the trees it used are taken down, so
+//! many free vertices do not each cost a scan of every other tree again.
+//!
+//! The searches' arithmetic is on wide integers; most edges far from tight are passed over by
+//! their top words alone ([`Weight::top`], kept in a table of their own).
 //!
 //! A weight of zero means "no edge". The matching maximises the total weight; it need not be
 //! of maximum cardinality (the Dutch weights make cardinality their highest criterion).
@@ -17,8 +22,16 @@ pub trait Weight: Clone + Ord + Debug {
     fn plus(&self, other: &Self) -> Self;
     /// `self - other`, with `other <= self`.
     fn minus(&self, other: &Self) -> Self;
+    /// `self + b - c`, with `c <= self + b`: an edge's slack from its ends' duals.
+    fn plus_minus(&self, b: &Self, c: &Self) -> Self {
+        self.plus(b).minus(c)
+    }
     fn half(&self) -> Self;
     fn twice(&self) -> Self;
+    /// The most significant 64-bit word: for `a`, `b`, `c`, the top word of `a + b - c` lies
+    /// within one of `top(a) + top(b) - top(c)`, which lets the searches pass over most edges
+    /// far from tight without the whole arithmetic.
+    fn top(&self) -> u64;
 }
 
 impl Weight for u64 {
@@ -39,6 +52,9 @@ impl Weight for u64 {
     }
     fn twice(&self) -> Self {
         self * 2
+    }
+    fn top(&self) -> u64 {
+        *self
     }
 }
 
@@ -137,6 +153,18 @@ impl<const N: usize> Weight for Wide<N> {
         debug_assert!(!borrow, "negative weight");
         Wide(out)
     }
+    fn plus_minus(&self, b: &Self, c: &Self) -> Self {
+        // One pass, the carry and the borrow together in a signed word.
+        let mut out = [0; N];
+        let mut carry: i128 = 0;
+        for (i, o) in out.iter_mut().enumerate() {
+            let acc = self.0[i] as i128 + b.0[i] as i128 - c.0[i] as i128 + carry;
+            *o = acc as u64;
+            carry = acc >> 64;
+        }
+        debug_assert!(carry == 0, "negative weight");
+        Wide(out)
+    }
     fn half(&self) -> Self {
         let mut out = [0; N];
         for (i, o) in out.iter_mut().enumerate() {
@@ -149,6 +177,9 @@ impl<const N: usize> Weight for Wide<N> {
         let mut w = *self;
         w.shl(1);
         w
+    }
+    fn top(&self) -> u64 {
+        self.0[N - 1]
     }
 }
 
@@ -164,8 +195,8 @@ const NONE: usize = 0;
 /// otherwise re-opens the modified vertex: frees it from its mate and blossoms, raises its
 /// dual until every dual constraint holds again, and augments from it (free vertices joined
 /// by a tight edge are matched at once, many per search). After changes at `k` vertices a
-/// computation costs at most about `k` augmentations of O(n²) each instead of a whole
-/// solve; changes at more than half of the vertices start over from scratch.
+/// computation costs at most about `k` augmentations instead of a whole solve; changes at
+/// more than half of the vertices start over from scratch.
 /// [`Matcher::fix_pair`] settles a matched pair for good at no cost and leaves it out of
 /// later searches. Weights are kept doubled in an `(n + 1)²` table read row by row.
 pub struct Matcher<W: Weight> {
@@ -347,6 +378,7 @@ impl<W: Weight> Matcher<W> {
             self.b.check(if scratch { "reset" } else { "reopen" });
         }
         self.b.try_pairs = true;
+        self.b.forest = false;
         while self.b.step(&mut self.stats) {
             self.stats.stages += 1;
             if chk {
@@ -378,6 +410,9 @@ struct Blossom<W: Weight> {
     /// Edge weights, doubled, row by row (`(n + 1)²`, row and column 0 zero): the searches
     /// read one row at a time.
     w2: Vec<W>,
+    /// The top word of each entry of `w2` (see [`Weight::top`]), in a table of its own that
+    /// the searches' filter reads without bringing whole weights into the cache.
+    w2_top: Vec<u64>,
     /// For blossom b (row `b - n - 1`, made when first used) and each vertex or blossom x:
     /// the original edge between them (see [`Blossom::e`]; two vertices are their own edge).
     edge: Vec<Vec<(u32, u32)>>,
@@ -410,6 +445,13 @@ struct Blossom<W: Weight> {
     live: Vec<usize>,
     /// For each vertex in a fixed pair, its partner; [`NONE`] for live vertices.
     fixed: Vec<usize>,
+    /// Whether the labels, slacks and queue hold a forest of alternating trees that the next
+    /// search goes on from: after an augmentation only its trees are taken down.
+    forest: bool,
+    /// For each labelled top-level blossom (or vertex), the root of its alternating tree.
+    root: Vec<usize>,
+    /// The roots of the trees an augmentation used (see [`Blossom::take_down`]).
+    spent: Vec<usize>,
 }
 
 impl<W: Weight> Blossom<W> {
@@ -420,6 +462,7 @@ impl<W: Weight> Blossom<W> {
             nx: n,
             stride: size,
             w2: vec![W::zero(); (n + 1) * (n + 1)],
+            w2_top: vec![0; (n + 1) * (n + 1)],
             edge: vec![Vec::new(); n],
             lab: vec![W::zero(); size],
             mate: vec![NONE; size],
@@ -440,6 +483,9 @@ impl<W: Weight> Blossom<W> {
             leaves: Vec::new(),
             live: (1..=n).collect(),
             fixed: vec![NONE; n + 1],
+            forest: false,
+            root: vec![0; size],
+            spent: Vec::new(),
         }
     }
 
@@ -495,34 +541,42 @@ impl<W: Weight> Blossom<W> {
             }
             self.lab[v] = Self::even_up(need);
         }
-        // The best edge between each blossom and each re-opened vertex.
-        for b in self.n + 1..=self.nx {
-            if self.st[b] == 0 {
-                continue;
-            }
-            let mut leaves = std::mem::take(&mut self.leaves);
-            leaves.clear();
-            self.collect_leaves(b, &mut leaves);
-            for &v in dirty {
-                let mut best: Option<(usize, W)> = None;
-                for &u in &leaves {
-                    if self.wt(u, v).is_zero() {
-                        continue;
-                    }
-                    let d = self.lab[u].plus(&self.lab[v]).minus(self.wt(u, v));
-                    if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
-                        best = Some((u, d));
-                    }
+        // The best edge between each blossom and each re-opened vertex (which is in none).
+        for &v in dirty {
+            for b in self.n + 1..=self.nx {
+                if self.st[b] == b {
+                    self.renew_best_edges(b, v);
                 }
-                let (bv, vb) = match best {
-                    Some((u, _)) => ((u as u32, v as u32), (v as u32, u as u32)),
-                    None => ((0, 0), (0, 0)),
-                };
-                debug_assert_eq!(vb, (bv.1, bv.0));
-                self.set_e(b, v, bv);
             }
-            self.leaves = leaves;
         }
+    }
+
+    /// Renews the best edge between vertex `v` and every blossom in `x` (a vertex or a
+    /// blossom not holding `v`): the edge of least slack, the first in the order of the
+    /// leaves. An edge leaving a blossom has the slack of its ends' duals alone, whatever
+    /// blossoms hold them, so each blossom's best edge is the best of its children's. Returns
+    /// the best edge's end in `x` and its slack.
+    fn renew_best_edges(&mut self, x: usize, v: usize) -> Option<(usize, W)> {
+        if x <= self.n {
+            // Row v of the table, which the whole renewal reads in turn.
+            let w = self.wt(v, x);
+            if w.is_zero() {
+                return None;
+            }
+            return Some((x, self.lab[x].plus_minus(&self.lab[v], w)));
+        }
+        let mut best: Option<(usize, W)> = None;
+        for i in 0..self.flower[x].len() {
+            let c = self.flower[x][i];
+            if let Some((u, d)) = self.renew_best_edges(c, v) {
+                if best.as_ref().is_none_or(|(_, bd)| d < *bd) {
+                    best = Some((u, d));
+                }
+            }
+        }
+        let e = best.as_ref().map_or((0, 0), |(u, _)| (*u as u32, v as u32));
+        self.set_e(x, v, e);
+        best
     }
 
     /// Matches free vertices (outside blossoms, dual above zero) joined by a tight edge, in
@@ -737,19 +791,16 @@ impl<W: Weight> Blossom<W> {
     /// Sets the doubled weight of edge `u`–`v` in both directions.
     fn put(&mut self, u: usize, v: usize, w2: W) {
         let np = self.n + 1;
+        let top = w2.top();
+        self.w2_top[u * np + v] = top;
+        self.w2_top[v * np + u] = top;
         self.w2[u * np + v] = w2.clone();
         self.w2[v * np + u] = w2;
     }
 
-    /// Whether x and y (vertices or blossoms) are joined by a real edge.
-    fn real(&self, x: usize, y: usize) -> bool {
-        let (u, v) = self.e(x, y);
-        !self.wt(u, v).is_zero()
-    }
-
     fn dist(&self, x: usize, y: usize) -> W {
         let (u, v) = self.e(x, y);
-        self.lab[u].plus(&self.lab[v]).minus(self.wt(u, v))
+        self.lab[u].plus_minus(&self.lab[v], self.wt(u, v))
     }
 
     fn ff(&self, b: usize, x: usize) -> usize {
@@ -785,10 +836,33 @@ impl<W: Weight> Blossom<W> {
 
     fn set_slack(&mut self, x: usize) {
         self.slack[x] = 0;
+        let np = self.n + 1;
         for i in 0..self.live.len() {
             let u = self.live[i];
-            if self.real(u, x) && self.st[u] != x && self.s[self.st[u]] == 0 {
-                self.update_slack(u, x);
+            if self.st[u] == x || self.s[self.st[u]] != 0 {
+                continue;
+            }
+            // The edge's ends (x's own for a vertex: row x, read in order).
+            let (a, c) = if x <= self.n { (x, u) } else { self.e(x, u) };
+            if a == 0 {
+                continue;
+            }
+            if self.slack[x] != 0 {
+                // Surely looser than the slack so far (see [`Weight::top`]).
+                let t = self.lab[a].top() as i128 + self.lab[c].top() as i128
+                    - self.w2_top[a * np + c] as i128;
+                if t - 1 > self.slack_of(x).top() as i128 {
+                    continue;
+                }
+            }
+            let w = self.wt(a, c);
+            if w.is_zero() {
+                continue;
+            }
+            let d = self.lab[a].plus_minus(&self.lab[c], w);
+            if self.slack[x] == 0 || d < self.slack_of(x) {
+                self.slack[x] = u;
+                self.slack_d[x] = d;
             }
         }
     }
@@ -864,6 +938,7 @@ impl<W: Weight> Blossom<W> {
     /// root, whose dual is positive, is matched).
     fn flip_to_root(&mut self, u0: usize) {
         let b = self.st[u0];
+        self.spent.push(self.root[b]);
         let xnv = self.st[self.mate[b]];
         self.set_match_at(b, u0, NONE);
         if xnv != 0 {
@@ -902,6 +977,7 @@ impl<W: Weight> Blossom<W> {
         }
         self.lab[b] = W::zero();
         self.s[b] = 0;
+        self.root[b] = self.root[lca];
         self.mate[b] = self.mate[lca];
         let mut fl = std::mem::take(&mut self.flower[b]);
         fl.clear();
@@ -940,16 +1016,40 @@ impl<W: Weight> Blossom<W> {
             self.flower_from[row][x] = 0;
         }
         // The best edge to each x, and its slack (`best_d`, valid where an edge was found).
+        // Freed blossom numbers are passed over: one made anew gets its edges then.
+        // Those inside b need none.
         let mut best_d = std::mem::take(&mut self.best_d);
+        let np = self.n + 1;
         for i in 0..self.flower[b].len() {
             let xs = self.flower[b][i];
-            for x in others.clone() {
-                if !self.real(xs, x) {
+            for k in 0..live.len() + (self.nx - self.n) {
+                let x = if k < live.len() {
+                    live[k]
+                } else {
+                    self.n + 1 + k - live.len()
+                };
+                if self.st[x] == b || (x > self.n && self.st[x] == 0) {
                     continue;
                 }
-                let d = self.dist(xs, x);
-                if !self.real(b, x) || d < best_d[x] {
-                    let (u, v) = self.e(xs, x);
+                let (u, v) = self.e(xs, x);
+                if u == 0 {
+                    continue;
+                }
+                let found = self.edge[row][x] != (0, 0);
+                if found {
+                    // Surely looser than the best so far (see [`Weight::top`]).
+                    let t = self.lab[u].top() as i128 + self.lab[v].top() as i128
+                        - self.w2_top[u * np + v] as i128;
+                    if t - 1 > best_d[x].top() as i128 {
+                        continue;
+                    }
+                }
+                let w = self.wt(u, v);
+                if w.is_zero() {
+                    continue;
+                }
+                let d = self.lab[u].plus_minus(&self.lab[v], w);
+                if !found || d < best_d[x] {
                     self.set_e(b, x, (u as u32, v as u32));
                     best_d[x] = d;
                 }
@@ -973,6 +1073,10 @@ impl<W: Weight> Blossom<W> {
         for i in 0..self.flower[b].len() {
             let x = self.flower[b][i];
             self.set_st(x, x);
+            self.root[x] = self.root[b];
+            // Unlabelled until labelled below (labels left from a tree taken down while
+            // the blossom was whole must not count).
+            self.s[x] = -1;
         }
         let (eu, _) = self.e(b, self.pa[b]);
         let xr = self.ff(b, eu);
@@ -1004,6 +1108,7 @@ impl<W: Weight> Blossom<W> {
         if self.s[v] == -1 {
             if self.mate[v] == NONE {
                 // A free vertex of dual zero, not searching itself: an augmenting path.
+                self.spent.push(self.root[u]);
                 self.augment(u, v);
                 self.augment(v, u);
                 return true;
@@ -1011,6 +1116,8 @@ impl<W: Weight> Blossom<W> {
             self.pa[v] = eu;
             self.s[v] = 1;
             let nu = self.st[self.mate[v]];
+            self.root[v] = self.root[u];
+            self.root[nu] = self.root[u];
             self.slack[v] = 0;
             self.slack[nu] = 0;
             self.s[nu] = 0;
@@ -1018,6 +1125,8 @@ impl<W: Weight> Blossom<W> {
         } else if self.s[v] == 0 {
             let lca = self.get_lca(u, v);
             if lca == 0 {
+                self.spent.push(self.root[u]);
+                self.spent.push(self.root[v]);
                 self.augment(u, v);
                 self.augment(v, u);
                 return true;
@@ -1037,44 +1146,118 @@ impl<W: Weight> Blossom<W> {
             if paired > 0 {
                 stats.stages += paired - 1;
                 stats.paired_at_once += paired;
+                self.forest = false;
                 return true;
             }
         }
-        for x in 1..=self.nx {
-            self.s[x] = -1;
-            self.slack[x] = 0;
+        if self.forest {
+            // Going on from the trees the last augmentation left, if any.
+            if !(1..=self.nx).any(|x| self.st[x] == x && self.s[x] == 0 && self.mate[x] == NONE) {
+                return false;
+            }
+        } else {
+            for x in 1..=self.nx {
+                self.s[x] = -1;
+                self.slack[x] = 0;
+            }
+            self.queue.clear();
+            for x in 1..=self.nx {
+                if self.st[x] == x && self.mate[x] == NONE && !self.lab[self.base(x)].is_zero() {
+                    self.pa[x] = 0;
+                    self.s[x] = 0;
+                    self.root[x] = x;
+                    self.q_push(x);
+                }
+            }
+            if self.queue.is_empty() {
+                return false;
+            }
+            self.forest = true;
         }
-        self.queue.clear();
+        let done = self.search(stats);
+        if !self.spent.is_empty() {
+            self.take_down();
+        }
+        done
+    }
+
+    /// Takes down the trees whose roots are in `spent` (an augmentation changed their
+    /// matching): their vertices lose their labels and get their slacks to the other trees,
+    /// the slacks that came from them are found again, and tight edges from the other trees
+    /// to them are followed as a scan would.
+    fn take_down(&mut self) {
+        while !self.spent.is_empty() {
+            self.take_down_once();
+        }
+    }
+
+    fn take_down_once(&mut self) {
+        let spent = std::mem::take(&mut self.spent);
+        let mut freed = Vec::new();
         for x in 1..=self.nx {
-            if self.st[x] == x && self.mate[x] == NONE && !self.lab[self.base(x)].is_zero() {
-                self.pa[x] = 0;
-                self.s[x] = 0;
-                self.q_push(x);
+            if self.st[x] == x && self.s[x] != -1 && spent.contains(&self.root[x]) {
+                self.s[x] = -1;
+                self.slack[x] = 0;
+                freed.push(x);
             }
         }
-        if self.queue.is_empty() {
-            return false;
+        for x in 1..=self.nx {
+            if self.st[x] == x
+                && self.s[x] != 1
+                && self.slack[x] != 0
+                && self.s[self.st[self.slack[x]]] != 0
+            {
+                self.set_slack(x);
+            }
         }
+        for &x in &freed {
+            self.set_slack(x);
+        }
+        for &x in &freed {
+            if self.s[x] == -1 && self.slack[x] != 0 && self.slack_of(x).is_zero() {
+                // A free one (flipped to a dual of zero) augments the tree reaching it.
+                let (eu, ev) = self.e(self.slack[x], x);
+                if self.on_found_edge(eu, ev) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Grows the forest until an augmentation (true) or until no search can change the
+    /// matching (false).
+    fn search(&mut self, stats: &mut Stats) -> bool {
         loop {
             while let Some(u) = self.queue.pop_front() {
-                if self.s[self.st[u]] == 1 {
+                // Only S vertices are scanned (those of taken-down trees no longer are).
+                if self.s[self.st[u]] != 0 {
                     continue;
                 }
                 stats.scans += 1;
                 let np = self.n + 1;
                 self.scan_no += 1;
+                let lu = self.lab[u].top() as i128;
                 for i in 0..self.live.len() {
                     let v = self.live[i];
                     // Not kept across iterations: a new blossom changes st[u].
                     let sv = self.st[v];
-                    if self.st[u] == sv {
+                    // A T-labelled end needs nothing: neither its tight edges nor its slack.
+                    if self.st[u] == sv || self.s[sv] == 1 {
                         continue;
+                    }
+                    if sv == v && self.slack[v] != 0 {
+                        // Surely looser than v's slack so far (whose top word is the least
+                        // the slack's can be): passed over without the whole arithmetic.
+                        let t = lu + self.lab[v].top() as i128 - self.w2_top[u * np + v] as i128;
+                        if t - 1 > self.slack_d[v].top() as i128 {
+                            continue;
+                        }
                     }
                     let w = &self.w2[u * np + v];
                     if w.is_zero() {
                         continue;
                     }
-                    let d = self.lab[u].plus(&self.lab[v]).minus(w);
+                    let d = self.lab[u].plus_minus(&self.lab[v], w);
                     if d.is_zero() {
                         if self.on_found_edge(u, v) {
                             return true;
@@ -1184,6 +1367,16 @@ impl<W: Weight> Blossom<W> {
 mod tests {
     use super::*;
 
+    /// A small reproducible generator for the random tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// All matchings of a small graph, by brute force: the best total weight.
     fn best(n: usize, w: &dyn Fn(usize, usize) -> u64) -> u64 {
         fn go(free: &mut Vec<bool>, n: usize, w: &dyn Fn(usize, usize) -> u64) -> u64 {
@@ -1208,19 +1401,13 @@ mod tests {
     #[test]
     #[allow(clippy::needless_range_loop)]
     fn matches_brute_force_on_random_graphs() {
-        let mut seed = 12345u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(12345);
         for round in 0..300 {
             let n = 2 + round % 9;
             let mut table = vec![vec![0u64; n]; n];
             for u in 0..n {
                 for v in 0..u {
-                    let w = if rnd() % 3 == 0 { 0 } else { rnd() % 20 };
+                    let w = if rnd().is_multiple_of(3) { 0 } else { rnd() % 20 };
                     table[u][v] = w;
                     table[v][u] = w;
                 }
@@ -1270,13 +1457,7 @@ mod tests {
 
     #[test]
     fn incremental_matching_equals_a_fresh_one_after_random_changes() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut reopened = 0;
         for graph in 0..120 {
             let n = 2 + graph % 40;
@@ -1306,7 +1487,7 @@ mod tests {
                 for _ in 0..k {
                     let u = (rnd() % n as u64) as usize;
                     for v in 0..n {
-                        if v != u && rnd() % 3 == 0 {
+                        if v != u && rnd().is_multiple_of(3) {
                             let w = edge(&mut rnd);
                             inc.set(u, v, w);
                             fresh.set(u, v, w);
@@ -1331,13 +1512,7 @@ mod tests {
     /// edges, sometimes at fixed vertices: always the matching that a fresh solve finds.
     #[test]
     fn fixed_pairs_leave_the_matching_optimal() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(0x2545_f491_4f6c_dd1d);
         let (mut at_once, mut revived) = (0, 0);
         for graph in 0..80 {
             let n = 4 + graph % 30;
@@ -1347,7 +1522,7 @@ mod tests {
             let mut fresh = Matcher::<u64>::new(n);
             for u in 0..n {
                 for v in 0..u {
-                    let w = if rnd() % 4 == 0 { 0 } else { 1 + rnd() % range };
+                    let w = if rnd().is_multiple_of(4) { 0 } else { 1 + rnd() % range };
                     inc.set(u, v, w);
                     fresh.set(u, v, w);
                 }
@@ -1357,7 +1532,7 @@ mod tests {
             for _ in 0..n {
                 let u = (rnd() % n as u64) as usize;
                 let m = inc.matching()[u];
-                if rnd() % 2 == 0 && m != u && !fixed[u] && !fixed[m] {
+                if rnd().is_multiple_of(2) && m != u && !fixed[u] && !fixed[m] {
                     inc.fix_pair(u, m, &top);
                     for x in 0..n {
                         for (a, b) in [(u, m), (m, u)] {
@@ -1406,5 +1581,34 @@ mod tests {
         assert_eq!(c.0, [u64::MAX << 4, 0x1f, 0]);
         assert!(a > c);
         assert_eq!(c.cmp(&a), Ordering::Less);
+    }
+
+    /// `plus_minus` is `plus` then `minus`, and the top words bound the result's top word as
+    /// the searches' filter assumes, on random values with carries and borrows across words.
+    #[test]
+    fn fused_slack_and_top_word_bound() {
+        let mut rnd = xorshift(99);
+        for _ in 0..20_000 {
+            // Words near 0 and near the maximum, so that carries and borrows happen; top
+            // words with room, as weights and duals have.
+            let mut word = |top: bool| match rnd() % 4 {
+                0 => 0,
+                _ if top => rnd() >> 4,
+                1 => u64::MAX - rnd() % 3,
+                _ => rnd(),
+            };
+            let a = Wide::<3>([word(false), word(false), word(true)]);
+            let b = Wide::<3>([word(false), word(false), word(true)]);
+            let c = Wide::<3>([word(false), word(false), word(true)]);
+            let sum = a.plus(&b);
+            if c > sum {
+                continue;
+            }
+            let d = a.plus_minus(&b, &c);
+            assert_eq!(d, sum.minus(&c));
+            let t = a.top() as i128 + b.top() as i128 - c.top() as i128;
+            let top = d.top() as i128;
+            assert!(top >= t - 1 && top <= t + 1, "{a:?} {b:?} {c:?}");
+        }
     }
 }
