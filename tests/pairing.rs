@@ -63,6 +63,8 @@ fn no_legal_pairing_says_why() {
 /// -s SEED`), cut after each round and written with `Trf::write` (as the probe does: XXR the
 /// generated number of rounds, XXC the top player's round-1 colour, none in the `noxxc`
 /// files); each `.out` is what `bbpPairings.exe --dutch FILE -p OUT` printed for the `.trf`.
+/// The `small21` and `big301` files came from generator configurations of 21 players and 9
+/// rounds and of 301 players and 7 rounds, with forfeits, retirements and half-point byes.
 #[test]
 fn agrees_with_bbp_pairings_on_random_tournaments() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dutch/bbp");
