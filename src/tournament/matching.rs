@@ -1407,7 +1407,11 @@ mod tests {
             let mut table = vec![vec![0u64; n]; n];
             for u in 0..n {
                 for v in 0..u {
-                    let w = if rnd().is_multiple_of(3) { 0 } else { rnd() % 20 };
+                    let w = if rnd().is_multiple_of(3) {
+                        0
+                    } else {
+                        rnd() % 20
+                    };
                     table[u][v] = w;
                     table[v][u] = w;
                 }
@@ -1522,7 +1526,11 @@ mod tests {
             let mut fresh = Matcher::<u64>::new(n);
             for u in 0..n {
                 for v in 0..u {
-                    let w = if rnd().is_multiple_of(4) { 0 } else { 1 + rnd() % range };
+                    let w = if rnd().is_multiple_of(4) {
+                        0
+                    } else {
+                        1 + rnd() % range
+                    };
                     inc.set(u, v, w);
                     fresh.set(u, v, w);
                 }
