@@ -1022,12 +1022,7 @@ impl<W: Weight> Blossom<W> {
         let np = self.n + 1;
         for i in 0..self.flower[b].len() {
             let xs = self.flower[b][i];
-            for k in 0..live.len() + (self.nx - self.n) {
-                let x = if k < live.len() {
-                    live[k]
-                } else {
-                    self.n + 1 + k - live.len()
-                };
+            for x in others.clone() {
                 if self.st[x] == b || (x > self.n && self.st[x] == 0) {
                     continue;
                 }
