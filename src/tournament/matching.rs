@@ -826,8 +826,27 @@ impl<W: Weight> Blossom<W> {
         }
     }
 
-    fn update_slack(&mut self, u: usize, x: usize) {
-        let d = self.dist(u, x);
+    /// Whether the slack of edge `a`–`c` is surely above `bound`, from top words alone (see
+    /// [`Weight::top`]): its top word is at least the tops' sum less one.
+    #[inline(always)]
+    fn surely_looser(&self, a: usize, c: usize, bound: &W) -> bool {
+        let t = self.lab[a].top() as i128 + self.lab[c].top() as i128
+            - self.w2_top[a * (self.n + 1) + c] as i128;
+        t - 1 > bound.top() as i128
+    }
+
+    /// Makes the edge with ends `a`–`c` (none if `a` is 0), from S vertex `u` to `x`, the
+    /// slack edge of `x` if it is real and tighter than the one so far.
+    #[inline(always)]
+    fn update_slack(&mut self, u: usize, x: usize, (a, c): (usize, usize)) {
+        if a == 0 || (self.slack[x] != 0 && self.surely_looser(a, c, &self.slack_of(x))) {
+            return;
+        }
+        let w = self.wt(a, c);
+        if w.is_zero() {
+            return;
+        }
+        let d = self.lab[a].plus_minus(&self.lab[c], w);
         if self.slack[x] == 0 || d < self.slack_of(x) {
             self.slack[x] = u;
             self.slack_d[x] = d;
@@ -836,34 +855,14 @@ impl<W: Weight> Blossom<W> {
 
     fn set_slack(&mut self, x: usize) {
         self.slack[x] = 0;
-        let np = self.n + 1;
         for i in 0..self.live.len() {
             let u = self.live[i];
             if self.st[u] == x || self.s[self.st[u]] != 0 {
                 continue;
             }
             // The edge's ends (x's own for a vertex: row x, read in order).
-            let (a, c) = if x <= self.n { (x, u) } else { self.e(x, u) };
-            if a == 0 {
-                continue;
-            }
-            if self.slack[x] != 0 {
-                // Surely looser than the slack so far (see [`Weight::top`]).
-                let t = self.lab[a].top() as i128 + self.lab[c].top() as i128
-                    - self.w2_top[a * np + c] as i128;
-                if t - 1 > self.slack_of(x).top() as i128 {
-                    continue;
-                }
-            }
-            let w = self.wt(a, c);
-            if w.is_zero() {
-                continue;
-            }
-            let d = self.lab[a].plus_minus(&self.lab[c], w);
-            if self.slack[x] == 0 || d < self.slack_of(x) {
-                self.slack[x] = u;
-                self.slack_d[x] = d;
-            }
+            let ends = if x <= self.n { (x, u) } else { self.e(x, u) };
+            self.update_slack(u, x, ends);
         }
     }
 
@@ -1019,7 +1018,6 @@ impl<W: Weight> Blossom<W> {
         // Freed blossom numbers are passed over: one made anew gets its edges then.
         // Those inside b need none.
         let mut best_d = std::mem::take(&mut self.best_d);
-        let np = self.n + 1;
         for i in 0..self.flower[b].len() {
             let xs = self.flower[b][i];
             for x in others.clone() {
@@ -1031,13 +1029,8 @@ impl<W: Weight> Blossom<W> {
                     continue;
                 }
                 let found = self.edge[row][x] != (0, 0);
-                if found {
-                    // Surely looser than the best so far (see [`Weight::top`]).
-                    let t = self.lab[u].top() as i128 + self.lab[v].top() as i128
-                        - self.w2_top[u * np + v] as i128;
-                    if t - 1 > best_d[x].top() as i128 {
-                        continue;
-                    }
+                if found && self.surely_looser(u, v, &best_d[x]) {
+                    continue;
                 }
                 let w = self.wt(u, v);
                 if w.is_zero() {
@@ -1231,7 +1224,6 @@ impl<W: Weight> Blossom<W> {
                 stats.scans += 1;
                 let np = self.n + 1;
                 self.scan_no += 1;
-                let lu = self.lab[u].top() as i128;
                 for i in 0..self.live.len() {
                     let v = self.live[i];
                     // Not kept across iterations: a new blossom changes st[u].
@@ -1240,13 +1232,10 @@ impl<W: Weight> Blossom<W> {
                     if self.st[u] == sv || self.s[sv] == 1 {
                         continue;
                     }
-                    if sv == v && self.slack[v] != 0 {
-                        // Surely looser than v's slack so far (whose top word is the least
-                        // the slack's can be): passed over without the whole arithmetic.
-                        let t = lu + self.lab[v].top() as i128 - self.w2_top[u * np + v] as i128;
-                        if t - 1 > self.slack_d[v].top() as i128 {
-                            continue;
-                        }
+                    // Surely looser than v's slack so far: passed over without the whole
+                    // arithmetic.
+                    if sv == v && self.slack[v] != 0 && self.surely_looser(u, v, &self.slack_d[v]) {
+                        continue;
                     }
                     let w = &self.w2[u * np + v];
                     if w.is_zero() {
@@ -1265,7 +1254,8 @@ impl<W: Weight> Blossom<W> {
                     } else if self.scanned[sv] != self.scan_no {
                         // Once per blossom: its best edge to u is the same for all its vertices.
                         self.scanned[sv] = self.scan_no;
-                        self.update_slack(u, sv);
+                        let ends = self.e(u, sv);
+                        self.update_slack(u, sv, ends);
                     }
                 }
             }
