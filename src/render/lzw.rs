@@ -6,6 +6,10 @@
 //!
 //! The string table is a small hash table (code × byte → code) that stays in the processor's
 //! nearest cache: each pixel costs one lookup, or two for an unchanged one.
+//!
+//! An image's data may also end with a clear code and the codes of a stretch of pixels coded
+//! before from an empty table ([`Coded`]): a replay's first image codes only its panels, and
+//! takes the start position below them, the same in every replay of a variant, as coded before.
 
 /// Bits per pixel of the input (the minimum code size written before the data).
 const MIN_CODE_SIZE: u8 = 8;
@@ -28,6 +32,15 @@ pub(super) struct Lzw {
     table: Vec<u32>,
     /// The codes of the runs of the transparent index in the table, shortest first.
     runs: Vec<u16>,
+}
+
+/// Pixels coded from an empty string table, ending with the end code: the rest of an image's
+/// data after a clear code ([`Lzw::encode_then`]).
+pub(super) struct Coded {
+    /// The codes, least significant bit first; the last byte may be partly used.
+    bits: Vec<u8>,
+    /// How many bits of `bits` are codes.
+    len: usize,
 }
 
 /// What each pixel of an image may be written as.
@@ -62,6 +75,28 @@ impl Bits<'_> {
         }
     }
 
+    /// Appends `len` bits of `data` (least significant first).
+    fn append(&mut self, data: &[u8], len: usize) {
+        let whole = len / 16;
+        for pair in data[..2 * whole].chunks_exact(2) {
+            self.put(u16::from_le_bytes([pair[0], pair[1]]), 16);
+        }
+        let mut left = len - 16 * whole;
+        for &byte in &data[2 * whole..] {
+            if left == 0 {
+                break;
+            }
+            let n = left.min(8);
+            self.put(u16::from(byte) & ((1 << n) - 1), n as u32);
+            left -= n;
+        }
+    }
+
+    /// How many bits have been written.
+    fn len(&self) -> usize {
+        self.out.len() * 8 + self.n as usize
+    }
+
     fn finish(mut self) {
         while self.n > 0 {
             self.out.push(self.acc as u8);
@@ -82,7 +117,7 @@ impl Lzw {
     /// The slot of (code, byte): where it is, or the empty slot where it would go.
     #[inline(always)]
     fn slot(&self, key: u32) -> usize {
-        let mut i = (key.wrapping_mul(0x9e37_79b1) >> 19) as usize;
+        let mut i = ((key ^ (key >> 11)) & (SLOTS as u32 - 1)) as usize;
         loop {
             let e = self.table[i];
             if e == EMPTY || e >> 12 == key {
@@ -103,8 +138,43 @@ impl Lzw {
     /// The image's data as a GIF image block's content: the minimum code size, then the
     /// codes (not yet cut into sub-blocks), appended to `out`.
     pub(super) fn encode(&mut self, pixels: Pixels<'_>, out: &mut Vec<u8>) {
+        out.push(MIN_CODE_SIZE);
+        let mut bits = Bits { out, acc: 0, n: 0 };
+        bits.put(CLEAR, u32::from(MIN_CODE_SIZE) + 1);
+        self.codes(pixels, &mut bits, END);
+        bits.finish();
+    }
+
+    /// Codes `pixels` from an empty table, for the end of an image ([`Lzw::encode_then`]).
+    pub(super) fn code_rest(&mut self, pixels: &[u8]) -> Coded {
+        let mut out = Vec::new();
+        let mut bits = Bits {
+            out: &mut out,
+            acc: 0,
+            n: 0,
+        };
+        self.codes(Pixels::Plain(pixels), &mut bits, END);
+        let len = bits.len();
+        bits.finish();
+        Coded { bits: out, len }
+    }
+
+    /// The data of an image whose pixels are `head` followed by those of `rest` (as
+    /// [`Lzw::encode`]): `head` coded, a clear code, then `rest`'s codes as they are.
+    pub(super) fn encode_then(&mut self, head: &[u8], rest: &Coded, out: &mut Vec<u8>) {
+        out.push(MIN_CODE_SIZE);
+        let mut bits = Bits { out, acc: 0, n: 0 };
+        bits.put(CLEAR, u32::from(MIN_CODE_SIZE) + 1);
+        self.codes(Pixels::Plain(head), &mut bits, CLEAR);
+        bits.append(&rest.bits, rest.len);
+        bits.finish();
+    }
+
+    /// Writes the codes of `pixels` from an empty table (the decoder's state after a clear
+    /// code), then `last` (the end code, or a clear code before more).
+    fn codes(&mut self, pixels: Pixels<'_>, bits: &mut Bits<'_>, last: u16) {
         match pixels {
-            Pixels::Plain(p) => self.run(p.len(), out, |i| (p[i], None), |_, _| 0, 0),
+            Pixels::Plain(p) => self.run(p.len(), bits, last, |i| (p[i], None), |_, _| 0, 0),
             Pixels::Diff {
                 prev,
                 next,
@@ -121,7 +191,8 @@ impl Lzw {
                 };
                 self.run(
                     len,
-                    out,
+                    bits,
+                    last,
                     symbol,
                     |i, max| unchanged(prev, next, i, max),
                     transparent,
@@ -134,25 +205,23 @@ impl Lzw {
     /// that continues the current string and the first does not. `wild(i, max)` is how many
     /// pixels from `i` on (at most `max`) may be `transparent`: while the string is all
     /// `transparent` it is extended over them at once (the table holds every shorter run of
-    /// `transparent` as a string, so this is what coding them one by one would do).
+    /// `transparent` as a string, so this is what coding them one by one would do). Starts
+    /// from an empty table and ends with `last`.
     #[inline(always)]
     fn run(
         &mut self,
         len: usize,
-        out: &mut Vec<u8>,
+        bits: &mut Bits<'_>,
+        last: u16,
         symbol: impl Fn(usize) -> (u8, Option<u8>),
         wild: impl Fn(usize, usize) -> usize,
         transparent: u8,
     ) {
-        out.push(MIN_CODE_SIZE);
-        let mut bits = Bits { out, acc: 0, n: 0 };
         let mut width = u32::from(MIN_CODE_SIZE) + 1;
         let mut next = FIRST;
-        bits.put(CLEAR, width);
         self.table.fill(EMPTY);
         if len == 0 {
-            bits.put(END, width);
-            bits.finish();
+            bits.put(last, width);
             return;
         }
         // `runs[k - 1]`: the code of the string of `k` transparent pixels; `run`: the length
@@ -218,8 +287,7 @@ impl Lzw {
         if next < MAX_CODES && u32::from(next) == 1 << width && width < 12 {
             width += 1;
         }
-        bits.put(END, width);
-        bits.finish();
+        bits.put(last, width);
     }
 }
 
@@ -293,6 +361,35 @@ mod tests {
             let mut out = Vec::new();
             lzw.encode(Pixels::Plain(img), &mut out);
             assert_eq!(decode(&out, w, h), img, "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn an_image_ending_with_pixels_coded_before_decodes_whole() {
+        let mut rng = Rng::new(13);
+        let mut lzw = Lzw::new();
+        // Rests and heads of every kind: one pixel, runs, noise that fills the table (so that
+        // the clear code between them follows a full table or a widening), odd bit lengths.
+        let noise: Vec<u8> = (0..30_000).map(|_| rng.below(256) as u8).collect();
+        let runs: Vec<u8> = (0..30_000).map(|i| (i / 97 % 5) as u8 * 40).collect();
+        for (head, rest) in [
+            (&runs[..1], &noise[..1]),
+            (&runs[..], &noise[..]),
+            (&noise[..], &runs[..]),
+            (&noise[..3839], &runs[..7]),
+            (&noise[..4093], &noise[..5]),
+            (&runs[..511], &noise[..29_999]),
+        ] {
+            let coded = lzw.code_rest(rest);
+            let mut out = Vec::new();
+            lzw.encode_then(head, &coded, &mut out);
+            let whole: Vec<u8> = head.iter().chain(rest).copied().collect();
+            let w = whole.len() as u16;
+            assert_eq!(decode(&out, w, 1), whole, "{} + {}", head.len(), rest.len());
+            // The same pixels coded in one go are about as long (a clear code more or less).
+            let mut plain = Vec::new();
+            lzw.encode(Pixels::Plain(&whole), &mut plain);
+            assert!(out.len() <= plain.len() + plain.len() / 10 + 4);
         }
     }
 

@@ -7,10 +7,10 @@ use super::frame::Frame;
 use super::header::PANELS_BOTTOM;
 use super::indexed::PALETTE;
 use super::layout::{BOARD_X, BOARD_Y, CELL, HEADER, HEIGHT, WIDTH};
-use super::lzw::{Lzw, Pixels};
+use super::lzw::{Coded, Lzw, Pixels};
 use crate::game::{GameOptions, Move, Position};
 use std::borrow::Cow;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// Delay of each position, in hundredths of a second.
 const FRAME_DELAY: u16 = 90;
@@ -131,7 +131,7 @@ fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]
             let delay = delay(i, n);
             if i == 0 {
                 parts.data.clear();
-                lzw.encode(Pixels::Plain(&next), &mut parts.data);
+                first_image(&mut lzw, &next, &mut parts.data);
                 let frame = gif::Frame {
                     width: w,
                     height: h,
@@ -156,6 +156,38 @@ fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]
         }
     }
     out
+}
+
+/// The coded rows below the panels of first images made before, with those rows: they show
+/// the start position and its status lines, the same in every replay of a variant, so only the
+/// players' panels are coded again.
+static FIRST_RESTS: Mutex<Vec<CodedRest>> = Mutex::new(Vec::new());
+/// Pixels below the panels, and their codes.
+type CodedRest = (Vec<u8>, Arc<Coded>);
+/// How many coded rests are kept (about 0.4 MB each), the oldest dropped first.
+const MAX_FIRST_RESTS: usize = 8;
+
+/// The data of a replay's first image, `image` whole: the panels coded, and the rows below
+/// them coded or taken from [`FIRST_RESTS`] when the same pixels were coded before.
+fn first_image(lzw: &mut Lzw, image: &[u8], out: &mut Vec<u8>) {
+    let (head, rest) = image.split_at(PANELS_BOTTOM * WIDTH as usize);
+    let known = {
+        let rests = FIRST_RESTS.lock().unwrap_or_else(|e| e.into_inner());
+        rests
+            .iter()
+            .find(|(pixels, _)| pixels[..] == *rest)
+            .map(|(_, coded)| coded.clone())
+    };
+    let coded = known.unwrap_or_else(|| {
+        let coded = Arc::new(lzw.code_rest(rest));
+        let mut rests = FIRST_RESTS.lock().unwrap_or_else(|e| e.into_inner());
+        if rests.len() >= MAX_FIRST_RESTS {
+            rests.remove(0);
+        }
+        rests.push((rest.to_vec(), coded.clone()));
+        coded
+    });
+    lzw.encode_then(head, &coded, out);
 }
 
 /// How long the `i`-th of `n` positions is shown, in hundredths of a second.
@@ -354,6 +386,7 @@ mod tests {
     use super::*;
     use crate::game::playout::{random_game, Rng};
     use crate::game::Variant;
+    use crate::render::draw::compose;
 
     #[test]
     fn thinning_keeps_the_start_every_kth_the_last_few_and_the_end() {
@@ -398,6 +431,34 @@ mod tests {
             boxes(&prev, &next, &all),
             vec![[60, 200, 61, 201], [540, 640, 541, 641]]
         );
+    }
+
+    /// The first image of a GIF, as palette indices.
+    fn first_image_of(gif_bytes: &[u8]) -> Vec<u8> {
+        let mut opts = gif::DecodeOptions::new();
+        opts.set_color_output(gif::ColorOutput::Indexed);
+        let mut dec = opts.read_info(gif_bytes).unwrap();
+        dec.read_next_frame().unwrap().unwrap().buffer.to_vec()
+    }
+
+    #[test]
+    fn first_images_take_the_start_position_coded_before() {
+        let options = GameOptions::new(Variant::SacredHill2);
+        let start = Position::new(options);
+        let rest_at = PANELS_BOTTOM * WIDTH as usize;
+        let mut rests = Vec::new();
+        for (seed, names) in [(8, ["Aoife", "Brian"]), (9, ["Síle", "Dónal Óg"])] {
+            let (_, moves) = random_game(options, &mut Rng::new(seed));
+            let names = names.map(String::from);
+            let gif_bytes = replay_gif(options, &moves[..4], &names);
+            let whole = compose(&start, &Frame::new(names, None).in_replay());
+            assert!(first_image_of(&gif_bytes) == whole, "seed {seed}");
+            rests.push(whole[rest_at..].to_vec());
+        }
+        // Two games, two pairs of names: one start position below the panels, coded once.
+        assert_eq!(rests[0], rests[1]);
+        let coded = FIRST_RESTS.lock().unwrap();
+        assert_eq!(coded.iter().filter(|(p, _)| *p == rests[0]).count(), 1);
     }
 
     #[test]
