@@ -45,7 +45,7 @@ pub(super) fn board_frame(c: &mut impl Surface) {
         7.0 * CELL + 4.0,
         4.0,
     ) {
-        c.stroke(&p, 3.0, palette::WOOD_MARK);
+        c.stroke_shared(&p, 3.0, palette::WOOD_MARK);
     }
 }
 
@@ -63,8 +63,8 @@ pub(super) fn draw(c: &mut impl Surface, a: &ArdRiPosition, frame: &Frame) {
         let corner = (s.col() == 0 || s.col() == 6) && (s.row() == 0 || s.row() == 6);
         if corner || s == throne {
             if let Some(p) = rounded_rect(x + 6.0, y + 6.0, CELL - 12.0, CELL - 12.0, 8.0) {
-                c.fill(&p, palette::WOOD_MARK.alpha(120));
-                c.stroke(&p, 2.5, palette::WOOD_MARK);
+                c.fill_shared(&p, palette::WOOD_MARK.alpha(120));
+                c.stroke_shared(&p, 2.5, palette::WOOD_MARK);
             }
             let (cx, cy) = (x + CELL / 2.0, y + CELL / 2.0);
             // A cross of two strands: the refuge mark.

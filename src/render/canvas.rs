@@ -2,7 +2,7 @@
 //! RGBA pixmap, and PNG encoding.
 
 use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 use tiny_skia::{FillRule, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
 
 /// An sRGB colour with alpha.
@@ -363,17 +363,26 @@ pub trait Surface {
     fn stroke_owned(&mut self, path: Path, width: f32, c: Rgba) {
         self.stroke(&path, width, c);
     }
+    /// [`Surface::fill`] of a path made before ([`circle`], [`rounded_rect`]): a recording
+    /// shares it instead of copying it.
+    fn fill_shared(&mut self, path: &Arc<Path>, c: Rgba) {
+        self.fill(path, c);
+    }
+    /// [`Surface::stroke`] of a path made before.
+    fn stroke_shared(&mut self, path: &Arc<Path>, width: f32, c: Rgba) {
+        self.stroke(path, width, c);
+    }
     fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgba);
 
     fn fill_circle(&mut self, cx: f32, cy: f32, r: f32, c: Rgba) {
         if let Some(p) = circle(cx, cy, r) {
-            self.fill_owned(p, c);
+            self.fill_shared(&p, c);
         }
     }
 
     fn stroke_circle(&mut self, cx: f32, cy: f32, r: f32, width: f32, c: Rgba) {
         if let Some(p) = circle(cx, cy, r) {
-            self.stroke_owned(p, width, c);
+            self.stroke_shared(&p, width, c);
         }
     }
 
@@ -399,12 +408,29 @@ impl Surface for Canvas {
     }
 }
 
+/// A path as a [`Recording`] holds it: its own, or one shared with the paths made before.
+#[derive(Clone, Debug)]
+pub enum Held {
+    Own(Path),
+    Shared(Arc<Path>),
+}
+
+impl std::ops::Deref for Held {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        match self {
+            Held::Own(p) => p,
+            Held::Shared(p) => p,
+        }
+    }
+}
+
 /// A shape as a [`Recording`] holds it.
 #[derive(Clone, Debug)]
 pub enum Shape {
-    Fill(Path),
+    Fill(Held),
     /// A path stroked with this width.
-    Stroke(Path, f32),
+    Stroke(Held, f32),
     /// A rectangle: x, y, width, height.
     Rect([f32; 4]),
 }
@@ -424,12 +450,12 @@ impl Op {
         let shift = Transform::from_translate(-dx, -dy);
         match &self.shape {
             Shape::Fill(p) => {
-                if let Some(p) = p.clone().transform(shift) {
+                if let Some(p) = Path::clone(p).transform(shift) {
                     c.fill(&p, self.colour);
                 }
             }
             Shape::Stroke(p, w) => {
-                if let Some(p) = p.clone().transform(shift) {
+                if let Some(p) = Path::clone(p).transform(shift) {
                     c.stroke(&p, *w, self.colour);
                 }
             }
@@ -457,30 +483,39 @@ impl Recording {
 /// Anti-aliasing reaches at most into the pixel the edge lies in; a pixel of margin more.
 const AA_MARGIN: f32 = 1.0;
 
-impl Surface for Recording {
-    fn fill(&mut self, path: &Path, c: Rgba) {
-        let b = path.bounds();
-        let m = AA_MARGIN;
-        let bounds = [b.left() - m, b.top() - m, b.right() + m, b.bottom() + m];
-        self.push(Shape::Fill(path.clone()), c, bounds);
-    }
-    fn stroke(&mut self, path: &Path, width: f32, c: Rgba) {
-        let b = path.bounds();
-        let m = width / 2.0 + AA_MARGIN;
-        let bounds = [b.left() - m, b.top() - m, b.right() + m, b.bottom() + m];
-        self.push(Shape::Stroke(path.clone(), width), c, bounds);
-    }
-    fn fill_owned(&mut self, path: Path, c: Rgba) {
+impl Recording {
+    fn push_fill(&mut self, path: Held, c: Rgba) {
         let b = path.bounds();
         let m = AA_MARGIN;
         let bounds = [b.left() - m, b.top() - m, b.right() + m, b.bottom() + m];
         self.push(Shape::Fill(path), c, bounds);
     }
-    fn stroke_owned(&mut self, path: Path, width: f32, c: Rgba) {
+    fn push_stroke(&mut self, path: Held, width: f32, c: Rgba) {
         let b = path.bounds();
         let m = width / 2.0 + AA_MARGIN;
         let bounds = [b.left() - m, b.top() - m, b.right() + m, b.bottom() + m];
         self.push(Shape::Stroke(path, width), c, bounds);
+    }
+}
+
+impl Surface for Recording {
+    fn fill(&mut self, path: &Path, c: Rgba) {
+        self.push_fill(Held::Own(path.clone()), c);
+    }
+    fn stroke(&mut self, path: &Path, width: f32, c: Rgba) {
+        self.push_stroke(Held::Own(path.clone()), width, c);
+    }
+    fn fill_owned(&mut self, path: Path, c: Rgba) {
+        self.push_fill(Held::Own(path), c);
+    }
+    fn stroke_owned(&mut self, path: Path, width: f32, c: Rgba) {
+        self.push_stroke(Held::Own(path), width, c);
+    }
+    fn fill_shared(&mut self, path: &Arc<Path>, c: Rgba) {
+        self.push_fill(Held::Shared(path.clone()), c);
+    }
+    fn stroke_shared(&mut self, path: &Arc<Path>, width: f32, c: Rgba) {
+        self.push_stroke(Held::Shared(path.clone()), width, c);
     }
     fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgba) {
         // A rectangle paints the pixels it covers, and no others.
@@ -491,8 +526,8 @@ impl Surface for Recording {
 /// Paths made before, by their shape (0: circle, 1: rounded rectangle) and measures: boards
 /// draw the same few hundred circles and rounded rectangles over and over, and making one
 /// costs more than copying it. Kept per thread; starts over when full.
-fn cached_path(key: [u32; 6], make: impl FnOnce() -> Option<Path>) -> Option<Path> {
-    type Paths = std::collections::HashMap<[u32; 6], Option<Path>, super::fx::FxBuild>;
+fn cached_path(key: [u32; 6], make: impl FnOnce() -> Option<Path>) -> Option<Arc<Path>> {
+    type Paths = std::collections::HashMap<[u32; 6], Option<Arc<Path>>, super::fx::FxBuild>;
     thread_local! {
         static PATHS: std::cell::RefCell<Paths> = Default::default();
     }
@@ -503,20 +538,20 @@ fn cached_path(key: [u32; 6], make: impl FnOnce() -> Option<Path>) -> Option<Pat
         if paths.len() >= 4096 {
             paths.clear();
         }
-        let p = make();
+        let p = make().map(Arc::new);
         paths.insert(key, p.clone());
         p
     })
 }
 
 /// A circle's path (the same as tiny-skia's), made once for each centre and radius.
-pub fn circle(cx: f32, cy: f32, r: f32) -> Option<Path> {
+pub fn circle(cx: f32, cy: f32, r: f32) -> Option<Arc<Path>> {
     let key = [0, cx.to_bits(), cy.to_bits(), r.to_bits(), 0, 0];
     cached_path(key, || PathBuilder::from_circle(cx, cy, r))
 }
 
 /// A rounded rectangle path, made once for each place and size.
-pub fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
+pub fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Arc<Path>> {
     let [a, b, c, d, e] = [x, y, w, h, r].map(f32::to_bits);
     cached_path([1, a, b, c, d, e], || make_rounded_rect(x, y, w, h, r))
 }

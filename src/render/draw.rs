@@ -146,8 +146,8 @@ fn draw_annotations(c: &mut impl Surface, frame: &Frame, tara: bool) {
         let (x, y) = cell_origin(col, row);
         let side = CELL - 2.0 * inset;
         if let Some(p) = canvas::rounded_rect(x + inset, y + inset, side, side, radius) {
-            c.stroke(&p, NOTE_OUTLINE, palette::INK);
-            c.stroke(&p, NOTE_CORE, palette::GOLD);
+            c.stroke_shared(&p, NOTE_OUTLINE, palette::INK);
+            c.stroke_shared(&p, NOTE_CORE, palette::GOLD);
         }
     }
     for &(from, to) in &frame.arrows {

@@ -41,7 +41,7 @@ fn centre(h: Hill) -> (f32, f32) {
 }
 
 /// The ring's outline path: a circle for Red, a rounded square for Blue.
-fn ring_path(p: Player, cx: f32, cy: f32) -> Option<tiny_skia::Path> {
+fn ring_path(p: Player, cx: f32, cy: f32) -> Option<std::sync::Arc<tiny_skia::Path>> {
     match p {
         Player::Red => super::canvas::circle(cx, cy, RING),
         Player::Blue => rounded_rect(cx - RING, cy - RING, 2.0 * RING, 2.0 * RING, 11.0),
@@ -51,7 +51,7 @@ fn ring_path(p: Player, cx: f32, cy: f32) -> Option<tiny_skia::Path> {
 fn tile(c: &mut impl Surface, h: Hill, fill: Rgba) {
     let (x, y) = cell_origin(h.col(), h.row());
     if let Some(p) = rounded_rect(x + 3.0, y + 3.0, CELL - 6.0, CELL - 6.0, 13.0) {
-        c.fill_owned(p, fill);
+        c.fill_shared(&p, fill);
     }
 }
 
@@ -205,8 +205,8 @@ pub(super) fn draw(c: &mut impl Surface, t: &TaraPosition, _frame: &Frame) {
         // The hill's tile, and its edge.
         let (x, y) = cell_origin(h.col(), h.row());
         if let Some(p) = rounded_rect(x + 3.0, y + 3.0, CELL - 6.0, CELL - 6.0, 13.0) {
-            c.fill(&p, palette::HILL);
-            c.stroke_owned(p, 1.5, palette::HILL_EDGE);
+            c.fill_shared(&p, palette::HILL);
+            c.stroke_shared(&p, 1.5, palette::HILL_EDGE);
         }
     }
     if let Some(h) = from {
@@ -231,8 +231,8 @@ pub(super) fn draw(c: &mut impl Surface, t: &TaraPosition, _frame: &Frame) {
         for h in Hill::in_set(forts) {
             let (cx, cy) = centre(h);
             if let Some(path) = ring_path(p, cx, cy) {
-                c.fill(&path, col.light);
-                c.stroke_owned(path, OUTLINE_W, col.dark);
+                c.fill_shared(&path, col.light);
+                c.stroke_shared(&path, OUTLINE_W, col.dark);
             }
         }
         for (a, b) in &bridges {
@@ -241,7 +241,7 @@ pub(super) fn draw(c: &mut impl Surface, t: &TaraPosition, _frame: &Frame) {
         for h in Hill::in_set(forts) {
             let (cx, cy) = centre(h);
             if let Some(path) = ring_path(p, cx, cy) {
-                c.stroke_owned(path, RING_W, col.main);
+                c.stroke_shared(&path, RING_W, col.main);
             }
         }
         // Ringforts of p besieged by the opponent.
