@@ -458,10 +458,11 @@ impl Palette {
         let shift = 32 - keys.len().trailing_zeros();
         let mut out = vec![0u8; data.len() / 4];
         // Runs of one colour (most of an image) cost one comparison per pixel.
-        let (mut last_key, mut last) = (u32::MAX, 0u8);
+        let (mut last_pixel, mut last) = (None, 0u8);
         for (o, p) in out.iter_mut().zip(data.chunks_exact(4)) {
-            let key = u32::from_be_bytes([0, p[0], p[1], p[2]]);
-            if key != last_key {
+            let pixel: [u8; 4] = p.try_into().unwrap_or_default();
+            if Some(pixel) != last_pixel {
+                let key = u32::from_be_bytes([0, p[0], p[1], p[2]]);
                 let slot = (key.wrapping_mul(0x9e37_79b1) >> shift) as usize;
                 last = if keys[slot] == key {
                     values[slot]
@@ -471,7 +472,7 @@ impl Palette {
                     values[slot] = i;
                     i
                 };
-                last_key = key;
+                last_pixel = Some(pixel);
             }
             *o = last;
         }

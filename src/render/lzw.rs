@@ -32,6 +32,8 @@ pub(super) struct Lzw {
     table: Vec<u32>,
     /// The codes of the runs of the transparent index in the table, shortest first.
     runs: Vec<u16>,
+    /// The slots filled since the table was last emptied: emptying clears only those.
+    used: Vec<u16>,
 }
 
 /// Pixels coded from an empty string table, ending with the end code: the rest of an image's
@@ -111,7 +113,16 @@ impl Lzw {
         Lzw {
             table: vec![EMPTY; SLOTS],
             runs: Vec::with_capacity(usize::from(MAX_CODES)),
+            used: Vec::with_capacity(usize::from(MAX_CODES)),
         }
+    }
+
+    /// Empties the string table.
+    fn empty(&mut self) {
+        for &i in &self.used {
+            self.table[usize::from(i)] = EMPTY;
+        }
+        self.used.clear();
     }
 
     /// The slot of (code, byte): where it is, or the empty slot where it would go.
@@ -219,7 +230,7 @@ impl Lzw {
     ) {
         let mut width = u32::from(MIN_CODE_SIZE) + 1;
         let mut next = FIRST;
-        self.table.fill(EMPTY);
+        self.empty();
         if len == 0 {
             bits.put(last, width);
             return;
@@ -265,12 +276,13 @@ impl Lzw {
             bits.put(cur, width);
             if next == MAX_CODES {
                 bits.put(CLEAR, width);
-                self.table.fill(EMPTY);
+                self.empty();
                 self.runs.truncate(1);
                 width = u32::from(MIN_CODE_SIZE) + 1;
                 next = FIRST;
             } else {
                 self.table[at] = key << 12 | u32::from(next);
+                self.used.push(at as u16);
                 if run > 0 && s == transparent && run == self.runs.len() {
                     self.runs.push(next);
                 }
