@@ -75,8 +75,8 @@ pub(crate) fn compose(pos: &Position, frame: &Frame) -> Vec<u8> {
 #[derive(Default)]
 pub(crate) struct Composed {
     header: Option<header::Shown>,
-    /// The cells' tiles (row by row from the top); empty if the image was drawn whole.
-    tiles: Vec<tiles::Tile>,
+    /// The cells' keys and tiles; empty if the image was drawn whole.
+    cells: tiles::Cells,
 }
 
 /// Turns `out`, the image composed last with `memo` (or anything, if `memo` is new), into the
@@ -102,29 +102,25 @@ pub(crate) fn compose_changes(
         return;
     }
     let shown = header::shown(pos, frame);
-    let next = tiles::of(&rec);
-    if memo.header.is_none() || memo.tiles.len() != next.len() {
+    if memo.header.is_none() {
         // Nothing to start from: the whole image.
+        memo.cells = tiles::Cells::default();
         out.clear();
         out.extend_from_slice(base(pos.variant().is_tara()));
         header::compose_changes(out, None, &shown, regions);
-        for (i, tile) in next.iter().enumerate() {
-            tiles::put(out, i, tile);
+        for i in tiles::update(&mut memo.cells, &rec) {
+            tiles::put(out, i, &memo.cells.tiles[i]);
         }
         regions.clear();
         regions.push(whole);
     } else {
         header::compose_changes(out, memo.header.as_ref(), &shown, regions);
-        for (i, tile) in next.iter().enumerate() {
-            let last = &memo.tiles[i];
-            if !std::sync::Arc::ptr_eq(tile, last) && tile[..] != last[..] {
-                tiles::put(out, i, tile);
-                regions.push(tiles::region(i));
-            }
+        for i in tiles::update(&mut memo.cells, &rec) {
+            tiles::put(out, i, &memo.cells.tiles[i]);
+            regions.push(tiles::region(i));
         }
     }
     memo.header = Some(shown);
-    memo.tiles = next;
 }
 
 /// Width of the dark outline of a mark's frame and of an arrow's shaft.

@@ -68,7 +68,7 @@ pub(super) fn fit(rec: &Recording, outside: &Recording) -> bool {
 
 /// The cells (columns or rows of the grid, from the left or the top) that pixels from `lo` to
 /// `hi` reach, given the grid's edge `start`.
-fn cells(lo: f32, hi: f32, start: f32) -> std::ops::RangeInclusive<usize> {
+fn cells_of(lo: f32, hi: f32, start: f32) -> std::ops::RangeInclusive<usize> {
     let first = ((lo.floor() - start) / CELL).floor().max(0.0) as usize;
     let last = ((hi.ceil() - 1.0 - start) / CELL).floor().max(0.0) as usize;
     first.min(CELLS - 1)..=last.min(CELLS - 1)
@@ -128,35 +128,77 @@ fn paint(scratch: &mut Canvas, ops: &[&Op], x: f32, y: f32) -> Arc<[u8]> {
 /// A cell's tile, in the palette.
 pub(super) type Tile = Arc<[u8]>;
 
-/// The tiles of the 49 cells of the recorded board, row by row from the top, painting those
-/// not seen before. The shapes must [`fit`] the grid.
-pub(super) fn of(rec: &Recording) -> Vec<Tile> {
-    let mut reach: Vec<Vec<&Op>> = vec![Vec::new(); CELLS * CELLS];
+/// The cells of a board: each one's key and tile, row by row from the top (empty before the
+/// first board).
+#[derive(Default)]
+pub(super) struct Cells {
+    keys: Vec<Vec<u32>>,
+    pub(super) tiles: Vec<Tile>,
+}
+
+/// Makes `cells` the cells of the recorded board, painting the tiles not seen before, and
+/// returns those whose pixels changed (all of them if `cells` was empty). A cell whose key is
+/// the one it had keeps its tile without a search. The shapes must [`fit`] the grid.
+pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
+    // The ops reaching each cell, in drawing order: counted, then placed (one list for all).
+    let mut spans: Vec<(usize, usize)> = Vec::with_capacity(rec.ops.len());
+    let mut count = [0usize; CELLS * CELLS + 1];
     for op in &rec.ops {
         let b = op.bounds;
-        for row in cells(b[1], b[3], GRID[1]) {
-            for col in cells(b[0], b[2], GRID[0]) {
-                reach[row * CELLS + col].push(op);
+        let (rows, cols) = (cells_of(b[1], b[3], GRID[1]), cells_of(b[0], b[2], GRID[0]));
+        for row in rows.clone() {
+            for col in cols.clone() {
+                count[row * CELLS + col + 1] += 1;
+            }
+        }
+        spans.push((
+            rows.start() * CELLS + cols.start(),
+            rows.end() * CELLS + cols.end(),
+        ));
+    }
+    for i in 1..count.len() {
+        count[i] += count[i - 1];
+    }
+    let mut at = count;
+    let mut reach: Vec<&Op> = match rec.ops.first() {
+        Some(first) => vec![first; count[CELLS * CELLS]],
+        None => Vec::new(),
+    };
+    for (op, &(first, last)) in rec.ops.iter().zip(&spans) {
+        for row in first / CELLS..=last / CELLS {
+            for col in first % CELLS..=last % CELLS {
+                let i = row * CELLS + col;
+                reach[at[i]] = op;
+                at[i] += 1;
             }
         }
     }
+    let fresh = cells.tiles.len() != CELLS * CELLS;
+    if fresh {
+        cells.keys = vec![Vec::new(); CELLS * CELLS];
+        cells.tiles.clear();
+    }
+    let mut changed = Vec::new();
     let mut key = Vec::with_capacity(512);
-    let mut cache = TILES.lock().unwrap_or_else(|e| e.into_inner());
-    let Cache { tiles, scratch } = &mut *cache;
-    let mut out = Vec::with_capacity(CELLS * CELLS);
-    for (i, ops) in reach.iter().enumerate() {
+    let mut cache = None;
+    for i in 0..CELLS * CELLS {
         let (x, y) = corner(i);
         key.clear();
         key.push(i as u32);
-        for op in ops {
+        for op in &reach[count[i]..count[i + 1]] {
             key_words(op, x, y, &mut key);
         }
+        if !fresh && key == cells.keys[i] {
+            continue;
+        }
+        let cache = cache.get_or_insert_with(|| TILES.lock().unwrap_or_else(|e| e.into_inner()));
+        let Cache { tiles, scratch } = &mut **cache;
         let tile = match tiles.get(&key[..]) {
             Some(t) => t.clone(),
             None => {
                 let scratch =
                     scratch.get_or_insert_with(|| Canvas::new(WIDTH, HEIGHT, theme::BACKGROUND));
-                let t = paint(scratch, ops, x, y);
+                let t = paint(scratch, &reach[count[i]..count[i + 1]], x, y);
                 if tiles.len() >= MAX_TILES {
                     tiles.clear();
                 }
@@ -164,9 +206,19 @@ pub(super) fn of(rec: &Recording) -> Vec<Tile> {
                 t
             }
         };
-        out.push(tile);
+        if fresh {
+            cells.tiles.push(tile);
+            changed.push(i);
+        } else {
+            let last = &cells.tiles[i];
+            if !Arc::ptr_eq(&tile, last) && tile[..] != last[..] {
+                changed.push(i);
+            }
+            cells.tiles[i] = tile;
+        }
+        std::mem::swap(&mut cells.keys[i], &mut key);
     }
-    out
+    changed
 }
 
 /// The top-left corner of cell `i` (row by row from the top).
@@ -199,9 +251,9 @@ mod tests {
     #[test]
     fn cells_reached_follow_the_pixels_touched() {
         // The grid starts at 48: pixels 48..120 are cell 0, 120..192 cell 1.
-        assert_eq!(cells(48.0, 120.0, 48.0), 0..=0);
-        assert_eq!(cells(48.0, 120.5, 48.0), 0..=1);
-        assert_eq!(cells(119.5, 130.0, 48.0), 0..=1);
-        assert_eq!(cells(500.0, 700.0, 48.0), 6..=6);
+        assert_eq!(cells_of(48.0, 120.0, 48.0), 0..=0);
+        assert_eq!(cells_of(48.0, 120.5, 48.0), 0..=1);
+        assert_eq!(cells_of(119.5, 130.0, 48.0), 0..=1);
+        assert_eq!(cells_of(500.0, 700.0, 48.0), 6..=6);
     }
 }
