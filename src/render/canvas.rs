@@ -294,23 +294,26 @@ impl Canvas {
                 continue;
             };
             let a_max = f32::from(c.3) / 255.0;
+            let colour = [c.0, c.1, c.2].map(f32::from);
+            // The glyph's columns inside the canvas.
+            let x0 = ox + g.left;
+            let (lo, hi) = ((-x0).clamp(0, g.w as i32), (w - x0).clamp(0, g.w as i32));
             for gy in 0..g.h {
                 let py = oy + g.top + gy as i32;
-                if py < 0 || py >= h {
+                if py < 0 || py >= h || lo >= hi {
                     continue;
                 }
-                for gx in 0..g.w {
-                    let px = ox + g.left + gx as i32;
-                    let cov = g.cov[gy * g.w + gx];
-                    if px < 0 || px >= w || cov <= 0.0 {
+                let covs = &g.cov[gy * g.w + lo as usize..gy * g.w + hi as usize];
+                let start = (py * w + x0 + lo) as usize * 4;
+                let pixels = data[start..start + covs.len() * 4].chunks_exact_mut(4);
+                for (&cov, pixel) in covs.iter().zip(pixels) {
+                    if cov <= 0.0 {
                         continue;
                     }
                     let a = cov.min(1.0) * a_max;
-                    let i = (py * w + px) as usize * 4;
-                    for (k, v) in [c.0, c.1, c.2].into_iter().enumerate() {
-                        let d = f32::from(data[i + k]);
+                    for (d, v) in pixel.iter_mut().zip(colour) {
                         // Rounded to nearest (both terms are at least 0).
-                        data[i + k] = (f32::from(v) * a + d * (1.0 - a) + 0.5) as u8;
+                        *d = (v * a + f32::from(*d) * (1.0 - a) + 0.5) as u8;
                     }
                 }
             }

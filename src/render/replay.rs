@@ -273,16 +273,10 @@ fn boxes(prev: &[u8], next: &[u8], rewritten: &[Box4]) -> Vec<Box4> {
                 &prev[y * w + r[0]..y * w + r[2]],
                 &next[y * w + r[0]..y * w + r[2]],
             );
-            if a == c {
+            let Some(first) = first_difference(a, c) else {
                 continue;
-            }
-            let first = a.iter().zip(c).position(|(p, q)| p != q).unwrap_or(0);
-            let last = a.len()
-                - a.iter()
-                    .rev()
-                    .zip(c.iter().rev())
-                    .position(|(p, q)| p != q)
-                    .unwrap_or(0);
+            };
+            let last = last_difference(a, c);
             let row = [r[0] + first, y, r[0] + last, y + 1];
             b = Some(b.map_or(row, |b| union(&b, &row)));
         }
@@ -310,6 +304,34 @@ fn boxes(prev: &[u8], next: &[u8], rewritten: &[Box4]) -> Vec<Box4> {
     }
     found.sort_unstable_by_key(|b| (b[1], b[0]));
     found
+}
+
+/// Where `a` and `b` (of one length) first differ, eight bytes at a time.
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    let word = |s: &[u8], k: usize| u64::from_le_bytes(s[k..k + 8].try_into().unwrap_or_default());
+    let mut k = 0;
+    while k + 8 <= a.len() {
+        let x = word(a, k) ^ word(b, k);
+        if x != 0 {
+            return Some(k + (x.trailing_zeros() / 8) as usize);
+        }
+        k += 8;
+    }
+    (k..a.len()).find(|&j| a[j] != b[j])
+}
+
+/// One past where `a` and `b` (of one length, known to differ) last differ.
+fn last_difference(a: &[u8], b: &[u8]) -> usize {
+    let word = |s: &[u8], k: usize| u64::from_le_bytes(s[k - 8..k].try_into().unwrap_or_default());
+    let mut k = a.len();
+    while k >= 8 {
+        let x = word(a, k) ^ word(b, k);
+        if x != 0 {
+            return k - (x.leading_zeros() / 8) as usize;
+        }
+        k -= 8;
+    }
+    (0..k).rev().find(|&j| a[j] != b[j]).map_or(0, |j| j + 1)
 }
 
 /// Buffers for the images of one position.
@@ -393,6 +415,22 @@ mod tests {
         assert_eq!(thinned(5, 1), vec![0, 1, 2, 3, 4, 5]);
         assert_eq!(thinned(30, 10), vec![0, 10, 20, 24, 25, 26, 27, 28, 29, 30]);
         assert_eq!(thinned(30, 31), vec![0, 30]);
+    }
+
+    #[test]
+    fn differences_are_found_at_both_ends() {
+        let a = [7u8; 37];
+        for i in 0..37 {
+            for j in i..37 {
+                let mut b = a;
+                b[i] = 1;
+                b[j] = 2;
+                assert_eq!(first_difference(&a, &b), Some(i));
+                assert_eq!(last_difference(&a, &b), j + 1);
+            }
+        }
+        assert_eq!(first_difference(&a, &a), None);
+        assert_eq!(first_difference(&a[..3], &a[..3]), None);
     }
 
     #[test]
