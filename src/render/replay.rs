@@ -181,10 +181,13 @@ fn first_image(lzw: &mut Lzw, image: &[u8], out: &mut Vec<u8>) {
     let coded = known.unwrap_or_else(|| {
         let coded = Arc::new(lzw.code_rest(rest));
         let mut rests = FIRST_RESTS.lock().unwrap_or_else(|e| e.into_inner());
-        if rests.len() >= MAX_FIRST_RESTS {
-            rests.remove(0);
+        // Another thread may have coded the same pixels meanwhile: keep one of them.
+        if !rests.iter().any(|(pixels, _)| pixels[..] == *rest) {
+            if rests.len() >= MAX_FIRST_RESTS {
+                rests.remove(0);
+            }
+            rests.push((rest.to_vec(), coded.clone()));
         }
-        rests.push((rest.to_vec(), coded.clone()));
         coded
     });
     lzw.encode_then(head, &coded, out);
