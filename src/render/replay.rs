@@ -142,16 +142,7 @@ fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]
                 enc.write_lzw_pre_encoded_frame(&frame).expect("GIF frame");
                 previous.clone_from(&next);
             } else {
-                parts.write(&mut enc, &mut lzw, &previous, &next, &regions, delay);
-                // The next image starts from this one: only what was rewritten differs.
-                let width = WIDTH as usize;
-                for r in &regions {
-                    for y in r[1]..r[3] {
-                        let row = y * width;
-                        previous[row + r[0]..row + r[2]]
-                            .copy_from_slice(&next[row + r[0]..row + r[2]]);
-                    }
-                }
+                parts.write(&mut enc, &mut lzw, &mut previous, &next, &regions, delay);
             }
         }
     }
@@ -348,12 +339,12 @@ struct Parts {
 impl Parts {
     /// Writes the images that turn `prev` into `next`: the changed [`boxes`], the last shown
     /// for the rest of `delay` and the others for [`PART_DELAY`]; one transparent pixel if
-    /// nothing changed.
+    /// nothing changed. `prev` is then `next` (the boxes are copied into it).
     fn write<W: std::io::Write>(
         &mut self,
         enc: &mut gif::Encoder<W>,
         lzw: &mut Lzw,
-        prev: &[u8],
+        prev: &mut [u8],
         next: &[u8],
         rewritten: &[Box4],
         delay: u16,
@@ -402,6 +393,12 @@ impl Parts {
                 ..gif::Frame::default()
             };
             enc.write_lzw_pre_encoded_frame(&frame).expect("GIF frame");
+            if !nothing {
+                let bw = b[2] - b[0];
+                for (y, line) in (b[1]..b[3]).zip(self.next.chunks_exact(bw)) {
+                    prev[y * w + b[0]..y * w + b[2]].copy_from_slice(line);
+                }
+            }
         }
     }
 }
