@@ -34,6 +34,11 @@ pub(super) struct Lzw {
     runs: Vec<u16>,
     /// The slots filled since the table was last emptied: emptying clears only those.
     used: Vec<u16>,
+    /// For each colour, the codes of its runs in the table, shortest first (`[k - 1]`: the
+    /// string of `k` pixels of it); empty for colours not seen since the table was emptied.
+    colour_runs: Vec<Vec<u16>>,
+    /// The colours whose runs are not empty.
+    seen: Vec<u8>,
 }
 
 /// Pixels coded from an empty string table, ending with the end code: the rest of an image's
@@ -114,6 +119,8 @@ impl Lzw {
             table: vec![EMPTY; SLOTS],
             runs: Vec::with_capacity(usize::from(MAX_CODES)),
             used: Vec::with_capacity(usize::from(MAX_CODES)),
+            colour_runs: vec![Vec::new(); 256],
+            seen: Vec::with_capacity(256),
         }
     }
 
@@ -123,6 +130,20 @@ impl Lzw {
             self.table[usize::from(i)] = EMPTY;
         }
         self.used.clear();
+        for &c in &self.seen {
+            self.colour_runs[usize::from(c)].clear();
+        }
+        self.seen.clear();
+    }
+
+    /// Starts the runs of colour `c` with its root code if it has none yet.
+    #[inline(always)]
+    fn see(&mut self, c: u8) {
+        let runs = &mut self.colour_runs[usize::from(c)];
+        if runs.is_empty() {
+            runs.push(u16::from(c));
+            self.seen.push(c);
+        }
     }
 
     /// The slot of (code, byte): where it is, or the empty slot where it would go.
@@ -185,7 +206,15 @@ impl Lzw {
     /// code), then `last` (the end code, or a clear code before more).
     fn codes(&mut self, pixels: Pixels<'_>, bits: &mut Bits<'_>, last: u16) {
         match pixels {
-            Pixels::Plain(p) => self.run(p.len(), bits, last, |i| (p[i], None), |_, _| 0, 0),
+            Pixels::Plain(p) => self.run(
+                p.len(),
+                bits,
+                last,
+                |i| (p[i], None),
+                |_, _| 0,
+                |i, max, c| same(p, i, max, c),
+                0,
+            ),
             Pixels::Diff {
                 prev,
                 next,
@@ -206,6 +235,7 @@ impl Lzw {
                     last,
                     symbol,
                     |i, max| unchanged(prev, next, i, max),
+                    |i, max, c| same(next, i, max, c),
                     transparent,
                 )
             }
@@ -216,9 +246,12 @@ impl Lzw {
     /// that continues the current string and the first does not. `wild(i, max)` is how many
     /// pixels from `i` on (at most `max`) may be `transparent`: while the string is all
     /// `transparent` it is extended over them at once (the table holds every shorter run of
-    /// `transparent` as a string, so this is what coding them one by one would do). Starts
-    /// from an empty table and ends with `last`.
+    /// `transparent` as a string, so this is what coding them one by one would do). Likewise
+    /// `same(i, max, c)` is how many pixels from `i` on (at most `max`) may be colour `c`:
+    /// while the string is a run of one colour other than `transparent` it is extended over
+    /// them at once. Starts from an empty table and ends with `last`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
         len: usize,
@@ -226,6 +259,7 @@ impl Lzw {
         last: u16,
         symbol: impl Fn(usize) -> (u8, Option<u8>),
         wild: impl Fn(usize, usize) -> usize,
+        same: impl Fn(usize, usize, u8) -> usize,
         transparent: u8,
     ) {
         let mut width = u32::from(MIN_CODE_SIZE) + 1;
@@ -243,8 +277,26 @@ impl Lzw {
         let (first, _) = symbol(0);
         let mut cur = u16::from(first);
         let mut run = usize::from(first == transparent);
+        // The colour of the current string and its length if it is a run of one colour other
+        // than transparent (else 0).
+        let (mut colour, mut length) = (first, usize::from(first != transparent));
+        if length > 0 {
+            self.see(first);
+        }
         let mut i = 1;
         while i < len {
+            if length > 0 {
+                let runs = &self.colour_runs[usize::from(colour)];
+                if length < runs.len() {
+                    let k = same(i, runs.len() - length, colour);
+                    if k > 0 {
+                        length += k;
+                        i += k;
+                        cur = runs[length - 1];
+                        continue;
+                    }
+                }
+            }
             if run > 0 && run < self.runs.len() {
                 let k = wild(i, self.runs.len() - run);
                 if k > 0 {
@@ -266,11 +318,21 @@ impl Lzw {
                 } else {
                     0
                 };
+                length = if s == colour && length > 0 {
+                    length + 1
+                } else {
+                    0
+                };
                 continue;
             }
-            if let Some(c) = alt.and_then(|a| self.child(cur, a)) {
+            if let Some((c, a)) = alt.and_then(|a| Some((self.child(cur, a)?, a))) {
                 cur = c;
                 run = 0;
+                length = if a == colour && length > 0 {
+                    length + 1
+                } else {
+                    0
+                };
                 continue;
             }
             bits.put(cur, width);
@@ -286,6 +348,12 @@ impl Lzw {
                 if run > 0 && s == transparent && run == self.runs.len() {
                     self.runs.push(next);
                 }
+                if length > 0 && s == colour {
+                    let runs = &mut self.colour_runs[usize::from(s)];
+                    if length == runs.len() {
+                        runs.push(next);
+                    }
+                }
                 next += 1;
                 if u32::from(next) > 1 << width && width < 12 {
                     width += 1;
@@ -293,6 +361,10 @@ impl Lzw {
             }
             cur = u16::from(s);
             run = usize::from(s == transparent);
+            (colour, length) = (s, usize::from(s != transparent));
+            if length > 0 {
+                self.see(s);
+            }
         }
         bits.put(cur, width);
         // The decoder adds an entry for the last code too, and may widen its codes for it.
@@ -301,6 +373,26 @@ impl Lzw {
         }
         bits.put(last, width);
     }
+}
+
+/// How many pixels of `p` from `i` on, at most `max`, are `c`.
+#[inline(always)]
+fn same(p: &[u8], i: usize, max: usize, c: u8) -> usize {
+    let end = (i + max).min(p.len());
+    let a = &p[i..end];
+    let splat = u64::from_le_bytes([c; 8]);
+    let mut k = 0;
+    while k + 8 <= a.len() {
+        let x = u64::from_le_bytes(a[k..k + 8].try_into().unwrap_or_default()) ^ splat;
+        if x != 0 {
+            return k + (x.trailing_zeros() / 8) as usize;
+        }
+        k += 8;
+    }
+    while k < a.len() && a[k] == c {
+        k += 1;
+    }
+    k
 }
 
 /// How many pixels from `i` on, at most `max`, are the same in `prev` and `next`.
@@ -428,6 +520,46 @@ mod tests {
                 "pixel {i}: {} for {} (was {})",
                 shown[i], next[i], prev[i]
             );
+        }
+    }
+
+    #[test]
+    fn flat_changes_over_flat_pictures_decode_exactly() {
+        // Squares of one colour moved over a board of flat squares (as an Ard Rí move): long
+        // runs of one colour, partly changed and partly unchanged, taken at once.
+        let (w, h) = (504, 504);
+        let board: Vec<u8> = (0..w * h)
+            .map(|i| (((i % w) / 72 + (i / w) / 72) % 2) as u8 * 9 + 3)
+            .collect();
+        let mut rng = Rng::new(14);
+        let mut prev = board.clone();
+        for step in 0..40 {
+            let mut next = prev.clone();
+            for _ in 0..3 {
+                let (x, y, side) = (rng.below(w - 80), rng.below(h - 80), 8 + rng.below(70));
+                let c = [3, 12, 40, 200][rng.below(4)];
+                for row in y..y + side {
+                    next[row * w + x..row * w + x + side].fill(c);
+                }
+            }
+            let shown = decode(
+                &encode(Pixels::Diff {
+                    prev: &prev,
+                    next: &next,
+                    transparent: 255,
+                }),
+                w as u16,
+                h as u16,
+            );
+            for i in 0..next.len() {
+                let ok = shown[i] == next[i] || (prev[i] == next[i] && shown[i] == 255);
+                assert!(ok, "step {step}, pixel {i}: {} for {}", shown[i], next[i]);
+            }
+            assert_eq!(
+                decode(&encode(Pixels::Plain(&next)), w as u16, h as u16),
+                next
+            );
+            prev = next;
         }
     }
 
