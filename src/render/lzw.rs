@@ -5,7 +5,11 @@
 //! picture.
 //!
 //! The string table is a small hash table (code × byte → code) that stays in the processor's
-//! nearest cache: each pixel costs one lookup, or two for an unchanged one.
+//! nearest cache: each pixel costs one lookup, or two for an unchanged one. Runs are cheaper:
+//! the codes of the runs of each colour (and of transparency) are kept in order, so while the
+//! string is a run it is extended over the following pixels of its colour at once (unchanged
+//! ones written as their own colour), up to the longest run the table holds. The flat squares
+//! and fills of a board are mostly such runs.
 //!
 //! An image's data may also end with a clear code and the codes of a stretch of pixels coded
 //! before from an empty table ([`Coded`]): a replay's first image codes only its panels, and
