@@ -401,7 +401,7 @@ fn same(p: &[u8], i: usize, max: usize, c: u8) -> usize {
 
 /// How many pixels from `i` on, at most `max`, are the same in `prev` and `next`.
 #[inline(always)]
-fn unchanged(prev: &[u8], next: &[u8], i: usize, max: usize) -> usize {
+pub(super) fn unchanged(prev: &[u8], next: &[u8], i: usize, max: usize) -> usize {
     let end = (i + max).min(next.len());
     let (a, b) = (&prev[i..end], &next[i..end]);
     let mut k = 0;

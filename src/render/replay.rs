@@ -7,7 +7,7 @@ use super::frame::Frame;
 use super::header::PANELS_BOTTOM;
 use super::indexed::PALETTE;
 use super::layout::{BOARD_X, BOARD_Y, CELL, HEADER, HEIGHT, WIDTH};
-use super::lzw::{Coded, Lzw, Pixels};
+use super::lzw::{unchanged, Coded, Lzw, Pixels};
 use crate::game::{GameOptions, Move, Position};
 use std::borrow::Cow;
 use std::sync::{Arc, LazyLock, Mutex};
@@ -267,9 +267,10 @@ fn boxes(prev: &[u8], next: &[u8], rewritten: &[Box4]) -> Vec<Box4> {
                 &prev[y * w + r[0]..y * w + r[2]],
                 &next[y * w + r[0]..y * w + r[2]],
             );
-            let Some(first) = first_difference(a, c) else {
+            let first = unchanged(a, c, 0, a.len());
+            if first == a.len() {
                 continue;
-            };
+            }
             let last = last_difference(a, c);
             let row = [r[0] + first, y, r[0] + last, y + 1];
             b = Some(b.map_or(row, |b| union(&b, &row)));
@@ -300,21 +301,8 @@ fn boxes(prev: &[u8], next: &[u8], rewritten: &[Box4]) -> Vec<Box4> {
     found
 }
 
-/// Where `a` and `b` (of one length) first differ, eight bytes at a time.
-fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
-    let word = |s: &[u8], k: usize| u64::from_le_bytes(s[k..k + 8].try_into().unwrap_or_default());
-    let mut k = 0;
-    while k + 8 <= a.len() {
-        let x = word(a, k) ^ word(b, k);
-        if x != 0 {
-            return Some(k + (x.trailing_zeros() / 8) as usize);
-        }
-        k += 8;
-    }
-    (k..a.len()).find(|&j| a[j] != b[j])
-}
-
-/// One past where `a` and `b` (of one length, known to differ) last differ.
+/// One past where `a` and `b` (of one length, known to differ) last differ, eight bytes at a
+/// time (as [`unchanged`] finds where they first differ).
 fn last_difference(a: &[u8], b: &[u8]) -> usize {
     let word = |s: &[u8], k: usize| u64::from_le_bytes(s[k - 8..k].try_into().unwrap_or_default());
     let mut k = a.len();
@@ -425,12 +413,11 @@ mod tests {
                 let mut b = a;
                 b[i] = 1;
                 b[j] = 2;
-                assert_eq!(first_difference(&a, &b), Some(i));
+                assert_eq!(unchanged(&a, &b, 0, a.len()), i);
                 assert_eq!(last_difference(&a, &b), j + 1);
             }
         }
-        assert_eq!(first_difference(&a, &a), None);
-        assert_eq!(first_difference(&a[..3], &a[..3]), None);
+        assert_eq!(unchanged(&a, &a, 0, a.len()), a.len());
     }
 
     #[test]
