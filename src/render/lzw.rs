@@ -6,10 +6,11 @@
 //!
 //! The string table is a small hash table (code × byte → code) that stays in the processor's
 //! nearest cache: each pixel costs one lookup, or two for an unchanged one. Runs are cheaper:
-//! the codes of the runs of each colour (and of transparency) are kept in order, so while the
-//! string is a run it is extended over the following pixels of its colour at once (unchanged
-//! ones written as their own colour), up to the longest run the table holds. The flat squares
-//! and fills of a board are mostly such runs.
+//! the codes of the runs of each index (transparency included) are kept in order, so while the
+//! string is a run it is extended at once over the following pixels that may be written as its
+//! index (unchanged ones as transparency or as their own colour), up to the longest run the
+//! table holds. The flat squares and fills of a board, and the unchanged parts of a diff, are
+//! mostly such runs.
 //!
 //! An image's data may also end with a clear code and the codes of a stretch of pixels coded
 //! before from an empty table ([`Coded`]): a replay's first image codes only its panels, and
@@ -34,14 +35,12 @@ pub(super) struct Lzw {
     /// The string table: open addressing on (code, byte), each slot `(code << 8 | byte) << 12
     /// | child`. Small enough (32 KB) to stay in the processor's nearest cache.
     table: Vec<u32>,
-    /// The codes of the runs of the transparent index in the table, shortest first.
-    runs: Vec<u16>,
     /// The slots filled since the table was last emptied: emptying clears only those.
     used: Vec<u16>,
-    /// For each colour, the codes of its runs in the table, shortest first (`[k - 1]`: the
-    /// string of `k` pixels of it); empty for colours not seen since the table was emptied.
-    colour_runs: Vec<Vec<u16>>,
-    /// The colours whose runs are not empty.
+    /// For each index, the codes of its runs in the table, shortest first (`[k - 1]`: the
+    /// string of `k` pixels of it); empty for indices not seen since the table was emptied.
+    runs: Vec<Vec<u16>>,
+    /// The indices whose runs are not empty.
     seen: Vec<u8>,
 }
 
@@ -121,9 +120,8 @@ impl Lzw {
     pub(super) fn new() -> Lzw {
         Lzw {
             table: vec![EMPTY; SLOTS],
-            runs: Vec::with_capacity(usize::from(MAX_CODES)),
             used: Vec::with_capacity(usize::from(MAX_CODES)),
-            colour_runs: vec![Vec::new(); 256],
+            runs: vec![Vec::new(); 256],
             seen: Vec::with_capacity(256),
         }
     }
@@ -135,15 +133,15 @@ impl Lzw {
         }
         self.used.clear();
         for &c in &self.seen {
-            self.colour_runs[usize::from(c)].clear();
+            self.runs[usize::from(c)].clear();
         }
         self.seen.clear();
     }
 
-    /// Starts the runs of colour `c` with its root code if it has none yet.
+    /// Starts the runs of index `c` with its root code if it has none yet.
     #[inline(always)]
     fn see(&mut self, c: u8) {
-        let runs = &mut self.colour_runs[usize::from(c)];
+        let runs = &mut self.runs[usize::from(c)];
         if runs.is_empty() {
             runs.push(u16::from(c));
             self.seen.push(c);
@@ -215,9 +213,7 @@ impl Lzw {
                 bits,
                 last,
                 |i| (p[i], None),
-                |_, _| 0,
                 |i, max, c| same(p, i, max, c),
-                0,
             ),
             Pixels::Diff {
                 prev,
@@ -233,38 +229,32 @@ impl Lzw {
                         (s, None)
                     }
                 };
-                self.run(
-                    len,
-                    bits,
-                    last,
-                    symbol,
-                    |i, max| unchanged(prev, next, i, max),
-                    |i, max, c| same(next, i, max, c),
-                    transparent,
-                )
+                let may_be = |i, max, c| {
+                    if c == transparent {
+                        unchanged(prev, next, i, max)
+                    } else {
+                        same(next, i, max, c)
+                    }
+                };
+                self.run(len, bits, last, symbol, may_be)
             }
         }
     }
 
     /// Codes `len` pixels, pixel `i` written as `symbol(i).0`, or as `symbol(i).1` where
-    /// that continues the current string and the first does not. `wild(i, max)` is how many
-    /// pixels from `i` on (at most `max`) may be `transparent`: while the string is all
-    /// `transparent` it is extended over them at once (the table holds every shorter run of
-    /// `transparent` as a string, so this is what coding them one by one would do). Likewise
-    /// `same(i, max, c)` is how many pixels from `i` on (at most `max`) may be colour `c`:
-    /// while the string is a run of one colour other than `transparent` it is extended over
-    /// them at once. Starts from an empty table and ends with `last`.
+    /// that continues the current string and the first does not. `may_be(i, max, c)` is how
+    /// many pixels from `i` on (at most `max`) may be written as index `c`: while the string
+    /// is a run of one index it is extended over them at once (the table holds every shorter
+    /// run of it as a string, so for pixels that must be `c` this is what coding them one by
+    /// one would do). Starts from an empty table and ends with `last`.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
         len: usize,
         bits: &mut Bits<'_>,
         last: u16,
         symbol: impl Fn(usize) -> (u8, Option<u8>),
-        wild: impl Fn(usize, usize) -> usize,
-        same: impl Fn(usize, usize, u8) -> usize,
-        transparent: u8,
+        may_be: impl Fn(usize, usize, u8) -> usize,
     ) {
         let mut width = u32::from(MIN_CODE_SIZE) + 1;
         let mut next = FIRST;
@@ -273,41 +263,23 @@ impl Lzw {
             bits.put(last, width);
             return;
         }
-        // `runs[k - 1]`: the code of the string of `k` transparent pixels; `run`: the length
-        // of the current string if it is all transparent (else 0).
-        let t = u16::from(transparent);
-        self.runs.clear();
-        self.runs.push(t);
         let (first, _) = symbol(0);
         let mut cur = u16::from(first);
-        let mut run = usize::from(first == transparent);
-        // The colour of the current string and its length if it is a run of one colour other
-        // than transparent (else 0).
-        let (mut colour, mut length) = (first, usize::from(first != transparent));
-        if length > 0 {
-            self.see(first);
-        }
+        // The current string is `length` pixels of index `colour` (0: not a run).
+        let (mut colour, mut length) = (first, 1);
+        self.see(first);
         let mut i = 1;
         while i < len {
             if length > 0 {
-                let runs = &self.colour_runs[usize::from(colour)];
+                let runs = &self.runs[usize::from(colour)];
                 if length < runs.len() {
-                    let k = same(i, runs.len() - length, colour);
+                    let k = may_be(i, runs.len() - length, colour);
                     if k > 0 {
                         length += k;
                         i += k;
                         cur = runs[length - 1];
                         continue;
                     }
-                }
-            }
-            if run > 0 && run < self.runs.len() {
-                let k = wild(i, self.runs.len() - run);
-                if k > 0 {
-                    run += k;
-                    i += k;
-                    cur = self.runs[run - 1];
-                    continue;
                 }
             }
             let (s, alt) = symbol(i);
@@ -317,11 +289,6 @@ impl Lzw {
             let e = self.table[at];
             if e != EMPTY {
                 cur = (e & 0xfff) as u16;
-                run = if s == transparent && run > 0 {
-                    run + 1
-                } else {
-                    0
-                };
                 length = if s == colour && length > 0 {
                     length + 1
                 } else {
@@ -331,7 +298,6 @@ impl Lzw {
             }
             if let Some((c, a)) = alt.and_then(|a| Some((self.child(cur, a)?, a))) {
                 cur = c;
-                run = 0;
                 length = if a == colour && length > 0 {
                     length + 1
                 } else {
@@ -343,17 +309,13 @@ impl Lzw {
             if next == MAX_CODES {
                 bits.put(CLEAR, width);
                 self.empty();
-                self.runs.truncate(1);
                 width = u32::from(MIN_CODE_SIZE) + 1;
                 next = FIRST;
             } else {
                 self.table[at] = key << 12 | u32::from(next);
                 self.used.push(at as u16);
-                if run > 0 && s == transparent && run == self.runs.len() {
-                    self.runs.push(next);
-                }
                 if length > 0 && s == colour {
-                    let runs = &mut self.colour_runs[usize::from(s)];
+                    let runs = &mut self.runs[usize::from(s)];
                     if length == runs.len() {
                         runs.push(next);
                     }
@@ -364,11 +326,8 @@ impl Lzw {
                 }
             }
             cur = u16::from(s);
-            run = usize::from(s == transparent);
-            (colour, length) = (s, usize::from(s != transparent));
-            if length > 0 {
-                self.see(s);
-            }
+            (colour, length) = (s, 1);
+            self.see(s);
         }
         bits.put(cur, width);
         // The decoder adds an entry for the last code too, and may widen its codes for it.
