@@ -74,6 +74,14 @@ fn cells_of(lo: f32, hi: f32, start: f32) -> std::ops::RangeInclusive<usize> {
     first.min(CELLS - 1)..=last.min(CELLS - 1)
 }
 
+/// The cells (row by row from the top) that an op's pixels can reach.
+fn reached(op: &Op) -> impl Iterator<Item = usize> {
+    let b = op.bounds;
+    let cols = cells_of(b[0], b[2], GRID[0]);
+    cells_of(b[1], b[3], GRID[1])
+        .flat_map(move |row| cols.clone().map(move |col| row * CELLS + col))
+}
+
 /// Appends an op's key words, relative to the corner (x, y) of a cell.
 fn key_words(op: &Op, x: f32, y: f32, key: &mut Vec<u32>) {
     let c = op.colour;
@@ -141,20 +149,11 @@ pub(super) struct Cells {
 /// the one it had keeps its tile without a search. The shapes must [`fit`] the grid.
 pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
     // The ops reaching each cell, in drawing order: counted, then placed (one list for all).
-    let mut spans: Vec<(usize, usize)> = Vec::with_capacity(rec.ops.len());
     let mut count = [0usize; CELLS * CELLS + 1];
     for op in &rec.ops {
-        let b = op.bounds;
-        let (rows, cols) = (cells_of(b[1], b[3], GRID[1]), cells_of(b[0], b[2], GRID[0]));
-        for row in rows.clone() {
-            for col in cols.clone() {
-                count[row * CELLS + col + 1] += 1;
-            }
+        for i in reached(op) {
+            count[i + 1] += 1;
         }
-        spans.push((
-            rows.start() * CELLS + cols.start(),
-            rows.end() * CELLS + cols.end(),
-        ));
     }
     for i in 1..count.len() {
         count[i] += count[i - 1];
@@ -164,13 +163,10 @@ pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
         Some(first) => vec![first; count[CELLS * CELLS]],
         None => Vec::new(),
     };
-    for (op, &(first, last)) in rec.ops.iter().zip(&spans) {
-        for row in first / CELLS..=last / CELLS {
-            for col in first % CELLS..=last % CELLS {
-                let i = row * CELLS + col;
-                reach[at[i]] = op;
-                at[i] += 1;
-            }
+    for op in &rec.ops {
+        for i in reached(op) {
+            reach[at[i]] = op;
+            at[i] += 1;
         }
     }
     let fresh = cells.tiles.len() != CELLS * CELLS;
