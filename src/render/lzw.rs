@@ -34,7 +34,7 @@ const EMPTY: u32 = u32::MAX;
 pub(super) struct Lzw {
     /// The string table: open addressing on (code, byte), each slot `(code << 8 | byte) << 12
     /// | child`. Small enough (32 KB) to stay in the processor's nearest cache.
-    table: Vec<u32>,
+    table: Box<[u32; SLOTS]>,
     /// The slots filled since the table was last emptied: emptying clears only those.
     used: Vec<u16>,
     /// For each index, the codes of its runs in the table, shortest first (`[k - 1]`: the
@@ -119,7 +119,7 @@ impl Bits<'_> {
 impl Lzw {
     pub(super) fn new() -> Lzw {
         Lzw {
-            table: vec![EMPTY; SLOTS],
+            table: Box::new([EMPTY; SLOTS]),
             used: Vec::with_capacity(usize::from(MAX_CODES)),
             runs: vec![Vec::new(); 256],
             seen: Vec::with_capacity(256),
@@ -128,45 +128,12 @@ impl Lzw {
 
     /// Empties the string table.
     fn empty(&mut self) {
-        for &i in &self.used {
-            self.table[usize::from(i)] = EMPTY;
-        }
-        self.used.clear();
-        for &c in &self.seen {
-            self.runs[usize::from(c)].clear();
-        }
-        self.seen.clear();
-    }
-
-    /// Starts the runs of index `c` with its root code if it has none yet.
-    #[inline(always)]
-    fn see(&mut self, c: u8) {
-        let runs = &mut self.runs[usize::from(c)];
-        if runs.is_empty() {
-            runs.push(u16::from(c));
-            self.seen.push(c);
-        }
-    }
-
-    /// The slot of (code, byte): where it is, or the empty slot where it would go.
-    #[inline(always)]
-    fn slot(&self, key: u32) -> usize {
-        let mut i = ((key ^ (key >> 11)) & (SLOTS as u32 - 1)) as usize;
-        loop {
-            let e = self.table[i];
-            if e == EMPTY || e >> 12 == key {
-                return i;
-            }
-            i = (i + 1) & (SLOTS - 1);
-        }
-    }
-
-    /// The child of `code` continued by `byte`, if the table has it.
-    #[inline(always)]
-    fn child(&self, code: u16, byte: u8) -> Option<u16> {
-        let key = u32::from(code) << 8 | u32::from(byte);
-        let e = self.table[self.slot(key)];
-        (e != EMPTY).then_some((e & 0xfff) as u16)
+        empty(
+            &mut self.table,
+            &mut self.used,
+            &mut self.runs,
+            &mut self.seen,
+        );
     }
 
     /// The image's data as a GIF image block's content: the minimum code size, then the
@@ -247,6 +214,9 @@ impl Lzw {
     /// is a run of one index it is extended over them at once (the table holds every shorter
     /// run of it as a string, so for pixels that must be `c` this is what coding them one by
     /// one would do). Starts from an empty table and ends with `last`.
+    ///
+    /// The loop keeps the bits not yet written and the table's parts in locals, so that they
+    /// stay in registers: this loop is most of a replay's time.
     #[inline(always)]
     fn run(
         &mut self,
@@ -263,61 +233,79 @@ impl Lzw {
             bits.put(last, width);
             return;
         }
+        let Lzw {
+            table,
+            used,
+            runs,
+            seen,
+        } = self;
+        let table: &mut [u32; SLOTS] = table;
+        let (mut acc, mut n) = (bits.acc, bits.n);
+        let out = &mut *bits.out;
+        // At most one code per pixel, a clear code per full table, and the last two: 12 bits
+        // each.
+        out.reserve(len * 3 / 2 + len / 1024 * 2 + 16);
+        let mut put = |code: u16, width: u32| {
+            acc |= u64::from(code) << n;
+            n += width;
+            if n >= 32 {
+                out.extend_from_slice(&(acc as u32).to_le_bytes());
+                acc >>= 32;
+                n -= 32;
+            }
+        };
         let (first, _) = symbol(0);
         let mut cur = u16::from(first);
         // The current string is `length` pixels of index `colour` (0: not a run).
         let (mut colour, mut length) = (first, 1);
-        self.see(first);
+        see(runs, seen, first);
         let mut i = 1;
         while i < len {
-            if length > 0 {
-                let runs = &self.runs[usize::from(colour)];
-                if length < runs.len() {
-                    let k = may_be(i, runs.len() - length, colour);
-                    if k > 0 {
-                        length += k;
-                        i += k;
-                        cur = runs[length - 1];
-                        continue;
-                    }
+            let (s, alt) = symbol(i);
+            // A run whose index this pixel may be written as: extended at once over it and
+            // the pixels after it that may be too (`may_be` is at least 1).
+            if length > 0 && (s == colour || alt == Some(colour)) {
+                let r = &runs[usize::from(colour)];
+                if length < r.len() {
+                    let k = may_be(i, r.len() - length, colour);
+                    length += k;
+                    i += k;
+                    cur = r[length - 1];
+                    continue;
                 }
             }
-            let (s, alt) = symbol(i);
             i += 1;
             let key = u32::from(cur) << 8 | u32::from(s);
-            let at = self.slot(key);
-            let e = self.table[at];
+            let at = slot(table, key);
+            // The child by `s`, or else by the pixel's own colour; and what it is written as.
+            let (mut e, mut w) = (table[at], s);
+            if let Some(a) = alt {
+                if e == EMPTY {
+                    (e, w) = (table[slot(table, u32::from(cur) << 8 | u32::from(a))], a);
+                }
+            }
             if e != EMPTY {
                 cur = (e & 0xfff) as u16;
-                length = if s == colour && length > 0 {
+                length = if w == colour && length > 0 {
                     length + 1
                 } else {
                     0
                 };
                 continue;
             }
-            if let Some((c, a)) = alt.and_then(|a| Some((self.child(cur, a)?, a))) {
-                cur = c;
-                length = if a == colour && length > 0 {
-                    length + 1
-                } else {
-                    0
-                };
-                continue;
-            }
-            bits.put(cur, width);
+            put(cur, width);
             if next == MAX_CODES {
-                bits.put(CLEAR, width);
-                self.empty();
+                put(CLEAR, width);
+                empty(table, used, runs, seen);
                 width = u32::from(MIN_CODE_SIZE) + 1;
                 next = FIRST;
             } else {
-                self.table[at] = key << 12 | u32::from(next);
-                self.used.push(at as u16);
+                table[at] = key << 12 | u32::from(next);
+                used.push(at as u16);
                 if length > 0 && s == colour {
-                    let runs = &mut self.runs[usize::from(s)];
-                    if length == runs.len() {
-                        runs.push(next);
+                    let r = &mut runs[usize::from(s)];
+                    if length == r.len() {
+                        r.push(next);
                     }
                 }
                 next += 1;
@@ -327,14 +315,50 @@ impl Lzw {
             }
             cur = u16::from(s);
             (colour, length) = (s, 1);
-            self.see(s);
+            see(runs, seen, s);
         }
-        bits.put(cur, width);
+        put(cur, width);
         // The decoder adds an entry for the last code too, and may widen its codes for it.
         if next < MAX_CODES && u32::from(next) == 1 << width && width < 12 {
             width += 1;
         }
-        bits.put(last, width);
+        put(last, width);
+        (bits.acc, bits.n) = (acc, n);
+    }
+}
+
+/// Empties a string table: the slots filled (`used`) and the runs of the indices `seen`.
+fn empty(table: &mut [u32; SLOTS], used: &mut Vec<u16>, runs: &mut [Vec<u16>], seen: &mut Vec<u8>) {
+    for &i in used.iter() {
+        table[usize::from(i)] = EMPTY;
+    }
+    used.clear();
+    for &c in seen.iter() {
+        runs[usize::from(c)].clear();
+    }
+    seen.clear();
+}
+
+/// Starts the runs of index `c` with its root code if it has none yet.
+#[inline(always)]
+fn see(runs: &mut [Vec<u16>], seen: &mut Vec<u8>, c: u8) {
+    let r = &mut runs[usize::from(c)];
+    if r.is_empty() {
+        r.push(u16::from(c));
+        seen.push(c);
+    }
+}
+
+/// The slot of (code, byte) in `table`: where it is, or the empty slot where it would go.
+#[inline(always)]
+fn slot(table: &[u32; SLOTS], key: u32) -> usize {
+    let mut i = ((key ^ (key >> 11)) & (SLOTS as u32 - 1)) as usize;
+    loop {
+        let e = table[i];
+        if e == EMPTY || e >> 12 == key {
+            return i;
+        }
+        i = (i + 1) & (SLOTS - 1);
     }
 }
 

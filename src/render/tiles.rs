@@ -67,18 +67,40 @@ pub(super) fn fit(rec: &Recording, outside: &Recording) -> bool {
 }
 
 /// The cells (columns or rows of the grid, from the left or the top) that pixels from `lo` to
-/// `hi` reach, given the grid's edge `start`.
-fn cells_of(lo: f32, hi: f32, start: f32) -> std::ops::RangeInclusive<usize> {
-    let first = ((lo.floor() - start) / CELL).floor().max(0.0) as usize;
-    let last = ((hi.ceil() - 1.0 - start) / CELL).floor().max(0.0) as usize;
-    first.min(CELLS - 1)..=last.min(CELLS - 1)
+/// `hi` reach, given the grid's edge `start` (a whole pixel, as the cells' sides are).
+fn cells_of(lo: f32, hi: f32, start: i32) -> std::ops::RangeInclusive<usize> {
+    let side = SIDE as i32;
+    let first = (floor(lo) - start).max(0) / side;
+    let last = (-floor(-hi) - 1 - start).max(0) / side;
+    (first as usize).min(CELLS - 1)..=(last as usize).min(CELLS - 1)
 }
 
-/// The cells (row by row from the top) that an op's pixels can reach.
-fn reached(op: &Op) -> impl Iterator<Item = usize> {
+/// `x` rounded down to a whole pixel, for the image's coordinates (far inside `i32`), in
+/// integers: `f32::floor` is a library call on processors without SSE 4.1, and it and the
+/// division by the cell's side were most of finding the cells an op reaches.
+fn floor(x: f32) -> i32 {
+    let t = x as i32;
+    if t as f32 > x {
+        t - 1
+    } else {
+        t
+    }
+}
+
+/// The cells an op's pixels can reach: its rows and columns of the grid.
+fn span(op: &Op) -> [std::ops::RangeInclusive<usize>; 2] {
     let b = op.bounds;
-    let cols = cells_of(b[0], b[2], GRID[0]);
-    cells_of(b[1], b[3], GRID[1])
+    [
+        cells_of(b[1], b[3], GRID[1] as i32),
+        cells_of(b[0], b[2], GRID[0] as i32),
+    ]
+}
+
+/// The cells (row by row from the top) of a [`span`].
+fn cells_in(
+    [rows, cols]: &[std::ops::RangeInclusive<usize>; 2],
+) -> impl Iterator<Item = usize> + '_ {
+    rows.clone()
         .flat_map(move |row| cols.clone().map(move |col| row * CELLS + col))
 }
 
@@ -149,9 +171,10 @@ pub(super) struct Cells {
 /// the one it had keeps its tile without a search. The shapes must [`fit`] the grid.
 pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
     // The ops reaching each cell, in drawing order: counted, then placed (one list for all).
+    let spans: Vec<_> = rec.ops.iter().map(span).collect();
     let mut count = [0usize; CELLS * CELLS + 1];
-    for op in &rec.ops {
-        for i in reached(op) {
+    for s in &spans {
+        for i in cells_in(s) {
             count[i + 1] += 1;
         }
     }
@@ -163,8 +186,8 @@ pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
         Some(first) => vec![first; count[CELLS * CELLS]],
         None => Vec::new(),
     };
-    for op in &rec.ops {
-        for i in reached(op) {
+    for (op, s) in rec.ops.iter().zip(&spans) {
+        for i in cells_in(s) {
             reach[at[i]] = op;
             at[i] += 1;
         }
@@ -247,9 +270,36 @@ mod tests {
     #[test]
     fn cells_reached_follow_the_pixels_touched() {
         // The grid starts at 48: pixels 48..120 are cell 0, 120..192 cell 1.
-        assert_eq!(cells_of(48.0, 120.0, 48.0), 0..=0);
-        assert_eq!(cells_of(48.0, 120.5, 48.0), 0..=1);
-        assert_eq!(cells_of(119.5, 130.0, 48.0), 0..=1);
-        assert_eq!(cells_of(500.0, 700.0, 48.0), 6..=6);
+        assert_eq!(cells_of(48.0, 120.0, 48), 0..=0);
+        assert_eq!(cells_of(48.0, 120.5, 48), 0..=1);
+        assert_eq!(cells_of(119.5, 130.0, 48), 0..=1);
+        assert_eq!(cells_of(500.0, 700.0, 48), 6..=6);
+        assert_eq!(cells_of(-30.0, 47.5, 48), 0..=0);
+        // As the same sums in floating point (how the cells were found before).
+        let float = |lo: f32, hi: f32, start: f32| {
+            let first = ((lo.floor() - start) / CELL).floor().max(0.0) as usize;
+            let last = ((hi.ceil() - 1.0 - start) / CELL).floor().max(0.0) as usize;
+            first.min(CELLS - 1)..=last.min(CELLS - 1)
+        };
+        for k in -400..3000 {
+            let lo = k as f32 / 4.0 - 0.1;
+            for hi in [lo + 0.3, lo + 1.0, lo + 71.75, lo + 144.0] {
+                assert_eq!(cells_of(lo, hi, 146), float(lo, hi, 146.0), "{lo}..{hi}");
+            }
+        }
+    }
+
+    #[test]
+    fn floor_is_the_library_floor_on_coordinates() {
+        for k in -4000..4000 {
+            for x in [
+                k as f32 / 4.0,
+                k as f32 * 0.37,
+                k as f32 + 0.999,
+                k as f32 - 1e-3,
+            ] {
+                assert_eq!(floor(x) as f32, x.floor(), "{x}");
+            }
+        }
     }
 }
