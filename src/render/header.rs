@@ -173,6 +173,32 @@ pub(super) struct Panel {
     second: String,
 }
 
+impl Panel {
+    /// Whether `other` shows the same but for the turn disc.
+    fn differs_only_in_dot(&self, other: &Panel) -> bool {
+        let Panel {
+            seat,
+            side,
+            name,
+            tag,
+            lit,
+            dot: _,
+            first,
+            second,
+        } = self;
+        (seat, side, name, tag, lit, first, second)
+            == (
+                &other.seat,
+                &other.side,
+                &other.name,
+                &other.tag,
+                &other.lit,
+                &other.first,
+                &other.second,
+            )
+    }
+}
+
 /// What the status lines under the panels show.
 #[derive(Clone, PartialEq, Eq)]
 struct Status {
@@ -229,6 +255,29 @@ fn panels(pos: &Position, frame: &Frame) -> [Panel; 2] {
     })
 }
 
+/// Radius of the turn disc of a replay's panel, and the width of its edge.
+const DOT_RADIUS: f32 = 6.0;
+const DOT_EDGE: f32 = 1.5;
+
+/// Centre of the turn disc in the panel of `seat`.
+fn dot_centre(seat: usize) -> (f32, f32) {
+    let x = 12.0 + seat as f32 * (PANEL_W + 12.0);
+    (x + PANEL_W - 18.0, 35.0)
+}
+
+/// The box of the image the turn disc of `seat` can touch (its edge and a pixel of smoothing
+/// around it, rounded out): two panels that differ only in the disc differ only there.
+fn dot_region(seat: usize) -> [usize; 4] {
+    let (cx, cy) = dot_centre(seat);
+    let r = DOT_RADIUS + DOT_EDGE / 2.0 + 1.0;
+    [
+        (cx - r).floor() as usize,
+        (cy - r).floor() as usize,
+        (cx + r).ceil() as usize,
+        (cy + r).ceil() as usize,
+    ]
+}
+
 /// Draws a player's panel within its half of the image, above [`PANELS_BOTTOM`].
 pub(super) fn draw_panel(c: &mut Canvas, p: &Panel) {
     let panel_w = PANEL_W;
@@ -258,9 +307,9 @@ pub(super) fn draw_panel(c: &mut Canvas, p: &Panel) {
         &name,
     );
     if p.dot {
-        let (cx, cy) = (x + panel_w - 18.0, y + 25.0);
-        c.fill_circle(cx, cy, 6.0, palette::GOLD);
-        c.stroke_circle(cx, cy, 6.0, 1.5, palette::GOLD_DARK);
+        let (cx, cy) = dot_centre(p.seat);
+        c.fill_circle(cx, cy, DOT_RADIUS, palette::GOLD);
+        c.stroke_circle(cx, cy, DOT_RADIUS, DOT_EDGE, palette::GOLD_DARK);
     }
     if !tag.is_empty() {
         let tx = x + panel_w - tag_w - 6.0;
@@ -444,10 +493,14 @@ pub(super) fn compose_changes(
     regions: &mut Vec<[usize; 4]>,
 ) {
     for (seat, p) in next.panels.iter().enumerate() {
-        if last.is_none_or(|l| l.panels[seat] != *p) {
-            put_panel(out, p);
-            regions.push(panel_region(seat));
-        }
+        let region = match last.map(|l| &l.panels[seat]) {
+            Some(l) if l == p => continue,
+            // Only whose turn it is changed (a replay): only the disc's pixels.
+            Some(l) if l.differs_only_in_dot(p) => dot_region(seat),
+            _ => panel_region(seat),
+        };
+        put_panel(out, p, region);
+        regions.push(region);
     }
     if last.is_none_or(|l| l.status != next.status) {
         put_status(out, &next.status);
@@ -455,35 +508,39 @@ pub(super) fn compose_changes(
     }
 }
 
-/// Copies a panel, drawn the first time it is seen, into its half of the image.
-fn put_panel(out: &mut [u8], p: &Panel) {
+/// Copies the part of a panel within `region` (of its half of the image) into the image.
+fn put_panel(out: &mut [u8], p: &Panel, region: [usize; 4]) {
     let width = WIDTH as usize;
     let half = width / 2;
-    let pixels = {
-        let mut cache = PANELS.lock().unwrap_or_else(|e| e.into_inner());
-        match cache.get(p) {
-            Some(t) => t.clone(),
-            None => {
-                let mut c = Canvas::new(WIDTH, PANELS_BOTTOM as u32, palette::BACKGROUND);
-                draw_panel(&mut c, p);
-                let all = PALETTE.index(&c);
-                let mine: Arc<[u8]> = all
-                    .chunks_exact(width)
-                    .flat_map(|row| &row[p.seat * half..(p.seat + 1) * half])
-                    .copied()
-                    .collect();
-                if cache.len() >= MAX_PANELS {
-                    cache.clear();
-                }
-                cache.insert(p.clone(), mine.clone());
-                mine
-            }
-        }
-    };
-    for (r, line) in pixels.chunks_exact(half).enumerate() {
-        let at = r * width + p.seat * half;
-        out[at..at + half].copy_from_slice(line);
+    let pixels = panel_pixels(p);
+    let [left, top, right, bottom] = region;
+    let col = left - p.seat * half;
+    for (r, line) in pixels.chunks_exact(half).enumerate().take(bottom).skip(top) {
+        out[r * width + left..r * width + right].copy_from_slice(&line[col..col + right - left]);
     }
+}
+
+/// The pixels of a panel's half of the image, drawn the first time the panel is seen.
+fn panel_pixels(p: &Panel) -> Arc<[u8]> {
+    let width = WIDTH as usize;
+    let half = width / 2;
+    let mut cache = PANELS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = cache.get(p) {
+        return t.clone();
+    }
+    let mut c = Canvas::new(WIDTH, PANELS_BOTTOM as u32, palette::BACKGROUND);
+    draw_panel(&mut c, p);
+    let all = PALETTE.index(&c);
+    let mine: Arc<[u8]> = all
+        .chunks_exact(width)
+        .flat_map(|row| &row[p.seat * half..(p.seat + 1) * half])
+        .copied()
+        .collect();
+    if cache.len() >= MAX_PANELS {
+        cache.clear();
+    }
+    cache.insert(p.clone(), mine.clone());
+    mine
 }
 
 /// Writes the status lines: the background, and the text drawn on a canvas only as wide as
@@ -558,6 +615,49 @@ mod tests {
         for ch in ['张', 'さ', '민', '🐉', '𝓐', 'Ａ'] {
             assert!(!Canvas::has_glyph(Weight::Bold, ch), "{ch}");
         }
+    }
+
+    #[test]
+    fn a_turn_disc_changes_only_its_region() {
+        let mut pos = Position::new(GameOptions::new(Variant::Hkot1));
+        pos.play_text("D4").unwrap();
+        // Short names, and names long enough to run under the disc.
+        for names in [
+            ["Aoife", "Brian"],
+            ["W".repeat(40).as_str(), "Mmmmmmmmmmmmmmmmmmmmmmmmmmmm"],
+        ] {
+            let frame = Frame::new(names.map(String::from), None).in_replay();
+            for p in panels(&pos, &frame) {
+                let other = Panel {
+                    dot: !p.dot,
+                    ..p.clone()
+                };
+                assert!(p.differs_only_in_dot(&other) && p != other);
+                let (a, b) = (panel_pixels(&p), panel_pixels(&other));
+                let half = WIDTH as usize / 2;
+                let [left, top, right, bottom] = dot_region(p.seat);
+                let mut differ = 0;
+                for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
+                    let (col, row) = (p.seat * half + i % half, i / half);
+                    if x != y {
+                        differ += 1;
+                        assert!(
+                            (left..right).contains(&col) && (top..bottom).contains(&row),
+                            "seat {} pixel ({col}, {row}) outside {:?}",
+                            p.seat,
+                            dot_region(p.seat)
+                        );
+                    }
+                }
+                assert!(differ > 50, "the disc is drawn ({differ} pixels)");
+            }
+        }
+        let p = &panels(&pos, &Frame::default())[0];
+        let moved = Panel {
+            first: "another count".into(),
+            ..p.clone()
+        };
+        assert!(!p.differs_only_in_dot(&moved));
     }
 
     #[test]
