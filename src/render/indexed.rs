@@ -457,11 +457,13 @@ impl Palette {
     fn index_cached(&self, data: &[u8], keys: &mut [u32], values: &mut [u8]) -> Vec<u8> {
         let shift = 32 - keys.len().trailing_zeros();
         let mut out = vec![0u8; data.len() / 4];
-        // Runs of one colour (most of an image) cost one comparison per pixel.
-        let (mut last_pixel, mut last) = (None, 0u8);
+        let word = |p: &[u8]| u32::from_le_bytes(p.try_into().unwrap_or_default());
+        // Runs of one colour (most of an image) cost one comparison per pixel. The first pixel
+        // differs from this one, so it is looked up.
+        let (mut last_pixel, mut last) = (data.get(..4).map_or(0, |p| !word(p)), 0u8);
         for (o, p) in out.iter_mut().zip(data.chunks_exact(4)) {
-            let pixel: [u8; 4] = p.try_into().unwrap_or_default();
-            if Some(pixel) != last_pixel {
+            let pixel = word(p);
+            if pixel != last_pixel {
                 let key = u32::from_be_bytes([0, p[0], p[1], p[2]]);
                 let slot = (key.wrapping_mul(0x9e37_79b1) >> shift) as usize;
                 last = if keys[slot] == key {
@@ -472,7 +474,7 @@ impl Palette {
                     values[slot] = i;
                     i
                 };
-                last_pixel = Some(pixel);
+                last_pixel = pixel;
             }
             *o = last;
         }

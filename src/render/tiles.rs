@@ -13,7 +13,7 @@
 //! of the board never leave the grid; the images drawn around it (coordinates, the Ard Rí
 //! frame, the header) are made elsewhere.
 
-use super::canvas::{Canvas, Op, Recording, Shape};
+use super::canvas::{Canvas, Held, Op, Recording, Shape};
 use super::fx::FxBuild;
 use super::indexed::PALETTE;
 use super::layout::{BOARD_X, BOARD_Y, CELL, HEIGHT, WIDTH};
@@ -159,20 +159,25 @@ fn paint(scratch: &mut Canvas, ops: &[&Op], x: f32, y: f32) -> Arc<[u8]> {
 pub(super) type Tile = Arc<[u8]>;
 
 /// The cells of a board: each one's key and tile, row by row from the top (empty before the
-/// first board).
+/// first board), and the recording they were made from.
 #[derive(Default)]
 pub(super) struct Cells {
     keys: Vec<Vec<u32>>,
     pub(super) tiles: Vec<Tile>,
+    /// The recording, and the ops reaching each cell: `ops[reach[count[i]..count[i + 1]]]`.
+    last: Recording,
+    reach: Vec<u32>,
+    count: Vec<usize>,
 }
 
 /// Makes `cells` the cells of the recorded board, painting the tiles not seen before, and
-/// returns those whose pixels changed (all of them if `cells` was empty). A cell whose key is
-/// the one it had keeps its tile without a search. The shapes must [`fit`] the grid.
-pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
+/// returns those whose pixels changed (all of them if `cells` was empty). A cell reached by the
+/// same shapes as before keeps its key and tile; one whose key is the one it had keeps its tile
+/// without a search. The shapes must [`fit`] the grid.
+pub(super) fn update(cells: &mut Cells, rec: Recording) -> Vec<usize> {
     // The ops reaching each cell, in drawing order: counted, then placed (one list for all).
     let spans: Vec<_> = rec.ops.iter().map(span).collect();
-    let mut count = [0usize; CELLS * CELLS + 1];
+    let mut count = vec![0usize; CELLS * CELLS + 1];
     for s in &spans {
         for i in cells_in(s) {
             count[i + 1] += 1;
@@ -181,14 +186,11 @@ pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
     for i in 1..count.len() {
         count[i] += count[i - 1];
     }
-    let mut at = count;
-    let mut reach: Vec<&Op> = match rec.ops.first() {
-        Some(first) => vec![first; count[CELLS * CELLS]],
-        None => Vec::new(),
-    };
-    for (op, s) in rec.ops.iter().zip(&spans) {
+    let mut at = count.clone();
+    let mut reach = vec![0u32; count[CELLS * CELLS]];
+    for (k, s) in spans.iter().enumerate() {
         for i in cells_in(s) {
-            reach[at[i]] = op;
+            reach[at[i]] = k as u32;
             at[i] += 1;
         }
     }
@@ -200,11 +202,24 @@ pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
     let mut changed = Vec::new();
     let mut key = Vec::with_capacity(512);
     let mut cache = None;
+    let mut ops = Vec::new();
     for i in 0..CELLS * CELLS {
+        let mine = &reach[count[i]..count[i + 1]];
+        if !fresh {
+            let before = &cells.reach[cells.count[i]..cells.count[i + 1]];
+            let same = |(&a, &b): (&u32, &u32)| {
+                same_shape(&rec.ops[a as usize], &cells.last.ops[b as usize])
+            };
+            if mine.len() == before.len() && mine.iter().zip(before).all(same) {
+                continue;
+            }
+        }
+        ops.clear();
+        ops.extend(mine.iter().map(|&k| &rec.ops[k as usize]));
         let (x, y) = corner(i);
         key.clear();
         key.push(i as u32);
-        for op in &reach[count[i]..count[i + 1]] {
+        for op in &ops {
             key_words(op, x, y, &mut key);
         }
         if !fresh && key == cells.keys[i] {
@@ -217,7 +232,7 @@ pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
             None => {
                 let scratch =
                     scratch.get_or_insert_with(|| Canvas::new(WIDTH, HEIGHT, theme::BACKGROUND));
-                let t = paint(scratch, &reach[count[i]..count[i + 1]], x, y);
+                let t = paint(scratch, &ops, x, y);
                 if tiles.len() >= MAX_TILES {
                     tiles.clear();
                 }
@@ -237,7 +252,33 @@ pub(super) fn update(cells: &mut Cells, rec: &Recording) -> Vec<usize> {
         }
         std::mem::swap(&mut cells.keys[i], &mut key);
     }
+    drop(ops);
+    (cells.last, cells.reach, cells.count) = (rec, reach, count);
     changed
+}
+
+/// Whether two ops have the same key words wherever they are keyed ([`key_words`]): the same
+/// kind of shape, colour, width and path, to the bit. Paths shared from one cache are the same
+/// without comparing their points.
+fn same_shape(a: &Op, b: &Op) -> bool {
+    let path = |p: &Held, q: &Held| match (p, q) {
+        (Held::Shared(p), Held::Shared(q)) if Arc::ptr_eq(p, q) => true,
+        _ => {
+            p.verbs() == q.verbs()
+                && p.points().len() == q.points().len()
+                && p.points()
+                    .iter()
+                    .zip(q.points())
+                    .all(|(u, v)| u.x.to_bits() == v.x.to_bits() && u.y.to_bits() == v.y.to_bits())
+        }
+    };
+    a.colour == b.colour
+        && match (&a.shape, &b.shape) {
+            (Shape::Fill(p), Shape::Fill(q)) => path(p, q),
+            (Shape::Stroke(p, w), Shape::Stroke(q, v)) => w.to_bits() == v.to_bits() && path(p, q),
+            (Shape::Rect(r), Shape::Rect(t)) => r.map(f32::to_bits) == t.map(f32::to_bits),
+            _ => false,
+        }
 }
 
 /// The top-left corner of cell `i` (row by row from the top).
@@ -287,6 +328,38 @@ mod tests {
                 assert_eq!(cells_of(lo, hi, 146), float(lo, hi, 146.0), "{lo}..{hi}");
             }
         }
+    }
+
+    #[test]
+    fn shapes_found_the_same_have_the_same_key_words() {
+        use crate::render::canvas::Surface;
+        let mut a = Recording::default();
+        a.fill_circle(100.0, 200.0, 20.0, theme::BACKGROUND);
+        a.fill_circle(100.0, 200.0, 20.0, theme::BACKGROUND);
+        a.fill_circle(100.0, 200.5, 20.0, theme::BACKGROUND);
+        a.stroke_circle(100.0, 200.0, 20.0, 2.0, theme::BACKGROUND);
+        a.stroke_circle(100.0, 200.0, 20.0, 2.5, theme::BACKGROUND);
+        a.fill_rect(60.0, 150.0, 10.0, 10.0, theme::BACKGROUND);
+        a.fill_rect(60.0, 150.0, 10.0, 10.25, theme::BACKGROUND);
+        let mut b = Recording::default();
+        b.fill_circle(100.0, 200.0, 20.0, theme::HILL);
+        b.fill_rect(60.0, 150.0, 10.0, 10.0, theme::BACKGROUND);
+        let ops: Vec<&Op> = a.ops.iter().chain(&b.ops).collect();
+        let words = |op: &Op| {
+            let mut key = Vec::new();
+            key_words(op, 48.0, 146.0, &mut key);
+            key
+        };
+        let mut same = 0;
+        for (i, x) in ops.iter().enumerate() {
+            for (j, y) in ops.iter().enumerate() {
+                let found = same_shape(x, y);
+                assert_eq!(found, words(x) == words(y), "ops {i} and {j}");
+                same += usize::from(found && i != j);
+            }
+        }
+        // The two equal circles (either way round) and the two equal squares.
+        assert_eq!(same, 4);
     }
 
     #[test]
