@@ -259,10 +259,15 @@ fn panels(pos: &Position, frame: &Frame) -> [Panel; 2] {
 const DOT_RADIUS: f32 = 6.0;
 const DOT_EDGE: f32 = 1.5;
 
+/// The top-left corner of the panel of `seat`.
+fn panel_corner(seat: usize) -> (f32, f32) {
+    (12.0 + seat as f32 * (PANEL_W + 12.0), 10.0)
+}
+
 /// Centre of the turn disc in the panel of `seat`.
 fn dot_centre(seat: usize) -> (f32, f32) {
-    let x = 12.0 + seat as f32 * (PANEL_W + 12.0);
-    (x + PANEL_W - 18.0, 35.0)
+    let (x, y) = panel_corner(seat);
+    (x + PANEL_W - 18.0, y + 25.0)
 }
 
 /// The box of the image the turn disc of `seat` can touch (its edge and a pixel of smoothing
@@ -281,8 +286,8 @@ fn dot_region(seat: usize) -> [usize; 4] {
 /// Draws a player's panel within its half of the image, above [`PANELS_BOTTOM`].
 pub(super) fn draw_panel(c: &mut Canvas, p: &Panel) {
     let panel_w = PANEL_W;
-    let x = 12.0 + p.seat as f32 * (panel_w + 12.0);
-    let (y, h) = (10.0, 80.0);
+    let (x, y) = panel_corner(p.seat);
+    let h = 80.0;
     if let Some(path) = rounded_rect(x, y, panel_w, h, 10.0) {
         c.fill(&path, palette::PANEL);
         if p.lit {
