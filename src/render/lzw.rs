@@ -551,6 +551,41 @@ mod tests {
     }
 
     #[test]
+    fn unchanged_pixels_are_written_as_their_own_colour_where_that_matches() {
+        // Every row of the new picture is the same; the pixels that changed are half of each
+        // row, at places that differ from row to row. Written as their own colour, the
+        // unchanged pixels make rows agree; as transparency, no two rows agree. (Transparency
+        // is tried first, so the coder does not get down to the new picture's own size.)
+        let (w, h) = (200, 100);
+        let row: Vec<u8> = (0..w).map(|x| (x * 7 % 50) as u8).collect();
+        let next: Vec<u8> = row.iter().copied().cycle().take(w * h).collect();
+        let mut rng = Rng::new(15);
+        let prev: Vec<u8> = next
+            .iter()
+            .map(|&v| if rng.below(2) == 0 { v + 100 } else { v })
+            .collect();
+        let wild = encode(Pixels::Diff {
+            prev: &prev,
+            next: &next,
+            transparent: 255,
+        });
+        let masked: Vec<u8> = prev
+            .iter()
+            .zip(&next)
+            .map(|(p, n)| if p == n { 255 } else { *n })
+            .collect();
+        let transparent = encode(Pixels::Plain(&masked));
+        let own = encode(Pixels::Plain(&next));
+        assert!(
+            wild.len() * 4 < transparent.len() * 3 && wild.len() > own.len(),
+            "{} bytes, as transparency {}, as their own colours {}",
+            wild.len(),
+            transparent.len(),
+            own.len()
+        );
+    }
+
+    #[test]
     fn wildcards_make_diffs_smaller_than_plain_transparency() {
         // Rows whose unchanged pixels differ from row to row: as wildcards they match.
         let w = 240;
