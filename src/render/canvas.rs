@@ -2,6 +2,7 @@
 //! RGBA pixmap, and PNG encoding.
 
 use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
+use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 use tiny_skia::{FillRule, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
 
@@ -90,6 +91,53 @@ struct Glyph {
     w: usize,
     h: usize,
     cov: Vec<f32>,
+    /// The glyph written in a colour over a background ([`Glyph::stamp`]), per pair seen.
+    stamps: std::sync::Mutex<Vec<(StampKey, std::sync::Arc<Stamp>)>>,
+}
+
+/// A stamp's colour and background.
+type StampKey = (Rgba, [u8; 3]);
+
+/// A glyph written in one colour over one background: each pixel's colour and palette index
+/// (the background's where the glyph does not reach).
+struct Stamp {
+    rgb: Vec<[u8; 3]>,
+    index: Vec<u8>,
+}
+
+impl Glyph {
+    /// The glyph written in `colour` over `under`, made the first time it is asked for.
+    fn stamp(&self, colour: Rgba, under: [u8; 3]) -> std::sync::Arc<Stamp> {
+        let mut stamps = self.stamps.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, s)) = stamps.iter().find(|(k, _)| *k == (colour, under)) {
+            return s.clone();
+        }
+        let rgb: Vec<[u8; 3]> = self
+            .cov
+            .iter()
+            .map(|&cov| blend(under, colour, cov))
+            .collect();
+        let index = rgb
+            .iter()
+            .map(|&[r, g, b]| super::indexed::PALETTE.nearest(r, g, b))
+            .collect();
+        let stamp = std::sync::Arc::new(Stamp { rgb, index });
+        stamps.push(((colour, under), stamp.clone()));
+        stamp
+    }
+}
+
+/// A pixel of colour `under` with `colour` written over it at coverage `cov` (at most 0: not
+/// at all), rounded to nearest.
+#[inline(always)]
+fn blend(under: [u8; 3], colour: Rgba, cov: f32) -> [u8; 3] {
+    if cov <= 0.0 {
+        return under;
+    }
+    let a = cov.min(1.0) * (f32::from(colour.3) / 255.0);
+    let v = [colour.0, colour.1, colour.2];
+    // Both terms are at least 0.
+    std::array::from_fn(|k| (f32::from(v[k]) * a + f32::from(under[k]) * (1.0 - a) + 0.5) as u8)
 }
 
 /// Key of a rasterised glyph: font, size, glyph and sub-pixel offsets.
@@ -139,6 +187,7 @@ impl Glyphs {
                     w,
                     h,
                     cov,
+                    stamps: Default::default(),
                 })
             });
         if self.0.len() >= MAX_GLYPHS {
@@ -146,6 +195,145 @@ impl Glyphs {
         }
         self.0.insert(key, glyph.clone());
         glyph.map(|g| (ox, oy, g))
+    }
+}
+
+/// Lays out `text` as [`Canvas::text`] writes it in a `w` by `h` image, and calls
+/// `glyph(g, (x, y), cols, rows)` for each glyph that has pixels inside it: where its top-left
+/// pixel is in the image, and its columns and rows inside the image. Returns the width.
+fn place(
+    (w, h): (i32, i32),
+    style: Style,
+    (x, y): (f32, f32),
+    align: Align,
+    text: &str,
+    mut glyph: impl FnMut(&Glyph, (i32, i32), Range<usize>, Range<usize>),
+) -> f32 {
+    let Style { weight, size, .. } = style;
+    let fnt = font(weight);
+    let scale = PxScale::from(size);
+    let f = fnt.as_scaled(scale);
+    let width = Canvas::text_width(weight, size, text);
+    // Positions in whole steps of the sub-pixel grid: where the text starts, and each
+    // glyph's advance from there, rounded apart, so that the same text at a place a whole
+    // number of pixels away is the same pixels moved.
+    let steps = |v: f32| (v * SUBPIXEL).round() as i32;
+    let start = steps(x)
+        - match align {
+            Align::Left => 0,
+            Align::Centre => steps(width / 2.0),
+            Align::Right => steps(width),
+        };
+    let baseline = steps(y);
+    let mut pen = 0.0;
+    let mut glyphs = GLYPHS.lock().unwrap_or_else(|e| e.into_inner());
+    let mut prev = None;
+    for ch in text.chars() {
+        let id = f.glyph_id(ch);
+        if let Some(p) = prev {
+            pen += f.kern(p, id);
+        }
+        let at = (start + steps(pen), baseline);
+        pen += f.h_advance(id);
+        prev = Some(id);
+        let Some((ox, oy, g)) = glyphs.get(fnt, weight, scale, id, at) else {
+            continue;
+        };
+        // The glyph's columns and rows inside the image.
+        let (x0, y0) = (ox + g.left, oy + g.top);
+        let inside = |at: i32, size: usize, end: i32| {
+            (-at).clamp(0, size as i32) as usize..(end - at).clamp(0, size as i32) as usize
+        };
+        let (cols, rows) = (inside(x0, g.w, w), inside(y0, g.h, h));
+        if !cols.is_empty() && !rows.is_empty() {
+            glyph(&g, (x0, y0), cols, rows);
+        }
+    }
+    width
+}
+
+/// Text written straight into palette indices over a background of one colour: the same
+/// pixels as text written on a [`Canvas`] of that colour and then mapped to the palette, made
+/// from each glyph's [`Stamp`] (where glyphs overlap, the later one is blended over the
+/// earlier as on a canvas).
+pub struct IndexedText {
+    w: usize,
+    h: usize,
+    background: [u8; 3],
+    /// The pixels' palette indices, row by row.
+    pub indices: Vec<u8>,
+    /// The colour of each pixel a glyph has reached (the background's elsewhere).
+    shade: Vec<[u8; 3]>,
+    reached: Vec<bool>,
+}
+
+impl IndexedText {
+    /// A `w` by `h` image of the opaque colour `background`, whose palette index is `index`.
+    pub fn new(w: usize, h: usize, background: Rgba, index: u8) -> IndexedText {
+        IndexedText {
+            w,
+            h,
+            background: [background.0, background.1, background.2],
+            indices: vec![index; w * h],
+            shade: vec![[0; 3]; w * h],
+            reached: vec![false; w * h],
+        }
+    }
+}
+
+/// What text can be written on.
+pub trait Text {
+    /// Writes `text` with its baseline at `y`; returns the width written.
+    fn text(&mut self, style: Style, x: f32, y: f32, align: Align, text: &str) -> f32;
+}
+
+impl Text for Canvas {
+    fn text(&mut self, style: Style, x: f32, y: f32, align: Align, text: &str) -> f32 {
+        Canvas::text(self, style, x, y, align, text)
+    }
+}
+
+impl Text for IndexedText {
+    /// Writes `text` as [`Canvas::text`] does.
+    fn text(&mut self, style: Style, x: f32, y: f32, align: Align, text: &str) -> f32 {
+        let IndexedText {
+            w,
+            h,
+            background,
+            indices,
+            shade,
+            reached,
+        } = self;
+        let (w, c) = (*w, style.colour);
+        place(
+            (w as i32, *h as i32),
+            style,
+            (x, y),
+            align,
+            text,
+            |g, (x0, y0), cols, rows| {
+                let stamp = g.stamp(c, *background);
+                for gy in rows {
+                    let at = (y0 + gy as i32) as usize * w;
+                    for gx in cols.clone() {
+                        let (i, p) = (gy * g.w + gx, at + (x0 + gx as i32) as usize);
+                        let cov = g.cov[i];
+                        if cov <= 0.0 {
+                            continue;
+                        }
+                        if reached[p] {
+                            let [r, gr, b] = blend(shade[p], c, cov);
+                            shade[p] = [r, gr, b];
+                            indices[p] = super::indexed::PALETTE.nearest(r, gr, b);
+                        } else {
+                            reached[p] = true;
+                            shade[p] = stamp.rgb[i];
+                            indices[p] = stamp.index[i];
+                        }
+                    }
+                }
+            },
+        )
     }
 }
 
@@ -257,68 +445,29 @@ impl Canvas {
 
     /// Writes `text` with its baseline at `y`; returns the width written.
     pub fn text(&mut self, style: Style, x: f32, y: f32, align: Align, text: &str) -> f32 {
-        let Style {
-            weight,
-            size,
-            colour: c,
-        } = style;
-        let fnt = font(weight);
-        let scale = PxScale::from(size);
-        let f = fnt.as_scaled(scale);
-        let width = Canvas::text_width(weight, size, text);
-        // Positions in whole steps of the sub-pixel grid: where the text starts, and each
-        // glyph's advance from there, rounded apart, so that the same text at a place a whole
-        // number of pixels away is the same pixels moved.
-        let steps = |v: f32| (v * SUBPIXEL).round() as i32;
-        let start = steps(x)
-            - match align {
-                Align::Left => 0,
-                Align::Centre => steps(width / 2.0),
-                Align::Right => steps(width),
-            };
-        let baseline = steps(y);
-        let mut pen = 0.0;
         let (w, h) = (self.pixmap.width() as i32, self.pixmap.height() as i32);
         let data = self.pixmap.data_mut();
-        let mut glyphs = GLYPHS.lock().unwrap_or_else(|e| e.into_inner());
-        let mut prev = None;
-        for ch in text.chars() {
-            let id = f.glyph_id(ch);
-            if let Some(p) = prev {
-                pen += f.kern(p, id);
-            }
-            let at = (start + steps(pen), baseline);
-            pen += f.h_advance(id);
-            prev = Some(id);
-            let Some((ox, oy, g)) = glyphs.get(fnt, weight, scale, id, at) else {
-                continue;
-            };
-            let a_max = f32::from(c.3) / 255.0;
-            let colour = [c.0, c.1, c.2].map(f32::from);
-            // The glyph's columns inside the canvas.
-            let x0 = ox + g.left;
-            let (lo, hi) = ((-x0).clamp(0, g.w as i32), (w - x0).clamp(0, g.w as i32));
-            for gy in 0..g.h {
-                let py = oy + g.top + gy as i32;
-                if py < 0 || py >= h || lo >= hi {
-                    continue;
-                }
-                let covs = &g.cov[gy * g.w + lo as usize..gy * g.w + hi as usize];
-                let start = (py * w + x0 + lo) as usize * 4;
-                let pixels = data[start..start + covs.len() * 4].chunks_exact_mut(4);
-                for (&cov, pixel) in covs.iter().zip(pixels) {
-                    if cov <= 0.0 {
-                        continue;
-                    }
-                    let a = cov.min(1.0) * a_max;
-                    for (d, v) in pixel.iter_mut().zip(colour) {
-                        // Rounded to nearest (both terms are at least 0).
-                        *d = (v * a + f32::from(*d) * (1.0 - a) + 0.5) as u8;
+        let c = style.colour;
+        place(
+            (w, h),
+            style,
+            (x, y),
+            align,
+            text,
+            |g, (x0, y0), cols, rows| {
+                for gy in rows {
+                    let covs = &g.cov[gy * g.w + cols.start..gy * g.w + cols.end];
+                    let start = ((y0 + gy as i32) * w + x0) as usize * 4 + cols.start * 4;
+                    let pixels = data[start..start + covs.len() * 4].chunks_exact_mut(4);
+                    for (&cov, pixel) in covs.iter().zip(pixels) {
+                        if cov > 0.0 {
+                            let mixed = blend([pixel[0], pixel[1], pixel[2]], c, cov);
+                            pixel[..3].copy_from_slice(&mixed);
+                        }
                     }
                 }
-            }
-        }
-        width
+            },
+        )
     }
 
     /// Encodes as an RGB PNG (the canvas is opaque).
@@ -586,4 +735,88 @@ pub fn polygon(points: &[(f32, f32)]) -> Option<Path> {
     }
     pb.close();
     pb.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::indexed::PALETTE;
+    use crate::render::theme;
+
+    #[test]
+    fn text_written_as_palette_indices_is_text_written_on_a_canvas() {
+        let (w, h) = (180, 40);
+        let background = theme::BACKGROUND;
+        let index = PALETTE.index(&Canvas::new(1, 1, background))[0];
+        // Lines in both weights and several colours; glyphs cut by the edges; text written
+        // over text (overlapping glyphs are blended over each other).
+        let lines: [(Style, f32, f32, Align, &str); 7] = [
+            (
+                Style::new(Weight::Bold, 16.0, theme::INK),
+                90.0,
+                14.0,
+                Align::Centre,
+                "Battle · Move 30",
+            ),
+            (
+                Style::new(Weight::Regular, 13.0, theme::MUTED),
+                3.3,
+                31.0,
+                Align::Left,
+                "Blue moved D1-B2 and built. ÁVAWAY",
+            ),
+            (
+                Style::new(Weight::Bold, 19.0, theme::RED),
+                178.6,
+                45.0,
+                Align::Right,
+                "Ffi jgq",
+            ),
+            (
+                Style::new(Weight::Regular, 13.0, theme::INK),
+                -6.2,
+                6.0,
+                Align::Left,
+                "cut at the edge",
+            ),
+            (
+                Style::new(Weight::Bold, 16.0, theme::INK),
+                90.25,
+                14.0,
+                Align::Centre,
+                "Battle · Move 30",
+            ),
+            (
+                Style::new(Weight::Bold, 16.0, theme::RED),
+                91.0,
+                15.5,
+                Align::Centre,
+                "Battle · Move 31",
+            ),
+            (
+                Style::new(Weight::Regular, 13.0, Rgba(0x10, 0x60, 0x20, 0x80)),
+                20.0,
+                30.0,
+                Align::Left,
+                "half seen",
+            ),
+        ];
+        for n in 1..=lines.len() {
+            let mut canvas = Canvas::new(w as u32, h as u32, background);
+            let mut indexed = IndexedText::new(w, h, background, index);
+            for &(style, x, y, align, text) in &lines[..n] {
+                let a = canvas.text(style, x, y, align, text);
+                let b = indexed.text(style, x, y, align, text);
+                assert_eq!(a.to_bits(), b.to_bits(), "{text}");
+            }
+            let expected = PALETTE.index(&canvas);
+            let differ = expected
+                .iter()
+                .zip(&indexed.indices)
+                .filter(|(a, b)| a != b)
+                .count();
+            assert_eq!(differ, 0, "after {n} lines");
+            assert!(indexed.indices.iter().any(|&i| i != index));
+        }
+    }
 }

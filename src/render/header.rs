@@ -1,7 +1,7 @@
 //! The header above the board: the two players, whose turn it is, the phase, the counts, the
 //! last move in words, and the result of a finished game.
 
-use super::canvas::{rounded_rect, Align, Canvas, Style, Weight};
+use super::canvas::{rounded_rect, Align, Canvas, IndexedText, Style, Text, Weight};
 use super::frame::Frame;
 use super::fx::FxBuild;
 use super::indexed::PALETTE;
@@ -428,7 +428,7 @@ fn status_lines(s: &Status) -> Vec<(Style, f32, String)> {
 
 /// Draws the status lines, below [`PANELS_BOTTOM`] and above the board, centred, onto a
 /// canvas whose top-left pixel is the image's (`left`, `top`).
-fn draw_status(c: &mut Canvas, lines: &[(Style, f32, String)], left: f32, top: f32) {
+fn draw_status(c: &mut impl Text, lines: &[(Style, f32, String)], left: f32, top: f32) {
     let mid = WIDTH as f32 / 2.0;
     for (style, y, text) in lines {
         c.text(*style, mid - left, y - top, Align::Centre, text);
@@ -556,9 +556,9 @@ fn put_status(out: &mut [u8], status: &Status) {
     out[PANELS_BOTTOM * width..HEADER as usize * width].fill(*BACKGROUND_INDEX);
     let lines = status_lines(status);
     let (left, cols) = status_columns(&lines);
-    let mut c = Canvas::new(cols as u32, rows as u32, palette::BACKGROUND);
-    draw_status(&mut c, &lines, left as f32, PANELS_BOTTOM as f32);
-    for (r, line) in PALETTE.index(&c).chunks_exact(cols).enumerate() {
+    let mut t = IndexedText::new(cols, rows, palette::BACKGROUND, *BACKGROUND_INDEX);
+    draw_status(&mut t, &lines, left as f32, PANELS_BOTTOM as f32);
+    for (r, line) in t.indices.chunks_exact(cols).enumerate() {
         let at = (PANELS_BOTTOM + r) * width + left;
         out[at..at + cols].copy_from_slice(line);
     }
