@@ -198,6 +198,26 @@ impl Glyphs {
     }
 }
 
+/// The glyphs of `text` in font `f`, each with the pen's place before and after it: the
+/// advances and kerning summed in order (the last place is the text's width).
+fn laid_out<'a>(
+    f: &'a ab_glyph::PxScaleFont<&'static FontRef<'static>>,
+    text: &'a str,
+) -> impl Iterator<Item = (ab_glyph::GlyphId, f32, f32)> + 'a {
+    let mut pen = 0.0;
+    let mut prev = None;
+    text.chars().map(move |ch| {
+        let id = f.glyph_id(ch);
+        if let Some(p) = prev {
+            pen += f.kern(p, id);
+        }
+        let before = pen;
+        pen += f.h_advance(id);
+        prev = Some(id);
+        (id, before, pen)
+    })
+}
+
 /// Lays out `text` as [`Canvas::text`] writes it in a `w` by `h` image, and calls
 /// `glyph(g, (x, y), cols, rows)` for each glyph that has pixels inside it: where its top-left
 /// pixel is in the image, and its columns and rows inside the image. Returns the width.
@@ -213,7 +233,9 @@ fn place(
     let fnt = font(weight);
     let scale = PxScale::from(size);
     let f = fnt.as_scaled(scale);
-    let width = Canvas::text_width(weight, size, text);
+    // Laid out once, for the alignment and the drawing.
+    let laid: Vec<_> = laid_out(&f, text).collect();
+    let width = laid.last().map_or(0.0, |(_, _, end)| *end);
     // Positions in whole steps of the sub-pixel grid: where the text starts, and each
     // glyph's advance from there, rounded apart, so that the same text at a place a whole
     // number of pixels away is the same pixels moved.
@@ -225,17 +247,9 @@ fn place(
             Align::Right => steps(width),
         };
     let baseline = steps(y);
-    let mut pen = 0.0;
     let mut glyphs = GLYPHS.lock().unwrap_or_else(|e| e.into_inner());
-    let mut prev = None;
-    for ch in text.chars() {
-        let id = f.glyph_id(ch);
-        if let Some(p) = prev {
-            pen += f.kern(p, id);
-        }
+    for (id, pen, _) in laid {
         let at = (start + steps(pen), baseline);
-        pen += f.h_advance(id);
-        prev = Some(id);
         let Some((ox, oy, g)) = glyphs.get(fnt, weight, scale, id, at) else {
             continue;
         };
@@ -430,17 +444,7 @@ impl Canvas {
     /// Width in pixels of `text` at `size`.
     pub fn text_width(weight: Weight, size: f32, text: &str) -> f32 {
         let f = font(weight).as_scaled(PxScale::from(size));
-        let mut w = 0.0;
-        let mut prev = None;
-        for ch in text.chars() {
-            let id = f.glyph_id(ch);
-            if let Some(p) = prev {
-                w += f.kern(p, id);
-            }
-            w += f.h_advance(id);
-            prev = Some(id);
-        }
-        w
+        laid_out(&f, text).last().map_or(0.0, |(_, _, end)| end)
     }
 
     /// Writes `text` with its baseline at `y`; returns the width written.

@@ -5,7 +5,7 @@ use super::canvas::{rounded_rect, Align, Canvas, IndexedText, Style, Text, Weigh
 use super::frame::Frame;
 use super::fx::FxBuild;
 use super::indexed::PALETTE;
-use super::layout::{fit, HEADER, WIDTH};
+use super::layout::{fit, fit_width, HEADER, WIDTH};
 use super::theme as palette;
 use crate::game::{describe, Player, Position, Scoring, Side};
 use std::collections::HashMap;
@@ -404,23 +404,37 @@ fn status(pos: &Position, frame: &Frame) -> Status {
     }
 }
 
-/// The status lines as drawn: each fitted to the width, with its style.
-fn status_lines(s: &Status) -> Vec<(Style, f32, String)> {
+/// A status line as drawn: its style, baseline, text fitted to the width, and that text's
+/// width.
+struct Line {
+    style: Style,
+    y: f32,
+    text: String,
+    width: f32,
+}
+
+/// The status lines as drawn.
+fn status_lines(s: &Status) -> Vec<Line> {
     let colour = if s.alert {
         palette::ALERT
     } else {
         palette::INK
     };
-    let mut lines = vec![(
-        Style::new(Weight::Bold, 16.0, colour),
-        112.0,
-        fit(&s.text, Weight::Bold, 16.0, WIDTH as f32 - 24.0),
-    )];
+    let line = |style: Style, y: f32, text: &str| {
+        let (text, width) = fit_width(text, style.weight, style.size, WIDTH as f32 - 24.0);
+        Line {
+            style,
+            y,
+            text,
+            width,
+        }
+    };
+    let mut lines = vec![line(Style::new(Weight::Bold, 16.0, colour), 112.0, &s.text)];
     if !s.detail.is_empty() {
-        lines.push((
+        lines.push(line(
             Style::new(Weight::Regular, 13.0, palette::MUTED),
             131.0,
-            fit(&s.detail, Weight::Regular, 13.0, WIDTH as f32 - 24.0),
+            &s.detail,
         ));
     }
     lines
@@ -428,10 +442,10 @@ fn status_lines(s: &Status) -> Vec<(Style, f32, String)> {
 
 /// Draws the status lines, below [`PANELS_BOTTOM`] and above the board, centred, onto a
 /// canvas whose top-left pixel is the image's (`left`, `top`).
-fn draw_status(c: &mut impl Text, lines: &[(Style, f32, String)], left: f32, top: f32) {
+fn draw_status(c: &mut impl Text, lines: &[Line], left: f32, top: f32) {
     let mid = WIDTH as f32 / 2.0;
-    for (style, y, text) in lines {
-        c.text(*style, mid - left, y - top, Align::Centre, text);
+    for l in lines {
+        c.text(l.style, mid - left, l.y - top, Align::Centre, &l.text);
     }
 }
 
@@ -440,11 +454,8 @@ fn draw_status(c: &mut impl Text, lines: &[(Style, f32, String)], left: f32, top
 const OVERHANG: f32 = 8.0;
 
 /// The columns the status lines can touch: from the left, and how many.
-fn status_columns(lines: &[(Style, f32, String)]) -> (usize, usize) {
-    let widest = lines
-        .iter()
-        .map(|(st, _, t)| Canvas::text_width(st.weight, st.size, t))
-        .fold(0.0, f32::max);
+fn status_columns(lines: &[Line]) -> (usize, usize) {
+    let widest = lines.iter().map(|l| l.width).fold(0.0, f32::max);
     let mid = WIDTH as f32 / 2.0;
     let left = (mid - widest / 2.0 - OVERHANG).floor().max(0.0) as usize;
     let right = ((mid + widest / 2.0 + OVERHANG).ceil() as usize).min(WIDTH as usize);

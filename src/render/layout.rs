@@ -31,16 +31,25 @@ pub(crate) fn cell_centre(col: u8, row: u8) -> (f32, f32) {
 
 /// Shortens `text` with an ellipsis to fit `max` pixels.
 pub(crate) fn fit(text: &str, weight: canvas::Weight, size: f32, max: f32) -> String {
-    if Canvas::text_width(weight, size, text) <= max {
-        return text.to_string();
+    fit_width(text, weight, size, max).0
+}
+
+/// [`fit`], and the width of what it returns.
+pub(crate) fn fit_width(text: &str, weight: canvas::Weight, size: f32, max: f32) -> (String, f32) {
+    let width = Canvas::text_width(weight, size, text);
+    if width <= max {
+        return (text.to_string(), width);
     }
     let mut s: String = text.to_string();
     while !s.is_empty() {
         s.pop();
         let t = format!("{}…", s.trim_end());
-        if Canvas::text_width(weight, size, &t) <= max {
-            return t;
+        let width = Canvas::text_width(weight, size, &t);
+        if width <= max {
+            return (t, width);
         }
     }
-    "…".to_string()
+    let t = "…".to_string();
+    let width = Canvas::text_width(weight, size, &t);
+    (t, width)
 }
