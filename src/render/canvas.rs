@@ -427,12 +427,7 @@ impl Canvas {
     }
 
     pub fn line(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, c: Rgba) {
-        let mut pb = PathBuilder::new();
-        pb.move_to(x0, y0);
-        pb.line_to(x1, y1);
-        if let Some(p) = pb.finish() {
-            self.stroke(&p, width, c);
-        }
+        Surface::line(self, x0, y0, x1, y1, width, c);
     }
 
     /// Whether the bundled font of `weight` has a glyph for `ch` (without one it would draw
@@ -543,11 +538,8 @@ pub trait Surface {
     }
 
     fn line(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, c: Rgba) {
-        let mut pb = PathBuilder::new();
-        pb.move_to(x0, y0);
-        pb.line_to(x1, y1);
-        if let Some(p) = pb.finish() {
-            self.stroke(&p, width, c);
+        if let Some(p) = segment(x0, y0, x1, y1) {
+            self.stroke_shared(&p, width, c);
         }
     }
 }
@@ -704,6 +696,17 @@ fn cached_path(key: [u32; 6], make: impl FnOnce() -> Option<Path>) -> Option<Arc
 pub fn circle(cx: f32, cy: f32, r: f32) -> Option<Arc<Path>> {
     let key = [0, cx.to_bits(), cy.to_bits(), r.to_bits(), 0, 0];
     cached_path(key, || PathBuilder::from_circle(cx, cy, r))
+}
+
+/// A straight line's path, made once for each pair of ends.
+pub fn segment(x0: f32, y0: f32, x1: f32, y1: f32) -> Option<Arc<Path>> {
+    let [a, b, c, d] = [x0, y0, x1, y1].map(f32::to_bits);
+    cached_path([2, a, b, c, d, 0], || {
+        let mut pb = PathBuilder::new();
+        pb.move_to(x0, y0);
+        pb.line_to(x1, y1);
+        pb.finish()
+    })
 }
 
 /// A rounded rectangle path, made once for each place and size.

@@ -91,7 +91,7 @@ pub(crate) fn compose_changes(
 ) {
     let whole = [0, 0, WIDTH as usize, HEIGHT as usize];
     let annotated = !frame.marks.is_empty() || !frame.arrows.is_empty();
-    let mut rec = Recording::default();
+    let mut rec = memo.cells.recording();
     if !annotated {
         board(&mut rec, pos, frame);
     }

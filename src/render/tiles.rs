@@ -168,6 +168,15 @@ pub(super) struct Cells {
     last: Recording,
     reach: Vec<u32>,
     count: Vec<usize>,
+    /// The recording before, emptied, to record the next board in without growing a list.
+    spare: Recording,
+}
+
+impl Cells {
+    /// An empty recording to record the next board in.
+    pub(super) fn recording(&mut self) -> Recording {
+        std::mem::take(&mut self.spare)
+    }
 }
 
 /// Makes `cells` the cells of the recorded board, painting the tiles not seen before, and
@@ -253,7 +262,10 @@ pub(super) fn update(cells: &mut Cells, rec: Recording) -> Vec<usize> {
         std::mem::swap(&mut cells.keys[i], &mut key);
     }
     drop(ops);
-    (cells.last, cells.reach, cells.count) = (rec, reach, count);
+    let mut before = std::mem::replace(&mut cells.last, rec);
+    before.ops.clear();
+    cells.spare = before;
+    (cells.reach, cells.count) = (reach, count);
     changed
 }
 
