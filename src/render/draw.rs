@@ -101,20 +101,20 @@ pub(crate) fn compose_changes(
         regions.push(whole);
         return;
     }
-    let shown = header::shown(pos, frame);
+    let mut shown = header::shown(pos, frame);
     if memo.header.is_none() {
         // Nothing to start from: the whole image.
         memo.cells = tiles::Cells::default();
         out.clear();
         out.extend_from_slice(base(pos.variant().is_tara()));
-        header::compose_changes(out, None, &shown, regions);
+        header::compose_changes(out, None, &mut shown, regions);
         for i in tiles::update(&mut memo.cells, rec) {
             tiles::put(out, i, &memo.cells.tiles[i]);
         }
         regions.clear();
         regions.push(whole);
     } else {
-        header::compose_changes(out, memo.header.as_ref(), &shown, regions);
+        header::compose_changes(out, memo.header.as_ref(), &mut shown, regions);
         for i in tiles::update(&mut memo.cells, rec) {
             tiles::put(out, i, &memo.cells.tiles[i]);
             regions.push(tiles::region(i));

@@ -476,12 +476,14 @@ static PANELS: LazyLock<Mutex<Panels>> = LazyLock::new(|| Mutex::new(Panels::def
 /// Panels kept at most (29 KB each); the cache starts over when it is full.
 const MAX_PANELS: usize = 512;
 
-/// What the header of a position shows: the two panels and the status lines (equal for two
-/// positions whose headers are the same pixels).
-#[derive(Clone, PartialEq, Eq)]
+/// What the header of a position shows: the two panels and the status lines (the same for two
+/// positions whose headers are the same pixels), and the columns the status lines were
+/// written in ([`compose_changes`]; outside them the status rows are the background).
+#[derive(Clone)]
 pub(super) struct Shown {
     pub(super) panels: [Panel; 2],
     status: Status,
+    status_columns: Option<[usize; 2]>,
 }
 
 /// What the header of `pos` shows.
@@ -489,6 +491,7 @@ pub(super) fn shown(pos: &Position, frame: &Frame) -> Shown {
     Shown {
         panels: panels(pos, frame),
         status: status(pos, frame),
+        status_columns: None,
     }
 }
 
@@ -498,14 +501,11 @@ pub(super) fn panel_region(seat: usize) -> [usize; 4] {
     [seat * half, 0, (seat + 1) * half, PANELS_BOTTOM]
 }
 
-/// The region of the status lines.
-pub(super) const STATUS_REGION: [usize; 4] = [0, PANELS_BOTTOM, WIDTH as usize, HEADER as usize];
-
 /// Writes the parts of `next` that differ from `last` into `out`, and pushes their regions.
 pub(super) fn compose_changes(
     out: &mut [u8],
     last: Option<&Shown>,
-    next: &Shown,
+    next: &mut Shown,
     regions: &mut Vec<[usize; 4]>,
 ) {
     for (seat, p) in next.panels.iter().enumerate() {
@@ -518,10 +518,17 @@ pub(super) fn compose_changes(
         put_panel(out, p, region);
         regions.push(region);
     }
-    if last.is_none_or(|l| l.status != next.status) {
-        put_status(out, &next.status);
-        regions.push(STATUS_REGION);
-    }
+    let before = last.and_then(|l| l.status_columns);
+    next.status_columns = match last {
+        Some(l) if l.status == next.status => before,
+        _ => {
+            let [left, right] = put_status(out, &next.status, before);
+            // What the lines covered before and cover now: the background elsewhere.
+            let [l, r] = before.map_or([0, WIDTH as usize], |[l, r]| [l.min(left), r.max(right)]);
+            regions.push([l, PANELS_BOTTOM, r, HEADER as usize]);
+            Some([left, right])
+        }
+    };
 }
 
 /// Copies the part of a panel within `region` (of its half of the image) into the image.
@@ -559,12 +566,16 @@ fn panel_pixels(p: &Panel) -> Arc<[u8]> {
     mine
 }
 
-/// Writes the status lines: the background, and the text drawn on a canvas only as wide as
-/// it.
-fn put_status(out: &mut [u8], status: &Status) {
+/// Writes the status lines: the text, in the columns it can touch, and the background where
+/// the lines were `before` (left and right column; all the status rows if `None`). Returns the
+/// columns written.
+fn put_status(out: &mut [u8], status: &Status, before: Option<[usize; 2]>) -> [usize; 2] {
     let width = WIDTH as usize;
     let rows = HEADER as usize - PANELS_BOTTOM;
-    out[PANELS_BOTTOM * width..HEADER as usize * width].fill(*BACKGROUND_INDEX);
+    let [l, r] = before.unwrap_or([0, width]);
+    for row in out[PANELS_BOTTOM * width..HEADER as usize * width].chunks_exact_mut(width) {
+        row[l..r].fill(*BACKGROUND_INDEX);
+    }
     let lines = status_lines(status);
     let (left, cols) = status_columns(&lines);
     let mut t = IndexedText::new(cols, rows, palette::BACKGROUND, *BACKGROUND_INDEX);
@@ -573,6 +584,7 @@ fn put_status(out: &mut [u8], status: &Status) {
         let at = (PANELS_BOTTOM + r) * width + left;
         out[at..at + cols].copy_from_slice(line);
     }
+    [left, left + cols]
 }
 
 /// The background's palette index.
