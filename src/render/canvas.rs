@@ -329,6 +329,17 @@ impl Text for IndexedText {
                 let stamp = g.stamp(c, *background);
                 for gy in rows {
                     let at = (y0 + gy as i32) as usize * w;
+                    // A row no glyph has reached yet is the stamp's row: where the glyph does
+                    // not reach, its colour is the background's, as the pixel's is.
+                    let (from, to) = (at + (x0 + cols.start as i32) as usize, gy * g.w);
+                    let n = cols.len();
+                    if !reached[from..from + n].contains(&true) {
+                        let k = to + cols.start;
+                        indices[from..from + n].copy_from_slice(&stamp.index[k..k + n]);
+                        shade[from..from + n].copy_from_slice(&stamp.rgb[k..k + n]);
+                        reached[from..from + n].fill(true);
+                        continue;
+                    }
                     for gx in cols.clone() {
                         let (i, p) = (gy * g.w + gx, at + (x0 + gx as i32) as usize);
                         let cov = g.cov[i];
