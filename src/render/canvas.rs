@@ -85,14 +85,14 @@ const MAX_GLYPHS: usize = 16_384;
 
 /// A rasterised glyph: its coverage, `w` by `h`, with its top-left pixel at (`left`, `top`)
 /// from the whole pixel its origin falls in.
-struct Glyph {
+pub(super) struct Glyph {
     left: i32,
     top: i32,
-    w: usize,
+    pub(super) w: usize,
     h: usize,
-    cov: Vec<f32>,
+    pub(super) cov: Vec<f32>,
     /// The glyph written in a colour over a background ([`Glyph::stamp`]), per pair seen.
-    stamps: std::sync::Mutex<Vec<(StampKey, std::sync::Arc<Stamp>)>>,
+    stamps: std::sync::Mutex<Vec<(StampKey, Arc<Stamp>)>>,
 }
 
 /// A stamp's colour and background.
@@ -100,14 +100,20 @@ type StampKey = (Rgba, [u8; 3]);
 
 /// A glyph written in one colour over one background: each pixel's colour and palette index
 /// (the background's where the glyph does not reach).
-struct Stamp {
-    rgb: Vec<[u8; 3]>,
-    index: Vec<u8>,
+pub(super) struct Stamp {
+    pub(super) rgb: Vec<[u8; 3]>,
+    pub(super) index: Vec<u8>,
 }
 
 impl Glyph {
-    /// The glyph written in `colour` over `under`, made the first time it is asked for.
-    fn stamp(&self, colour: Rgba, under: [u8; 3]) -> std::sync::Arc<Stamp> {
+    /// The glyph written in `colour` over `under`, its colours mapped to the palette by
+    /// `index`, made the first time it is asked for.
+    pub(super) fn stamp(
+        &self,
+        colour: Rgba,
+        under: [u8; 3],
+        index: impl Fn([u8; 3]) -> u8,
+    ) -> Arc<Stamp> {
         let mut stamps = self.stamps.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, s)) = stamps.iter().find(|(k, _)| *k == (colour, under)) {
             return s.clone();
@@ -117,11 +123,8 @@ impl Glyph {
             .iter()
             .map(|&cov| blend(under, colour, cov))
             .collect();
-        let index = rgb
-            .iter()
-            .map(|&[r, g, b]| super::indexed::PALETTE.nearest(r, g, b))
-            .collect();
-        let stamp = std::sync::Arc::new(Stamp { rgb, index });
+        let index = rgb.iter().map(|&c| index(c)).collect();
+        let stamp = Arc::new(Stamp { rgb, index });
         stamps.push(((colour, under), stamp.clone()));
         stamp
     }
@@ -130,7 +133,7 @@ impl Glyph {
 /// A pixel of colour `under` with `colour` written over it at coverage `cov` (at most 0: not
 /// at all), rounded to nearest.
 #[inline(always)]
-fn blend(under: [u8; 3], colour: Rgba, cov: f32) -> [u8; 3] {
+pub(super) fn blend(under: [u8; 3], colour: Rgba, cov: f32) -> [u8; 3] {
     if cov <= 0.0 {
         return under;
     }
@@ -221,7 +224,7 @@ fn laid_out<'a>(
 /// Lays out `text` as [`Canvas::text`] writes it in a `w` by `h` image, and calls
 /// `glyph(g, (x, y), cols, rows)` for each glyph that has pixels inside it: where its top-left
 /// pixel is in the image, and its columns and rows inside the image. Returns the width.
-fn place(
+pub(super) fn place(
     (w, h): (i32, i32),
     style: Style,
     (x, y): (f32, f32),
@@ -266,35 +269,6 @@ fn place(
     width
 }
 
-/// Text written straight into palette indices over a background of one colour: the same
-/// pixels as text written on a [`Canvas`] of that colour and then mapped to the palette, made
-/// from each glyph's [`Stamp`] (where glyphs overlap, the later one is blended over the
-/// earlier as on a canvas).
-pub struct IndexedText {
-    w: usize,
-    h: usize,
-    background: [u8; 3],
-    /// The pixels' palette indices, row by row.
-    pub indices: Vec<u8>,
-    /// The colour of each pixel a glyph has reached (the background's elsewhere).
-    shade: Vec<[u8; 3]>,
-    reached: Vec<bool>,
-}
-
-impl IndexedText {
-    /// A `w` by `h` image of the opaque colour `background`, whose palette index is `index`.
-    pub fn new(w: usize, h: usize, background: Rgba, index: u8) -> IndexedText {
-        IndexedText {
-            w,
-            h,
-            background: [background.0, background.1, background.2],
-            indices: vec![index; w * h],
-            shade: vec![[0; 3]; w * h],
-            reached: vec![false; w * h],
-        }
-    }
-}
-
 /// What text can be written on.
 pub trait Text {
     /// Writes `text` with its baseline at `y`; returns the width written.
@@ -304,61 +278,6 @@ pub trait Text {
 impl Text for Canvas {
     fn text(&mut self, style: Style, x: f32, y: f32, align: Align, text: &str) -> f32 {
         Canvas::text(self, style, x, y, align, text)
-    }
-}
-
-impl Text for IndexedText {
-    /// Writes `text` as [`Canvas::text`] does.
-    fn text(&mut self, style: Style, x: f32, y: f32, align: Align, text: &str) -> f32 {
-        let IndexedText {
-            w,
-            h,
-            background,
-            indices,
-            shade,
-            reached,
-        } = self;
-        let (w, c) = (*w, style.colour);
-        place(
-            (w as i32, *h as i32),
-            style,
-            (x, y),
-            align,
-            text,
-            |g, (x0, y0), cols, rows| {
-                let stamp = g.stamp(c, *background);
-                for gy in rows {
-                    let at = (y0 + gy as i32) as usize * w;
-                    // A row no glyph has reached yet is the stamp's row: where the glyph does
-                    // not reach, its colour is the background's, as the pixel's is.
-                    let (from, to) = (at + (x0 + cols.start as i32) as usize, gy * g.w);
-                    let n = cols.len();
-                    if !reached[from..from + n].contains(&true) {
-                        let k = to + cols.start;
-                        indices[from..from + n].copy_from_slice(&stamp.index[k..k + n]);
-                        shade[from..from + n].copy_from_slice(&stamp.rgb[k..k + n]);
-                        reached[from..from + n].fill(true);
-                        continue;
-                    }
-                    for gx in cols.clone() {
-                        let (i, p) = (gy * g.w + gx, at + (x0 + gx as i32) as usize);
-                        let cov = g.cov[i];
-                        if cov <= 0.0 {
-                            continue;
-                        }
-                        if reached[p] {
-                            let [r, gr, b] = blend(shade[p], c, cov);
-                            shade[p] = [r, gr, b];
-                            indices[p] = super::indexed::PALETTE.nearest(r, gr, b);
-                        } else {
-                            reached[p] = true;
-                            shade[p] = stamp.rgb[i];
-                            indices[p] = stamp.index[i];
-                        }
-                    }
-                }
-            },
-        )
     }
 }
 
@@ -753,88 +672,4 @@ pub fn polygon(points: &[(f32, f32)]) -> Option<Path> {
     }
     pb.close();
     pb.finish()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::render::indexed::PALETTE;
-    use crate::render::theme;
-
-    #[test]
-    fn text_written_as_palette_indices_is_text_written_on_a_canvas() {
-        let (w, h) = (180, 40);
-        let background = theme::BACKGROUND;
-        let index = PALETTE.index(&Canvas::new(1, 1, background))[0];
-        // Lines in both weights and several colours; glyphs cut by the edges; text written
-        // over text (overlapping glyphs are blended over each other).
-        let lines: [(Style, f32, f32, Align, &str); 7] = [
-            (
-                Style::new(Weight::Bold, 16.0, theme::INK),
-                90.0,
-                14.0,
-                Align::Centre,
-                "Battle · Move 30",
-            ),
-            (
-                Style::new(Weight::Regular, 13.0, theme::MUTED),
-                3.3,
-                31.0,
-                Align::Left,
-                "Blue moved D1-B2 and built. ÁVAWAY",
-            ),
-            (
-                Style::new(Weight::Bold, 19.0, theme::RED),
-                178.6,
-                45.0,
-                Align::Right,
-                "Ffi jgq",
-            ),
-            (
-                Style::new(Weight::Regular, 13.0, theme::INK),
-                -6.2,
-                6.0,
-                Align::Left,
-                "cut at the edge",
-            ),
-            (
-                Style::new(Weight::Bold, 16.0, theme::INK),
-                90.25,
-                14.0,
-                Align::Centre,
-                "Battle · Move 30",
-            ),
-            (
-                Style::new(Weight::Bold, 16.0, theme::RED),
-                91.0,
-                15.5,
-                Align::Centre,
-                "Battle · Move 31",
-            ),
-            (
-                Style::new(Weight::Regular, 13.0, Rgba(0x10, 0x60, 0x20, 0x80)),
-                20.0,
-                30.0,
-                Align::Left,
-                "half seen",
-            ),
-        ];
-        for n in 1..=lines.len() {
-            let mut canvas = Canvas::new(w as u32, h as u32, background);
-            let mut indexed = IndexedText::new(w, h, background, index);
-            for &(style, x, y, align, text) in &lines[..n] {
-                let a = canvas.text(style, x, y, align, text);
-                let b = indexed.text(style, x, y, align, text);
-                assert_eq!(a.to_bits(), b.to_bits(), "{text}");
-            }
-            let expected = PALETTE.index(&canvas);
-            let differ = expected
-                .iter()
-                .zip(&indexed.indices)
-                .filter(|(a, b)| a != b)
-                .count();
-            assert_eq!(differ, 0, "after {n} lines");
-            assert!(indexed.indices.iter().any(|&i| i != index));
-        }
-    }
 }

@@ -1,10 +1,10 @@
 //! The header above the board: the two players, whose turn it is, the phase, the counts, the
 //! last move in words, and the result of a finished game.
 
-use super::canvas::{rounded_rect, Align, Canvas, IndexedText, Style, Text, Weight};
+use super::canvas::{rounded_rect, Align, Canvas, Style, Text, Weight};
 use super::frame::Frame;
 use super::fx::FxBuild;
-use super::indexed::PALETTE;
+use super::indexed::{IndexedText, PALETTE};
 use super::layout::{fit, fit_width, HEADER, WIDTH};
 use super::theme as palette;
 use crate::game::{describe, Player, Position, Scoring, Side};
@@ -578,7 +578,7 @@ fn put_status(out: &mut [u8], status: &Status, before: Option<[usize; 2]>) -> [u
     }
     let lines = status_lines(status);
     let (left, cols) = status_columns(&lines);
-    let mut t = IndexedText::new(cols, rows, palette::BACKGROUND, *BACKGROUND_INDEX);
+    let mut t = IndexedText::new(cols, rows, palette::BACKGROUND);
     draw_status(&mut t, &lines, left as f32, PANELS_BOTTOM as f32);
     for (r, line) in t.indices.chunks_exact(cols).enumerate() {
         let at = (PANELS_BOTTOM + r) * width + left;

@@ -7,7 +7,7 @@
 //! translucent paint makes over its backgrounds, then shades of the anti-aliasing ramps between
 //! the colours that meet in a drawing ([`MEETINGS`]), spread evenly over all the ramps.
 
-use super::canvas::{Canvas, Rgba};
+use super::canvas::{blend, place, Align, Canvas, Rgba, Style, Text};
 use super::theme as t;
 use std::sync::LazyLock;
 
@@ -505,6 +505,91 @@ impl Palette {
     }
 }
 
+/// Text written straight into palette indices over a background of one colour: the same
+/// pixels as text written on a [`Canvas`] of that colour and then mapped to the palette, made
+/// from each glyph's [`Stamp`] (where glyphs overlap, the later one is blended over the
+/// earlier as on a canvas).
+pub struct IndexedText {
+    w: usize,
+    h: usize,
+    background: [u8; 3],
+    /// The pixels' palette indices, row by row.
+    pub indices: Vec<u8>,
+    /// The colour of each pixel a glyph has reached (the background's elsewhere).
+    shade: Vec<[u8; 3]>,
+    reached: Vec<bool>,
+}
+
+impl IndexedText {
+    /// A `w` by `h` image of the opaque colour `background`.
+    pub fn new(w: usize, h: usize, background: Rgba) -> IndexedText {
+        let index = PALETTE.nearest(background.0, background.1, background.2);
+        IndexedText {
+            w,
+            h,
+            background: [background.0, background.1, background.2],
+            indices: vec![index; w * h],
+            shade: vec![[0; 3]; w * h],
+            reached: vec![false; w * h],
+        }
+    }
+}
+
+impl Text for IndexedText {
+    /// Writes `text` as [`Canvas::text`] does.
+    fn text(&mut self, style: Style, x: f32, y: f32, align: Align, text: &str) -> f32 {
+        let IndexedText {
+            w,
+            h,
+            background,
+            indices,
+            shade,
+            reached,
+        } = self;
+        let (w, c) = (*w, style.colour);
+        place(
+            (w as i32, *h as i32),
+            style,
+            (x, y),
+            align,
+            text,
+            |g, (x0, y0), cols, rows| {
+                let stamp = g.stamp(c, *background, |[r, g, b]| PALETTE.nearest(r, g, b));
+                for gy in rows {
+                    let at = (y0 + gy as i32) as usize * w;
+                    // A row no glyph has reached yet is the stamp's row: where the glyph does
+                    // not reach, its colour is the background's, as the pixel's is.
+                    let (from, to) = (at + (x0 + cols.start as i32) as usize, gy * g.w);
+                    let n = cols.len();
+                    if !reached[from..from + n].contains(&true) {
+                        let k = to + cols.start;
+                        indices[from..from + n].copy_from_slice(&stamp.index[k..k + n]);
+                        shade[from..from + n].copy_from_slice(&stamp.rgb[k..k + n]);
+                        reached[from..from + n].fill(true);
+                        continue;
+                    }
+                    for gx in cols.clone() {
+                        let (i, p) = (gy * g.w + gx, at + (x0 + gx as i32) as usize);
+                        let cov = g.cov[i];
+                        if cov <= 0.0 {
+                            continue;
+                        }
+                        if reached[p] {
+                            let [r, gr, b] = blend(shade[p], c, cov);
+                            shade[p] = [r, gr, b];
+                            indices[p] = PALETTE.nearest(r, gr, b);
+                        } else {
+                            reached[p] = true;
+                            shade[p] = stamp.rgb[i];
+                            indices[p] = stamp.index[i];
+                        }
+                    }
+                }
+            },
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -583,6 +668,85 @@ mod tests {
             let got = &p.colours[3 * i..3 * i + 3];
             let err = (0..3).map(|c| shade[c].abs_diff(got[c])).max().unwrap_or(0);
             assert!(err <= 16, "{shade:?} -> {got:?}");
+        }
+    }
+
+    #[test]
+    fn text_written_as_palette_indices_is_text_written_on_a_canvas() {
+        use crate::render::canvas::Weight;
+        let (w, h) = (180, 40);
+        let background = t::BACKGROUND;
+        let index = PALETTE.index(&Canvas::new(1, 1, background))[0];
+        assert_eq!(IndexedText::new(1, 1, background).indices, [index]);
+        // Lines in both weights and several colours; glyphs cut by the edges; text written
+        // over text (overlapping glyphs are blended over each other).
+        let lines: [(Style, f32, f32, Align, &str); 7] = [
+            (
+                Style::new(Weight::Bold, 16.0, t::INK),
+                90.0,
+                14.0,
+                Align::Centre,
+                "Battle · Move 30",
+            ),
+            (
+                Style::new(Weight::Regular, 13.0, t::MUTED),
+                3.3,
+                31.0,
+                Align::Left,
+                "Blue moved D1-B2 and built. ÁVAWAY",
+            ),
+            (
+                Style::new(Weight::Bold, 19.0, t::RED),
+                178.6,
+                45.0,
+                Align::Right,
+                "Ffi jgq",
+            ),
+            (
+                Style::new(Weight::Regular, 13.0, t::INK),
+                -6.2,
+                6.0,
+                Align::Left,
+                "cut at the edge",
+            ),
+            (
+                Style::new(Weight::Bold, 16.0, t::INK),
+                90.25,
+                14.0,
+                Align::Centre,
+                "Battle · Move 30",
+            ),
+            (
+                Style::new(Weight::Bold, 16.0, t::RED),
+                91.0,
+                15.5,
+                Align::Centre,
+                "Battle · Move 31",
+            ),
+            (
+                Style::new(Weight::Regular, 13.0, Rgba(0x10, 0x60, 0x20, 0x80)),
+                20.0,
+                30.0,
+                Align::Left,
+                "half seen",
+            ),
+        ];
+        for n in 1..=lines.len() {
+            let mut canvas = Canvas::new(w as u32, h as u32, background);
+            let mut indexed = IndexedText::new(w, h, background);
+            for &(style, x, y, align, text) in &lines[..n] {
+                let a = canvas.text(style, x, y, align, text);
+                let b = indexed.text(style, x, y, align, text);
+                assert_eq!(a.to_bits(), b.to_bits(), "{text}");
+            }
+            let expected = PALETTE.index(&canvas);
+            let differ = expected
+                .iter()
+                .zip(&indexed.indices)
+                .filter(|(a, b)| a != b)
+                .count();
+            assert_eq!(differ, 0, "after {n} lines");
+            assert!(indexed.indices.iter().any(|&i| i != index));
         }
     }
 }
