@@ -107,7 +107,8 @@ pub(super) struct Stamp {
 
 impl Glyph {
     /// The glyph written in `colour` over `under`, its colours mapped to the palette by
-    /// `index`, made the first time it is asked for.
+    /// `index`, made the first time it is asked for. Stamps are kept per colour and background
+    /// only: `index` must be the one palette's lookup every time.
     pub(super) fn stamp(
         &self,
         colour: Rgba,

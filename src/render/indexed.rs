@@ -576,8 +576,7 @@ impl Text for IndexedText {
                         }
                         if reached[p] {
                             let [r, gr, b] = blend(shade[p], c, cov);
-                            shade[p] = [r, gr, b];
-                            indices[p] = PALETTE.nearest(r, gr, b);
+                            (shade[p], indices[p]) = ([r, gr, b], PALETTE.nearest(r, gr, b));
                         } else {
                             reached[p] = true;
                             shade[p] = stamp.rgb[i];
