@@ -79,6 +79,14 @@ pub(crate) struct Composed {
     cells: tiles::Cells,
 }
 
+impl Composed {
+    /// The tiles of the board's cells, row by row from the top; none if the image was drawn
+    /// whole.
+    pub(super) fn tiles(&self) -> &[tiles::Tile] {
+        &self.cells.tiles
+    }
+}
+
 /// Turns `out`, the image composed last with `memo` (or anything, if `memo` is new), into the
 /// image of `pos` ([`compose`]), rewriting only the parts that changed, and pushes the regions
 /// it rewrote (left, top, right, bottom; pixels outside them are as they were).

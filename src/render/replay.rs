@@ -4,12 +4,15 @@
 
 use super::draw::{compose_changes, Composed};
 use super::frame::Frame;
+use super::fx::FxBuild;
 use super::header::PANELS_BOTTOM;
 use super::indexed::PALETTE;
 use super::layout::{BOARD_X, BOARD_Y, CELL, HEADER, HEIGHT, WIDTH};
 use super::lzw::{unchanged, Coded, Lzw, Pixels};
+use super::tiles::{self, Tile};
 use crate::game::{GameOptions, Move, Position};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
 /// Delay of each position, in hundredths of a second.
@@ -111,6 +114,16 @@ fn thinned(n: usize, step: usize) -> Vec<usize> {
 /// turn: the first whole, each later one as the boxes that changed ([`boxes`]), unchanged
 /// pixels in them transparent (or their own colour where that codes shorter: [`lzw`]).
 fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]) -> Vec<u8> {
+    encode_with(all, shown, names, &mut Earlier::default())
+}
+
+/// [`encode`], taking the codes of board boxes coded before from `earlier`.
+fn encode_with(
+    all: &[(Position, Option<Move>)],
+    shown: &[usize],
+    names: &[String; 2],
+    earlier: &mut Earlier,
+) -> Vec<u8> {
     let palette = &*PALETTE;
     let n = shown.len();
     let (w, h) = (WIDTH as u16, HEIGHT as u16);
@@ -120,13 +133,19 @@ fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]
         enc.set_repeat(gif::Repeat::Infinite).expect("GIF loop");
         let mut lzw = Lzw::new();
         let (mut previous, mut next) = (Vec::new(), Vec::new());
-        let mut parts = Parts::default();
+        let mut parts = Parts {
+            earlier: std::mem::take(earlier),
+            ..Parts::default()
+        };
         let mut memo = Composed::default();
         let mut regions = Vec::new();
+        let mut before = Vec::new();
         for (i, &ply) in shown.iter().enumerate() {
             let (pos, last) = &all[ply];
             let frame = Frame::new(names.clone(), *last).in_replay();
             regions.clear();
+            before.clear();
+            before.extend_from_slice(memo.tiles());
             compose_changes(&mut next, pos, &frame, &mut memo, &mut regions);
             let delay = delay(i, n);
             if i == 0 {
@@ -142,9 +161,19 @@ fn encode(all: &[(Position, Option<Move>)], shown: &[usize], names: &[String; 2]
                 enc.write_lzw_pre_encoded_frame(&frame).expect("GIF frame");
                 previous.clone_from(&next);
             } else {
-                parts.write(&mut enc, &mut lzw, &mut previous, &next, &regions, delay);
+                let tiles = [&before[..], memo.tiles()];
+                parts.write(
+                    &mut enc,
+                    &mut lzw,
+                    &mut previous,
+                    &next,
+                    &regions,
+                    delay,
+                    tiles,
+                );
             }
         }
+        *earlier = parts.earlier;
     }
     out
 }
@@ -316,18 +345,79 @@ fn last_difference(a: &[u8], b: &[u8]) -> usize {
     (0..k).rev().find(|&j| a[j] != b[j]).map_or(0, |j| j + 1)
 }
 
-/// Buffers for the images of one position.
+/// Buffers for the images of one position, and the board's boxes coded so far.
 #[derive(Default)]
 struct Parts {
     prev: Vec<u8>,
     next: Vec<u8>,
     data: Vec<u8>,
+    earlier: Earlier,
+}
+
+/// The codes of the board's boxes coded so far in one replay, by the box (relative to its
+/// first cell) and the tiles of the cells under it before and after. Tiles of the same pixels
+/// are one tile ([`Tile`]), so a box that changes as one did before (a highlight leaving a
+/// hill, a ringfort built on a hill like another, a piece moving between squares like two
+/// before) is the same pixels, and its codes are taken instead of coding it again: codes
+/// depend on the pixels only.
+struct Earlier {
+    /// Codes by key; `None` if keeping codes is switched off (tests).
+    codes: Option<HashMap<BoxKey, Vec<u8>, FxBuild>>,
+    /// The tiles the keys point to, held so that no other tile is made at their address.
+    held: Vec<Tile>,
+    /// How many boxes took codes kept before.
+    taken: usize,
+}
+
+/// A box relative to its first cell's corner, and the addresses of the tiles under it (row by
+/// row), before and after.
+type BoxKey = ([usize; 4], Vec<[usize; 2]>);
+
+/// At most this many boxes' codes are kept in one replay (a few hundred bytes each).
+const MAX_EARLIER: usize = 4096;
+
+impl Default for Earlier {
+    fn default() -> Earlier {
+        Earlier {
+            codes: Some(HashMap::default()),
+            held: Vec::new(),
+            taken: 0,
+        }
+    }
+}
+
+impl Earlier {
+    /// Keeps no codes (to compare with keeping them).
+    #[cfg(test)]
+    fn off() -> Earlier {
+        Earlier {
+            codes: None,
+            ..Earlier::default()
+        }
+    }
+
+    /// The key of box `b` if it lies on the board and both images were composed from tiles
+    /// (`tiles`: the cells' tiles before and after).
+    fn key(b: Box4, tiles: [&[Tile]; 2]) -> Option<BoxKey> {
+        let [before, after] = tiles;
+        if before.is_empty() || before.len() != after.len() {
+            return None;
+        }
+        let (relative, cells) = tiles::cells_under(b)?;
+        let address = |t: &Tile| Arc::as_ptr(t).cast::<u8>() as usize;
+        let under = cells
+            .into_iter()
+            .map(|c| [address(&before[c]), address(&after[c])])
+            .collect();
+        Some((relative, under))
+    }
 }
 
 impl Parts {
     /// Writes the images that turn `prev` into `next`: the changed [`boxes`], the last shown
     /// for the rest of `delay` and the others for [`PART_DELAY`]; one transparent pixel if
     /// nothing changed. `prev` is then `next` (the boxes are copied into it).
+    #[allow(clippy::too_many_arguments)]
     fn write<W: std::io::Write>(
         &mut self,
         enc: &mut gif::Encoder<W>,
@@ -336,6 +426,7 @@ impl Parts {
         next: &[u8],
         rewritten: &[Box4],
         delay: u16,
+        tiles: [&[Tile]; 2],
     ) {
         let w = WIDTH as usize;
         let mut found = boxes(prev, next, rewritten);
@@ -354,16 +445,39 @@ impl Parts {
                     .extend_from_slice(&next[y * w + b[0]..y * w + b[2]]);
             }
             self.data.clear();
-            let pixels = if nothing {
-                Pixels::Plain(&[TRANSPARENT])
-            } else {
-                Pixels::Diff {
-                    prev: &self.prev,
-                    next: &self.next,
-                    transparent: TRANSPARENT,
-                }
+            let key = match &self.earlier.codes {
+                Some(_) if !nothing => Earlier::key(*b, tiles),
+                _ => None,
             };
-            lzw.encode(pixels, &mut self.data);
+            let kept = key
+                .as_ref()
+                .and_then(|k| self.earlier.codes.as_ref()?.get(k));
+            if let Some(codes) = kept {
+                self.data.extend_from_slice(codes);
+                self.earlier.taken += 1;
+            } else {
+                let pixels = if nothing {
+                    Pixels::Plain(&[TRANSPARENT])
+                } else {
+                    Pixels::Diff {
+                        prev: &self.prev,
+                        next: &self.next,
+                        transparent: TRANSPARENT,
+                    }
+                };
+                lzw.encode(pixels, &mut self.data);
+                let earlier = &mut self.earlier;
+                if let (Some(key), Some(codes)) = (key, &mut earlier.codes) {
+                    if codes.len() < MAX_EARLIER {
+                        codes.insert(key, self.data.clone());
+                        let [before, after] = tiles;
+                        for c in tiles::cells_under(*b).map(|(_, c)| c).unwrap_or_default() {
+                            earlier.held.push(before[c].clone());
+                            earlier.held.push(after[c].clone());
+                        }
+                    }
+                }
+            }
             let delay = if j + 1 == found.len() {
                 delay.saturating_sub(PART_DELAY * (k - 1)).max(PART_DELAY)
             } else {
@@ -484,6 +598,26 @@ mod tests {
         assert_eq!(rests[0], rests[1]);
         let coded = FIRST_RESTS.lock().unwrap();
         assert_eq!(coded.iter().filter(|(p, _)| *p == rests[0]).count(), 1);
+    }
+
+    #[test]
+    fn boxes_coded_before_are_taken_as_they_would_be_coded() {
+        let names = ["Aoife".to_string(), "Brian".to_string()];
+        for (i, variant) in Variant::ALL.into_iter().enumerate() {
+            let options = GameOptions::new(variant);
+            let (_, moves) = random_game(options, &mut Rng::new(90 + i as u64));
+            let moves = &moves[..moves.len().min(80)];
+            let all = positions(options, moves);
+            for step in [1, 3] {
+                let shown = thinned(moves.len(), step);
+                let mut kept = Earlier::default();
+                let gif_bytes = encode_with(&all, &shown, &names, &mut kept);
+                let coded = encode_with(&all, &shown, &names, &mut Earlier::off());
+                // Every move takes some boxes from earlier ones; thinned, fewer do.
+                assert!(step > 1 || kept.taken > 0, "{variant}: nothing taken");
+                assert!(gif_bytes == coded, "{variant}, step {step}");
+            }
+        }
     }
 
     #[test]

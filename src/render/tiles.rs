@@ -18,7 +18,7 @@ use super::fx::FxBuild;
 use super::indexed::PALETTE;
 use super::layout::{BOARD_X, BOARD_Y, CELL, HEIGHT, WIDTH};
 use super::theme;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, LazyLock, Mutex};
 
 /// Side of a tile in pixels.
@@ -34,6 +34,10 @@ type Tiles = HashMap<Box<[u32]>, Arc<[u8]>, FxBuild>;
 #[derive(Default)]
 struct Cache {
     tiles: Tiles,
+    /// The same tiles by their pixels: two keys whose tiles have the same pixels (the same
+    /// shapes at two cells, mostly) share one tile, so that a tile's pointer stands for its
+    /// pixels ([`Tile`]).
+    by_pixels: HashSet<Tile, FxBuild>,
     scratch: Option<Canvas>,
 }
 
@@ -155,7 +159,8 @@ fn paint(scratch: &mut Canvas, ops: &[&Op], x: f32, y: f32) -> Arc<[u8]> {
     PALETTE.index_rgba(&rgba).into()
 }
 
-/// A cell's tile, in the palette.
+/// A cell's tile, in the palette. Tiles with the same pixels are one tile (while the tile
+/// cache is not started over), so two tiles are the same pixels when they are one pointer.
 pub(super) type Tile = Arc<[u8]>;
 
 /// The cells of a board: each one's key and tile, row by row from the top (empty before the
@@ -235,16 +240,28 @@ pub(super) fn update(cells: &mut Cells, rec: Recording) -> Vec<usize> {
             continue;
         }
         let cache = cache.get_or_insert_with(|| TILES.lock().unwrap_or_else(|e| e.into_inner()));
-        let Cache { tiles, scratch } = &mut **cache;
+        let Cache {
+            tiles,
+            by_pixels,
+            scratch,
+        } = &mut **cache;
         let tile = match tiles.get(&key[..]) {
             Some(t) => t.clone(),
             None => {
                 let scratch =
                     scratch.get_or_insert_with(|| Canvas::new(WIDTH, HEIGHT, theme::BACKGROUND));
-                let t = paint(scratch, &ops, x, y);
+                let painted = paint(scratch, &ops, x, y);
                 if tiles.len() >= MAX_TILES {
                     tiles.clear();
+                    by_pixels.clear();
                 }
+                let t = match by_pixels.get(&painted[..]) {
+                    Some(same) => same.clone(),
+                    None => {
+                        by_pixels.insert(painted.clone());
+                        painted
+                    }
+                };
                 tiles.insert(key.clone().into_boxed_slice(), t.clone());
                 t
             }
@@ -306,6 +323,24 @@ pub(super) fn region(i: usize) -> [usize; 4] {
     [left, top, left + SIDE, top + SIDE]
 }
 
+/// The cells under a box of the image (left, top, right, bottom; exclusive), row by row, and
+/// the box relative to the first one's corner; `None` unless the box is within the grid.
+pub(super) fn cells_under(b: [usize; 4]) -> Option<([usize; 4], Vec<usize>)> {
+    let [left, top, right, bottom] = GRID.map(|e| e as usize);
+    if b[0] < left || b[1] < top || b[2] > right || b[3] > bottom || b[0] >= b[2] || b[1] >= b[3] {
+        return None;
+    }
+    let (cols, rows) = (
+        (b[0] - left) / SIDE..=(b[2] - 1 - left) / SIDE,
+        (b[1] - top) / SIDE..=(b[3] - 1 - top) / SIDE,
+    );
+    let [x, y, ..] = region(rows.start() * CELLS + cols.start());
+    let cells = rows
+        .flat_map(|r| cols.clone().map(move |c| r * CELLS + c))
+        .collect();
+    Some(([b[0] - x, b[1] - y, b[2] - x, b[3] - y], cells))
+}
+
 /// Copies the tile of cell `i` into `out`.
 pub(super) fn put(out: &mut [u8], i: usize, tile: &[u8]) {
     let width = WIDTH as usize;
@@ -319,6 +354,55 @@ pub(super) fn put(out: &mut [u8], i: usize, tile: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boxes_on_the_grid_are_found_with_the_cells_under_them() {
+        // The grid is 48..552 across and 146..650 down, cells of 72.
+        assert_eq!(
+            cells_under([51, 149, 117, 215]),
+            Some(([3, 3, 69, 69], vec![0]))
+        );
+        // Two cells side by side, then four, the last at the grid's far corner.
+        assert_eq!(
+            cells_under([123, 365, 261, 431]),
+            Some(([3, 3, 141, 69], vec![22, 23]))
+        );
+        assert_eq!(
+            cells_under([410, 510, 552, 650]),
+            Some(([2, 4, 144, 144], vec![40, 41, 47, 48]))
+        );
+        for b in [
+            [47, 149, 117, 215],
+            [51, 145, 117, 215],
+            [51, 149, 553, 215],
+            [60, 600, 70, 651],
+        ] {
+            assert_eq!(cells_under(b), None, "{b:?}");
+        }
+        // Each cell under a box is one it touches, and every pixel of the box is under one.
+        for b in [
+            [120, 146, 192, 218],
+            [119, 146, 193, 219],
+            [400, 300, 401, 301],
+        ] {
+            let ([x, y, ..], cells) = cells_under(b).unwrap();
+            let [left, top, ..] = region(cells[0]);
+            assert_eq!((left + x, top + y), (b[0], b[1]));
+            for px in b[0]..b[2] {
+                for py in b[1]..b[3] {
+                    let inside = |&c: &usize| {
+                        let r = region(c);
+                        r[0] <= px && px < r[2] && r[1] <= py && py < r[3]
+                    };
+                    assert!(cells.iter().any(inside), "{b:?}: ({px}, {py})");
+                }
+            }
+            assert!(cells.iter().all(|&c| {
+                let r = region(c);
+                r[0] < b[2] && b[0] < r[2] && r[1] < b[3] && b[1] < r[3]
+            }));
+        }
+    }
 
     #[test]
     fn cells_reached_follow_the_pixels_touched() {
