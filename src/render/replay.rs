@@ -435,41 +435,42 @@ impl Parts {
             found.push([0, 0, 1, 1]);
         }
         let k = found.len() as u16;
+        let Parts {
+            prev: box_prev,
+            next: box_next,
+            data,
+            earlier,
+        } = self;
         for (j, b) in found.iter().enumerate() {
-            self.prev.clear();
-            self.next.clear();
-            for y in b[1]..b[3] {
-                self.prev
-                    .extend_from_slice(&prev[y * w + b[0]..y * w + b[2]]);
-                self.next
-                    .extend_from_slice(&next[y * w + b[0]..y * w + b[2]]);
-            }
-            self.data.clear();
-            let key = match &self.earlier.codes {
+            let key = match &earlier.codes {
                 Some(_) if !nothing => Earlier::key(*b, tiles),
                 _ => None,
             };
-            let kept = key
-                .as_ref()
-                .and_then(|k| self.earlier.codes.as_ref()?.get(k));
-            if let Some(codes) = kept {
-                self.data.extend_from_slice(codes);
-                self.earlier.taken += 1;
+            let kept = key.as_ref().and_then(|k| earlier.codes.as_ref()?.get(k));
+            let codes = if let Some(codes) = kept {
+                earlier.taken += 1;
+                &codes[..]
             } else {
+                box_prev.clear();
+                box_next.clear();
+                for y in b[1]..b[3] {
+                    box_prev.extend_from_slice(&prev[y * w + b[0]..y * w + b[2]]);
+                    box_next.extend_from_slice(&next[y * w + b[0]..y * w + b[2]]);
+                }
+                data.clear();
                 let pixels = if nothing {
                     Pixels::Plain(&[TRANSPARENT])
                 } else {
                     Pixels::Diff {
-                        prev: &self.prev,
-                        next: &self.next,
+                        prev: box_prev,
+                        next: box_next,
                         transparent: TRANSPARENT,
                     }
                 };
-                lzw.encode(pixels, &mut self.data);
-                let earlier = &mut self.earlier;
+                lzw.encode(pixels, data);
                 if let (Some(key), Some(codes)) = (key, &mut earlier.codes) {
                     if codes.len() < MAX_EARLIER {
-                        codes.insert(key, self.data.clone());
+                        codes.insert(key, data.clone());
                         let [before, after] = tiles;
                         for c in tiles::cells_under(*b).map(|(_, c)| c).unwrap_or_default() {
                             earlier.held.push(before[c].clone());
@@ -477,7 +478,8 @@ impl Parts {
                         }
                     }
                 }
-            }
+                &data[..]
+            };
             let delay = if j + 1 == found.len() {
                 delay.saturating_sub(PART_DELAY * (k - 1)).max(PART_DELAY)
             } else {
@@ -488,7 +490,7 @@ impl Parts {
                 top: b[1] as u16,
                 width: (b[2] - b[0]) as u16,
                 height: (b[3] - b[1]) as u16,
-                buffer: Cow::Borrowed(&self.data[..]),
+                buffer: Cow::Borrowed(codes),
                 transparent: Some(TRANSPARENT),
                 dispose: gif::DisposalMethod::Keep,
                 delay,
@@ -496,9 +498,9 @@ impl Parts {
             };
             enc.write_lzw_pre_encoded_frame(&frame).expect("GIF frame");
             if !nothing {
-                let bw = b[2] - b[0];
-                for (y, line) in (b[1]..b[3]).zip(self.next.chunks_exact(bw)) {
-                    prev[y * w + b[0]..y * w + b[2]].copy_from_slice(line);
+                for y in b[1]..b[3] {
+                    let row = y * w + b[0]..y * w + b[2];
+                    prev[row.clone()].copy_from_slice(&next[row]);
                 }
             }
         }
