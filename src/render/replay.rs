@@ -13,6 +13,7 @@ use super::tiles::{self, Tile};
 use crate::game::{GameOptions, Move, Position};
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex};
 
 /// Delay of each position, in hundredths of a second.
@@ -363,15 +364,32 @@ struct Parts {
 struct Earlier {
     /// Codes by key; `None` if keeping codes is switched off (tests).
     codes: Option<HashMap<BoxKey, Vec<u8>, FxBuild>>,
-    /// The tiles the keys point to, held so that no other tile is made at their address.
-    held: Vec<Tile>,
     /// How many boxes took codes kept before.
     taken: usize,
 }
 
-/// A box relative to its first cell's corner, and the addresses of the tiles under it (row by
-/// row), before and after.
-type BoxKey = ([usize; 4], Vec<[usize; 2]>);
+/// A box relative to its first cell's corner, and the tiles under it (row by row), before and
+/// after.
+type BoxKey = ([usize; 4], Vec<[Same; 2]>);
+
+/// A tile compared by its address: tiles of the same pixels are one tile. A key holds its
+/// tiles, so no other tile is made at their address while it is kept.
+#[derive(Clone)]
+struct Same(Tile);
+
+impl PartialEq for Same {
+    fn eq(&self, other: &Same) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Same {}
+
+impl Hash for Same {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        Arc::as_ptr(&self.0).cast::<u8>().hash(state);
+    }
+}
 
 /// At most this many boxes' codes are kept in one replay (a few hundred bytes each).
 const MAX_EARLIER: usize = 4096;
@@ -380,7 +398,6 @@ impl Default for Earlier {
     fn default() -> Earlier {
         Earlier {
             codes: Some(HashMap::default()),
-            held: Vec::new(),
             taken: 0,
         }
     }
@@ -404,10 +421,9 @@ impl Earlier {
             return None;
         }
         let (relative, cells) = tiles::cells_under(b)?;
-        let address = |t: &Tile| Arc::as_ptr(t).cast::<u8>() as usize;
         let under = cells
             .into_iter()
-            .map(|c| [address(&before[c]), address(&after[c])])
+            .map(|c| [Same(before[c].clone()), Same(after[c].clone())])
             .collect();
         Some((relative, under))
     }
@@ -471,11 +487,6 @@ impl Parts {
                 if let (Some(key), Some(codes)) = (key, &mut earlier.codes) {
                     if codes.len() < MAX_EARLIER {
                         codes.insert(key, data.clone());
-                        let [before, after] = tiles;
-                        for c in tiles::cells_under(*b).map(|(_, c)| c).unwrap_or_default() {
-                            earlier.held.push(before[c].clone());
-                            earlier.held.push(after[c].clone());
-                        }
                     }
                 }
                 &data[..]
