@@ -331,8 +331,8 @@ pub(super) fn cells_under(b: [usize; 4]) -> Option<([usize; 4], Vec<usize>)> {
         return None;
     }
     let (cols, rows) = (
-        (b[0] - left) / SIDE..=(b[2] - 1 - left) / SIDE,
-        (b[1] - top) / SIDE..=(b[3] - 1 - top) / SIDE,
+        cells_of(b[0] as f32, b[2] as f32, left as i32),
+        cells_of(b[1] as f32, b[3] as f32, top as i32),
     );
     let [x, y, ..] = region(rows.start() * CELLS + cols.start());
     let cells = rows
