@@ -217,6 +217,30 @@ fn a_five_player_round_robin_runs_to_the_end() {
     // 3 for her bye = 10; Cut-1 drops the lowest term (e's 0): 10.
     assert_eq!(lines[0]["buchholz"], 10.0);
     assert_eq!(lines[0]["buchholz_cut1"], 10.0);
+    // Without --json: the same fields, in the README's order, separated by tabs.
+    let tabs = run(&["tournament", "standings", "--db", &db, "1"]);
+    let fields = [
+        "rank",
+        "player",
+        "id",
+        "score",
+        "buchholz_cut1",
+        "buchholz",
+        "sonneborn_berger",
+        "wins",
+        "rating",
+    ];
+    assert_eq!(tabs.lines().count(), lines.len());
+    for (line, object) in tabs.lines().zip(&lines) {
+        let cells: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cells.len(), fields.len(), "{line}");
+        for (cell, key) in cells.iter().zip(fields) {
+            match &object[key] {
+                serde_json::Value::String(s) => assert_eq!(cell, s, "{key} in {line}"),
+                v => assert_eq!(cell.parse::<f64>().ok(), v.as_f64(), "{key} in {line}"),
+            }
+        }
+    }
     assert!(run(&["tournament", "export", "--db", &db, "1"]).contains("XXR 5"));
     let missing = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
         .args(["tournament", "standings", "--db", &db, "7", "--json"])
@@ -243,9 +267,16 @@ fn a_five_player_knockout_with_a_decider_runs_to_the_end() {
         ("donal", Some("eimear"))
     );
     // Two drawn games: level on points, so a decider, which eimear wins.
-    play(&h.bot, &de, "draw");
+    let r = play(&h.bot, &de, "draw");
+    assert!(texts(&r).contains("match game 2 of 2"), "{}", texts(&r));
     let r = play(&h.bot, &de, "draw");
     assert!(texts(&r).contains("decider"), "{}", texts(&r));
+    // The decider is announced as one, not as a third game "of 2".
+    assert!(
+        texts(&r).contains("match game 3, a decider") && !texts(&r).contains("3 of 2"),
+        "{}",
+        texts(&r)
+    );
     assert!(
         pairings(&h.db(), Some(2)).is_empty(),
         "no round 2 before the tie is decided"
@@ -1091,4 +1122,34 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     let parsed = Trf::parse(&trf).unwrap();
     assert_eq!(parsed.players[0].name, "eimear");
     assert!(!parsed.players[0].rounds[0].participated(), "{trf}");
+}
+
+/// Creation and `/tournament info` show the same options line: a Swiss's rounds, a round
+/// robin's pace, the scoring where the game has a choice, and nothing left dangling.
+#[test]
+fn creation_and_info_show_the_same_options() {
+    let h = Harness::new(false);
+    let cases = [
+        (
+            "/tournament create A ard-ri swiss rounds:3",
+            "Ard Rí · Swiss · single games · no clock · rated · 3 rounds",
+        ),
+        (
+            "/tournament create B sacred-hill-1 round-robin scoring:knots pace:by-round",
+            "Tara: Sacred Hill (Level 1) · round robin · scored by knots · single games · no clock · rated · by-round",
+        ),
+        (
+            "/tournament create C hkot-1 knockout",
+            "High Kings of Tara (Level 1) · knockout · scored by kingdoms · two-game matches · no clock · rated",
+        ),
+    ];
+    for (i, (create, options)) in cases.iter().enumerate() {
+        let channel = format!("channel-{i}");
+        let made = texts(&ok(&h.bot, "mod", &channel, create));
+        let info = texts(&ok(&h.bot, "mod", &channel, "/tournament info"));
+        for text in [&made, &info] {
+            let line = text.lines().next().unwrap();
+            assert!(line.ends_with(options), "{create}: {line}");
+        }
+    }
 }

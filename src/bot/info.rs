@@ -197,8 +197,8 @@ impl Bot {
                     ));
                 }
                 b = b.text(format!(
-                    "\nMatch game {} of 2{}",
-                    l.game.match_game.unwrap_or(1),
+                    "\nMatch {}{}",
+                    text::match_game(l.game.match_game.unwrap_or(1)),
                     if done.is_empty() {
                         String::new()
                     } else {

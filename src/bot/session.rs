@@ -382,7 +382,7 @@ pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -
         b = b.text(format!(" · scored by {}", game.options.scoring));
     }
     if let (Some(_), Some(n)) = (game.match_id, game.match_game) {
-        b = b.text(format!(" · match game {n} of 2"));
+        b = b.text(format!(" · match {}", text::match_game(n)));
     }
     if let Some(d) = game.days_per_move {
         b = b.text(format!(

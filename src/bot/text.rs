@@ -99,6 +99,16 @@ pub fn side_of(game: &GameRow, seat: usize) -> Side {
     game.options.variant.sides()[seat]
 }
 
+/// Which game of a two-game match the `n`-th (from 1) is, after "match": "game 2 of 2", or
+/// for the games that decide a match tied after two (RULES F.4) "game 3, a decider".
+pub fn match_game(n: i64) -> String {
+    if n <= 2 {
+        format!("game {n} of 2")
+    } else {
+        format!("game {n}, a decider")
+    }
+}
+
 /// The seat (0 or 1) of a side.
 pub fn seat_of_side(side: Side) -> usize {
     side.index()

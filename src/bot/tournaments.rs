@@ -75,6 +75,44 @@ fn format_name(f: TournamentFormat) -> &'static str {
     }
 }
 
+/// A tournament's options, as its creation and `/tournament info` show them: "Ard Rí · Swiss ·
+/// single games · no clock · rated · 3 rounds", with a round robin's pace, a Swiss's rounds
+/// (or how they will be counted), the scoring where the game has a choice and the cap on
+/// players where there is one.
+fn options_text(t: &TournamentRow) -> String {
+    let mut s = format!(
+        "{} · {}{}",
+        t.variant.name(),
+        format_name(t.format),
+        if t.double_rr { " (double)" } else { "" }
+    );
+    if t.variant.allows_knots() {
+        s.push_str(&format!(" · scored by {}", t.scoring));
+    }
+    s.push_str(if t.is_match {
+        " · two-game matches"
+    } else {
+        " · single games"
+    });
+    s.push_str(&match t.days_per_move {
+        Some(d) => format!(" · {d} day{} per move", if d == 1 { "" } else { "s" }),
+        None => " · no clock".into(),
+    });
+    s.push_str(if t.rated { " · rated" } else { " · casual" });
+    match t.format {
+        TournamentFormat::RoundRobin => s.push_str(&format!(" · {}", t.pace.id())),
+        TournamentFormat::Swiss => s.push_str(&match t.total_rounds {
+            Some(r) => format!(" · {r} round{}", if r == 1 { "" } else { "s" }),
+            None => " · rounds: ⌈log2 players⌉ + 1".to_string(),
+        }),
+        TournamentFormat::Knockout => {}
+    }
+    if let Some(n) = t.max_players {
+        s.push_str(&format!(" · at most {n} players"));
+    }
+    s
+}
+
 /// `**Spring Cup** (#3)`.
 fn title(t: &TournamentRow) -> String {
     format!("**{}** (#{})", escape_markdown(&t.name), t.id)
@@ -883,39 +921,12 @@ impl Bot {
                 },
                 now,
             )?;
-            let mut b = Builder::new()
-                .text(format!(
-                    "**Tournament #{id}: {}** · {} · {}{}",
-                    escape_markdown(&name),
-                    variant.name(),
-                    format_name(format),
-                    if double { " (double)" } else { "" }
-                ))
-                .text(format!(
-                    " · {} · {} · {}",
-                    if is_match {
-                        "two-game matches"
-                    } else {
-                        "single games"
-                    },
-                    match days.days() {
-                        Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
-                        None => "no clock".into(),
-                    },
-                    if rated { "rated" } else { "casual" }
-                ));
-            if format == TournamentFormat::RoundRobin {
-                b = b.text(format!(" · {}", pace.id()));
-            }
-            if format == TournamentFormat::Swiss {
-                b = b.text(match rounds {
-                    Some(r) => format!(" · {r} round{}", if r == 1 { "" } else { "s" }),
-                    None => " · rounds: ⌈log2 players⌉ + 1".to_string(),
-                });
-            }
-            if let Some(n) = max_players {
-                b = b.text(format!(" · at most {n} players"));
-            }
+            let t = read_tournament(tx, id)?;
+            let mut b = Builder::new().text(format!(
+                "**Tournament #{id}: {}** · {}",
+                escape_markdown(&name),
+                options_text(&t)
+            ));
             b = b
                 .text("\nOrganised by ")
                 .user(&ctx.user.id, &ctx.user.name)
@@ -1867,26 +1878,9 @@ impl Bot {
             let t = find(tx, ctx, id, &ALL_STATUSES)?;
             let m = model(tx, &t)?;
             let mut s = format!(
-                "{} · {} · {} · {}{} · {} · {} · {}\nStatus: {}",
+                "{} · {}\nStatus: {}",
                 title(&t),
-                t.variant.name(),
-                format_name(t.format),
-                if t.is_match {
-                    "two-game matches"
-                } else {
-                    "single games"
-                },
-                if t.double_rr { " · double" } else { "" },
-                match t.days_per_move {
-                    Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
-                    None => "no clock".into(),
-                },
-                if t.rated { "rated" } else { "casual" },
-                if t.format == TournamentFormat::RoundRobin {
-                    t.pace.id()
-                } else {
-                    ""
-                },
+                options_text(&t),
                 t.status.id()
             );
             if let Some(n) = t.total_rounds {

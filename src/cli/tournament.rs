@@ -20,9 +20,10 @@ pub fn standings(store: &mut Store, id: i64, json: bool) -> Result<Vec<String>, 
                 serde_json::to_string(r).map_err(|e| e.to_string())
             } else {
                 Ok(format!(
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
                     r.rank,
                     r.player,
+                    r.id,
                     r.score,
                     r.buchholz_cut1,
                     r.buchholz,
