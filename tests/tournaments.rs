@@ -1153,3 +1153,52 @@ fn creation_and_info_show_the_same_options() {
         }
     }
 }
+
+/// Players tied for first share it in `/tournament standings` too (Part F.5), not only in the
+/// end announcement: a three-player round robin where everyone wins once.
+#[test]
+fn a_shared_first_place_is_named_as_shared() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/tournament create Ring ard-ri round-robin",
+    );
+    for p in &PLAYERS[..3] {
+        ok(&h.bot, p, CHANNEL, "/tournament join");
+    }
+    ok(&h.bot, "mod", CHANNEL, "/tournament start");
+    let standings = |who: &str| texts(&ok(&h.bot, who, CHANNEL, "/tournament standings"));
+    let before = standings("aoife");
+    assert!(
+        before.contains("standings so far; sharing the lead: aoife, brian, ciara"),
+        "{before}"
+    );
+    // Each game won by the player named first: with the Berger tables of three, everyone
+    // is named first once, so each wins once and loses once.
+    let games: Vec<PairingRow> = pairings(&h.db(), None)
+        .into_iter()
+        .filter(|p| p.player1.is_some())
+        .collect();
+    assert_eq!(games.len(), 3);
+    let mut firsts: Vec<&str> = games.iter().map(|p| p.player0.as_str()).collect();
+    firsts.sort_unstable();
+    assert_eq!(firsts, PLAYERS[..3]);
+    let mut last = Vec::new();
+    for p in &games {
+        last = play(&h.bot, p, "0");
+    }
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    assert!(
+        texts(&last).contains("Sharing first place"),
+        "{}",
+        texts(&last)
+    );
+    let after = standings("donal");
+    assert!(
+        after.contains("final standings; sharing first place: aoife, brian, ciara"),
+        "{after}"
+    );
+    assert!(!after.contains("winner"), "{after}");
+}

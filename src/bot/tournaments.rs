@@ -1979,13 +1979,21 @@ impl Bot {
             let t = find(tx, ctx, id, &ALL_STATUSES)?;
             let m = model(tx, &t)?;
             let rows = standings_of(&t, &m);
-            let leader = rows
-                .first()
+            // Players still tied for first share the place (Part F.5).
+            let first: Vec<String> = rows
+                .iter()
+                .filter(|r| r.rank == 1)
                 .map(|r| escape_markdown(&m.names[r.player]))
-                .unwrap_or_default();
-            let summary = match t.status {
-                TournamentStatus::Finished => format!("final standings; winner {leader}"),
-                TournamentStatus::Running => format!("standings so far; {leader} leads"),
+                .collect();
+            let summary = match (t.status, first.as_slice()) {
+                (TournamentStatus::Finished, [w]) => format!("final standings; winner {w}"),
+                (TournamentStatus::Running, [w]) => format!("standings so far; {w} leads"),
+                (TournamentStatus::Finished, ws) if !ws.is_empty() => {
+                    format!("final standings; sharing first place: {}", ws.join(", "))
+                }
+                (TournamentStatus::Running, ws) if !ws.is_empty() => {
+                    format!("standings so far; sharing the lead: {}", ws.join(", "))
+                }
                 _ => "no games yet".into(),
             };
             let text = format!(

@@ -5,7 +5,7 @@ use super::board::{squares, Bits, Hill, Square};
 use super::moves::Move;
 use super::outcome::{EndReason, Outcome};
 use super::side::{Player, Side, Team};
-use super::tara::LastMove;
+use super::tara::TaraPosition;
 use super::variant::Scoring;
 use super::variant_position::Position;
 
@@ -32,7 +32,12 @@ fn squares_text(b: Bits) -> String {
 
 /// What the last move of a Tara game did, as one sentence ("Blue moved G2-E3 and captured
 /// Red's king on F7."). `None` at the start.
-pub fn tara_last_move(last: &LastMove, variant_has_kings: bool) -> Option<String> {
+pub fn tara_last_move(pos: &TaraPosition) -> Option<String> {
+    let last = pos.last_move();
+    let variant_has_kings = pos.variant().has_kings();
+    // "One more turn" only while the game goes on: a pass that answers the opponent's (B.5),
+    // or an ending at the start of the next turn, ends it at once.
+    let goes_on = pos.outcome().is_none();
     let m = last.mv?;
     let p = last.player?;
     let q = p.opponent();
@@ -70,11 +75,13 @@ pub fn tara_last_move(last: &LastMove, variant_has_kings: bool) -> Option<String
         ));
     }
     s.push('.');
-    if last.last_hill {
+    if last.last_hill && goes_on {
         s.push_str(&format!(
             " That was the last vacant hill: {q} has one more turn."
         ));
-    } else if last.passed_out {
+    } else if last.last_hill {
+        s.push_str(" That was the last vacant hill.");
+    } else if last.passed_out && goes_on {
         s.push_str(&format!(" {q} has one more turn."));
     }
     if let Some(h) = last.stranded_king_lost {
@@ -118,7 +125,7 @@ pub fn ard_ri_move(m: Move, mover: Team, captured: Bits) -> String {
 /// The last move of any game in one sentence; `last` is the move played (needed for Ard Rí).
 pub fn last_move(pos: &Position, last: Option<Move>) -> Option<String> {
     match pos {
-        Position::Tara(t) => tara_last_move(t.last_move(), t.variant().has_kings()),
+        Position::Tara(t) => tara_last_move(t),
         Position::ArdRi(a) => {
             let m = last?;
             // The attackers move at even plies, so an odd ply count means they moved last.

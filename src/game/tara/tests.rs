@@ -475,6 +475,8 @@ fn voluntary_pass_removes_the_kings_and_gives_one_more_turn() {
     assert_eq!(legal(&p), ["pass"]);
     play(&mut p, "pass");
     assert!(p.last_move().passed_out);
+    let said = crate::game::describe::tara_last_move(&p).unwrap();
+    assert!(said.ends_with("Blue has one more turn."), "{said}");
     assert_eq!(p.kings(Player::Red), 0);
     assert!(p.has_passed(Player::Red));
     assert!(p.is_last_turn());
@@ -495,6 +497,9 @@ fn both_players_passing_ends_the_game() {
     play(&mut p, "pass");
     assert_eq!(p.kings(Player::Blue), 0);
     assert_eq!(p.outcome().unwrap().reason, EndReason::Score);
+    // The game is over: nobody has one more turn (B.5).
+    let said = crate::game::describe::tara_last_move(&p).unwrap();
+    assert_eq!(said, "Blue passed and took their kings off the board.");
 }
 
 // ---------------------------------------------------------------- B.2 Battle moves
@@ -740,7 +745,7 @@ fn the_third_repetition_ends_the_game_by_score() {
     assert_eq!(o.reason, EndReason::Score);
     assert_eq!(p.ply(), 48);
     assert!(p.last_move().third_repetition);
-    let said = crate::game::describe::tara_last_move(p.last_move(), true).unwrap();
+    let said = crate::game::describe::tara_last_move(&p).unwrap();
     assert!(said.contains("three times"), "{said}");
 }
 
@@ -939,7 +944,7 @@ fn a_king_left_on_enemy_territory_at_the_end_is_captured_by_default() {
     assert_eq!(o.winner, Some(Side::Red));
     assert_eq!(o.points.into_array(), [Points::whole(2), Points(0)]);
     assert_eq!(p.last_move().stranded_at_end, Some((h("B1"), Player::Blue)));
-    let said = crate::game::describe::tara_last_move(p.last_move(), true).unwrap();
+    let said = crate::game::describe::tara_last_move(&p).unwrap();
     assert!(said.contains("captured by default"), "{said}");
 }
 
@@ -1060,7 +1065,7 @@ fn sacred_hill_battle_starts_for_one_player_only() {
     assert_eq!(legal(&p), ["A3", "B2"]);
     play(&mut p, "B2");
     // Blue (now to move) still has spacing builds; had its Battle begun, the sentence says whose.
-    let said = crate::game::describe::tara_last_move(p.last_move(), false).unwrap();
+    let said = crate::game::describe::tara_last_move(&p).unwrap();
     assert!(!said.contains("BATTLE"), "{said}");
     assert_eq!(p.phase(), Phase::Manoeuvres);
     assert!(p.in_battle(Player::Red));
