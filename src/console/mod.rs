@@ -3,7 +3,7 @@
 //! board images written to a folder and boards drawn as text.
 
 use crate::bot::commands::{self, CommandSpec};
-use crate::bot::options::{Kind, Values};
+use crate::bot::options::{Kind, OptionSpec, Values};
 use crate::bot::time::{duration_text, DAY, HOUR, MINUTE};
 use crate::bot::{Bot, Command, Ctx, Reply, User};
 use std::io::{self, BufRead, Write};
@@ -86,49 +86,99 @@ fn parse_duration(text: &str) -> Result<i64, String> {
 /// Console names for commands (besides their own names).
 const ALIASES: [(&str, &str); 1] = [("m", "move")];
 
+/// A word of a console line: spaces separate words except inside double quotes (`"…"`, or
+/// `“…”` as phones type them), which are dropped: `name:"Spring Cup"` is one word,
+/// `name:Spring Cup`.
+struct Word {
+    text: String,
+    /// Where it starts in the line.
+    start: usize,
+    /// Whether it had quotes.
+    quoted: bool,
+}
+
+fn words(line: &str) -> Vec<Word> {
+    let mut out: Vec<Word> = Vec::new();
+    let mut current: Option<Word> = None;
+    let mut in_quotes = false;
+    for (i, c) in line.char_indices() {
+        if c.is_whitespace() && !in_quotes {
+            out.extend(current.take());
+            continue;
+        }
+        let w = current.get_or_insert_with(|| Word {
+            text: String::new(),
+            start: i,
+            quoted: false,
+        });
+        if matches!(c, '"' | '“' | '”') {
+            in_quotes = !in_quotes;
+            w.quoted = true;
+        } else {
+            w.text.push(c);
+        }
+    }
+    out.extend(current);
+    out
+}
+
 /// Reads the words after a command name into raw option values, by the command's table
 /// entry: `key:value` (or `key=value`) names an option; a word that is the name of a yes/no
 /// option sets it; a word that is one of an option's choices goes to that option; anything
-/// else fills the next option in order. An option marked to take the rest of the line (a move
-/// such as `G2 E3`) takes it whole.
+/// else fills the next option in order. A value with spaces is quoted (`reason:"players
+/// asked"`). An option marked to take the rest of the line (a move such as `G2 E3`, a record)
+/// takes it whole, unless it is given quoted by its name (`record:"…"`), when more options may
+/// follow it.
 fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
     let mut values = Values::new();
     let usage = || format!("usage: {}", spec.usage());
+    let keyed = |w: &Word| -> Option<(&OptionSpec, String)> {
+        let (k, v) = w.text.split_once([':', '='])?;
+        let k = k.to_ascii_lowercase().replace('_', "-");
+        spec.options
+            .iter()
+            .find(|x| x.name == k)
+            .map(|x| (x, v.to_string()))
+    };
     if let Some(o) = spec.options.iter().find(|o| o.rest) {
         // Other options may come first as `key:value` (`/position variant:ard-ri d2-c2`).
-        let mut rest = rest.trim_start();
-        while let Some((w, after)) = rest
-            .split_once(char::is_whitespace)
-            .or(Some((rest, "")).filter(|(w, _)| !w.is_empty()))
-        {
-            let keyed = w.split_once([':', '=']).and_then(|(k, v)| {
-                let k = k.to_ascii_lowercase().replace('_', "-");
-                spec.options
-                    .iter()
-                    .find(|x| x.name == k && !x.rest && !v.is_empty())
-                    .map(|x| (x, v))
-            });
-            let Some((x, v)) = keyed else { break };
-            values.set(x.name, x.value_from_text(v)?);
-            rest = after.trim_start();
-        }
-        if !rest.is_empty() {
-            values.set(o.name, o.value_from_text(rest)?);
+        let mut whole = false;
+        for w in words(rest) {
+            match keyed(&w) {
+                Some((x, v)) if !x.rest && !v.is_empty() => {
+                    values.set(x.name, x.value_from_text(&v)?);
+                }
+                Some((x, v)) if x.rest && w.quoted && !whole => {
+                    values.set(x.name, x.value_from_text(&v)?);
+                    whole = true;
+                }
+                _ if whole => {
+                    return Err(format!(
+                        "'{}' is not an option of /{}; {}",
+                        w.text,
+                        spec.name,
+                        usage()
+                    ));
+                }
+                key => {
+                    // The rest of the line as typed, without the option's name if given.
+                    let mut text = &rest[w.start..];
+                    if key.is_some_and(|(x, _)| x.rest) {
+                        text = text.split_once([':', '=']).map_or(text, |(_, v)| v);
+                    }
+                    values.set(o.name, o.value_from_text(text.trim())?);
+                    return Ok(values);
+                }
+            }
         }
         return Ok(values);
     }
     let mut filled: Vec<&str> = Vec::new();
-    for w in rest.split_whitespace() {
+    for word in words(rest) {
+        let w = word.text.as_str();
         let lw = w.to_ascii_lowercase();
-        let keyed = lw.split_once([':', '=']).and_then(|(k, v)| {
-            let k = k.replace('_', "-");
-            spec.options
-                .iter()
-                .find(|o| o.name == k)
-                .map(|o| (o, &w[w.len() - v.len()..]))
-        });
-        let (o, text) = if let Some((o, v)) = keyed {
-            (o, v)
+        let (o, text) = if let Some((o, v)) = keyed(&word) {
+            (o, &w[w.len() - v.len()..])
         } else if let Some(o) = spec
             .options
             .iter()
@@ -655,6 +705,70 @@ mod tests {
                 marks: None,
                 arrows: None
             }
+        );
+        // Quoted values keep their spaces: the README's examples.
+        assert_eq!(
+            run(r#"/board marks:"D4 E5" arrows:"G2-E3""#),
+            Command::Board {
+                ply: None,
+                marks: Some("D4 E5".into()),
+                arrows: Some("G2-E3".into())
+            }
+        );
+        assert_eq!(
+            run(r#"/abort reason:"players asked""#),
+            Command::Abort {
+                reason: Some("players asked".into())
+            }
+        );
+        assert_eq!(
+            run("/abort reason:“players asked”"),
+            Command::Abort {
+                reason: Some("players asked".into())
+            }
+        );
+        assert_eq!(
+            run(r#"/position record:"variant: hkot-1 moves: D4 B2 F6" ply:2 marks:D4"#),
+            Command::Position {
+                record: "variant: hkot-1 moves: D4 B2 F6".into(),
+                variant: None,
+                ply: Some(2),
+                marks: Some("D4".into()),
+                arrows: None
+            }
+        );
+        assert_eq!(
+            run(r#"/position record:"d2-c2 c3-b3" variant:ard-ri"#),
+            Command::Position {
+                record: "d2-c2 c3-b3".into(),
+                variant: Some(crate::game::Variant::ArdRi),
+                ply: None,
+                marks: None,
+                arrows: None
+            }
+        );
+        // Unquoted, a record named by its option takes the rest of the line.
+        assert_eq!(
+            run("/position ply:1 record:d2-c2 c3-b3"),
+            Command::Position {
+                record: "d2-c2 c3-b3".into(),
+                variant: None,
+                ply: Some(1),
+                marks: None,
+                arrows: None
+            }
+        );
+        let after = parse_line(r#"/position record:"d2-c2" ard-ri"#).unwrap_err();
+        assert!(
+            after.starts_with("'ard-ri' is not an option of /position"),
+            "{after}"
+        );
+        assert_eq!(
+            parse_line(r#"/tournament create name:"Spring Cup" hkot-1 swiss"#).map(|a| match a {
+                Action::Run(Command::TournamentCreate { name, .. }) => name,
+                other => format!("{other:?}"),
+            }),
+            Ok("Spring Cup".to_string())
         );
         assert_eq!(
             run("/board 4"),
