@@ -298,8 +298,16 @@ fn a_profile_shows_ratings_streak_last_results_and_games_in_progress() {
     assert!(own.contains("vs aoife · their turn"), "{own}");
 }
 
-/// `tara-bot export` on the database the bot wrote.
+/// `tara-bot export` on the database the bot wrote, parsed.
 fn export(h: &Harness, server: Option<&str>) -> Vec<serde_json::Value> {
+    export_lines(h, server)
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `tara-bot export` on the database the bot wrote, as the lines it prints.
+fn export_lines(h: &Harness, server: Option<&str>) -> Vec<String> {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"));
     cmd.arg("export").arg("--db").arg(h.db());
     if let Some(s) = server {
@@ -314,7 +322,7 @@ fn export(h: &Harness, server: Option<&str>) -> Vec<serde_json::Value> {
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(String::from)
         .collect()
 }
 
@@ -363,6 +371,26 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
     assert_eq!(before, &serde_json::json!([1500.0, 350.0, 0.06]));
     let after = g1["ratings"]["attackers"]["after"][0].as_f64().unwrap();
     close(after, 1662.3109, "exported rating after game 1");
+    // The line as printed: its keys in the README's order, sides in seat order, `result`
+    // as `engine` prints it, `before` before `after`.
+    let raw = export_lines(&h, None);
+    assert!(
+        raw[0].starts_with(
+            r#"{"id":1,"server":"server","variant":"ard-ri","scoring":"kingdoms","first":"attackers","players":{"attackers":"aoife","defenders":"brian"},"moves":"","result":{"winner":"attackers","reason":"resigned","points":{"attackers":1,"defenders":0}},"rated":true,"ended_at":"2026-11-30T00:00:00Z","ratings":{"attackers":{"before":[1500.0,350.0,0.06],"after":[1662.31"#
+        ),
+        "{}",
+        raw[0]
+    );
+    assert!(
+        raw[0].contains(r#"},"defenders":{"before":[1500.0,350.0,0.06],"after":[1337.68"#),
+        "{}",
+        raw[0]
+    );
+    assert!(
+        raw[3].contains(r#""players":{"red":"cara","blue":"brian"}"#),
+        "{}",
+        raw[3]
+    );
     // Game 2: the drawn game's moves, canonical, and the engine's result for them.
     let g2 = &lines[1];
     let moves: Vec<String> = drawn_ard_ri().iter().map(|m| m.to_string()).collect();

@@ -1,11 +1,11 @@
 //! `tara-bot export`: every finished game as one JSON line, oldest first (the data portability
 //! contract in the README).
 
-use super::engine::result_json;
+use super::engine::{result_json, ResultJson};
 use crate::game::{Position, Side};
 use crate::store::{GameRow, Store, StoreError};
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use std::io::Write;
 
 /// Games read per transaction.
@@ -19,13 +19,34 @@ struct GameJson {
     variant: &'static str,
     scoring: &'static str,
     first: &'static str,
-    players: Map<String, Value>,
+    players: BySide<String>,
     moves: String,
-    result: Value,
+    result: ResultJson,
     rated: bool,
     ended_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    ratings: Option<Map<String, Value>>,
+    ratings: Option<BySide<Change>>,
+}
+
+/// A value per side, written as a JSON object keyed by side in seat order (`red` before `blue`,
+/// `attackers` before `defenders`), as the README shows it.
+struct BySide<T>(Vec<(&'static str, T)>);
+
+impl<T: Serialize> Serialize for BySide<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (side, value) in &self.0 {
+            map.serialize_entry(side, value)?;
+        }
+        map.end()
+    }
+}
+
+/// A player's rating, deviation and volatility before and after a rated game.
+#[derive(Serialize)]
+struct Change {
+    before: [f64; 3],
+    after: [f64; 3],
 }
 
 /// A time in ms as RFC 3339 in UTC, to the second: `2026-11-30T18:32:05Z`.
@@ -82,29 +103,33 @@ fn game_json(
         .outcome
         .as_ref()
         .ok_or_else(|| corrupt("finished without a result".into()))?;
-    let mut players = Map::new();
-    for (seat, side) in sides.iter().enumerate() {
-        players.insert(side.id().into(), Value::from(g.seats[seat].clone()));
-    }
+    let players = BySide(
+        sides
+            .iter()
+            .enumerate()
+            .map(|(seat, side)| (side.id(), g.seats[seat].clone()))
+            .collect(),
+    );
+    // In seat order, whatever order the changes were stored in.
     let ratings = (!changes.is_empty()).then(|| {
-        let mut by_side = Map::new();
-        for c in changes {
-            let Some(seat) = g.seat_of(&c.user_id) else {
-                continue;
-            };
-            let triple = |r: f64, rd: f64, v: f64| Value::from(vec![r, rd, v]);
-            let mut one = Map::new();
-            one.insert(
-                "before".into(),
-                triple(c.before_rating, c.before_rd, c.before_volatility),
-            );
-            one.insert(
-                "after".into(),
-                triple(c.after_rating, c.after_rd, c.after_volatility),
-            );
-            by_side.insert(sides[seat].id().into(), Value::Object(one));
-        }
-        by_side
+        BySide(
+            sides
+                .iter()
+                .enumerate()
+                .filter_map(|(seat, side)| {
+                    let c = changes
+                        .iter()
+                        .find(|c| g.seat_of(&c.user_id) == Some(seat))?;
+                    Some((
+                        side.id(),
+                        Change {
+                            before: [c.before_rating, c.before_rd, c.before_volatility],
+                            after: [c.after_rating, c.after_rd, c.after_volatility],
+                        },
+                    ))
+                })
+                .collect(),
+        )
     });
     Ok(GameJson {
         id: g.id,
@@ -114,7 +139,7 @@ fn game_json(
         first: g.options.first.id(),
         players,
         moves: played.join(" "),
-        result: serde_json::to_value(result_json(sides, outcome))?,
+        result: result_json(sides, outcome),
         rated: g.rated,
         ended_at: rfc3339(g.ended_at.unwrap_or(g.updated_at)),
         ratings,
