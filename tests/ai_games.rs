@@ -264,6 +264,7 @@ fn the_ai_takes_no_draw_offer_and_no_command_and_plays_no_rated_game_or_match() 
     ] {
         let r = h.bot.handle(&ctx("tara-bot", "c"), cmd);
         assert!(r[0].ephemeral && r[0].plain_text().contains("takes no commands"));
+        assert!(!r[0].plain_text().contains("  "), "{}", r[0].plain_text());
     }
     // A busy channel refuses a second game; a bad level is refused by the table.
     let r = h.send("brian", "c", play_ai(Variant::ArdRi, None, None));

@@ -233,8 +233,15 @@ fn a_move_a_pass_or_a_takeback_makes_the_offer_lapse() {
     );
     let text = texts(&r);
     assert!(
-        text.contains("undone") && text.contains("draw offer lapses"),
+        text.contains("undone") && text.contains("@aoife's draw offer lapses with this takeback"),
         "{text}"
+    );
+    // The offer's message says what made it lapse: nobody played on.
+    let retired = r[0].retire.as_ref().expect("the offer's buttons are spent");
+    let now = retired.text_with(|_, name| format!("@{name}"), |c| format!("#{c}"));
+    assert!(
+        now.ends_with("which lapsed when a move was taken back."),
+        "{now}"
     );
     let late = h.send("brian", "c", answer(DrawAnswer::Accept));
     assert!(late[0].ephemeral);

@@ -496,7 +496,8 @@ impl Bot {
     pub fn handle_admitted(&self, ctx: &Ctx, cmd: Command) -> Vec<Reply> {
         if self.is_ai_user(&ctx.user.id) {
             return vec![Reply::private(
-                "The bot's AI takes no commands: it plays only the games started with                  `/play-ai` (or a `/challenge` to the bot), and never joins tournaments.",
+                "The bot's AI takes no commands: it plays only the games started with `/play-ai` (or a \
+                 `/challenge` to the bot), and never joins tournaments.",
             )];
         }
         if ctx.server == DM_SERVER && !cmd.allowed_in_dms() {

@@ -212,7 +212,7 @@ impl Bot {
                 b = b.text(format!("\n{d}"));
             }
         }
-        let (b, closed) = lapse_draw_offer(&l, b, lapsed, mover);
+        let (b, closed) = lapse_draw_offer(&l, b, lapsed, mover, false);
         let mut outs = self.after_move(tx, &l, b, last, now)?;
         if let Some(first) = outs.first_mut() {
             first.reply.retire = first.reply.retire.take().or(closed);
@@ -486,7 +486,7 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
     let b = Builder::new()
         .user(&ctx.user.id, &ctx.user.name)
         .text(format!(" allowed the takeback: `{undone}` is undone."));
-    let (b, closed) = lapse_draw_offer(&l, b, lapsed, &ctx.user);
+    let (b, closed) = lapse_draw_offer(&l, b, lapsed, &ctx.user, true);
     let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
     let b = prompt(b, &l.game, &l.names, &pos, time_left(&game, now, None));
     let mut reply = b.build();
@@ -537,7 +537,7 @@ fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
             " allows the takeback: {} is undone.",
             undone.join(" ")
         ));
-    let (b, closed) = lapse_draw_offer(&l, b, lapsed, &ctx.user);
+    let (b, closed) = lapse_draw_offer(&l, b, lapsed, &ctx.user, true);
     let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
     let b = prompt(
         b,
@@ -559,30 +559,36 @@ fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
     }])
 }
 
-/// Says in a move's (or a takeback's) message that the draw offer it made lapse has lapsed,
-/// and which offer message loses its buttons.
+/// Says in a move's (or, with `takeback`, a takeback's) message that the draw offer it made
+/// lapse has lapsed, and which offer message loses its buttons.
 fn lapse_draw_offer(
     l: &Loaded,
     b: Builder,
     lapsed: Option<DrawOfferRow>,
     by: &User,
+    takeback: bool,
 ) -> (Builder, Option<Retire>) {
     let Some(offer) = lapsed else {
         return (b, None);
     };
     let seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
     let offerer = (l.game.seats[seat].as_str(), l.names[seat].as_str());
-    let b = b
-        .text("\n")
-        .user(offerer.0, offerer.1)
-        .text("'s draw offer lapses with this move.");
+    let b = b.text("\n").user(offerer.0, offerer.1).text(if takeback {
+        "'s draw offer lapses with this takeback."
+    } else {
+        "'s draw offer lapses with this move."
+    });
     let closed = text::draw_offer_closed(
         &l.game,
         offerer,
-        Builder::new()
-            .text(", which lapsed when ")
-            .user(&by.id, &by.name)
-            .text(" played on."),
+        if takeback {
+            Builder::new().text(", which lapsed when a move was taken back.")
+        } else {
+            Builder::new()
+                .text(", which lapsed when ")
+                .user(&by.id, &by.name)
+                .text(" played on.")
+        },
     );
     (b, Some(closed))
 }

@@ -122,12 +122,7 @@ impl std::fmt::Display for MoveFailure {
     }
 }
 
-/// Splits a move list on white space and commas.
-pub fn split_moves(moves: &str) -> impl Iterator<Item = &str> {
-    moves
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-}
+pub use crate::game::notation::split_moves;
 
 /// Plays `moves` from the start, calling `each` with the position before any move and after
 /// every move. Stops at the first move that cannot be played.

@@ -6,6 +6,13 @@ use super::moves::Move;
 use super::side::Side;
 use super::variant::Variant;
 
+/// The moves of a move list, which separates them by white space or commas (`D4, B2 F6`).
+pub fn split_moves(moves: &str) -> impl Iterator<Item = &str> {
+    moves
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+}
+
 /// What a move of a variant looks like, for messages.
 pub fn expected(variant: Variant) -> &'static str {
     match variant {

@@ -76,8 +76,7 @@ impl GameRecord {
                 "scoring" => scoring = Some(value.parse::<Scoring>().map_err(bad)?),
                 "first" => first = Some(parse_side(value).map_err(bad)?),
                 "moves" => move_texts.extend(
-                    value
-                        .split_whitespace()
+                    super::notation::split_moves(value)
                         .filter(|t| !is_move_number(t))
                         .map(|t| (i + 1, t.to_string())),
                 ),
@@ -131,5 +130,27 @@ impl fmt::Display for GameRecord {
         writeln!(f, "first: {}", self.options.first.id())?;
         let moves: Vec<String> = self.moves.iter().map(|m| m.to_string()).collect();
         writeln!(f, "moves: {}", moves.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record's `moves:` line is a move list: commas separate moves as spaces do, and move
+    /// numbers are skipped.
+    #[test]
+    fn moves_lines_take_commas_and_move_numbers() {
+        let spaced = GameRecord::parse("variant: hkot-1\nmoves: D4 B2 F6\n").unwrap();
+        for text in [
+            "variant: hkot-1\nmoves: D4, B2, F6\n",
+            "variant: hkot-1\nmoves: D4,B2,F6\n",
+            "variant: hkot-1\nmoves: 1. D4 , B2 2. F6\n",
+        ] {
+            let r = GameRecord::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(r.moves, spaced.moves, "{text}");
+        }
+        let bad = GameRecord::parse("variant: hkot-1\nmoves: D4, Z9\n").unwrap_err();
+        assert!(bad.to_string().starts_with("move 2 (Z9)"), "{bad}");
     }
 }
