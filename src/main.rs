@@ -18,9 +18,18 @@ macro_rules! out {
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 std::process::exit(0);
             }
-            eprintln!("error: writing the output: {e}");
+            say!("error: writing the output: {e}");
             std::process::exit(1);
         }
+    }};
+}
+
+/// Prints a line to standard error. Where it cannot be written (`2>/dev/full`, a closed pipe)
+/// the line is lost, but the command still ends with the status it owes, never a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
     }};
 }
 
@@ -190,11 +199,11 @@ impl GameArgs {
             return Ok(self);
         };
         let text = std::fs::read_to_string(&path).map_err(|e| {
-            eprintln!("error: cannot read {}: {e}", path.display());
+            say!("error: cannot read {}: {e}", path.display());
             ExitCode::from(1)
         })?;
         let record = tara_bot::game::GameRecord::parse(&text).map_err(|e| {
-            eprintln!("error: {}: {e}", path.display());
+            say!("error: {}: {e}", path.display());
             ExitCode::from(1)
         })?;
         self.variant = Some(record.options.variant);
@@ -208,11 +217,11 @@ impl GameArgs {
     /// The options, or a usage message (exit status 2) for a bad combination.
     fn options(&self, usage: &str) -> Result<GameOptions, ExitCode> {
         let variant = self.variant.ok_or_else(|| {
-            eprintln!("error: give --variant or --record\n\nUsage: {usage}");
+            say!("error: give --variant or --record\n\nUsage: {usage}");
             ExitCode::from(2)
         })?;
         GameOptions::with(variant, self.scoring, self.first).map_err(|e| {
-            eprintln!("error: {e}\n\nUsage: {usage}");
+            say!("error: {e}\n\nUsage: {usage}");
             ExitCode::from(2)
         })
     }
@@ -225,7 +234,7 @@ impl GameArgs {
             return Ok(Position::new(options));
         };
         let fail = |message: String| {
-            eprintln!("error: {message}\n\nUsage: {usage}");
+            say!("error: {message}\n\nUsage: {usage}");
             ExitCode::from(2)
         };
         if options.variant != Variant::ArdRi {
@@ -410,7 +419,7 @@ fn database(db: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, ExitCo
     match tara_bot::config::Config::load() {
         Ok(c) => Ok(c.database),
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             Err(ExitCode::from(2))
         }
     }
@@ -451,7 +460,10 @@ fn parse_cli() -> Result<Cli, ExitCode> {
                 });
             }
             let rendered = e.render().to_string();
-            eprint!("{rendered}");
+            {
+                use std::io::Write as _;
+                let _ = write!(std::io::stderr().lock(), "{rendered}");
+            }
             if !rendered.contains("Usage:") {
                 let mut cmd = Cli::command();
                 cmd.build();
@@ -460,7 +472,7 @@ fn parse_cli() -> Result<Cli, ExitCode> {
                     Some(s) => s.render_usage(),
                     None => cmd.render_usage(),
                 };
-                eprintln!("\n{usage}");
+                say!("\n{usage}");
             }
             Err(ExitCode::from(2))
         }
@@ -482,7 +494,7 @@ fn main() -> ExitCode {
             // The reader of the output went away (`tara-bot local … | head`): end quietly.
             Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: {e:#}");
+                say!("error: {e:#}");
                 ExitCode::from(1)
             }
         },
@@ -504,7 +516,7 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                say!("error: {e}");
                 ExitCode::from(1)
             }
         },
@@ -517,7 +529,7 @@ fn main() -> ExitCode {
             players,
         } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
-                eprintln!("error: --seconds must be a positive number");
+                say!("error: --seconds must be a positive number");
                 return ExitCode::from(2);
             }
             match what {
@@ -551,7 +563,7 @@ fn main() -> ExitCode {
                         }
                     }
                     Err(e) => {
-                        eprintln!("error: {e:#}");
+                        say!("error: {e:#}");
                         return ExitCode::from(1);
                     }
                 },
@@ -566,7 +578,7 @@ fn main() -> ExitCode {
                             }
                         }
                         Err(e) => {
-                            eprintln!("error: {e:#}");
+                            say!("error: {e:#}");
                             return ExitCode::from(1);
                         }
                     }
@@ -588,13 +600,13 @@ fn run_tournament(command: TournamentCommand) -> ExitCode {
         Err(code) => return code,
     };
     if !db.exists() {
-        eprintln!("error: {} does not exist", db.display());
+        say!("error: {} does not exist", db.display());
         return ExitCode::from(1);
     }
     let mut store = match tara_bot::store::Store::open(&db) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {}", about_file("opening", &db, &e));
+            say!("error: {}", about_file("opening", &db, &e));
             return ExitCode::from(1);
         }
     };
@@ -614,7 +626,7 @@ fn run_tournament(command: TournamentCommand) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             ExitCode::from(1)
         }
     }
@@ -626,13 +638,13 @@ fn run_export(db: Option<std::path::PathBuf>, server: Option<String>) -> ExitCod
         Err(code) => return code,
     };
     if !db.exists() {
-        eprintln!("error: {} does not exist", db.display());
+        say!("error: {} does not exist", db.display());
         return ExitCode::from(1);
     }
     let mut store = match tara_bot::store::Store::open(&db) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {}", about_file("opening", &db, &e));
+            say!("error: {}", about_file("opening", &db, &e));
             return ExitCode::from(1);
         }
     };
@@ -648,7 +660,7 @@ fn run_export(db: Option<std::path::PathBuf>, server: Option<String>) -> ExitCod
         Ok(_) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            say!("error: {e:#}");
             ExitCode::from(1)
         }
     }
@@ -676,7 +688,7 @@ fn run_engine(mut args: EngineArgs) -> ExitCode {
             for l in lines {
                 out!("{l}");
             }
-            eprintln!("{failure}");
+            say!("{failure}");
             ExitCode::from(1)
         }
     }
@@ -720,7 +732,7 @@ fn run_analyse(args: AnalyseArgs) -> ExitCode {
         Ok((line, png)) => {
             if let Some(path) = args.chart {
                 if let Err(e) = std::fs::write(&path, png) {
-                    eprintln!("error: cannot write {}: {e}", path.display());
+                    say!("error: cannot write {}: {e}", path.display());
                     return ExitCode::from(1);
                 }
             }
@@ -728,7 +740,7 @@ fn run_analyse(args: AnalyseArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{e}");
+            say!("{e}");
             ExitCode::from(1)
         }
     }
@@ -745,7 +757,7 @@ fn run_ai(args: AiArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{e}");
+            say!("{e}");
             ExitCode::from(1)
         }
     }
@@ -764,12 +776,12 @@ fn run_render(mut args: RenderArgs) -> ExitCode {
     let target = match args.target() {
         Ok(t) => t,
         Err(message) => {
-            eprintln!("error: {message}\n\nUsage: {usage}");
+            say!("error: {message}\n\nUsage: {usage}");
             return ExitCode::from(2);
         }
     };
     if args.replay && args.game.position.is_some() {
-        eprintln!("error: --replay draws a whole game from its start, so it cannot be combined with --position\n\nUsage: {usage}");
+        say!("error: --replay draws a whole game from its start, so it cannot be combined with --position\n\nUsage: {usage}");
         return ExitCode::from(2);
     }
     let options = start.options();
@@ -778,7 +790,7 @@ fn run_render(mut args: RenderArgs) -> ExitCode {
     let pos = match replayed {
         Ok(pos) => pos,
         Err(failure) => {
-            eprintln!("{failure}");
+            say!("{failure}");
             return ExitCode::from(1);
         }
     };
@@ -791,7 +803,7 @@ fn run_render(mut args: RenderArgs) -> ExitCode {
     } else {
         let ply = args.ply.unwrap_or(moves.len());
         if ply > moves.len() {
-            eprintln!(
+            say!(
                 "error: --ply {ply} is past the end of the game ({} moves)",
                 moves.len()
             );
@@ -807,7 +819,7 @@ fn run_render(mut args: RenderArgs) -> ExitCode {
     match target {
         RenderTarget::File(path) => {
             if let Err(e) = std::fs::write(&path, bytes) {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                say!("error: cannot write {}: {e}", path.display());
                 return ExitCode::from(1);
             }
         }
@@ -816,7 +828,7 @@ fn run_render(mut args: RenderArgs) -> ExitCode {
             let mut stdout = std::io::stdout().lock();
             if let Err(e) = stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    eprintln!("error: writing the image to standard output: {e}");
+                    say!("error: writing the image to standard output: {e}");
                     return ExitCode::from(1);
                 }
             }
@@ -838,14 +850,14 @@ fn run_db(command: DbCommand) -> ExitCode {
                     _ => false,
                 };
                 if same {
-                    eprintln!(
+                    say!(
                         "error: {} is the database itself; name another file for the backup",
                         file.display()
                     );
                     return ExitCode::from(2);
                 }
                 if !force {
-                    eprintln!(
+                    say!(
                         "error: {} already exists; name another file, or add --force to replace it",
                         file.display()
                     );
@@ -868,7 +880,7 @@ fn run_db(command: DbCommand) -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: {}", about_file("backing up", &db, &e));
+                    say!("error: {}", about_file("backing up", &db, &e));
                     ExitCode::from(1)
                 }
             }
@@ -889,7 +901,7 @@ fn run_db(command: DbCommand) -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    eprintln!("error: {}", about_file("checking", &db, &e));
+                    say!("error: {}", about_file("checking", &db, &e));
                     ExitCode::from(1)
                 }
             }
@@ -1048,14 +1060,14 @@ fn run_discord(args: RunArgs) -> ExitCode {
     let config = match tara_bot::config::Config::load() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             return ExitCode::from(2);
         }
     };
     let token = match tara_bot::discord::token(config.discord_token_file.as_deref()) {
         Ok(t) => t,
         Err(message) => {
-            eprintln!("{message}");
+            say!("{message}");
             return ExitCode::from(2);
         }
     };
@@ -1064,7 +1076,7 @@ fn run_discord(args: RunArgs) -> ExitCode {
     let store = match tara_bot::store::Store::open(&db) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: opening the database {}: {e}", db.display());
+            say!("error: opening the database {}: {e}", db.display());
             return ExitCode::from(1);
         }
     };
@@ -1090,14 +1102,14 @@ fn run_discord(args: RunArgs) -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
+            say!("error: cannot start the async runtime: {e}");
             return ExitCode::from(1);
         }
     };
     match runtime.block_on(tara_bot::discord::run(bot, settings)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            say!("error: {e:#}");
             ExitCode::from(1)
         }
     }

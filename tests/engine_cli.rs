@@ -635,3 +635,31 @@ fn a_closed_standard_output_ends_every_command_quietly() {
         assert_eq!(stderr(&out), "", "{args:?}");
     }
 }
+
+/// A standard error that cannot be written (`2>/dev/full`) loses the message but not the exit
+/// status: 1 for a bad move or a missing file, 2 for bad options, never a panic (101).
+#[test]
+fn an_unwritable_standard_error_keeps_the_exit_status() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        // Only where the system has /dev/full (Linux, where CI runs).
+        return;
+    };
+    for (args, status) in [
+        (&["engine", "--variant", "hkot-1", "--moves", "zz"][..], 1),
+        (&["engine", "--variant", "foo"][..], 2),
+        (&["ai", "--variant", "foo"][..], 2),
+        (&["frobnicate"][..], 2),
+        (
+            &["render", "--variant", "hkot-1", "--replay", "-o", "x.png"][..],
+            2,
+        ),
+        (&["db", "check", "--db", "/nonexistent/tara.db"][..], 1),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+            .args(args)
+            .stderr(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(status), "{args:?}");
+    }
+}
