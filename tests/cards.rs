@@ -63,8 +63,10 @@ fn leaderboard_rows(n: usize) -> Vec<LeaderboardRow> {
     ];
     (0..n)
         .map(|i| {
-            let games = 60 - 2 * i as u32;
-            let wins = games * (25 - i as u32) / 40;
+            // Fewer games and wins down the table (never below 10 games or 0 wins, so a
+            // long table's rows stay plausible: no wrap-around).
+            let games = 60u32.saturating_sub(2 * i as u32).max(10);
+            let wins = games * 25u32.saturating_sub(i as u32) / 40;
             let draws = games / 10;
             LeaderboardRow {
                 rank: i as u32 + 1,

@@ -108,7 +108,7 @@ impl Retire {
         user: impl Fn(&str, &str) -> String,
         channel: impl Fn(&str) -> String,
     ) -> String {
-        write_parts(&self.text, true, user, channel)
+        write_parts(&self.text, Medium::Markdown, user, channel)
     }
 }
 
@@ -203,17 +203,50 @@ pub struct ThreadRequest {
     pub name: String,
 }
 
+/// How parts are written out: as Markdown (Discord), as stored (tests, logs), or for a
+/// terminal, which shows Markdown's marks rather than reading them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Medium {
+    Markdown,
+    Plain,
+    Terminal,
+}
+
+/// The bot's own Markdown text as a terminal shows it: bold marks (`**`) dropped, and the
+/// escapes [`escape_markdown`] puts before names and other user text taken back, so that
+/// `mary\_jane` reads `mary_jane`.
+fn unmarked(text: &str) -> String {
+    let text = text.replace("**", "");
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&next) = chars.peek() {
+                if "\\*_~`|>#-[]()<:".contains(next) {
+                    out.push(next);
+                    chars.next();
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Parts written out as text, mentions and channels by the adapter's functions.
-/// With `markdown`, user-written parts are escaped ([`escape_markdown`]).
+/// As Markdown, user-written parts are escaped ([`escape_markdown`]).
 fn write_parts(
     parts: &[Part],
-    markdown: bool,
+    medium: Medium,
     user: impl Fn(&str, &str) -> String,
     channel: impl Fn(&str) -> String,
 ) -> String {
+    let markdown = medium == Medium::Markdown;
     let mut s = String::new();
     for p in parts {
         match p {
+            Part::Text(t) if medium == Medium::Terminal => s.push_str(&unmarked(t)),
             Part::Text(t) => s.push_str(t),
             Part::User { id, name } => s.push_str(&user(id, name)),
             Part::Channel(c) => s.push_str(&channel(c)),
@@ -232,7 +265,28 @@ impl Reply {
         user: impl Fn(&str, &str) -> String,
         channel: impl Fn(&str) -> String,
     ) -> String {
-        write_parts(&self.parts, false, user, channel)
+        write_parts(&self.parts, Medium::Plain, user, channel)
+    }
+
+    /// The text as a terminal shows it (the console): [`Reply::text_with`] without the
+    /// Markdown of the bot's own text (bold marks, escapes), user-written text as written.
+    pub fn terminal_text_with(
+        &self,
+        user: impl Fn(&str, &str) -> String,
+        channel: impl Fn(&str) -> String,
+    ) -> String {
+        write_parts(&self.parts, Medium::Terminal, user, channel)
+    }
+
+    /// The new text of the pressed button's message as a terminal shows it.
+    pub fn pressed_terminal_text_with(
+        &self,
+        user: impl Fn(&str, &str) -> String,
+        channel: impl Fn(&str) -> String,
+    ) -> Option<String> {
+        self.pressed_message
+            .as_ref()
+            .map(|parts| write_parts(parts, Medium::Terminal, user, channel))
     }
 
     /// The text as Markdown (Discord): [`Reply::text_with`] with user-written text escaped.
@@ -241,7 +295,7 @@ impl Reply {
         user: impl Fn(&str, &str) -> String,
         channel: impl Fn(&str) -> String,
     ) -> String {
-        write_parts(&self.parts, true, user, channel)
+        write_parts(&self.parts, Medium::Markdown, user, channel)
     }
 
     /// The new text of the pressed button's message ([`Reply::pressed_message`]), written
@@ -253,7 +307,7 @@ impl Reply {
     ) -> Option<String> {
         self.pressed_message
             .as_ref()
-            .map(|parts| write_parts(parts, true, user, channel))
+            .map(|parts| write_parts(parts, Medium::Markdown, user, channel))
     }
 
     /// The text with `@name` mentions and `#channel` references (console, logs, tests).
@@ -293,5 +347,23 @@ mod tests {
             "**Reason:** \\_hi\\_"
         );
         assert_eq!(r.plain_text(), "**Reason:** _hi_");
+    }
+
+    /// A terminal shows the bot's text without its Markdown (bold marks, the escapes put
+    /// before names), and user-written text exactly as written, asterisks included.
+    #[test]
+    fn a_terminal_shows_names_and_user_text_as_written() {
+        let name = "mary_jane **x** a\\b";
+        let r = Reply {
+            parts: vec![
+                Part::Text(format!("**Resign** against {}? ", escape_markdown(name))),
+                Part::Verbatim("**bold** \\_".into()),
+            ],
+            ..Reply::default()
+        };
+        assert_eq!(
+            r.terminal_text_with(|_, n| n.into(), |c| c.into()),
+            format!("Resign against {name}? **bold** \\_")
+        );
     }
 }

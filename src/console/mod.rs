@@ -456,11 +456,10 @@ impl<'a> Console<'a> {
                 let replies = self.bot.handle(&self.ctx(), cmd);
                 let mut s = String::new();
                 if let Some(text) = replies.iter().find_map(|r| {
-                    r.pressed_text_with(|_, name| format!("@{name}"), |c| format!("#{c}"))
+                    r.pressed_terminal_text_with(|_, name| format!("@{name}"), |c| format!("#{c}"))
                 }) {
                     s.push_str(&format!(
-                        "[the message with the buttons now reads] {}\n",
-                        text.replace("**", "")
+                        "[the message with the buttons now reads] {text}\n"
                     ));
                 }
                 s.push_str(&self.show(&replies));
@@ -475,12 +474,10 @@ impl<'a> Console<'a> {
             if let Some(id) = r.outbox {
                 self.shown.borrow_mut().push(id);
             }
-            let text = r
-                .text_with(
-                    |_, name| format!("@{}", escape_controls(name, false)),
-                    |c| format!("#{}", escape_controls(c, false)),
-                )
-                .replace("**", "");
+            let text = r.terminal_text_with(
+                |_, name| format!("@{}", escape_controls(name, false)),
+                |c| format!("#{}", escape_controls(c, false)),
+            );
             if r.edits.is_some() {
                 // An edit of an earlier message (an analysis's progress).
                 s.push_str("(edit) ");
