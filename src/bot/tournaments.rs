@@ -396,6 +396,38 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
             }
         }
     }
+    if t.format == TournamentFormat::Swiss {
+        // A round a player was not paired in (a late entrant's first, a withdrawn player's
+        // after withdrawing) is an absence, 0 points (`Z`), not a blank (a game in progress);
+        // a withdrawn player of a running Swiss is absent from the next round too, entered in
+        // advance, so that `pair --dutch` pairs the file as the bot does.
+        let absent = RoundEntry {
+            opponent: None,
+            colour: None,
+            code: Code::ZeroBye,
+        };
+        for (i, p) in m.players.iter().enumerate() {
+            let in_round = |round: u32| {
+                m.pairings.iter().any(|q| {
+                    q.round == round
+                        && (q.player0 == p.user_id || q.player1.as_deref() == Some(&p.user_id))
+                })
+            };
+            let tp = &mut players[i];
+            for (r, e) in tp.rounds.iter_mut().enumerate() {
+                if !in_round(r as u32 + 1) {
+                    *e = absent;
+                }
+            }
+            let next = rounds as u32 + 1;
+            if p.withdrawn_at.is_some()
+                && t.status == TournamentStatus::Running
+                && t.total_rounds.is_some_and(|n| next <= n)
+            {
+                tp.rounds.push(absent);
+            }
+        }
+    }
     for p in &mut players {
         while p.rounds.last() == Some(&RoundEntry::NOT_PAIRED) {
             p.rounds.pop();
