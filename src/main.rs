@@ -764,7 +764,7 @@ fn run_ai(args: AiArgs) -> ExitCode {
 }
 
 fn run_render(mut args: RenderArgs) -> ExitCode {
-    let usage = "tara-bot render --variant <id> [--scoring ..] [--first ..] [--position \"<notation>\"] --moves \"<...>\" [--ply N] [--names \"A,B\"] [--replay] -o FILE.png|FILE.gif|-\n       tara-bot render --record FILE [--ply N] [--names \"A,B\"] [--replay] -o FILE.png|FILE.gif|-";
+    let usage = "tara-bot render --variant <id> [--scoring ..] [--first ..] [--position \"<notation>\"] --moves \"<...>\" [--ply N | --replay] [--names \"A,B\"] -o FILE.png|FILE.gif|-\n       tara-bot render --record FILE [--ply N | --replay] [--names \"A,B\"] -o FILE.png|FILE.gif|-";
     args.game = match args.game.read_record() {
         Ok(g) => g,
         Err(code) => return code,
@@ -782,6 +782,10 @@ fn run_render(mut args: RenderArgs) -> ExitCode {
     };
     if args.replay && args.game.position.is_some() {
         say!("error: --replay draws a whole game from its start, so it cannot be combined with --position\n\nUsage: {usage}");
+        return ExitCode::from(2);
+    }
+    if args.replay && args.ply.is_some() {
+        say!("error: --ply draws the position after one move, and --replay the whole game: give one of them\n\nUsage: {usage}");
         return ExitCode::from(2);
     }
     let options = start.options();

@@ -494,6 +494,10 @@ fn render_picks_the_format_from_the_output_name_and_refuses_a_mismatch() {
         (&["--replay", "-o", "x.png"][..], "name a .gif file"),
         (&["-o", "x.jpg"][..], "must end in .png"),
         (&["--replay", "-o", "game"][..], "must end in .png"),
+        (
+            &["--replay", "--ply", "2", "-o", "g.gif"][..],
+            "give one of them",
+        ),
     ] {
         let out = run(extra);
         assert_eq!(out.status.code(), Some(2), "{extra:?}");
@@ -502,7 +506,7 @@ fn render_picks_the_format_from_the_output_name_and_refuses_a_mismatch() {
         assert!(err.contains("Usage:"), "{extra:?}: {err}");
         assert!(out.stdout.is_empty());
     }
-    for name in ["x.gif", "x.png", "x.jpg", "game"] {
+    for name in ["x.gif", "x.png", "x.jpg", "game", "g.gif"] {
         assert!(!dir.path().join(name).exists(), "{name} was written");
     }
 }

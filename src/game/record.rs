@@ -58,6 +58,8 @@ impl GameRecord {
         let mut scoring = None;
         let mut first = None;
         let mut move_texts: Vec<(usize, String)> = Vec::new();
+        // A byte-order mark (Windows editors save one) is not part of the first field's name.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -150,6 +152,11 @@ mod tests {
             let r = GameRecord::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(r.moves, spaced.moves, "{text}");
         }
+        let marked = GameRecord::parse("\u{feff}variant: hkot-1\r\nmoves: D4 B2 F6\r\n").unwrap();
+        assert_eq!(
+            marked.moves, spaced.moves,
+            "a byte-order mark and CRLF lines"
+        );
         let bad = GameRecord::parse("variant: hkot-1\nmoves: D4, Z9\n").unwrap_err();
         assert!(bad.to_string().starts_with("move 2 (Z9)"), "{bad}");
     }
