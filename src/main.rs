@@ -724,6 +724,19 @@ fn ai_setup(mut args: AiArgs, command: &str) -> Result<AiSetup, ExitCode> {
 }
 
 fn run_analyse(args: AnalyseArgs) -> ExitCode {
+    // The chart is a PNG file (standard output holds the JSON line).
+    if let Some(path) = &args.chart {
+        let png = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        if !png {
+            say!(
+                "error: --chart {}: the chart is a PNG image, so name a .png file (e.g. --chart chart.png)",
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+    }
     let s = match ai_setup(args.ai, "analyse") {
         Ok(s) => s,
         Err(code) => return code,

@@ -387,6 +387,15 @@ fn analyse_weighs_every_move_the_same_way_for_a_seed_and_names_a_bad_move() {
     again["ms"] = Value::Null;
     assert_eq!(first, again);
 
+    // A chart named as anything but a PNG is a usage error, and nothing is written.
+    for name in ["chart.gif", "-", "chart"] {
+        let out = analyse_cmd(&["--variant", "hkot-1", "--moves", "D4", "--chart", name]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("name a .png file"), "{name}: {err}");
+        assert!(out.stdout.is_empty() && !std::path::Path::new(name).exists());
+    }
+
     // A bad move is named as engine names it.
     let out = analyse_cmd(&["--variant", "hkot-1", "--moves", "D4 D4"]);
     assert_eq!(out.status.code(), Some(1));
