@@ -423,6 +423,12 @@ fn abort_before_the_first_move_or_by_a_moderator() {
         "{}",
         r[0].plain_text()
     );
+    // The opponent is pinged, the player who aborted is not.
+    assert!(
+        r[0].mentions.contains(&"aoife".to_string()) && !r[0].mentions.contains(&"brian".into()),
+        "{:?}",
+        r[0].mentions
+    );
     assert!(active(&h.db(), "c").is_none());
     h.start("aoife", "brian", "c", "hkot-2", "me");
     h.mv("aoife", "c", "D4");

@@ -322,10 +322,18 @@ impl Bot {
                     ));
                 }
             }
-            let b = Builder::new()
+            let mut b = Builder::new()
                 .text("Game aborted by ")
                 .user(&ctx.user.id, &ctx.user.name)
                 .text(": no result, no points.");
+            // The opponent learns of it (in a match, the replayed game's start pings instead).
+            if let (Some(seat), None) = (l.game.seat_of(&ctx.user.id), l.game.match_id) {
+                let other = 1 - seat;
+                b = b
+                    .text(" ")
+                    .ping(&l.game.seats[other], &l.names[other])
+                    .text(", the channel is free for a new game.");
+            }
             self.abort_game(tx, &l, b, true, now)
         })
     }
