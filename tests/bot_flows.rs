@@ -1283,8 +1283,8 @@ fn a_player_has_at_most_ten_open_challenges_unless_the_server_says_otherwise() {
     assert!(r[0].ephemeral && r[0].mentions.is_empty());
     assert_eq!(
         r[0].plain_text(),
-        "You already have 10 open challenges on this server, the most it allows. Wait for \
-         answers, or `/cancel` one first (open challenges expire after 7 days)."
+        "You already have 10 open challenges on this server, and it allows at most 10. Wait \
+         for answers, or `/cancel` one first (open challenges expire after 7 days)."
     );
     // Challenges to her do not count against her, nor do other servers'.
     let r = h.send(
@@ -1342,9 +1342,24 @@ fn a_player_has_at_most_ten_open_challenges_unless_the_server_says_otherwise() {
     );
     assert!(
         r[0].ephemeral
-            && r[0]
-                .plain_text()
-                .starts_with("You already have 1 open challenges"),
+            && r[0].plain_text().starts_with(
+                "You already have 1 open challenge on this server, and it allows at most 1."
+            ),
+        "{}",
+        r[0].plain_text()
+    );
+    // A limit lowered below what is open already: the refusal says how many are open.
+    h.bot
+        .handle(&ctx_on("server", "mod", "c0", true), settings(3));
+    let r = h.send(
+        "aoife",
+        "c12",
+        challenge_cmd("p12", "hkot-1", None, None, false, None),
+    );
+    assert!(
+        r[0].plain_text().starts_with(
+            "You already have 10 open challenges on this server, and it allows at most 3."
+        ),
         "{}",
         r[0].plain_text()
     );

@@ -640,7 +640,7 @@ impl Bot {
                  ({VACATION_DAYS} days in any 365 days).\n\
                  This server: default time control **{}**, first reminder after {} or a quarter \
                  of the time per move, whichever is later. Challenges expire after {}; each \
-                 player may have {} open and send {} commands per 10 seconds (Manage Server \
+                 player may have {} open and send {} per 10 seconds (Manage Server \
                  can change these).",
                 vacation_left(vacation_available(tx, &ctx.user.id, now)?),
                 if days == TimeControl::NoClock {
@@ -654,7 +654,7 @@ impl Bot {
                     i64::from(lobby::max_challenges(tx, &ctx.server)?),
                     "challenge"
                 ),
-                server_rate_limit(tx, &ctx.server)?,
+                plural(i64::from(server_rate_limit(tx, &ctx.server)?), "command"),
             ) + &super::tournaments::creator_role_text(tx, &ctx.server)?;
             outs.insert(0, Out::text(Reply::private(text)));
             Ok(outs)

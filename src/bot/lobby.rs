@@ -497,11 +497,14 @@ fn challenge_limits(tx: &Tx, ctx: &Ctx, opponent: Option<&User>) -> Outcome<Opti
 /// Why `ctx.user` may not open one more challenge: the server's `max_challenges`, if reached.
 fn open_count_limit(tx: &Tx, ctx: &Ctx) -> Outcome<Option<Reply>> {
     let max = max_challenges(tx, &ctx.server)?;
-    if tx.open_challenge_count(&ctx.server, &ctx.user.id)? >= i64::from(max) {
+    let open = tx.open_challenge_count(&ctx.server, &ctx.user.id)?;
+    if open >= i64::from(max) {
+        // The server's limit may have been lowered below what the user already has open.
         return Ok(Some(Reply::private(format!(
-            "You already have {max} open challenges on this server, the most it allows. Wait \
-             for answers, or `/cancel` one first (open challenges expire after {} days).",
-            challenge_days(tx, &ctx.server)?
+            "You already have {} on this server, and it allows at most {max}. Wait for \
+             answers, or `/cancel` one first (open challenges expire after {}).",
+            super::time::plural(open, "open challenge"),
+            super::time::plural(i64::from(challenge_days(tx, &ctx.server)?), "day")
         ))));
     }
     Ok(None)
