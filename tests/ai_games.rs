@@ -333,6 +333,40 @@ fn the_players_clock_runs_and_the_ais_never_does() {
     h.bot.tick();
     assert!(active(&h.db(), "c").is_some());
     assert_eq!(play_pending(&h.bot, MS).len(), 1);
+    // A vacation pauses the player's clock; nobody is told but the player (the AI reads
+    // nothing), and the same when it ends.
+    let before = active(&h.db(), "c").unwrap().deadline_at.unwrap();
+    for (cmd, says) in [
+        (
+            Command::Vacation {
+                days: Some(2),
+                end: false,
+                confirmed: true,
+            },
+            "You are on vacation",
+        ),
+        (
+            Command::Vacation {
+                days: None,
+                end: true,
+                confirmed: false,
+            },
+            "Welcome back",
+        ),
+    ] {
+        let r = h.send("aoife", "c", cmd);
+        assert_eq!(r.len(), 1, "{}", texts(&r));
+        assert!(
+            r[0].ephemeral && r[0].plain_text().contains(says),
+            "{}",
+            texts(&r)
+        );
+        if says == "You are on vacation" {
+            let paused = active(&h.db(), "c").unwrap().deadline_at.unwrap();
+            assert!(paused > before, "the clock is paused");
+        }
+    }
+    assert_eq!(active(&h.db(), "c").unwrap().deadline_at, Some(before));
     let g = active(&h.db(), "c").unwrap();
     let deadline = g.deadline_at.expect("the player's clock runs again");
     // The player's clock runs out as in any game.

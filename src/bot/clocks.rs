@@ -431,12 +431,16 @@ impl Bot {
                     paused += 1;
                 }
                 let other = 1 - seat;
+                if l.game.ai_levels[other].is_some() {
+                    // The AI has no clock and reads nothing: no one to tell.
+                    continue;
+                }
                 let mut r = Builder::new()
                     .ping(&l.game.seats[other], &l.names[other])
                     .text(", ")
                     .user(&ctx.user.id, &ctx.user.name)
                     .text(format!(
-                        " is on vacation until {}: their clock is paused until then.",
+                        " is on vacation until {}: their clock does not run until then.",
                         date_text(end)
                     ))
                     .build();
@@ -497,6 +501,9 @@ impl Bot {
                     }
                 } else {
                     b = b.text(".");
+                }
+                if l.game.ai_levels[1 - seat].is_some() {
+                    continue;
                 }
                 let mut r = b.build();
                 r.channel = Some(l.game.channel_id.clone());
