@@ -253,7 +253,7 @@ commands! {
         reason: Option<String> = "reason", "Moderators: why (shown to the players and in the audit log)" .max_length(200);
     }
     /// Moderators: the server's latest moderator actions; Manage Server: where each is posted.
-    Audit = "audit", "Moderators: the latest moderator actions; where each new one is posted", private: true, Bot::audit {
+    Audit = "audit", "Moderators: the latest moderator actions; Manage Server: where each new one is posted", private: true, Bot::audit {
         log: Option<super::moderation::AuditLog> = "log", "Manage Server: post each new entry in this channel, or stop";
     }
     /// Pause all your clocks for some days, or end your vacation early; with no game with a
@@ -263,16 +263,16 @@ commands! {
         end: bool = "end", "End your vacation now; the whole days not begun come back";
         confirmed: bool = "confirm", "Take it even with no game with a clock in progress" .hidden();
     }
-    /// Show or change settings: your reminders; moderators: the server's default days per move,
-    /// first-reminder delay, and limits (challenge expiry, open challenges, command rate).
-    Settings = "settings", "Your reminders; moderators: the server's clock defaults and limits", private: true, Bot::settings {
+    /// Show or change settings: your reminders; Manage Server: the server's default days per
+    /// move, first-reminder delay, and limits (challenge expiry, open challenges, command rate).
+    Settings = "settings", "Your reminders; Manage Server: the server's clock defaults and limits", private: true, Bot::settings {
         reminders: Option<super::clocks::Reminders> = "reminders", "Where reminders reach you";
-        default_days: Option<TimeControl> = "default-days", "Moderators: the server's default days per move";
-        reminder_hours: Option<u32> = "reminder-hours", "Moderators: hours before the first reminder" .min(1) .max(168);
-        challenge_days: Option<u32> = "challenge-days", "Moderators: days an unanswered challenge stays open (default 7)" .min(1) .max(90);
-        max_challenges: Option<u32> = "max-challenges", "Moderators: open challenges per player (default 10)" .min(1) .max(100);
-        rate_limit: Option<u32> = "rate-limit", "Moderators: commands per player per 10 seconds (default 10)" .min(1) .max(100);
-        tournament_role: Option<String> = "tournament-role", "Moderators: a role whose members may create tournaments (@role; \"moderators\": only moderators)" .max_length(100);
+        default_days: Option<TimeControl> = "default-days", "Manage Server: the server's default days per move";
+        reminder_hours: Option<u32> = "reminder-hours", "Manage Server: hours before the first reminder" .min(1) .max(168);
+        challenge_days: Option<u32> = "challenge-days", "Manage Server: days an unanswered challenge stays open (default 7)" .min(1) .max(90);
+        max_challenges: Option<u32> = "max-challenges", "Manage Server: open challenges per player (default 10)" .min(1) .max(100);
+        rate_limit: Option<u32> = "rate-limit", "Manage Server: commands per player per 10 seconds (default 10)" .min(1) .max(100);
+        tournament_role: Option<String> = "tournament-role", "Manage Server: a role whose members may create tournaments (@role; \"moderators\": only moderators)" .max_length(100);
     }
     /// The server's best players of a game (rated games in the last 90 days).
     Leaderboard = "leaderboard", "The server's best rated players of a game", private: false, Bot::leaderboard {
@@ -328,7 +328,7 @@ commands! {
     Live = "live", "The server's games in progress, for spectators", private: false, Bot::live {}
     // Tournaments (`tournaments.rs`): the subcommands of `/tournament`.
     /// Create a tournament whose round messages go to this channel (moderators).
-    TournamentCreate = "tournament create", "Moderators: create a tournament in this channel", private: false, Bot::tournament_create {
+    TournamentCreate = "tournament create", "Moderators (or the tournament role): create a tournament in this channel", private: false, Bot::tournament_create {
         name: String = "name", "Its name" .max_length(60);
         variant: Variant = "variant", "Which game";
         system: TournamentSystem = "system", "How it is paired";
