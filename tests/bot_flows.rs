@@ -493,13 +493,13 @@ fn a_moderator_ends_a_match_with_a_reason_and_the_audit_log_keeps_it() {
     let r = h.bot.handle(
         &mona,
         Command::Abort {
-            reason: Some("players asked to stop".into()),
+            reason: Some("players asked to *stop*".into()),
         },
     );
     let text = r[0].plain_text();
     assert!(!r[0].ephemeral);
     assert!(
-        text.contains("@mona") && text.contains("players asked to stop"),
+        text.contains("@mona") && text.contains("players asked to *stop*"),
         "{text}"
     );
     assert!(text.contains("The match is called off"), "{text}");
@@ -513,24 +513,29 @@ fn a_moderator_ends_a_match_with_a_reason_and_the_audit_log_keeps_it() {
     // No replay: the channel is free.
     assert!(active(&h.db(), "c").is_none());
     assert_eq!(r.len(), 2, "{:?}", texts(&r));
-    let entry = r[1].plain_text();
+    // The entry as Discord gets it: the channel a mention, the moderator's reason escaped
+    // (shown as typed, never read as Markdown).
+    let entry = r[1].markdown_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
     assert_eq!(r[1].channel.as_deref(), Some("mod-log"));
     assert!(
-        entry.contains("abort") && entry.contains("players asked to stop"),
+        entry.contains("abort · game #")
+            && entry.contains(" in <#c>: ")
+            && entry.contains("reason: players asked to \\*stop\\*"),
         "{entry}"
     );
     assert!(r[1].mentions.is_empty(), "the log pings no one");
     // The log lists both actions, newest first.
     let r = h.bot.handle(&mona, Command::Audit { log: None });
     assert!(r[0].ephemeral);
-    let log = r[0].plain_text();
+    let log = r[0].markdown_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
+    assert!(log.contains("entries are posted in <#mod-log>"), "{log}");
     let abort = log.find("abort · game #").expect("the abort is listed");
     let choice = log
         .find("audit-log")
         .expect("the log channel choice is listed");
     assert!(abort < choice, "{log}");
     assert!(
-        log.contains("match called off; reason: players asked to stop"),
+        log.contains("match called off; reason: players asked to \\*stop\\*"),
         "{log}"
     );
 }

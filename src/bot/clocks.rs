@@ -613,7 +613,10 @@ impl Bot {
                 let mut changed = Vec::new();
                 if let Some(r) = &tournament_role {
                     changed.push(match r {
-                        Some(id) => format!("tournament-role set to <@&{id}>"),
+                        Some(id) => format!(
+                            "tournament-role set to <@&{}>",
+                            super::reply::escape_markdown(id)
+                        ),
                         None => "tournament-role cleared (moderators only)".to_string(),
                     });
                 }

@@ -29,6 +29,9 @@ choices!(AuditLog {
 
 /// Records a moderator action in the audit log, in the transaction of the action itself; the
 /// entry as a message for the server's log channel, if it has one (owed like any message).
+/// `detail` is Markdown, shown as it is (so a channel or role mention in it works): whatever a
+/// user wrote in it (a reason) the caller escapes
+/// ([`escape_markdown`](super::reply::escape_markdown)).
 pub(crate) fn record_action(
     tx: &Tx,
     ctx: &Ctx,
@@ -45,8 +48,7 @@ pub(crate) fn record_action(
         let mut r = Builder::new()
             .text("**Moderator action** · ")
             .user(&ctx.user.id, &ctx.user.name)
-            .text(format!(" · {action} · {subject}: "))
-            .verbatim(detail)
+            .text(format!(" · {action} · {subject}: {detail}"))
             .build();
         r.channel = Some(c);
         Out::text(r)
@@ -112,8 +114,7 @@ impl Bot {
                 b = b
                     .text(format!("\n{} · ", date_text(r.created_at)))
                     .user(&r.moderator_id, &who)
-                    .text(format!(" · {} · {}: ", r.action, r.subject))
-                    .verbatim(r.detail);
+                    .text(format!(" · {} · {}: {}", r.action, r.subject, r.detail));
             }
             Ok(vec![Out::text(b.private().build())])
         })

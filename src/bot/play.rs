@@ -371,7 +371,7 @@ impl Bot {
             } else {
                 ""
             },
-            reason.unwrap_or("none given")
+            reason.map_or("none given".to_string(), escape_markdown)
         );
         outs.extend(record_action(tx, ctx, "abort", &subject, &detail, now)?);
         Ok(outs)
