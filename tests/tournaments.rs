@@ -1263,3 +1263,26 @@ fn a_shared_first_place_is_named_as_shared() {
     );
     assert!(!after.contains("winner"), "{after}");
 }
+
+/// An organiser's action taken by a moderator who did not create the tournament goes in the
+/// audit log, as every moderator action does; the creator's own do not (they are theirs).
+#[test]
+fn a_moderators_tournament_actions_are_audited() {
+    let h = Harness::new(false);
+    setup(&h, "/tournament create Cup ard-ri round-robin");
+    let mona = |line: &str| h.bot.handle(&ctx("mona", CHANNEL, true), command(line));
+    let audit = || texts(&mona("/audit"));
+    assert!(
+        audit().contains("No moderator actions"),
+        "the creator's start is not audited"
+    );
+    mona("/tournament withdraw brian");
+    mona("/tournament cancel");
+    let log = audit();
+    let withdraw = log.find("tournament-withdraw · tournament #1 Cup: withdrew brian");
+    let cancel = log.find("tournament-cancel · tournament #1 Cup: called off;");
+    assert!(
+        cancel.is_some() && withdraw.is_some() && cancel < withdraw,
+        "{log}"
+    );
+}

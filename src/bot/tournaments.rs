@@ -217,6 +217,23 @@ fn is_organiser(ctx: &Ctx, t: &TournamentRow) -> bool {
     ctx.moderator || ctx.user.id == t.creator_id
 }
 
+/// An organiser's action taken by a moderator's right (not the tournament's creator) goes in
+/// the audit log like every moderator action; the entry for the log channel, if any.
+fn audit_if_moderator(
+    tx: &Tx,
+    ctx: &Ctx,
+    t: &TournamentRow,
+    action: &str,
+    detail: &str,
+    now: i64,
+) -> Outcome<Option<Out>> {
+    if !ctx.moderator || ctx.user.id == t.creator_id {
+        return Ok(None);
+    }
+    let subject = format!("tournament #{} {}", t.id, escape_markdown(&t.name));
+    super::moderation::record_action(tx, ctx, action, &subject, detail, now)
+}
+
 fn organiser_only(ctx: &Ctx, t: &TournamentRow, what: &str) -> Outcome<()> {
     if is_organiser(ctx, t) {
         Ok(())
@@ -1101,7 +1118,19 @@ impl Bot {
             }
             let mut reply = b.build();
             reply.channel = Some(t.channel_id.clone());
-            Ok(vec![Out::text(reply)])
+            let mut outs = vec![Out::text(reply)];
+            outs.extend(audit_if_moderator(
+                tx,
+                ctx,
+                &t,
+                "tournament-cancel",
+                &format!(
+                    "called off; {} in progress ended without a result",
+                    super::time::plural(aborted, "game")
+                ),
+                now,
+            )?);
+            Ok(outs)
         })
     }
 
@@ -1203,6 +1232,14 @@ impl Bot {
             let mut reply = b.build();
             reply.channel = Some(t.channel_id.clone());
             let mut outs = vec![Out::text(reply)];
+            outs.extend(audit_if_moderator(
+                tx,
+                ctx,
+                &t,
+                "tournament-start",
+                &format!("started with {n} players"),
+                now,
+            )?);
             outs.extend(self.advance(tx, t.id, now)?);
             Ok(outs)
         })
@@ -1251,6 +1288,16 @@ impl Bot {
                 format!("by {}", escape_markdown(&ctx.user.name))
             };
             let mut outs = self.withdraw(tx, &t, &who.id, &by, now)?;
+            if who.id != ctx.user.id {
+                outs.extend(audit_if_moderator(
+                    tx,
+                    ctx,
+                    &t,
+                    "tournament-withdraw",
+                    &format!("withdrew {}", escape_markdown(&who.name)),
+                    now,
+                )?);
+            }
             outs.extend(self.advance(tx, t.id, now)?);
             Ok(outs)
         })
