@@ -1286,3 +1286,22 @@ fn a_moderators_tournament_actions_are_audited() {
         "{log}"
     );
 }
+
+/// `/tournament export` attaches the TRF-16 file and shows it in its text too, for where no
+/// file can be attached (the console shows the text).
+#[test]
+fn the_tournament_export_is_a_file_and_its_text() {
+    let h = Harness::new(false);
+    setup(&h, "/tournament create Cup ard-ri round-robin");
+    let r = h
+        .bot
+        .handle(&ctx("brian", CHANNEL, false), command("/tournament export"));
+    assert_eq!(r.len(), 1);
+    assert!(r[0].ephemeral, "answered privately");
+    let d = r[0].document.as_ref().expect("the file");
+    assert!(d.always);
+    assert_eq!(d.filename, "tournament-1.trf");
+    let trf = Trf::parse(&d.text).unwrap();
+    assert_eq!(trf.players.len(), PLAYERS.len());
+    assert!(r[0].plain_text().contains(&d.text), "{}", r[0].plain_text());
+}

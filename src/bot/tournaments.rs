@@ -2122,7 +2122,13 @@ impl Bot {
         self.read(|tx| {
             let t = find(tx, ctx, id, &ALL_STATUSES)?;
             let text = self.tournament_trf(tx, &t)?;
-            let mut reply = Reply::private(format!("{} as a FIDE TRF-16 file.", title(&t)));
+            // The text shows the file where no file can be attached (the console); Discord
+            // sends the note with the file instead.
+            let fence = super::text::fence_for(&text);
+            let mut reply = Reply::private(format!(
+                "{} as a FIDE TRF-16 file:\n{fence}\n{text}{fence}",
+                title(&t)
+            ));
             reply.document = Some(Document {
                 filename: format!("tournament-{}.trf", t.id),
                 text,

@@ -132,6 +132,8 @@ fn words(line: &str) -> Vec<Word> {
 fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
     let mut values = Values::new();
     let usage = || format!("usage: {}", spec.usage());
+    // A value that does not read is answered with the usage line, as a bad choice is.
+    let bad = |e: String| format!("{e} ({})", spec.usage());
     let keyed = |w: &Word| -> Option<(&OptionSpec, String)> {
         let (k, v) = w.text.split_once([':', '='])?;
         let k = k.to_ascii_lowercase().replace('_', "-");
@@ -146,10 +148,10 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
         for w in words(rest) {
             match keyed(&w) {
                 Some((x, v)) if !x.rest && !v.is_empty() => {
-                    values.set(x.name, x.value_from_text(&v)?);
+                    values.set(x.name, x.value_from_text(&v).map_err(bad)?);
                 }
                 Some((x, v)) if x.rest && w.quoted && !whole => {
-                    values.set(x.name, x.value_from_text(&v)?);
+                    values.set(x.name, x.value_from_text(&v).map_err(bad)?);
                     whole = true;
                 }
                 _ if whole => {
@@ -166,7 +168,7 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
                     if key.is_some_and(|(x, _)| x.rest) {
                         text = text.split_once([':', '=']).map_or(text, |(_, v)| v);
                     }
-                    values.set(o.name, o.value_from_text(text.trim())?);
+                    values.set(o.name, o.value_from_text(text.trim()).map_err(bad)?);
                     return Ok(values);
                 }
             }
@@ -202,7 +204,7 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
                 usage()
             ));
         };
-        values.set(o.name, o.value_from_text(text)?);
+        values.set(o.name, o.value_from_text(text).map_err(bad)?);
         filled.push(o.name);
     }
     Ok(values)
@@ -786,7 +788,15 @@ mod tests {
         );
         assert_eq!(
             parse_line("/board x"),
-            Err("'x' is not a number (`ply`).".into())
+            Err("'x' is not a number (`ply`). (/board [ply] [marks] [arrows])".into())
+        );
+        assert_eq!(
+            parse_line("/challenge @bob ard-ri rated:maybe"),
+            Err(
+                "`rated` is yes or no, not 'maybe'. \
+                 (/challenge [opponent] variant [scoring] [first] [days] [match] [rated] [thread])"
+                    .into()
+            )
         );
         assert!(parse_line("/frobnicate").is_err());
         assert_eq!(
