@@ -421,6 +421,19 @@ fn bad_tournament_commands_get_clear_answers() {
         command("/tournament create X hkot-1 knockout pace:by-round"),
     );
     assert!(r[0].plain_text().contains("for round robins"));
+    // More players than the format takes are refused at creation, not when the table fills.
+    let r = h.bot.handle(
+        &ctx("mod", CHANNEL, true),
+        command("/tournament create Y hkot-1 round-robin max-players:65"),
+    );
+    assert!(
+        r[0].ephemeral
+            && r[0].plain_text().contains(
+                "A round robin takes at most 64 players, so `max-players` can be at most 64"
+            ),
+        "{}",
+        r[0].plain_text()
+    );
     // Once started, a knockout takes nobody late (Part F.3 allows it for a Swiss only).
     ok(&h.bot, "mod", CHANNEL, "/tournament start id:1");
     let r = h.bot.handle(

@@ -53,6 +53,14 @@ const MAX_ROUND_ROBIN: u32 = 64;
 /// The most players a knockout or a Swiss takes.
 const MAX_KNOCKOUT: u32 = 128;
 
+/// The most players a tournament of `format` takes.
+fn player_cap(format: TournamentFormat) -> u32 {
+    match format {
+        TournamentFormat::RoundRobin => MAX_ROUND_ROBIN,
+        _ => MAX_KNOCKOUT,
+    }
+}
+
 /// The most rounds a Swiss may be created with.
 pub(crate) const MAX_SWISS_ROUNDS: u32 = 50;
 
@@ -925,6 +933,14 @@ impl Bot {
             }
             _ => {}
         }
+        let cap = player_cap(format);
+        if let Some(n) = max_players.filter(|&n| n > cap) {
+            return Err(Fail::User(format!(
+                "A {} takes at most {cap} players, so `max-players` can be at most {cap} (not \
+                 {n}); leave it out for {cap}.",
+                format_name(format)
+            )));
+        }
         let scoring = scoring.unwrap_or(Scoring::Kingdoms);
         GameOptions::with(variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
         // Part F.4: every knockout tie is a two-game match.
@@ -1016,10 +1032,7 @@ impl Bot {
             }
             // A round robin of 64 plays 2,016 games, all started at once by default
             // (`bench tournament`: 0.4 s in one transaction); more is not offered.
-            let cap = match t.format {
-                TournamentFormat::RoundRobin => MAX_ROUND_ROBIN,
-                _ => MAX_KNOCKOUT,
-            };
+            let cap = player_cap(t.format);
             if let Some(max) = t.max_players.map_or(Some(cap), |m| Some(m.min(cap))) {
                 if players.len() as u32 >= max {
                     return Err(Fail::User(format!(
