@@ -704,11 +704,21 @@ struct AiSetup {
     seed: u64,
 }
 
+/// The usage lines of `ai` and `analyse` (which adds `[--chart FILE.png]`).
+fn ai_usage(command: &str) -> String {
+    let chart = if command == "analyse" {
+        " [--chart FILE.png]"
+    } else {
+        ""
+    };
+    format!(
+        "tara-bot {command} --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\" | --position \"<notation>\"] [--level 1..5] [--ms N | --budget N] [--seed S]{chart}\n       tara-bot {command} --record FILE [--level 1..5] [--ms N | --budget N] [--seed S]{chart}"
+    )
+}
+
 fn ai_setup(mut args: AiArgs, command: &str) -> Result<AiSetup, ExitCode> {
     args.game = args.game.read_record()?;
-    let usage = format!(
-        "tara-bot {command} --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--moves \"<m1> <m2> ...\" | --position \"<notation>\"] [--level 1..5] [--ms N | --budget N] [--seed S]\n       tara-bot {command} --record FILE [--level 1..5] [--ms N | --budget N] [--seed S]"
-    );
+    let usage = ai_usage(command);
     let start = args.game.start(&usage)?;
     Ok(AiSetup {
         moves: args.game.moves,
@@ -731,8 +741,9 @@ fn run_analyse(args: AnalyseArgs) -> ExitCode {
             .is_some_and(|e| e.eq_ignore_ascii_case("png"));
         if !png {
             say!(
-                "error: --chart {}: the chart is a PNG image, so name a .png file (e.g. --chart chart.png)",
-                path.display()
+                "error: --chart {}: the chart is a PNG image, so name a .png file (e.g. --chart chart.png)\n\nUsage: {}",
+                path.display(),
+                ai_usage("analyse")
             );
             return ExitCode::from(2);
         }

@@ -393,6 +393,7 @@ fn analyse_weighs_every_move_the_same_way_for_a_seed_and_names_a_bad_move() {
         assert_eq!(out.status.code(), Some(2), "{name}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("name a .png file"), "{name}: {err}");
+        assert!(err.contains("Usage: tara-bot analyse"), "{name}: {err}");
         assert!(out.stdout.is_empty() && !std::path::Path::new(name).exists());
     }
 

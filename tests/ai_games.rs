@@ -390,3 +390,21 @@ fn the_players_move_says_the_ai_is_thinking_and_pings_nobody() {
     assert!(text.contains("Tara-bot AI (level 1) is thinking"), "{text}");
     assert!(r[0].mentions.is_empty(), "{:?}", r[0].mentions);
 }
+
+/// Aborting a game against the AI before the first move pings nobody (the AI reads nothing).
+#[test]
+fn aborting_a_game_against_the_ai_pings_nobody() {
+    let h = Harness::new(false);
+    h.send(
+        "aoife",
+        "c",
+        play_ai(Variant::ArdRi, Some(1), Some(FirstChoice::Challenger)),
+    );
+    let r = h.send("aoife", "c", Command::Abort { reason: None });
+    assert_eq!(r.len(), 1, "{}", texts(&r));
+    let text = r[0].plain_text();
+    assert!(text.starts_with("Game aborted by @aoife"), "{text}");
+    assert!(!text.contains("channel is free"), "{text}");
+    assert!(r[0].mentions.is_empty(), "{:?}", r[0].mentions);
+    assert!(active(&h.db(), "c").is_none());
+}

@@ -526,7 +526,7 @@ impl Bot {
         })
     }
 
-    /// `settings`: your reminders (channel, dm or off); moderators: the server's default time
+    /// `settings`: your reminders (channel, dm or off); Manage Server: the server's default time
     /// control, first-reminder delay and limits (days a challenge stays open, open challenges
     /// per player, commands per player per 10 seconds). Without options, shows the settings.
     #[allow(clippy::too_many_arguments)]

@@ -329,10 +329,13 @@ impl Bot {
             // The opponent learns of it (in a match, the replayed game's start pings instead).
             if let (Some(seat), None) = (l.game.seat_of(&ctx.user.id), l.game.match_id) {
                 let other = 1 - seat;
-                b = b
-                    .text(" ")
-                    .ping(&l.game.seats[other], &l.names[other])
-                    .text(", the channel is free for a new game.");
+                // Against the AI there is nobody to tell.
+                if l.game.ai_levels[other].is_none() {
+                    b = b
+                        .text(" ")
+                        .ping(&l.game.seats[other], &l.names[other])
+                        .text(", the channel is free for a new game.");
+                }
             }
             self.abort_game(tx, &l, b, true, now)
         })

@@ -212,24 +212,38 @@ enum Medium {
     Terminal,
 }
 
-/// The bot's own Markdown text as a terminal shows it: bold marks (`**`) dropped, and the
-/// escapes [`escape_markdown`] puts before names and other user text taken back, so that
-/// `mary\_jane` reads `mary_jane`.
+/// The bot's own Markdown text as a terminal shows it: bold marks (`**`) dropped, and what
+/// [`escape_markdown`] does to names and other user text undone (`mary\_jane` reads
+/// `mary_jane`, `@`'s zero-width space goes). Code (between runs of backticks, as a record or
+/// a TRF file is shown) is left exactly as it is.
 fn unmarked(text: &str) -> String {
-    let text = text.replace("**", "");
+    let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(&next) = chars.peek() {
-                if "\\*_~`|>#-[]()<:".contains(next) {
-                    out.push(next);
-                    chars.next();
-                    continue;
-                }
-            }
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '`' {
+            // A code span or block: copied whole, to the closing run of as many backticks.
+            let run = chars[i..].iter().take_while(|&&c| c == '`').count();
+            let close = (i + run..chars.len()).find(|&j| {
+                chars[j..].iter().take_while(|&&c| c == '`').count() == run
+                    && (j == 0 || chars[j - 1] != '`')
+            });
+            let end = close.map_or(chars.len(), |j| j + run);
+            out.extend(&chars[i..end]);
+            i = end;
+        } else if c == '\\' && i + 1 < chars.len() && "\\*_~`|>#-[]()<:".contains(chars[i + 1]) {
+            out.push(chars[i + 1]);
+            i += 2;
+        } else if c == '*' && chars.get(i + 1) == Some(&'*') {
+            i += 2;
+        } else if c == '@' && chars.get(i + 1) == Some(&'\u{200B}') {
+            out.push('@');
+            i += 2;
+        } else {
+            out.push(c);
+            i += 1;
         }
-        out.push(c);
     }
     out
 }
@@ -364,6 +378,17 @@ mod tests {
         assert_eq!(
             r.terminal_text_with(|_, n| n.into(), |c| c.into()),
             format!("Resign against {name}? **bold** \\_")
+        );
+        // Code is shown as it is: a record's names are not escaped in it, so nothing is undone.
+        let r = Reply {
+            parts: vec![Part::Text(
+                "**Record** of @\u{200B}bob:\n```\n# a\\_b **c**\n```\nand `x\\_y` \\_z".into(),
+            )],
+            ..Reply::default()
+        };
+        assert_eq!(
+            r.terminal_text_with(|_, n| n.into(), |c| c.into()),
+            "Record of @bob:\n```\n# a\\_b **c**\n```\nand `x\\_y` _z"
         );
     }
 }

@@ -61,6 +61,19 @@ fn player_cap(format: TournamentFormat) -> u32 {
     }
 }
 
+/// `names` joined by commas, at most `shown` of them, then how many more.
+fn first_names(names: &[String], shown: usize) -> String {
+    if names.len() <= shown {
+        names.join(", ")
+    } else {
+        format!(
+            "{} and {} more",
+            names[..shown].join(", "),
+            names.len() - shown
+        )
+    }
+}
+
 /// The most rounds a Swiss may be created with.
 pub(crate) const MAX_SWISS_ROUNDS: u32 = 50;
 
@@ -102,10 +115,10 @@ fn options_text(t: &TournamentRow) -> String {
     } else {
         " · single games"
     });
-    s.push_str(&match t.days_per_move {
-        Some(d) => format!(" · {d} day{} per move", if d == 1 { "" } else { "s" }),
-        None => " · no clock".into(),
-    });
+    s.push_str(&format!(
+        " · {}",
+        super::time::TimeControl::from_days(t.days_per_move)
+    ));
     s.push_str(if t.rated { " · rated" } else { " · casual" });
     match t.format {
         TournamentFormat::RoundRobin => s.push_str(&format!(" · {}", t.pace.id())),
@@ -1124,8 +1137,8 @@ impl Bot {
                 .text(".");
             if aborted > 0 {
                 b = b.text(format!(
-                    " Its {aborted} game{} in progress end{} without a result.",
-                    if aborted == 1 { "" } else { "s" },
+                    " Its {} in progress end{} without a result.",
+                    super::time::plural(aborted, "game"),
                     if aborted == 1 { "s" } else { "" }
                 ));
             }
@@ -2077,14 +2090,21 @@ impl Bot {
                 .filter(|r| r.rank == 1)
                 .map(|r| escape_markdown(&m.names[r.player]))
                 .collect();
+            let some = |ws: &[String]| first_names(ws, 5);
+            // A result over the board or by forfeit (a bye alone decides no lead).
+            let scored = m
+                .pairings
+                .iter()
+                .any(|p| p.result.is_some_and(|r| r != PairingResult::Bye));
             let summary = match (t.status, first.as_slice()) {
                 (TournamentStatus::Finished, [w]) => format!("final standings; winner {w}"),
-                (TournamentStatus::Running, [w]) => format!("standings so far; {w} leads"),
                 (TournamentStatus::Finished, ws) if !ws.is_empty() => {
-                    format!("final standings; sharing first place: {}", ws.join(", "))
+                    format!("final standings; sharing first place: {}", some(ws))
                 }
+                (TournamentStatus::Running, _) if !scored => "no results yet".into(),
+                (TournamentStatus::Running, [w]) => format!("standings so far; {w} leads"),
                 (TournamentStatus::Running, ws) if !ws.is_empty() => {
-                    format!("standings so far; sharing the lead: {}", ws.join(", "))
+                    format!("standings so far; sharing the lead: {}", some(ws))
                 }
                 _ => "no games yet".into(),
             };
@@ -2429,7 +2449,17 @@ pub fn tournament_trf(store: &mut crate::store::Store, id: i64) -> Result<String
 
 #[cfg(test)]
 mod tests {
-    use super::default_swiss_rounds;
+    use super::{default_swiss_rounds, first_names};
+
+    #[test]
+    fn long_lists_of_names_are_cut() {
+        let names: Vec<String> = ["a", "b", "c", "d", "e", "f", "g"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(first_names(&names[..2], 5), "a, b");
+        assert_eq!(first_names(&names[..5], 5), "a, b, c, d, e");
+        assert_eq!(first_names(&names, 5), "a, b, c, d, e and 2 more");
+    }
 
     #[test]
     fn the_default_swiss_rounds_follow_part_f3() {

@@ -93,11 +93,25 @@ struct Word {
     text: String,
     /// Where it starts in the line.
     start: usize,
-    /// Whether it had quotes.
-    quoted: bool,
+    /// Where in `text` its first quoted part begins (`None`: no quotes).
+    quoted_from: Option<usize>,
 }
 
-fn words(line: &str) -> Vec<Word> {
+impl Word {
+    /// The option name and value of `name:value` (or `name=value`), the separator outside
+    /// quotes: `"Rated: Spring"` is a value, not the option `rated`.
+    fn key_value(&self) -> Option<(String, &str)> {
+        let at = self.text.find([':', '='])?;
+        if self.quoted_from.is_some_and(|q| q <= at) {
+            return None;
+        }
+        let key = self.text[..at].to_ascii_lowercase().replace('_', "-");
+        Some((key, &self.text[at + 1..]))
+    }
+}
+
+/// The words of `line`; a quote left open is refused.
+fn words(line: &str) -> Result<Vec<Word>, String> {
     let mut out: Vec<Word> = Vec::new();
     let mut current: Option<Word> = None;
     let mut in_quotes = false;
@@ -109,17 +123,20 @@ fn words(line: &str) -> Vec<Word> {
         let w = current.get_or_insert_with(|| Word {
             text: String::new(),
             start: i,
-            quoted: false,
+            quoted_from: None,
         });
         if matches!(c, '"' | '“' | '”') {
             in_quotes = !in_quotes;
-            w.quoted = true;
+            w.quoted_from.get_or_insert(w.text.len());
         } else {
             w.text.push(c);
         }
     }
+    if in_quotes {
+        return Err("a quote (\") is not closed".into());
+    }
     out.extend(current);
-    out
+    Ok(out)
 }
 
 /// Reads the words after a command name into raw option values, by the command's table
@@ -127,40 +144,44 @@ fn words(line: &str) -> Vec<Word> {
 /// option sets it; a word that is one of an option's choices goes to that option; anything
 /// else fills the next option in order. A value with spaces is quoted (`reason:"players
 /// asked"`). An option marked to take the rest of the line (a move such as `G2 E3`, a record)
-/// takes it whole, unless it is given quoted by its name (`record:"…"`), when more options may
-/// follow it.
+/// takes it whole, after any `key:value` options; given quoted (`record:"…"` or just `"…"`)
+/// it is that value, and more options may follow it.
 fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
-    let mut values = Values::new();
     let usage = || format!("usage: {}", spec.usage());
     // A value that does not read is answered with the usage line, as a bad choice is.
     let bad = |e: String| format!("{e} ({})", spec.usage());
-    let keyed = |w: &Word| -> Option<(&OptionSpec, String)> {
-        let (k, v) = w.text.split_once([':', '='])?;
-        let k = k.to_ascii_lowercase().replace('_', "-");
-        spec.options
-            .iter()
-            .find(|x| x.name == k)
-            .map(|x| (x, v.to_string()))
-    };
+    let words = words(rest).map_err(|e| format!("{e}; {}", usage()))?;
+    let option = |name: &str| spec.options.iter().find(|o| o.name == name);
+    let mut values = Values::new();
+    let mut filled: Vec<&str> = Vec::new();
+    let mut i = 0;
+    // The rest-of-line option (a move, a record): `key:value` options may come first.
     if let Some(o) = spec.options.iter().find(|o| o.rest) {
-        // Other options may come first as `key:value` (`/position variant:ard-ri d2-c2`).
-        let mut whole = false;
-        for w in words(rest) {
-            match keyed(&w) {
+        while let Some(w) = words.get(i) {
+            let keyed = w.key_value().and_then(|(k, v)| option(&k).map(|x| (x, v)));
+            match keyed {
                 Some((x, v)) if !x.rest && !v.is_empty() => {
-                    values.set(x.name, x.value_from_text(&v).map_err(bad)?);
+                    values.set(x.name, x.value_from_text(v).map_err(bad)?);
+                    filled.push(x.name);
+                    i += 1;
                 }
-                Some((x, v)) if x.rest && w.quoted && !whole => {
-                    values.set(x.name, x.value_from_text(&v).map_err(bad)?);
-                    whole = true;
+                // Quoted: the value is the quoted word (`record:"…"`, `record: "…"`, `"…"`).
+                Some((x, v)) if x.rest && w.quoted_from.is_some() => {
+                    values.set(o.name, o.value_from_text(v).map_err(bad)?);
+                    i += 1;
+                    break;
                 }
-                _ if whole => {
-                    return Err(format!(
-                        "'{}' is not an option of /{}; {}",
-                        w.text,
-                        spec.name,
-                        usage()
-                    ));
+                Some((x, ""))
+                    if x.rest && words.get(i + 1).is_some_and(|n| n.quoted_from == Some(0)) =>
+                {
+                    values.set(o.name, o.value_from_text(&words[i + 1].text).map_err(bad)?);
+                    i += 2;
+                    break;
+                }
+                None if w.quoted_from == Some(0) => {
+                    values.set(o.name, o.value_from_text(&w.text).map_err(bad)?);
+                    i += 1;
+                    break;
                 }
                 key => {
                     // The rest of the line as typed, without the option's name if given.
@@ -173,29 +194,36 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
                 }
             }
         }
-        return Ok(values);
+        filled.push(o.name);
     }
-    let mut filled: Vec<&str> = Vec::new();
-    for word in words(rest) {
+    for word in &words[i..] {
         let w = word.text.as_str();
         let lw = w.to_ascii_lowercase();
-        let (o, text) = if let Some((o, v)) = keyed(&word) {
-            (o, &w[w.len() - v.len()..])
+        let open = |o: &&OptionSpec| !filled.contains(&o.name) && !o.rest;
+        let keyed = word
+            .key_value()
+            .and_then(|(k, v)| option(&k).map(|o| (o, v)));
+        let (o, text) = if let Some((o, v)) = keyed {
+            (o, v)
         } else if let Some(o) = spec
             .options
             .iter()
-            .find(|o| o.kind == Kind::Boolean && o.name == lw)
+            .find(|o| o.kind == Kind::Boolean && o.name == lw && word.quoted_from.is_none())
         {
             (o, "yes")
         } else if let Some(o) = spec
             .options
             .iter()
-            .find(|o| !filled.contains(&o.name) && o.choices.iter().any(|c| c.value == lw))
+            .filter(open)
+            .find(|o| o.choices.iter().any(|c| c.value == lw))
         {
             (o, w)
-        } else if let Some(o) = spec.options.iter().find(|o| {
-            !filled.contains(&o.name) && (o.kind != Kind::Boolean || o.value_from_text(w).is_ok())
-        }) {
+        } else if let Some(o) = spec
+            .options
+            .iter()
+            .filter(open)
+            .find(|o| o.kind != Kind::Boolean || o.value_from_text(w).is_ok())
+        {
             (o, w)
         } else {
             return Err(format!(
@@ -204,6 +232,17 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
                 usage()
             ));
         };
+        if o.rest {
+            return Err(format!(
+                "/{} takes one `{}`; {}",
+                spec.name,
+                o.name,
+                usage()
+            ));
+        }
+        if word.quoted_from.is_some() && text.is_empty() {
+            return Err(format!("`{}` is empty; {}", o.name, usage()));
+        }
         values.set(o.name, o.value_from_text(text).map_err(bad)?);
         filled.push(o.name);
     }
@@ -223,7 +262,12 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
         Some((n, r)) => (n, r.trim()),
         None => (body, ""),
     };
-    let words: Vec<&str> = rest.split_whitespace().collect();
+    // The console's own commands' words, quotes read as for options (`/as "mary jane"`).
+    let words: Vec<String> = match words(rest) {
+        Ok(ws) => ws.into_iter().map(|w| w.text).collect(),
+        Err(_) => rest.split_whitespace().map(String::from).collect(),
+    };
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let name = name.to_ascii_lowercase();
     match name.as_str() {
         "as" | "user" => {
@@ -679,6 +723,10 @@ mod tests {
         assert_eq!(run("d4"), Command::Move { text: "d4".into() });
         assert_eq!(parse_line("/as carol"), Ok(Action::As("carol".into())));
         assert_eq!(
+            parse_line(r#"/as "mary jane""#),
+            Ok(Action::As("mary jane".into()))
+        );
+        assert_eq!(
             run("/press accept:3"),
             Command::Accept { challenge: Some(3) }
         );
@@ -757,11 +805,76 @@ mod tests {
                 arrows: None
             }
         );
-        let after = parse_line(r#"/position record:"d2-c2" ard-ri"#).unwrap_err();
-        assert!(
-            after.starts_with("'ard-ri' is not an option of /position"),
-            "{after}"
+        // After a quoted record, options as anywhere else: a choice typed bare too.
+        assert_eq!(
+            run(r#"/position record:"d2-c2" ard-ri ply:1"#),
+            Command::Position {
+                record: "d2-c2".into(),
+                variant: Some(crate::game::Variant::ArdRi),
+                ply: Some(1),
+                marks: None,
+                arrows: None
+            }
         );
+        // A record quoted without its option's name, or with a space after the name.
+        for line in [
+            r#"/position "d2-c2 c3-b3" variant:ard-ri"#,
+            r#"/position record: "d2-c2 c3-b3" variant:ard-ri"#,
+        ] {
+            assert_eq!(
+                run(line),
+                Command::Position {
+                    record: "d2-c2 c3-b3".into(),
+                    variant: Some(crate::game::Variant::ArdRi),
+                    ply: None,
+                    marks: None,
+                    arrows: None
+                },
+                "{line}"
+            );
+        }
+        // A colon inside quotes is part of the value, not an option's name.
+        assert_eq!(
+            run(r#"/position "variant: hkot-1 moves: D4 B2" ply:2"#),
+            Command::Position {
+                record: "variant: hkot-1 moves: D4 B2".into(),
+                variant: None,
+                ply: Some(2),
+                marks: None,
+                arrows: None
+            }
+        );
+        assert_eq!(
+            parse_line(r#"/tournament create "Rated: Spring" hkot-1 swiss"#).map(|a| match a {
+                Action::Run(Command::TournamentCreate { name, .. }) => name,
+                other => format!("{other:?}"),
+            }),
+            Ok("Rated: Spring".to_string())
+        );
+        assert_eq!(
+            run(r#"/move "G2 E3""#),
+            Command::Move {
+                text: "G2 E3".into()
+            }
+        );
+        // A quote left open, an empty quoted value, a second record: refused with the usage.
+        for (line, says) in [
+            (
+                r#"/abort reason:"players asked"#,
+                "a quote (\") is not closed; usage: /abort",
+            ),
+            (
+                r#"/challenge "" hkot-1"#,
+                "`opponent` is empty; usage: /challenge",
+            ),
+            (
+                r#"/position "d2-c2" record:"c3-b3""#,
+                "/position takes one `record`",
+            ),
+        ] {
+            let e = parse_line(line).unwrap_err();
+            assert!(e.starts_with(says), "{line}: {e}");
+        }
         assert_eq!(
             parse_line(r#"/tournament create name:"Spring Cup" hkot-1 swiss"#).map(|a| match a {
                 Action::Run(Command::TournamentCreate { name, .. }) => name,
