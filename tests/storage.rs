@@ -81,7 +81,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     let (_dir, path) = v2_copy();
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 11);
+    assert_eq!(SCHEMA_VERSION, 12);
 
     // Games: 12 in all; (id, channel, variant, scoring, first, seats, status, move count).
     let expected: [ExpectedGame; 12] = [
@@ -1456,4 +1456,31 @@ fn a_backup_taken_while_games_are_written_restores_every_game_intact() {
         .filter(|n| n.contains("partial"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// Migration 12: the abort reasons the audit log kept as typed are escaped, as the bot now
+/// escapes a reason when it records it (the detail is shown as Markdown); other entries, whose
+/// mentions the bot wrote, are left as they are.
+#[test]
+fn migration_12_escapes_the_reasons_recorded_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v11.db");
+    drop(Store::open(&path).unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "INSERT INTO audit (server_id, moderator_id, action, subject, detail, created_at)
+         VALUES ('s', 'm', 'abort', 'game #1 in <#c>', 'aborted; reason: *no* <@1>\nthanks', 1),
+                ('s', 'm', 'audit-log', 'the audit log', 'entries are posted in <#c>', 2);
+         PRAGMA user_version = 11;",
+    )
+    .unwrap();
+    drop(conn);
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 12);
+    let rows = read(&mut store, |tx| tx.audit_log("s", 10));
+    assert_eq!(rows[0].detail, "entries are posted in <#c>");
+    assert_eq!(
+        rows[1].detail,
+        tara_bot::bot::escape_markdown("aborted; reason: *no* <@1>\nthanks")
+    );
 }

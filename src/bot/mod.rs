@@ -58,7 +58,8 @@ pub use moderation::AuditLog;
 pub use play::TakebackAnswer;
 pub(crate) use ratings::rate;
 pub use reply::{
-    Attachment, Button, ButtonStyle, Ctx, Document, Part, Reply, Retire, ThreadRequest, User,
+    escape_markdown, Attachment, Button, ButtonStyle, Ctx, Document, Part, Reply, Retire,
+    ThreadRequest, User,
 };
 pub use session::Bot;
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};

@@ -50,6 +50,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0011_analyses",
         include_str!("../../migrations/0011_analyses.sql"),
     ),
+    (
+        "0012_audit_markdown",
+        include_str!("../../migrations/0012_audit_markdown.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.

@@ -1,0 +1,8 @@
+-- tara-bot schema, version 12: an audit entry's detail is Markdown, shown as it is (so the
+-- bot's channel and role mentions in it work); what a moderator wrote in it (an abort's reason) is
+-- escaped when it is recorded. The reasons recorded before were kept as typed: escape them here,
+-- as the bot escapes user text (a backslash before each character Discord's Markdown reads, a
+-- zero-width space after @, line breaks as spaces).
+
+UPDATE audit SET detail = replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(detail, '\', '\\'), '*', '\*'), '_', '\_'), '~', '\~'), '`', '\`'), '|', '\|'), '>', '\>'), '#', '\#'), '-', '\-'), '[', '\['), ']', '\]'), '(', '\('), ')', '\)'), '<', '\<'), ':', '\:'), '@', '@' || char(8203)), char(10), ' '), char(13), ' ')
+WHERE action = 'abort';
