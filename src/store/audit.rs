@@ -8,7 +8,8 @@ row! {
     ///
     /// Fields: `id`: its id; `server_id`: the server; `moderator_id`: who did it; `action`:
     /// what kind of action (`abort`, `settings`, `audit-log`); `subject`: what it acted on;
-    /// `detail`: what changed, with the reason given; `created_at`: when (ms).
+    /// `detail`: what changed, with the reason given, as Markdown (the reason escaped, schema
+    /// version 12); `created_at`: when (ms).
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct AuditRow {
         id: i64, server_id: String, moderator_id: String, action: String, subject: String,
