@@ -242,31 +242,48 @@ fn gif_positions(bytes: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
+/// Checks that each position a replay of `moves` shows is the board image of that position.
+fn replay_shows_each_board(options: GameOptions, moves: &[Move]) {
+    let names = ["Aoife".to_string(), "Brian".to_string()];
+    let shown = gif_positions(&replay_gif(options, moves, &names));
+    assert_eq!(shown.len(), moves.len() + 1);
+    let mut pos = Position::new(options);
+    for (ply, image) in shown.iter().enumerate() {
+        let last = ply.checked_sub(1).map(|k| moves[k]);
+        if let Some(m) = last {
+            pos.play(m).unwrap();
+        }
+        let png_bytes = board_png(&pos, &Frame::new(names.clone(), last).in_replay());
+        let mut dec = png::Decoder::new(std::io::Cursor::new(png_bytes));
+        dec.set_transformations(png::Transformations::IDENTITY);
+        let mut reader = dec.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        reader.next_frame(&mut buf).unwrap();
+        assert!(buf == *image, "{}, ply {ply}", options.variant);
+    }
+}
+
 #[test]
 fn every_position_of_a_replay_is_the_board_image_of_that_position() {
     for (i, variant) in Variant::ALL.into_iter().enumerate() {
         let options = GameOptions::new(variant);
         let (_, moves) = random_game(options, &mut Rng::new(70 + i as u64));
-        let moves = &moves[..moves.len().min(30)];
-        let names = ["Aoife".to_string(), "Brian".to_string()];
-        let shown = gif_positions(&replay_gif(options, moves, &names));
-        assert_eq!(shown.len(), moves.len() + 1);
-        let mut pos = Position::new(options);
-        for (ply, image) in shown.iter().enumerate() {
-            let last = ply.checked_sub(1).map(|k| moves[k]);
-            if let Some(m) = last {
-                pos.play(m).unwrap();
-            }
-            let png_bytes = board_png(&pos, &Frame::new(names.clone(), last).in_replay());
-            let mut dec = png::Decoder::new(std::io::Cursor::new(png_bytes));
-            dec.set_transformations(png::Transformations::IDENTITY);
-            let mut reader = dec.read_info().unwrap();
-            let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-            reader.next_frame(&mut buf).unwrap();
-            assert!(buf == *image, "{variant}, ply {ply}");
-        }
+        replay_shows_each_board(options, &moves[..moves.len().min(30)]);
     }
+    // A game whose last status detail is too long for one line (drawn on two).
+    let options = GameOptions::new(Variant::Hkot2);
+    let mut pos = Position::new(options);
+    let moves: Vec<Move> = HKOT2_SACRIFICE
+        .split_whitespace()
+        .map(|t| pos.play_text(t).unwrap())
+        .collect();
+    assert!(pos.outcome().is_some());
+    replay_shows_each_board(options, &moves);
 }
+
+/// The game of the `hkot2-end` golden image: it ends with a sacrifice and a king captured by
+/// default, a status detail too long for one line.
+const HKOT2_SACRIFICE: &str = "C4 D2 B2 E7 G4 B6 B2-D1 B6-D5 C4-A3 D5-C3 G4-E5 D2-B1 A3-B5 C3-A4 E5-F7 E7-G6 D1-E3 G6-F4 B5-C7 F4-G2 C7-A6 G2-E1 F7-D6 E1-D3 A6-C5 D3-F2 D6-B7 F2-E4 E3-F1 E4-G5 C5-D7 G5-E6 F1-G3 E6-D4 G3-F5 D4-F3 B7-A5 B1-C3 A5-B3 C3-E2 B3-C1 A4-B6 C1-A2 B6-A4 A2-B4 F3-D4 B4-C2 D4-C6 D7-C5 E2-F4 C5-A6 F4-G2 F5-E3 C6-E7 C2-A3 E7-G6 A6-B4 G2-E1 A3-C2 E1-D3 C2-E3* pass E3-F1*";
 
 #[test]
 fn replays_have_one_frame_per_position() {

@@ -429,15 +429,60 @@ fn status_lines(s: &Status) -> Vec<Line> {
             width,
         }
     };
-    let mut lines = vec![line(Style::new(Weight::Bold, 16.0, colour), 112.0, &s.text)];
-    if !s.detail.is_empty() {
-        lines.push(line(
-            Style::new(Weight::Regular, 13.0, palette::MUTED),
-            131.0,
-            &s.detail,
-        ));
+    let title = Style::new(Weight::Bold, 16.0, colour);
+    if s.detail.is_empty() {
+        return vec![line(title, 112.0, &s.text)];
     }
-    lines
+    // The detail (the last move in words, why the game ended) at 13 px, or smaller to fit on
+    // its line; past that on two lines, the title a little higher, so that what comes last
+    // (often why the game ended) is not cut off.
+    let max = WIDTH as f32 - 24.0;
+    let detail = |size: f32| Style::new(Weight::Regular, size, palette::MUTED);
+    let fits = DETAIL_SIZES
+        .into_iter()
+        .find(|&size| Canvas::text_width(Weight::Regular, size, &s.detail) <= max);
+    if let Some(size) = fits {
+        return vec![
+            line(title, 112.0, &s.text),
+            line(detail(size), 131.0, &s.detail),
+        ];
+    }
+    let (first, second) = split_line(&s.detail, TWO_LINE_SIZE, max);
+    vec![
+        line(title, 109.0, &s.text),
+        line(detail(TWO_LINE_SIZE), 122.5, first),
+        line(detail(TWO_LINE_SIZE), 134.5, second),
+    ]
+}
+
+/// The sizes the status detail may be drawn at on one line, largest first.
+const DETAIL_SIZES: [f32; 6] = [13.0, 12.5, 12.0, 11.5, 11.0, 10.5];
+/// The size of a status detail drawn on two lines.
+const TWO_LINE_SIZE: f32 = 10.5;
+
+/// `text` split at a space into a first line as long as fits `max` pixels at `size` (ending
+/// at a sentence or a " · " where one is near) and the rest (fitted with an ellipsis when
+/// drawn, should it still be too long).
+fn split_line(text: &str, size: f32, max: f32) -> (&str, &str) {
+    let fits = |t: &str| Canvas::text_width(Weight::Regular, size, t.trim_end()) <= max;
+    let spaces: Vec<usize> = text.match_indices(' ').map(|(i, _)| i).collect();
+    let Some(&last) = spaces.iter().rev().find(|&&i| fits(&text[..i])) else {
+        return (text, "");
+    };
+    // Prefer the end of a sentence or part, if it leaves the first line at least 2/3 full.
+    let full = |i: usize| Canvas::text_width(Weight::Regular, size, &text[..i]) >= max * 2.0 / 3.0;
+    let at = spaces
+        .iter()
+        .rev()
+        .filter(|&&i| i <= last && full(i))
+        .find(|&&i| text[..i].ends_with('.') || text[i..].starts_with(" · "))
+        .copied()
+        .unwrap_or(last);
+    let second = text[at..].trim_start();
+    (
+        text[..at].trim_end(),
+        second.strip_prefix("· ").unwrap_or(second),
+    )
 }
 
 /// Draws the status lines, below [`PANELS_BOTTOM`] and above the board, centred, onto a
@@ -594,6 +639,45 @@ static BACKGROUND_INDEX: LazyLock<u8> =
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A status detail too long for its line is drawn smaller, then on two lines, never cut
+    /// while two lines hold it, and within the status rows.
+    #[test]
+    fn a_long_status_detail_goes_smaller_then_onto_two_lines() {
+        let status = |detail: &str| Status {
+            text: "Blue wins by double capture".into(),
+            alert: true,
+            detail: detail.into(),
+        };
+        let max = WIDTH as f32 - 24.0;
+        let short = status_lines(&status("Red moved E5-F7 and built."));
+        assert_eq!(short.len(), 2);
+        assert_eq!(short[1].style.size, 13.0);
+        let sentence = "Red backtracked E3-F1 and sacrificed the ringfort on F1 to Blue.";
+        let longer = format!("Points: Red 1 – 2 Blue · {sentence} Red's king is lost.");
+        let smaller = status_lines(&status(&longer));
+        assert_eq!(smaller.len(), 2);
+        assert!(smaller[1].style.size < 13.0 && smaller[1].text == longer);
+        let long = format!(
+            "Points: Red 1 – 2 Blue · {sentence} Red's king on F1 is still on enemy territory \
+             as the game ends, so it is captured by default."
+        );
+        let two = status_lines(&status(&long));
+        assert_eq!(two.len(), 3);
+        assert_eq!(two[1].text, format!("Points: Red 1 – 2 Blue · {sentence}"));
+        assert_eq!(
+            two[2].text,
+            "Red's king on F1 is still on enemy territory as the game ends, so it is captured \
+             by default."
+        );
+        for l in &two {
+            assert!(l.width <= max, "{}", l.text);
+            // Every line's glyphs (capitals about 3/4 of the size high, descenders about 1/4
+            // deep) stay within the status rows.
+            let (top, bottom) = (l.y - 0.75 * l.style.size, l.y + 0.25 * l.style.size);
+            assert!(top >= PANELS_BOTTOM as f32 && bottom <= HEADER, "{}", l.y);
+        }
+    }
     use crate::game::{GameOptions, Variant};
 
     /// Whether every character of `text` has a glyph in the bundled font of `weight`.
