@@ -169,6 +169,9 @@ pub(super) struct Panel {
     lit: bool,
     /// A small gold disc instead of the "TO MOVE" badge (replays: see [`panels`]).
     dot: bool,
+    /// A frame of a replay: the name keeps clear of whatever may appear beside it in any
+    /// frame (the disc, the "WINNER" badge), so that it is cut the same in every frame.
+    replay: bool,
     first: String,
     second: String,
 }
@@ -183,16 +186,18 @@ impl Panel {
             tag,
             lit,
             dot: _,
+            replay,
             first,
             second,
         } = self;
-        (seat, side, name, tag, lit, first, second)
+        (seat, side, name, tag, lit, replay, first, second)
             == (
                 &other.seat,
                 &other.side,
                 &other.name,
                 &other.tag,
                 &other.lit,
+                &other.replay,
                 &other.first,
                 &other.second,
             )
@@ -249,6 +254,7 @@ fn panels(pos: &Position, frame: &Frame) -> [Panel; 2] {
             tag,
             lit: winner || (active && !dot),
             dot,
+            replay: frame.replay,
             first,
             second,
         }
@@ -298,12 +304,15 @@ pub(super) fn draw_panel(c: &mut Canvas, p: &Panel) {
     }
     emblem(c, p.side, x + 26.0, y + 25.0, 16.0);
     let tag = p.tag;
-    let tag_w = if tag.is_empty() {
-        0.0
+    let badge_w = |tag: &str| Canvas::text_width(Weight::Bold, 11.0, tag) + 14.0;
+    let tag_w = if tag.is_empty() { 0.0 } else { badge_w(tag) };
+    // In a replay the name leaves room for the widest of what may appear beside it.
+    let beside = if p.replay {
+        badge_w("WINNER").max(tag_w)
     } else {
-        Canvas::text_width(Weight::Bold, 11.0, tag) + 14.0
+        tag_w
     };
-    let name = fit(&p.name, Weight::Bold, 19.0, panel_w - 60.0 - tag_w);
+    let name = fit(&p.name, Weight::Bold, 19.0, panel_w - 60.0 - beside);
     c.text(
         Style::new(Weight::Bold, 19.0, palette::INK),
         x + 50.0,
@@ -762,6 +771,27 @@ mod tests {
                     }
                 }
                 assert!(differ > 50, "the disc is drawn ({differ} pixels)");
+                // The name, however long, stays clear of the disc: the disc's box looks the
+                // same under a one-letter name.
+                let with_dot = Panel {
+                    dot: true,
+                    ..p.clone()
+                };
+                let short = Panel {
+                    name: "A".into(),
+                    ..with_dot.clone()
+                };
+                let (a, b) = (panel_pixels(&with_dot), panel_pixels(&short));
+                for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
+                    let (col, row) = (p.seat * half + i % half, i / half);
+                    if (left..right).contains(&col) && (top..bottom).contains(&row) {
+                        assert_eq!(
+                            x, y,
+                            "seat {} name under the disc at ({col}, {row})",
+                            p.seat
+                        );
+                    }
+                }
             }
         }
         let p = &panels(&pos, &Frame::default())[0];
