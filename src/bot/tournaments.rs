@@ -27,7 +27,7 @@ use crate::tournament::{
     self as tm, double_round_robin, single_round_robin, Bracket, Code, Colour, GameResult, Pairing,
     Points, Results, RoundEntry, Standing, TablePairing, Tie, Trf, TrfPlayer,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The systems offered when creating a tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,7 +123,7 @@ fn options_text(t: &TournamentRow) -> String {
     match t.format {
         TournamentFormat::RoundRobin => s.push_str(&format!(" · {}", t.pace.id())),
         TournamentFormat::Swiss => s.push_str(&match t.total_rounds {
-            Some(r) => format!(" · {r} round{}", if r == 1 { "" } else { "s" }),
+            Some(r) => format!(" · {}", super::time::plural(i64::from(r), "round")),
             None => " · rounds: ⌈log2 players⌉ + 1".to_string(),
         }),
         TournamentFormat::Knockout => {}
@@ -444,16 +444,20 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
             colour: None,
             code: Code::ZeroBye,
         };
+        // Who was paired in which round, read once.
+        let paired: HashSet<(u32, &str)> = m
+            .pairings
+            .iter()
+            .flat_map(|q| {
+                std::iter::once(q.player0.as_str())
+                    .chain(q.player1.as_deref())
+                    .map(move |u| (q.round, u))
+            })
+            .collect();
         for (i, p) in m.players.iter().enumerate() {
-            let in_round = |round: u32| {
-                m.pairings.iter().any(|q| {
-                    q.round == round
-                        && (q.player0 == p.user_id || q.player1.as_deref() == Some(&p.user_id))
-                })
-            };
             let tp = &mut players[i];
             for (r, e) in tp.rounds.iter_mut().enumerate() {
-                if !in_round(r as u32 + 1) {
+                if !paired.contains(&(r as u32 + 1, p.user_id.as_str())) {
                     *e = absent;
                 }
             }
@@ -2090,7 +2094,6 @@ impl Bot {
                 .filter(|r| r.rank == 1)
                 .map(|r| escape_markdown(&m.names[r.player]))
                 .collect();
-            let some = |ws: &[String]| first_names(ws, 5);
             // A result over the board or by forfeit (a bye alone decides no lead).
             let scored = m
                 .pairings
@@ -2099,12 +2102,15 @@ impl Bot {
             let summary = match (t.status, first.as_slice()) {
                 (TournamentStatus::Finished, [w]) => format!("final standings; winner {w}"),
                 (TournamentStatus::Finished, ws) if !ws.is_empty() => {
-                    format!("final standings; sharing first place: {}", some(ws))
+                    format!(
+                        "final standings; sharing first place: {}",
+                        first_names(ws, 5)
+                    )
                 }
                 (TournamentStatus::Running, _) if !scored => "no results yet".into(),
                 (TournamentStatus::Running, [w]) => format!("standings so far; {w} leads"),
                 (TournamentStatus::Running, ws) if !ws.is_empty() => {
-                    format!("standings so far; sharing the lead: {}", some(ws))
+                    format!("standings so far; sharing the lead: {}", first_names(ws, 5))
                 }
                 _ => "no games yet".into(),
             };

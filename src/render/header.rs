@@ -429,8 +429,10 @@ fn status_lines(s: &Status) -> Vec<Line> {
     } else {
         palette::INK
     };
+    // The widest a status line may be.
+    let max = WIDTH as f32 - 24.0;
     let line = |style: Style, y: f32, text: &str| {
-        let (text, width) = fit_width(text, style.weight, style.size, WIDTH as f32 - 24.0);
+        let (text, width) = fit_width(text, style.weight, style.size, max);
         Line {
             style,
             y,
@@ -445,7 +447,6 @@ fn status_lines(s: &Status) -> Vec<Line> {
     // The detail (the last move in words, why the game ended) at 13 px, or smaller to fit on
     // its line; past that on two lines, the title a little higher, so that what comes last
     // (often why the game ended) is not cut off.
-    let max = WIDTH as f32 - 24.0;
     let detail = |size: f32| Style::new(Weight::Regular, size, palette::MUTED);
     let fits = DETAIL_SIZES
         .into_iter()
