@@ -56,11 +56,30 @@ fn status(db: &std::path::Path) -> TournamentStatus {
 /// Creates tournament 1 with the five players signed up in order (all unrated: seeded 1500, so
 /// by sign-up: aoife 1, brian 2, ciara 3, donal 4, eimear 5) and starts it.
 fn setup(h: &Harness, create: &str) -> Vec<Reply> {
+    setup_players(h, create, &PLAYERS)
+}
+
+/// [`setup`] with `players` signed up in order; the start's replies.
+fn setup_players(h: &Harness, create: &str, players: &[&str]) -> Vec<Reply> {
     ok(&h.bot, "mod", CHANNEL, create);
-    for p in PLAYERS {
+    for p in players {
         ok(&h.bot, p, CHANNEL, "/tournament join");
     }
     ok(&h.bot, "mod", CHANNEL, "/tournament start")
+}
+
+/// Runs `tara-bot` with `args`, which must succeed; its standard output.
+fn cli(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// Plays a pairing's current game to `result`: "0" (player 0 wins: player 1 resigns), "1", or
@@ -188,20 +207,8 @@ fn a_five_player_round_robin_runs_to_the_end() {
     assert_eq!(trf.players[2].name, "ciara");
     assert_eq!(trf.players[2].points.as_f64(), 3.0);
     // The machine contracts: the same standings as JSON lines, the TRF on stdout.
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
     let db = h.db().display().to_string();
-    let json = run(&["tournament", "standings", "--db", &db, "1", "--json"]);
+    let json = cli(&["tournament", "standings", "--db", &db, "1", "--json"]);
     let lines: Vec<serde_json::Value> = json
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -218,7 +225,7 @@ fn a_five_player_round_robin_runs_to_the_end() {
     assert_eq!(lines[0]["buchholz"], 10.0);
     assert_eq!(lines[0]["buchholz_cut1"], 10.0);
     // Without --json: the same fields, in the README's order, separated by tabs.
-    let tabs = run(&["tournament", "standings", "--db", &db, "1"]);
+    let tabs = cli(&["tournament", "standings", "--db", &db, "1"]);
     let fields = [
         "rank",
         "player",
@@ -241,7 +248,7 @@ fn a_five_player_round_robin_runs_to_the_end() {
             }
         }
     }
-    assert!(run(&["tournament", "export", "--db", &db, "1"]).contains("XXR 5"));
+    assert!(cli(&["tournament", "export", "--db", &db, "1"]).contains("XXR 5"));
     let missing = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
         .args(["tournament", "standings", "--db", &db, "7", "--json"])
         .output()
@@ -451,16 +458,11 @@ fn bad_tournament_commands_get_clear_answers() {
 #[test]
 fn timeouts_before_a_first_move_are_forfeits_and_two_withdraw_a_player() {
     let h = Harness::new(false);
-    ok(
-        &h.bot,
-        "mod",
-        CHANNEL,
+    setup_players(
+        &h,
         "/tournament create Clock hkot-2 round-robin days:1",
+        &PLAYERS[..3],
     );
-    for p in &PLAYERS[..3] {
-        ok(&h.bot, p, CHANNEL, "/tournament join");
-    }
-    ok(&h.bot, "mod", CHANNEL, "/tournament start");
     // Three players, all at once: three games, each with a bye beside it. Nobody moves.
     let games: Vec<PairingRow> = pairings(&h.db(), None)
         .into_iter()
@@ -717,19 +719,7 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     }
     let file = h.dir.path().join("before-round-3.trf");
     std::fs::write(&file, trf.write()).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
-        .arg("pair")
-        .arg("--dutch")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut from_file: Vec<String> = String::from_utf8(out.stdout)
-        .unwrap()
+    let mut from_file: Vec<String> = cli(&["pair", "--dutch", file.to_str().unwrap()])
         .lines()
         .skip(1)
         .map(String::from)
@@ -853,16 +843,11 @@ fn swiss_rounds_default_cap_and_an_early_end_are_explained() {
         );
     }
     // Three players asking for 5 rounds get n − 1 = 2, and are told so.
-    ok(
-        &h.bot,
-        "mod",
-        CHANNEL,
+    let start = setup_players(
+        &h,
         "/tournament create Tiny ard-ri swiss rounds:5",
+        &PLAYERS[..3],
     );
-    for p in &PLAYERS[..3] {
-        ok(&h.bot, p, CHANNEL, "/tournament join");
-    }
-    let start = ok(&h.bot, "mod", CHANNEL, "/tournament start");
     let text = texts(&start);
     assert!(text.contains("3 players, 2 rounds"), "{text}");
     assert!(text.contains("5 rounds were asked for"), "{text}");
@@ -999,16 +984,11 @@ fn a_server_setting_names_the_role_that_may_create_tournaments() {
 fn round_robins_get_a_crosstable_and_knockouts_a_bracket() {
     for (system, second) in [("round-robin", "crosstable"), ("knockout", "bracket")] {
         let h = Harness::new(true);
-        ok(
-            &h.bot,
-            "mod",
-            CHANNEL,
+        setup_players(
+            &h,
             &format!("/tournament create P ard-ri {system}"),
+            &PLAYERS[..3],
         );
-        for p in &PLAYERS[..3] {
-            ok(&h.bot, p, CHANNEL, "/tournament join");
-        }
-        ok(&h.bot, "mod", CHANNEL, "/tournament start");
         let mut last = Vec::new();
         for _ in 0..20 {
             let open: Vec<PairingRow> = pairings(&h.db(), None)
@@ -1233,16 +1213,11 @@ fn creation_and_info_show_the_same_options() {
 #[test]
 fn a_shared_first_place_is_named_as_shared() {
     let h = Harness::new(false);
-    ok(
-        &h.bot,
-        "mod",
-        CHANNEL,
+    setup_players(
+        &h,
         "/tournament create Ring ard-ri round-robin",
+        &PLAYERS[..3],
     );
-    for p in &PLAYERS[..3] {
-        ok(&h.bot, p, CHANNEL, "/tournament join");
-    }
-    ok(&h.bot, "mod", CHANNEL, "/tournament start");
     let standings = |who: &str| texts(&ok(&h.bot, who, CHANNEL, "/tournament standings"));
     let before = standings("aoife");
     assert!(
