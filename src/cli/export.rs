@@ -19,20 +19,20 @@ struct GameJson {
     variant: &'static str,
     scoring: &'static str,
     first: &'static str,
-    players: BySide<String>,
+    players: Sides<String>,
     moves: String,
     result: ResultJson,
     rated: bool,
     ended_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    ratings: Option<BySide<Change>>,
+    ratings: Option<Sides<Change>>,
 }
 
 /// A value per side, written as a JSON object keyed by side in seat order (`red` before `blue`,
 /// `attackers` before `defenders`), as the README shows it.
-struct BySide<T>(Vec<(&'static str, T)>);
+struct Sides<T>(Vec<(&'static str, T)>);
 
-impl<T: Serialize> Serialize for BySide<T> {
+impl<T: Serialize> Serialize for Sides<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for (side, value) in &self.0 {
@@ -103,7 +103,7 @@ fn game_json(
         .outcome
         .as_ref()
         .ok_or_else(|| corrupt("finished without a result".into()))?;
-    let players = BySide(
+    let players = Sides(
         sides
             .iter()
             .enumerate()
@@ -112,7 +112,7 @@ fn game_json(
     );
     // In seat order, whatever order the changes were stored in.
     let ratings = (!changes.is_empty()).then(|| {
-        BySide(
+        Sides(
             sides
                 .iter()
                 .enumerate()

@@ -110,6 +110,12 @@ impl Word {
     }
 }
 
+/// The option of `spec` a `name:value` word names, and its value.
+fn keyed<'s, 'w>(spec: &'s CommandSpec, w: &'w Word) -> Option<(&'s OptionSpec, &'w str)> {
+    let (k, v) = w.key_value()?;
+    Some((spec.options.iter().find(|o| o.name == k)?, v))
+}
+
 /// The words of `line`; a quote left open is refused.
 fn words(line: &str) -> Result<Vec<Word>, String> {
     let mut out: Vec<Word> = Vec::new();
@@ -151,15 +157,13 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
     // A value that does not read is answered with the usage line, as a bad choice is.
     let bad = |e: String| format!("{e} ({})", spec.usage());
     let words = words(rest).map_err(|e| format!("{e}; {}", usage()))?;
-    let option = |name: &str| spec.options.iter().find(|o| o.name == name);
     let mut values = Values::new();
     let mut filled: Vec<&str> = Vec::new();
     let mut i = 0;
     // The rest-of-line option (a move, a record): `key:value` options may come first.
     if let Some(o) = spec.options.iter().find(|o| o.rest) {
         while let Some(w) = words.get(i) {
-            let keyed = w.key_value().and_then(|(k, v)| option(&k).map(|x| (x, v)));
-            match keyed {
+            match keyed(spec, w) {
                 Some((x, v)) if !x.rest && !v.is_empty() => {
                     values.set(x.name, x.value_from_text(v).map_err(bad)?);
                     filled.push(x.name);
@@ -200,10 +204,7 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
         let w = word.text.as_str();
         let lw = w.to_ascii_lowercase();
         let open = |o: &&OptionSpec| !filled.contains(&o.name) && !o.rest;
-        let keyed = word
-            .key_value()
-            .and_then(|(k, v)| option(&k).map(|o| (o, v)));
-        let (o, text) = if let Some((o, v)) = keyed {
+        let (o, text) = if let Some((o, v)) = keyed(spec, word) {
             (o, v)
         } else if let Some(o) = spec
             .options
