@@ -2903,3 +2903,138 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
     );
     drop(bot);
 }
+
+/// Issue 28: a player named like a Markdown trap (a masked link, `@everyone`, a code fence,
+/// bold), and one whose name starts with a fence, through every command that shows names:
+/// every text the bot sends Discord keeps its code blocks closed and shows no link, bold text
+/// or ping of everyone, and every message's allowed mentions leave out everyone and roles.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
+    use common::{assert_stays_text, FENCE, NITRO};
+    let (_dir, fake, _bot) = boot().await;
+    let mal: (u64, &str) = (1_000_000_000_000_000_011, NITRO);
+    let fen: (u64, &str) = (1_000_000_000_000_000_012, FENCE);
+    for u in [mal, fen, BOB, CARA] {
+        fake.add_user(u.0, u.1);
+    }
+    let mona = Invoker::new(7, "mona").admin();
+    // A two-game match of Brian's against the name, accepted with the button.
+    let id = fake
+        .slash(
+            BOB,
+            CH,
+            "challenge",
+            json!([fake.user_option("opponent", mal),
+                   {"name": "variant", "type": 3, "value": "hkot-1"},
+                   {"name": "first", "type": 3, "value": "me"},
+                   {"name": "match", "type": 5, "value": true},
+                   {"name": "thread", "type": 5, "value": false}]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    let click = fake
+        .button(mal, CH, fake.message_from(&r), &r.custom_ids()[0])
+        .await;
+    fake.response(click, T).await.unwrap();
+    fake.wait_followups(click, 1, T).await;
+    let options = GameOptions::new(Variant::Hkot1);
+    for (i, m) in player_moves(options, 3).into_iter().take(3).enumerate() {
+        let who = if i % 2 == 0 { BOB } else { mal };
+        let (_, r) = slash_move(&fake, who, &m.to_string()).await;
+        assert!(!r.ephemeral(), "{:?}", r.content());
+    }
+    let user = |u: (u64, &str)| fake.user_option("user", u);
+    let id = |n: i64| json!([{"name": "id", "type": 4, "value": n}]);
+    let commands: Vec<(Invoker, &str, Value)> = vec![
+        (BOB.into(), "status", json!([])),
+        (BOB.into(), "board", json!([])),
+        (BOB.into(), "record", json!([])),
+        (BOB.into(), "games", json!([])),
+        (mal.into(), "games", json!([])),
+        (CARA.into(), "live", json!([])),
+        (CARA.into(), "profile", json!([user(BOB)])),
+        (CARA.into(), "profile", json!([user(mal)])),
+        (CARA.into(), "game", id(1)),
+        (CARA.into(), "export", id(1)),
+        (mal.into(), "draw", json!([])),
+        (
+            BOB.into(),
+            "draw",
+            json!([{"name": "answer", "type": 3, "value": "decline"}]),
+        ),
+        (BOB.into(), "resign", json!([])),
+        (BOB.into(), "status", json!([])),
+        (CARA.into(), "history", json!([user(mal)])),
+        (CARA.into(), "leaderboard", json!([])),
+        (
+            mona.clone(),
+            "abort",
+            json!([{"name": "reason", "type": 3, "value": format!("{NITRO} <@{}>", ALICE.0)}]),
+        ),
+        (mona.clone(), "audit", json!([])),
+    ];
+    let mut answered = 0;
+    for (who, name, options) in commands {
+        let i = fake.slash(who, CH, name, options).await;
+        let r = fake
+            .response(i, T)
+            .await
+            .unwrap_or_else(|| panic!("/{name} answered"));
+        assert!(r.content().is_some(), "/{name}: {r:?}");
+        answered += 1;
+        if name == "resign" {
+            // Confirmed with the button: game 1 ends, game 2 of the match starts.
+            let click = fake
+                .button(BOB, CH, fake.message_from(&r), &r.custom_ids()[0])
+                .await;
+            fake.response(click, T).await.unwrap();
+            fake.wait_followups(click, 1, T).await;
+        }
+    }
+    // A round robin named like the name, with both names in it.
+    let create = json!([{"name": "name", "type": 3, "value": NITRO},
+                        {"name": "variant", "type": 3, "value": "hkot-1"},
+                        {"name": "system", "type": 3, "value": "round-robin"}]);
+    let r = tournament(&fake, &mona, "create", create).await;
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    join_all(&fake, &[mal, fen, BOB]).await;
+    let r = tournament(&fake, &mona, "start", json!([])).await;
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    for sub_name in ["info", "pairings", "standings", "list", "export"] {
+        let r = tournament(&fake, &Invoker::new(CARA.0, CARA.1), sub_name, json!([])).await;
+        assert!(r.content().is_some(), "/tournament {sub_name}: {r:?}");
+        answered += 1;
+    }
+    // The standings table shows the fenced name, its backticks apart.
+    let standings = fake
+        .requests()
+        .into_iter()
+        .filter_map(|q| q.content().map(str::to_string))
+        .find(|c| c.contains("Player") && c.contains("Score"))
+        .expect("the standings table");
+    assert!(
+        standings.contains("f`\u{200D}`\u{200D}`**y**"),
+        "{standings}"
+    );
+    // Every text the bot sent, posted, answered, followed up or edited.
+    let sent: Vec<Recorded> = fake
+        .requests()
+        .into_iter()
+        .filter(|q| q.content().is_some())
+        .collect();
+    assert!(sent.len() > answered, "{}", sent.len());
+    for q in &sent {
+        let label = format!("{} {}", q.method, q.path);
+        assert_stays_text(&label, q.content().unwrap());
+        let am = &q.data().unwrap()["allowed_mentions"];
+        assert!(am.is_object(), "{label}: no allowed mentions: {:?}", q.json);
+        let parse: Vec<&str> = am["parse"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        assert!(
+            !parse.contains(&"everyone") && !parse.contains(&"roles"),
+            "{label}: {am}"
+        );
+    }
+}

@@ -2,7 +2,7 @@
 //! file (`/export`), and a player's finished games page by page (`/history`).
 
 use super::info::{record_text, server_game};
-use super::reply::{Attachment, ButtonStyle, Ctx, Document, Reply, User};
+use super::reply::{code_block, Attachment, ButtonStyle, Ctx, Document, Reply, User};
 use super::session::{names, replay, Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
 use super::time::date_text;
@@ -113,10 +113,7 @@ impl Bot {
         self.read(|tx| {
             let game = server_game(tx, ctx, id)?;
             let (body, moves) = record_text(tx, &game)?;
-            let fence = text::fence_for(&body);
-            let mut reply = Builder::new()
-                .text(format!("{fence}\n{body}{fence}"))
-                .build();
+            let mut reply = Builder::new().text(code_block(&body)).build();
             reply.document = Some(Document {
                 filename: format!("game-{}.txt", game.id),
                 note: format!(

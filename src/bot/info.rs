@@ -1,7 +1,7 @@
 //! Commands that only look: board, record, status, games, rules, help; and move autocomplete.
 
 use super::discussion::read_notes;
-use super::reply::{Ctx, Part, Reply};
+use super::reply::{code_block, escape_markdown, Ctx, Part, Reply};
 use super::session::{load_active, load_game, names, replay, time_left, Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
 use crate::game::{describe, GameRecord, Move, Position, Variant};
@@ -81,9 +81,8 @@ impl Bot {
             let game = game_here(tx, ctx)?;
             let ended = ended_line(tx, &game)?;
             let (body, moves) = record_text(tx, &game)?;
-            let fence = text::fence_for(&body);
             let mut reply = Builder::new()
-                .text(format!("{ended}{fence}\n{body}{fence}"))
+                .text(format!("{ended}{}", code_block(&body)))
                 .build();
             // Too long for one Discord message, it goes as a file.
             reply.document = Some(super::reply::Document {
@@ -190,10 +189,10 @@ impl Bot {
                     done.push(format!(
                         "game {}: {} {} – {} {}",
                         g.match_game.unwrap_or(1),
-                        gn[0],
+                        escape_markdown(&gn[0]),
                         o.points.first(),
                         o.points.second(),
-                        gn[1]
+                        escape_markdown(&gn[1])
                     ));
                 }
                 b = b.text(format!(
@@ -257,7 +256,7 @@ impl Bot {
                     .text(format!(
                         ": {} against {}, you play {} · move {} · {} · {}",
                         g.options.variant.id(),
-                        n[1 - seat],
+                        escape_markdown(&n[1 - seat]),
                         text::side_of(g, *seat).name(),
                         plies + 1,
                         if *yours {
@@ -404,9 +403,9 @@ fn board_of(
         "{} · {} {} vs {} {} · ",
         game.options.variant.name(),
         text::side_of(&game, 0).name(),
-        n[0],
+        escape_markdown(&n[0]),
         text::side_of(&game, 1).name(),
-        n[1]
+        escape_markdown(&n[1])
     ));
     b = b.text(
         if upto == moves.len() && game.status == GameStatus::Active {

@@ -1,7 +1,7 @@
 //! The end of a game, and what it means for its match: the result recorded and announced with
 //! both players pinged, the running match score, and the second game started.
 
-use super::reply::ButtonStyle;
+use super::reply::{escape_markdown, ButtonStyle};
 use super::session::{create_game, game_start, names, Bot, Fail, Loaded, Out, Outcome};
 use super::text::{self, Builder};
 use crate::game::{Points, Position};
@@ -142,8 +142,12 @@ impl Bot {
                 }
             }
         }
-        let pname =
-            |i: usize| -> Outcome<String> { Ok(tx.user_name(&m.players[i])?.unwrap_or_default()) };
+        // Names in the Markdown text: escaped.
+        let pname = |i: usize| -> Outcome<String> {
+            Ok(escape_markdown(
+                &tx.user_name(&m.players[i])?.unwrap_or_default(),
+            ))
+        };
         let (n0, n1) = (pname(0)?, pname(1)?);
         let score = format!("{n0} {} – {} {n1}", totals[0], totals[1]);
         if finished < 2 {

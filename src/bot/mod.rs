@@ -58,8 +58,8 @@ pub use moderation::AuditLog;
 pub use play::TakebackAnswer;
 pub(crate) use ratings::rate;
 pub use reply::{
-    escape_markdown, Attachment, Button, ButtonStyle, Ctx, Document, Part, Reply, Retire,
-    ThreadRequest, User,
+    code_block, escape_code, escape_markdown, Attachment, Button, ButtonStyle, Ctx, Document, Part,
+    Reply, Retire, ThreadRequest, User,
 };
 pub use session::Bot;
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};

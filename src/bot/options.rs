@@ -6,7 +6,7 @@
 //! and how a raw value is read into it ([`Param`]). Adapters hand raw [`Value`]s in, by option
 //! name; the core only ever sees typed values.
 
-use super::reply::User;
+use super::reply::{escape_markdown, User};
 use super::time::TimeControl;
 use crate::game::{Scoring, Variant};
 use crate::store::{FirstChoice, GameId};
@@ -160,11 +160,14 @@ impl OptionSpec {
                 .trim_start_matches('#')
                 .parse()
                 .map(Value::Integer)
-                .map_err(|_| format!("'{text}' is not a number (`{name}`).")),
+                .map_err(|_| format!("'{}' is not a number (`{name}`).", escape_markdown(text))),
             Kind::Boolean => match text.to_ascii_lowercase().as_str() {
                 "yes" | "true" | "on" | "y" => Ok(Value::Boolean(true)),
                 "no" | "false" | "off" | "n" => Ok(Value::Boolean(false)),
-                _ => Err(format!("`{name}` is yes or no, not '{text}'.")),
+                _ => Err(format!(
+                    "`{name}` is yes or no, not '{}'.",
+                    escape_markdown(text)
+                )),
             },
             Kind::User => {
                 let n = text.trim().trim_start_matches('@');
@@ -316,7 +319,8 @@ pub trait Choices: Sized + Copy + 'static {
     /// The message for text that is none of the choices.
     fn unknown(s: &str, name: &str) -> String {
         format!(
-            "'{s}' is not a choice for `{name}`: choose {}.",
+            "'{}' is not a choice for `{name}`: choose {}.",
+            escape_markdown(s),
             Self::expected()
         )
     }
@@ -393,9 +397,12 @@ fn refusal<T: std::str::FromStr>(s: &str) -> String
 where
     T::Err: std::fmt::Display,
 {
+    // The refusal quotes the text as typed ('…'): escaped, as text a user wrote.
     s.parse::<T>()
         .err()
-        .map(|e| format!("{e}."))
+        .map(|e| {
+            format!("{e}.").replacen(&format!("'{s}'"), &format!("'{}'", escape_markdown(s)), 1)
+        })
         .unwrap_or_default()
 }
 

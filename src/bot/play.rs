@@ -10,7 +10,7 @@ use super::session::{
     Outcome,
 };
 use super::text::{self, Builder};
-use crate::game::{describe, forfeit, EndReason, Move, Position, Side};
+use crate::game::{describe, forfeit, EndReason, Move, ParseMoveError, Position, Side};
 use crate::render::Frame;
 use crate::store::{DrawOfferRow, GameId, GameRow, MoveRow, TakebackRow, Tx};
 
@@ -25,6 +25,23 @@ choices!(TakebackAnswer {
     Allow => "allow", "allow" | "accept" | "yes";
     Refuse => "refuse", "refuse" | "decline" | "no";
 });
+/// Why typed text is no move, the text as typed (quoted in the message) escaped: it is text a
+/// user wrote.
+fn said(e: &ParseMoveError) -> String {
+    let message = e.to_string();
+    match e {
+        ParseMoveError::TooLong { text }
+        | ParseMoveError::NotAHill { text }
+        | ParseMoveError::NotASquare { text }
+        | ParseMoveError::Unreadable { text, .. } => message.replacen(
+            &format!("'{text}'"),
+            &format!("'{}'", escape_markdown(text)),
+            1,
+        ),
+        ParseMoveError::Empty { .. } | ParseMoveError::MissingCorner { .. } => message,
+    }
+}
+
 /// "Legal moves: C3, D5 or E4 (and 12 more)."
 fn legal_hint(pos: &Position) -> String {
     let legal = pos.legal_notation();
@@ -147,10 +164,9 @@ impl Bot {
                 .filter(|c| *c != '`' && !c.is_control())
                 .take(24)
                 .collect();
-            let mv = l
-                .pos
-                .parse_move(text_in)
-                .map_err(|e| Fail::User(format!("`{shown}`: {e}. {}", legal_hint(&l.pos))))?;
+            let mv = l.pos.parse_move(text_in).map_err(|e| {
+                Fail::User(format!("`{shown}`: {}. {}", said(&e), legal_hint(&l.pos)))
+            })?;
             if let Err(e) = l.pos.check(mv) {
                 let hint = if e.lists_moves() {
                     String::new()

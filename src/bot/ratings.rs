@@ -1,7 +1,7 @@
 //! Ratings (RULES.md Part F.6): a rated game's Glicko-2 update, stored with its result, and the
 //! `/leaderboard` and `/profile` commands.
 
-use super::reply::{Attachment, Ctx, User};
+use super::reply::{escape_markdown, Attachment, Ctx, User};
 use super::session::{Bot, Out, Outcome};
 use super::text::{self, Builder};
 use super::time::{date_text, DAY};
@@ -340,14 +340,14 @@ impl Bot {
             }
             if !open.is_empty() {
                 b = b.text(format!("\n**Games in progress** ({}):", open.len()));
-                for (line, channel) in &open {
-                    b = b.text(format!("\n{line} · ")).channel(channel);
+                for g in &open {
+                    b = b.text(format!("\n{} · ", g.text)).channel(&g.channel);
                 }
             }
             let card = render::ProfileCard {
                 name,
                 ratings: pictured,
-                open_games: open.into_iter().map(|(line, _)| line).collect(),
+                open_games: open.into_iter().map(|g| g.picture).collect(),
             };
             Ok((b.build(), card))
         })?;
@@ -366,28 +366,45 @@ fn game_title(v: Variant) -> String {
     format!("{} ({})", v.name(), v.id())
 }
 
-/// "#12 hkot-1 vs Brian · your turn · 2 days left" for a profile, and the game's channel.
-fn open_game_line(tx: &Tx, g: &GameRow, user: &str, now: i64) -> Outcome<(String, String)> {
+/// A game in progress on a profile ([`open_game_line`]).
+struct OpenGame {
+    /// "#12 hkot-1 vs Brian · Brian's turn · 2 days left", the opponent's name as written
+    /// (the card draws it).
+    picture: String,
+    /// The same line as Markdown: the opponent's name escaped.
+    text: String,
+    /// The game's channel.
+    channel: String,
+}
+
+/// A game in progress of `user`'s, for their profile.
+fn open_game_line(tx: &Tx, g: &GameRow, user: &str, now: i64) -> Outcome<OpenGame> {
     let n = super::session::names(tx, g)?;
     let seat = g.seat_of(user).unwrap_or(0);
-    let opponent = &n[1 - seat];
     let l = super::session::load_game(tx, g.clone())?;
-    let turn = match l.pos.to_move() {
-        Some(side) if g.seats[side.index()] == user => "their turn".to_string(),
-        Some(_) => format!("{opponent}'s turn"),
-        None => "ending".to_string(),
+    let their_turn = l.pos.to_move().map(|side| g.seats[side.index()] == user);
+    let when = match super::session::time_left(g, now, None) {
+        Some(left) => left,
+        None => format!("since {}", date_text(g.turn_started_at)),
     };
-    let mut line = format!(
-        "#{} {} vs {opponent} · {turn}",
-        g.id,
-        g.options.variant.id()
-    );
-    if let Some(left) = super::session::time_left(g, now, None) {
-        line.push_str(&format!(" · {left}"));
-    } else {
-        line.push_str(&format!(" · since {}", date_text(g.turn_started_at)));
-    }
-    Ok((line, g.channel_id.clone()))
+    let line = |opponent: &str| {
+        let turn = match their_turn {
+            Some(true) => "their turn".to_string(),
+            Some(false) => format!("{opponent}'s turn"),
+            None => "ending".to_string(),
+        };
+        format!(
+            "#{} {} vs {opponent} · {turn} · {when}",
+            g.id,
+            g.options.variant.id()
+        )
+    };
+    let opponent = &n[1 - seat];
+    Ok(OpenGame {
+        picture: line(opponent),
+        text: line(&escape_markdown(opponent)),
+        channel: g.channel_id.clone(),
+    })
 }
 
 /// A leaderboard entry as shown: its rank (players with equal ratings, to the whole point

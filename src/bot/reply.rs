@@ -71,6 +71,36 @@ pub fn escape_markdown(text: &str) -> String {
     out
 }
 
+/// The zero-width joiner that [`escape_code`] puts between two backticks.
+const CODE_JOINER: char = '\u{200D}';
+
+/// Text made safe to show inside a code block: Discord ends a block at the first run of three
+/// backticks in it, whatever fence opened it (a longer fence does not help), so a zero-width
+/// joiner (U+200D) goes between every two backticks in a row. No two backticks touch, and the
+/// text reads the same. The one place text inside a code block is escaped; [`code_block`]
+/// uses it.
+pub fn escape_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut last = None;
+    for c in text.chars() {
+        if c == '`' && last == Some('`') {
+            out.push(CODE_JOINER);
+        }
+        out.push(c);
+        last = Some(c);
+    }
+    out
+}
+
+/// `text` (a record, a table, a TRF file: it may hold names and other user text) as a code
+/// block that nothing in it can close ([`escape_code`]): the fence, a line break, the text, a
+/// line break unless the text ends with one, the fence.
+pub fn code_block(text: &str) -> String {
+    let body = escape_code(text);
+    let end = if body.ends_with('\n') { "" } else { "\n" };
+    format!("```\n{body}{end}```")
+}
+
 /// How a button looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ButtonStyle {
@@ -215,7 +245,8 @@ enum Medium {
 /// The bot's own Markdown text as a terminal shows it: bold marks (`**`) dropped, and what
 /// [`escape_markdown`] does to names and other user text undone (`mary\_jane` reads
 /// `mary_jane`, `@`'s zero-width space goes). Code (between runs of backticks, as a record or
-/// a TRF file is shown) is left exactly as it is.
+/// a TRF file is shown) is left as it is, but for what [`escape_code`] put in it (the joiners
+/// between backticks).
 fn unmarked(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
@@ -230,7 +261,15 @@ fn unmarked(text: &str) -> String {
                     && (j == 0 || chars[j - 1] != '`')
             });
             let end = close.map_or(chars.len(), |j| j + run);
-            out.extend(&chars[i..end]);
+            for j in i..end {
+                let joiner = chars[j] == CODE_JOINER
+                    && j > i
+                    && chars[j - 1] == '`'
+                    && chars.get(j + 1) == Some(&'`');
+                if !joiner {
+                    out.push(chars[j]);
+                }
+            }
             i = end;
         } else if c == '\\' && i + 1 < chars.len() && "\\*_~`|>#-[]()<:".contains(chars[i + 1]) {
             out.push(chars[i + 1]);
@@ -361,6 +400,33 @@ mod tests {
             "**Reason:** \\_hi\\_"
         );
         assert_eq!(r.plain_text(), "**Reason:** _hi_");
+    }
+
+    /// Text in a code block: Discord closes a block at the first ``` in it, whatever the fence,
+    /// so no two backticks may touch; a terminal shows the text as written again.
+    #[test]
+    fn no_text_closes_a_code_block_and_a_terminal_shows_it_as_written() {
+        let name = "[Nitro](https://evil.example) @everyone ``` **x** ``";
+        assert_eq!(
+            escape_code(name),
+            "[Nitro](https://evil.example) @everyone `\u{200D}`\u{200D}` **x** `\u{200D}`"
+        );
+        assert_eq!(escape_code("a`b ` c"), "a`b ` c");
+        let block = code_block(&format!("# {name}\nmoves: D4"));
+        assert_eq!(block.matches("```").count(), 2, "{block}");
+        assert!(block.starts_with("```\n# [Nitro]") && block.ends_with("moves: D4\n```"));
+        // A text that ends with a line break gets no second one; one ending in a backtick
+        // cannot lengthen the closing fence.
+        assert_eq!(code_block("a\n"), "```\na\n```");
+        assert_eq!(code_block("a`"), "```\na`\n```");
+        let r = Reply {
+            parts: vec![Part::Text(format!("**Record**:\n{block} and `x`"))],
+            ..Reply::default()
+        };
+        assert_eq!(
+            r.terminal_text_with(|_, n| n.into(), |c| c.into()),
+            format!("Record:\n```\n# {name}\nmoves: D4\n``` and `x`")
+        );
     }
 
     /// A terminal shows the bot's text without its Markdown (bold marks, the escapes put

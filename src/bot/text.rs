@@ -5,18 +5,6 @@ use crate::game::Counts;
 use crate::game::{describe, Outcome, Player, Points, Position, Side, Variant};
 use crate::store::GameRow;
 
-/// A code fence that the text inside it cannot close (a name may hold backticks): one backtick
-/// longer than the longest run of backticks in the text, and at least three.
-pub fn fence_for(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    "`".repeat((longest + 1).max(3))
-}
-
 /// Builds a reply piece by piece.
 #[derive(Default)]
 pub struct Builder {

@@ -8,7 +8,9 @@
 //! ([`swiss_trf`]).
 
 use super::options::choices;
-use super::reply::{escape_markdown, Attachment, Ctx, Document, Reply, ThreadRequest, User};
+use super::reply::{
+    code_block, escape_markdown, Attachment, Ctx, Document, Reply, ThreadRequest, User,
+};
 use super::session::{
     create_game, default_time_control, game_start, load_game, names, Bot, Fail, Out, Outcome,
 };
@@ -1963,8 +1965,8 @@ impl Bot {
             }
         };
         b = b.text(format!(
-            "\nFinal standings:\n```\n{}```\nThank you for playing, ",
-            standings_table(t, &m, &rows)
+            "\nFinal standings:\n{}\nThank you for playing, ",
+            code_block(&standings_table(t, &m, &rows))
         ));
         for (k, p) in m.players.iter().enumerate() {
             b = b
@@ -2115,9 +2117,9 @@ impl Bot {
                 _ => "no games yet".into(),
             };
             let text = format!(
-                "{} · {summary}.\n```\n{}```",
+                "{} · {summary}.\n{}",
                 title(&t),
-                standings_table(&t, &m, &rows)
+                code_block(&standings_table(&t, &m, &rows))
             );
             let reply = Builder::new().text(text).build();
             if !self.images() {
@@ -2163,10 +2165,10 @@ impl Bot {
             let text = self.tournament_trf(tx, &t)?;
             // The text shows the file where no file can be attached (the console); Discord
             // sends the note with the file instead.
-            let fence = super::text::fence_for(&text);
             let mut reply = Reply::private(format!(
-                "{} as a FIDE TRF-16 file:\n{fence}\n{text}{fence}",
-                title(&t)
+                "{} as a FIDE TRF-16 file:\n{}",
+                title(&t),
+                code_block(&text)
             ));
             reply.document = Some(Document {
                 filename: format!("tournament-{}.trf", t.id),

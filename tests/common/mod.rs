@@ -188,3 +188,46 @@ pub fn texts(replies: &[Reply]) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// Issue 28's name: a masked link, a ping of everyone, a code fence and bold text.
+pub const NITRO: &str = "[Nitro](https://evil.example) @everyone ``` **x**";
+/// A fence early in a name, so that a text table (which cuts long names) shows it too.
+pub const FENCE: &str = "f```**y** @here";
+
+/// What Discord would make of a message's text holding the names [`NITRO`] and [`FENCE`]: a
+/// code fence is ``` wherever it stands, so the pieces between fences alternate text and code.
+/// Every block must be closed, no code may hold a run of backticks, and no text a link, bold
+/// text, a ping of everyone or a run of backticks. `Err` says what is wrong.
+pub fn stays_text(text: &str) -> Result<(), String> {
+    let pieces: Vec<&str> = text.split("```").collect();
+    if pieces.len() % 2 == 0 {
+        return Err(format!("a code block left open:\n{text}"));
+    }
+    for (i, piece) in pieces.iter().enumerate() {
+        let bad: &[&str] = if i % 2 == 1 {
+            &["``"]
+        } else {
+            &[
+                "[Nitro](",
+                "](https",
+                "**x**",
+                "**y**",
+                "@everyone",
+                "@here",
+                "``",
+            ]
+        };
+        if let Some(b) = bad.iter().find(|b| piece.contains(*b)) {
+            let place = if i % 2 == 1 { "code" } else { "text" };
+            return Err(format!("{b:?} in {place}:\n{text}"));
+        }
+    }
+    Ok(())
+}
+
+/// [`stays_text`], or a panic naming `label`.
+pub fn assert_stays_text(label: &str, text: &str) {
+    if let Err(e) = stays_text(text) {
+        panic!("{label}: {e}");
+    }
+}
