@@ -2911,6 +2911,7 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
     use common::{assert_stays_text, FENCE, NITRO};
+    use tara_bot::bot::{escape_code, escape_markdown};
     let (_dir, fake, _bot) = boot().await;
     let mal: (u64, &str) = (1_000_000_000_000_000_011, NITRO);
     let fen: (u64, &str) = (1_000_000_000_000_000_012, FENCE);
@@ -2974,6 +2975,7 @@ async fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
         (mona.clone(), "audit", json!([])),
     ];
     let mut answered = 0;
+    let mut answers = Vec::new();
     for (who, name, options) in commands {
         let i = fake.slash(who, CH, name, options).await;
         let r = fake
@@ -2982,6 +2984,7 @@ async fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
             .unwrap_or_else(|| panic!("/{name} answered"));
         assert!(r.content().is_some(), "/{name}: {r:?}");
         answered += 1;
+        answers.push((name, r.content().unwrap_or_default().to_string()));
         if name == "resign" {
             // Confirmed with the button: game 1 ends, game 2 of the match starts.
             let click = fake
@@ -2991,6 +2994,24 @@ async fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
             fake.wait_followups(click, 1, T).await;
         }
     }
+    // The name shows as written: escaped in text, its backticks kept apart in the record.
+    let answer = |name: &str| {
+        answers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_default()
+    };
+    let record = answer("record");
+    assert!(
+        record.contains(&format!(
+            "```\n# game 1 · Red brian vs Blue {}\n",
+            escape_code(NITRO)
+        )),
+        "{record}"
+    );
+    let games = answer("games");
+    assert!(games.contains(&escape_markdown(NITRO)), "{games}");
     // A round robin named like the name, with both names in it.
     let create = json!([{"name": "name", "type": 3, "value": NITRO},
                         {"name": "variant", "type": 3, "value": "hkot-1"},
