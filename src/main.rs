@@ -1137,7 +1137,7 @@ fn run_discord(args: RunArgs) -> ExitCode {
     match runtime.block_on(tara_bot::discord::run(bot, settings)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            say!("error: {e:#}");
+            say!("error: {}", tara_bot::discord::error_chain(&*e));
             ExitCode::from(1)
         }
     }

@@ -887,6 +887,127 @@ async fn rate_limits_and_server_errors_are_retried_and_each_message_arrives_once
     assert_eq!(announcements(&fake, CH, 1, 3), 1);
 }
 
+/// The requests made for interaction `id` (its callback and webhook), in order.
+fn requests_for(fake: &FakeDiscord, id: u64) -> Vec<Recorded> {
+    let token = fake.token(id).unwrap();
+    fake.requests()
+        .into_iter()
+        .filter(|r| r.path.contains(&format!("/interactions/{id}/")) || r.path.contains(&token))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_callback_is_tried_again_only_after_retry_after_and_answered_once() {
+    let (_dir, fake, _bot) = boot().await;
+    start_game(&fake, "hkot-1").await;
+    // The callback carrying the move's announcement: 429, retry_after 1.0 (in the body).
+    fake.fail(Fault::rate_limited("POST", "/callback", 1.0, false));
+    let (id, r) = slash_move(&fake, ALICE, "D4").await;
+    assert_eq!(r.status, 429);
+    assert!(fake
+        .wait_for(T, |f| (announcements(f, CH, 1, 1) == 1).then_some(()))
+        .await
+        .is_some());
+    let tries = requests_for(&fake, id);
+    assert_eq!(tries[0].status, 429, "{tries:?}");
+    assert_eq!(tries[1].status, 204, "{tries:?}");
+    let waited = tries[1].at - tries[0].at;
+    assert!(
+        waited >= Duration::from_millis(980),
+        "tried again after {waited:?}, before the 1 s Discord asked for"
+    );
+    // The same with the wait given only by the `Retry-After` header.
+    fake.fail(Fault::rate_limited("POST", "/callback", 1.0, false).header_only());
+    let (id, r) = slash_move(&fake, BOB, "B2").await;
+    assert_eq!(r.status, 429);
+    assert!(fake
+        .wait_for(T, |f| (announcements(f, CH, 1, 2) == 1).then_some(()))
+        .await
+        .is_some());
+    let tries = requests_for(&fake, id);
+    assert_eq!((tries[0].status, tries[1].status), (429, 204));
+    assert!(tries[1].at - tries[0].at >= Duration::from_millis(980));
+    // A global rate limit on every route: nothing at all is sent before it is over.
+    fake.fail(Fault::rate_limited("POST", "/api/v10/", 1.0, true));
+    let (id, r) = slash_move(&fake, ALICE, "F6").await;
+    assert_eq!(r.status, 429);
+    assert!(fake
+        .wait_for(T, |f| (announcements(f, CH, 1, 3) == 1).then_some(()))
+        .await
+        .is_some());
+    let limited = requests_for(&fake, id)[0].at;
+    let early: Vec<Recorded> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.at > limited && r.at - limited < Duration::from_millis(980))
+        .collect();
+    assert!(
+        early.is_empty(),
+        "sent during a global rate limit: {early:?}"
+    );
+    // Each announcement was delivered exactly once.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for ply in 1..=3 {
+        assert_eq!(announcements(&fake, CH, 1, ply), 1, "ply {ply}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_whose_thread_refuses_every_post_is_withdrawn_and_its_author_told_privately() {
+    let (_dir, fake, _bot) = boot().await;
+    // The thread opens, but every post is refused (Send Messages in Threads denied).
+    fake.fail(Fault::new("POST", "/messages", 403, 50013, "Missing Permissions").times(1000));
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "challenge",
+            json!([opponent, {"name": "variant", "type": 3, "value": "hkot-1"}]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    let told = r.content().unwrap_or_default();
+    assert!(r.ephemeral(), "told privately: {told}");
+    assert!(!told.contains("Challenge posted"), "{told}");
+    assert!(
+        told.contains("I could not post the challenge in <#")
+            && told.contains("I need the permission Send Messages in Threads there")
+            && told.contains("A moderator can grant it")
+            && told.contains("it is withdrawn")
+            && told.contains("`thread: False`"),
+        "{told}"
+    );
+    // Nothing public, and the empty thread is gone.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(fake.followups(id).await.is_empty());
+    assert!(fake.threads().is_empty(), "{:?}", fake.threads());
+    let refused = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/messages"))
+        .count();
+    assert_eq!(refused, 1, "one refused post, not tried again");
+    // The challenge is withdrawn: Bob cannot take it, and Alice may challenge again.
+    fake.heal();
+    let acc = fake
+        .slash(
+            BOB,
+            CH,
+            "accept",
+            json!([{"name": "challenge", "type": 4, "value": 1}]),
+        )
+        .await;
+    let a = fake.response(acc, T).await.unwrap();
+    assert!(
+        a.content()
+            .unwrap()
+            .contains("no longer open (it was cancelled)"),
+        "{:?}",
+        a.content()
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_the_database_locked_private_answers_and_errors_stay_private() {
     let (dir, fake, _bot) = boot().await;
@@ -3058,4 +3179,88 @@ async fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
             "{label}: {am}"
         );
     }
+}
+
+#[test]
+fn an_empty_token_file_is_refused_before_anything_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("token");
+    std::fs::write(&file, "  \n\n").unwrap();
+    let out = Proc::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .arg("run")
+        .current_dir(dir.path())
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("TARA_BOT_CONFIG")
+        .env("DISCORD_TOKEN_FILE", &file)
+        .env("DISCORD_PROXY_URL", "http://127.0.0.1:9")
+        .env("TARA_BOT_DB", dir.path().join("tara.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(&format!("The token file {} is empty", file.display())),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left,
+        vec![std::ffi::OsString::from("token")],
+        "nothing created"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_unreachable_at_start_up_is_tried_again_until_it_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    // Discord answers nothing useful to the first two tries.
+    fake.fail(Fault::new("GET", "/gateway/bot", 503, 0, "Service Unavailable").times(2));
+    let bot = spawn_bot(&fake, dir.path());
+    assert!(
+        fake.wait_ready(Duration::from_secs(30)).await,
+        "no READY: {}",
+        bot_log(dir.path())
+    );
+    let log = bot_log(dir.path());
+    assert_eq!(log.matches("cannot reach Discord").count(), 2, "{log}");
+    assert!(log.contains("attempt=2"), "{log}");
+    drop(bot);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_token_at_start_up_ends_the_bot_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    fake.fail(Fault::new(
+        "GET",
+        "/gateway/bot",
+        401,
+        0,
+        "401: Unauthorized",
+    ));
+    let mut bot = spawn_bot(&fake, dir.path());
+    let mut status = None;
+    for _ in 0..200 {
+        status = bot.0.try_wait().unwrap();
+        if status.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(1),
+        "{}",
+        bot_log(dir.path())
+    );
+    let log = bot_log(dir.path());
+    assert!(
+        log.contains("error: Discord refused the bot token (401 Unauthorized)"),
+        "{log}"
+    );
+    assert!(!log.contains("cannot reach Discord"), "{log}");
 }

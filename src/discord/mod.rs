@@ -4,19 +4,20 @@
 
 mod commands;
 mod redact;
+mod rest;
 mod split;
 
 use crate::ai_runner::{AiRunner, AiSettings};
 use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, EditTarget, Reply, User};
 pub use redact::redact;
+use rest::{Body, Failure};
 use serenity::all::{
     ActionRowComponent, AutoArchiveDuration, ButtonKind, ButtonStyle as DButtonStyle, Channel,
     ChannelId, ChannelType, CommandInteraction, ComponentInteraction, Context, CreateActionRow,
-    CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateMessage, CreateThread, EditInteractionResponse, EditMessage, EditThread, EventHandler,
-    GatewayIntents, GetMessages, GuildId, Http, Interaction, MessageId, Nonce, Permissions, Ready,
-    UserId,
+    CreateAllowedMentions, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
+    CreateThread, EditInteractionResponse, EditMessage, EditThread, EventHandler, GatewayIntents,
+    GetMessages, GuildId, Http, Interaction, MessageId, Nonce, Permissions, Ready, UserId,
 };
 use split::split_content;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +30,8 @@ const DEFER_AFTER: Duration = Duration::from_millis(2000);
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// The error of a request abandoned after [`REQUEST_TIMEOUT`].
 const TIMED_OUT: &str = "Discord did not answer in time";
+/// How many times a request is tried before it counts as failed.
+const ATTEMPTS: u32 = 4;
 
 /// What `tara-bot run` needs.
 pub struct Settings {
@@ -57,10 +60,17 @@ pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
         registered: AtomicBool::new(false),
         ticking: AtomicBool::new(false),
     };
-    let mut client =
-        serenity::all::ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
-            .event_handler(handler)
-            .await?;
+    let http = http.build();
+    tokio::select! {
+        reached = wait_for_discord(&http) => reached?,
+        () = shutdown_signal() => {
+            tracing::info!("stopped before Discord could be reached");
+            return Ok(());
+        }
+    }
+    let mut client = serenity::all::ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
+        .event_handler(handler)
+        .await?;
     // The AI's moves, posted as they are found (each owed in the outbox like any message).
     let h = client.http.clone();
     tokio::spawn(async move {
@@ -79,6 +89,60 @@ pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
     client.start_autosharded().await?;
     Ok(())
 }
+
+/// Asks Discord where to connect (`GET /gateway/bot`) until it answers, as a service manager
+/// expects of a bot started before the network is up: network trouble, server errors and rate
+/// limits are logged and tried again after [`startup_pause`]; a refused token (401) or any
+/// other refusal ends the start with a clear error.
+async fn wait_for_discord(http: &Http) -> anyhow::Result<()> {
+    let mut attempt = 1;
+    loop {
+        let e = match http.get_bot_gateway().await {
+            Ok(_) => return Ok(()),
+            Err(e) => e,
+        };
+        let status = match &e {
+            serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
+                Some(r.status_code.as_u16())
+            }
+            _ => None,
+        };
+        if status == Some(401) {
+            anyhow::bail!(
+                "Discord refused the bot token (401 Unauthorized): check DISCORD_TOKEN or the \
+                 file DISCORD_TOKEN_FILE names; a token that was reset on the Developer Portal \
+                 must be replaced there."
+            );
+        }
+        let failure = Failure::from(e);
+        if !failure.retriable() {
+            anyhow::bail!("Discord refused to start the bot: {}", said(&failure));
+        }
+        let pause = startup_pause(attempt, rest::random());
+        let error = match &failure {
+            Failure::Serenity(e) => redact(&error_chain(e), &[]),
+            other => said(other),
+        };
+        tracing::warn!(
+            attempt,
+            retry_in_s = pause.as_secs_f64(),
+            "cannot reach Discord: {error}; trying again"
+        );
+        tokio::time::sleep(pause).await;
+        attempt += 1;
+    }
+}
+
+/// The pause after start-up try `attempt` failed: 1 s, doubling each time up to 5 minutes, of
+/// which a random part (`r` in 0..1, up to half of it) is taken off so that many bots do not
+/// all come back at once.
+pub fn startup_pause(attempt: u32, r: f64) -> Duration {
+    let full = Duration::from_secs(1 << attempt.saturating_sub(1).min(9)).min(STARTUP_PAUSE_MAX);
+    full.mul_f64(1.0 - 0.5 * r.clamp(0.0, 1.0))
+}
+
+/// The longest pause between start-up tries.
+const STARTUP_PAUSE_MAX: Duration = Duration::from_secs(300);
 
 async fn shutdown_signal() {
     #[cfg(unix)]
@@ -179,15 +243,22 @@ async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> Option<Messag
 }
 
 /// Records what became of an owed message.
-async fn report(bot: &Arc<Bot>, id: Option<i64>, result: Result<(), &serenity::Error>) {
+async fn report(bot: &Arc<Bot>, id: Option<i64>, result: Result<(), &Failure>) {
     report_as(bot, id, result, None).await;
+}
+
+/// Records that an owed message will never be sent.
+async fn give_up(bot: &Arc<Bot>, id: Option<i64>, why: &'static str) {
+    let Some(id) = id else { return };
+    let b = bot.clone();
+    let _ = tokio::task::spawn_blocking(move || b.delivery_failed(id, why, true)).await;
 }
 
 /// [`report`], with the id of the (first) message posted, so that it can be edited later.
 async fn report_as(
     bot: &Arc<Bot>,
     id: Option<i64>,
-    result: Result<(), &serenity::Error>,
+    result: Result<(), &Failure>,
     posted: Option<MessageId>,
 ) {
     let Some(id) = id else { return };
@@ -236,14 +307,11 @@ async fn deliver_edit(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
     };
     let text = reply.markdown_with(mention, |c| format!("<#{c}>"));
     let content = split_content(&text).into_iter().next().unwrap_or_default();
+    let edit = EditMessage::new()
+        .content(content)
+        .allowed_mentions(CreateAllowedMentions::new());
     let r = retry("editing a message", || {
-        channel.edit_message(
-            http,
-            MessageId::new(message),
-            EditMessage::new()
-                .content(content.clone())
-                .allowed_mentions(CreateAllowedMentions::new()),
-        )
+        edit_message(http, channel, MessageId::new(message), &edit)
     })
     .await;
     report(bot, reply.outbox, r.as_ref().map(|_| ())).await;
@@ -251,22 +319,35 @@ async fn deliver_edit(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
 
 /// An error in words, for logs and the outbox: without the interaction token that a failed
 /// request's URL carries.
-fn said(e: &serenity::Error) -> String {
+fn said(e: &Failure) -> String {
     redact(&e.to_string(), &[])
 }
 
-/// The Discord error code of a refused request.
-fn discord_code(e: &serenity::Error) -> Option<isize> {
-    match e {
-        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
-            Some(r.error.code)
+/// An error with its causes, each cause said once: one whose text its parent already
+/// contains (as serenity and reqwest repeat their sources) is left out.
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut parent = out.clone();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !text.is_empty() && !parent.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
         }
-        _ => None,
+        parent = text;
+        source = s.source();
     }
+    out
+}
+
+/// The Discord error code of a refused request.
+fn discord_code(e: &Failure) -> Option<isize> {
+    e.code()
 }
 
 /// Whether a refusal is for good: the channel or user no longer exists.
-fn gone(e: &serenity::Error) -> bool {
+fn gone(e: &Failure) -> bool {
     matches!(discord_code(e), Some(10003 | 10013))
 }
 
@@ -285,11 +366,12 @@ fn mention(id: &str, name: &str) -> String {
 
 /// What a refusal means, when it is about the bot's permissions in `channel`: a sentence for
 /// the user who asked.
-fn permission_problem(e: &serenity::Error, channel: ChannelId, action: &str) -> Option<String> {
+fn permission_problem(e: &Failure, channel: ChannelId, action: &str) -> Option<String> {
     let missing = match discord_code(e)? {
         50001 => "View Channel (Missing Access)",
         50013 => match action {
             "thread" => "Create Public Threads and Send Messages in Threads",
+            "thread post" => "Send Messages in Threads",
             _ => "Send Messages, Attach Files and Embed Links",
         },
         _ => return None,
@@ -299,6 +381,7 @@ fn permission_problem(e: &serenity::Error, channel: ChannelId, action: &str) -> 
          grant it in the channel's settings.",
         match action {
             "thread" => "open a thread for the game",
+            "thread post" => "post the challenge",
             _ => "post the game's messages",
         }
     ))
@@ -340,7 +423,7 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     if let Some(user) = reply.dm.as_deref().and_then(|u| u.parse::<u64>().ok()) {
         let dm = match UserId::new(user).create_dm_channel(http).await {
             Ok(dm) => post(http, dm.id, reply).await,
-            Err(e) => Err(e),
+            Err(e) => Err(e.into()),
         };
         match (dm, channel) {
             (Ok(_), _) => {
@@ -386,7 +469,7 @@ fn has_thread_keys(reply: &Reply) -> bool {
 /// recorded for its key, or one opened now in its parent channel (found first among the
 /// parent's active threads by its name, in case an earlier attempt opened it but stopped
 /// before recording it) and recorded once. Links to thread keys become links to the threads.
-async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply, serenity::Error> {
+async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply, Failure> {
     let mut reply = reply.clone();
     if let Some(req) = reply.thread.clone() {
         let b = bot.clone();
@@ -416,16 +499,7 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
                 let made = match existing {
                     Some(id) => id,
                     None => {
-                        retry("creating a thread", || {
-                            parent.create_thread(
-                                http,
-                                CreateThread::new(name.clone())
-                                    .kind(ChannelType::PublicThread)
-                                    .auto_archive_duration(AutoArchiveDuration::OneWeek),
-                            )
-                        })
-                        .await?
-                        .id
+                        retry("creating a thread", || create_thread(http, parent, &name)).await?
                     }
                 };
                 let b = bot.clone();
@@ -489,7 +563,11 @@ async fn retire_buttons(http: &Http, reply: &Reply) {
         .content(text)
         .components(vec![])
         .allowed_mentions(CreateAllowedMentions::new());
-    if let Err(e) = channel.edit_message(http, message.id, edit).await {
+    if let Err(e) = retry("taking the buttons off a message", || {
+        edit_message(http, channel, message.id, &edit)
+    })
+    .await
+    {
         tracing::warn!(error = %e, %channel, "could not take the buttons off a spent message");
     }
 }
@@ -534,7 +612,7 @@ async fn post(
     http: &Http,
     channel: ChannelId,
     reply: &Reply,
-) -> Result<Option<MessageId>, serenity::Error> {
+) -> Result<Option<MessageId>, Failure> {
     let mut first = None;
     for (i, m) in outgoing(reply).into_iter().enumerate() {
         let m = Outgoing {
@@ -555,13 +633,61 @@ async fn post_part(
     m: &Outgoing,
     outbox: Option<i64>,
     i: usize,
-) -> Result<MessageId, serenity::Error> {
+) -> Result<MessageId, Failure> {
     let nonce = outbox.map(|id| format!("tara-{id}-{i}"));
+    let message = as_message(m, nonce);
     retry("posting to the channel", || {
-        channel.send_message(http, as_message(m, nonce.clone()))
+        send_message(http, channel, &message, &m.files)
     })
     .await
-    .map(|m| m.id)
+}
+
+/// `POST /channels/{c}/messages`: the new message's id.
+async fn send_message(
+    http: &Http,
+    channel: ChannelId,
+    m: &CreateMessage,
+    files: &[(String, Vec<u8>)],
+) -> Result<MessageId, Failure> {
+    let body = Body {
+        json: to_json(m)?,
+        files,
+    }
+    .attach_at("");
+    let path = format!("/channels/{channel}/messages");
+    let answer = rest::request(http, reqwest::Method::POST, &path, Some(body)).await?;
+    rest::id_of(answer.as_ref()).map(MessageId::new)
+}
+
+/// `PATCH /channels/{c}/messages/{m}`.
+async fn edit_message(
+    http: &Http,
+    channel: ChannelId,
+    message: MessageId,
+    e: &EditMessage,
+) -> Result<(), Failure> {
+    let body = Body {
+        json: to_json(e)?,
+        files: &[],
+    };
+    let path = format!("/channels/{channel}/messages/{message}");
+    rest::request(http, reqwest::Method::PATCH, &path, Some(body))
+        .await
+        .map(|_| ())
+}
+
+/// `POST /channels/{c}/threads`: a public thread (archived after a week of quiet), its id.
+async fn create_thread(http: &Http, parent: ChannelId, name: &str) -> Result<ChannelId, Failure> {
+    let thread = CreateThread::new(name)
+        .kind(ChannelType::PublicThread)
+        .auto_archive_duration(AutoArchiveDuration::OneWeek);
+    let body = Body {
+        json: to_json(&thread)?,
+        files: &[],
+    };
+    let path = format!("/channels/{parent}/threads");
+    let answer = rest::request(http, reqwest::Method::POST, &path, Some(body)).await?;
+    rest::id_of(answer.as_ref()).map(ChannelId::new)
 }
 
 #[serenity::async_trait]
@@ -594,6 +720,7 @@ impl EventHandler for Handler {
             Ok(n) => tracing::info!(commands = n, guild = ?self.guild, "slash commands registered"),
             Err(e) => {
                 self.registered.store(false, Ordering::SeqCst);
+                let e = Failure::from(e);
                 tracing::error!(error = %said(&e), "registering slash commands failed");
             }
         }
@@ -764,74 +891,77 @@ fn allowed(o: &Outgoing) -> CreateAllowedMentions {
         .replied_user(false)
 }
 
-/// Fills any of serenity's message builders from an [`Outgoing`]: content, allowed mentions,
-/// the image and the buttons. `$attach` is the builder's method for a new file.
+/// Fills any of serenity's message builders from an [`Outgoing`]: content, allowed mentions
+/// and the buttons. (Its files go with the request: [`rest::Body`].)
 macro_rules! fill {
-    ($builder:expr, $o:expr, $attach:ident) => {{
+    ($builder:expr, $o:expr) => {{
         let o: &Outgoing = $o;
-        let mut m = $builder
+        let m = $builder
             .content(o.content.clone())
             .allowed_mentions(allowed(o));
-        for (name, bytes) in &o.files {
-            m = m.$attach(CreateAttachment::bytes(bytes.clone(), name.clone()));
+        if o.buttons.is_empty() {
+            m
+        } else {
+            m.components(vec![CreateActionRow::Buttons(o.buttons.clone())])
         }
-        if !o.buttons.is_empty() {
-            m = m.components(vec![CreateActionRow::Buttons(o.buttons.clone())]);
-        }
-        m
     }};
 }
 
 fn as_response(o: &Outgoing) -> CreateInteractionResponseMessage {
     fill!(
         CreateInteractionResponseMessage::new().ephemeral(o.ephemeral),
-        o,
-        add_file
+        o
     )
 }
 
 fn as_followup(o: &Outgoing) -> CreateInteractionResponseFollowup {
     fill!(
         CreateInteractionResponseFollowup::new().ephemeral(o.ephemeral),
-        o,
-        add_file
+        o
     )
 }
 
 fn as_message(o: &Outgoing, nonce: Option<String>) -> CreateMessage {
-    let m = fill!(CreateMessage::new(), o, add_file);
+    let m = fill!(CreateMessage::new(), o);
     match nonce {
         Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
         None => m,
     }
 }
 
-fn as_edit(o: &Outgoing) -> EditInteractionResponse {
-    fill!(EditInteractionResponse::new(), o, new_attachment)
+/// A request body from one of serenity's builders.
+fn to_json(builder: &impl serde::Serialize) -> Result<serde_json::Value, Failure> {
+    serde_json::to_value(builder).map_err(|e| Failure::Unanswered(e.to_string()))
 }
 
-/// Runs an HTTP call up to four times: network trouble, server errors and rate limits are
-/// retried after a growing pause; Discord refusing the request is reported at once. (With
-/// serenity's rate limiter on, as against the real Discord, it waits out a 429's `retry_after`
-/// itself, per route and globally; this catches what still gets through.)
-async fn retry<T, F, Fut>(what: &str, mut f: F) -> Result<T, serenity::Error>
+fn as_edit(o: &Outgoing) -> EditInteractionResponse {
+    fill!(EditInteractionResponse::new(), o)
+}
+
+/// Runs an HTTP call up to [`ATTEMPTS`] times: network trouble, server errors and rate limits
+/// are retried after a growing, jittered pause (a rate limit after the `retry_after` Discord
+/// gave, plus up to a tenth more); Discord refusing the request is reported at once. The
+/// adapter's own requests ([`rest`]) also wait out every rate limit known for their route
+/// before they are sent, so a retry never comes early.
+async fn retry<T, E, F, Fut>(what: &str, mut f: F) -> Result<T, Failure>
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<T, serenity::Error>>,
+    Fut: std::future::Future<Output = Result<T, E>>,
+    E: Into<Failure>,
 {
-    let mut delay = Duration::from_millis(250);
     let mut attempt = 1;
     loop {
         // A request Discord does not answer in time counts as failed (serenity sets no timeout).
-        let answer = tokio::time::timeout(REQUEST_TIMEOUT, f())
-            .await
-            .unwrap_or(Err(serenity::Error::Other(TIMED_OUT)));
+        let answer = match tokio::time::timeout(REQUEST_TIMEOUT, f()).await {
+            Ok(a) => a.map_err(Into::into),
+            Err(_) => Err(Failure::Unanswered(TIMED_OUT.into())),
+        };
         match answer {
             Ok(v) => return Ok(v),
-            Err(e) if attempt < 4 && retriable(&e) => {
-                tracing::warn!(error = %said(&e), attempt, "{what} failed; retrying");
-                tokio::time::sleep(delay).await;
-                delay *= 3;
+            Err(e) if attempt < ATTEMPTS && e.retriable() => {
+                let pause = retry_pause(attempt, e.retry_after());
+                tracing::warn!(error = %said(&e), attempt, ms = pause.as_millis() as u64, "{what} failed; retrying");
+                tokio::time::sleep(pause).await;
                 attempt += 1;
             }
             Err(e) => {
@@ -842,18 +972,14 @@ where
     }
 }
 
-/// Network trouble, server errors and rate limits are worth another try; Discord refusing the
-/// request is not.
-fn retriable(e: &serenity::Error) -> bool {
-    match e {
-        serenity::Error::Http(h) => match h {
-            serenity::http::HttpError::UnsuccessfulRequest(r) => {
-                r.status_code.is_server_error() || r.status_code.as_u16() == 429
-            }
-            _ => true,
-        },
-        serenity::Error::Other(m) => *m == TIMED_OUT,
-        _ => false,
+/// The pause before try `attempt + 1`: 250 ms, 750 ms, 2.25 s… plus up to half again at
+/// random; after a rate limit, the wait Discord asked for plus up to a tenth more (and never
+/// less than the growing pause would be).
+fn retry_pause(attempt: u32, retry_after: Option<Duration>) -> Duration {
+    let growing = Duration::from_millis(250) * 3u32.pow(attempt.saturating_sub(1).min(6));
+    match retry_after {
+        Some(wait) => rest::jittered(wait.max(growing / 2), 0.1),
+        None => rest::jittered(growing, 0.5),
     }
 }
 
@@ -864,48 +990,80 @@ enum Target<'a> {
 }
 
 impl Target<'_> {
+    /// The interaction's id, its application's id and its token.
+    fn ids(&self) -> (u64, u64, &str) {
+        match self {
+            Target::Command(c) => (c.id.get(), c.application_id.get(), &c.token),
+            Target::Component(c) => (c.id.get(), c.application_id.get(), &c.token),
+        }
+    }
+    /// `…/messages/@original` of the interaction's webhook.
+    fn original_path(&self) -> String {
+        let (_, app, token) = self.ids();
+        format!("/webhooks/{app}/{token}/messages/@original")
+    }
     async fn respond(
         &self,
         http: &Http,
-        r: CreateInteractionResponse,
-    ) -> Result<(), serenity::Error> {
-        match self {
-            Target::Command(c) => c.create_response(http, r).await,
-            Target::Component(c) => c.create_response(http, r).await,
+        r: &CreateInteractionResponse,
+        files: &[(String, Vec<u8>)],
+    ) -> Result<(), Failure> {
+        let (id, _, token) = self.ids();
+        let body = Body {
+            json: to_json(r)?,
+            files,
         }
+        .attach_at("/data");
+        let path = format!("/interactions/{id}/{token}/callback");
+        rest::request(http, reqwest::Method::POST, &path, Some(body))
+            .await
+            .map(|_| ())
     }
     async fn followup(
         &self,
         http: &Http,
-        f: CreateInteractionResponseFollowup,
-    ) -> Result<MessageId, serenity::Error> {
-        match self {
-            Target::Command(c) => c.create_followup(http, f).await.map(|m| m.id),
-            Target::Component(c) => c.create_followup(http, f).await.map(|m| m.id),
+        f: &CreateInteractionResponseFollowup,
+        files: &[(String, Vec<u8>)],
+    ) -> Result<MessageId, Failure> {
+        let (_, app, token) = self.ids();
+        let body = Body {
+            json: to_json(f)?,
+            files,
         }
+        .attach_at("");
+        let path = format!("/webhooks/{app}/{token}");
+        let answer = rest::request(http, reqwest::Method::POST, &path, Some(body)).await?;
+        rest::id_of(answer.as_ref()).map(MessageId::new)
     }
     /// The id of the response, once sent (`GET …/messages/@original`).
-    async fn original(&self, http: &Http) -> Result<MessageId, serenity::Error> {
-        match self {
-            Target::Command(c) => c.get_response(http).await.map(|m| m.id),
-            Target::Component(c) => c.get_response(http).await.map(|m| m.id),
-        }
+    async fn original(&self, http: &Http) -> Result<MessageId, Failure> {
+        let answer = rest::request(http, reqwest::Method::GET, &self.original_path(), None).await?;
+        rest::id_of(answer.as_ref()).map(MessageId::new)
     }
-    async fn delete_original(&self, http: &Http) -> Result<(), serenity::Error> {
-        match self {
-            Target::Command(c) => c.delete_response(http).await,
-            Target::Component(c) => c.delete_response(http).await,
-        }
+    async fn delete_original(&self, http: &Http) -> Result<(), Failure> {
+        rest::request(http, reqwest::Method::DELETE, &self.original_path(), None)
+            .await
+            .map(|_| ())
     }
     async fn edit(
         &self,
         http: &Http,
-        e: EditInteractionResponse,
-    ) -> Result<MessageId, serenity::Error> {
-        match self {
-            Target::Command(c) => c.edit_response(http, e).await.map(|m| m.id),
-            Target::Component(c) => c.edit_response(http, e).await.map(|m| m.id),
+        e: &EditInteractionResponse,
+        files: &[(String, Vec<u8>)],
+    ) -> Result<MessageId, Failure> {
+        let body = Body {
+            json: to_json(e)?,
+            files,
         }
+        .attach_at("");
+        let answer = rest::request(
+            http,
+            reqwest::Method::PATCH,
+            &self.original_path(),
+            Some(body),
+        )
+        .await?;
+        rest::id_of(answer.as_ref()).map(MessageId::new)
     }
     fn channel(&self) -> ChannelId {
         match self {
@@ -948,13 +1106,10 @@ async fn handle_timed(
     tokio::select! {
         done = &mut job => (done.unwrap_or_else(|e| vec![internal_error(e)]), Deferred::No),
         _ = tokio::time::sleep(DEFER_AFTER) => {
-            let deferred = retry("deferring", || target.respond(
-                http,
-                CreateInteractionResponse::Defer(
-                    CreateInteractionResponseMessage::new().ephemeral(private),
-                ),
-            ))
-            .await;
+            let defer = CreateInteractionResponse::Defer(
+                CreateInteractionResponseMessage::new().ephemeral(private),
+            );
+            let deferred = retry("deferring", || target.respond(http, &defer, &[])).await;
             let how = match (deferred, private) {
                 (Err(_), _) => Deferred::No,
                 (Ok(()), true) => Deferred::Private,
@@ -1012,52 +1167,52 @@ async fn send(
         // the message is updated to the answer, text and buttons, pinging nobody.
         let first = replies.remove(0);
         let page = outgoing(first).into_iter().next();
+        let m = page.as_ref().map_or_else(
+            || CreateInteractionResponseMessage::new().components(vec![]),
+            |o| {
+                CreateInteractionResponseMessage::new()
+                    .content(o.content.clone())
+                    .allowed_mentions(CreateAllowedMentions::new())
+                    .components(if o.buttons.is_empty() {
+                        vec![]
+                    } else {
+                        vec![CreateActionRow::Buttons(o.buttons.clone())]
+                    })
+            },
+        );
+        let update = CreateInteractionResponse::UpdateMessage(m);
         answered = retry("replacing the message", || {
-            let m = page.as_ref().map_or_else(
-                || CreateInteractionResponseMessage::new().components(vec![]),
-                |o| {
-                    CreateInteractionResponseMessage::new()
-                        .content(o.content.clone())
-                        .allowed_mentions(CreateAllowedMentions::new())
-                        .components(if o.buttons.is_empty() {
-                            vec![]
-                        } else {
-                            vec![CreateActionRow::Buttons(o.buttons.clone())]
-                        })
-                },
-            );
-            target.respond(http, CreateInteractionResponse::UpdateMessage(m))
+            target.respond(http, &update, &[])
         })
         .await
         .is_ok();
     } else if update_buttons && deferred == Deferred::No {
         // A pressed button: its message loses its buttons (and takes the core's new text for
         // it, without pinging anyone again), the replies follow.
+        let update = CreateInteractionResponse::UpdateMessage(pressed.iter().fold(
+            CreateInteractionResponseMessage::new().components(vec![]),
+            |m, text| {
+                m.content(text.clone())
+                    .allowed_mentions(CreateAllowedMentions::new())
+            },
+        ));
         answered = retry("updating the message", || {
-            target.respond(
-                http,
-                CreateInteractionResponse::UpdateMessage(pressed.iter().fold(
-                    CreateInteractionResponseMessage::new().components(vec![]),
-                    |m, text| {
-                        m.content(text.clone())
-                            .allowed_mentions(CreateAllowedMentions::new())
-                    },
-                )),
-            )
+            target.respond(http, &update, &[])
         })
         .await
         .is_ok();
     }
     for reply in replies {
-        let mut result: Result<(), serenity::Error> = Ok(());
+        let mut result: Result<(), Failure> = Ok(());
         // The id of the reply's first message, for a reply that will be edited.
         let mut first_id: Option<MessageId> = None;
         for (i, m) in outgoing(reply).into_iter().enumerate() {
-            let sent: Result<Option<MessageId>, serenity::Error> =
+            let sent: Result<Option<MessageId>, Failure> =
                 if pending_edit && m.ephemeral == (deferred == Deferred::Private) {
                     pending_edit = false;
+                    let edit = as_edit(&m);
                     retry("editing the deferred response", || {
-                        target.edit(http, as_edit(&m))
+                        target.edit(http, &edit, &m.files)
                     })
                     .await
                     .map(Some)
@@ -1068,17 +1223,16 @@ async fn send(
                         target.delete_original(http)
                     })
                     .await;
+                    let followup = as_followup(&m);
                     retry("sending a follow-up", || {
-                        target.followup(http, as_followup(&m))
+                        target.followup(http, &followup, &m.files)
                     })
                     .await
                     .map(Some)
                 } else if !answered {
                     answered = true;
-                    let r = retry("responding", || {
-                        target.respond(http, CreateInteractionResponse::Message(as_response(&m)))
-                    })
-                    .await;
+                    let response = CreateInteractionResponse::Message(as_response(&m));
+                    let r = retry("responding", || target.respond(http, &response, &m.files)).await;
                     match r {
                         // A response does not come back with its id: asked for when it is needed.
                         Ok(()) if reply.editable && i == 0 => {
@@ -1089,8 +1243,9 @@ async fn send(
                         r => r.map(|()| None),
                     }
                 } else {
+                    let followup = as_followup(&m);
                     retry("sending a follow-up", || {
-                        target.followup(http, as_followup(&m))
+                        target.followup(http, &followup, &m.files)
                     })
                     .await
                     .map(Some)
@@ -1142,16 +1297,15 @@ async fn send(
             buttons: vec![],
         };
         let _ = if answered {
+            let followup = as_followup(&m);
             retry("sending a follow-up", || {
-                target.followup(http, as_followup(&m))
+                target.followup(http, &followup, &[])
             })
             .await
             .map(|_| ())
         } else {
-            retry("responding", || {
-                target.respond(http, CreateInteractionResponse::Message(as_response(&m)))
-            })
-            .await
+            let response = CreateInteractionResponse::Message(as_response(&m));
+            retry("responding", || target.respond(http, &response, &[])).await
         };
     }
 }
@@ -1248,12 +1402,7 @@ impl Handler {
         let name = format!("{variant}: {} vs {opponent}", ctx.user.name);
         let name: String = name.chars().take(90).collect();
         let thread = retry("creating a thread", || {
-            cmd.channel_id.create_thread(
-                &dctx.http,
-                CreateThread::new(name.clone())
-                    .kind(ChannelType::PublicThread)
-                    .auto_archive_duration(AutoArchiveDuration::OneWeek),
-            )
+            create_thread(&dctx.http, cmd.channel_id, &name)
         })
         .await;
         let thread = match thread {
@@ -1276,32 +1425,76 @@ impl Handler {
                 return;
             }
         };
-        ctx.channel = thread.id.to_string();
+        ctx.channel = thread.to_string();
         let (replies, deferred) =
-            handle_timed(&self.bot, &dctx.http, &target, ctx, command, true).await;
+            handle_timed(&self.bot, &dctx.http, &target, ctx.clone(), command, true).await;
         if replies.first().is_none_or(|r| r.ephemeral) {
-            let _ = thread.id.delete(&dctx.http).await;
+            let _ = thread.delete(&dctx.http).await;
             send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
             return;
-        }
-        for r in &replies {
-            let posted = post(&dctx.http, thread.id, r).await;
-            report(&self.bot, r.outbox, posted.as_ref().map(|_| ())).await;
         }
         let against_ai = match &command_kind {
             Some(Some(o)) => self.bot.is_ai_user(&o.id),
             Some(None) => false,
             None => true,
         };
-        let note = bot::text::Builder::new()
-            .text(if against_ai {
-                "Your game against the AI is in "
+        // The thread may refuse the bot's posts (Send Messages in Threads denied).
+        let mut refused: Option<String> = None;
+        for r in &replies {
+            let posted = post(&dctx.http, thread, r).await;
+            if let Err(e) = &posted {
+                if let Some(p) = permission_problem(e, thread, "thread post") {
+                    tracing::error!(channel = %thread, error = %said(e), "{p}");
+                    refused.get_or_insert(p);
+                }
+            }
+            if refused.is_some() && !against_ai {
+                // Never to be posted: the challenge is withdrawn below.
+                give_up(
+                    &self.bot,
+                    r.outbox,
+                    "the challenge's thread refused the bot's posts",
+                )
+                .await;
             } else {
-                "Challenge posted: the game will be played in "
-            })
-            .channel(&thread.id.to_string())
-            .text(".")
-            .build();
+                report(&self.bot, r.outbox, posted.as_ref().map(|_| ())).await;
+            }
+        }
+        let note = match refused {
+            Some(problem) if !against_ai => {
+                // Nobody could see the challenge: it is withdrawn (not left open, unseen, until
+                // it expires), its empty thread deleted, and the challenger told privately.
+                let b = self.bot.clone();
+                let withdrawn = tokio::task::spawn_blocking(move || {
+                    b.handle_admitted(&ctx, Command::Cancel { challenge: None })
+                })
+                .await
+                .unwrap_or_default();
+                for r in &withdrawn {
+                    give_up(&self.bot, r.outbox, "the challenge was never seen").await;
+                }
+                let _ = thread.delete(&dctx.http).await;
+                Reply::private(format!(
+                    "{problem} Nobody could see your challenge there, so it is withdrawn. Ask a \
+                     moderator for that permission, or challenge again with `thread: False` to \
+                     play in this channel."
+                ))
+            }
+            refused => {
+                let mut note = bot::text::Builder::new()
+                    .text(if against_ai {
+                        "Your game against the AI is in "
+                    } else {
+                        "Challenge posted: the game will be played in "
+                    })
+                    .channel(&thread.to_string())
+                    .text(".");
+                if let Some(problem) = refused {
+                    note = note.text(format!(" {problem}")).private();
+                }
+                note.build()
+            }
+        };
         send(&self.bot, &dctx.http, &target, &[note], deferred, false).await;
     }
 
@@ -1358,9 +1551,17 @@ pub fn token(file: Option<&std::path::Path>) -> Result<String, String> {
         }
     }
     if let Some(path) = file {
-        return std::fs::read_to_string(path)
+        let token = std::fs::read_to_string(path)
             .map(|t| t.trim().to_string())
-            .map_err(|e| format!("cannot read the token file {}: {e}", path.display()));
+            .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+        if token.is_empty() {
+            return Err(format!(
+                "The token file {} is empty: put the bot token in it (the whole file is the \
+                 token), or set DISCORD_TOKEN instead.",
+                path.display()
+            ));
+        }
+        return Ok(token);
     }
     Err(NO_TOKEN.to_string())
 }
@@ -1376,6 +1577,95 @@ README. To try the bot without Discord, run `tara-bot local` (the same bot in yo
 mod tests {
     use super::*;
     use crate::bot::{Document, Part};
+
+    /// An error with a text and a source, as serenity's and reqwest's are.
+    #[derive(Debug)]
+    struct Nested(&'static str, Option<Box<Nested>>);
+
+    impl std::fmt::Display for Nested {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Nested {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|n| n as _)
+        }
+    }
+
+    fn nested(texts: &[&'static str]) -> Nested {
+        let (first, rest) = texts.split_first().unwrap();
+        Nested(first, (!rest.is_empty()).then(|| Box::new(nested(rest))))
+    }
+
+    #[test]
+    fn an_error_chain_says_each_cause_once() {
+        let e = nested(&[
+            "Error while sending HTTP request.",
+            "Error while sending HTTP request.",
+            "error sending request for url (http://127.0.0.1:9/api/v10/gateway/bot)",
+            "client error (Connect)",
+            "tcp connect error: Connection refused (os error 111)",
+            "Connection refused (os error 111)",
+        ]);
+        assert_eq!(
+            error_chain(&e),
+            "Error while sending HTTP request.: error sending request for url \
+             (http://127.0.0.1:9/api/v10/gateway/bot): client error (Connect): tcp connect \
+             error: Connection refused (os error 111)"
+        );
+        // Distinct causes all show; a lone error is itself.
+        assert_eq!(error_chain(&nested(&["a", "b", "c"])), "a: b: c");
+        assert_eq!(error_chain(&nested(&["only"])), "only");
+    }
+
+    #[test]
+    fn start_up_tries_wait_one_second_doubling_up_to_five_minutes_with_jitter() {
+        let secs = |attempt, r| startup_pause(attempt, r).as_secs_f64();
+        let full: Vec<f64> = (1..=12).map(|a| secs(a, 0.0)).collect();
+        assert_eq!(
+            full,
+            [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 300.0, 300.0, 300.0]
+        );
+        // The jitter takes up to half off, never adds.
+        assert_eq!(secs(1, 0.999_999_9).round(), 1.0);
+        assert!((secs(3, 0.5) - 3.0).abs() < 1e-9);
+        assert!((secs(40, 1.0) - 150.0).abs() < 1e-9);
+        for _ in 0..50 {
+            let p = secs(4, rest::random());
+            assert!((4.0..=8.0).contains(&p), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_rate_limited_retry_waits_what_discord_asked_and_up_to_a_tenth_more() {
+        for attempt in 1..4 {
+            let p = retry_pause(attempt, Some(Duration::from_secs(1)));
+            assert!(
+                p >= Duration::from_secs(1) && p <= Duration::from_millis(1100)
+                    || attempt == 3 && p <= Duration::from_millis(1300),
+                "{attempt}: {p:?}"
+            );
+        }
+        let p = retry_pause(1, None);
+        assert!(p >= Duration::from_millis(250) && p <= Duration::from_millis(375));
+    }
+
+    #[test]
+    fn an_empty_token_file_is_refused() {
+        let dir = std::env::temp_dir().join(format!("tara-token-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("token");
+        std::fs::write(&file, " \n\t\n").unwrap();
+        if std::env::var("DISCORD_TOKEN").is_err() {
+            let e = token(Some(&file)).unwrap_err();
+            assert!(e.contains("is empty") && e.contains("token"), "{e}");
+            std::fs::write(&file, "abc.def\n").unwrap();
+            assert_eq!(token(Some(&file)).unwrap(), "abc.def");
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
 
     #[test]
     fn the_ping_goes_with_the_message_that_shows_the_mention() {

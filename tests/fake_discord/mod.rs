@@ -307,6 +307,8 @@ pub struct Fault {
     pub after_doing_it: bool,
     /// Hang this long before answering (a request that times out).
     pub delay: Duration,
+    /// HTTP headers sent with the failure (a 429's `Retry-After`).
+    pub headers: Vec<(String, String)>,
 }
 
 impl Fault {
@@ -320,6 +322,7 @@ impl Fault {
             times: 1,
             after_doing_it: false,
             delay: Duration::ZERO,
+            headers: Vec::new(),
         }
     }
 
@@ -329,8 +332,16 @@ impl Fault {
         self
     }
 
-    /// A 429: `global` or for this route, with Discord's body.
+    /// A 429: `global` or for this route, with Discord's body and headers (`Retry-After` in
+    /// whole seconds, rounded up).
     pub fn rate_limited(method: &str, path: &str, retry_after: f64, global: bool) -> Fault {
+        let mut headers = vec![(
+            "retry-after".to_string(),
+            format!("{}", retry_after.ceil() as u64),
+        )];
+        if global {
+            headers.push(("x-ratelimit-global".into(), "true".into()));
+        }
         Fault {
             body: json!({
                 "message": "You are being rate limited.",
@@ -338,8 +349,18 @@ impl Fault {
                 "global": global,
                 "code": if global { 0 } else { 20028 },
             }),
+            headers,
             ..Fault::new(method, path, 429, 0, "")
         }
+    }
+
+    /// A 429 whose wait is given only by its `Retry-After` header (as a proxy in front of
+    /// Discord may answer).
+    pub fn header_only(mut self) -> Fault {
+        if let Some(body) = self.body.as_object_mut() {
+            body.remove("retry_after");
+        }
+        self
     }
 
     pub fn times(mut self, n: usize) -> Fault {
@@ -1263,6 +1284,10 @@ async fn rest(
         // A slow answer: the request hangs this long first.
         tokio::time::sleep(f.delay).await;
     }
+    let fault_headers: Vec<(String, String)> = fault
+        .as_ref()
+        .map(|f| f.headers.clone())
+        .unwrap_or_default();
     let (status, answer) = {
         let mut st = inner.st();
         let (status, answer, message) = match fault {
@@ -1292,7 +1317,7 @@ async fn rest(
         (status, answer)
     };
     inner.bump();
-    match answer {
+    let mut response = match answer {
         None => status.into_response(),
         Some(v) => (
             status,
@@ -1300,7 +1325,16 @@ async fn rest(
             v.to_string(),
         )
             .into_response(),
+    };
+    for (name, value) in fault_headers {
+        if let (Ok(n), Ok(v)) = (
+            axum::http::HeaderName::from_bytes(name.as_bytes()),
+            axum::http::HeaderValue::from_str(&value),
+        ) {
+            response.headers_mut().insert(n, v);
+        }
     }
+    response
 }
 
 type Answer = (StatusCode, Option<Value>, Option<Value>);
