@@ -10,7 +10,9 @@
 //!
 //! Post-game analyses (`/analyse`) run the same two ways: [`analyse_pending`] on the calling
 //! thread (the console), and the [`AiRunner`] on the blocking pool, one analysis at a time
-//! under a semaphore of its own (so that a long analysis never holds up the AI's moves). Each
+//! beside the AI's searches (so that a long analysis never holds up the AI's moves). Both take
+//! the next analysis only when the last one ends, the first of [`Bot::pending_analyses`] then:
+//! round robin over the players who asked, not first come first served. Each
 //! is [`run_analysis`]: the game searched position by position, its progress handed to the
 //! core at every tenth of the way ([`Bot::analysis_progress`], which owes an edit of the
 //! progress message), and the result at the end ([`Bot::finish_analysis`]).
@@ -130,11 +132,22 @@ pub fn run_analysis(bot: &Bot, job: &AnalysisJob, max_ms: u64, out: &mut dyn FnM
     out(bot.finish_analysis(job.id, &a, ms));
 }
 
-/// Runs every pending analysis on this thread, one after another (the console, and tests
-/// that drive it step by step); the replies, in order.
+/// The analysis to run next: the first of [`Bot::pending_analyses`] (round robin over the
+/// players who asked) not in `skip`.
+fn next_analysis(bot: &Bot, skip: &HashSet<i64>) -> Option<AnalysisJob> {
+    bot.pending_analyses()
+        .into_iter()
+        .find(|j| !skip.contains(&j.id))
+}
+
+/// Runs every pending analysis on this thread, one after another, each time the first in the
+/// fair order then (the console, and tests that drive it step by step); the replies, in order.
+/// Each runs at most once per call.
 pub fn analyse_pending(bot: &Bot, max_ms: u64) -> Vec<Reply> {
     let mut replies = Vec::new();
-    for job in bot.pending_analyses() {
+    let mut run = HashSet::new();
+    while let Some(job) = next_analysis(bot, &run) {
+        run.insert(job.id);
         run_analysis(bot, &job, max_ms, &mut |r| replies.extend(r));
     }
     replies
@@ -163,6 +176,13 @@ pub fn play_pending(bot: &Bot, ms: u64) -> Vec<Reply> {
     }
 }
 
+/// Whether the analyses are being run, and whether a kick came meanwhile.
+#[derive(Default)]
+struct AnalysisQueue {
+    running: bool,
+    wanted: bool,
+}
+
 /// Searches on tokio's blocking pool, a bounded number at once, and sends the replies of each
 /// move played to the adapter.
 pub struct AiRunner {
@@ -172,9 +192,7 @@ pub struct AiRunner {
     /// The games being searched now (one search per game at a time).
     busy: Mutex<HashSet<i64>>,
     /// Analyses run one at a time, beside the AI's moves.
-    analysis_permits: Arc<Semaphore>,
-    /// The analyses being run now.
-    analysing: Mutex<HashSet<i64>>,
+    analyses: Mutex<AnalysisQueue>,
     replies: mpsc::UnboundedSender<Vec<Reply>>,
 }
 
@@ -190,8 +208,7 @@ impl AiRunner {
             permits: Arc::new(Semaphore::new(settings.searches.max(1))),
             settings,
             busy: Mutex::new(HashSet::new()),
-            analysis_permits: Arc::new(Semaphore::new(1)),
-            analysing: Mutex::new(HashSet::new()),
+            analyses: Mutex::new(AnalysisQueue::default()),
             replies: tx,
         };
         (Arc::new(runner), rx)
@@ -210,55 +227,74 @@ impl AiRunner {
         self.kick_analyses();
     }
 
-    /// Starts every pending analysis not yet running (they wait their turn for the permit).
+    /// Starts running the pending analyses unless they are being run: one at a time, each time
+    /// the first in the fair order of [`Bot::pending_analyses`] as it is when the last one
+    /// ends (so that a player's later request never holds up another's, as it would if every
+    /// request were queued when made). A kick while they run is remembered: the worker looks
+    /// again before it stops.
     fn kick_analyses(self: &Arc<Self>) {
-        let runner = self.clone();
-        tokio::spawn(async move {
-            let bot = runner.bot.clone();
-            let jobs = tokio::task::spawn_blocking(move || bot.pending_analyses())
-                .await
-                .unwrap_or_default();
-            for job in jobs {
-                let fresh = runner
-                    .analysing
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(job.id);
-                if fresh {
-                    let r = runner.clone();
-                    tokio::spawn(async move { r.analyse(job).await });
-                }
+        {
+            let mut q = self.analyses.lock().unwrap_or_else(|e| e.into_inner());
+            if q.running {
+                q.wanted = true;
+                return;
             }
-        });
+            q.running = true;
+            q.wanted = false;
+        }
+        let runner = self.clone();
+        tokio::spawn(async move { runner.analyse_all().await });
     }
 
-    /// Runs one analysis (when the permit is free), sending its replies as they come.
-    async fn analyse(self: Arc<Self>, job: AnalysisJob) {
-        let id = job.id;
-        if let Ok(permit) = self.analysis_permits.clone().acquire_owned().await {
-            let (bot, tx, ms) = (self.bot.clone(), self.replies.clone(), self.settings.ms);
-            let run = tokio::task::spawn_blocking(move || {
-                run_analysis(&bot, &job, ms, &mut |r| {
-                    if !r.is_empty() {
-                        let _ = tx.send(r);
+    /// The worker of [`AiRunner::kick_analyses`]: runs the next analysis until none is left
+    /// (one whose run left it pending, a storing failure, is not run again until a later
+    /// kick), then stops.
+    async fn analyse_all(self: Arc<Self>) {
+        let mut run = HashSet::new();
+        loop {
+            let (bot, skip) = (self.bot.clone(), run.clone());
+            let next = tokio::task::spawn_blocking(move || next_analysis(&bot, &skip))
+                .await
+                .unwrap_or_default();
+            match next {
+                Some(job) => {
+                    run.insert(job.id);
+                    self.analyse(job).await;
+                }
+                None => {
+                    let mut q = self.analyses.lock().unwrap_or_else(|e| e.into_inner());
+                    if q.wanted {
+                        // Kicked meanwhile: a new request may have come after the last look.
+                        q.wanted = false;
+                    } else {
+                        q.running = false;
+                        return;
                     }
-                });
-                drop(permit);
-            })
-            .await;
-            if let Err(e) = run {
-                tracing::error!(error = %e, analysis = id, "an analysis panicked");
-                let bot = self.bot.clone();
-                let replies = tokio::task::spawn_blocking(move || bot.analysis_failed(id))
-                    .await
-                    .unwrap_or_default();
-                let _ = self.replies.send(replies);
+                }
             }
         }
-        self.analysing
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
+    }
+
+    /// Runs one analysis on the blocking pool, sending its replies as they come.
+    async fn analyse(&self, job: AnalysisJob) {
+        let id = job.id;
+        let (bot, tx, ms) = (self.bot.clone(), self.replies.clone(), self.settings.ms);
+        let run = tokio::task::spawn_blocking(move || {
+            run_analysis(&bot, &job, ms, &mut |r| {
+                if !r.is_empty() {
+                    let _ = tx.send(r);
+                }
+            });
+        })
+        .await;
+        if let Err(e) = run {
+            tracing::error!(error = %e, analysis = id, "an analysis panicked");
+            let bot = self.bot.clone();
+            let replies = tokio::task::spawn_blocking(move || bot.analysis_failed(id))
+                .await
+                .unwrap_or_default();
+            let _ = self.replies.send(replies);
+        }
     }
 
     /// [`AiRunner::kick`], leaving out the search of `skip` (a game and ply just refused).

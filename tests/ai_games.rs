@@ -408,3 +408,121 @@ fn aborting_a_game_against_the_ai_pings_nobody() {
     assert!(r[0].mentions.is_empty(), "{:?}", r[0].mentions);
     assert!(active(&h.db(), "c").is_none());
 }
+
+/// `/settings` with one option as typed, read through the command table.
+fn settings(option: &str, value: i64) -> Command {
+    use tara_bot::bot::options::{Value, Values};
+    Command::parse(
+        "settings",
+        &Values::new().with(option, Value::Integer(value)),
+    )
+    .unwrap_or_else(|e| panic!("settings: {e}"))
+}
+
+#[test]
+fn a_player_may_have_three_games_against_the_ai_and_a_refusal_is_private_and_posts_nothing() {
+    let h = Harness::new(false);
+    h.bot.set_self_user("tara-bot");
+    let hkot = || play_ai(Variant::Hkot1, Some(5), Some(FirstChoice::Challenger));
+    for ch in ["a1", "a2", "a3"] {
+        let r = h.send("aoife", ch, hkot());
+        assert!(!r[0].ephemeral, "{}", texts(&r));
+    }
+    let owed = h.bot.undelivered(true).len();
+    let limit = "You already have 3 games against the AI in progress on this server: #1 in #a1, \
+                 #2 in #a2, #3 in #a3. This server allows 3 at a time: finish one of them (or \
+                 `/resign` it) first.";
+    // A fourth, by `/play-ai` or by a challenge to the bot: refused privately, naming the
+    // games in progress, pinging nobody, storing and owing nothing.
+    let to_bot = common::challenge_cmd("tara-bot", "ard-ri", None, None, false, None);
+    for cmd in [hkot(), to_bot] {
+        let r = h.send("aoife", "a4", cmd);
+        assert_eq!(r.len(), 1, "{}", texts(&r));
+        assert!(r[0].ephemeral && r[0].outbox.is_none() && r[0].mentions.is_empty());
+        assert_eq!(r[0].plain_text(), limit);
+        assert!(active(&h.db(), "a4").is_none());
+        assert_eq!(
+            h.bot.undelivered(true).len(),
+            owed,
+            "nothing public is owed"
+        );
+    }
+    // The adapter's check before it opens a thread for the game says the same.
+    let c = ctx("aoife", "a4");
+    assert_eq!(h.bot.ai_game_refusal(&c).unwrap().plain_text(), limit);
+    let bot = tara_bot::bot::User::new("tara-bot", "Tara-bot");
+    assert_eq!(
+        h.bot
+            .challenge_refusal(&c, Some(&bot))
+            .unwrap()
+            .plain_text(),
+        limit
+    );
+    // Another player is not held back, nor is Aoife on another server.
+    assert!(h.bot.ai_game_refusal(&ctx("brian", "b1")).is_none());
+    assert!(!h.send("brian", "b1", hkot())[0].ephemeral);
+    let elsewhere = tara_bot::bot::Ctx {
+        server: "elsewhere".into(),
+        ..ctx("aoife", "x1")
+    };
+    assert!(!h.bot.handle(&elsewhere, hkot())[0].ephemeral);
+
+    // Once one of them is over, another is welcome.
+    let r = h.send("aoife", "a2", Command::Abort { reason: None });
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    assert!(h.bot.ai_game_refusal(&c).is_none());
+    assert!(!h.send("aoife", "a4", hkot())[0].ephemeral);
+    let r = h.send("aoife", "a5", hkot());
+    assert!(
+        r[0].ephemeral
+            && r[0]
+                .plain_text()
+                .contains("#1 in #a1, #3 in #a3, #6 in #a4."),
+        "{}",
+        texts(&r)
+    );
+
+    // Manage Server changes the limit in /settings, which shows it; the change is audited.
+    let r = h.send("aoife", "a5", settings("max-ai-games", 4));
+    assert!(
+        r[0].ephemeral
+            && r[0]
+                .plain_text()
+                .contains("Only members with Manage Server")
+    );
+    let mut m = ctx("mona", "a5");
+    m.moderator = true;
+    m.manager = true;
+    let r = h.bot.handle(&m, settings("max-ai-games", 4));
+    let t = r[0].plain_text();
+    assert!(
+        r[0].ephemeral && t.contains("and play 4 games against the AI at once"),
+        "{t}"
+    );
+    let log = h.bot.handle(&m, Command::Audit { log: None });
+    assert!(
+        log[0].plain_text().contains("max-ai-games set to 4"),
+        "{}",
+        log[0].plain_text()
+    );
+    assert!(!h.send("aoife", "a5", hkot())[0].ephemeral);
+    // Lowered below what a player has: the refusal says so plainly.
+    h.bot.handle(&m, settings("max-ai-games", 1));
+    let r = h.send("aoife", "a6", hkot());
+    assert!(
+        r[0].plain_text().starts_with(
+            "You already have 4 games against the AI in progress on this server: #1 in #a1,"
+        ) && r[0].plain_text().ends_with(
+            "This server allows 1 at a time: finish one of them (or `/resign` it) first."
+        ),
+        "{}",
+        texts(&r)
+    );
+    // The table keeps the setting within 1 to 20.
+    let bad = Command::parse(
+        "settings",
+        &tara_bot::bot::options::Values::new()
+            .with("max-ai-games", tara_bot::bot::options::Value::Integer(21)),
+    );
+    assert_eq!(bad, Err("`max-ai-games` must be from 1 to 20.".into()));
+}

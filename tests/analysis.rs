@@ -7,10 +7,10 @@
 
 mod common;
 
-use common::{active, ctx, player_moves, stored, texts, Harness};
+use common::{active, challenge_cmd, ctx, player_moves, stored, texts, Harness};
 use tara_bot::ai::{analyse, Level, Limit};
 use tara_bot::ai_runner::analyse_pending;
-use tara_bot::bot::{Command, EditTarget, Reply};
+use tara_bot::bot::{Command, Ctx, EditTarget, Reply};
 use tara_bot::game::{GameOptions, Move, Position, Variant};
 use tara_bot::store::{AnalysisRow, AnalysisStatus, GameId, GameStatus, Store};
 
@@ -28,14 +28,40 @@ fn analyse_cmd(id: i64, level: Option<u32>) -> Command {
 /// Plays a whole random game of `variant` between aoife (Red or the attackers, first) and
 /// brian in channel `ch`; its id. `finish`: play it to its end (else leave it in progress).
 fn game(h: &Harness, variant: Variant, ch: &str, seed: u64, finish: bool) -> i64 {
-    let g = h.start("aoife", "brian", ch, variant.id(), "me");
+    game_on(h, "server", variant, ch, seed, finish)
+}
+
+/// A user in a channel of `server`.
+fn on(server: &str, who: &str, ch: &str) -> Ctx {
+    Ctx {
+        server: server.into(),
+        ..ctx(who, ch)
+    }
+}
+
+/// [`game`] on `server`.
+fn game_on(h: &Harness, server: &str, variant: Variant, ch: &str, seed: u64, finish: bool) -> i64 {
+    let send = |who: &str, cmd: Command| h.bot.handle(&on(server, who, ch), cmd);
+    let r = send(
+        "aoife",
+        challenge_cmd("brian", variant.id(), None, Some("me"), false, None),
+    );
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    let r = send("brian", Command::Accept { challenge: None });
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    let g = active(&h.db(), ch).expect("game started");
     let moves = player_moves(GameOptions::new(variant), seed);
     let stop = if finish { moves.len() } else { 4 };
     for m in &moves[..stop] {
         let (_, _, pos) = stored(&h.db(), g.id);
         let side = pos.to_move().expect("in progress");
         let who = &g.seats[side.index()];
-        let r = h.mv(who, ch, &m.to_string());
+        let r = send(
+            who,
+            Command::Move {
+                text: m.to_string(),
+            },
+        );
         assert!(!r[0].ephemeral, "{m}: {}", texts(&r));
     }
     // Delivered, as an adapter reports them.
@@ -355,11 +381,9 @@ fn live_aborted_unknown_and_other_servers_games_are_refused() {
 
     // Another server's finished game is answered as a missing one.
     let done = game(&h, Variant::Hkot1, "third", 3, true);
-    let elsewhere = tara_bot::bot::Ctx {
-        server: "elsewhere".into(),
-        ..ctx("xena", "x1")
-    };
-    let r = h.bot.handle(&elsewhere, analyse_cmd(done, None));
+    let r = h
+        .bot
+        .handle(&on("elsewhere", "xena", "x1"), analyse_cmd(done, None));
     assert!(r[0].ephemeral);
     assert_eq!(
         r[0].plain_text(),
@@ -399,4 +423,113 @@ fn the_console_shows_the_progress_as_edits_then_the_result() {
     // Asked again: the stored result, at once, and no edit.
     let (again, _) = c.line(&format!("/analyse {} level:1", g.id));
     assert!(again.contains("Analysis of game") && !again.contains("(edit)"));
+}
+
+/// The games whose results ("**Analysis of game N** · …") were posted, in order.
+fn analysed(replies: &[Reply]) -> Vec<i64> {
+    replies
+        .iter()
+        .filter_map(|r| {
+            let t = r.plain_text();
+            let rest = t.strip_prefix("**Analysis of game ")?;
+            rest.split("**").next()?.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn a_player_has_one_analysis_queued_or_running_per_server_and_a_refusal_posts_nothing() {
+    let h = Harness::new(false);
+    let first = game(&h, Variant::Hkot1, CH, 3, true);
+    let second = game(&h, Variant::Hkot1, "t2", 4, true);
+    let r = h.send("ciara", CH, analyse_cmd(first, Some(2)));
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    let total = analysis_row(&h, first, 2).unwrap().total;
+    let owed = h.bot.undelivered(true).len();
+    let limit = |done: u32| {
+        format!(
+            "You already have an analysis of game #{first} running (level 2, {done} of {total} \
+             positions so far); its progress and result are posted in #{CH}. Each player may \
+             have 1 analysis queued or running at a time on this server: ask again once it is \
+             done."
+        )
+    };
+    // Another game, or the same game at another level, from any channel: refused privately,
+    // naming the analysis in progress, pinging nobody, storing and owing nothing.
+    for (id, level) in [(second, None), (first, Some(1)), (second, Some(5))] {
+        let r = h.send("ciara", "t3", analyse_cmd(id, level));
+        assert_eq!(r.len(), 1, "{}", texts(&r));
+        assert!(r[0].ephemeral && r[0].outbox.is_none() && r[0].mentions.is_empty());
+        assert_eq!(r[0].plain_text(), limit(0));
+    }
+    assert_eq!(
+        h.bot.undelivered(true).len(),
+        owed,
+        "nothing public is owed"
+    );
+    assert!(analysis_row(&h, second, 3).is_none() && analysis_row(&h, first, 1).is_none());
+    assert_eq!(h.bot.pending_analyses().len(), 1);
+    // The refusal shows the progress as last shown.
+    let job = h.bot.pending_analyses()[0].clone();
+    h.bot.analysis_progress(job.id, 7);
+    let r = h.send("ciara", "t3", analyse_cmd(second, None));
+    assert_eq!(r[0].plain_text(), limit(7));
+    // The same analysis asked for again is pointed to, as before; others are not held back.
+    let r = h.send("ciara", "t3", analyse_cmd(first, Some(2)));
+    assert!(r[0].ephemeral && r[0].plain_text().contains("already being analysed"));
+    let r = h.send("brian", CH, analyse_cmd(second, Some(1)));
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+
+    // Once hers is done, Ciara may ask for another; a stored result is posted at once even
+    // while that one waits (it costs no search).
+    assert_eq!(analysed(&analyse_pending(&h.bot, MS)), vec![first, second]);
+    let r = h.send("ciara", "t3", analyse_cmd(second, Some(2)));
+    assert!(!r[0].ephemeral && r[0].editable, "{}", texts(&r));
+    let r = h.send("ciara", "t3", analyse_cmd(first, Some(2)));
+    assert_eq!(analysed(&r), vec![first], "{}", texts(&r));
+    assert!(r.iter().all(|x| !x.ephemeral));
+}
+
+#[test]
+fn analyses_are_served_round_robin_by_requester_not_first_come_first_served() {
+    let h = Harness::new(false);
+    // Ciara asks for two analyses (one per server, her limit), then Dara for one.
+    let a1 = game_on(&h, "server", Variant::Hkot1, "s1", 3, true);
+    let a2 = game_on(&h, "second", Variant::Hkot1, "s2", 4, true);
+    let b1 = game_on(&h, "server", Variant::Hkot1, "s3", 5, true);
+    for (server, who, ch, id) in [
+        ("server", "ciara", "s1", a1),
+        ("second", "ciara", "s2", a2),
+        ("server", "dara", "s3", b1),
+    ] {
+        let r = h.bot.handle(&on(server, who, ch), analyse_cmd(id, Some(1)));
+        assert!(!r[0].ephemeral, "{}", texts(&r));
+    }
+    // Dara's comes before Ciara's second.
+    let order =
+        |h: &Harness| -> Vec<i64> { h.bot.pending_analyses().iter().map(|j| j.game).collect() };
+    assert_eq!(order(&h), vec![a1, b1, a2]);
+    // A run serves them in that order, one a second.
+    let mut served = Vec::new();
+    while let Some(job) = h.bot.pending_analyses().first().cloned() {
+        h.bot.advance_clock(1_000);
+        let mut replies = Vec::new();
+        tara_bot::ai_runner::run_analysis(&h.bot, &job, MS, &mut |r| replies.extend(r));
+        served.extend(analysed(&replies));
+    }
+    assert_eq!(served, vec![a1, b1, a2]);
+
+    // Ciara was served last, Dara before her: Dara's next request goes first, though Ciara
+    // asked first.
+    let r = h
+        .bot
+        .handle(&on("server", "ciara", "s1"), analyse_cmd(a1, Some(2)));
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    let r = h
+        .bot
+        .handle(&on("server", "dara", "s3"), analyse_cmd(b1, Some(2)));
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    assert_eq!(order(&h), vec![b1, a1]);
+    // The in-line runner (the console's) serves them in that order too.
+    assert_eq!(analysed(&analyse_pending(&h.bot, MS)), vec![b1, a1]);
 }

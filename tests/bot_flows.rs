@@ -1322,6 +1322,7 @@ fn a_player_has_at_most_ten_open_challenges_unless_the_server_says_otherwise() {
         challenge_days: None,
         max_challenges: Some(max),
         rate_limit: None,
+        max_ai_games: None,
         tournament_role: None,
     };
     let r = h
@@ -1575,6 +1576,7 @@ fn the_rate_limit_refuses_a_fast_user_only_and_refills_continuously() {
             challenge_days: None,
             max_challenges: None,
             rate_limit: Some(30),
+            max_ai_games: None,
             tournament_role: None,
         },
     );

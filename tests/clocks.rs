@@ -367,6 +367,7 @@ fn reminders_by_direct_message_or_not_at_all() {
             challenge_days: None,
             max_challenges: None,
             rate_limit: None,
+            max_ai_games: None,
             tournament_role: None,
         },
     );
@@ -392,6 +393,7 @@ fn reminders_by_direct_message_or_not_at_all() {
             challenge_days: None,
             max_challenges: None,
             rate_limit: None,
+            max_ai_games: None,
             tournament_role: None,
         },
     );
@@ -409,6 +411,7 @@ fn moderators_set_the_server_default_time_control() {
         challenge_days: None,
         max_challenges: None,
         rate_limit: None,
+        max_ai_games: None,
         tournament_role: None,
     };
     let r = h.send("aoife", "c", settings.clone());
@@ -788,6 +791,7 @@ fn vacation_is_counted_over_any_365_days_not_per_calendar_year() {
         challenge_days: None,
         max_challenges: None,
         rate_limit: None,
+        max_ai_games: None,
         tournament_role: None,
     };
     let r = h.send("aoife", "c", settings.clone());
@@ -915,6 +919,7 @@ fn settings_read_well_in_the_singular() {
             challenge_days: None,
             max_challenges: None,
             rate_limit: None,
+            max_ai_games: None,
             tournament_role: None,
         },
     );
@@ -1005,6 +1010,7 @@ fn a_server_sets_how_long_challenges_stay_open() {
             challenge_days: Some(2),
             max_challenges: None,
             rate_limit: None,
+            max_ai_games: None,
             tournament_role: None,
         },
     );

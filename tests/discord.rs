@@ -2517,6 +2517,71 @@ async fn a_game_against_the_ai_in_a_thread_and_other_commands_answered_while_it_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_game_against_the_ai_opens_no_thread_and_posts_nothing() {
+    let (_dir, fake, _bot) = boot().await;
+    // Manage Server allows one game against the AI at a time per player.
+    let mona = Invoker::new(7, "mona").admin();
+    let id = fake
+        .slash(
+            &mona,
+            CH,
+            "settings",
+            json!([{"name": "max-ai-games", "type": 4, "value": 1}]),
+        )
+        .await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(
+        r.ephemeral()
+            && r.content()
+                .unwrap()
+                .contains("play 1 game against the AI at once"),
+        "{:?}",
+        r.content()
+    );
+    let play = |variant: &'static str| {
+        json!([
+            {"name": "variant", "type": 3, "value": variant},
+            {"name": "level", "type": 4, "value": 1},
+            {"name": "first", "type": 3, "value": "me"}
+        ])
+    };
+    let id = fake.slash(ALICE, CH, "play-ai", play("hkot-1")).await;
+    let r = fake.response(id, T).await.unwrap();
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    let thread: u64 = fake.threads()[0]["id"].as_str().unwrap().parse().unwrap();
+    let before = fake.requests().len();
+    // A second, by /play-ai or by a challenge to the bot: refused privately, naming the game
+    // in progress, before any thread is opened; nothing is posted or deleted anywhere.
+    let me = fake.user_option(
+        "opponent",
+        (FakeDiscord::BOT_USER_ID, FakeDiscord::BOT_NAME),
+    );
+    let to_bot = json!([me, {"name": "variant", "type": 3, "value": "ard-ri"}]);
+    for (name, options) in [("play-ai", play("ard-ri")), ("challenge", to_bot)] {
+        let id = fake.slash(ALICE, CH, name, options).await;
+        let r = fake.response(id, T).await.unwrap();
+        assert!(r.ephemeral() && allowed_users(&r).is_empty(), "{name}");
+        assert_eq!(
+            r.content().unwrap(),
+            format!(
+                "You already have 1 game against the AI in progress on this server: #1 in \
+                 <#{thread}>. This server allows 1 at a time: finish one of them (or `/resign` \
+                 it) first."
+            ),
+            "{name}"
+        );
+    }
+    assert_eq!(fake.threads().len(), 1, "no thread for a refused game");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after: Vec<_> = fake.requests()[before..]
+        .iter()
+        .filter(|q| q.path.contains("/channels/") && (q.method == "POST" || q.method == "DELETE"))
+        .map(|q| format!("{} {}", q.method, q.path))
+        .collect();
+    assert!(after.is_empty(), "{after:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_while_the_ai_thinks_gives_exactly_one_ai_move() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;

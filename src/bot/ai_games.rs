@@ -9,13 +9,52 @@ use super::session::{
     busy_channel, create_seated, default_time_control, game_start, load_game, names, Bot, Fail,
     Out, Outcome, Seating,
 };
+use super::text::Builder;
 use super::time::TimeControl;
 use crate::ai::Level;
 use crate::game::{GameOptions, Move, Position, Scoring, Variant};
-use crate::store::{FirstChoice, AI_USER_ID};
+use crate::store::{FirstChoice, Tx, AI_USER_ID};
 
 /// The AI's level when none is given (`/play-ai` without a level, `/challenge` naming the bot).
 pub const DEFAULT_AI_LEVEL: u8 = 3;
+
+/// Games against the AI a player may have in progress on a server at once, unless the server
+/// sets `max_ai_games`.
+pub(crate) const DEFAULT_MAX_AI_GAMES: u32 = 3;
+
+/// How many games against the AI a player may have in progress on the server at once.
+pub(crate) fn max_ai_games(tx: &Tx, server: &str) -> Outcome<u32> {
+    super::lobby::server_number(tx, server, "max_ai_games", DEFAULT_MAX_AI_GAMES)
+}
+
+/// Why `ctx.user` may not start one more game against the AI: the server's `max_ai_games`, if
+/// reached. The private refusal names the games in progress (with links, pinging nobody).
+fn ai_game_limit(tx: &Tx, ctx: &Ctx) -> Outcome<Option<Reply>> {
+    let max = max_ai_games(tx, &ctx.server)?;
+    let games = tx.active_ai_games_of(&ctx.server, &ctx.user.id)?;
+    if games.len() < max as usize {
+        return Ok(None);
+    }
+    let mut b = Builder::new().text(format!(
+        "You already have {} {} against the AI in progress on this server: ",
+        games.len(),
+        if games.len() == 1 { "game" } else { "games" }
+    ));
+    for (i, g) in games.iter().enumerate() {
+        if i > 0 {
+            b = b.text(", ");
+        }
+        b = b.text(format!("#{} in ", g.id)).channel(&g.channel_id);
+    }
+    // The server's limit may have been lowered below what the player already has.
+    Ok(Some(
+        b.text(format!(
+            ". This server allows {max} at a time: finish one of them (or `/resign` it) first."
+        ))
+        .private()
+        .build(),
+    ))
+}
 
 /// A game where the AI is to move: what a search needs, and the ply to hand back with its move
 /// ([`Bot::apply_ai_move`]).
@@ -97,6 +136,11 @@ impl Bot {
         GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
         let coin = self.coin();
         self.write(ctx, |tx, now| {
+            if let Some(refusal) = ai_game_limit(tx, ctx)? {
+                // Refused: nothing is stored (the refusal carries channel links, so it is a
+                // private reply rather than a plain-text failure).
+                return Ok(vec![Out::text(refusal)]);
+            }
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             if let Some(g) = tx.active_game(&ctx.channel)? {
                 return Err(Fail::User(busy_channel(tx, &g)?));
@@ -129,6 +173,14 @@ impl Bot {
             let n = names(tx, &game)?;
             Ok(vec![game_start(&game, &n, why)])
         })
+    }
+
+    /// Why `ctx.user` may not start a game against the AI now, if the server's limit on games
+    /// against the AI in progress forbids it: the private refusal. Changes nothing; for an
+    /// adapter that checks before opening a thread for the game (`/play-ai` checks again).
+    pub fn ai_game_refusal(&self, ctx: &Ctx) -> Option<Reply> {
+        // A failure to read is left to the command itself to report.
+        self.read(|tx| ai_game_limit(tx, ctx)).unwrap_or_default()
     }
 
     /// Every active game where the AI is to move, oldest first (for an adapter to search, on

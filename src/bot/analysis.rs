@@ -178,6 +178,9 @@ impl Bot {
                 }
                 _ => {}
             }
+            if let Some(row) = tx.running_analysis_by(&ctx.server, &ctx.user.id)? {
+                return Ok(vec![Out::text(one_at_a_time(&row))]);
+            }
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             let moves = tx.moves(game.id)?;
             let (_, played) = replay(&game, &moves, None)?;
@@ -204,8 +207,11 @@ impl Bot {
         })
     }
 
-    /// Every analysis asked for and not finished, oldest first (for an adapter to run, on
-    /// start-up and after each command: one left by a restart runs again from the start).
+    /// Every analysis asked for and not finished, in the order they are to be served: round
+    /// robin over the players who asked, the one served least recently first (see
+    /// `Tx::running_analyses`), so that one player's requests never hold up the others'. For an
+    /// adapter to run, on start-up and after each command, taking the first again each time
+    /// one ends; one left by a restart runs again from the start.
     pub fn pending_analyses(&self) -> Vec<AnalysisJob> {
         let jobs = self.read(|tx| {
             let mut jobs = Vec::new();
@@ -341,6 +347,28 @@ fn seconds(ms: u64) -> String {
     } else {
         format!("{} s", (ms + 500) / 1000)
     }
+}
+
+/// The private refusal of a second analysis while `row`, the player's own on this server, is
+/// still queued or running (one at a time per player and server, so that nobody can fill the
+/// queue).
+fn one_at_a_time(row: &AnalysisRow) -> Reply {
+    Builder::new()
+        .text(format!(
+            "You already have an analysis of game #{} running (level {}, {} of {} so far); its \
+             progress and result are posted in ",
+            row.game_id,
+            row.level,
+            row.done,
+            describe::count(u64::from(row.total), "position")
+        ))
+        .channel(&row.channel_id)
+        .text(
+            ". Each player may have 1 analysis queued or running at a time on this server: ask \
+             again once it is done.",
+        )
+        .private()
+        .build()
 }
 
 /// The stored name of whoever asked for an analysis.

@@ -528,7 +528,8 @@ impl Bot {
 
     /// `settings`: your reminders (channel, dm or off); Manage Server: the server's default time
     /// control, first-reminder delay and limits (days a challenge stays open, open challenges
-    /// per player, commands per player per 10 seconds). Without options, shows the settings.
+    /// per player, commands per player per 10 seconds, games against the AI in progress per
+    /// player). Without options, shows the settings.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn settings(
         &self,
@@ -539,6 +540,7 @@ impl Bot {
         challenge_days: Option<u32>,
         max_challenges: Option<u32>,
         rate_limit: Option<u32>,
+        max_ai_games: Option<u32>,
         tournament_role: Option<String>,
     ) -> Outcome<Vec<Out>> {
         let tournament_role = tournament_role
@@ -549,7 +551,8 @@ impl Bot {
             || reminder_hours.is_some()
             || challenge_days.is_some()
             || max_challenges.is_some()
-            || rate_limit.is_some();
+            || rate_limit.is_some()
+            || max_ai_games.is_some();
         if server_change && !ctx.manager {
             return Err(Fail::User(
                 "Only members with Manage Server can change the server's clock settings and \
@@ -580,6 +583,11 @@ impl Bot {
                 1..=100,
                 "The rate limit is 1 to 100 commands per 10 seconds.",
             ),
+            (
+                max_ai_games,
+                1..=20,
+                "A player may have 1 to 20 games against the AI in progress.",
+            ),
         ] {
             if value.is_some_and(|v| !range.contains(&v)) {
                 return Err(Fail::User(what.into()));
@@ -600,6 +608,7 @@ impl Bot {
                 ("challenge_days", challenge_days),
                 ("max_challenges", max_challenges),
                 ("rate_limit", rate_limit),
+                ("max_ai_games", max_ai_games),
             ] {
                 if let Some(v) = value {
                     tx.set_server_setting(&ctx.server, key, &v.to_string())?;
@@ -628,6 +637,7 @@ impl Bot {
                     ("challenge-days", challenge_days),
                     ("max-challenges", max_challenges),
                     ("rate-limit", rate_limit),
+                    ("max-ai-games", max_ai_games),
                 ] {
                     if let Some(v) = value {
                         changed.push(format!("{key} set to {v}"));
@@ -650,8 +660,8 @@ impl Bot {
                  ({VACATION_DAYS} days in any 365 days).\n\
                  This server: default time control **{}**, first reminder after {} or a quarter \
                  of the time per move, whichever is later. Challenges expire after {}; each \
-                 player may have {} open and send {} per 10 seconds (Manage Server \
-                 can change these).",
+                 player may have {} open, send {} per 10 seconds and play {} against the AI \
+                 at once (Manage Server can change these).",
                 vacation_left(vacation_available(tx, &ctx.user.id, now)?),
                 if days == TimeControl::NoClock {
                     "none".to_string()
@@ -665,6 +675,10 @@ impl Bot {
                     "challenge"
                 ),
                 plural(i64::from(server_rate_limit(tx, &ctx.server)?), "command"),
+                plural(
+                    i64::from(super::ai_games::max_ai_games(tx, &ctx.server)?),
+                    "game"
+                ),
             ) + &super::tournaments::creator_role_text(tx, &ctx.server)?;
             outs.insert(0, Out::text(Reply::private(text)));
             Ok(outs)

@@ -264,7 +264,8 @@ commands! {
         confirmed: bool = "confirm", "Take it even with no game with a clock in progress" .hidden();
     }
     /// Show or change settings: your reminders; Manage Server: the server's default days per
-    /// move, first-reminder delay, and limits (challenge expiry, open challenges, command rate).
+    /// move, first-reminder delay, and limits (challenge expiry, open challenges, command rate,
+    /// games against the AI).
     Settings = "settings", "Your reminders; Manage Server: the server's clock defaults and limits", private: true, Bot::settings {
         reminders: Option<super::clocks::Reminders> = "reminders", "Where reminders reach you";
         default_days: Option<TimeControl> = "default-days", "Manage Server: the server's default days per move";
@@ -272,6 +273,7 @@ commands! {
         challenge_days: Option<u32> = "challenge-days", "Manage Server: days an unanswered challenge stays open (default 7)" .min(1) .max(90);
         max_challenges: Option<u32> = "max-challenges", "Manage Server: open challenges per player (default 10)" .min(1) .max(100);
         rate_limit: Option<u32> = "rate-limit", "Manage Server: commands per player per 10 seconds (default 10)" .min(1) .max(100);
+        max_ai_games: Option<u32> = "max-ai-games", "Manage Server: games against the AI in progress per player (default 3)" .min(1) .max(20);
         tournament_role: Option<String> = "tournament-role", "Manage Server: a role whose members may create tournaments (@role; \"moderators\": only moderators)" .max_length(100);
     }
     /// The server's best players of a game (rated games in the last 90 days).

@@ -24,7 +24,7 @@ pub(crate) const MIN_CHALLENGE_DAYS: u32 = 1;
 const SELF_CHALLENGE: &str = "You cannot challenge yourself: name another player as the opponent.";
 
 /// A server's number setting `key`, or `default` when unset or unreadable.
-fn server_number(tx: &Tx, server: &str, key: &str, default: u32) -> Outcome<u32> {
+pub(super) fn server_number(tx: &Tx, server: &str, key: &str, default: u32) -> Outcome<u32> {
     Ok(tx
         .server_setting(server, key)?
         .and_then(|n| n.parse::<u32>().ok())
@@ -406,16 +406,17 @@ impl Bot {
     }
 
     /// Why `ctx.user` may not challenge `opponent` now, if a limit forbids it (a challenge to
-    /// oneself, an open challenge between the two, too many open challenges): the private
-    /// refusal. Changes nothing; for an adapter that checks before opening a thread for a
-    /// challenge (`/challenge` checks again).
+    /// oneself, an open challenge between the two, too many open challenges; for the AI, too
+    /// many games against it in progress): the private refusal. Changes nothing; for an
+    /// adapter that checks before opening a thread for a challenge (`/challenge` checks again).
     pub fn challenge_refusal(&self, ctx: &Ctx, opponent: Option<&User>) -> Option<Reply> {
         if opponent.is_some_and(|o| o.id == ctx.user.id) {
             return Some(Reply::private(SELF_CHALLENGE));
         }
         if opponent.is_some_and(|o| self.is_ai_user(&o.id)) {
-            // A game against the AI: no challenge is stored, so no challenge limit applies.
-            return None;
+            // A game against the AI: no challenge is stored, so no challenge limit applies,
+            // only the limit on games against the AI.
+            return self.ai_game_refusal(ctx);
         }
         // A failure to read is left to the command itself to report.
         self.read(|tx| challenge_limits(tx, ctx, opponent))

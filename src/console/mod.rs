@@ -946,6 +946,7 @@ mod tests {
                 challenge_days: None,
                 max_challenges: None,
                 rate_limit: None,
+                max_ai_games: None,
                 tournament_role: None,
             }
         );

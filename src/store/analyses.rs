@@ -92,12 +92,40 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// The analyses still running, oldest first.
+    /// The analyses still running, in the order they are served: round robin over the users
+    /// who asked for them, so that one user's requests never hold up everyone else's. Each
+    /// user's requests are taken oldest first, one per round; within a round, the user served
+    /// least recently (whose last analysis finished earliest, or never) goes first, then the
+    /// user whose first waiting request is oldest.
     pub fn running_analyses(&self) -> Result<Vec<AnalysisRow>> {
         self.all(
             "analyses",
-            "SELECT * FROM analyses WHERE status = 'running' ORDER BY id",
+            "WITH waiting AS (
+               SELECT *,
+                 ROW_NUMBER() OVER (PARTITION BY requested_by ORDER BY id) AS turn,
+                 MIN(id) OVER (PARTITION BY requested_by) AS first_id
+               FROM analyses WHERE status = 'running'
+             ),
+             served AS (
+               SELECT requested_by, MAX(finished_at) AS last_served FROM analyses
+               WHERE finished_at IS NOT NULL GROUP BY requested_by
+             )
+             SELECT waiting.* FROM waiting LEFT JOIN served USING (requested_by)
+             ORDER BY turn, COALESCE(last_served, 0), first_id",
             [],
+            AnalysisRow::from_row,
+        )
+    }
+
+    /// The analysis `user` asked for on server `server_id` that is still running, if any.
+    pub fn running_analysis_by(&self, server_id: &str, user: &str) -> Result<Option<AnalysisRow>> {
+        self.first(
+            "analyses",
+            "SELECT analyses.* FROM analyses JOIN games ON games.id = analyses.game_id
+             WHERE analyses.status = 'running' AND analyses.requested_by = ?2
+               AND games.server_id = ?1
+             ORDER BY analyses.id LIMIT 1",
+            params![server_id, user],
             AnalysisRow::from_row,
         )
     }

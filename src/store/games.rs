@@ -371,6 +371,16 @@ impl Tx<'_> {
         )
     }
 
+    /// Active games on a server between a user and the AI, oldest first.
+    pub fn active_ai_games_of(&self, server_id: &str, user_id: &str) -> Result<Vec<GameRow>> {
+        self.game_where(
+            "server_id = ?1 AND status = 'active'
+               AND ((seat0_id = ?2 AND seat1_id = ?3) OR (seat0_id = ?3 AND seat1_id = ?2))
+             ORDER BY id",
+            params![server_id, user_id, AI_USER_ID],
+        )
+    }
+
     /// Finished games in the order they ended (then by id), of one server or all, after the
     /// game `after` (its `(ended_at, id)`), at most `limit`: a page of an export.
     pub fn finished_games_after(
