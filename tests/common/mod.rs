@@ -200,7 +200,7 @@ pub const FENCE: &str = "f```**y** @here";
 /// text, a ping of everyone or a run of backticks. `Err` says what is wrong.
 pub fn stays_text(text: &str) -> Result<(), String> {
     let pieces: Vec<&str> = text.split("```").collect();
-    if pieces.len() % 2 == 0 {
+    if pieces.len().is_multiple_of(2) {
         return Err(format!("a code block left open:\n{text}"));
     }
     for (i, piece) in pieces.iter().enumerate() {
