@@ -533,6 +533,38 @@ impl Trf {
         Ok(())
     }
 
+    /// The last round the file has paired, if it is not finished: the round, and the
+    /// starting ranks of the players with no entry for it (a game in progress is written
+    /// blank, as `/tournament export` writes it in the middle of a round, while a bye or a
+    /// finished game of the round is already there). The round counts as bbpPairings counts
+    /// it (an absence entered in advance for the next round does not make one); a player
+    /// with no entry at all is a late entrant, unless the round is the first.
+    pub fn unfinished_round(&self) -> Option<(u32, Vec<u32>)> {
+        let paired = self
+            .players
+            .iter()
+            .map(|p| match p.rounds.last() {
+                Some(last) if !last.participated() => p.rounds.len() - 1,
+                _ => p.rounds.len(),
+            })
+            .max()
+            .unwrap_or(0);
+        let mut missing: Vec<u32> = self
+            .players
+            .iter()
+            .filter(|p| {
+                paired > 0
+                    && p.rounds
+                        .get(paired - 1)
+                        .is_none_or(|e| *e == RoundEntry::NOT_PAIRED)
+                    && (paired == 1 || !p.rounds.is_empty())
+            })
+            .map(|p| p.rank)
+            .collect();
+        missing.sort_unstable();
+        (!missing.is_empty()).then_some((paired as u32, missing))
+    }
+
     /// The top player's colour in round 1: `XXC` if the file has it, otherwise inferred as
     /// bbpPairings does. In the first round in which any colour is written, take the players
     /// who had taken part in a pairing by then, by starting rank; the first of them with a
