@@ -173,6 +173,8 @@ pub struct TrfPlayer {
     pub rating: u32,
     /// The points as written in the file.
     pub points: Points,
+    /// The rank (place) in the standings, columns 86-89; `None` when blank.
+    pub place: Option<u32>,
     /// One entry per round, from round 1; trailing rounds not paired are left out.
     pub rounds: Vec<RoundEntry>,
 }
@@ -277,6 +279,16 @@ fn parse_player(text: &str, line: usize) -> Result<TrfPlayer, TrfError> {
         })?
     };
     let points = parse_points(&field(&chars, 80, 84), line)?;
+    let place_text = field(&chars, 85, 89);
+    let place = match place_text.trim() {
+        "" => None,
+        t => Some(t.parse().map_err(|_| {
+            bad(
+                line,
+                format!("the rank (columns 86-89) \"{t}\" is not a number"),
+            )
+        })?),
+    };
     let mut rounds = Vec::new();
     let mut start = 91;
     while start + 8 <= chars.len() {
@@ -395,6 +407,7 @@ fn parse_player(text: &str, line: usize) -> Result<TrfPlayer, TrfError> {
         name,
         rating,
         points,
+        place,
         rounds,
     })
 }
@@ -638,7 +651,7 @@ impl Trf {
                 "",
                 "",
                 points_text(p.points),
-                ""
+                p.place.map_or_else(String::new, |r| r.to_string())
             );
             for e in &p.rounds {
                 let _ = write!(l, "  {}", describe(e));
