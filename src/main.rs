@@ -504,10 +504,20 @@ fn main() -> ExitCode {
         Command::Tournament { command } => run_tournament(command),
         Command::Pair(args) => match match (&args.dutch, args.round_robin) {
             (Some(file), _) => std::fs::read_to_string(file)
-                .map_err(|e| format!("reading {}: {e}", file.display()))
-                .and_then(|text| pair::dutch_lines(&text).map_err(|e| e.to_string())),
-            (None, Some(n)) => pair::round_robin_lines(n, args.double).map_err(|e| e.to_string()),
-            (None, None) => Err("give --dutch FILE or --round-robin N".to_string()),
+                .map_err(|e| (format!("reading {}: {e}", file.display()), 1))
+                .and_then(|text| {
+                    pair::dutch_lines(&text).map_err(|e| {
+                        let status = match e {
+                            pair::DutchFileError::Unfinished { .. } => 2,
+                            _ => 1,
+                        };
+                        (e.to_string(), status)
+                    })
+                }),
+            (None, Some(n)) => {
+                pair::round_robin_lines(n, args.double).map_err(|e| (e.to_string(), 1))
+            }
+            (None, None) => Err(("give --dutch FILE or --round-robin N".to_string(), 1)),
         } {
             Ok(lines) => {
                 for l in lines {
@@ -515,9 +525,9 @@ fn main() -> ExitCode {
                 }
                 ExitCode::SUCCESS
             }
-            Err(e) => {
+            Err((e, status)) => {
                 say!("error: {e}");
-                ExitCode::from(1)
+                ExitCode::from(status)
             }
         },
         Command::Bench {

@@ -232,6 +232,37 @@ fn swiss_standings() -> StandingsCard {
     }
 }
 
+/// [`swiss_standings`] at the end (no game in progress) of a tournament with a long title,
+/// as the bot names it: the name, the game's name and its id.
+fn final_standings() -> StandingsCard {
+    let mut card = swiss_standings();
+    card.title =
+        "Bealtaine Open Championship · Tara: Sacred Hill (Level 2, Kingdoms) (sacred-hill-2)"
+            .into();
+    card.subtitle = "Final standings".into();
+    for r in &mut card.rows {
+        r.playing = 0;
+    }
+    card
+}
+
+/// [`profile`] with the games named as the bot names them, the longest names included.
+fn long_game_profile() -> ProfileCard {
+    let mut card = profile(2, 12);
+    card.ratings[0].game = "High Kings of Tara (Level 1) (hkot-1)".into();
+    card.ratings[1].game = "Tara: Sacred Hill (Level 2, Kingdoms) (sacred-hill-2)".into();
+    card
+}
+
+/// The Playing column is drawn only while a game is in progress: final standings are
+/// narrower by it.
+#[test]
+fn final_standings_have_no_playing_column() {
+    let (running, _, _) = decode(&standings_png(&swiss_standings()));
+    let (done, _, _) = decode(&standings_png(&final_standings()));
+    assert_eq!(running - done, 84);
+}
+
 /// A 5-player round robin part-way: a forfeit (+/−), games in progress (…), games to come.
 fn round_robin_table(double: bool) -> Crosstable {
     let names = ["Aoife", "Brian", "Cormac", "Deirdre", "Eithne"];
@@ -428,6 +459,10 @@ fn golden_cases() -> Vec<(&'static str, Vec<u8>)> {
         ),
         ("chart-empty", rating_chart_png("No games", &[])),
         ("standings", standings_png(&swiss_standings())),
+        // Final standings (no game in progress: no Playing column) under a title too long
+        // for one line at full size: drawn smaller, on two lines, not cut.
+        ("standings-final", standings_png(&final_standings())),
+        ("profile-long-games", profile_png(&long_game_profile())),
         (
             "standings-empty",
             standings_png(&StandingsCard {

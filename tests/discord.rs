@@ -2319,10 +2319,11 @@ async fn a_round_robin_through_discord_opens_one_thread_per_game_even_across_a_r
         .await;
     fake.response(s, T).await.unwrap();
     // Three players: three games (one per round, beside a bye), each in its own thread, whose
-    // first message pings both players.
-    let round = channel_post_containing(&fake, CH, "round 3")
+    // first message names both players; one message pings each player once, with links to
+    // all of their games.
+    let round = channel_post_containing(&fake, CH, "Your games:")
         .await
-        .expect("round messages");
+        .expect("the start's message");
     let threads = fake.threads();
     assert_eq!(threads.len(), 3, "{threads:?}");
     for th in &threads {
@@ -2331,18 +2332,21 @@ async fn a_round_robin_through_discord_opens_one_thread_per_game_even_across_a_r
         let posted = fake.channel_messages(id);
         assert_eq!(posted.len(), 1, "thread {id}");
         assert!(posted[0]["content"].as_str().unwrap().contains("Game on!"));
+        let first = channel_post_containing(&fake, id, "Game on!")
+            .await
+            .unwrap();
+        assert!(allowed_users(&first).is_empty(), "no ping in thread {id}");
     }
-    // The round message links to its thread and pings only that round's players.
-    let last_thread = threads[2]["id"].as_str().unwrap();
-    assert!(
-        round
-            .content()
-            .unwrap()
-            .contains(&format!("<#{last_thread}>")),
-        "{:?}",
-        round.content()
-    );
-    assert_eq!(allowed_users(&round).len(), 2);
+    // That message links to every thread and pings each of the three players once.
+    for th in &threads {
+        let id = th["id"].as_str().unwrap();
+        assert!(
+            round.content().unwrap().contains(&format!("<#{id}>")),
+            "{:?}",
+            round.content()
+        );
+    }
+    assert_eq!(allowed_users(&round).len(), 3);
     // A restart: no thread is opened twice, no message posted twice.
     drop(bot);
     bot = spawn_bot(&fake, dir.path());
@@ -2707,6 +2711,11 @@ async fn a_swiss_through_discord_created_by_the_tournament_role_pairs_each_round
         let th = &threads[round - 1];
         let thread: u64 = th["id"].as_str().unwrap().parse().unwrap();
         assert!(msg.content().unwrap().contains(&format!("<#{thread}>")));
+        // One ping per player per round: the thread's first message pings nobody.
+        let first = channel_post_containing(&fake, thread, "Game on!")
+            .await
+            .unwrap();
+        assert!(allowed_users(&first).is_empty(), "{:?}", first.content());
         let name = th["name"].as_str().unwrap().to_string();
         assert!(name.starts_with(&format!("R{round} · ")), "{name}");
         // A restart between the round's start and its end changes nothing.

@@ -108,20 +108,32 @@ fn seed(name: &str) -> usize {
 fn a_five_player_round_robin_runs_to_the_end() {
     let h = Harness::new(false);
     let start = setup(&h, "/tournament create Spring hkot-1 round-robin match:no");
-    // All at once: ten games in ten threads, each opened by its first message, plus a
-    // round message per round (five rounds; each player has one bye).
+    // All at once: ten games in ten threads, each opened by its first message (naming its
+    // players without pinging them), then one message pinging each player once, with links
+    // to all of their games (five rounds; each player has one bye).
     let threads: Vec<&Reply> = start.iter().filter(|r| r.thread.is_some()).collect();
     assert_eq!(threads.len(), 10, "{}", texts(&start));
     let first = threads[0];
     assert_eq!(first.thread.as_ref().unwrap().parent, CHANNEL);
     assert_eq!(first.thread.as_ref().unwrap().name, "R1 · brian vs eimear");
-    assert_eq!(first.mentions.len(), 2, "both players pinged in the thread");
-    let rounds: Vec<&Reply> = start
-        .iter()
-        .filter(|r| r.channel.as_deref() == Some(CHANNEL) && r.plain_text().contains("round "))
-        .collect();
-    assert_eq!(rounds.len(), 5);
-    assert_eq!(rounds[0].mentions.len(), 4, "{}", rounds[0].plain_text());
+    assert!(
+        threads.iter().all(|t| t.mentions.is_empty()),
+        "no pings in the threads"
+    );
+    assert!(first.plain_text().contains("@brian vs @eimear"));
+    let pinging: Vec<&Reply> = start.iter().filter(|r| !r.mentions.is_empty()).collect();
+    assert_eq!(pinging.len(), 1, "{}", texts(&start));
+    let games = pinging[0];
+    assert_eq!(games.channel.as_deref(), Some(CHANNEL));
+    assert_eq!(games.mentions, PLAYERS, "{}", games.plain_text());
+    let text = games.plain_text();
+    assert!(
+        text.contains("all 10 games at once, each in its thread. Your games:"),
+        "{text}"
+    );
+    let aoife = text.lines().find(|l| l.starts_with("@aoife:")).unwrap();
+    assert_eq!(aoife.matches("#t1-r").count(), 4, "{aoife}");
+    assert!(aoife.contains("a bye in round"), "{aoife}");
     let all = pairings(&h.db(), None);
     assert_eq!(all.len(), 15);
     assert_eq!(all.iter().filter(|p| p.player1.is_none()).count(), 5);
@@ -812,9 +824,10 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     let png = r[0].image.as_ref().expect("the standings picture");
     assert_eq!(png.filename, "tournament-1-standings.png");
     let img = image::load_from_memory(&png.bytes).unwrap();
-    // Four tiebreak columns: 78 + 260 (name) + 70 (score) + 4 × 70 + 84 (playing) + 32 = 804
-    // wide; six rows: 92 (title) + 34 (heading) + 6 × 34 + 8 + 18 = 356 high.
-    assert_eq!((img.width(), img.height()), (804, 356));
+    // Four tiebreak columns and the rating, no Playing column (no game in progress): 78 + 260
+    // (name) + 70 (score) + 5 × 70 + 32 = 790 wide; six rows: 92 (title) + 34 (heading) +
+    // 6 × 34 + 8 + 18 = 356 high.
+    assert_eq!((img.width(), img.height()), (790, 356));
 }
 
 #[test]
@@ -1300,4 +1313,223 @@ fn the_tournament_export_is_a_file_and_its_text() {
     let trf = Trf::parse(&d.text).unwrap();
     assert_eq!(trf.players.len(), PLAYERS.len());
     assert!(r[0].plain_text().contains(&d.text), "{}", r[0].plain_text());
+}
+
+/// The code block of a `/tournament standings` answer, as rows of whitespace-split cells
+/// (the heading first).
+fn table_rows(text: &str) -> Vec<Vec<String>> {
+    let block = text.split("```").nth(1).expect("a code block");
+    block
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+/// A tournament called off in round 2 keeps round 1's results, says "cancelled" in its
+/// headline, and shows no game in progress: not in the Playing column, not in the pairings.
+#[test]
+fn a_cancelled_tournament_keeps_its_results_and_shows_no_game_in_progress() {
+    let h = Harness::new(false);
+    setup_players(
+        &h,
+        "/tournament create Halt hkot-1 round-robin pace:by-round match:no",
+        &PLAYERS[..4],
+    );
+    for p in pairings(&h.db(), Some(1)) {
+        play(&h.bot, &p, "0");
+    }
+    let r2 = pairings(&h.db(), Some(2));
+    assert!(r2.iter().all(|p| p.game_id.is_some()), "round 2 started");
+    play(&h.bot, &r2[0], "1");
+    ok(&h.bot, "mod", CHANNEL, "/tournament cancel");
+    let text = texts(&ok(&h.bot, "aoife", CHANNEL, "/tournament standings"));
+    assert!(!text.contains("no games yet"), "{text}");
+    assert!(text.contains("(#1) · cancelled"), "{text}");
+    let rows = table_rows(&text);
+    assert_eq!(
+        rows[0].last().map(String::as_str),
+        Some("Playing"),
+        "{text}"
+    );
+    // Three games were played (two in round 1, one in round 2): three points in all.
+    let score_col = rows[0].iter().position(|c| c == "Score").unwrap();
+    let total: f64 = rows[1..]
+        .iter()
+        .map(|r| r[score_col].replace('½', ".5").parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(total, 3.0, "{text}");
+    assert!(
+        rows[1..]
+            .iter()
+            .all(|r| r.last().map(String::as_str) == Some("0")),
+        "no game in progress: {text}"
+    );
+    let round2 = texts(&ok(
+        &h.bot,
+        "aoife",
+        CHANNEL,
+        "/tournament pairings round:2",
+    ));
+    assert!(!round2.contains("playing"), "{round2}");
+    assert!(round2.contains("· cancelled"), "{round2}");
+    let info = texts(&ok(&h.bot, "aoife", CHANNEL, "/tournament info"));
+    assert!(info.contains("Status: cancelled"), "{info}");
+}
+
+/// The score cell of `player` in a `/tournament standings` answer.
+fn score_of(text: &str, player: &str) -> String {
+    let rows = table_rows(text);
+    let col = rows[0].iter().position(|c| c == "Score").unwrap();
+    rows[1..]
+        .iter()
+        .find(|r| r[1] == player)
+        .unwrap_or_else(|| panic!("{player} in {text}"))[col]
+        .clone()
+}
+
+/// Mid-round standings count a bye together with its round: while the round's games are
+/// played the player with the bye does not lead on the bye's point; when the round ends it
+/// counts.
+#[test]
+fn a_bye_counts_when_its_round_ends() {
+    let h = Harness::new(false);
+    setup(&h, "/tournament create Odd hkot-1 swiss rounds:2");
+    let r1 = pairings(&h.db(), Some(1));
+    let bye = r1.iter().find(|p| p.player1.is_none()).unwrap();
+    assert_eq!(bye.player0, "eimear", "the lowest seed has the bye");
+    let games: Vec<&PairingRow> = r1.iter().filter(|p| p.player1.is_some()).collect();
+    play(&h.bot, games[0], "0");
+    let winner = games[0].player0.clone();
+    let standings = || texts(&ok(&h.bot, "ciara", CHANNEL, "/tournament standings"));
+    let mid = standings();
+    assert!(
+        mid.contains(&format!("standings so far; {winner} leads.")),
+        "{mid}"
+    );
+    assert_eq!(score_of(&mid, "eimear"), "0", "{mid}");
+    assert_eq!(score_of(&mid, &winner), "1", "{mid}");
+    // The CLI's standings read the same.
+    let json = cli(&[
+        "tournament",
+        "standings",
+        "--db",
+        h.db().to_str().unwrap(),
+        "1",
+        "--json",
+    ]);
+    assert!(json.contains("\"id\":\"eimear\",\"score\":0.0"), "{json}");
+    play(&h.bot, games[1], "0");
+    let after = standings();
+    assert_eq!(score_of(&after, "eimear"), "1", "{after}");
+}
+
+/// The Round column of a finished two-round knockout: the champion is "champion" (not
+/// round "3", a round the knockout does not have), the finalist 2, the others 1.
+#[test]
+fn a_knockouts_champion_is_named_in_the_round_column() {
+    let h = Harness::new(false);
+    setup_players(&h, "/tournament create Duel hkot-1 knockout", &PLAYERS[..4]);
+    // Every tie is a two-game match: the player named first wins both.
+    for round in 1..=2 {
+        for p in pairings(&h.db(), Some(round)) {
+            play(&h.bot, &p, "0");
+            play(&h.bot, &p, "0");
+        }
+    }
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    let text = texts(&ok(&h.bot, "aoife", CHANNEL, "/tournament standings"));
+    let rows = table_rows(&text);
+    let col = rows[0].iter().position(|c| c == "Round").unwrap();
+    let rounds: Vec<&str> = rows[1..].iter().map(|r| r[col].as_str()).collect();
+    assert_eq!(rounds, ["champion", "2", "1", "1"], "{text}");
+}
+
+/// The TRF-16 export names the system and the game in 092 (the type of tournament; 022 is
+/// the city), and fills each 001 line's rank (columns 86-89) with the place in the standings.
+#[test]
+fn the_trf_export_has_the_type_in_092_and_the_ranks() {
+    let h = Harness::new(false);
+    setup_players(
+        &h,
+        "/tournament create Trio hkot-1 round-robin match:no",
+        &PLAYERS[..3],
+    );
+    for p in pairings(&h.db(), None)
+        .iter()
+        .filter(|p| p.player1.is_some())
+    {
+        // aoife wins her games; the other game goes to its first mover.
+        let r = if p.player1.as_deref() == Some("aoife") {
+            "1"
+        } else {
+            "0"
+        };
+        play(&h.bot, p, r);
+    }
+    assert_eq!(status(&h.db()), TournamentStatus::Finished);
+    let mut s = Store::open(h.db()).unwrap();
+    let text = tournament_trf(&mut s, 1).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l == "092 round robin, hkot-1 (tara-bot)"),
+        "{text}"
+    );
+    assert!(!text.lines().any(|l| l.starts_with("022")), "{text}");
+    let trf = Trf::parse(&text).unwrap();
+    let standings = tournament_standings(&mut s, 1).unwrap();
+    for p in &trf.players {
+        let line = standings.iter().find(|l| l.player == p.name).unwrap();
+        assert_eq!(p.place, Some(line.rank), "{text}");
+    }
+    assert_eq!(trf.players[0].place, Some(1), "aoife won: {text}");
+}
+
+/// `pair --dutch` refuses a TRF exported in the middle of a round (its bye written, its games
+/// in progress blank) with exit status 2 and says why, rather than pair a "next round"
+/// around the games in progress; once the round is over the same export pairs.
+#[test]
+fn pair_dutch_refuses_a_round_in_progress() {
+    let h = Harness::new(false);
+    setup(&h, "/tournament create Odd hkot-1 swiss rounds:2");
+    let games: Vec<PairingRow> = pairings(&h.db(), Some(1))
+        .into_iter()
+        .filter(|p| p.player1.is_some())
+        .collect();
+    play(&h.bot, &games[0], "0");
+    let file = h.dir.path().join("mid-round.trf");
+    let export = || tournament_trf(&mut Store::open(h.db()).unwrap(), 1).unwrap();
+    std::fs::write(&file, export()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(["pair", "--dutch", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    // The second game (two players) is in progress.
+    let (a, b) = (
+        seed(&games[1].player0) + 1,
+        seed(games[1].player1.as_deref().unwrap()) + 1,
+    );
+    let (a, b) = (a.min(b), a.max(b));
+    assert!(
+        err.contains(&format!(
+            "error: round 1 is not finished: players {a} and {b} have no result for it"
+        )),
+        "{err}"
+    );
+    play(&h.bot, &games[1], "0");
+    // Round 2 is paired by the bot and in progress: the file now needs round 2's results.
+    std::fs::write(&file, export()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(["pair", "--dutch", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }

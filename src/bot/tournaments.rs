@@ -331,8 +331,11 @@ pub(crate) fn model(tx: &Tx, t: &TournamentRow) -> Outcome<Model> {
                     points: bye_points,
                 },
             },
-            // A game in progress; a pairing not started yet is no game at all.
-            (Some(b), None) if p.game_id.is_some() => game(a, b, None),
+            // A game in progress; a pairing not started yet is no game at all, and neither
+            // is a game called off with its tournament (it ended without a result).
+            (Some(b), None) if p.game_id.is_some() && t.status != TournamentStatus::Cancelled => {
+                game(a, b, None)
+            }
             (Some(_), None) => continue,
         };
         table[p.round as usize - 1].push(entry);
@@ -363,20 +366,48 @@ fn game(first: usize, second: usize, result: Option<GameResult>) -> Pairing {
     }
 }
 
-/// The standings of a model, by the system's tiebreaks.
-pub(crate) fn standings_of(t: &TournamentRow, m: &Model) -> Vec<Standing> {
-    let system = match t.format {
+/// The table of tiebreaks of a tournament's system.
+fn system(t: &TournamentRow) -> tm::System {
+    match t.format {
         TournamentFormat::Swiss => tm::System::Swiss,
         TournamentFormat::RoundRobin => tm::System::RoundRobin,
         TournamentFormat::Knockout => tm::System::Knockout,
-    };
-    tm::standings(&m.results, system)
+    }
+}
+
+/// The standings of a model, by the system's tiebreaks, as the bot shows them: a bye counts
+/// together with its round, so in the middle of a round its point waits until every other
+/// pairing of the round has a result (else the player with the bye would lead at once,
+/// ahead of players still playing). Finished games count as they end. A knockout's bye is
+/// no point but a place in the next round, and counts at once.
+pub(crate) fn standings_of(t: &TournamentRow, m: &Model) -> Vec<Standing> {
+    let open: HashSet<u32> = m
+        .pairings
+        .iter()
+        .filter(|p| p.result.is_none())
+        .map(|p| p.round)
+        .collect();
+    if t.format == TournamentFormat::Knockout || open.is_empty() {
+        return tm::standings(&m.results, system(t));
+    }
+    let mut results = m.results.clone();
+    for (r, round) in results.rounds.iter_mut().enumerate() {
+        if open.contains(&(r as u32 + 1)) {
+            round.retain(|p| !matches!(p, Pairing::Bye { .. }));
+        }
+    }
+    tm::standings(&results, system(t))
 }
 
 /// The tournament as a FIDE TRF-16 file: players by starting rank, one entry per round.
 pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
-    let standings = standings_of(t, m);
-    let score: HashMap<usize, Points> = standings.iter().map(|s| (s.player, s.score)).collect();
+    // The file's points are those of its round entries, a bye of the round in progress
+    // included.
+    let standings = tm::standings(&m.results, system(t));
+    let score: HashMap<usize, (Points, u32)> = standings
+        .iter()
+        .map(|s| (s.player, (s.score, s.rank)))
+        .collect();
     let rounds = m.results.rounds.len();
     let mut players: Vec<TrfPlayer> = m
         .players
@@ -386,7 +417,9 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
             rank: i as u32 + 1,
             name: m.names[i].clone(),
             rating: u32::try_from(p.rating).unwrap_or(0),
-            points: score.get(&i).copied().unwrap_or(Points::ZERO),
+            points: score.get(&i).map_or(Points::ZERO, |s| s.0),
+            // The place in the standings (final, or so far), once a round has been paired.
+            place: score.get(&i).map(|s| s.1).filter(|_| rounds > 0),
             rounds: vec![RoundEntry::NOT_PAIRED; rounds],
         })
         .collect();
@@ -515,10 +548,12 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
         first_colour,
         other_lines: vec![
             format!("012 {}", t.name),
+            // 092, the type of tournament: the system and the game (022 is the city).
             format!(
-                "022 tara-bot {} {}",
-                t.variant.id(),
-                format_name(t.format).replace(' ', "-")
+                "092 {}{}, {} (tara-bot)",
+                if t.double_rr { "double " } else { "" },
+                format_name(t.format),
+                t.variant.id()
             ),
         ],
     }
@@ -568,14 +603,24 @@ pub(crate) fn swiss_trf(
     trf
 }
 
-/// Points as written on the pictures: "2", "2½", "2.25".
+/// Points as the pictures and the text table write them, one way in every column: "2",
+/// "2½", "½", "1¼", "¾" (Sonneborn-Berger counts half of a half).
 fn written(p: Points) -> String {
     let n = p.in_quarters();
-    match n % 4 {
-        0 => format!("{}", n / 4),
-        2 if n < 4 => "½".into(),
-        2 => format!("{}½", n / 4),
-        _ => format!("{:.2}", p.as_f64()),
+    let fraction = ["", "¼", "½", "¾"][(n % 4) as usize];
+    match n / 4 {
+        0 if !fraction.is_empty() => fraction.to_string(),
+        w => format!("{w}{fraction}"),
+    }
+}
+
+/// A knockout's Round column: the last round a player reached, or "champion" for the
+/// winner of the final (whom the standings count as reaching the round after it).
+fn round_text(t: &TournamentRow, reached: Option<u32>) -> String {
+    match reached {
+        Some(n) if t.total_rounds.is_some_and(|total| n > total) => "champion".into(),
+        Some(n) => n.to_string(),
+        None => "-".into(),
     }
 }
 
@@ -598,6 +643,8 @@ fn progress(t: &TournamentRow, m: &Model, rows: &[Standing]) -> String {
     let playing: u32 = rows.iter().map(|r| r.in_progress).sum::<u32>() / 2;
     let mut s = match (t.status, t.total_rounds) {
         (TournamentStatus::Finished, _) => "Final standings".to_string(),
+        (TournamentStatus::Cancelled, Some(n)) => format!("Cancelled after round {done} of {n}"),
+        (TournamentStatus::Cancelled, None) => "Cancelled before the start".to_string(),
         (_, Some(n)) => format!("After round {done} of {n}"),
         _ => "Before the start".to_string(),
     };
@@ -616,10 +663,11 @@ fn picture_title(t: &TournamentRow) -> String {
 
 /// The standings picture's data: the rows of [`standings_of`], written.
 pub(crate) fn standings_card(t: &TournamentRow, m: &Model, rows: &[Standing]) -> StandingsCard {
+    // The columns of the text table: the system's tiebreaks, then the rating seeded with.
     let tiebreaks: Vec<&str> = match t.format {
-        TournamentFormat::Swiss => vec!["BH-C1", "BH", "SB", "Wins"],
-        TournamentFormat::RoundRobin => vec!["SB", "DE", "Wins"],
-        TournamentFormat::Knockout => vec!["Round"],
+        TournamentFormat::Swiss => vec!["BH-C1", "BH", "SB", "Wins", "Rating"],
+        TournamentFormat::RoundRobin => vec!["SB", "DE", "Wins", "Rating"],
+        TournamentFormat::Knockout => vec!["Round", "Rating"],
     };
     StandingsCard {
         title: picture_title(t),
@@ -638,14 +686,16 @@ pub(crate) fn standings_card(t: &TournamentRow, m: &Model, rows: &[Standing]) ->
                         written(r.buchholz),
                         written(r.sonneborn_berger),
                         r.wins.to_string(),
+                        r.rating.to_string(),
                     ],
                     TournamentFormat::RoundRobin => vec![
                         written(r.sonneborn_berger),
                         r.direct_encounter.map_or("-".into(), written),
                         r.wins.to_string(),
+                        r.rating.to_string(),
                     ],
                     TournamentFormat::Knockout => {
-                        vec![r.round_reached.map_or("-".into(), |n| n.to_string())]
+                        vec![round_text(t, r.round_reached), r.rating.to_string()]
                     }
                 },
                 playing: r.in_progress,
@@ -836,14 +886,7 @@ pub(crate) fn pictures(
 /// The standings as a text table: place, player, score, the system's tiebreak columns and
 /// games in progress. (A picture can be attached beside it: the rows are the same.)
 pub(crate) fn standings_table(t: &TournamentRow, m: &Model, rows: &[Standing]) -> String {
-    let q = |p: Points| {
-        let n = p.in_quarters();
-        match n % 4 {
-            0 => format!("{}", n / 4),
-            2 => format!("{}½", n / 4),
-            _ => format!("{:.2}", p.as_f64()),
-        }
-    };
+    let q = written;
     let width = m
         .names
         .iter()
@@ -855,7 +898,7 @@ pub(crate) fn standings_table(t: &TournamentRow, m: &Model, rows: &[Standing]) -
     let head = match t.format {
         TournamentFormat::Swiss => "   BhC1    Bh    SB  Wins",
         TournamentFormat::RoundRobin => "     SB    DE  Wins",
-        TournamentFormat::Knockout => "  Round",
+        TournamentFormat::Knockout => "      Round",
     };
     s.push_str(&format!(
         "{:>3}  {:<width$}  {:>5}{head}  Rating  Playing\n",
@@ -878,12 +921,7 @@ pub(crate) fn standings_table(t: &TournamentRow, m: &Model, rows: &[Standing]) -
                 r.direct_encounter.map_or("-".to_string(), q),
                 r.wins
             ),
-            TournamentFormat::Knockout => {
-                format!(
-                    "{:>7}",
-                    r.round_reached.map_or("-".into(), |n| n.to_string())
-                )
-            }
+            TournamentFormat::Knockout => format!("{:>11}", round_text(t, r.round_reached)),
         };
         s.push_str(&format!(
             "{place:>3}  {name:<width$}  {:>5}{cols}  {:>6}  {:>7}\n",
@@ -1674,7 +1712,8 @@ impl Bot {
         Ok(out)
     }
 
-    /// Starts a pairing: its first game in its thread, or a forfeit when a player is withdrawn.
+    /// Starts a pairing: its first game in its thread (its players named, not pinged), or a
+    /// forfeit when a player is withdrawn.
     fn start_pairing(
         &self,
         tx: &Tx,
@@ -1721,7 +1760,12 @@ impl Bot {
             "the tournament's pairing",
             now,
         )
-        .map(Some)
+        .map(|mut out| {
+            // The round's message (an all-at-once event's start message) pings the players,
+            // once each: the thread's first message only names them.
+            out.reply.mentions.clear();
+            Some(out)
+        })
     }
 
     /// Moves a tournament on as far as its results allow: starts the rounds that may start,
@@ -1769,8 +1813,12 @@ impl Bot {
                     .collect(),
             };
             if !startable.is_empty() {
-                for r in startable {
-                    outs.extend(self.start_round(tx, &t, r, &pairings, &withdrawn, now)?);
+                if (t.format, t.pace) == (TournamentFormat::RoundRobin, Pace::AllAtOnce) {
+                    outs.extend(self.start_all_at_once(tx, &t, &pairings, &withdrawn, now)?);
+                } else {
+                    for r in startable {
+                        outs.extend(self.start_round(tx, &t, r, &pairings, &withdrawn, now)?);
+                    }
                 }
                 continue;
             }
@@ -1929,6 +1977,58 @@ impl Bot {
         Ok(games)
     }
 
+    /// Starts every pairing of an all-at-once round robin: its games in their threads, then
+    /// one message in the tournament's channel pinging each player once, with links to all of
+    /// their games (a 20-player event would otherwise ping each player 38 times).
+    fn start_all_at_once(
+        &self,
+        tx: &Tx,
+        t: &TournamentRow,
+        pairings: &[PairingRow],
+        withdrawn: &[String],
+        now: i64,
+    ) -> Outcome<Vec<Out>> {
+        let mut outs = Vec::new();
+        let mut started = Vec::new();
+        for p in pairings
+            .iter()
+            .filter(|p| p.result.is_none() && p.game_id.is_none())
+        {
+            outs.extend(self.start_pairing(tx, t, p, withdrawn, now)?);
+            started.push(tx.pairing(p.id)?.unwrap_or_else(|| p.clone()));
+        }
+        let games = started.iter().filter(|p| p.game_id.is_some()).count();
+        let mut b = Builder::new().text(format!(
+            "{} · all {} at once, each in its thread. Your games:",
+            title(t),
+            super::time::plural(games as i64, "game")
+        ));
+        let m = model(tx, t)?;
+        for (i, player) in m.players.iter().enumerate() {
+            let user = player.user_id.as_str();
+            let mine = started
+                .iter()
+                .filter(|p| p.player0 == user || p.player1.as_deref() == Some(user));
+            b = b.text("\n").ping(user, &m.names[i]).text(":");
+            for (k, p) in mine.enumerate() {
+                b = b.text(if k == 0 { " " } else { ", " });
+                b = match (&p.player1, p.result) {
+                    (None, _) => b.text(format!("a bye in round {}", p.round)),
+                    (Some(_), Some(PairingResult::Forfeit0 | PairingResult::Forfeit1)) => {
+                        b.text(format!("round {}: a forfeit", p.round))
+                    }
+                    _ => b.channel(&p.thread_key.clone().unwrap_or_else(|| thread_key(t, p))),
+                };
+            }
+        }
+        let mut reply = b.build();
+        reply.channel = Some(t.channel_id.clone());
+        // The threads first (they are opened by their first message), then the message that
+        // links to them.
+        outs.push(Out::text(reply));
+        Ok(outs)
+    }
+
     /// The end: final standings, the winner announced, each participant pinged once.
     fn finish_tournament(
         &self,
@@ -2068,6 +2168,14 @@ impl Bot {
                 b = b.text(" vs ").user(p1, &n1);
                 b = match p.result {
                     Some(r) => b.text(format!(" · {}", result_text(r))),
+                    // Called off with the tournament: no game is left in progress.
+                    None if t.status == TournamentStatus::Cancelled => {
+                        b.text(if p.game_id.is_some() {
+                            " · cancelled: its game ended without a result"
+                        } else {
+                            " · cancelled before it started"
+                        })
+                    }
                     None if p.game_id.is_some() => {
                         let ch = p
                             .thread_id
@@ -2114,6 +2222,17 @@ impl Bot {
                 (TournamentStatus::Running, ws) if !ws.is_empty() => {
                     format!("standings so far; sharing the lead: {}", first_names(ws, 5))
                 }
+                // Called off: the results stand as they were.
+                (TournamentStatus::Cancelled, ws) if !scored || ws.is_empty() => {
+                    "cancelled; no results".into()
+                }
+                (TournamentStatus::Cancelled, [w]) => {
+                    format!("cancelled; standings when it was called off; {w} led")
+                }
+                (TournamentStatus::Cancelled, ws) if !ws.is_empty() => format!(
+                    "cancelled; standings when it was called off; sharing the lead: {}",
+                    first_names(ws, 5)
+                ),
                 _ => "no games yet".into(),
             };
             let text = format!(
@@ -2457,7 +2576,17 @@ pub fn tournament_trf(store: &mut crate::store::Store, id: i64) -> Result<String
 
 #[cfg(test)]
 mod tests {
-    use super::{default_swiss_rounds, first_names};
+    use super::{default_swiss_rounds, first_names, written};
+    use crate::tournament::Points;
+
+    #[test]
+    fn points_are_written_one_way() {
+        let w = |q: u32| written(Points::quarters(q));
+        assert_eq!(
+            [w(0), w(1), w(2), w(3), w(4), w(5), w(6), w(7), w(10)],
+            ["0", "¼", "½", "¾", "1", "1¼", "1½", "1¾", "2½"]
+        );
+    }
 
     #[test]
     fn long_lists_of_names_are_cut() {

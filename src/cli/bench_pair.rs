@@ -27,6 +27,7 @@ pub fn random_swiss(players: u32, rounds: u32, total: u32, seed: u64) -> Trf {
             name: format!("Player {rank}"),
             rating: 2600 - rank,
             points: Points::ZERO,
+            place: None,
             rounds: Vec::new(),
         });
     }

@@ -32,11 +32,36 @@ pub enum DutchFileError {
     File(#[from] TrfError),
     #[error("{0}")]
     Pairing(#[from] DutchError),
+    /// The file's last round has games without a result (exit status 2).
+    #[error(
+        "round {round} is not finished: {} no result for it (a game in progress is left \
+         blank). Pair the next round once every game of round {round} has its result \
+         (an absence written `0000 - Z`)",
+        players_have(.players)
+    )]
+    Unfinished { round: u32, players: Vec<u32> },
+}
+
+/// "player 3 has", "players 2, 4 and 5 have".
+fn players_have(ranks: &[u32]) -> String {
+    let list: Vec<String> = ranks.iter().map(u32::to_string).collect();
+    match list.as_slice() {
+        [one] => format!("player {one} has"),
+        [rest @ .., last] => format!("players {} and {last} have", rest.join(", ")),
+        [] => "no player has".into(),
+    }
 }
 
 /// The lines `pair --dutch` prints for the TRF-16 text `trf`.
+/// A file whose last round is not finished (exported in the middle of a round: its bye and
+/// finished games written, its games in progress blank) is refused: the round in progress is
+/// not paired again, nor a next round paired around it.
 pub fn dutch_lines(trf: &str) -> Result<Vec<String>, DutchFileError> {
-    let boards = dutch_pair::pair(&Trf::parse(trf)?)?;
+    let trf = Trf::parse(trf)?;
+    if let Some((round, players)) = trf.unfinished_round() {
+        return Err(DutchFileError::Unfinished { round, players });
+    }
+    let boards = dutch_pair::pair(&trf)?;
     let mut lines = vec![boards.len().to_string()];
     lines.extend(boards.iter().map(|b| match *b {
         Board::Game { white, black } => format!("{white} {black}"),

@@ -3,12 +3,16 @@
 
 use super::canvas::{font, Align, Canvas, Rgba, Style, Weight};
 use super::header::legible;
-use super::layout::fit;
+use super::layout::{fit, fit_lines, Fitted};
 use super::theme;
 use ab_glyph::{Font, PxScale, ScaleFont};
 use image::{Rgb, RgbImage};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+
+/// The sizes a card's title may be drawn at on one line, largest first; on two lines it is
+/// drawn at the last.
+const TITLE_SIZES: [f32; 5] = [26.0, 24.0, 22.0, 20.0, 18.0];
 
 /// The `image` pixel of a theme colour (alpha ignored).
 pub(super) fn rgb(c: Rgba) -> Rgb<u8> {
@@ -197,18 +201,27 @@ impl Card {
         c
     }
 
-    /// The title band at the top of a card: `title` (bold, 26 px; `fallback` when nothing
-    /// drawable is left) and `subtitle` under it, both cut to the card's width.
+    /// The title band at the top of a card: `title` (bold, 26 px, smaller or on two lines
+    /// when long, see [`user_lines`]; `fallback` when nothing drawable is left) and `subtitle`
+    /// under it, cut to the card's width.
     pub fn title_band(&mut self, title: &str, subtitle: &str, fallback: &str) {
         let w = self.img.width() as f32;
-        let t = user_text(title, Weight::Bold, 26.0, w - 48.0, fallback);
-        self.text(
-            Style::new(Weight::Bold, 26.0, theme::INK),
-            24.0,
-            44.0,
-            Align::Left,
-            &t,
-        );
+        // A long title goes smaller, then onto two lines above the subtitle.
+        let (size, lines) = user_lines(title, Weight::Bold, &TITLE_SIZES, w - 48.0, fallback);
+        let ys: &[f32] = if lines.len() == 1 {
+            &[44.0]
+        } else {
+            &[30.0, 52.0]
+        };
+        for (line, y) in lines.iter().zip(ys) {
+            self.text(
+                Style::new(Weight::Bold, size, theme::INK),
+                24.0,
+                *y,
+                Align::Left,
+                line,
+            );
+        }
         let s = user_text(subtitle, Weight::Regular, 15.0, w - 48.0, "");
         self.text(
             Style::new(Weight::Regular, 15.0, theme::MUTED),
@@ -404,6 +417,34 @@ pub(super) fn user_text(text: &str, weight: Weight, size: f32, max: f32, fallbac
     let drawn = drawn.trim();
     let drawn = if drawn.is_empty() { fallback } else { drawn };
     fit(drawn, weight, size, max)
+}
+
+/// Text a user wrote (a title, a game's name), as the bundled font can draw it, fitted to
+/// `max` pixels as the board header fits its status ([`fit_lines`]): whole on one line at
+/// the first of `sizes` it fits at, else on two lines at the last (the second shortened with
+/// an ellipsis should it still be too long). The size, and the one or two lines.
+pub(super) fn user_lines(
+    text: &str,
+    weight: Weight,
+    sizes: &[f32],
+    max: f32,
+    fallback: &str,
+) -> (f32, Vec<String>) {
+    let drawn = legible(text.trim(), weight);
+    let drawn = drawn.trim();
+    let drawn = if drawn.is_empty() { fallback } else { drawn };
+    match fit_lines(drawn, weight, sizes, max) {
+        Fitted::One { size, text } => (size, vec![text.to_string()]),
+        Fitted::Two {
+            size,
+            first,
+            second,
+        } if !second.is_empty() => (
+            size,
+            vec![first.to_string(), fit(second, weight, size, max)],
+        ),
+        Fitted::Two { size, first, .. } => (size, vec![fit(first, weight, size, max)]),
+    }
 }
 
 /// A rating as shown: rounded to a whole number, "?" after it when provisional.

@@ -5,7 +5,7 @@ use super::canvas::{rounded_rect, Align, Canvas, Style, Text, Weight};
 use super::frame::Frame;
 use super::fx::FxBuild;
 use super::indexed::{IndexedText, PALETTE};
-use super::layout::{fit, fit_width, HEADER, WIDTH};
+use super::layout::{fit, fit_lines, fit_width, Fitted, HEADER, WIDTH};
 use super::theme as palette;
 use crate::game::{describe, Player, Position, Scoring, Side};
 use std::collections::HashMap;
@@ -448,52 +448,25 @@ fn status_lines(s: &Status) -> Vec<Line> {
     // its line; past that on two lines, the title a little higher, so that what comes last
     // (often why the game ended) is not cut off.
     let detail = |size: f32| Style::new(Weight::Regular, size, palette::MUTED);
-    let fits = DETAIL_SIZES
-        .into_iter()
-        .find(|&size| Canvas::text_width(Weight::Regular, size, &s.detail) <= max);
-    if let Some(size) = fits {
-        return vec![
-            line(title, 112.0, &s.text),
-            line(detail(size), 131.0, &s.detail),
-        ];
+    match fit_lines(&s.detail, Weight::Regular, &DETAIL_SIZES, max) {
+        Fitted::One { size, text } => {
+            vec![line(title, 112.0, &s.text), line(detail(size), 131.0, text)]
+        }
+        Fitted::Two {
+            size,
+            first,
+            second,
+        } => vec![
+            line(title, 109.0, &s.text),
+            line(detail(size), 122.5, first),
+            line(detail(size), 134.5, second),
+        ],
     }
-    let (first, second) = split_line(&s.detail, TWO_LINE_SIZE, max);
-    vec![
-        line(title, 109.0, &s.text),
-        line(detail(TWO_LINE_SIZE), 122.5, first),
-        line(detail(TWO_LINE_SIZE), 134.5, second),
-    ]
 }
 
-/// The sizes the status detail may be drawn at on one line, largest first.
+/// The sizes the status detail may be drawn at on one line, largest first; on two lines it
+/// is drawn at the last.
 const DETAIL_SIZES: [f32; 6] = [13.0, 12.5, 12.0, 11.5, 11.0, 10.5];
-/// The size of a status detail drawn on two lines.
-const TWO_LINE_SIZE: f32 = 10.5;
-
-/// `text` split at a space into a first line as long as fits `max` pixels at `size` (ending
-/// at a sentence or a " · " where one is near) and the rest (fitted with an ellipsis when
-/// drawn, should it still be too long).
-fn split_line(text: &str, size: f32, max: f32) -> (&str, &str) {
-    let fits = |t: &str| Canvas::text_width(Weight::Regular, size, t.trim_end()) <= max;
-    let spaces: Vec<usize> = text.match_indices(' ').map(|(i, _)| i).collect();
-    let Some(&last) = spaces.iter().rev().find(|&&i| fits(&text[..i])) else {
-        return (text, "");
-    };
-    // Prefer the end of a sentence or part, if it leaves the first line at least 2/3 full.
-    let full = |i: usize| Canvas::text_width(Weight::Regular, size, &text[..i]) >= max * 2.0 / 3.0;
-    let at = spaces
-        .iter()
-        .rev()
-        .filter(|&&i| i <= last && full(i))
-        .find(|&&i| text[..i].ends_with('.') || text[i..].starts_with(" · "))
-        .copied()
-        .unwrap_or(last);
-    let second = text[at..].trim_start();
-    (
-        text[..at].trim_end(),
-        second.strip_prefix("· ").unwrap_or(second),
-    )
-}
 
 /// Draws the status lines, below [`PANELS_BOTTOM`] and above the board, centred, onto a
 /// canvas whose top-left pixel is the image's (`left`, `top`).

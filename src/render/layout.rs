@@ -53,3 +53,65 @@ pub(crate) fn fit_width(text: &str, weight: canvas::Weight, size: f32, max: f32)
     let width = Canvas::text_width(weight, size, &t);
     (t, width)
 }
+
+/// How [`fit_lines`] fits a text to a width.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Fitted<'a> {
+    /// Whole on one line at `size`.
+    One { size: f32, text: &'a str },
+    /// On two lines at `size` (the smallest allowed); `second` may still need [`fit`].
+    Two {
+        size: f32,
+        first: &'a str,
+        second: &'a str,
+    },
+}
+
+/// A text too long for its line goes smaller, then onto two lines, as the board header's
+/// status detail does: on one line at the first (largest) of `sizes` at which it fits `max`
+/// pixels, else split at a space (see [`split_line`]) onto two lines at the last of `sizes`.
+pub(crate) fn fit_lines<'a>(
+    text: &'a str,
+    weight: canvas::Weight,
+    sizes: &[f32],
+    max: f32,
+) -> Fitted<'a> {
+    if let Some(&size) = sizes
+        .iter()
+        .find(|&&size| Canvas::text_width(weight, size, text) <= max)
+    {
+        return Fitted::One { size, text };
+    }
+    let size = sizes.last().copied().unwrap_or(12.0);
+    let (first, second) = split_line(text, weight, size, max);
+    Fitted::Two {
+        size,
+        first,
+        second,
+    }
+}
+
+/// `text` split at a space into a first line as long as fits `max` pixels at `size` (ending
+/// at a sentence or a " · " where one is near) and the rest (fitted with an ellipsis when
+/// drawn, should it still be too long).
+fn split_line(text: &str, weight: canvas::Weight, size: f32, max: f32) -> (&str, &str) {
+    let fits = |t: &str| Canvas::text_width(weight, size, t.trim_end()) <= max;
+    let spaces: Vec<usize> = text.match_indices(' ').map(|(i, _)| i).collect();
+    let Some(&last) = spaces.iter().rev().find(|&&i| fits(&text[..i])) else {
+        return (text, "");
+    };
+    // Prefer the end of a sentence or part, if it leaves the first line at least 2/3 full.
+    let full = |i: usize| Canvas::text_width(weight, size, &text[..i]) >= max * 2.0 / 3.0;
+    let at = spaces
+        .iter()
+        .rev()
+        .filter(|&&i| i <= last && full(i))
+        .find(|&&i| text[..i].ends_with('.') || text[i..].starts_with(" · "))
+        .copied()
+        .unwrap_or(last);
+    let second = text[at..].trim_start();
+    (
+        text[..at].trim_end(),
+        second.strip_prefix("· ").unwrap_or(second),
+    )
+}

@@ -3,7 +3,7 @@
 //! the rating-history chart; then the player's open games.
 
 use super::canvas::{Align, Rgba, Style, Weight};
-use super::card::{rating_text, rd_text, user_text, Card};
+use super::card::{rating_text, rd_text, user_lines, user_text, Card};
 use super::chart::chart_image;
 use super::leaderboard::results_bar;
 use super::ratings::{ProfileCard, ProfileRating};
@@ -22,6 +22,9 @@ pub(super) const MAX_OPEN: usize = 12;
 /// Where the chart sits in a section.
 const CHART_X: f32 = 296.0;
 const LINE: f32 = 24.0;
+/// The sizes a game's name may be drawn at on one line, largest first; on two lines it is
+/// drawn at the last.
+const GAME_SIZES: [f32; 5] = [16.0, 15.0, 14.0, 13.0, 12.0];
 
 /// A profile card (PNG). See [`ProfileCard`]; with no ratings it says there are no rated games
 /// yet.
@@ -138,14 +141,22 @@ fn section(c: &mut Card, r: &ProfileRating, y: f32) {
     c.panel(16.0, y, w - 32.0, SECTION, 12.0);
     let x = 34.0;
     let col_w = CHART_X - x - 16.0;
-    let game = user_text(&r.game, Weight::Bold, 16.0, col_w, "Game");
-    c.text(
-        Style::new(Weight::Bold, 16.0, palette::INK),
-        x,
-        y + 30.0,
-        Align::Left,
-        &game,
-    );
+    // A long name goes smaller, then onto two lines above the rating.
+    let (size, lines) = user_lines(&r.game, Weight::Bold, &GAME_SIZES, col_w, "Game");
+    let ys: &[f32] = if lines.len() == 1 {
+        &[30.0]
+    } else {
+        &[22.0, 38.0]
+    };
+    for (line, dy) in lines.iter().zip(ys) {
+        c.text(
+            Style::new(Weight::Bold, size, palette::INK),
+            x,
+            y + dy,
+            Align::Left,
+            line,
+        );
+    }
     let rw = c.text(
         Style::new(Weight::Bold, 38.0, palette::INK),
         x,

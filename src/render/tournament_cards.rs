@@ -4,6 +4,7 @@
 
 use super::canvas::{Align, Rgba, Style, Weight};
 use super::card::{user_text, Card};
+use super::layout::{fit_lines, Fitted};
 use super::theme as palette;
 use super::tournaments::{BracketCard, BracketSeat, BracketTie, Crosstable, StandingsCard};
 
@@ -13,14 +14,18 @@ pub(super) const MAX_STANDINGS: usize = 40;
 pub(super) const MAX_CROSS: usize = 24;
 pub(super) const MAX_FIRST_TIES: usize = 16;
 
+/// The sizes a standings value may be drawn at, largest first.
+const VALUE_SIZES: [f32; 4] = [15.0, 14.0, 13.0, 12.0];
+
 /// Height of the title band, of a table's heading row and of a row.
 const TOP: f32 = 92.0;
 const HEADING: f32 = 34.0;
 const ROW: f32 = 34.0;
 
 /// The standings picture (PNG): a row per player in standings order (at most 40), with the
-/// place (shared places as "3="), the name, the score, one column per tiebreak and the games
-/// in progress; withdrawn players muted. Without rows it says that nobody has joined yet.
+/// place (shared places as "3="), the name, the score, one column per tiebreak (and the
+/// rating, which the caller passes as the last) and the games in progress (no such column
+/// when no game is); withdrawn players muted. Without rows it says that nobody has joined yet.
 pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
     const PLACE_X: f32 = 46.0;
     const NAME_X: f32 = 78.0;
@@ -30,7 +35,13 @@ pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
     const NAME_W: f32 = 260.0;
     let rows = &card.rows[..card.rows.len().min(MAX_STANDINGS)];
     let breaks = &card.tiebreaks[..card.tiebreaks.len().min(6)];
-    let width = (NAME_X + NAME_W + SCORE_W + BREAK_W * breaks.len() as f32 + PLAYING_W + 32.0)
+    // The Playing column only while a game is in progress (not on final standings).
+    let playing_w = if card.rows.iter().any(|r| r.playing > 0) {
+        PLAYING_W
+    } else {
+        0.0
+    };
+    let width = (NAME_X + NAME_W + SCORE_W + BREAK_W * breaks.len() as f32 + playing_w + 32.0)
         .max(640.0) as u32;
     let w = width as f32;
     let mut c = Card::with_table(
@@ -50,11 +61,11 @@ pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
         return c.png();
     }
     // Column centres: the score, each tiebreak, the games in progress (right-aligned block).
-    let playing_x = w - 24.0 - PLAYING_W / 2.0;
+    let playing_x = w - 24.0 - playing_w / 2.0;
     let break_x = |k: usize| {
-        playing_x - PLAYING_W / 2.0 - BREAK_W * (breaks.len() - k) as f32 + BREAK_W / 2.0
+        playing_x - playing_w / 2.0 - BREAK_W * (breaks.len() - k) as f32 + BREAK_W / 2.0
     };
-    let score_x = playing_x - PLAYING_W / 2.0 - BREAK_W * breaks.len() as f32 - SCORE_W / 2.0;
+    let score_x = playing_x - playing_w / 2.0 - BREAK_W * breaks.len() as f32 - SCORE_W / 2.0;
     let name_w = score_x - SCORE_W / 2.0 - NAME_X - 8.0;
     let head = Style::new(Weight::Bold, 12.0, palette::MUTED);
     let hy = TOP + 22.0;
@@ -65,7 +76,9 @@ pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
         let name = user_text(name, Weight::Bold, 12.0, BREAK_W - 6.0, "");
         c.text(head, break_x(k), hy, Align::Centre, &name.to_uppercase());
     }
-    c.text(head, playing_x, hy, Align::Centre, "PLAYING");
+    if playing_w > 0.0 {
+        c.text(head, playing_x, hy, Align::Centre, "PLAYING");
+    }
     c.rect(
         px + 10.0,
         TOP + HEADING - 1.0,
@@ -126,12 +139,19 @@ pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
         );
         for k in 0..breaks.len() {
             let v = row.tiebreaks.get(k).map(String::as_str).unwrap_or("");
+            // A wider value (a knockout's "champion") goes smaller rather than being cut.
+            let (size, v) = match fit_lines(v, Weight::Regular, &VALUE_SIZES, BREAK_W - 6.0) {
+                Fitted::One { size, text } => (size, text.to_string()),
+                Fitted::Two { .. } => {
+                    (15.0, user_text(v, Weight::Regular, 15.0, BREAK_W - 6.0, ""))
+                }
+            };
             c.text(
-                Style::new(Weight::Regular, 15.0, ink),
+                Style::new(Weight::Regular, size, ink),
                 break_x(k),
                 base,
                 Align::Centre,
-                &user_text(v, Weight::Regular, 15.0, BREAK_W - 6.0, ""),
+                &v,
             );
         }
         if row.playing > 0 {

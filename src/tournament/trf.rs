@@ -173,6 +173,8 @@ pub struct TrfPlayer {
     pub rating: u32,
     /// The points as written in the file.
     pub points: Points,
+    /// The rank (place) in the standings, columns 86-89; `None` when blank.
+    pub place: Option<u32>,
     /// One entry per round, from round 1; trailing rounds not paired are left out.
     pub rounds: Vec<RoundEntry>,
 }
@@ -277,6 +279,16 @@ fn parse_player(text: &str, line: usize) -> Result<TrfPlayer, TrfError> {
         })?
     };
     let points = parse_points(&field(&chars, 80, 84), line)?;
+    let place_text = field(&chars, 85, 89);
+    let place = match place_text.trim() {
+        "" => None,
+        t => Some(t.parse().map_err(|_| {
+            bad(
+                line,
+                format!("the rank (columns 86-89) \"{t}\" is not a number"),
+            )
+        })?),
+    };
     let mut rounds = Vec::new();
     let mut start = 91;
     while start + 8 <= chars.len() {
@@ -395,6 +407,7 @@ fn parse_player(text: &str, line: usize) -> Result<TrfPlayer, TrfError> {
         name,
         rating,
         points,
+        place,
         rounds,
     })
 }
@@ -533,6 +546,38 @@ impl Trf {
         Ok(())
     }
 
+    /// The last round the file has paired, if it is not finished: the round, and the
+    /// starting ranks of the players with no entry for it (a game in progress is written
+    /// blank, as `/tournament export` writes it in the middle of a round, while a bye or a
+    /// finished game of the round is already there). The round counts as bbpPairings counts
+    /// it (an absence entered in advance for the next round does not make one); a player
+    /// with no entry at all is a late entrant, unless the round is the first.
+    pub fn unfinished_round(&self) -> Option<(u32, Vec<u32>)> {
+        let paired = self
+            .players
+            .iter()
+            .map(|p| match p.rounds.last() {
+                Some(last) if !last.participated() => p.rounds.len() - 1,
+                _ => p.rounds.len(),
+            })
+            .max()
+            .unwrap_or(0);
+        let mut missing: Vec<u32> = self
+            .players
+            .iter()
+            .filter(|p| {
+                paired > 0
+                    && p.rounds
+                        .get(paired - 1)
+                        .is_none_or(|e| *e == RoundEntry::NOT_PAIRED)
+                    && (paired == 1 || !p.rounds.is_empty())
+            })
+            .map(|p| p.rank)
+            .collect();
+        missing.sort_unstable();
+        (!missing.is_empty()).then_some((paired as u32, missing))
+    }
+
     /// The top player's colour in round 1: `XXC` if the file has it, otherwise inferred as
     /// bbpPairings does. In the first round in which any colour is written, take the players
     /// who had taken part in a pairing by then, by starting rank; the first of them with a
@@ -606,7 +651,7 @@ impl Trf {
                 "",
                 "",
                 points_text(p.points),
-                ""
+                p.place.map_or_else(String::new, |r| r.to_string())
             );
             for e in &p.rounds {
                 let _ = write!(l, "  {}", describe(e));
