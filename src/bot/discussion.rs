@@ -2,7 +2,8 @@
 //! `/position`), and `/position`, a board drawn from a pasted record or move list without
 //! creating a game.
 
-use super::reply::Ctx;
+use super::play::said;
+use super::reply::{escape_markdown, Ctx};
 use super::session::{Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
 use crate::game::notation::{parse_hill, parse_square};
@@ -34,14 +35,24 @@ fn cell(variant: Variant, text: &str) -> Result<Cell, String> {
                 col: h.col(),
                 row: h.row(),
             })
-            .map_err(|e| e.to_string())
+            .map_err(|e| said(&e))
     } else {
         parse_square(text)
             .map(|s| Cell {
                 col: s.col(),
                 row: s.row(),
             })
-            .map_err(|e| e.to_string())
+            .map_err(|e| said(&e))
+    }
+}
+
+/// A mark or arrow as typed, in a code span; escaped text instead when it holds a backtick,
+/// which would end the span.
+fn typed(word: &str) -> String {
+    if word.contains('`') {
+        escape_markdown(word)
+    } else {
+        format!("`{word}`")
     }
 }
 
@@ -69,13 +80,13 @@ pub(crate) fn read_notes(
         ));
     }
     for m in &marks {
-        let c = cell(variant, m).map_err(|e| format!("Bad mark `{m}`: {e}."))?;
+        let c = cell(variant, m).map_err(|e| format!("Bad mark {}: {e}.", typed(m)))?;
         if !notes.marks.contains(&c) {
             notes.marks.push(c);
         }
     }
     for a in &arrows {
-        let bad = |why: String| format!("Bad arrow `{a}`: {why}.");
+        let bad = |why: String| format!("Bad arrow {}: {why}.", typed(a));
         let (from, to) = a.split_once('-').ok_or_else(|| {
             bad(format!(
                 "write an arrow as two {what}s joined by a dash, e.g. {}",
@@ -254,6 +265,13 @@ mod tests {
         assert!(read_notes(Variant::ArdRi, Some("a1 g7"), None).is_ok());
         let e = read_notes(Variant::ArdRi, Some("h3"), None).unwrap_err();
         assert!(e.starts_with("Bad mark `h3`"), "{e}");
+        // Text typed by a user stays text: no link, no code span it can end.
+        let e = read_notes(Variant::Hkot1, Some("[x](https://e.example)`"), None).unwrap_err();
+        assert_eq!(
+            e,
+            "Bad mark \\[x\\]\\(https\\://e.example\\)\\`: '\\[X\\]\\(HTTPS\\://E.EXAMPLE\\)\\`' \
+             is not a hill: columns run A to G and rows 1 to 7."
+        );
         let e = read_notes(Variant::ArdRi, None, Some("d4")).unwrap_err();
         assert!(e.starts_with("Bad arrow `d4`") && e.contains("dash"), "{e}");
         let e = read_notes(Variant::ArdRi, None, Some("d4-z9")).unwrap_err();

@@ -25,9 +25,9 @@ choices!(TakebackAnswer {
     Allow => "allow", "allow" | "accept" | "yes";
     Refuse => "refuse", "refuse" | "decline" | "no";
 });
-/// Why typed text is no move, the text as typed (quoted in the message) escaped: it is text a
-/// user wrote.
-fn said(e: &ParseMoveError) -> String {
+/// Why typed text is no move (or no hill or square), the text as typed (quoted in the
+/// message) escaped: it is text a user wrote.
+pub(crate) fn said(e: &ParseMoveError) -> String {
     let message = e.to_string();
     match e {
         ParseMoveError::TooLong { text }

@@ -383,10 +383,8 @@ fn open_game_line(tx: &Tx, g: &GameRow, user: &str, now: i64) -> Outcome<OpenGam
     let seat = g.seat_of(user).unwrap_or(0);
     let l = super::session::load_game(tx, g.clone())?;
     let their_turn = l.pos.to_move().map(|side| g.seats[side.index()] == user);
-    let when = match super::session::time_left(g, now, None) {
-        Some(left) => left,
-        None => format!("since {}", date_text(g.turn_started_at)),
-    };
+    let when = super::session::time_left(g, now, None)
+        .unwrap_or_else(|| format!("since {}", date_text(g.turn_started_at)));
     let line = |opponent: &str| {
         let turn = match their_turn {
             Some(true) => "their turn".to_string(),
