@@ -120,7 +120,7 @@ async fn wait_for_discord(http: &Http) -> anyhow::Result<()> {
         }
         let pause = startup_pause(attempt, rest::random());
         let error = match &failure {
-            Failure::Serenity(e) => redact(&error_chain(e), &[]),
+            Failure::Serenity(e) => redact(&error_chain(e.as_ref()), &[]),
             other => said(other),
         };
         tracing::warn!(

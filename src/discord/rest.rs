@@ -34,8 +34,8 @@ pub(super) enum Failure {
     },
     /// No answer: network trouble, or none in time.
     Unanswered(String),
-    /// A request made through serenity.
-    Serenity(serenity::Error),
+    /// A request made through serenity (boxed: its error is large).
+    Serenity(Box<serenity::Error>),
 }
 
 impl std::fmt::Display for Failure {
@@ -67,7 +67,7 @@ impl std::fmt::Display for Failure {
 
 impl From<serenity::Error> for Failure {
     fn from(e: serenity::Error) -> Failure {
-        Failure::Serenity(e)
+        Failure::Serenity(Box::new(e))
     }
 }
 
@@ -76,10 +76,13 @@ impl Failure {
     pub(super) fn code(&self) -> Option<isize> {
         match self {
             Failure::Refused { code, .. } => Some(*code),
-            Failure::Serenity(serenity::Error::Http(
-                serenity::http::HttpError::UnsuccessfulRequest(r),
-            )) => Some(r.error.code),
-            _ => None,
+            Failure::Serenity(e) => match e.as_ref() {
+                serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
+                    Some(r.error.code)
+                }
+                _ => None,
+            },
+            Failure::Unanswered(_) => None,
         }
     }
 
@@ -103,7 +106,7 @@ impl Failure {
                 *status >= 500 || (*status == 429 && retry_after.is_none_or(|d| d <= LONGEST_WAIT))
             }
             Failure::Unanswered(_) => true,
-            Failure::Serenity(e) => match e {
+            Failure::Serenity(e) => match e.as_ref() {
                 serenity::Error::Http(h) => match h {
                     serenity::http::HttpError::UnsuccessfulRequest(r) => {
                         r.status_code.is_server_error() || r.status_code.as_u16() == 429
