@@ -34,7 +34,7 @@ pub(super) enum Failure {
     },
     /// No answer: network trouble, or none in time.
     Unanswered(String),
-    /// A request made through serenity (boxed: serenity's error is large).
+    /// A request made through serenity (boxed: its error is large).
     Serenity(Box<serenity::Error>),
 }
 
@@ -76,13 +76,13 @@ impl Failure {
     pub(super) fn code(&self) -> Option<isize> {
         match self {
             Failure::Refused { code, .. } => Some(*code),
-            Failure::Serenity(e) => match &**e {
+            Failure::Serenity(e) => match e.as_ref() {
                 serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
                     Some(r.error.code)
                 }
                 _ => None,
             },
-            _ => None,
+            Failure::Unanswered(_) => None,
         }
     }
 
@@ -106,7 +106,7 @@ impl Failure {
                 *status >= 500 || (*status == 429 && retry_after.is_none_or(|d| d <= LONGEST_WAIT))
             }
             Failure::Unanswered(_) => true,
-            Failure::Serenity(e) => match &**e {
+            Failure::Serenity(e) => match e.as_ref() {
                 serenity::Error::Http(h) => match h {
                     serenity::http::HttpError::UnsuccessfulRequest(r) => {
                         r.status_code.is_server_error() || r.status_code.as_u16() == 429
