@@ -1374,7 +1374,8 @@ impl Handler {
         variant: &str,
     ) {
         let target = Target::Command(cmd);
-        // The rate limit and the challenge limits first: a refused challenge opens no thread.
+        // The rate limit and the challenge limits (or the limit on games against the AI)
+        // first: a refused command opens no thread and posts nothing.
         let (b, check) = (self.bot.clone(), ctx.clone());
         let to = match &command {
             Command::Challenge { opponent, .. } => Some(opponent.clone()),
@@ -1382,8 +1383,10 @@ impl Handler {
         };
         let command_kind = to.clone();
         let refusal = tokio::task::spawn_blocking(move || {
-            b.admit(&check)
-                .or_else(|| to.and_then(|o| b.challenge_refusal(&check, o.as_ref())))
+            b.admit(&check).or_else(|| match to {
+                Some(o) => b.challenge_refusal(&check, o.as_ref()),
+                None => b.ai_game_refusal(&check),
+            })
         })
         .await
         .unwrap_or(None);
