@@ -532,6 +532,14 @@ fn main() -> ExitCode {
                 say!("error: --seconds must be a positive number");
                 return ExitCode::from(2);
             }
+            if games == 0 {
+                say!("error: --games must be at least 1 (the games per pairing of `bench ai`)");
+                return ExitCode::from(2);
+            }
+            if ms == 0 {
+                say!("error: --ms must be at least 1 (level 5's milliseconds per move in `bench ai`)");
+                return ExitCode::from(2);
+            }
             match what {
                 BenchTarget::Engine => {
                     for (i, options) in bench::engine_configs().into_iter().enumerate() {
@@ -547,7 +555,7 @@ fn main() -> ExitCode {
                     }
                 }
                 BenchTarget::Ai => {
-                    for line in tara_bot::cli::bench_ai::ai(games.max(1), ms.max(1), variant) {
+                    for line in tara_bot::cli::bench_ai::ai(games, ms, variant) {
                         out!("{line}");
                     }
                 }
@@ -671,9 +679,8 @@ fn run_engine(mut args: EngineArgs) -> ExitCode {
         Ok(g) => g,
         Err(code) => return code,
     };
-    let start = match args.game.start(
-        "tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--position \"<notation>\"] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]\n       tara-bot engine --record FILE [--trace]",
-    ) {
+    let usage = "tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--position \"<notation>\"] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]\n       tara-bot engine --record FILE [--trace]";
+    let start = match args.game.start(usage) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -684,12 +691,16 @@ fn run_engine(mut args: EngineArgs) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err((lines, failure)) => {
+        Err(engine::RunError::Move(lines, failure)) => {
             for l in lines {
                 out!("{l}");
             }
             say!("{failure}");
             ExitCode::from(1)
+        }
+        Err(e @ engine::RunError::PerftTooDeep { .. }) => {
+            say!("error: {e}\n\nUsage: {usage}");
+            ExitCode::from(2)
         }
     }
 }
