@@ -425,8 +425,8 @@ fn database(db: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, ExitCo
     }
 }
 
-/// A `db` command's error as a sentence: one about a named file already names it; any other
-/// is about the database.
+/// A database command's error as a sentence: one about a named file already names it; any
+/// other is about the database.
 fn about_file(doing: &str, db: &std::path::Path, e: &tara_bot::store::StoreError) -> String {
     match e {
         tara_bot::store::StoreError::File { .. } => e.to_string(),
@@ -607,11 +607,7 @@ fn run_tournament(command: TournamentCommand) -> ExitCode {
         Ok(db) => db,
         Err(code) => return code,
     };
-    if !db.exists() {
-        say!("error: {} does not exist", db.display());
-        return ExitCode::from(1);
-    }
-    let mut store = match tara_bot::store::Store::open(&db) {
+    let mut store = match tara_bot::store::Store::open_to_read(&db) {
         Ok(s) => s,
         Err(e) => {
             say!("error: {}", about_file("opening", &db, &e));
@@ -645,11 +641,7 @@ fn run_export(db: Option<std::path::PathBuf>, server: Option<String>) -> ExitCod
         Ok(db) => db,
         Err(code) => return code,
     };
-    if !db.exists() {
-        say!("error: {} does not exist", db.display());
-        return ExitCode::from(1);
-    }
-    let mut store = match tara_bot::store::Store::open(&db) {
+    let mut store = match tara_bot::store::Store::open_to_read(&db) {
         Ok(s) => s,
         Err(e) => {
             say!("error: {}", about_file("opening", &db, &e));
@@ -1063,14 +1055,13 @@ fn init_logging_at(default: &str, secrets: Vec<String>) {
 }
 
 fn run_local(args: LocalArgs) -> Result<()> {
-    use anyhow::Context;
     use std::io::IsTerminal;
     use tara_bot::bot::{Bot, OffsetClock, SystemClock};
     init_logging();
     let config = tara_bot::config::Config::load()?;
     let db = args.db.unwrap_or(config.database);
     let store = tara_bot::store::Store::open(&db)
-        .with_context(|| format!("opening the database {}", db.display()))?;
+        .map_err(|e| anyhow::anyhow!(about_file("opening", &db, &e)))?;
     tracing::info!(
         database = %db.display(),
         schema = store.schema_version().unwrap_or_default(),
@@ -1115,7 +1106,7 @@ fn run_discord(args: RunArgs) -> ExitCode {
     let store = match tara_bot::store::Store::open(&db) {
         Ok(s) => s,
         Err(e) => {
-            say!("error: opening the database {}: {e}", db.display());
+            say!("error: {}", about_file("opening", &db, &e));
             return ExitCode::from(1);
         }
     };
