@@ -425,8 +425,8 @@ fn database(db: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, ExitCo
     }
 }
 
-/// A `db` command's error as a sentence: one about a named file already names it; any other
-/// is about the database.
+/// A database command's error as a sentence: one about a named file already names it; any
+/// other is about the database.
 fn about_file(doing: &str, db: &std::path::Path, e: &tara_bot::store::StoreError) -> String {
     match e {
         tara_bot::store::StoreError::File { .. } => e.to_string(),
@@ -542,6 +542,14 @@ fn main() -> ExitCode {
                 say!("error: --seconds must be a positive number");
                 return ExitCode::from(2);
             }
+            if games == 0 {
+                say!("error: --games must be at least 1 (the games per pairing of `bench ai`)");
+                return ExitCode::from(2);
+            }
+            if ms == 0 {
+                say!("error: --ms must be at least 1 (level 5's milliseconds per move in `bench ai`)");
+                return ExitCode::from(2);
+            }
             match what {
                 BenchTarget::Engine => {
                     for (i, options) in bench::engine_configs().into_iter().enumerate() {
@@ -557,7 +565,7 @@ fn main() -> ExitCode {
                     }
                 }
                 BenchTarget::Ai => {
-                    for line in tara_bot::cli::bench_ai::ai(games.max(1), ms.max(1), variant) {
+                    for line in tara_bot::cli::bench_ai::ai(games, ms, variant) {
                         out!("{line}");
                     }
                 }
@@ -609,11 +617,7 @@ fn run_tournament(command: TournamentCommand) -> ExitCode {
         Ok(db) => db,
         Err(code) => return code,
     };
-    if !db.exists() {
-        say!("error: {} does not exist", db.display());
-        return ExitCode::from(1);
-    }
-    let mut store = match tara_bot::store::Store::open(&db) {
+    let mut store = match tara_bot::store::Store::open_to_read(&db) {
         Ok(s) => s,
         Err(e) => {
             say!("error: {}", about_file("opening", &db, &e));
@@ -647,11 +651,7 @@ fn run_export(db: Option<std::path::PathBuf>, server: Option<String>) -> ExitCod
         Ok(db) => db,
         Err(code) => return code,
     };
-    if !db.exists() {
-        say!("error: {} does not exist", db.display());
-        return ExitCode::from(1);
-    }
-    let mut store = match tara_bot::store::Store::open(&db) {
+    let mut store = match tara_bot::store::Store::open_to_read(&db) {
         Ok(s) => s,
         Err(e) => {
             say!("error: {}", about_file("opening", &db, &e));
@@ -681,9 +681,8 @@ fn run_engine(mut args: EngineArgs) -> ExitCode {
         Ok(g) => g,
         Err(code) => return code,
     };
-    let start = match args.game.start(
-        "tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--position \"<notation>\"] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]\n       tara-bot engine --record FILE [--trace]",
-    ) {
+    let usage = "tara-bot engine --variant <id> [--scoring kingdoms|knots] [--first red|blue] [--position \"<notation>\"] [--moves \"<m1> <m2> ...\"] [--trace] [--perft D]\n       tara-bot engine --record FILE [--trace]";
+    let start = match args.game.start(usage) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -694,12 +693,16 @@ fn run_engine(mut args: EngineArgs) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err((lines, failure)) => {
+        Err(engine::RunError::Move(lines, failure)) => {
             for l in lines {
                 out!("{l}");
             }
             say!("{failure}");
             ExitCode::from(1)
+        }
+        Err(e @ engine::RunError::PerftTooDeep { .. }) => {
+            say!("error: {e}\n\nUsage: {usage}");
+            ExitCode::from(2)
         }
     }
 }
@@ -1062,14 +1065,13 @@ fn init_logging_at(default: &str, secrets: Vec<String>) {
 }
 
 fn run_local(args: LocalArgs) -> Result<()> {
-    use anyhow::Context;
     use std::io::IsTerminal;
     use tara_bot::bot::{Bot, OffsetClock, SystemClock};
     init_logging();
     let config = tara_bot::config::Config::load()?;
     let db = args.db.unwrap_or(config.database);
     let store = tara_bot::store::Store::open(&db)
-        .with_context(|| format!("opening the database {}", db.display()))?;
+        .map_err(|e| anyhow::anyhow!(about_file("opening", &db, &e)))?;
     tracing::info!(
         database = %db.display(),
         schema = store.schema_version().unwrap_or_default(),
@@ -1114,7 +1116,7 @@ fn run_discord(args: RunArgs) -> ExitCode {
     let store = match tara_bot::store::Store::open(&db) {
         Ok(s) => s,
         Err(e) => {
-            say!("error: opening the database {}: {e}", db.display());
+            say!("error: {}", about_file("opening", &db, &e));
             return ExitCode::from(1);
         }
     };

@@ -149,6 +149,63 @@ fn an_unreadable_move_exits_1_with_the_reason() {
     );
 }
 
+/// `--moves` skips move numbers as a record's `moves:` line does; a move is still counted by
+/// its place in the list.
+#[test]
+fn move_numbers_are_skipped_as_in_records() {
+    let plain = engine(&["--variant", "hkot-1", "--moves", "D4 B2 F6"]);
+    let numbered = engine(&["--variant", "hkot-1", "--moves", "1. D4 B2 2. F6"]);
+    assert!(numbered.status.success(), "{}", stderr(&numbered));
+    assert_eq!(json_lines(&numbered), json_lines(&plain));
+    let out = engine(&["--variant", "hkot-1", "--moves", "1. D4 B2 2. D5"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("move 3 (D5): "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `--record` reads a record as `/record` shows it (in a code fence) and as `/position` takes
+/// it; a record with two `variant:` lines is refused, naming the line.
+#[test]
+fn records_are_read_fenced_and_with_one_variant_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let fenced = dir.path().join("fenced.txt");
+    std::fs::write(
+        &fenced,
+        "```\n# game 3 · Red a vs Blue b\nvariant: hkot-1\nscoring: knots\nfirst: blue\n\
+         moves: D4 B2 F6\n```\n",
+    )
+    .unwrap();
+    let out = engine(&["--record", fenced.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let given = engine(&[
+        "--variant",
+        "hkot-1",
+        "--scoring",
+        "knots",
+        "--first",
+        "blue",
+        "--moves",
+        "D4 B2 F6",
+    ]);
+    assert_eq!(json_lines(&out), json_lines(&given));
+    let twice = dir.path().join("twice.txt");
+    std::fs::write(&twice, "variant: hkot-1\nmoves: D4\nvariant: ard-ri\n").unwrap();
+    let out = engine(&["--record", twice.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}: line 3: a second 'variant:' line (line 1 has one already); a record is \
+             one game\n",
+            twice.display()
+        )
+    );
+}
+
 #[test]
 fn bad_options_exit_2_with_usage() {
     for args in [
@@ -185,6 +242,64 @@ fn perft_counts_move_sequences() {
     assert_eq!(json_lines(&out)[0]["perft"], 24);
     let out = engine(&["--variant", "hkot-1", "--moves", "D4", "--perft", "0"]);
     assert_eq!(json_lines(&out)[0]["perft"], 1);
+}
+
+/// Runs `tara-bot` with `args`, killed after `secs` seconds (then `None`): a command that
+/// should be refused at once must not hang the test.
+fn tara_bot_within(args: &[&str], secs: u64) -> Option<Output> {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// A perft deeper than the command can count in about a minute is a usage error at once
+/// (exit 2), by an estimate of its work; a finished game has nothing to count at any depth.
+#[test]
+fn perft_refuses_a_depth_it_cannot_finish() {
+    for (variant, depth) in [("hkot-1", "99"), ("hkot-1", "7"), ("ard-ri", "12")] {
+        let out = tara_bot_within(&["engine", "--variant", variant, "--perft", depth], 20)
+            .unwrap_or_else(|| panic!("--perft {depth} of {variant} still runs after 20 s"));
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        let err = stderr(&out);
+        assert!(
+            err.starts_with(&format!(
+                "error: --perft {depth} would generate the moves of about "
+            )) && err.contains("give a smaller depth")
+                && err.contains("Usage: tara-bot engine"),
+            "{err}"
+        );
+    }
+    let (moves, _) = finished_game(GameOptions::new(Variant::ArdRi), 3);
+    let out = engine(&["--variant", "ard-ri", "--moves", &moves, "--perft", "99"]);
+    assert_eq!(json_lines(&out)[0], serde_json::json!({"perft": 0}));
+}
+
+/// `bench ai --games 0` is refused (it played one game per pairing).
+#[test]
+fn bench_ai_refuses_zero_games() {
+    let out = tara_bot_within(&["bench", "ai", "--games", "0", "--ms", "1"], 20)
+        .expect("refused at once");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        stderr(&out),
+        "error: --games must be at least 1 (the games per pairing of `bench ai`)\n"
+    );
 }
 
 fn finished_game(options: GameOptions, seed: u64) -> (String, tara_bot::game::Position) {

@@ -354,7 +354,8 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
     let g1 = &lines[0];
     assert_eq!(g1["server"], "server");
     assert_eq!(g1["variant"], "ard-ri");
-    assert_eq!(g1["scoring"], "kingdoms");
+    // As `engine` prints it: Ard Rí has no scoring.
+    assert!(g1["scoring"].is_null(), "{}", g1["scoring"]);
     assert_eq!(g1["first"], "attackers");
     assert_eq!(
         g1["players"],
@@ -376,7 +377,7 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
     let raw = export_lines(&h, None);
     assert!(
         raw[0].starts_with(
-            r#"{"id":1,"server":"server","variant":"ard-ri","scoring":"kingdoms","first":"attackers","players":{"attackers":"aoife","defenders":"brian"},"moves":"","result":{"winner":"attackers","reason":"resigned","points":{"attackers":1,"defenders":0}},"rated":true,"ended_at":"2026-11-30T00:00:00Z","ratings":{"attackers":{"before":[1500.0,350.0,0.06],"after":[1662.31"#
+            r#"{"id":1,"server":"server","variant":"ard-ri","scoring":null,"first":"attackers","players":{"attackers":"aoife","defenders":"brian"},"moves":"","result":{"winner":"attackers","reason":"resigned","points":{"attackers":1,"defenders":0}},"rated":true,"ended_at":"2026-11-30T00:00:00Z","ratings":{"attackers":{"before":[1500.0,350.0,0.06],"after":[1662.31"#
         ),
         "{}",
         raw[0]
@@ -403,6 +404,7 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
     let pos: serde_json::Value = serde_json::from_slice(&engine.stdout).unwrap();
     assert_eq!(pos["status"], "finished");
     assert_eq!(g2["result"], pos["result"]);
+    assert_eq!(g2["scoring"], pos["scoring"]);
     assert_eq!(g2["ended_at"], "2026-12-10T00:00:00Z");
     close(
         g2["ratings"]["attackers"]["before"][1].as_f64().unwrap(),

@@ -1484,3 +1484,141 @@ fn migration_12_escapes_the_reasons_recorded_before() {
         tara_bot::bot::escape_markdown("aborted; reason: *no* <@1>\nthanks")
     );
 }
+
+/// Runs the binary as a user who may not write the database's folder: as `nobody` when the
+/// tests run as root (whom permissions do not stop), else as the user running the tests.
+fn tara_bot_unprivileged(args: &[&str]) -> std::process::Output {
+    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"));
+    cmd.args(args)
+        .current_dir("/")
+        .env_remove("RUST_LOG")
+        .env_remove("TARA_BOT_CONFIG")
+        .env_remove("TARA_BOT_DB")
+        .stdin(std::process::Stdio::null());
+    if std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0) {
+        cmd.uid(65534).gid(65534);
+    }
+    cmd.output().unwrap()
+}
+
+/// `db check`, `db backup`, `export` and `tournament standings` only read: they work on a
+/// WAL database that may not be written, in a folder that may not be written (a read-only
+/// mount, another user's files), and leave nothing there. Where SQLite would need a file
+/// there that it cannot create, the error names the folder and the missing permission.
+#[test]
+fn read_only_databases_are_read_by_the_commands_that_only_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("ro");
+    std::fs::create_dir(&folder).unwrap();
+    let db = folder.join("tara-bot.db");
+    {
+        let mut store = Store::open(&db).unwrap();
+        insert_random_game(&mut store, 5);
+    }
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    for (path, mode) in [
+        (dir.path(), 0o755),
+        (out_dir.as_path(), 0o777),
+        (folder.as_path(), 0o555),
+        (db.as_path(), 0o444),
+    ] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let db_arg = db.to_str().unwrap();
+    let backup = out_dir.join("b.db");
+    for args in [
+        vec!["db", "check", "--db", db_arg],
+        vec!["db", "backup", "--db", db_arg, backup.to_str().unwrap()],
+        vec!["export", "--db", db_arg],
+    ] {
+        let out = tara_bot_unprivileged(&args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let files: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files, ["tara-bot.db"]);
+    // A -wal file left beside it (a bot that stopped without closing the database): its
+    // contents need a -shm file in the folder, which this user may not create.
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(folder.join("tara-bot.db-wal"), b"").unwrap();
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let out = tara_bot_unprivileged(&["export", "--db", db_arg]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "error: {db_arg}: reading this WAL database needs its tara-bot.db-shm file, which \
+             SQLite must create in the folder {}, but this user may not write there; give this \
+             user write permission on that folder (or run the command as the bot's user)\n",
+            folder.display()
+        )
+    );
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// `--db` naming a folder, or a file in a folder that does not exist, is answered for the
+/// person at the command line: which folder is missing, or that it is a folder.
+#[test]
+fn a_db_path_that_cannot_be_a_database_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let missing = dir.path().join("nowhere").join("x.db");
+    let missing = missing.to_str().unwrap();
+    let in_a_file = dir.path().join("file.txt");
+    std::fs::write(&in_a_file, b"text").unwrap();
+    let under_file = in_a_file.join("x.db");
+    let under_file = under_file.to_str().unwrap();
+    for command in [
+        &["db", "check"][..],
+        &["export"][..],
+        &["tournament", "standings", "1"][..],
+        &["db", "backup", "/tmp/unused-backup.db"][..],
+    ] {
+        for (db, says) in [
+            (
+                folder,
+                format!(
+                    "error: {folder}: this is a folder, not a database file; name a file in it, \
+                     such as {folder}/tara-bot.db\n"
+                ),
+            ),
+            (
+                missing,
+                format!(
+                    "error: {missing}: the folder {folder}/nowhere does not exist; create it \
+                     first or name a file in another folder\n"
+                ),
+            ),
+            (
+                under_file,
+                format!(
+                    "error: {under_file}: {folder}/file.txt is a file, not a folder, so no \
+                     database can be in it\n"
+                ),
+            ),
+        ] {
+            let mut args = command.to_vec();
+            args.extend(["--db", db]);
+            let out = tara_bot(&args);
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            assert_eq!(String::from_utf8(out.stderr).unwrap(), says, "{args:?}");
+        }
+    }
+    assert!(!dir.path().join("nowhere").exists());
+    // The library says the same to `local` and `run`.
+    match Store::open(dir.path()) {
+        Err(e @ StoreError::File { .. }) => assert!(e.to_string().contains("is a folder"), "{e}"),
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("a folder opened as a database"),
+    }
+}

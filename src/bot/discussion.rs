@@ -7,6 +7,7 @@ use super::reply::{escape_markdown, Ctx};
 use super::session::{Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
 use crate::game::notation::{parse_hill, parse_square};
+use crate::game::record::{record_lines, KEYS};
 use crate::game::{describe, GameOptions, GameRecord, Position, Variant};
 use crate::render::{Cell, Frame};
 
@@ -103,29 +104,6 @@ pub(crate) fn read_notes(
         notes.arrows.push((from, to));
     }
     Ok(notes)
-}
-
-/// The keys of a record's fields, which a record pasted on one line (a slash command's text
-/// option has no line breaks) is split at.
-const KEYS: [&str; 4] = ["variant:", "scoring:", "first:", "moves:"];
-
-/// A pasted record as the record format reads it: code fences taken away, and a record
-/// pasted on one line broken before each field.
-fn record_lines(text: &str) -> String {
-    let text = text.replace("```", "\n");
-    let mut out = String::with_capacity(text.len() + 8);
-    let lower = text.to_ascii_lowercase();
-    let mut i = 0;
-    while i < text.len() {
-        let at_word = i == 0 || !text.as_bytes()[i - 1].is_ascii_alphanumeric();
-        if at_word && KEYS.iter().any(|k| lower[i..].starts_with(k)) {
-            out.push('\n');
-        }
-        let ch = text[i..].chars().next().expect("in bounds");
-        out.push(ch);
-        i += ch.len_utf8();
-    }
-    out
 }
 
 /// The game a pasted text stands for: a record (with a `variant:` field), or a bare move list

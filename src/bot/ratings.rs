@@ -353,7 +353,7 @@ impl Bot {
         })?;
         if self.images() {
             reply.image = Some(Attachment {
-                filename: "profile.png".into(),
+                filename: format!("profile-{}.png", who.id),
                 bytes: render::profile_png(&card),
             });
         }

@@ -166,29 +166,60 @@ pub fn play_moves(
     Ok(())
 }
 
+/// The most positions whose moves `--perft` generates (an estimate, [`playout::perft_work`]):
+/// about a minute's counting.
+pub const PERFT_WORK_LIMIT: f64 = 1e9;
+
+/// Why the `engine` command stopped.
+#[derive(Debug)]
+pub enum RunError {
+    /// A move could not be played: the lines printed before it, and the failure (exit 1).
+    Move(Vec<String>, MoveFailure),
+    /// `--perft` asks for more counting than [`PERFT_WORK_LIMIT`] (a usage error, exit 2).
+    PerftTooDeep { depth: u32, work: f64 },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Move(_, failure) => failure.fmt(f),
+            RunError::PerftTooDeep { depth, work } => write!(
+                f,
+                "--perft {depth} would generate the moves of about {work:.1e} positions \
+                 (estimated), more than the {PERFT_WORK_LIMIT:.0e} this command counts \
+                 (about a minute): give a smaller depth"
+            ),
+        }
+    }
+}
+
 /// Runs the `engine` command from `start` (the start of a game, or a position given by its
-/// notation): returns the lines for stdout, or the lines printed so far and the failure.
+/// notation): returns the lines for stdout, or why it stopped. A `perft` whose work is
+/// estimated above [`PERFT_WORK_LIMIT`] is refused before counting.
 pub fn run(
     start: Position,
     moves: &str,
     trace: bool,
     perft: Option<u32>,
-) -> Result<Vec<String>, (Vec<String>, MoveFailure)> {
+) -> Result<Vec<String>, RunError> {
     let mut lines = Vec::new();
     let result = replay_from(start, moves, |pos| {
         if trace && perft.is_none() {
             lines.push(PositionJson::new(pos).to_json());
         }
     });
-    match result {
-        Ok(pos) => {
-            if let Some(depth) = perft {
-                lines.push(format!("{{\"perft\":{}}}", playout::perft(&pos, depth)));
-            } else if !trace {
-                lines.push(PositionJson::new(&pos).to_json());
-            }
-            Ok(lines)
+    let pos = match result {
+        Ok(pos) => pos,
+        Err(f) => return Err(RunError::Move(lines, f)),
+    };
+    if let Some(depth) = perft {
+        let work = playout::perft_work(&pos, depth, PERFT_WORK_LIMIT);
+        if work > PERFT_WORK_LIMIT {
+            return Err(RunError::PerftTooDeep { depth, work });
         }
-        Err(f) => Err((lines, f)),
+        lines.push(format!("{{\"perft\":{}}}", playout::perft(&pos, depth)));
+    } else if !trace {
+        lines.push(PositionJson::new(&pos).to_json());
     }
+    Ok(lines)
 }

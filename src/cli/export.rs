@@ -17,7 +17,8 @@ struct GameJson {
     id: i64,
     server: String,
     variant: &'static str,
-    scoring: &'static str,
+    /// As `engine` prints it: `null` for Ard Rí, which has no scoring.
+    scoring: Option<&'static str>,
     first: &'static str,
     players: Sides<String>,
     moves: String,
@@ -135,7 +136,7 @@ fn game_json(
         id: g.id,
         server: g.server_id.clone(),
         variant: g.options.variant.id(),
-        scoring: g.options.scoring.id(),
+        scoring: g.options.variant.is_tara().then(|| g.options.scoring.id()),
         first: g.options.first.id(),
         players,
         moves: played.join(" "),

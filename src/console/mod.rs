@@ -151,11 +151,12 @@ fn words(line: &str) -> Result<Vec<Word>, String> {
 /// else fills the next option in order. A value with spaces is quoted (`reason:"players
 /// asked"`). An option marked to take the rest of the line (a move such as `G2 E3`, a record)
 /// takes it whole, after any `key:value` options; given quoted (`record:"…"` or just `"…"`)
-/// it is that value, and more options may follow it.
+/// it is that value, and more options may follow it. An option given twice is refused.
 fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
     let usage = || format!("usage: {}", spec.usage());
     // A value that does not read is answered with the usage line, as a bad choice is.
     let bad = |e: String| format!("{e} ({})", spec.usage());
+    let twice = |name: &str| format!("`{name}` is given twice: give it once; {}", usage());
     let words = words(rest).map_err(|e| format!("{e}; {}", usage()))?;
     let mut values = Values::new();
     let mut filled: Vec<&str> = Vec::new();
@@ -165,6 +166,9 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
         while let Some(w) = words.get(i) {
             match keyed(spec, w) {
                 Some((x, v)) if !x.rest && !v.is_empty() => {
+                    if filled.contains(&x.name) {
+                        return Err(twice(x.name));
+                    }
                     values.set(x.name, x.value_from_text(v).map_err(bad)?);
                     filled.push(x.name);
                     i += 1;
@@ -244,10 +248,92 @@ fn read_options(spec: &CommandSpec, rest: &str) -> Result<Values, String> {
         if word.quoted_from.is_some() && text.is_empty() {
             return Err(format!("`{}` is empty; {}", o.name, usage()));
         }
+        if filled.contains(&o.name) {
+            return Err(twice(o.name));
+        }
         values.set(o.name, o.value_from_text(text).map_err(bad)?);
         filled.push(o.name);
     }
     Ok(values)
+}
+
+/// The one word a console command takes (`/as NAME`), without its `mark` (`@`, `#`): none, an
+/// empty one or a second word is refused with the usage.
+fn one_name<'w>(words: &'w [Word], usage: &str, mark: char) -> Result<&'w str, String> {
+    match words {
+        [] => Err(format!("usage: {usage}")),
+        [w] => {
+            let name = w.text.trim().trim_start_matches(mark).trim();
+            if name.is_empty() {
+                Err(format!("the name is empty; usage: {usage}"))
+            } else {
+                Ok(name)
+            }
+        }
+        [_, more, ..] if usage.contains("NAME") => Err(format!(
+            "'{}' is one word too many; usage: {usage} (quote a name with spaces: {})",
+            more.text,
+            usage.replace("NAME", "\"mary jane\"")
+        )),
+        [_, more, ..] => Err(format!(
+            "'{}' is one word too many; usage: {usage}",
+            more.text
+        )),
+    }
+}
+
+/// No words after a console command that takes none (`/quit`).
+fn no_words(words: &[Word], usage: &str) -> Result<(), String> {
+    match words.first() {
+        None => Ok(()),
+        Some(w) => Err(format!("/{usage} takes no words, not '{}'", w.text)),
+    }
+}
+
+/// The console's own commands (not the bot's): `None` for a bot command.
+fn console_command(name: &str, rest: &str) -> Option<Result<Action, String>> {
+    let words = || words(rest);
+    let action = match name {
+        "as" | "user" => {
+            words().and_then(|ws| one_name(&ws, "/as NAME", '@').map(|n| Action::As(n.to_string())))
+        }
+        "channel" | "thread" => words().and_then(|ws| {
+            one_name(&ws, "/channel NAME", '#').map(|n| Action::Channel(n.to_string()))
+        }),
+        "moderator" | "mod" => words().and_then(|ws| {
+            match ws
+                .iter()
+                .map(|w| w.text.to_ascii_lowercase())
+                .collect::<Vec<_>>()[..]
+            {
+                [] => Ok(Action::Moderator(true)),
+                [ref w] if w == "on" => Ok(Action::Moderator(true)),
+                [ref w] if w == "off" => Ok(Action::Moderator(false)),
+                _ => Err("usage: /moderator on|off".to_string()),
+            }
+        }),
+        "roles" | "role" => words().and_then(|ws| {
+            let roles: Vec<String> = ws.iter().map(|w| w.text.trim().to_string()).collect();
+            if roles.iter().any(String::is_empty) {
+                Err("a role's name is empty; usage: /roles [NAME…]".to_string())
+            } else {
+                Ok(Action::Roles(roles))
+            }
+        }),
+        "moves" | "hint" => Ok(Action::Moves(rest.to_string())),
+        "time" => parse_duration(rest).map(Action::Time),
+        "quit" | "exit" => words().and_then(|ws| no_words(&ws, name).map(|()| Action::Quit)),
+        "press" => words().and_then(|ws| {
+            let b = one_name(&ws, "/press BUTTON-ID", ' ')?;
+            Command::from_button(b).map(Action::Press).ok_or_else(|| {
+                format!(
+                    "'{b}' is not a button: press one shown under a message, e.g. /press accept:1"
+                )
+            })
+        }),
+        _ => return None,
+    };
+    Some(action)
 }
 
 /// Parses one console line.
@@ -264,43 +350,9 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
         None => (body, ""),
     };
     // The console's own commands' words, quotes read as for options (`/as "mary jane"`).
-    let words: Vec<String> = match words(rest) {
-        Ok(ws) => ws.into_iter().map(|w| w.text).collect(),
-        Err(_) => rest.split_whitespace().map(String::from).collect(),
-    };
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let name = name.to_ascii_lowercase();
-    match name.as_str() {
-        "as" | "user" => {
-            return match words.first() {
-                Some(n) => Ok(Action::As(n.to_string())),
-                None => Err("usage: /as NAME".into()),
-            }
-        }
-        "channel" | "thread" => {
-            return match words.first() {
-                Some(n) => Ok(Action::Channel(n.trim_start_matches('#').to_string())),
-                None => Err("usage: /channel NAME".into()),
-            }
-        }
-        "moderator" | "mod" => {
-            return Ok(Action::Moderator(!matches!(words.first(), Some(&"off"))));
-        }
-        "roles" | "role" => {
-            return Ok(Action::Roles(words.iter().map(|w| w.to_string()).collect()));
-        }
-        "moves" | "hint" => return Ok(Action::Moves(rest.to_string())),
-        "time" => return parse_duration(rest).map(Action::Time),
-        "quit" | "exit" => return Ok(Action::Quit),
-        "press" => {
-            let b = words.first().ok_or("usage: /press BUTTON-ID")?;
-            return Command::from_button(b).map(Action::Press).ok_or_else(|| {
-                format!(
-                    "'{b}' is not a button: press one shown under a message, e.g. /press accept:1"
-                )
-            });
-        }
-        _ => {}
+    if let Some(action) = console_command(&name, rest) {
+        return action;
     }
     let name = ALIASES
         .iter()
@@ -329,6 +381,60 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
     Command::parse(name, &values)
         .map(Action::Run)
         .map_err(|e| format!("{e} ({})", spec.usage()))
+}
+
+/// A file name made safe for a folder: letters, digits, `-`, `_` and `.` kept, anything else
+/// (a `/`, a space) as `_`, and no leading dot.
+fn file_name(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let safe = safe.trim_start_matches('.');
+    if safe.is_empty() {
+        "image".to_string()
+    } else {
+        safe.to_string()
+    }
+}
+
+/// Writes `bytes` to a new file in `dir` named after `name` (what it shows, as the bot names
+/// it: `game-3-ply-5.png`), never over a file already there: an earlier image of this session
+/// or of another gets a number added to the new one's name (`game-3-ply-5.2.png`). Returns
+/// the file's path.
+fn new_file(dir: &std::path::Path, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+    let name = file_name(name);
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => (stem, format!(".{ext}")),
+        _ => (name.as_str(), String::new()),
+    };
+    let mut n = 1;
+    loop {
+        let path = if n == 1 {
+            dir.join(&name)
+        } else {
+            dir.join(format!("{stem}.{n}{ext}"))
+        };
+        // `create_new` fails on an existing file, so nothing is ever overwritten.
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(mut file) => {
+                file.write_all(bytes)?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 10_000 => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// A console session.
@@ -552,9 +658,10 @@ impl<'a> Console<'a> {
                 s.push_str(board);
             }
             if let (Some(img), Some(dir)) = (&r.image, &self.images) {
-                let path = dir.join(&img.filename);
-                match std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, &img.bytes)) {
-                    Ok(()) => {
+                match std::fs::create_dir_all(dir)
+                    .and_then(|_| new_file(dir, &img.filename, &img.bytes))
+                {
+                    Ok(path) => {
                         let what = if r.board_text.is_some() {
                             "board image"
                         } else {
@@ -562,7 +669,10 @@ impl<'a> Console<'a> {
                         };
                         s.push_str(&format!("  ({what}: {})\n", path.display()))
                     }
-                    Err(e) => s.push_str(&format!("  (could not write {}: {e})\n", path.display())),
+                    Err(e) => s.push_str(&format!(
+                        "  (could not write {}: {e})\n",
+                        dir.join(&img.filename).display()
+                    )),
                 }
             }
         }
@@ -1072,5 +1182,134 @@ mod tests {
         // Typed, the command answers as before: there is no pressed message to rewrite.
         let out = transcript(&new_bot(), b"/challenge @bob hkot-1\n/as bob\n/accept\n");
         assert!(!out.contains("now reads"), "{out}");
+    }
+
+    /// The console's own commands take one name, not two words, and no empty one.
+    #[test]
+    fn console_commands_refuse_extra_words_and_empty_names() {
+        for (line, says) in [
+            (
+                "/as bob smith",
+                "'smith' is one word too many; usage: /as NAME (quote a name with spaces: /as \"mary jane\")",
+            ),
+            (
+                "/channel my channel",
+                "'channel' is one word too many; usage: /channel NAME (quote a name with spaces: /channel \"mary jane\")",
+            ),
+            (r#"/as """#, "the name is empty; usage: /as NAME"),
+            ("/as @", "the name is empty; usage: /as NAME"),
+            ("/as", "usage: /as NAME"),
+            (r##"/channel "#""##, "the name is empty; usage: /channel NAME"),
+            ("/moderator maybe", "usage: /moderator on|off"),
+            ("/moderator off now", "usage: /moderator on|off"),
+            ("/quit now", "/quit takes no words, not 'now'"),
+            (
+                "/press accept:1 accept:2",
+                "'accept:2' is one word too many; usage: /press BUTTON-ID",
+            ),
+            (r#"/roles mods """#, "a role's name is empty; usage: /roles [NAME…]"),
+        ] {
+            assert_eq!(parse_line(line), Err(says.to_string()), "{line}");
+        }
+        assert_eq!(
+            parse_line(r#"/channel "my thread""#),
+            Ok(Action::Channel("my thread".into()))
+        );
+        assert_eq!(
+            parse_line("/channel #arena"),
+            Ok(Action::Channel("arena".into()))
+        );
+        assert_eq!(parse_line("/as @Bob"), Ok(Action::As("Bob".into())));
+        assert_eq!(parse_line("/mod off"), Ok(Action::Moderator(false)));
+        assert_eq!(parse_line("/moderator"), Ok(Action::Moderator(true)));
+        assert_eq!(parse_line("/exit"), Ok(Action::Quit));
+        // Refused, the user stays who they were.
+        let out = transcript(&new_bot(), b"/as bob smith\n/as \"\"\n/profile\n");
+        assert!(!out.contains("You are now"), "{out}");
+        assert!(out.contains("Profile · @alice"), "{out}");
+    }
+
+    /// An option given twice is refused, whichever way each was given, not overwritten.
+    #[test]
+    fn an_option_given_twice_is_refused() {
+        let usage = "usage: /challenge [opponent] variant [scoring] [first] [days] [match] [rated] [thread]";
+        for (line, option) in [
+            ("/challenge @bob hkot-1 first:me first:opponent", "first"),
+            ("/challenge @bob hkot-1 knots scoring:kingdoms", "scoring"),
+            ("/challenge @bob hkot-1 match match", "match"),
+            ("/challenge @bob hkot-1 rated:no rated=yes", "rated"),
+        ] {
+            assert_eq!(
+                parse_line(line),
+                Err(format!("`{option}` is given twice: give it once; {usage}")),
+                "{line}"
+            );
+        }
+        // Before a record, which takes the rest of the line.
+        let e = parse_line("/position ply:1 ply:2 d2-c2 c3-b3").unwrap_err();
+        assert!(
+            e.starts_with("`ply` is given twice: give it once; usage: /position"),
+            "{e}"
+        );
+    }
+
+    /// Every image of a session is a new file named after what it shows: an annotated board,
+    /// a second profile, a second pasted position never overwrite an earlier file (of this
+    /// session or another).
+    #[test]
+    fn images_are_new_files_named_after_what_they_show() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("profile-alice.png"),
+            b"an earlier session's",
+        )
+        .unwrap();
+        let store = crate::store::Store::open_in_memory().unwrap();
+        let clock = std::sync::Arc::new(crate::bot::ManualClock::new(1_795_996_800_000));
+        let bot = Bot::new(store, clock, 7);
+        let mut console = Console::new(&bot, "alice", Some(dir.path().to_path_buf()));
+        let mut out = Vec::new();
+        let script = b"/challenge @bob hkot-1 first:me\n/as bob\n/accept\n/as alice\nD4\n\
+            /game 1 ply:1 marks:D4\n/profile\n/profile\n/as \"../x/bob\"\n/profile\n\
+            /position variant:hkot-1 D4\n/position variant:hkot-1 ply:1 D4 B2\n";
+        console.run(&script[..], &mut out, false).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let written: Vec<String> = out
+            .lines()
+            .filter_map(|l| {
+                l.trim()
+                    .strip_prefix("(board image: ")
+                    .or_else(|| l.trim().strip_prefix("(image: "))
+            })
+            .map(|l| {
+                let path = std::path::Path::new(l.trim_end_matches(')'));
+                assert_eq!(path.parent(), Some(dir.path()), "{l}");
+                path.file_name().unwrap().to_string_lossy().into_owned()
+            })
+            .collect();
+        for name in [
+            "game-1-ply-1.png",
+            "game-1-ply-1.2.png",
+            "profile-alice.2.png",
+            "profile-alice.3.png",
+            "profile-.._x_bob.png",
+            "position-ply-1.png",
+            "position-ply-1.2.png",
+        ] {
+            assert!(
+                written.iter().any(|w| w == name),
+                "{name} in {written:?}\n{out}"
+            );
+        }
+        let mut unique = written.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), written.len(), "{written:?}");
+        assert_eq!(
+            std::fs::read(dir.path().join("profile-alice.png")).unwrap(),
+            b"an earlier session's"
+        );
+        let files = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(files, written.len() + 1);
     }
 }

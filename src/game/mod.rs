@@ -15,7 +15,7 @@ mod phase;
 pub mod playout;
 mod position;
 pub mod rating;
-mod record;
+pub mod record;
 mod side;
 pub mod tara;
 mod variant;

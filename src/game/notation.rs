@@ -6,11 +6,18 @@ use super::moves::Move;
 use super::side::Side;
 use super::variant::Variant;
 
-/// The moves of a move list, which separates them by white space or commas (`D4, B2 F6`).
+/// The moves of a move list, which separates them by white space or commas (`D4, B2 F6`) and
+/// may number them (`1. D4 B2 2. F6`: the numbers are skipped).
 pub fn split_moves(moves: &str) -> impl Iterator<Item = &str> {
     moves
         .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
+        .filter(|t| !t.is_empty() && !is_move_number(t))
+}
+
+/// A move number of a move list: digits and a full stop (`1.`, `12.`).
+fn is_move_number(t: &str) -> bool {
+    t.strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// What a move of a variant looks like, for messages.

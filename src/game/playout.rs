@@ -96,6 +96,37 @@ pub fn perft<P: GamePosition + Clone>(pos: &P, depth: u32) -> u64 {
         .sum()
 }
 
+/// An estimate of the work of [`perft`] to `depth` from `pos`: the number of positions whose
+/// legal moves it would generate (Knuth's estimate: the mean over random lines of the
+/// products of the numbers of legal moves along them). Stops early, returning a number above
+/// `limit`, once the estimate exceeds it.
+pub fn perft_work<P: GamePosition + Clone>(pos: &P, depth: u32, limit: f64) -> f64 {
+    const LINES: u32 = 256;
+    let mut rng = Rng::new(0x7065_7266_74);
+    let mut total = 0.0;
+    for _ in 0..LINES {
+        let mut p = pos.clone();
+        // Positions at this depth along the line, as an estimate of their number.
+        let mut width = 1.0;
+        for _ in 0..depth {
+            if p.outcome().is_some() {
+                break;
+            }
+            total += width;
+            if total > limit * f64::from(LINES) {
+                return total / f64::from(LINES);
+            }
+            let list = p.legal_moves();
+            if list.is_empty() {
+                break;
+            }
+            width *= list.len() as f64;
+            p.play_unchecked(list[rng.below(list.len())]);
+        }
+    }
+    total / f64::from(LINES)
+}
+
 #[cfg(test)]
 mod alternation {
     use super::*;

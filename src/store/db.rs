@@ -188,27 +188,47 @@ impl Store {
     /// older tara-bot's tables, or empty; otherwise [`StoreError::Foreign`] or
     /// [`StoreError::NotADatabase`]) and pass SQLite's `PRAGMA quick_check` (otherwise
     /// [`StoreError::Damaged`]).
+    /// A `path` that is a folder, or in a folder that does not exist, is refused naming it
+    /// ([`StoreError::File`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
+        let path = path.as_ref();
+        check_place(path)?;
         let conn = Connection::open(path).map_err(db)?;
         conn.busy_timeout(Duration::from_secs(10)).map_err(db)?;
         if let Owner::Foreign(why) = owner(&conn)? {
             return Err(StoreError::Foreign(why));
         }
-        let problems = integrity(&conn, "quick_check")?;
-        if let Some(first) = problems.first() {
-            let more = match problems.len() {
-                1 => String::new(),
-                n => format!(
-                    " and {} more problem{}",
-                    n - 1,
-                    if n == 2 { "" } else { "s" }
-                ),
-            };
-            return Err(StoreError::Damaged(format!(
-                "SQLite's quick_check found: {first}{more}"
-            )));
-        }
+        quick_check(&conn)?;
         Store::setup(conn)
+    }
+
+    /// Opens an existing database to read it only (`export`, `tournament export`): when its
+    /// schema is this build's, the file is opened read-only, so a file (and folder) the user
+    /// may only read will do, and nothing is written. A database of an older schema is opened
+    /// as by [`Store::open`], which upgrades it. Checked as [`Store::open`] checks.
+    pub fn open_to_read(path: impl AsRef<Path>) -> Result<Store> {
+        let path = path.as_ref();
+        let conn = open_existing(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(structure)?;
+        match owner(&conn)? {
+            Owner::Foreign(why) => return Err(StoreError::Foreign(why)),
+            Owner::TaraBot if version == SCHEMA_VERSION => {}
+            Owner::TaraBot if version > SCHEMA_VERSION => {
+                return Err(StoreError::TooNew {
+                    found: version,
+                    known: SCHEMA_VERSION,
+                })
+            }
+            // An older or empty database: upgraded first, as at the bot's start.
+            Owner::TaraBot | Owner::OlderTaraBot | Owner::Empty => {
+                drop(conn);
+                return Store::open(path);
+            }
+        }
+        quick_check(&conn)?;
+        Ok(Store { conn })
     }
 
     /// A private in-memory database (tests and benchmarks).
@@ -395,20 +415,135 @@ fn integrity(conn: &Connection, pragma: &str) -> Result<Vec<String>> {
     }
 }
 
-/// Opens an existing database file (a check or the source of a backup), never creating one.
-/// The callers only read; the connection may write so that, as the last one to close, it
-/// tidies away the -wal and -shm files it needed (SQLite opens a write-protected file
-/// read-only).
-fn open_existing(path: &Path) -> Result<Connection> {
+/// Refuses `path` as a database file when it is a folder or its folder does not exist, naming
+/// which (SQLite's own "unable to open database file" says neither).
+fn check_place(path: &Path) -> Result<()> {
+    let refuse = |message: String| {
+        Err(StoreError::File {
+            path: path.to_path_buf(),
+            message,
+        })
+    };
+    if path.is_dir() {
+        return refuse(format!(
+            "this is a folder, not a database file; name a file in it, such as {}",
+            path.join("tara-bot.db").display()
+        ));
+    }
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(folder) if !folder.exists() => refuse(format!(
+            "the folder {} does not exist; create it first or name a file in another folder",
+            folder.display()
+        )),
+        Some(folder) if !folder.is_dir() => refuse(format!(
+            "{} is a file, not a folder, so no database can be in it",
+            folder.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Runs `PRAGMA quick_check`: a damaged file is [`StoreError::Damaged`].
+fn quick_check(conn: &Connection) -> Result<()> {
+    let problems = integrity(conn, "quick_check")?;
+    let Some(first) = problems.first() else {
+        return Ok(());
+    };
+    let more = match problems.len() {
+        1 => String::new(),
+        n => format!(
+            " and {} more problem{}",
+            n - 1,
+            if n == 2 { "" } else { "s" }
+        ),
+    };
+    Err(StoreError::Damaged(format!(
+        "SQLite's quick_check found: {first}{more}"
+    )))
+}
+
+/// Opens an existing database file (a check, the source of a backup, an export), never
+/// creating one, with `flags` (read-write, or read-only).
+fn open_existing(path: &Path, flags: OpenFlags) -> Result<Connection> {
+    check_place(path)?;
     if !path.is_file() {
         return Err(StoreError::File {
             path: path.to_path_buf(),
             message: "there is no database file here; check --db or TARA_BOT_DB".to_string(),
         });
     }
+    let conn = Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(structure)?;
+    conn.busy_timeout(Duration::from_secs(10)).map_err(db)?;
+    // A WAL database is read with its -shm file beside it, which SQLite creates when it is
+    // missing: in a folder this user may not write, reading then fails ("attempt to write a
+    // readonly database", or "unable to open database file" when a -wal file is there).
+    let probe = conn.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |r| {
+        r.get::<_, i64>(0)
+    });
+    match probe {
+        Err(e)
+            if matches!(
+                e.sqlite_error_code(),
+                Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen)
+            ) =>
+        {
+            drop(conn);
+            open_immutable(path)
+        }
+        _ => Ok(conn),
+    }
+}
+
+/// Opens a WAL database in a folder this user may not write (no -shm file can be made
+/// there) to read it. With no -wal and no -shm beside it, no one is writing it and all of it
+/// is in the file, which is then read as unchanging (SQLite's `immutable`); otherwise the
+/// error says which permission is missing.
+fn open_immutable(path: &Path) -> Result<Connection> {
+    let beside = |ext: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(ext);
+        PathBuf::from(p)
+    };
+    let folder = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(folder) => folder.to_path_buf(),
+        None => PathBuf::from("."),
+    };
+    let refuse = || StoreError::File {
+        path: path.to_path_buf(),
+        message: format!(
+            "reading this WAL database needs its {} file, which SQLite must create in the \
+             folder {}, but this user may not write there; give this user write permission on \
+             that folder (or run the command as the bot's user)",
+            beside("-shm")
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy(),
+            folder.display()
+        ),
+    };
+    if beside("-wal").exists() || beside("-shm").exists() {
+        return Err(refuse());
+    }
+    let Some(text) = path.to_str() else {
+        return Err(refuse());
+    };
+    // A URI file name: `%`, `?` and `#` are escaped.
+    let mut uri = String::from("file:");
+    for c in text.chars() {
+        match c {
+            '%' => uri.push_str("%25"),
+            '?' => uri.push_str("%3f"),
+            '#' => uri.push_str("%23"),
+            c => uri.push(c),
+        }
+    }
+    uri.push_str("?immutable=1");
     let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        uri,
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(structure)?;
     conn.busy_timeout(Duration::from_secs(10)).map_err(db)?;
@@ -534,7 +669,7 @@ fn counts(conn: &Connection) -> Result<(i64, i64)> {
 /// `PRAGMA integrity_check`, and its numbers of games and moves. Safe while the bot runs.
 /// Errors only when the file is missing or not an SQLite database at all.
 pub fn check(path: &Path) -> Result<CheckReport> {
-    let conn = open_existing(path)?;
+    let conn = open_existing(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     let application_id: i32 = conn
         .query_row("PRAGMA application_id", [], |r| r.get(0))
         .map_err(structure)?;
@@ -574,7 +709,7 @@ pub fn check(path: &Path) -> Result<CheckReport> {
 /// `dest`, replacing any file there: a failed backup never leaves a partial file under `dest`.
 /// A missing, foreign or damaged source is refused.
 pub fn backup(source: &Path, dest: &Path) -> Result<BackupSummary> {
-    let src = open_existing(source)?;
+    let src = open_existing(source, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     match owner(&src)? {
         Owner::TaraBot | Owner::OlderTaraBot => {}
         Owner::Empty => {
