@@ -102,7 +102,7 @@ pub fn perft<P: GamePosition + Clone>(pos: &P, depth: u32) -> u64 {
 /// `limit`, once the estimate exceeds it.
 pub fn perft_work<P: GamePosition + Clone>(pos: &P, depth: u32, limit: f64) -> f64 {
     const LINES: u32 = 256;
-    let mut rng = Rng::new(0x7065_7266_74);
+    let mut rng = Rng::new(0x0070_6572_6674);
     let mut total = 0.0;
     for _ in 0..LINES {
         let mut p = pos.clone();
