@@ -526,3 +526,100 @@ fn a_player_may_have_three_games_against_the_ai_and_a_refusal_is_private_and_pos
     );
     assert_eq!(bad, Err("`max-ai-games` must be from 1 to 20.".into()));
 }
+
+fn resign() -> Command {
+    Command::Resign {
+        confirmed: true,
+        game: None,
+    }
+}
+
+/// The AI is never pinged: not at the end of a game (by resignation, by a timeout, by a
+/// moderator's abort), nor when a resignation before both players moved aborts the game.
+#[test]
+fn the_ai_is_never_pinged_at_the_end_of_a_game() {
+    let h = Harness::new(false);
+    let start = |ch: &str| {
+        h.send(
+            "aoife",
+            ch,
+            play_ai(Variant::Hkot1, Some(1), Some(FirstChoice::Challenger)),
+        );
+        h.mv("aoife", ch, "D4");
+        assert_eq!(play_pending(&h.bot, MS).len(), 1, "the AI answers");
+    };
+    // A resignation once both have moved: only the player is pinged, on the last line.
+    start("c");
+    let r = h.send("aoife", "c", resign());
+    let text = r[0].plain_text();
+    assert!(text.contains("**Game over.**"), "{text}");
+    assert_eq!(text.lines().last(), Some("@aoife"), "{text}");
+    assert_eq!(r[0].mentions, vec!["aoife".to_string()]);
+    // A moderator's abort names and pings the player only.
+    start("d");
+    let mut mod_ctx = ctx("mona", "d");
+    mod_ctx.moderator = true;
+    let r = h.bot.handle(&mod_ctx, Command::Abort { reason: None });
+    let text = r[0].plain_text();
+    assert!(text.ends_with("No result, no points. @aoife."), "{text}");
+    assert_eq!(r[0].mentions, vec!["aoife".to_string()]);
+    // A resignation before the AI has moved aborts the game and pings nobody.
+    h.send(
+        "aoife",
+        "e",
+        play_ai(Variant::Hkot1, Some(1), Some(FirstChoice::Challenger)),
+    );
+    h.mv("aoife", "e", "D4");
+    let r = h.send("aoife", "e", resign());
+    assert_eq!(
+        r[0].plain_text(),
+        "**Game aborted.** @aoife (Red) resigned before both players had moved, so the game \
+         does not count: no result, no points, no rating change."
+    );
+    assert!(r[0].mentions.is_empty(), "{:?}", r[0].mentions);
+}
+
+/// A timeout in a game against the AI pings the player, never the AI: before the player's
+/// first move (the game is aborted) and after it (the AI wins).
+#[test]
+fn a_timeout_against_the_ai_pings_only_the_player() {
+    let h = Harness::new(false);
+    let mut mod_ctx = ctx("mod", "x");
+    mod_ctx.moderator = true;
+    mod_ctx.manager = true;
+    h.bot.handle(
+        &mod_ctx,
+        Command::parse(
+            "settings",
+            &tara_bot::bot::options::Values::new().with(
+                "default-days",
+                tara_bot::bot::options::Value::Text("1".into()),
+            ),
+        )
+        .unwrap(),
+    );
+    // The AI moves first; the player never does.
+    h.send(
+        "aoife",
+        "c",
+        play_ai(Variant::Hkot1, Some(1), Some(FirstChoice::Opponent)),
+    );
+    assert_eq!(play_pending(&h.bot, MS).len(), 1);
+    // The player moves once, then lets the clock run out, in another game.
+    h.send(
+        "aoife",
+        "d",
+        play_ai(Variant::Hkot1, Some(1), Some(FirstChoice::Challenger)),
+    );
+    h.mv("aoife", "d", "D4");
+    assert_eq!(play_pending(&h.bot, MS).len(), 1);
+    h.clock.advance_ms(DAY + 1);
+    let due = h.bot.tick();
+    assert_eq!(due.len(), 2, "{}", texts(&due));
+    for r in &due {
+        let text = r.plain_text();
+        assert!(text.contains("**Time is up.**"), "{text}");
+        assert_eq!(text.lines().last(), Some("@aoife"), "{text}");
+        assert_eq!(r.mentions, vec!["aoife".to_string()], "{text}");
+    }
+}

@@ -325,6 +325,12 @@ fn a_restart_mid_analysis_resumes_it_and_finishes_it_once() {
     let (edits, results) = split(&replies);
     assert_eq!(results.len(), 2, "{}", texts(&replies));
     assert!(edits.len() >= 2);
+    // The side's possessive reads as English: "the attackers'", not "Attackers's".
+    assert!(
+        texts(&replies).contains("The chart shows the attackers' chances move by move;"),
+        "{}",
+        texts(&replies)
+    );
     // The progress shown never goes back.
     let shown = edits[0].plain_text();
     let done: u32 = shown

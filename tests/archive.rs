@@ -211,6 +211,7 @@ fn finished_games(h: &Harness, n: usize) -> Vec<GameRow> {
         let channel = format!("h{i}");
         let g = h.start("aoife", "brian", &channel, variants[i % 3], "me");
         h.bot.advance_clock(60_000);
+        h.opening(&channel);
         resign(h, if i % 2 == 0 { "brian" } else { "aoife" }, &channel);
         out.push(g);
     }
@@ -625,6 +626,7 @@ fn status_board_and_record_show_an_ended_game_and_say_it_ended() {
     let h = Harness::new(false);
     let g = h.start("aoife", "brian", "c", "hkot-1", "me");
     h.mv("aoife", "c", "D4");
+    h.mv("brian", "c", "B2");
     resign(&h, "brian", "c");
     let status = h.send("carol", "c", Command::Status {})[0].plain_text();
     assert!(status.contains(&format!("(game {})", g.id)), "{status}");
@@ -635,7 +637,7 @@ fn status_board_and_record_show_an_ended_game_and_say_it_ended() {
     let board = h.send("carol", "c", parsed("board", &[]));
     let t = board[0].plain_text();
     assert!(
-        t.contains("The game is over") && t.contains("after 1 of 1 move"),
+        t.contains("The game is over") && t.contains("after 2 of 2 moves"),
         "{t}"
     );
     let record = h.send("carol", "c", Command::Record {});
@@ -644,7 +646,7 @@ fn status_board_and_record_show_an_ended_game_and_say_it_ended() {
         t.starts_with(&format!("Game {} has ended: Red wins", g.id)),
         "{t}"
     );
-    assert!(t.contains("moves: D4"), "{t}");
+    assert!(t.contains("moves: D4 B2"), "{t}");
     assert!(record[0]
         .document
         .as_ref()

@@ -386,6 +386,7 @@ fn resign_asks_first_and_scores_part_e() {
     let h = Harness::new(false);
     h.start("aoife", "brian", "c", "sacred-hill-1", "me");
     h.mv("aoife", "c", "D4");
+    h.mv("brian", "c", "B2");
     let r = h.send(
         "brian",
         "c",
@@ -408,7 +409,7 @@ fn resign_asks_first_and_scores_part_e() {
         .unwrap();
     let o = g.outcome.unwrap();
     assert_eq!(o.reason, tara_bot::game::EndReason::Resigned);
-    // Scoring now would favour Blue (no kingdom beats one), so Red gets the minimum 2 + 0 kings.
+    // Scoring now would give Red less (a kingdom each), so Red gets the minimum 2 + 0 kings.
     assert_eq!(*o.points.first(), tara_bot::game::Points::whole(2));
     assert_eq!(*o.points.second(), tara_bot::game::Points(0));
 }
@@ -630,7 +631,8 @@ fn a_match_plays_two_games_with_the_other_player_starting_the_second() {
     let g2 = active(&h.db(), "c").expect("game 2 started");
     assert_eq!(g2.match_game, Some(2));
     assert_eq!(g2.seats[0], "brian", "brian starts game 2 as the attackers");
-    // Brian resigns game 2: the match ends with a total.
+    // Brian resigns game 2 (once both have moved): the match ends with a total.
+    h.opening("c");
     let r = h.send(
         "brian",
         "c",
@@ -979,6 +981,7 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     );
     let g = h.start("aoife", "brian", "c", "sacred-hill-1", "me");
     h.mv("aoife", "c", "D4");
+    h.mv("brian", "c", "B2");
     h.send(
         "brian",
         "c",
@@ -1700,5 +1703,122 @@ fn a_flood_from_one_user_is_refused_and_other_users_are_answered_meanwhile() {
         r[0].plain_text().contains("10 open challenges"),
         "{}",
         r[0].plain_text()
+    );
+}
+
+fn resign_cmd(confirmed: bool) -> Command {
+    Command::Resign {
+        confirmed,
+        game: None,
+    }
+}
+
+/// RULES.md Part E: a resignation before both players have moved aborts the game (no result,
+/// no points, unrated), whoever resigns; after both have moved it is a loss.
+#[test]
+fn a_resignation_before_both_players_moved_aborts_the_game() {
+    let h = Harness::new(false);
+    let g = h.start("aoife", "brian", "c", "sacred-hill-1", "me");
+    let r = h.send("brian", "c", resign_cmd(false));
+    assert!(r[0].ephemeral);
+    assert_eq!(
+        r[0].plain_text(),
+        "Before both players have moved, resigning aborts the game: no result, no points, no \
+         rating change. Resign this game against aoife?"
+    );
+    let r = h.send("brian", "c", resign_cmd(true));
+    assert_eq!(r.len(), 1, "{}", texts(&r));
+    assert_eq!(
+        r[0].plain_text(),
+        "**Game aborted.** @brian (Blue) resigned before both players had moved, so the game \
+         does not count: no result, no points, no rating change. @aoife, the channel is free \
+         for a new game."
+    );
+    assert_eq!(r[0].mentions, vec!["aoife".to_string()]);
+    let (row, _, _) = stored(&h.db(), g.id);
+    assert_eq!((row.status, row.outcome), (GameStatus::Aborted, None));
+    // One player has moved: still aborted, whoever resigns.
+    let g = h.start("aoife", "brian", "c", "sacred-hill-1", "me");
+    h.mv("aoife", "c", "D4");
+    let r = h.send("aoife", "c", resign_cmd(true));
+    assert!(
+        r[0].plain_text()
+            .starts_with("**Game aborted.** @aoife (Red) resigned before both players had moved"),
+        "{}",
+        r[0].plain_text()
+    );
+    assert_eq!(stored(&h.db(), g.id).0.status, GameStatus::Aborted);
+    // Both have moved: a resignation is a loss.
+    let g = h.start("aoife", "brian", "c", "sacred-hill-1", "me");
+    h.mv("aoife", "c", "D4");
+    h.mv("brian", "c", "B2");
+    let r = h.send("aoife", "c", resign_cmd(false));
+    assert_eq!(
+        r[0].plain_text(),
+        "Resign this game against brian? Blue will win. This cannot be undone."
+    );
+    let r = h.send("aoife", "c", resign_cmd(true));
+    assert!(
+        r[0].plain_text()
+            .starts_with("@aoife (Red) resigned.\n**Game over.** Blue wins"),
+        "{}",
+        r[0].plain_text()
+    );
+    assert_eq!(stored(&h.db(), g.id).0.status, GameStatus::Finished);
+}
+
+/// In a match, a resignation before both players moved aborts the game as a player's
+/// `/abort` does: the game is replayed.
+#[test]
+fn a_match_game_resigned_before_both_players_moved_is_replayed() {
+    let h = Harness::new(false);
+    h.send(
+        "aoife",
+        "c",
+        challenge_cmd("brian", "hkot-1", None, Some("me"), true, None),
+    );
+    h.send("brian", "c", Command::Accept { challenge: None });
+    let g1 = active(&h.db(), "c").unwrap();
+    h.mv("aoife", "c", "D4");
+    let r = h.send("aoife", "c", resign_cmd(true));
+    assert_eq!(
+        r[0].plain_text(),
+        "**Game aborted.** @aoife (Red) resigned before both players had moved, so the game \
+         does not count: no result, no points, no rating change. Match game 1 is replayed."
+    );
+    assert!(r[1].plain_text().contains("**Game on!**"), "{}", texts(&r));
+    let again = active(&h.db(), "c").unwrap();
+    assert_ne!(again.id, g1.id);
+    assert_eq!(again.match_game, Some(1));
+    assert_eq!(stored(&h.db(), g1.id).0.status, GameStatus::Aborted);
+}
+
+/// `/status` of a match's second game lists only the games before it as earlier, also once
+/// it has ended.
+#[test]
+fn the_status_of_a_matchs_second_game_lists_only_the_first_as_earlier() {
+    let h = Harness::new(false);
+    h.send(
+        "aoife",
+        "c",
+        challenge_cmd("brian", "sacred-hill-1", None, Some("me"), true, None),
+    );
+    h.send("brian", "c", Command::Accept { challenge: None });
+    h.mv("aoife", "c", "D4");
+    h.mv("brian", "c", "B2");
+    h.send("brian", "c", resign_cmd(true));
+    let g2 = active(&h.db(), "c").expect("game 2");
+    h.mv("brian", "c", "D4");
+    h.mv("aoife", "c", "B2");
+    h.send("aoife", "c", resign_cmd(true));
+    assert_eq!(stored(&h.db(), g2.id).0.status, GameStatus::Finished);
+    let t = h.send("carol", "c", Command::Status {})[0].plain_text();
+    let line = t
+        .lines()
+        .find(|l| l.starts_with("Match "))
+        .unwrap_or_else(|| panic!("{t}"));
+    assert_eq!(
+        line,
+        "Match game 2 of 2 · earlier: game 1: aoife 2 – 0 brian"
     );
 }

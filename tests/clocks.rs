@@ -1059,3 +1059,92 @@ fn a_server_sets_how_long_challenges_stay_open() {
     advance(&h, 4 * DAY);
     assert_eq!(tick(&h).len(), 1);
 }
+
+/// The time left reads the same in every message: the turn message at the start of a 3-day
+/// turn and `/status` a second later both say 3 days (rounded to the nearest minute, not cut
+/// to the hour), and a last call sent a moment after it fell due with 4 h 48 min left says so.
+#[test]
+fn the_time_left_is_rounded_the_same_way_in_every_message() {
+    let h = Harness::new(false);
+    challenge(&h, "c", "ard-ri", "3", false);
+    let r = h.mv("aoife", "c", "d2-c2");
+    assert!(
+        r[0].plain_text().contains("(Defenders · 3 days left)."),
+        "{}",
+        r[0].plain_text()
+    );
+    advance(&h, 1_000);
+    let r = h.send("brian", "c", Command::Status {});
+    assert!(
+        r[0].plain_text().contains(" · 3 days left."),
+        "{}",
+        r[0].plain_text()
+    );
+    let r = h.send("brian", "c", Command::Games {});
+    assert!(
+        r[0].plain_text().contains("3 days left"),
+        "{}",
+        r[0].plain_text()
+    );
+    // Ten minutes on, the minutes show.
+    advance(&h, 10 * 60_000 - 1_000);
+    let r = h.send("brian", "c", Command::Status {});
+    assert!(
+        r[0].plain_text()
+            .contains(" · 2 days 23 hours 50 minutes left."),
+        "{}",
+        r[0].plain_text()
+    );
+    // One day per move: the last call falls due with 4.8 hours left and goes out with the
+    // next tick, 20 seconds later.
+    challenge(&h, "d", "ard-ri", "1", false);
+    advance(&h, DAY - 4 * HOUR - 48 * 60_000 + 20_000);
+    let r = tick(&h);
+    let last = r
+        .iter()
+        .find(|r| r.channel.as_deref() == Some("d"))
+        .unwrap_or_else(|| panic!("{}", texts(&r)));
+    assert!(
+        last.plain_text().contains("Last call")
+            && last.plain_text().contains(": 4 hours 48 minutes left."),
+        "{}",
+        last.plain_text()
+    );
+}
+
+/// The audit log names what a `tournament-role` change is about, not the clock settings.
+#[test]
+fn the_audit_log_describes_a_tournament_role_change_as_such() {
+    let h = Harness::new(false);
+    let mut m = ctx("mona", "c");
+    m.moderator = true;
+    m.manager = true;
+    let settings = |role: Option<&str>, days: Option<TimeControl>| Command::Settings {
+        reminders: None,
+        default_days: days,
+        reminder_hours: None,
+        challenge_days: None,
+        max_challenges: None,
+        rate_limit: None,
+        tournament_role: role.map(str::to_string),
+    };
+    h.bot.handle(&m, settings(Some("<@&42>"), None));
+    h.bot.handle(
+        &m,
+        settings(Some("moderators"), Some(TimeControl::DaysPerMove(2))),
+    );
+    let log = h.bot.handle(&m, Command::Audit { log: None })[0].plain_text();
+    assert!(
+        log.contains(
+            "settings · who may create tournaments on the server: tournament-role set to <@&42>"
+        ),
+        "{log}"
+    );
+    assert!(
+        log.contains(
+            "settings · the server's clock settings and limits, and who may create \
+             tournaments: tournament-role cleared (moderators only), default-days set to 2"
+        ),
+        "{log}"
+    );
+}

@@ -1944,6 +1944,8 @@ async fn the_archive_and_discussion_through_discord() {
 async fn a_rated_result_shows_in_the_leaderboard_and_profile_pictures() {
     let (_dir, fake, _bot) = boot().await;
     start_game(&fake, "hkot-1").await;
+    // Both move first: a resignation before that aborts the game (RULES.md Part E).
+    opening_in(&fake, CH, [ALICE, BOB]).await;
     let res = fake.slash(BOB, CH, "resign", json!([])).await;
     let ask = fake.response(res, T).await.unwrap();
     let click = fake
@@ -2925,8 +2927,30 @@ async fn join_all(fake: &FakeDiscord, players: &[(u64, &str)]) {
     }
 }
 
+/// Both players of the game in channel `id` make a first move (a Tara or an Ard Rí opening;
+/// whoever is refused waits for the other), so that a resignation after it is a loss over the
+/// board: before both have moved it is a forfeit (RULES.md Part E).
+async fn opening_in(fake: &FakeDiscord, id: u64, two: [(u64, &str); 2]) {
+    for (first, second) in [("D4", "B2"), ("c1-c2", "c5-c6")] {
+        for (i, who) in two.iter().enumerate() {
+            let r = fake
+                .response(send_move(fake, *who, id, first).await, T)
+                .await;
+            if r.is_some_and(|r| !r.ephemeral()) {
+                let r = fake
+                    .response(send_move(fake, two[1 - i], id, second).await, T)
+                    .await
+                    .unwrap();
+                assert!(!r.ephemeral(), "{:?}", r.content());
+                return;
+            }
+        }
+    }
+    panic!("no opening played in {id}");
+}
+
 /// Resigns the game in a tournament thread as its second-named player ("R1 · a vs b": b),
-/// confirming with the button.
+/// confirming with the button, once both players have made a first move.
 async fn resign_in_thread(fake: &FakeDiscord, thread: &Value, players: &[(u64, &str)]) {
     let id: u64 = thread["id"].as_str().unwrap().parse().unwrap();
     let name = thread["name"].as_str().unwrap();
@@ -2934,6 +2958,11 @@ async fn resign_in_thread(fake: &FakeDiscord, thread: &Value, players: &[(u64, &
         .iter()
         .find(|p| name.ends_with(p.1))
         .unwrap_or_else(|| panic!("who plays in {name}"));
+    let winner = *players
+        .iter()
+        .find(|p| name.contains(&format!(" {} vs ", p.1)))
+        .unwrap_or_else(|| panic!("who plays in {name}"));
+    opening_in(fake, id, [winner, loser]).await;
     let res = fake.slash(loser, id, "resign", json!([])).await;
     let ask = fake.response(res, T).await.unwrap();
     let button = ask.custom_ids()[0].clone();
@@ -3033,6 +3062,13 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
     assert_eq!(threads.len(), 4, "{threads:?}");
     let name = threads[2]["name"].as_str().unwrap().to_string();
     let withdrawn = *players.iter().find(|p| name.ends_with(p.1)).unwrap();
+    // Both have moved in it, so it is resigned over the board, not forfeited (RULES.md Part E).
+    let other = *players
+        .iter()
+        .find(|p| name.contains(&format!(" {} vs ", p.1)))
+        .unwrap();
+    let id: u64 = threads[2]["id"].as_str().unwrap().parse().unwrap();
+    opening_in(&fake, id, [other, withdrawn]).await;
     let player = fake.user_option("player", withdrawn);
     let r = tournament(&fake, &organiser, "withdraw", json!([player])).await;
     assert!(

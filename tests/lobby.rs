@@ -253,6 +253,7 @@ fn a_move_a_pass_or_a_takeback_makes_the_offer_lapse() {
 fn a_resignation_spends_a_pending_offer() {
     let h = Harness::new(false);
     let g = h.start("aoife", "brian", "c", "ard-ri", "me");
+    h.opening("c");
     h.send("aoife", "c", offer());
     let r = h.send(
         "aoife",
@@ -461,6 +462,7 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
     // A game in progress has no rematch yet.
     let r = h.send("aoife", "c", Command::Rematch { game: None });
     assert!(r[0].ephemeral && r[0].plain_text().contains("still being played"));
+    h.opening("c");
     let end = h.send("brian", "c", resign());
     let rematch = button(&end[0], "rematch");
     // Only its players may press it.
@@ -514,6 +516,7 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
     drop(s);
     // The rematch's own end offers a rematch again: swapped back. Asked for by number from
     // another channel, it is posted in the game's channel.
+    h.opening("c");
     let end = h.send("aoife", "c", resign());
     assert!(end[0].buttons.iter().any(|b| b.id.starts_with("rematch:")));
     let g2_id = tara_bot::store::GameId(g2.id);
@@ -553,6 +556,7 @@ fn a_match_is_rematched_as_a_match_once_it_is_over() {
     h.send("brian", "c", Command::Accept { challenge: None });
     let g1 = active(&h.db(), "c").unwrap();
     assert_eq!(g1.seats[g1.options.first.index()], "aoife");
+    h.opening("c");
     let end = h.send("aoife", "c", resign());
     assert!(
         end.iter()
@@ -567,6 +571,7 @@ fn a_match_is_rematched_as_a_match_once_it_is_over() {
         },
     );
     assert!(r[0].ephemeral && r[0].plain_text().contains("match still being played"));
+    h.opening("c");
     let end = h.send("aoife", "c", resign());
     let r = h.send("aoife", "c", button(&end[0], "rematch"));
     assert!(!r[0].ephemeral, "{}", r[0].plain_text());
@@ -666,7 +671,8 @@ fn live_lists_the_servers_games_newest_activity_first_and_pings_nobody() {
         lines[3]
     );
     assert!(
-        lines[2].contains("· deadline 2026-12-03") && lines[2].contains("2 days 23 hours left"),
+        lines[2].contains("· deadline 2026-12-03")
+            && lines[2].contains("2 days 23 hours 58 minutes left"),
         "{}",
         lines[2]
     );
@@ -688,4 +694,61 @@ fn live_lists_the_servers_games_newest_activity_first_and_pings_nobody() {
         .filter(|p| matches!(p, tara_bot::bot::Part::Channel(_)))
         .count();
     assert_eq!(channels, 25);
+}
+
+/// A plain `/decline` (no number) where only a challenge open to anyone waits says why it
+/// cannot be declined, as `/decline 1` does, instead of saying there is none.
+#[test]
+fn a_plain_decline_of_an_open_challenge_says_its_author_withdraws_it_or_it_expires() {
+    let h = Harness::new(false);
+    h.send("aoife", "c", open_challenge("hkot-1"));
+    let said = "Challenge #1 is open to anyone, so there is nothing to decline: an open \
+                challenge is withdrawn by its author (`/cancel`) or simply expires. `/accept 1` \
+                takes it.";
+    for number in [None, Some(1)] {
+        let r = h.send("brian", "c", Command::Decline { challenge: number });
+        assert_eq!(r.len(), 1);
+        assert!(r[0].ephemeral);
+        assert_eq!(r[0].plain_text(), said, "{number:?}");
+    }
+    // Still open: brian can take it.
+    let r = h.send("brian", "c", Command::Accept { challenge: None });
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+}
+
+/// A draw offer's button pressed after its game ended says that the game has ended, with its
+/// result, not that there is no game in the channel.
+#[test]
+fn an_old_draw_button_says_the_game_has_ended() {
+    let h = Harness::new(false);
+    let g = h.start("aoife", "brian", "c", "ard-ri", "me");
+    h.mv("aoife", "c", "d2-c2");
+    let r = h.send("brian", "c", offer());
+    let accept = button(&r[0], "draw-yes");
+    h.send("aoife", "c", button(&r[0], "draw-yes"));
+    assert_eq!(game_row(&h, g.id).status, GameStatus::Finished);
+    let late = h.send("aoife", "c", accept);
+    assert_eq!(late.len(), 1);
+    assert!(late[0].ephemeral);
+    assert_eq!(
+        late[0].plain_text(),
+        format!(
+            "Game {} has ended (Draw by agreement), so this button no longer does anything.",
+            g.id
+        )
+    );
+    // Also when a newer game is being played in the channel; and for an aborted game.
+    let g2 = h.start("aoife", "brian", "c", "ard-ri", "me");
+    let r = h.send("brian", "c", offer());
+    let old = button(&r[0], "draw-no");
+    h.send("aoife", "c", Command::Abort { reason: None });
+    h.start("aoife", "brian", "c", "ard-ri", "me");
+    let late = h.send("aoife", "c", old);
+    assert_eq!(
+        late[0].plain_text(),
+        format!(
+            "Game {} was aborted, so this button no longer does anything.",
+            g2.id
+        )
+    );
 }

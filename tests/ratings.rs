@@ -33,7 +33,15 @@ fn start(h: &Harness, a: &str, b: &str, channel: &str, rated: Option<bool>) -> V
     r
 }
 
+/// Both players make a first move, then `who` resigns (a loss: before both have moved a
+/// resignation aborts the game).
 fn resign(h: &Harness, who: &str, channel: &str) -> Vec<Reply> {
+    h.opening(channel);
+    resign_now(h, who, channel)
+}
+
+/// `who` resigns at once.
+fn resign_now(h: &Harness, who: &str, channel: &str) -> Vec<Reply> {
     h.send(
         who,
         channel,
@@ -342,7 +350,8 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
     h.send("cara", "c4", Command::parse("challenge", &v).unwrap());
     h.send("brian", "c4", Command::Accept { challenge: None });
     h.mv("brian", "c4", "D4");
-    resign(&h, "cara", "c4");
+    h.mv("cara", "c4", "B1");
+    resign_now(&h, "cara", "c4");
     start(&h, "aoife", "cara", "c5", None);
     h.send("aoife", "c5", Command::Abort { reason: None });
 
@@ -361,7 +370,7 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
         g1["players"],
         serde_json::json!({"attackers": "aoife", "defenders": "brian"})
     );
-    assert_eq!(g1["moves"], "");
+    assert_eq!(g1["moves"], "c1-c2 c5-c6");
     assert_eq!(
         g1["result"],
         serde_json::json!({"winner": "attackers", "reason": "resigned", "points": {"attackers": 1, "defenders": 0}})
@@ -377,7 +386,7 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
     let raw = export_lines(&h, None);
     assert!(
         raw[0].starts_with(
-            r#"{"id":1,"server":"server","variant":"ard-ri","scoring":null,"first":"attackers","players":{"attackers":"aoife","defenders":"brian"},"moves":"","result":{"winner":"attackers","reason":"resigned","points":{"attackers":1,"defenders":0}},"rated":true,"ended_at":"2026-11-30T00:00:00Z","ratings":{"attackers":{"before":[1500.0,350.0,0.06],"after":[1662.31"#
+            r#"{"id":1,"server":"server","variant":"ard-ri","scoring":null,"first":"attackers","players":{"attackers":"aoife","defenders":"brian"},"moves":"c1-c2 c5-c6","result":{"winner":"attackers","reason":"resigned","points":{"attackers":1,"defenders":0}},"rated":true,"ended_at":"2026-11-30T00:00:00Z","ratings":{"attackers":{"before":[1500.0,350.0,0.06],"after":[1662.31"#
         ),
         "{}",
         raw[0]
@@ -421,8 +430,124 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
         g4["players"],
         serde_json::json!({"red": "cara", "blue": "brian"})
     );
-    assert_eq!(g4["moves"], "D4");
+    assert_eq!(g4["moves"], "D4 B1");
     // Another server's games are left out with --server.
     assert_eq!(export(&h, Some("server")).len(), 4);
     assert!(export(&h, Some("elsewhere")).is_empty());
+}
+
+/// Sends a console line as `who` in `channel` (a moderator when `who` is "mod").
+fn console(h: &Harness, who: &str, channel: &str, line: &str) -> Vec<Reply> {
+    use tara_bot::console::{parse_line, Action};
+    let Ok(Action::Run(cmd)) = parse_line(line) else {
+        panic!("{line}");
+    };
+    let mut c = ctx(who, channel);
+    c.moderator = who == "mod";
+    h.bot.handle(&c, cmd)
+}
+
+/// A one-round Swiss of aoife and brian in Ard Rí (rated): its one pairing.
+fn two_player_swiss(h: &Harness) -> tara_bot::store::PairingRow {
+    console(
+        h,
+        "mod",
+        "t",
+        "/tournament create Duel ard-ri swiss rounds:1",
+    );
+    console(h, "aoife", "t", "/tournament join");
+    console(h, "brian", "t", "/tournament join");
+    let r = console(h, "mod", "t", "/tournament start");
+    assert!(!r[0].ephemeral, "{}", texts(&r));
+    let mut s = Store::open(h.db()).unwrap();
+    let p = s.read(|tx| tx.pairings(1, None)).unwrap();
+    assert_eq!(p.len(), 1, "{p:?}");
+    p[0].clone()
+}
+
+/// RULES.md Part E: a resignation before both players have moved is not rated; outside
+/// tournaments the game is aborted.
+#[test]
+fn a_resignation_before_both_players_moved_is_not_rated() {
+    let h = Harness::new(false);
+    start(&h, "aoife", "brian", "c1", None);
+    h.mv("aoife", "c1", "d2-c2");
+    let r = resign_now(&h, "aoife", "c1");
+    let t = texts(&r);
+    assert!(
+        t.contains("no rating change") && !t.contains("Ratings"),
+        "{t}"
+    );
+    assert_eq!(rating(&h, "server", "aoife"), None);
+    assert_eq!(rating(&h, "server", "brian"), None);
+    assert!(changes(&h, "aoife").is_empty());
+}
+
+/// RULES.md Part E and F.1: in a tournament, a resignation before both players have moved is
+/// a forfeit: the opponent scores, the game is not rated.
+#[test]
+fn a_tournament_game_resigned_before_both_players_moved_is_an_unrated_forfeit() {
+    let h = Harness::new(false);
+    let p = two_player_swiss(&h);
+    let ch = p.thread_key.clone().unwrap();
+    let loser = p.player1.clone().unwrap();
+    let r = h.send(
+        &loser,
+        &ch,
+        Command::Resign {
+            confirmed: false,
+            game: None,
+        },
+    );
+    assert_eq!(
+        r[0].plain_text(),
+        format!(
+            "Before both players have moved, resigning a tournament game is a forfeit: {} scores \
+             the point, and the game is not rated. Resign this game against {}?",
+            p.player0, p.player0
+        )
+    );
+    let r = resign_now(&h, &loser, &ch);
+    let t = texts(&r);
+    assert!(
+        t.contains("resigned before both players had moved: a forfeit, not rated."),
+        "{t}"
+    );
+    assert!(t.contains(&format!("{loser} forfeits")), "{t}");
+    assert!(!t.contains("Ratings"), "{t}");
+    assert_eq!(rating(&h, "server", "aoife"), None);
+    assert_eq!(rating(&h, "server", "brian"), None);
+    let mut s = Store::open(h.db()).unwrap();
+    let after = s.read(|tx| tx.pairings(1, None)).unwrap();
+    assert_eq!(
+        after[0].result,
+        Some(tara_bot::store::PairingResult::Forfeit1)
+    );
+    let g = s.read(|tx| tx.game(p.game_id.unwrap())).unwrap().unwrap();
+    assert!(!g.rated);
+}
+
+/// A player withdrawn from a tournament game in which both players had not moved yet
+/// forfeits it: unrated, unplayed for tiebreaks (RULES.md F.1).
+#[test]
+fn a_withdrawal_from_a_game_without_moves_is_an_unrated_forfeit() {
+    let h = Harness::new(false);
+    let p = two_player_swiss(&h);
+    let quitter = p.player1.clone().unwrap();
+    let r = console(&h, &quitter, "t", "/tournament withdraw");
+    let t = texts(&r);
+    assert!(
+        t.contains("so this game is resigned as a forfeit (not rated).")
+            && t.contains("1 game in progress is resigned as a forfeit."),
+        "{t}"
+    );
+    assert!(!t.contains("Ratings"), "{t}");
+    assert_eq!(rating(&h, "server", "aoife"), None);
+    assert_eq!(rating(&h, "server", "brian"), None);
+    let mut s = Store::open(h.db()).unwrap();
+    let after = s.read(|tx| tx.pairings(1, None)).unwrap();
+    assert_eq!(
+        after[0].result,
+        Some(tara_bot::store::PairingResult::Forfeit1)
+    );
 }

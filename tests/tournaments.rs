@@ -90,6 +90,9 @@ fn play(bot: &Bot, p: &PairingRow, result: &str) -> Vec<Reply> {
         .clone()
         .expect("a started pairing has a thread");
     let p1 = p.player1.clone().unwrap();
+    if result != "draw" {
+        opening(bot, &ch, [&p.player0, &p1]);
+    }
     match result {
         "0" => ok(bot, &p1, &ch, "/resign confirm"),
         "1" => ok(bot, &p.player0, &ch, "/resign confirm"),
@@ -97,6 +100,21 @@ fn play(bot: &Bot, p: &PairingRow, result: &str) -> Vec<Reply> {
             ok(bot, &p.player0, &ch, "/draw");
             ok(bot, &p1, &ch, "/draw accept")
         }
+    }
+}
+
+/// Each player makes a first move (the first the bot offers), so that a resignation is a loss
+/// over the board, not a forfeit (RULES.md Part E).
+fn opening(bot: &Bot, channel: &str, players: [&str; 2]) {
+    for _ in 0..2 {
+        let (who, m) = players
+            .iter()
+            .find_map(|p| {
+                let offered = bot.autocomplete_move(&ctx(p, channel, false), "");
+                offered.first().map(|m| (*p, m.clone()))
+            })
+            .expect("a player to move");
+        ok(bot, who, channel, &format!("/move {m}"));
     }
 }
 
@@ -697,8 +715,11 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
                                // A restart mid-round: a new bot on the same file.
     h.restart();
     assert!(pairings(&h.db(), Some(3)).is_empty());
-    // b is withdrawn with his game in progress: it is resigned (f wins over the board), and
-    // b is not paired again.
+    // b is withdrawn with his game in progress: it is resigned (f wins over the board, both
+    // having moved in it), and b is not paired again.
+    let fb = &r2[1];
+    let fb_players = [fb.player0.as_str(), fb.player1.as_deref().unwrap()];
+    opening(&h.bot, fb.thread_key.as_deref().unwrap(), fb_players);
     let out = ok(&h.bot, "mod", CHANNEL, "/tournament withdraw brian");
     assert!(texts(&out).contains("is resigned"), "{}", texts(&out));
     // The export now: b's round 3 is entered absent in advance (0000 - Z); e–d's game, still

@@ -465,8 +465,8 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
         }
     }
     b = b.text(format!(
-        "The chart shows {}'s chances move by move; the numbered dots are the swings.",
-        first.name()
+        "The chart shows {} chances move by move; the numbered dots are the swings.",
+        first.possessive()
     ));
     let mut reply = b.build();
     if images {
@@ -479,7 +479,7 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
                     variant.name(),
                     row.level
                 ),
-                side: first.name().to_string(),
+                side: first,
                 curve: stored.curve.clone(),
                 swings: stored.swings.iter().map(|s| s.ply).collect(),
             }),

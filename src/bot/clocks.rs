@@ -7,11 +7,12 @@ use super::moderation::record_action;
 use super::options::{choices, Choices};
 use super::reply::{ButtonStyle, Ctx, Part, Reply};
 use super::session::{
-    default_time_control, load_game, server_rate_limit, turn_clock, Bot, Fail, Loaded, Out, Outcome,
+    default_time_control, has_moved, load_game, server_rate_limit, turn_clock, Bot, Fail, Loaded,
+    Out, Outcome,
 };
-use super::text::Builder;
+use super::text::{self, Builder};
 use super::time::{
-    date_text, duration_text, plural, vacation_charge, vacation_days_available, vacation_left,
+    date_text, left_text, plural, vacation_charge, vacation_days_available, vacation_left,
     TimeControl, DAY, HOUR, VACATION_DAYS, VACATION_WINDOW,
 };
 use crate::game::{forfeit, EndReason};
@@ -208,9 +209,8 @@ impl Bot {
             return Ok(None);
         }
         let seat = side.index();
-        let mover = &l.game.seats[seat];
-        let has_moved = l.moves.iter().any(|m| m.user_id.as_deref() == Some(mover));
-        if !has_moved && l.game.pairing_id.is_none() {
+        let moved = has_moved(&l.game, &l.moves, seat);
+        if !moved && l.game.pairing_id.is_none() {
             // RULES.md Part E: a player whose time runs out before their first move does not
             // lose; outside tournaments the game is aborted. (In a tournament it is a forfeit,
             // scored by the tournament.) A match is called off rather than replayed, so that a
@@ -222,10 +222,8 @@ impl Bot {
                     " ({}) ran out of time before making a first move, so the game is aborted: \
                      no result, no points.\n",
                     side.name()
-                ))
-                .ping(&l.game.seats[0], &l.names[0])
-                .text(" ")
-                .ping(&l.game.seats[1], &l.names[1]);
+                ));
+            let b = text::ping_players(b, &l.game, &l.names, " ");
             let mut outs = self.abort_game(tx, l, b, false, now)?;
             for out in &mut outs {
                 out.reply.channel = Some(l.game.channel_id.clone());
@@ -235,7 +233,7 @@ impl Bot {
         // In a tournament, a timeout before a first move is a forfeit (Part F.1): unrated,
         // and scored as unplayed by the tournament.
         let forfeited;
-        let (l, what) = if !has_moved {
+        let (l, what) = if !moved {
             tx.set_game_unrated(l.game.id)?;
             let mut game = l.game.clone();
             game.rated = false;
@@ -307,7 +305,7 @@ impl Bot {
         if how == Reminders::Off {
             return Ok(vec![]);
         }
-        let left = duration_text(deadline - now);
+        let left = left_text(deadline - now);
         let (opponent_id, opponent) = (&l.game.seats[1 - seat], &l.names[1 - seat]);
         let mut b = Builder::new();
         let mut reply = if how == Reminders::Dm {
@@ -496,7 +494,7 @@ impl Bot {
                     if let Some(left) = mover_time_left(tx, &game, &ctx.user.id, now)? {
                         b = b.text(format!(
                             ": their clock runs again, {} left.",
-                            duration_text(left)
+                            left_text(left)
                         ));
                     }
                 } else {
@@ -643,11 +641,21 @@ impl Bot {
                         changed.push(format!("{key} set to {v}"));
                     }
                 }
+                // What the entry is about: the clocks and limits, who may create tournaments,
+                // or both.
+                let clocks = changed.len() > usize::from(tournament_role.is_some());
+                let subject = match (clocks, tournament_role.is_some()) {
+                    (true, false) => "the server's clock settings and limits",
+                    (false, _) => "who may create tournaments on the server",
+                    (true, true) => {
+                        "the server's clock settings and limits, and who may create tournaments"
+                    }
+                };
                 outs.extend(record_action(
                     tx,
                     ctx,
                     "settings",
-                    "the server's clock settings and limits",
+                    subject,
                     &changed.join(", "),
                     now,
                 )?);

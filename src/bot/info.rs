@@ -181,8 +181,10 @@ impl Bot {
             if let Some(m) = l.game.match_id {
                 let games = tx.match_games(m)?;
                 let mut done = Vec::new();
+                // The games played before this one (not this one, once it has ended).
                 for (g, o) in games
                     .iter()
+                    .filter(|g| g.id < l.game.id)
                     .filter_map(|g| g.outcome.as_ref().map(|o| (g, o)))
                 {
                     let gn = names(tx, g)?;

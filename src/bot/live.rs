@@ -4,7 +4,7 @@
 use super::reply::{Ctx, Reply};
 use super::session::{load_game, Bot, Out, Outcome};
 use super::text::{self, Builder};
-use super::time::{date_text, duration_text};
+use super::time::{date_text, left_text};
 
 /// How many games `/live` lists; the rest are counted.
 pub(crate) const LIVE_SHOWN: u32 = 25;
@@ -45,11 +45,9 @@ impl Bot {
                         .text(" to move");
                 }
                 b = b.text(match g.deadline_at {
-                    Some(d) if d > now => format!(
-                        " · deadline {} ({} left)",
-                        date_text(d),
-                        duration_text(d - now)
-                    ),
+                    Some(d) if d > now => {
+                        format!(" · deadline {} ({} left)", date_text(d), left_text(d - now))
+                    }
                     Some(d) => format!(" · deadline {} (passed)", date_text(d)),
                     None => " · no clock".to_string(),
                 });

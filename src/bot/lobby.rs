@@ -197,7 +197,7 @@ impl Bot {
     }
 
     /// The open challenge a command refers to: by id, or the newest one here involving the
-    /// user in the given role.
+    /// user in the given role (with `take_open`, else one open to anyone).
     fn find_challenge(
         tx: &Tx,
         ctx: &Ctx,
@@ -359,11 +359,13 @@ impl Bot {
     ) -> Outcome<Vec<Out>> {
         let by_challenger = status == ChallengeStatus::Cancelled;
         self.write(ctx, |tx, now| {
-            let c = Bot::find_challenge(tx, ctx, id, by_challenger, false)?;
+            // `/decline` alone finds a challenge open to anyone too, to say why it cannot.
+            let c = Bot::find_challenge(tx, ctx, id, by_challenger, !by_challenger)?;
             if !by_challenger && c.is_open_to_anyone() && c.challenger_id != ctx.user.id {
                 return Err(Fail::User(format!(
-                    "Challenge #{} is open to anyone, so there is nothing to decline: `/accept \
-                     {}` takes it, or leave it to expire.",
+                    "Challenge #{} is open to anyone, so there is nothing to decline: an open \
+                     challenge is withdrawn by its author (`/cancel`) or simply expires. \
+                     `/accept {}` takes it.",
                     c.id, c.id
                 )));
             }

@@ -38,11 +38,7 @@ impl Bot {
             b = b.text(format!("\n{c}"));
         }
         b = self.rate_game(tx, &l.game, &o, &l.names, now, b)?;
-        b = b
-            .text("\n")
-            .ping(&l.game.seats[0], &l.names[0])
-            .text(" ")
-            .ping(&l.game.seats[1], &l.names[1]);
+        b = text::ping_players(b.text("\n"), &l.game, &l.names, " ");
         let mut outs = Vec::new();
         let mut next = None;
         let tournament = l.game.pairing_id.is_some();

@@ -6,8 +6,8 @@ use super::moderation::record_action;
 use super::options::choices;
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Retire, User};
 use super::session::{
-    load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, Fail, Loaded, Out,
-    Outcome,
+    both_moved, load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, Fail,
+    Loaded, Out, Outcome,
 };
 use super::text::{self, Builder};
 use crate::game::{describe, forfeit, EndReason, Move, ParseMoveError, Position, Side};
@@ -275,13 +275,29 @@ impl Bot {
                 Fail::User("You are not playing in this game, so you cannot resign it.".into())
             })?;
             let opponent = &l.names[1 - seat];
+            // RULES.md Part E: before both players have moved, a resignation aborts the game
+            // (in a tournament: a forfeit, unrated).
+            let started = both_moved(&l.game, &l.moves);
+            let tournament = l.game.pairing_id.is_some();
             if !confirmed {
-                let reply = Builder::new()
-                    .text(format!(
-                        "Resign this game against {}? {} will win. This cannot be undone.",
-                        escape_markdown(opponent),
+                let question = format!("Resign this game against {}?", escape_markdown(opponent));
+                let question = match (started, tournament) {
+                    (true, _) => format!(
+                        "{question} {} will win. This cannot be undone.",
                         text::side_of(&l.game, 1 - seat).name()
-                    ))
+                    ),
+                    (false, false) => format!(
+                        "Before both players have moved, resigning aborts the game: no result, \
+                         no points, no rating change. {question}"
+                    ),
+                    (false, true) => format!(
+                        "Before both players have moved, resigning a tournament game is a \
+                         forfeit: {} scores the point, and the game is not rated. {question}",
+                        escape_markdown(opponent)
+                    ),
+                };
+                let reply = Builder::new()
+                    .text(question)
                     .button(
                         format!("resign:{}", l.game.id),
                         "Resign",
@@ -292,17 +308,56 @@ impl Bot {
                 return Ok(vec![Out::text(reply)]);
             }
             let side: Side = text::side_of(&l.game, seat);
-            let o = forfeit(&l.pos, side, EndReason::Resigned);
-            let b = Builder::new()
+            if !started && !tournament {
+                return self.abort_unstarted(tx, &l, seat, now);
+            }
+            let mut b = Builder::new()
                 .user(&ctx.user.id, &ctx.user.name)
-                .text(format!(" ({}) resigned.", side.name()));
+                .text(format!(" ({}) resigned", side.name()));
+            let forfeited;
+            let l = if started {
+                b = b.text(".");
+                &l
+            } else {
+                // A tournament forfeit (Part F.1): unrated, scored by the tournament as unplayed.
+                tx.set_game_unrated(l.game.id)?;
+                b = b.text(" before both players had moved: a forfeit, not rated.");
+                let mut game = l.game.clone();
+                game.rated = false;
+                forfeited = Loaded { game, ..l };
+                &forfeited
+            };
+            let o = forfeit(&l.pos, side, EndReason::Resigned);
             let board = (
                 l.pos.clone(),
                 Frame::new(l.names.clone(), None).with_result(o),
                 format!("game-{}-final.png", l.game.id),
             );
-            self.end_game(tx, &l, b, o, board, now)
+            self.end_game(tx, l, b, o, board, now)
         })
+    }
+
+    /// A resignation before both players have moved, outside tournaments (RULES.md Part E):
+    /// the game is aborted (no result, no points, unrated); a match game is replayed, as after
+    /// a player's `/abort`.
+    fn abort_unstarted(&self, tx: &Tx, l: &Loaded, seat: usize, now: i64) -> Outcome<Vec<Out>> {
+        let mut b = Builder::new()
+            .text("**Game aborted.** ")
+            .user(&l.game.seats[seat], &l.names[seat])
+            .text(format!(
+                " ({}) resigned before both players had moved, so the game does not count: no \
+                 result, no points, no rating change.",
+                text::side_of(&l.game, seat).name()
+            ));
+        // The opponent learns of it (in a match, the replayed game's start pings instead).
+        let other = 1 - seat;
+        if l.game.match_id.is_none() && l.game.ai_levels[other].is_none() {
+            b = b
+                .text(" ")
+                .ping(&l.game.seats[other], &l.names[other])
+                .text(", the channel is free for a new game.");
+        }
+        self.abort_game(tx, l, b, true, now)
     }
 
     /// `/abort [reason]`: a player's before the first move (a match game is replayed), or a
@@ -375,12 +430,8 @@ impl Bot {
             Some(r) => b.text(", because: ").verbatim(r).text(". "),
             None => b.text(" (no reason given). "),
         };
-        let b = b
-            .text("No result, no points. ")
-            .ping(&l.game.seats[0], &l.names[0])
-            .text(", ")
-            .ping(&l.game.seats[1], &l.names[1])
-            .text(".");
+        let b =
+            text::ping_players(b.text("No result, no points. "), &l.game, &l.names, ", ").text(".");
         let mut outs = self.abort_game(tx, l, b, false, now)?;
         let subject = format!("game #{} in <#{}>", l.game.id, l.game.channel_id);
         let detail = format!(

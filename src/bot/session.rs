@@ -6,11 +6,13 @@
 use super::outbox;
 use super::reply::{escape_markdown, Attachment, Ctx, Reply};
 use super::text::{self, Builder};
-use super::time::{date_text, duration_text, Clock, TimeControl, DAY};
+use super::time::{date_text, left_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
-use crate::game::{GameOptions, Move, Position, Scoring, Side, Variant};
+use crate::game::{EndReason, GameOptions, Move, Position, Scoring, Side, Variant};
 use crate::render::{self, Frame};
-use crate::store::{GameId, GameRow, MoveRow, NewGame, Store, StoreError, Tx, AI_USER_ID};
+use crate::store::{
+    GameId, GameRow, GameStatus, MoveRow, NewGame, Store, StoreError, Tx, AI_USER_ID,
+};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -318,13 +320,31 @@ pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
 /// The channel's active game for a button that names a game: a button left on an old
 /// message must not act on a newer game.
 pub(crate) fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<Loaded> {
-    let l = load_active(tx, ctx)?;
-    if game_id.is_some_and(|id| id.0 != l.game.id) {
-        return Err(Fail::User(
-            "That button belongs to a game that is over or not in this channel.".into(),
-        ));
+    match game_id {
+        Some(id) if tx.active_game(&ctx.channel)?.map(|g| g.id) != Some(id.0) => {
+            Err(Fail::User(spent_button(tx, ctx, id.0)?))
+        }
+        _ => load_active(tx, ctx),
     }
-    Ok(l)
+}
+
+/// Why a button of game `id`, which is not this channel's game in progress, does nothing:
+/// the game has ended (with its result) or was aborted.
+fn spent_button(tx: &Tx, ctx: &Ctx, id: i64) -> Outcome<String> {
+    let game = tx
+        .game(id)?
+        .filter(|g| g.server_id == ctx.server && g.channel_id == ctx.channel);
+    let Some(game) = game.filter(|g| g.status != GameStatus::Active) else {
+        return Ok("That button belongs to a game that is over or not in this channel.".into());
+    };
+    let l = load_game(tx, game)?;
+    Ok(match &l.game.outcome {
+        Some(o) => format!(
+            "Game {id} has ended ({}), so this button no longer does anything.",
+            text::result_sentence(&l.pos, o)
+        ),
+        None => format!("Game {id} was aborted, so this button no longer does anything."),
+    })
 }
 
 /// A stored game with its moves, position and player names.
@@ -338,6 +358,36 @@ pub(crate) fn load_game(tx: &Tx, game: GameRow) -> Outcome<Loaded> {
         pos,
         names,
     })
+}
+
+/// Whether the player in `seat` has made a move of their own in the game (forced passes, which
+/// the bot plays, do not count).
+pub(crate) fn has_moved(game: &GameRow, moves: &[MoveRow], seat: usize) -> bool {
+    moves
+        .iter()
+        .any(|m| m.user_id.as_deref() == Some(game.seats[seat].as_str()))
+}
+
+/// Whether both players have made a move of their own (RULES.md Part E): before that, a
+/// resignation aborts the game, or in a tournament is a forfeit.
+pub(crate) fn both_moved(game: &GameRow, moves: &[MoveRow]) -> bool {
+    has_moved(game, moves, 0) && has_moved(game, moves, 1)
+}
+
+/// The seat that forfeited a game which ended in `o` (RULES.md Part E and F.1), if it was a
+/// forfeit: a timeout before the loser's own first move, or a resignation before both players
+/// had moved. (Outside tournaments such a game is aborted instead.)
+pub(crate) fn forfeited_by(
+    game: &GameRow,
+    moves: &[MoveRow],
+    o: &crate::game::Outcome,
+) -> Option<usize> {
+    let loser = 1 - o.winner?.index();
+    match o.reason {
+        EndReason::Timeout => (!has_moved(game, moves, loser)).then_some(loser),
+        EndReason::Resigned => (!both_moved(game, moves)).then_some(loser),
+        _ => None,
+    }
 }
 
 /// The stored names of a game's two players (their ids when unknown); an AI seat is named
@@ -567,10 +617,10 @@ pub(crate) fn time_left(game: &GameRow, now: i64, paused_until: Option<i64>) -> 
         Some(format!(
             "clock paused until {} (vacation), then {}",
             date_text(start),
-            duration_text(deadline - start)
+            left_text(deadline - start)
         ))
     } else {
-        Some(format!("{} left", duration_text(deadline - now)))
+        Some(format!("{} left", left_text(deadline - now)))
     }
 }
 

@@ -3,7 +3,7 @@
 use super::reply::{Button, ButtonStyle, Part, Reply, Retire};
 use crate::game::Counts;
 use crate::game::{describe, Outcome, Player, Points, Position, Side, Variant};
-use crate::store::GameRow;
+use crate::store::{GameRow, AI_USER_ID};
 
 /// Builds a reply piece by piece.
 #[derive(Default)]
@@ -27,9 +27,9 @@ impl Builder {
         });
         self
     }
-    /// A mention that pings.
+    /// A mention that pings (the bot's AI is never pinged: it is only named).
     pub fn ping(mut self, id: &str, name: &str) -> Builder {
-        if !self.reply.mentions.iter().any(|m| m == id) {
+        if id != AI_USER_ID && !self.reply.mentions.iter().any(|m| m == id) {
             self.reply.mentions.push(id.to_string());
         }
         self.user(id, name)
@@ -80,6 +80,19 @@ pub fn draw_offer_closed(game: &GameRow, offerer: (&str, &str), how: Builder) ->
         button: format!("draw-yes:{}", game.id),
         text,
     }
+}
+
+/// Pings the players of a game who are people, in seat order with `sep` between them: the
+/// bot's AI is neither pinged nor named.
+pub fn ping_players(mut b: Builder, game: &GameRow, names: &[String; 2], sep: &str) -> Builder {
+    let people = (0..2).filter(|&seat| game.ai_levels[seat].is_none());
+    for (i, seat) in people.enumerate() {
+        if i > 0 {
+            b = b.text(sep);
+        }
+        b = b.ping(&game.seats[seat], &names[seat]);
+    }
+    b
 }
 
 /// "Red" / "Blue" / "Attackers" / "Defenders" for a seat of a game.

@@ -87,6 +87,28 @@ pub fn duration_text(ms: i64) -> String {
     }
 }
 
+/// The time left on a clock in words, the same way in every message: rounded to the nearest
+/// minute, every unit shown ("3 days", "2 days 23 hours 59 minutes", "4 hours 48 minutes"), so
+/// that two messages a second apart never disagree by more than a minute. Less than a whole
+/// minute is "less than a minute", never rounded up to a minute that would end past the
+/// deadline; nothing left is "no time".
+pub fn left_text(ms: i64) -> String {
+    if ms <= 0 {
+        return "no time".into();
+    }
+    if ms < MINUTE {
+        return "less than a minute".into();
+    }
+    let minutes = (ms + MINUTE / 2) / MINUTE;
+    let (d, h, m) = (minutes / (24 * 60), minutes / 60 % 24, minutes % 60);
+    [(d, "day"), (h, "hour"), (m, "minute")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, w)| plural(n, w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A UTC date and time, "2026-12-14 08:00 UTC".
 pub fn date_text(ms: i64) -> String {
     let days = ms.div_euclid(DAY);
@@ -247,6 +269,27 @@ mod tests {
         assert_eq!(vacation_left(0), "none");
         assert_eq!(vacation_left(1), "1 day");
         assert_eq!(vacation_left(4), "4 days");
+    }
+
+    #[test]
+    fn time_left_is_rounded_to_the_nearest_minute_never_past_the_deadline() {
+        // A turn message at the start of a 3-day turn, and /status a second later.
+        assert_eq!(left_text(3 * DAY), "3 days");
+        assert_eq!(left_text(3 * DAY - 1_000), "3 days");
+        assert_eq!(left_text(3 * DAY - 40_000), "2 days 23 hours 59 minutes");
+        // The last call of a one-day turn, due with 4.8 hours left, sent a moment late.
+        assert_eq!(left_text(4 * HOUR + 48 * MINUTE), "4 hours 48 minutes");
+        assert_eq!(left_text(4 * HOUR + 48 * MINUTE - 2), "4 hours 48 minutes");
+        assert_eq!(
+            left_text(4 * HOUR + 47 * MINUTE + 29_999),
+            "4 hours 47 minutes"
+        );
+        assert_eq!(left_text(DAY + 5 * MINUTE), "1 day 5 minutes");
+        assert_eq!(left_text(90_000), "2 minutes");
+        assert_eq!(left_text(MINUTE), "1 minute");
+        assert_eq!(left_text(59_999), "less than a minute");
+        assert_eq!(left_text(0), "no time");
+        assert_eq!(left_text(-5), "no time");
     }
 
     #[test]

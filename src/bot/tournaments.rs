@@ -12,7 +12,8 @@ use super::reply::{
     code_block, escape_markdown, Attachment, Ctx, Document, Reply, ThreadRequest, User,
 };
 use super::session::{
-    create_game, default_time_control, game_start, load_game, names, Bot, Fail, Out, Outcome,
+    both_moved, create_game, default_time_control, forfeited_by, game_start, load_game, names, Bot,
+    Fail, Out, Outcome,
 };
 use super::text::Builder;
 use super::time::TimeControl;
@@ -1388,7 +1389,7 @@ impl Bot {
         }
         let name = user_name(tx, user)?;
         let round_robin = t.format == TournamentFormat::RoundRobin;
-        let mut ended = 0;
+        let (mut ended, mut forfeits) = (0, 0);
         let mut outs = Vec::new();
         for p in tx.pairings(t.id, None)? {
             if p.result.is_some() || (p.player0 != user && p.player1.as_deref() != Some(user)) {
@@ -1400,20 +1401,29 @@ impl Bot {
                 .pairing_games(p.id)?
                 .into_iter()
                 .find(|g| g.status == GameStatus::Active);
+            // A game in progress that both players had not moved in yet is a forfeit too
+            // (Part E), as all of them are in a round robin.
+            let mut forfeited = round_robin;
             if let Some(g) = active {
-                if round_robin {
-                    tx.set_game_unrated(g.id)?;
+                let mut l = load_game(tx, g)?;
+                forfeited |= !both_moved(&l.game, &l.moves);
+                if forfeited {
+                    tx.set_game_unrated(l.game.id)?;
+                    l.game.rated = false;
                 }
-                let g = tx.game(g.id)?.unwrap_or(g);
-                let l = load_game(tx, g)?;
                 let seat = l.game.seat_of(user).unwrap_or(0);
                 let side: Side = super::text::side_of(&l.game, seat);
                 let o = forfeit(&l.pos, side, EndReason::Resigned);
                 tx.finish_game(l.game.id, &o, now)?;
                 tx.clear_draw_offer(l.game.id)?;
                 let b = Builder::new().user(user, &name).text(format!(
-                    " is withdrawn from {} ({why}), so this game is resigned.",
-                    title(t)
+                    " is withdrawn from {} ({why}), so this game is resigned{}.",
+                    title(t),
+                    if forfeited {
+                        " as a forfeit (not rated)"
+                    } else {
+                        ""
+                    }
                 ));
                 let b = self.rate_game(tx, &l.game, &o, &l.names, now, b)?;
                 let b = b
@@ -1423,25 +1433,18 @@ impl Bot {
                     .ping(&l.game.seats[1], &l.names[1]);
                 outs.push(thread_out(tx, t, &p, &l.game.channel_id, b.build())?);
                 ended += 1;
+                forfeits += usize::from(forfeited);
                 if let Some(m) = p.match_id {
                     tx.finish_match(m, now)?;
                 }
             }
-            let result = match (round_robin, seat0) {
+            // A knockout tie not begun yet is a forfeit too.
+            forfeited |= p.game_id.is_none();
+            let result = match (forfeited, seat0) {
                 (true, true) => PairingResult::Forfeit0,
                 (true, false) => PairingResult::Forfeit1,
                 (false, true) => PairingResult::Win1,
                 (false, false) => PairingResult::Win0,
-            };
-            // A knockout tie not begun yet is a forfeit too.
-            let result = if !round_robin && p.game_id.is_none() {
-                if seat0 {
-                    PairingResult::Forfeit0
-                } else {
-                    PairingResult::Forfeit1
-                }
-            } else {
-                result
             };
             tx.set_pairing_result(p.id, result, now)?;
         }
@@ -1453,7 +1456,12 @@ impl Bot {
                 " {ended} game{} in progress {} resigned{}.",
                 if ended == 1 { "" } else { "s" },
                 if ended == 1 { "is" } else { "are" },
-                if round_robin { " as forfeits" } else { "" }
+                match (forfeits, ended) {
+                    (0, _) => String::new(),
+                    (1, 1) => " as a forfeit".to_string(),
+                    (f, e) if f == e => " as forfeits".to_string(),
+                    (f, _) => format!(" ({f} as forfeits)"),
+                }
             ));
         }
         let mut reply = b.build();
@@ -1488,19 +1496,10 @@ impl Bot {
             return Ok(vec![]);
         };
         let mut outs = Vec::new();
-        // A forfeit (Part F.1): a timeout before the player's own first move.
-        let forfeiter = match (o.reason, o.winner) {
-            (EndReason::Timeout, Some(w)) => {
-                let loser_seat = 1 - seat_of_side(game, w);
-                let loser = &game.seats[loser_seat];
-                let moved = tx
-                    .moves(game.id)?
-                    .iter()
-                    .any(|m| m.user_id.as_deref() == Some(loser.as_str()));
-                (!moved).then(|| loser.clone())
-            }
-            _ => None,
-        };
+        // A forfeit (Part E, F.1): a timeout before the player's own first move, or a
+        // resignation before both players moved.
+        let forfeiter =
+            forfeited_by(game, &tx.moves(game.id)?, o).map(|seat| game.seats[seat].clone());
         let result = if let Some(loser) = &forfeiter {
             Some(if *loser == p.player0 {
                 PairingResult::Forfeit0

@@ -99,7 +99,7 @@ pub fn run(
     let side = options.variant.sides()[0];
     let chart = eval_chart_png(&EvalChart {
         title: format!("{} · analysis at level {level}", options.variant.name()),
-        side: side.name().to_string(),
+        side,
         curve: a.curve.clone(),
         swings: a.swings(3).iter().map(|m| m.ply).collect(),
     });

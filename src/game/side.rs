@@ -31,6 +31,15 @@ impl Side {
             Side::Defenders => "Defenders",
         }
     }
+    /// `Red's`, `Blue's`, `the attackers'`, `the defenders'`: the side's, in a sentence.
+    pub const fn possessive(self) -> &'static str {
+        match self {
+            Side::Red => "Red's",
+            Side::Blue => "Blue's",
+            Side::Attackers => "the attackers'",
+            Side::Defenders => "the defenders'",
+        }
+    }
     /// 0 for Red and the attackers, 1 for Blue and the defenders.
     pub const fn index(self) -> usize {
         match self {

@@ -8,17 +8,18 @@ use super::chart::{
 #[cfg(test)]
 use super::chart::{CHART_HEIGHT, CHART_WIDTH};
 use super::theme as palette;
+use crate::game::Side;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontStyle;
 
 /// What the chart shows, filled in by the caller.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct EvalChart {
     /// Above the chart, e.g. "Game 12 · Aoife (Red) vs Brian (Blue)".
     pub title: String,
-    /// Whose expected score the curve is (the first seat), e.g. "Red" or "Attackers".
-    pub side: String,
+    /// Whose expected score the curve is (the first seat): Red or the attackers.
+    pub side: Side,
     /// The expected score (0 to 1) at the start and after every move.
     pub curve: Vec<f64>,
     /// The plies of the largest swings, largest first (numbered 1, 2, 3 on the chart).
@@ -99,8 +100,16 @@ fn draw(buf: &mut [u8], size: (u32, u32), c: &EvalChart) -> Result<(), Box<dyn s
     }
     // Whose score it is, in the top left corner.
     drop(chart);
+    let whose = c.side.possessive();
+    let mut initial = whose.chars();
+    let whose: String = initial
+        .next()
+        .map(|f| f.to_ascii_uppercase())
+        .into_iter()
+        .chain(initial)
+        .collect();
     root.draw(&Text::new(
-        format!("{}'s expected score", c.side),
+        format!("{whose} expected score"),
         (58, 16),
         (FAMILY, 12).into_font().color(&colour(palette::MUTED)),
     ))?;
@@ -120,7 +129,7 @@ mod tests {
     fn a_chart_is_drawn_for_games_long_and_empty() {
         let long = EvalChart {
             title: "Game 7 · Aoife vs Brian".into(),
-            side: "Red".into(),
+            side: Side::Red,
             curve: (0..401)
                 .map(|i| 0.5 + 0.45 * ((i as f64) / 30.0).sin())
                 .collect(),
@@ -128,7 +137,7 @@ mod tests {
         };
         let empty = EvalChart {
             title: String::new(),
-            side: "Attackers".into(),
+            side: Side::Attackers,
             curve: vec![0.5],
             swings: vec![5],
         };

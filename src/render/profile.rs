@@ -59,7 +59,7 @@ pub fn profile_png(card: &ProfileCard) -> Vec<u8> {
     let subtitle = match card.ratings.len() {
         0 => "Player profile".to_string(),
         n => format!(
-            "{} rated game{} · rated in {} game{}",
+            "{} rated game{} · rated in {} variant{}",
             played,
             if played == 1 { "" } else { "s" },
             n,

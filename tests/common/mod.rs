@@ -128,6 +128,18 @@ impl Harness {
         self.send(who, channel, Command::Move { text: text.into() })
     }
 
+    /// Both players of the channel's game make a move (the first legal one), so that a
+    /// resignation after it is a loss over the board, not an abort (RULES.md Part E).
+    pub fn opening(&self, channel: &str) {
+        let g = active(&self.db(), channel).expect("a game in progress");
+        for _ in 0..2 {
+            let (_, _, pos) = stored(&self.db(), g.id);
+            let who = &g.seats[pos.to_move().expect("in progress").index()];
+            let r = self.mv(who, channel, &pos.legal_moves()[0].to_string());
+            assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+        }
+    }
+
     /// Challenges and accepts; returns the new game row.
     pub fn start(&self, a: &str, b: &str, channel: &str, variant: &str, first: &str) -> GameRow {
         let r = self.send(
