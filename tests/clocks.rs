@@ -1126,6 +1126,7 @@ fn the_audit_log_describes_a_tournament_role_change_as_such() {
         challenge_days: None,
         max_challenges: None,
         rate_limit: None,
+        max_ai_games: None,
         tournament_role: role.map(str::to_string),
     };
     h.bot.handle(&m, settings(Some("<@&42>"), None));
