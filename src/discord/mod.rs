@@ -9,7 +9,7 @@ mod split;
 
 use crate::ai_runner::{AiRunner, AiSettings};
 use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, EditTarget, Reply, User};
-pub use redact::redact;
+pub use redact::{error_chain, redact};
 use rest::{Body, Failure};
 use serenity::all::{
     ActionRowComponent, AutoArchiveDuration, ButtonKind, ButtonStyle as DButtonStyle, Channel,
@@ -321,24 +321,6 @@ async fn deliver_edit(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
 /// request's URL carries.
 fn said(e: &Failure) -> String {
     redact(&e.to_string(), &[])
-}
-
-/// An error with its causes, each cause said once: one whose text its parent already
-/// contains (as serenity and reqwest repeat their sources) is left out.
-pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = e.to_string();
-    let mut parent = out.clone();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !text.is_empty() && !parent.contains(&text) {
-            out.push_str(": ");
-            out.push_str(&text);
-        }
-        parent = text;
-        source = s.source();
-    }
-    out
 }
 
 /// The Discord error code of a refused request.

@@ -1,7 +1,7 @@
 //! Secrets taken out of text that is logged or stored: the bot token, and the interaction
 //! tokens in Discord's URLs (`/interactions/{id}/{token}`, `/webhooks/{app}/{token}`) and in
 //! payloads (`"token":"…"`, `token: "…"`). An interaction token lets anyone answer in the bot's
-//! name for 15 minutes.
+//! name for 15 minutes. Also an error's causes in words, each said once, for the same logs.
 
 /// What a secret is replaced with.
 const HIDDEN: &str = "[redacted]";
@@ -54,6 +54,24 @@ fn hide_after(text: &str, marker: &str, skip_id: bool, ends: impl Fn(char) -> bo
         rest = &tail[len..];
     }
     out.push_str(rest);
+    out
+}
+
+/// An error with its causes, each cause said once: one whose text its parent already
+/// contains (as serenity and reqwest repeat their sources) is left out.
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut parent = out.clone();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !text.is_empty() && !parent.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        parent = text;
+        source = s.source();
+    }
     out
 }
 

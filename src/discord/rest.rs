@@ -219,7 +219,7 @@ pub(super) async fn request(
                 retry_after: Some(wait),
             });
         }
-        tracing::debug!(route = %super::redact(&key, &[]), ms = wait.as_millis() as u64, "waiting out a rate limit");
+        tracing::debug!(route = %super::redact::redact(&key, &[]), ms = wait.as_millis() as u64, "waiting out a rate limit");
         tokio::time::sleep(wait).await;
     }
     let base = http
@@ -251,7 +251,7 @@ pub(super) async fn request(
     let response = req
         .send()
         .await
-        .map_err(|e| Failure::Unanswered(super::error_chain(&e)))?;
+        .map_err(|e| Failure::Unanswered(super::redact::error_chain(&e)))?;
     let status = response.status().as_u16();
     let headers = response.headers().clone();
     let header = |name: &str| {
@@ -269,7 +269,7 @@ pub(super) async fn request(
     let text = response
         .text()
         .await
-        .map_err(|e| Failure::Unanswered(super::error_chain(&e)))?;
+        .map_err(|e| Failure::Unanswered(super::redact::error_chain(&e)))?;
     let json: Option<Value> = serde_json::from_str(&text).ok();
     let now = Instant::now();
     if header("x-ratelimit-remaining").as_deref() == Some("0") {
