@@ -213,7 +213,7 @@ pub fn run(
         Err(f) => return Err(RunError::Move(lines, f)),
     };
     if let Some(depth) = perft {
-        let work = playout::perft_work(&pos, depth, PERFT_WORK_LIMIT);
+        let work = playout::perft_work(&pos, depth);
         if work > PERFT_WORK_LIMIT {
             return Err(RunError::PerftTooDeep { depth, work });
         }
