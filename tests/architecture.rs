@@ -337,3 +337,314 @@ fn a_planted_cycle_is_found() {
     assert!(p.contains(&vec!["bot".into(), "text".into()]));
     assert!(p.contains(&vec!["game".into(), "Variant".into()]));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Calls as well as imports, inside the bot core.
+//
+// A capability of `src/bot/` uses another when it imports from it (`use super::clocks::…`) or
+// calls a method that the other defines on `Bot` (`self.expire_if_due(…)`, `bot.tick()`,
+// `Bot::settings` in the command table): a call through a `Bot` method counts as a call. The
+// foundation (what goes in and out, messages, the session, the lifecycle that raises
+// `GameEnded`) may be used by every capability and uses none. Capabilities react to a game's end
+// only by subscribing to `GameEnded` (the list in `entry.rs`), never by calling each other.
+
+/// The foundation of the bot core: used by any capability, using none.
+const FOUNDATION: &[&str] = &[
+    "reply",
+    "time",
+    "text",
+    "options",
+    "outbox",
+    "session",
+    "lifecycle",
+];
+
+/// Each capability of the bot core with the capabilities it may use, bottom up. Every use must
+/// be declared here, and this graph has no cycle.
+const CAPABILITIES: &[(&str, &[&str])] = &[
+    ("moderation", &[]),
+    ("delivery", &[]),
+    ("live", &[]),
+    ("ratings", &[]),
+    ("matches", &[]),
+    ("clocks", &[]),
+    ("play", &["clocks", "moderation"]),
+    ("discussion", &["play"]),
+    ("info", &["discussion"]),
+    ("archive", &["info"]),
+    ("analysis", &["info"]),
+    ("draws", &["clocks"]),
+    ("ai_games", &["play", "clocks"]),
+    ("lobby", &["ai_games"]),
+    ("tournaments", &["moderation"]),
+    (
+        "settings",
+        &["clocks", "lobby", "ai_games", "tournaments", "moderation"],
+    ),
+    // The entry points: the command table and its dispatch, making the bot (with the list of
+    // `GameEnded`'s subscribers) and the clock tick.
+    (
+        "commands",
+        &[
+            "moderation",
+            "delivery",
+            "live",
+            "ratings",
+            "clocks",
+            "play",
+            "info",
+            "archive",
+            "analysis",
+            "draws",
+            "ai_games",
+            "lobby",
+            "tournaments",
+            "settings",
+            "discussion",
+        ],
+    ),
+    (
+        "entry",
+        &[
+            "draws",
+            "ratings",
+            "matches",
+            "lobby",
+            "tournaments",
+            "clocks",
+        ],
+    ),
+];
+
+/// The methods each module of the bot core defines on `Bot` (in its `impl Bot` blocks, outside
+/// tests): method name -> module.
+fn bot_methods(bot: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    let mut defs = BTreeMap::new();
+    for (m, text) in bot {
+        let mut inside = false;
+        for line in without_tests(text).lines() {
+            if line.starts_with("impl Bot {") {
+                inside = true;
+                continue;
+            }
+            if inside && line == "}" {
+                inside = false;
+                continue;
+            }
+            if !inside {
+                continue;
+            }
+            // A method at the impl's own indentation.
+            let Some(rest) = line.strip_prefix("    ") else {
+                continue;
+            };
+            let rest = rest
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("pub ");
+            if let Some(sig) = rest.strip_prefix("fn ") {
+                let name: String = sig
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let before = defs.insert(name.clone(), m.clone());
+                assert!(
+                    before.is_none() || before.as_deref() == Some(m.as_str()),
+                    "Bot::{name} is defined twice"
+                );
+            }
+        }
+    }
+    defs
+}
+
+/// The bot core's modules (`bot::play` as `play`) with their text, from a crate's modules.
+fn bot_modules(mods: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    mods.iter()
+        .filter_map(|(m, t)| Some((m.strip_prefix("bot::")?.to_string(), t.clone())))
+        .collect()
+}
+
+/// Who uses whom in the bot core, by import or by a call of a `Bot` method (`self.name(` in
+/// its methods, `bot.name(` elsewhere, or the path `Bot::name`): module -> (used module -> what: `use` or the methods called).
+fn bot_uses(
+    mods: &BTreeMap<String, String>,
+) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let bot = bot_modules(mods);
+    let defs = bot_methods(&bot);
+    let top = |m: &str| m.split("::").next().unwrap_or(m).to_string();
+    let mut uses: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (m, text) in &bot {
+        let code = without_tests(text);
+        let entry = uses.entry(top(m)).or_default();
+        let full = format!("bot::{m}");
+        for p in paths(&full, &code)
+            .into_iter()
+            .chain(child_paths(mods, &full, &code))
+        {
+            if let Some(d) = resolve(mods, &p).and_then(|d| d.strip_prefix("bot::").map(top)) {
+                if d != top(m) {
+                    entry.entry(d).or_default().insert("use".into());
+                }
+            }
+        }
+        let bytes = code.as_bytes();
+        let ident = |from: usize| -> String {
+            bytes[from..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .map(|b| *b as char)
+                .collect()
+        };
+        for i in 0..bytes.len() {
+            // A method call on a `Bot`: named `self` in its methods, `bot` elsewhere
+            // (`s.bot` in a session).
+            let receiver = |word: &[u8]| {
+                bytes[..i].ends_with(word)
+                    && (i == word.len()
+                        || !(bytes[i - word.len() - 1].is_ascii_alphanumeric()
+                            || bytes[i - word.len() - 1] == b'_'))
+            };
+            let after_dot = bytes[i] == b'.' && (receiver(b"self") || receiver(b"bot"));
+            let after_path = bytes[i..].starts_with(b"Bot::")
+                && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'));
+            if !(after_dot || after_path) {
+                continue;
+            }
+            let start = i + if after_dot { 1 } else { 5 };
+            let name = ident(start);
+            if name.is_empty() {
+                continue;
+            }
+            let rest = &bytes[start + name.len()..];
+            let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+            // A call `.name(`, a turbofish `.name::<`, or a path `Bot::name` (as a function).
+            if after_dot && !(rest.starts_with(b"(") || rest.starts_with(b"::<")) {
+                continue;
+            }
+            if let Some(d) = defs.get(&name).map(|d| top(d)) {
+                if d != top(m) {
+                    entry.entry(d).or_default().insert(name);
+                }
+            }
+        }
+    }
+    uses
+}
+
+/// What breaks the declared capability graph in `mods`: uses not declared (or of a capability
+/// by the foundation), modules that are neither, and cycles among the declared uses.
+fn capability_faults(mods: &BTreeMap<String, String>, declared: &[(&str, &[&str])]) -> Vec<String> {
+    let mut faults = Vec::new();
+    let allowed: BTreeMap<&str, BTreeSet<&str>> = declared
+        .iter()
+        .map(|(c, uses)| (*c, uses.iter().copied().collect()))
+        .collect();
+    for (m, used) in bot_uses(mods) {
+        if m == "mod" || m.is_empty() {
+            continue;
+        }
+        let foundation = FOUNDATION.contains(&m.as_str());
+        if !foundation && !allowed.contains_key(m.as_str()) {
+            faults.push(format!(
+                "bot::{m} is neither foundation nor a declared capability"
+            ));
+            continue;
+        }
+        for (d, what) in used {
+            if FOUNDATION.contains(&d.as_str()) && !foundation {
+                continue;
+            }
+            if FOUNDATION.contains(&d.as_str()) && foundation {
+                continue; // The foundation's own import graph is checked above.
+            }
+            let ok = !foundation && allowed[m.as_str()].contains(d.as_str());
+            if !ok {
+                let what: Vec<String> = what.into_iter().collect();
+                faults.push(format!(
+                    "bot::{m} uses bot::{d} ({}) without a declared edge",
+                    what.join(", ")
+                ));
+            }
+        }
+    }
+    let g: BTreeMap<String, BTreeSet<String>> = declared
+        .iter()
+        .map(|(c, uses)| (c.to_string(), uses.iter().map(|u| u.to_string()).collect()))
+        .collect();
+    if let Some(c) = cycle(&g) {
+        faults.push(format!("capability cycle: {}", c.join(" -> ")));
+    }
+    faults
+}
+
+#[test]
+fn capabilities_use_each_other_only_along_declared_edges() {
+    let mods = modules();
+    for (m, used) in bot_uses(&mods) {
+        let list: Vec<String> = used
+            .iter()
+            .map(|(d, what)| {
+                format!(
+                    "{d}({})",
+                    what.iter().cloned().collect::<Vec<_>>().join(",")
+                )
+            })
+            .collect();
+        println!("{m} -> {}", list.join(" "));
+    }
+    // The parser sees calls through `Bot` methods.
+    let uses = bot_uses(&mods);
+    assert!(uses["ai_games"]["play"].contains("play_checked"));
+    assert!(uses["entry"]["clocks"].contains("settle_clocks"));
+    let faults = capability_faults(&mods, CAPABILITIES);
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+#[test]
+fn a_planted_call_cycle_is_caught() {
+    // A copy of the sources where the clocks call back into the lobby (declared, so that only
+    // the cycle is left to catch): lobby -> ai_games -> clocks -> lobby.
+    let mut mods = modules();
+    let clocks = mods.get_mut("bot::clocks").unwrap();
+    clocks.push_str(
+        "\nimpl Bot {\n    fn planted(&self) {\n        self.expire_challenges(0);\n    }\n}\n",
+    );
+    let mut declared: Vec<(&str, Vec<&str>)> =
+        CAPABILITIES.iter().map(|(c, u)| (*c, u.to_vec())).collect();
+    let plain: Vec<(&str, &[&str])> = declared.iter().map(|(c, u)| (*c, u.as_slice())).collect();
+    // Undeclared, the call is refused as such.
+    let faults = capability_faults(&mods, &plain);
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.contains("bot::clocks uses bot::lobby (expire_challenges)")),
+        "{faults:?}"
+    );
+    // Declared, the cycle is caught.
+    for (c, u) in &mut declared {
+        if *c == "clocks" {
+            u.push("lobby");
+        }
+    }
+    let planted: Vec<(&str, &[&str])> = declared.iter().map(|(c, u)| (*c, u.as_slice())).collect();
+    let faults = capability_faults(&mods, &planted);
+    assert!(
+        faults.iter().any(|f| f.starts_with("capability cycle:")
+            && f.contains("clocks -> lobby")
+            && f.contains("ai_games")),
+        "{faults:?}"
+    );
+    // A call through `Bot::name` (a function path) counts as well.
+    let mut mods = modules();
+    mods.get_mut("bot::ratings")
+        .unwrap()
+        .push_str("\nfn planted() -> usize {\n    let f = Bot::tick;\n    0\n}\n");
+    let faults = capability_faults(&mods, CAPABILITIES);
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.contains("bot::ratings uses bot::entry (tick)")),
+        "{faults:?}"
+    );
+}

@@ -24,7 +24,7 @@ pub(crate) const DEFAULT_MAX_AI_GAMES: u32 = 3;
 
 /// How many games against the AI a player may have in progress on the server at once.
 pub(crate) fn max_ai_games(tx: &Tx, server: &str) -> Outcome<u32> {
-    super::lobby::server_number(tx, server, "max_ai_games", DEFAULT_MAX_AI_GAMES)
+    super::session::server_number(tx, server, "max_ai_games", DEFAULT_MAX_AI_GAMES)
 }
 
 /// Why `ctx.user` may not start one more game against the AI: the server's `max_ai_games`, if

@@ -2,18 +2,16 @@
 //! reminder state live in SQLite, so [`Bot::tick`] after a restart catches up on what fell due,
 //! exactly once (each game is settled in its own transaction).
 
-use super::lobby;
-use super::moderation::record_action;
+use super::lifecycle::{self, aborted};
 use super::options::{choices, Choices};
 use super::reply::{ButtonStyle, Ctx, Part, Reply};
 use super::session::{
-    default_time_control, has_moved, load_game, server_rate_limit, turn_clock, Bot, Fail, Loaded,
-    Out, Outcome,
+    has_moved, load_game, turn_clock, Bot, EndCause, Fail, GameEnded, Loaded, Out, Outcome,
 };
 use super::text::{self, Builder};
 use super::time::{
-    date_text, left_text, plural, vacation_charge, vacation_days_available, vacation_left,
-    TimeControl, DAY, HOUR, VACATION_DAYS, VACATION_WINDOW,
+    date_text, left_text, plural, vacation_charge, vacation_days_available, vacation_left, DAY,
+    HOUR, VACATION_DAYS, VACATION_WINDOW,
 };
 use crate::game::{forfeit, EndReason};
 use crate::render::Frame;
@@ -43,7 +41,7 @@ choices!(Reminders {
 });
 
 /// A player's reminder setting.
-fn reminders_of(tx: &Tx, user: &str) -> Outcome<Reminders> {
+pub(crate) fn reminders_of(tx: &Tx, user: &str) -> Outcome<Reminders> {
     Ok(tx
         .user_setting(user, "reminders")?
         .and_then(|r| Reminders::parse_text(&r))
@@ -51,7 +49,7 @@ fn reminders_of(tx: &Tx, user: &str) -> Outcome<Reminders> {
 }
 
 /// The server's first-reminder delay, in hours.
-fn server_reminder_hours(tx: &Tx, server: &str) -> Outcome<i64> {
+pub(crate) fn server_reminder_hours(tx: &Tx, server: &str) -> Outcome<i64> {
     Ok(tx
         .server_setting(server, "reminder_hours")?
         .and_then(|h| h.parse::<i64>().ok())
@@ -145,7 +143,7 @@ pub(crate) fn restore_turn(tx: &Tx, l: &Loaded, left: Option<i64>, now: i64) -> 
 }
 
 /// The whole days of vacation `user` can start at `now` ([`VACATION_DAYS`] in any 365 days).
-fn vacation_available(tx: &Tx, user: &str, now: i64) -> Outcome<u32> {
+pub(crate) fn vacation_available(tx: &Tx, user: &str, now: i64) -> Outcome<u32> {
     // A vacation counts from its start for at most its length rounded up to whole days, so
     // those ending more than 365 days and one day ago no longer count.
     let taken: Vec<(i64, i64)> = tx
@@ -157,12 +155,11 @@ fn vacation_available(tx: &Tx, user: &str, now: i64) -> Outcome<u32> {
 }
 
 impl Bot {
-    /// Settles everything that fell due: timeouts, then reminders, then expired challenges
-    /// ([`Bot::expire_challenges`]). Returns the messages to post
-    /// (each says where: [`Reply::channel`] or [`Reply::dm`]). Safe to call often and from
-    /// several processes: each game is settled once, in its own transaction.
-    pub fn tick(&self) -> Vec<Reply> {
-        let now = self.now();
+    /// Settles the clocks that fell due at `now`: each game's timeout, or else its reminder.
+    /// Returns the messages to post (each says where: [`Reply::channel`] or [`Reply::dm`]).
+    /// Safe to call often and from several processes: each game is settled once, in its own
+    /// transaction.
+    pub(crate) fn settle_clocks(&self, now: i64) -> Vec<Reply> {
         let ids = match self.read(|tx| Ok(tx.clocked_games()?)) {
             Ok(ids) => ids,
             Err(e) => {
@@ -181,7 +178,6 @@ impl Bot {
                 }
             }
         }
-        out.extend(self.expire_challenges(now));
         out
     }
 
@@ -224,7 +220,7 @@ impl Bot {
                     side.name()
                 ));
             let b = text::ping_players(b, &l.game, &l.names, " ");
-            let mut outs = self.abort_game(tx, l, b, false, now)?;
+            let mut outs = aborted(&self.session(tx, now), l, EndCause::NoShow, b)?;
             for out in &mut outs {
                 out.reply.channel = Some(l.game.channel_id.clone());
             }
@@ -266,7 +262,12 @@ impl Bot {
             Frame::new(l.names.clone(), None).with_result(o),
             format!("game-{}-final.png", l.game.id),
         );
-        let mut outs = self.end_game(tx, l, b, o, board, now)?;
+        let ended = GameEnded {
+            game: l,
+            outcome: Some(&o),
+            reason: EndCause::TimedOut,
+        };
+        let mut outs = lifecycle::end_game(&self.session(tx, now), ended, b, Some(board))?;
         // In the game's channel, unless a message says where it goes (a tournament's next
         // round, announced in the tournament's channel).
         for out in &mut outs {
@@ -522,180 +523,6 @@ impl Bot {
             outs.insert(0, Out::text(note));
             Ok(outs)
         })
-    }
-
-    /// `settings`: your reminders (channel, dm or off); Manage Server: the server's default time
-    /// control, first-reminder delay and limits (days a challenge stays open, open challenges
-    /// per player, commands per player per 10 seconds, games against the AI in progress per
-    /// player). Without options, shows the settings.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn settings(
-        &self,
-        ctx: &Ctx,
-        reminders: Option<Reminders>,
-        default_days: Option<TimeControl>,
-        reminder_hours: Option<u32>,
-        challenge_days: Option<u32>,
-        max_challenges: Option<u32>,
-        rate_limit: Option<u32>,
-        max_ai_games: Option<u32>,
-        tournament_role: Option<String>,
-    ) -> Outcome<Vec<Out>> {
-        let tournament_role = tournament_role
-            .map(|r| super::tournaments::parse_role(&r).map_err(Fail::User))
-            .transpose()?;
-        let server_change = tournament_role.is_some()
-            || default_days.is_some()
-            || reminder_hours.is_some()
-            || challenge_days.is_some()
-            || max_challenges.is_some()
-            || rate_limit.is_some()
-            || max_ai_games.is_some();
-        if server_change && !ctx.manager {
-            return Err(Fail::User(
-                "Only members with Manage Server can change the server's clock settings and \
-                 limits; your own reminders are yours to set."
-                    .into(),
-            ));
-        }
-        if let Some(h) = reminder_hours {
-            if !(1..=168).contains(&h) {
-                return Err(Fail::User(
-                    "The first reminder comes after 1 to 168 hours.".into(),
-                ));
-            }
-        }
-        for (value, range, what) in [
-            (
-                challenge_days,
-                1..=90,
-                "A challenge stays open 1 to 90 days.",
-            ),
-            (
-                max_challenges,
-                1..=100,
-                "A player may have 1 to 100 open challenges.",
-            ),
-            (
-                rate_limit,
-                1..=100,
-                "The rate limit is 1 to 100 commands per 10 seconds.",
-            ),
-            (
-                max_ai_games,
-                1..=20,
-                "A player may have 1 to 20 games against the AI in progress.",
-            ),
-        ] {
-            if value.is_some_and(|v| !range.contains(&v)) {
-                return Err(Fail::User(what.into()));
-            }
-        }
-        let replies = self.write(ctx, |tx, now| {
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            if let Some(r) = reminders {
-                tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;
-            }
-            if let Some(d) = default_days {
-                tx.set_server_setting(&ctx.server, "default_days", d.id())?;
-            }
-            if let Some(h) = reminder_hours {
-                tx.set_server_setting(&ctx.server, "reminder_hours", &h.to_string())?;
-            }
-            for (key, value) in [
-                ("challenge_days", challenge_days),
-                ("max_challenges", max_challenges),
-                ("rate_limit", rate_limit),
-                ("max_ai_games", max_ai_games),
-            ] {
-                if let Some(v) = value {
-                    tx.set_server_setting(&ctx.server, key, &v.to_string())?;
-                }
-            }
-            if let Some(r) = &tournament_role {
-                super::tournaments::set_creator_role(tx, &ctx.server, r.as_deref())?;
-            }
-            let mut outs = Vec::new();
-            if server_change {
-                let mut changed = Vec::new();
-                if let Some(r) = &tournament_role {
-                    changed.push(match r {
-                        Some(id) => format!(
-                            "tournament-role set to <@&{}>",
-                            super::reply::escape_markdown(id)
-                        ),
-                        None => "tournament-role cleared (moderators only)".to_string(),
-                    });
-                }
-                if let Some(d) = default_days {
-                    changed.push(format!("default-days set to {}", d.id()));
-                }
-                for (key, value) in [
-                    ("reminder-hours", reminder_hours),
-                    ("challenge-days", challenge_days),
-                    ("max-challenges", max_challenges),
-                    ("rate-limit", rate_limit),
-                    ("max-ai-games", max_ai_games),
-                ] {
-                    if let Some(v) = value {
-                        changed.push(format!("{key} set to {v}"));
-                    }
-                }
-                // What the entry is about: the clocks and limits, who may create tournaments,
-                // or both.
-                let clocks = changed.len() > usize::from(tournament_role.is_some());
-                let subject = match (clocks, tournament_role.is_some()) {
-                    (true, false) => "the server's clock settings and limits",
-                    (false, _) => "who may create tournaments on the server",
-                    (true, true) => {
-                        "the server's clock settings and limits, and who may create tournaments"
-                    }
-                };
-                outs.extend(record_action(
-                    tx,
-                    ctx,
-                    "settings",
-                    subject,
-                    &changed.join(", "),
-                    now,
-                )?);
-            }
-            let how = reminders_of(tx, &ctx.user.id)?.id();
-            let days = default_time_control(tx, &ctx.server)?;
-            let hours = server_reminder_hours(tx, &ctx.server)?;
-            let text = format!(
-                "Your reminders: **{how}** (channel, dm or off). Vacation left: {} \
-                 ({VACATION_DAYS} days in any 365 days).\n\
-                 This server: default time control **{}**, first reminder after {} or a quarter \
-                 of the time per move, whichever is later. Challenges expire after {}; each \
-                 player may have {} open, send {} per 10 seconds and play {} against the AI \
-                 at once (Manage Server can change these).",
-                vacation_left(vacation_available(tx, &ctx.user.id, now)?),
-                if days == TimeControl::NoClock {
-                    "none".to_string()
-                } else {
-                    days.to_string()
-                },
-                plural(hours, "hour"),
-                plural(i64::from(lobby::challenge_days(tx, &ctx.server)?), "day"),
-                plural(
-                    i64::from(lobby::max_challenges(tx, &ctx.server)?),
-                    "challenge"
-                ),
-                plural(i64::from(server_rate_limit(tx, &ctx.server)?), "command"),
-                plural(
-                    i64::from(super::ai_games::max_ai_games(tx, &ctx.server)?),
-                    "game"
-                ),
-            ) + &super::tournaments::creator_role_text(tx, &ctx.server)?;
-            outs.insert(0, Out::text(Reply::private(text)));
-            Ok(outs)
-        })?;
-        if let Some(limit) = rate_limit {
-            // Committed: the new rate applies from the next command.
-            self.remember_rate_limit(&ctx.server, limit);
-        }
-        Ok(replies)
     }
 }
 

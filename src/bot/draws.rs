@@ -1,10 +1,14 @@
 //! Draw offers (RULES.md Part E): either player offers a draw at any time; the offer stands
 //! until the opponent accepts or declines it, or a move (a pass, a takeback) makes it lapse.
-//! An accepted draw ends the game through [`Bot::end_game`], scored by [`agreed_draw`].
+//! An accepted draw ends the game through `lifecycle::end_game`, scored by [`agreed_draw`];
+//! whatever else ends a game spends its pending offer ([`game_ended`]).
 
+use super::lifecycle;
 use super::options::choices;
 use super::reply::{escape_markdown, ButtonStyle, Ctx};
-use super::session::{load_pressed, Bot, Fail, Loaded, Out, Outcome};
+use super::session::{
+    load_pressed, Announcement, Bot, EndCause, Fail, GameEnded, Loaded, Out, Outcome, Session,
+};
 use super::text::{self, Builder};
 use crate::game::agreed_draw;
 use crate::render::Frame;
@@ -21,6 +25,26 @@ choices!(DrawAnswer {
     Accept => "accept", "accept" | "yes" | "allow";
     Decline => "decline", "decline" | "no" | "refuse";
 });
+
+/// Subscriber: a draw offer still pending when the game ends is spent with it. When the
+/// announcement gives a result (not a withdrawal, not an abort), it also closes the offer's
+/// message: "the game ended before it was answered".
+pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> Outcome<()> {
+    let l = e.game;
+    let spent = s.tx.clear_draw_offer(l.game.id)?;
+    if e.outcome.is_none() || e.reason == EndCause::Withdrawn {
+        return Ok(());
+    }
+    ann.retire = spent.map(|offer| {
+        let seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
+        text::draw_offer_closed(
+            &l.game,
+            (l.game.seats[seat].as_str(), l.names[seat].as_str()),
+            Builder::new().text("; the game ended before it was answered."),
+        )
+    });
+    Ok(())
+}
 
 impl Bot {
     /// `/draw`: offers a draw to the opponent; with an answer (or a button), answers the
@@ -116,7 +140,13 @@ impl Bot {
             Frame::new(l.names.clone(), None).with_result(o),
             format!("game-{}-final.png", l.game.id),
         );
-        let mut outs = self.end_game(tx, l, b, o, board, now)?;
+        let ended = GameEnded {
+            game: l,
+            outcome: Some(&o),
+            reason: EndCause::DrawAgreed,
+        };
+        let s = self.session(tx, now);
+        let mut outs = lifecycle::end_game(&s, ended, b, Some(board))?;
         if let Some(first) = outs.first_mut() {
             first.reply.pressed_message = Some(closed.text.clone());
             first.reply.retire = Some(closed);

@@ -3,7 +3,8 @@
 
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Part, Reply, Retire, User};
 use super::session::{
-    busy_channel, create_game, default_time_control, game_start, names, Bot, Fail, Out, Outcome,
+    busy_channel, create_game, default_time_control, game_start, names, server_number,
+    Announcement, Bot, Fail, GameEnded, Out, Outcome, Session,
 };
 use super::text::Builder;
 use super::time::{plural, TimeControl, DAY};
@@ -23,15 +24,6 @@ pub(crate) const MIN_CHALLENGE_DAYS: u32 = 1;
 /// The refusal of a challenge to oneself.
 const SELF_CHALLENGE: &str = "You cannot challenge yourself: name another player as the opponent.";
 
-/// A server's number setting `key`, or `default` when unset or unreadable.
-pub(super) fn server_number(tx: &Tx, server: &str, key: &str, default: u32) -> Outcome<u32> {
-    Ok(tx
-        .server_setting(server, key)?
-        .and_then(|n| n.parse::<u32>().ok())
-        .filter(|n| *n >= 1)
-        .unwrap_or(default))
-}
-
 /// How many open challenges a user may have on the server.
 pub(crate) fn max_challenges(tx: &Tx, server: &str) -> Outcome<u32> {
     server_number(tx, server, "max_challenges", DEFAULT_MAX_CHALLENGES)
@@ -41,6 +33,25 @@ pub(crate) fn max_challenges(tx: &Tx, server: &str) -> Outcome<u32> {
 pub(crate) fn challenge_days(tx: &Tx, server: &str) -> Outcome<u32> {
     server_number(tx, server, "challenge_days", DEFAULT_CHALLENGE_DAYS)
         .map(|d| d.max(MIN_CHALLENGE_DAYS))
+}
+
+/// Subscriber: either player may ask for a rematch of a game decided by a result: of a single
+/// game at once, of a match once the match is over (never of a game against the AI, nor of a
+/// tournament's).
+pub(crate) fn offer_rematch(_: &Session, e: &GameEnded, ann: &mut Announcement) -> Outcome<()> {
+    let g = &e.game.game;
+    if e.outcome.is_some()
+        && !ann.next_game
+        && g.pairing_id.is_none()
+        && g.ai_levels.iter().all(Option::is_none)
+    {
+        ann.text = std::mem::take(&mut ann.text).button(
+            format!("rematch:{}", g.id),
+            "Rematch",
+            ButtonStyle::Primary,
+        );
+    }
+    Ok(())
 }
 
 impl Bot {

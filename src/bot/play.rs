@@ -2,12 +2,13 @@
 //! takebacks.
 
 use super::clocks::{record_clock_left, restore_turn};
+use super::lifecycle::{self, aborted};
 use super::moderation::record_action;
 use super::options::choices;
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Retire, User};
 use super::session::{
-    both_moved, load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, Fail,
-    Loaded, Out, Outcome,
+    both_moved, load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, EndCause,
+    Fail, GameEnded, Loaded, Out, Outcome,
 };
 use super::text::{self, Builder};
 use crate::game::{describe, forfeit, EndReason, Move, ParseMoveError, Position, Side};
@@ -252,7 +253,12 @@ impl Bot {
             format!("game-{}-ply-{}.png", l.game.id, l.pos.ply()),
         );
         if let Some(o) = l.pos.outcome().copied() {
-            return self.end_game(tx, l, b, o, board, now);
+            let ended = GameEnded {
+                game: l,
+                outcome: Some(&o),
+                reason: EndCause::Board,
+            };
+            return lifecycle::end_game(&self.session(tx, now), ended, b, Some(board));
         }
         start_turn(tx, l, now)?;
         let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
@@ -333,7 +339,12 @@ impl Bot {
                 Frame::new(l.names.clone(), None).with_result(o),
                 format!("game-{}-final.png", l.game.id),
             );
-            self.end_game(tx, l, b, o, board, now)
+            let ended = GameEnded {
+                game: l,
+                outcome: Some(&o),
+                reason: EndCause::Resigned,
+            };
+            lifecycle::end_game(&self.session(tx, now), ended, b, Some(board))
         })
     }
 
@@ -357,7 +368,7 @@ impl Bot {
                 .ping(&l.game.seats[other], &l.names[other])
                 .text(", the channel is free for a new game.");
         }
-        self.abort_game(tx, l, b, true, now)
+        aborted(&self.session(tx, now), l, EndCause::Aborted, b)
     }
 
     /// `/abort [reason]`: a player's before the first move (a match game is replayed), or a
@@ -408,7 +419,7 @@ impl Bot {
                         .text(", the channel is free for a new game.");
                 }
             }
-            self.abort_game(tx, &l, b, true, now)
+            aborted(&self.session(tx, now), &l, EndCause::Aborted, b)
         })
     }
 
@@ -432,7 +443,7 @@ impl Bot {
         };
         let b =
             text::ping_players(b.text("No result, no points. "), &l.game, &l.names, ", ").text(".");
-        let mut outs = self.abort_game(tx, l, b, false, now)?;
+        let mut outs = aborted(&self.session(tx, now), l, EndCause::ModeratorAbort, b)?;
         let subject = format!("game #{} in <#{}>", l.game.id, l.game.channel_id);
         let detail = format!(
             "aborted{}; reason: {}",

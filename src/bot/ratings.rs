@@ -2,7 +2,7 @@
 //! `/leaderboard` and `/profile` commands.
 
 use super::reply::{escape_markdown, Attachment, Ctx, User};
-use super::session::{Bot, Out, Outcome};
+use super::session::{Announcement, Bot, GameEnded, Out, Outcome, Session};
 use super::text::{self, Builder};
 use super::time::{date_text, DAY};
 use crate::game::rating::{self, Rating};
@@ -132,34 +132,45 @@ pub(crate) fn rate(
     Ok(Some([(before[0], after[0]), (before[1], after[1])]))
 }
 
-impl Bot {
-    /// Rates a finished game (Part F.6) in the transaction that records its result (see
-    /// [`rate`]); `b` gains the line that tells the players (nothing for a game that is not
-    /// rated).
-    pub(crate) fn rate_game(
-        &self,
-        tx: &Tx,
-        game: &GameRow,
-        outcome: &GameOutcome,
-        names: &[String; 2],
-        now: i64,
-        b: Builder,
-    ) -> Outcome<Builder> {
-        let Some(changes) = rate(tx, game, outcome, now)? else {
-            return Ok(b);
-        };
-        let mut b = b.text(format!("\nRatings ({}): ", game.options.variant.id()));
-        for (seat, (before, after)) in changes.iter().enumerate() {
-            b = b.user(&game.seats[seat], &names[seat]).text(format!(
-                " {} ({}){}",
-                shown(after.rating, after.rd),
-                signed(after.rating - before.rating),
-                if seat == 0 { ", " } else { "." }
-            ));
-        }
-        Ok(b)
-    }
+/// Subscriber: a rated game's Glicko-2 update, stored with its result ([`rate`]); the
+/// announcement gains the line that tells the players (nothing for a game that is not rated).
+pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> Outcome<()> {
+    let Some(o) = e.outcome else {
+        return Ok(());
+    };
+    let l = e.game;
+    let b = std::mem::take(&mut ann.text);
+    ann.text = rate_game(s.tx, &l.game, o, &l.names, s.now, b)?;
+    Ok(())
+}
 
+/// Rates a finished game (Part F.6) in the transaction that records its result (see
+/// [`rate`]); `b` gains the line that tells the players (nothing for a game that is not
+/// rated).
+fn rate_game(
+    tx: &Tx,
+    game: &GameRow,
+    outcome: &GameOutcome,
+    names: &[String; 2],
+    now: i64,
+    b: Builder,
+) -> Outcome<Builder> {
+    let Some(changes) = rate(tx, game, outcome, now)? else {
+        return Ok(b);
+    };
+    let mut b = b.text(format!("\nRatings ({}): ", game.options.variant.id()));
+    for (seat, (before, after)) in changes.iter().enumerate() {
+        b = b.user(&game.seats[seat], &names[seat]).text(format!(
+            " {} ({}){}",
+            shown(after.rating, after.rd),
+            signed(after.rating - before.rating),
+            if seat == 0 { ", " } else { "." }
+        ));
+    }
+    Ok(b)
+}
+
+impl Bot {
     /// `/leaderboard [variant]`: the server's best players of a game with a rated game in the
     /// last 90 days, as a picture and a short text. Without a variant, the game with the most
     /// such players (the others are named).

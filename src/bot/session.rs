@@ -70,6 +70,85 @@ struct RateLimits {
     servers: Mutex<HashMap<String, u32>>,
 }
 
+/// A change in progress: its transaction, the time it runs at, and the bot it runs in (for
+/// lots, images and the list of what reacts to a game's end).
+pub(crate) struct Session<'a> {
+    pub tx: &'a Tx<'a>,
+    pub now: i64,
+    pub bot: &'a Bot,
+}
+
+/// How a game came to an end: the cause of a [`GameEnded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EndCause {
+    /// A move, or a forced pass, that finished the game on the board.
+    Board,
+    /// A player resigned.
+    Resigned,
+    /// The player to move ran out of time (after their first move, or in a tournament).
+    TimedOut,
+    /// The players agreed a draw.
+    DrawAgreed,
+    /// A player was withdrawn from its tournament: resigned for them.
+    Withdrawn,
+    /// Aborted by a player before the first move, or by a resignation before both players
+    /// had moved: a match game is replayed.
+    Aborted,
+    /// Aborted because time ran out before the player's first move: a match is called off.
+    NoShow,
+    /// Aborted by a moderator: a match is called off.
+    ModeratorAbort,
+    /// Aborted because its tournament was called off (nothing announced per game).
+    TournamentCancelled,
+    /// Aborted because the other game of its tournament match was forfeited (nothing
+    /// announced).
+    MatchForfeited,
+}
+
+/// The one event of a game's end, raised by `lifecycle::end_game` inside the transaction of
+/// the change that ended it: the game as it was, its result (`None`: aborted, no result), and
+/// how it ended.
+pub(crate) struct GameEnded<'a> {
+    pub game: &'a Loaded,
+    pub outcome: Option<&'a crate::game::Outcome>,
+    pub reason: EndCause,
+}
+
+/// The board of an announcement: the position, what is drawn with it, the file name.
+pub(crate) type Board = (Position, Frame, String);
+
+/// The message announcing a game's end, as the subscribers of [`GameEnded`] build it: its text
+/// (each appends to it in turn), its board, the message it retires, and what follows it.
+pub(crate) struct Announcement {
+    pub text: Builder,
+    pub board: Option<Board>,
+    pub retire: Option<super::reply::Retire>,
+    /// A match's next game started with this end (no rematch is offered then).
+    pub next_game: bool,
+    /// The messages that follow the announcement, in order.
+    pub after: Vec<Out>,
+}
+
+impl Announcement {
+    /// The announcement and what follows it.
+    pub fn into_outs(self) -> Vec<Out> {
+        let mut reply = self.text.build();
+        reply.retire = self.retire;
+        let mut outs = vec![Out {
+            reply,
+            board: self.board,
+        }];
+        outs.extend(self.after);
+        outs
+    }
+}
+
+/// One reaction to [`GameEnded`]: its name, and what it does.
+pub(crate) type Subscriber = (
+    &'static str,
+    fn(&Session, &GameEnded, &mut Announcement) -> Outcome<()>,
+);
+
 /// The bot.
 pub struct Bot {
     store: Mutex<Store>,
@@ -82,11 +161,21 @@ pub struct Bot {
     /// The platform's own user id for the bot (Discord: its user id; the console: `tara-bot`):
     /// naming it as an opponent means playing the AI.
     self_user: Mutex<Option<String>>,
+    /// What reacts to a game's end, in order (the list in `entry.rs`).
+    game_ended: &'static [Subscriber],
+    /// When on, each subscriber's run: the game and the subscriber's name (for tests).
+    trace: Option<Mutex<Vec<(i64, &'static str)>>>,
 }
 
 impl Bot {
-    /// A bot over a store; `seed` seeds the drawing of lots.
-    pub fn new(store: Store, clock: Arc<dyn Clock>, seed: u64) -> Bot {
+    /// A bot over a store; `seed` seeds the drawing of lots; `game_ended` reacts to the end of
+    /// each game, in order.
+    pub(crate) fn assemble(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        seed: u64,
+        game_ended: &'static [Subscriber],
+    ) -> Bot {
         Bot {
             store: Mutex::new(store),
             clock,
@@ -95,7 +184,44 @@ impl Bot {
             limits: RateLimits::default(),
             ai_seed: seed,
             self_user: Mutex::new(None),
+            game_ended,
+            trace: None,
         }
+    }
+
+    /// Records which subscriber of [`GameEnded`] runs for which game ([`Bot::event_trace`]).
+    pub fn with_event_trace(mut self) -> Bot {
+        self.trace = Some(Mutex::new(Vec::new()));
+        self
+    }
+
+    /// The subscriber runs recorded since the last call (with [`Bot::with_event_trace`]): the
+    /// game and the subscriber's name, in order. (A run in a transaction that then rolled back
+    /// is recorded too.)
+    pub fn event_trace(&self) -> Vec<(i64, &'static str)> {
+        match &self.trace {
+            Some(t) => std::mem::take(&mut *t.lock().unwrap_or_else(|e| e.into_inner())),
+            None => Vec::new(),
+        }
+    }
+
+    /// The subscribers of [`GameEnded`], in order.
+    pub(crate) fn game_ended_subscribers(&self) -> &'static [Subscriber] {
+        self.game_ended
+    }
+
+    /// Notes that `subscriber` ran for `game` (when tracing).
+    pub(crate) fn traced(&self, game: i64, subscriber: &'static str) {
+        if let Some(t) = &self.trace {
+            t.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((game, subscriber));
+        }
+    }
+
+    /// The session of a change running in `tx` at `now`.
+    pub(crate) fn session<'a>(&'a self, tx: &'a Tx<'a>, now: i64) -> Session<'a> {
+        Session { tx, now, bot: self }
     }
 
     /// Records the platform's own user id for the bot (Discord's bot user, the console's
@@ -622,6 +748,15 @@ pub(crate) fn time_left(game: &GameRow, now: i64, paused_until: Option<i64>) -> 
     } else {
         Some(format!("{} left", left_text(deadline - now)))
     }
+}
+
+/// A server's number setting `key`, or `default` when unset or unreadable.
+pub(crate) fn server_number(tx: &Tx, server: &str, key: &str, default: u32) -> Outcome<u32> {
+    Ok(tx
+        .server_setting(server, key)?
+        .and_then(|n| n.parse::<u32>().ok())
+        .filter(|n| *n >= 1)
+        .unwrap_or(default))
 }
 
 /// The server's command rate limit: commands per user per 10 seconds.

@@ -7,13 +7,14 @@
 //! knockout its bracket, a Swiss the FIDE Dutch system on the tournament as a TRF-16 file
 //! ([`swiss_trf`]).
 
+use super::lifecycle;
 use super::options::choices;
 use super::reply::{
     code_block, escape_markdown, Attachment, Ctx, Document, Reply, ThreadRequest, User,
 };
 use super::session::{
-    both_moved, create_game, default_time_control, forfeited_by, game_start, load_game, names, Bot,
-    Fail, Out, Outcome,
+    both_moved, create_game, default_time_control, forfeited_by, game_start, load_game, names,
+    Announcement, Bot, EndCause, Fail, GameEnded, Out, Outcome, Session,
 };
 use super::text::Builder;
 use super::time::TimeControl;
@@ -1165,10 +1166,13 @@ impl Bot {
             tx.set_tournament_status(t.id, TournamentStatus::Cancelled, now)?;
             // Its games in progress end without a result.
             let mut aborted = 0;
+            let s = self.session(tx, now);
             for p in tx.pairings(t.id, None)? {
                 for g in tx.pairing_games(p.id)? {
                     if g.status == GameStatus::Active {
-                        tx.abort_game(g.id, now)?;
+                        // Nothing is announced per game: the message below says it.
+                        let l = load_game(tx, g)?;
+                        lifecycle::aborted(&s, &l, EndCause::TournamentCancelled, Builder::new())?;
                         aborted += 1;
                     }
                 }
@@ -1414,8 +1418,6 @@ impl Bot {
                 let seat = l.game.seat_of(user).unwrap_or(0);
                 let side: Side = super::text::side_of(&l.game, seat);
                 let o = forfeit(&l.pos, side, EndReason::Resigned);
-                tx.finish_game(l.game.id, &o, now)?;
-                tx.clear_draw_offer(l.game.id)?;
                 let b = Builder::new().user(user, &name).text(format!(
                     " is withdrawn from {} ({why}), so this game is resigned{}.",
                     title(t),
@@ -1425,13 +1427,16 @@ impl Bot {
                         ""
                     }
                 ));
-                let b = self.rate_game(tx, &l.game, &o, &l.names, now, b)?;
-                let b = b
-                    .text("\n")
-                    .ping(&l.game.seats[0], &l.names[0])
-                    .text(" ")
-                    .ping(&l.game.seats[1], &l.names[1]);
-                outs.push(thread_out(tx, t, &p, &l.game.channel_id, b.build())?);
+                let event = GameEnded {
+                    game: &l,
+                    outcome: Some(&o),
+                    reason: EndCause::Withdrawn,
+                };
+                let mut said = lifecycle::end_game(&self.session(tx, now), event, b, None)?;
+                // The announcement goes to the game's thread.
+                let announcement = said.remove(0).reply;
+                outs.push(thread_out(tx, t, &p, &l.game.channel_id, announcement)?);
+                outs.extend(said);
                 ended += 1;
                 forfeits += usize::from(forfeited);
                 if let Some(m) = p.match_id {
@@ -1534,7 +1539,9 @@ impl Bot {
             // A forfeit ends the whole match.
             for g in tx.match_games(m)? {
                 if g.status == GameStatus::Active {
-                    tx.abort_game(g.id, now)?;
+                    let l = load_game(tx, g)?;
+                    let s = self.session(tx, now);
+                    lifecycle::aborted(&s, &l, EndCause::MatchForfeited, Builder::new())?;
                 }
             }
         }
@@ -2323,9 +2330,17 @@ enum MatchState {
     Decided(PairingResult),
 }
 
-/// A reply with the tournament's pictures: the first (the standings) on the reply itself,
-/// the second (crosstable or bracket) in a message of its own after it, with a line saying
-/// what it shows for screen readers and notifications.
+/// Subscriber: after a tournament game's result (not a withdrawal: that settles its pairings
+/// itself), the tournament moves on ([`Bot::tournament_game_over`]).
+pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> Outcome<()> {
+    if let (Some(o), false) = (e.outcome, e.reason == EndCause::Withdrawn) {
+        let game = &e.game.game;
+        ann.after
+            .extend(s.bot.tournament_game_over(s.tx, game, o, s.now)?);
+    }
+    Ok(())
+}
+
 /// Whether a running tournament still takes a late entry (Part F.3: a Swiss of two or more
 /// rounds, until its round 2 is paired); the reason if not.
 fn late_entry_open(tx: &Tx, t: &TournamentRow) -> Outcome<()> {
@@ -2384,6 +2399,9 @@ fn reseed_with_late_entrant(tx: &Tx, t: &TournamentRow, user: &str) -> Outcome<u
     Ok(seed)
 }
 
+/// A reply with the tournament's pictures: the first (the standings) on the reply itself,
+/// the second (crosstable or bracket) in a message of its own after it, with a line saying
+/// what it shows for screen readers and notifications.
 fn with_pictures(mut reply: Reply, mut pictures: Vec<Attachment>, t: &TournamentRow) -> Vec<Out> {
     let second = (pictures.len() > 1).then(|| pictures.remove(1));
     reply.image = pictures.into_iter().next();
