@@ -116,42 +116,37 @@ pub fn greedy_move(pos: &Position, rng: &mut Rng) -> Option<Move> {
 /// How well `me` stands in `pos`, for the greedy player: higher is better.
 fn standing(pos: &Position, me: crate::game::Side) -> i64 {
     let opp = me.opponent();
-    match pos {
-        Position::Tara(_) => {
-            let Some(c) = pos.side_counts() else {
-                return 0;
-            };
-            let knots = pos.options().scoring == crate::game::Scoring::Knots;
-            let (a, b) = (c[me], c[opp]);
-            let main = if knots {
-                i64::from(a.knots) - i64::from(b.knots)
-            } else {
-                i64::from(a.kingdoms) - i64::from(b.kingdoms)
-            };
-            let kings = i64::from(a.kings_captured) - i64::from(b.kings_captured);
-            let territory = i64::from(a.territory) - i64::from(b.territory);
-            main * 10_000 + kings * 100 + territory
-        }
-        Position::ArdRi(a) => {
-            let (att, def) = (
-                i64::from(a.attackers().count_ones()),
-                i64::from(a.defenders().count_ones()),
-            );
-            // The king's distance to its nearest corner (0 to 6 on the 7x7 board).
-            let k = a.king();
-            let (c, r) = (i64::from(k.col()), i64::from(k.row()));
-            let corner = c.min(6 - c) + r.min(6 - r);
-            let pieces = if me == crate::game::Side::Attackers {
-                att - def
-            } else {
-                def - att
-            };
-            let king = if me == crate::game::Side::Attackers {
-                corner
-            } else {
-                -corner
-            };
-            pieces * 100 + king
-        }
+    if let Some(c) = pos.side_counts() {
+        // Tara: kingdoms (or knots) first, then kings captured, then territory.
+        let knots = pos.options().scoring == crate::game::Scoring::Knots;
+        let (a, b) = (c[me], c[opp]);
+        let main = if knots {
+            i64::from(a.knots) - i64::from(b.knots)
+        } else {
+            i64::from(a.kingdoms) - i64::from(b.kingdoms)
+        };
+        let kings = i64::from(a.kings_captured) - i64::from(b.kings_captured);
+        let territory = i64::from(a.territory) - i64::from(b.territory);
+        main * 10_000 + kings * 100 + territory
+    } else if let Some(f) = pos.forces() {
+        // Ard Rí: pieces, then the king's way to a corner.
+        let (att, def) = (i64::from(f.attackers), i64::from(f.defenders));
+        // The king's distance to its nearest corner (0 to 6 on the 7x7 board).
+        let k = f.king;
+        let (c, r) = (i64::from(k.col()), i64::from(k.row()));
+        let corner = c.min(6 - c) + r.min(6 - r);
+        let pieces = if me == crate::game::Side::Attackers {
+            att - def
+        } else {
+            def - att
+        };
+        let king = if me == crate::game::Side::Attackers {
+            corner
+        } else {
+            -corner
+        };
+        pieces * 100 + king
+    } else {
+        0
     }
 }

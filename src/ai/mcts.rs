@@ -253,10 +253,7 @@ pub fn search(
 /// which makes its results noise; with these "decisive moves" a playout's result says much
 /// more about the position, for about the same cost).
 fn playout(p: &mut Position, rng: &mut Rng, list: &mut MoveList) {
-    playout_preferring(p, rng, list, |p, list| match p {
-        Position::ArdRi(a) => a.winning_step(list),
-        Position::Tara(_) => None,
-    });
+    playout_preferring(p, rng, list, |p, list| p.decisive_move(list));
 }
 
 /// The child of `at` with the highest UCB1 value (`NONE` if it has no children).

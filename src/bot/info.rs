@@ -170,12 +170,10 @@ impl Bot {
             if let Some(c) = text::counts_line(&l.pos) {
                 b = b.text(format!("\n{c}"));
             }
-            if let Position::ArdRi(a) = &l.pos {
+            if let Some(f) = l.pos.forces() {
                 b = b.text(format!(
                     "\nAttackers: {} · defenders: {} and the king · moves without a capture: {} (100 draws)",
-                    a.attackers().count_ones(),
-                    a.defenders().count_ones(),
-                    a.plies_without_capture()
+                    f.attackers, f.defenders, f.plies_without_capture
                 ));
             }
             if let Some(m) = l.game.match_id {
@@ -486,15 +484,10 @@ pub fn rank_moves(pos: &Position, typed: &str) -> Vec<String> {
 fn impact(pos: &Position, m: Move) -> u8 {
     let mut next = pos.clone();
     next.play_unchecked(m);
-    match &next {
-        Position::Tara(t) => {
-            let last = t.last_move();
-            if last.kings_captured != 0 {
-                2
-            } else {
-                u8::from(last.fort_captured.is_some())
-            }
-        }
-        Position::ArdRi(a) => a.last_captures().count_ones().min(2) as u8,
+    let captured = next.last_move_captures();
+    if captured.kings != 0 {
+        2
+    } else {
+        captured.pieces.min(2) as u8
     }
 }

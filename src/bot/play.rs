@@ -124,19 +124,16 @@ fn prompt(
         .text("\n")
         .ping(&game.seats[seat], &names[seat])
         .text(format!(", your move ({detail})."));
-    if let Position::Tara(t) = pos {
-        if t.is_last_turn() {
-            b = b.text(" This is the last turn of the game.");
-        }
-        let stranded = t.stranded_kings(t.to_move());
-        if let Some(h) = crate::game::Hill::in_set(stranded).next() {
-            b = b.text(format!(
-                " Your king on {h} stands on enemy territory and must move."
-            ));
-        }
-        if pos.legal_moves().as_slice() == [Move::Pass] {
-            b = b.text(" You have no move but `pass`.");
-        }
+    if pos.is_last_turn() {
+        b = b.text(" This is the last turn of the game.");
+    }
+    if let Some(h) = pos.king_that_must_move() {
+        b = b.text(format!(
+            " Your king on {h} stands on enemy territory and must move."
+        ));
+    }
+    if pos.legal_moves().as_slice() == [Move::Pass] {
+        b = b.text(" You have no move but `pass`.");
     }
     b
 }

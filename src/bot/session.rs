@@ -588,17 +588,11 @@ pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -
             )),
         };
     }
-    b = b
-        .ping(&game.seats[seat], &names[seat])
-        .text(match game.options.variant {
-            Variant::Hkot1 | Variant::Hkot2 => {
-                ", your move: place your first king and ringfort, e.g. `/move D4`."
-            }
-            Variant::SacredHill1 | Variant::SacredHill2 => {
-                ", your move: build your first ringfort anywhere, e.g. `/move D4`."
-            }
-            Variant::ArdRi => ", your move: step one attacker, e.g. `/move d2-c2`.",
-        });
+    b = b.ping(&game.seats[seat], &names[seat]).text(format!(
+        ", your move: {}, e.g. `/move {}`.",
+        game.options.variant.first_move(),
+        game.options.variant.example_first_move()
+    ));
     Out {
         reply: b.build(),
         board: Some((

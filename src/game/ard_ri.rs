@@ -10,7 +10,7 @@
 //! occurrences (a capturing move always makes a new position, so it is never ruled out).
 
 use super::board::{
-    east, north, south, squares, west, Bits, Square, ALL, CORNERS, SQUARE_NEIGHBOURS,
+    east, north, south, squares, west, Bits, Hill, Square, ALL, CORNERS, SQUARE_NEIGHBOURS,
 };
 use super::by_side::BySide;
 use super::error::IllegalMove;
@@ -18,7 +18,7 @@ use super::moves::{Move, MoveList};
 use super::outcome::Counts;
 use super::outcome::{EndReason, Outcome, Points};
 use super::phase::Phase;
-use super::position::GamePosition;
+use super::position::{Captures, Forces, GamePosition};
 use super::side::{Side, Team};
 use super::variant::{GameOptions, Variant};
 use std::fmt;
@@ -713,6 +713,31 @@ impl GamePosition for ArdRiPosition {
         let mut points = BySide::both(Points(0));
         points[winner] = Points::whole(1);
         points
+    }
+    fn forces(&self) -> Option<Forces> {
+        Some(Forces {
+            attackers: self.attackers.count_ones(),
+            defenders: self.defenders.count_ones(),
+            king: self.king(),
+            plies_without_capture: self.quiet,
+        })
+    }
+    /// The king's capture is not counted: it ends the game.
+    fn last_move_captures(&self) -> Captures {
+        Captures {
+            kings: 0,
+            pieces: self.last_captures.count_ones(),
+        }
+    }
+    fn is_last_turn(&self) -> bool {
+        false
+    }
+    fn king_that_must_move(&self) -> Option<Hill> {
+        None
+    }
+    #[inline]
+    fn decisive_move(&self, legal: &[Move]) -> Option<Move> {
+        self.winning_step(legal)
     }
 }
 

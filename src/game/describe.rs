@@ -1,12 +1,12 @@
-//! Plain-English descriptions of moves and results, shared by the board images and the bot's
-//! messages.
+//! Plain-English descriptions of moves, results and the games' rules, shared by the board
+//! images and the bot's messages.
 
 use super::board::{squares, Bits, Hill, Square};
 use super::moves::Move;
 use super::outcome::{EndReason, Outcome};
 use super::side::{Player, Side, Team};
 use super::tara::TaraPosition;
-use super::variant::Scoring;
+use super::variant::{Scoring, Variant};
 use super::variant_position::Position;
 
 fn hills(b: Bits) -> String {
@@ -236,6 +236,48 @@ pub fn points(o: &Outcome, sides: [Side; 2]) -> String {
         o.points.second(),
         sides[1].name()
     )
+}
+
+/// A short summary of a variant's rules, in our own words.
+pub fn rules(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Hkot1 => "**High Kings of Tara (hkot-1)**\n\
+            Each player has three kings. **Placement** (first six turns): put a ringfort with a new king on any \
+            vacant hill not next to one of your ringforts. **Manoeuvres**: move a king by a knight's move to a \
+            vacant hill not next to your ringforts and build a ringfort there. When a player's kings are all \
+            stuck, **BATTLE!** starts for both: ringforts may now touch and link by bridges, but friendly kings \
+            never stand side by side. A player whose kings are all stuck may backtrack onto an own ringfort or \
+            capture an enemy ringfort that is besieged (every neighbour yours). A king standing on a besieged \
+            hill is captured when an enemy king moves next to it; two captures win at once. Passing is allowed \
+            when every king on the board is stuck (your kings leave the board; your opponent gets one more turn). \
+            **Scoring**: fewest kingdoms (or knots) wins 2 + the difference; if equal, most territory wins 2 + \
+            the difference; +1 per captured king. Moves: `D4` (placement), `G2-E3` (king move), `pass`.",
+        Variant::Hkot2 => "**High Kings of Tara, Level 2 (hkot-2)**\n\
+            As hkot-1, plus **sacrifices**: after losing exactly one king, when all your kings are stuck, a king \
+            may backtrack onto your own besieged ringfort and hand it to your opponent (`C5-B3*`). That king \
+            then stands on enemy territory, safe from capture, but must move on your next turn; if it cannot, \
+            it is captured and you lose by double capture. Always scored by kingdoms.",
+        Variant::SacredHill1 => "**Tara: Sacred Hill (sacred-hill-1)**\n\
+            No kings: each turn you build one ringfort. **Manoeuvres**: your first ringfort goes anywhere; later \
+            ones must be a knight's move from one of yours and no closer than a knight's move to any of yours. \
+            When you cannot, your own **Battle** starts: build next to your ringforts while you can, else \
+            anywhere. An enemy ringfort you besiege (every neighbour yours) must be captured on your turn. The \
+            game ends when the board is full and nothing is besieged. **Scoring**: fewest kingdoms (or knots) \
+            wins 2 + the difference; if equal, most territory. Moves: `D4`.",
+        Variant::SacredHill2 => "**Tara: Sacred Hill, Level 2 (sacred-hill-2)**\n\
+            As sacred-hill-1, but in Battle every vacant hill has an **order of priority** (how many of your \
+            ringforts touch it) and every enemy ringfort you besiege has the priority of its number of \
+            neighbours. You must play one with the highest priority, so a besieged ringfort may wait while an \
+            equal or better hill is open. Always scored by kingdoms.",
+        Variant::ArdRi => "**Ard Rí (ard-ri)**\n\
+            7x7 tafl. 16 attackers surround 8 defenders and their king on the throne (d4); the attackers move \
+            first. Every piece, the king too, moves **one square** along a rank or file; only the king may stop \
+            on the throne or a corner. Trap an enemy between two of yours (or against an empty corner or \
+            throne) to capture it. The armed king captures too. The **defenders win** when the king reaches a \
+            corner; the **attackers win** by surrounding the king on all four sides (a king on the edge is safe). \
+            No legal move loses; a third repetition is not allowed; 100 moves without a capture is a draw. \
+            Moves: `d2-d3`.",
+    }
 }
 
 #[cfg(test)]

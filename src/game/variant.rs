@@ -62,6 +62,24 @@ impl Variant {
         matches!(self, Variant::Hkot1 | Variant::Hkot2)
     }
 
+    /// What the first player does on the game's first move, in words ("step one attacker").
+    pub const fn first_move(self) -> &'static str {
+        match self {
+            Variant::Hkot1 | Variant::Hkot2 => "place your first king and ringfort",
+            Variant::SacredHill1 | Variant::SacredHill2 => "build your first ringfort anywhere",
+            Variant::ArdRi => "step one attacker",
+        }
+    }
+
+    /// A legal first move, as text (`D4`, `d2-c2`).
+    pub const fn example_first_move(self) -> &'static str {
+        if self.is_tara() {
+            "D4"
+        } else {
+            "d2-c2"
+        }
+    }
+
     /// Whether knots scoring may be chosen for this variant.
     pub const fn allows_knots(self) -> bool {
         matches!(self, Variant::Hkot1 | Variant::SacredHill1)

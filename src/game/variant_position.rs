@@ -1,16 +1,18 @@
 //! [`Position`]: a position of any of the five games, delegating to the game's own position
-//! through [`GamePosition`] (the one `match` on the enum is the `dispatch!` macro below), and
+//! through [`GamePosition`] (the one `match` on the enum is the `dispatch!` macro below; the
+//! other, [`Position::board`], hands the renderer the game's own position), and
 //! [`forfeit`], the result of a resignation or a timeout, and [`agreed_draw`], the result of a
 //! draw by agreement.
 
 use super::ard_ri::ArdRiPosition;
+use super::board::Hill;
 use super::by_side::BySide;
 use super::error::{IllegalMove, ParseMoveError, PlayError};
 use super::moves::{Move, MoveList};
 use super::notation;
 use super::outcome::{Counts, EndReason, Outcome, Points};
 use super::phase::Phase;
-use super::position::GamePosition;
+use super::position::{Captures, Forces, GamePosition};
 use super::side::Side;
 use super::tara::TaraPosition;
 use super::variant::{GameOptions, Variant};
@@ -145,6 +147,50 @@ impl Position {
         self.play(m)?;
         Ok(m)
     }
+
+    /// Attackers, defenders, the king's square and the move limit's counter (Ard Rí).
+    #[inline]
+    pub fn forces(&self) -> Option<Forces> {
+        GamePosition::forces(self)
+    }
+
+    /// What the last move captured.
+    #[inline]
+    pub fn last_move_captures(&self) -> Captures {
+        GamePosition::last_move_captures(self)
+    }
+
+    /// Whether the side to move is playing the game's last turn (High Kings of Tara).
+    #[inline]
+    pub fn is_last_turn(&self) -> bool {
+        GamePosition::is_last_turn(self)
+    }
+
+    /// A king of the side to move that stands on enemy territory and must move this turn.
+    #[inline]
+    pub fn king_that_must_move(&self) -> Option<Hill> {
+        GamePosition::king_that_must_move(self)
+    }
+
+    /// The board to draw: the game's own position, by the kind of board it is played on.
+    #[inline]
+    pub fn board(&self) -> BoardView<'_> {
+        match self {
+            Position::Tara(t) => BoardView::Hills(t),
+            Position::ArdRi(a) => BoardView::Squares(a),
+        }
+    }
+}
+
+/// A position by the kind of board it is played on, for the renderer, which draws each kind
+/// itself. Everything else goes through [`GamePosition`]: adding a game adds a kind here, and
+/// the compiler then points at each place in the renderer that must draw it.
+#[derive(Clone, Copy, Debug)]
+pub enum BoardView<'a> {
+    /// The Tara games: 45 hills (7 by 7 without the corners), ringforts and kings.
+    Hills(&'a TaraPosition),
+    /// Ard Rí: 7 by 7 squares, attackers, defenders and the king.
+    Squares(&'a ArdRiPosition),
 }
 
 /// Evaluates `$body` with `$p` bound to the position inside the enum: the one place where
@@ -200,12 +246,28 @@ impl GamePosition for Position {
     fn forfeit_points(&self, winner: Side) -> BySide<Points> {
         dispatch!(self, p => p.forfeit_points(winner))
     }
+    fn forces(&self) -> Option<Forces> {
+        dispatch!(self, p => p.forces())
+    }
+    fn last_move_captures(&self) -> Captures {
+        dispatch!(self, p => p.last_move_captures())
+    }
+    fn is_last_turn(&self) -> bool {
+        dispatch!(self, p => GamePosition::is_last_turn(p))
+    }
+    fn king_that_must_move(&self) -> Option<Hill> {
+        dispatch!(self, p => p.king_that_must_move())
+    }
+    #[inline]
+    fn decisive_move(&self, legal: &[Move]) -> Option<Move> {
+        dispatch!(self, p => p.decisive_move(legal))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Scoring;
+    use crate::game::{describe, Scoring};
 
     fn after(variant: Variant, moves: &[&str]) -> Position {
         let options = GameOptions::with(variant, Some(Scoring::Kingdoms), Some(Side::Red))
@@ -245,6 +307,33 @@ mod tests {
             let o = agreed_draw(&pos);
             assert_eq!((o.winner, o.reason), (None, EndReason::Agreed));
             assert_eq!(points(&o), (Points::whole(1), Points::whole(1)));
+        }
+    }
+
+    #[test]
+    fn what_only_some_games_have_comes_as_a_typed_description() {
+        let a = after(Variant::ArdRi, &["d2-c2"]);
+        let f = a.forces().unwrap();
+        assert_eq!((f.attackers, f.defenders), (16, 8));
+        assert_eq!(
+            (f.king.to_string(), f.plies_without_capture),
+            ("d4".into(), 1)
+        );
+        assert_eq!(a.last_move_captures(), Captures::default());
+        assert!(a.side_counts().is_none() && !a.is_last_turn());
+        assert!(matches!(a.board(), BoardView::Squares(_)));
+        // C1 and B2 besiege B1: Red captures Blue's king there.
+        let t = after(Variant::Hkot1, &["C1", "B1", "F6", "F2", "B2"]);
+        assert!(t.forces().is_none() && t.king_that_must_move().is_none());
+        assert_eq!(t.last_move_captures().kings, 1);
+        assert!(matches!(t.board(), BoardView::Hills(_)));
+        assert_eq!(t.decisive_move(&t.legal_moves()), None);
+        for v in Variant::ALL {
+            let pos = Position::new(GameOptions::new(v));
+            assert!(pos
+                .parse_move(v.example_first_move())
+                .is_ok_and(|m| pos.check(m).is_ok()));
+            assert!(!v.first_move().is_empty() && describe::rules(v).contains(v.id()));
         }
     }
 

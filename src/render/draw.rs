@@ -6,7 +6,7 @@ use super::indexed::{self, PALETTE};
 use super::layout::{cell_centre, cell_origin, BOARD_X, BOARD_Y, CELL, HEIGHT, WIDTH};
 use super::theme as palette;
 use super::{ard_ri, header, tara, tiles};
-use crate::game::Position;
+use crate::game::{BoardView, Position};
 use std::sync::OnceLock;
 
 /// Draws a position onto a new canvas, every shape painted (the reference that
@@ -21,9 +21,9 @@ pub fn draw(pos: &Position, frame: &Frame) -> Canvas {
 
 /// The board itself: hills or squares, pieces, marks and arrows.
 fn board(c: &mut impl Surface, pos: &Position, frame: &Frame) {
-    match pos {
-        Position::Tara(t) => tara::draw(c, t, frame),
-        Position::ArdRi(a) => ard_ri::draw(c, a, frame),
+    match pos.board() {
+        BoardView::Hills(t) => tara::draw(c, t, frame),
+        BoardView::Squares(a) => ard_ri::draw(c, a, frame),
     }
     draw_annotations(c, frame, pos.variant().is_tara());
 }

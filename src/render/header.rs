@@ -7,7 +7,7 @@ use super::fx::FxBuild;
 use super::indexed::{IndexedText, PALETTE};
 use super::layout::{fit, fit_lines, fit_width, Fitted, HEADER, WIDTH};
 use super::theme as palette;
-use crate::game::{describe, Player, Position, Scoring, Side};
+use crate::game::{describe, BoardView, Player, Position, Scoring, Side};
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -110,8 +110,8 @@ fn plain_latin(ch: char) -> Option<char> {
 }
 
 fn stats(pos: &Position, seat: usize) -> (String, String) {
-    match pos {
-        Position::Tara(t) => {
+    match pos.board() {
+        BoardView::Hills(t) => {
             let p = Player::BOTH[seat];
             let n = t.counts(p);
             let first = match t.options().scoring {
@@ -141,7 +141,7 @@ fn stats(pos: &Position, seat: usize) -> (String, String) {
             };
             (first, second)
         }
-        Position::ArdRi(a) => {
+        BoardView::Squares(a) => {
             if seat == 0 {
                 let n = a.attackers().count_ones();
                 (
@@ -384,13 +384,11 @@ fn status(pos: &Position, frame: &Frame) -> Status {
             if let Some(phase) = pos.phase() {
                 s = format!("{phase} · {s}");
             }
-            if let Position::Tara(t) = pos {
-                if t.is_last_turn() {
-                    s.push_str(" · last turn");
-                }
+            if pos.is_last_turn() {
+                s.push_str(" · last turn");
             }
-            if let Position::ArdRi(a) = pos {
-                let quiet = a.plies_without_capture();
+            if let Some(f) = pos.forces() {
+                let quiet = f.plies_without_capture;
                 if quiet > 0 {
                     s.push_str(&format!(" · {quiet}/100 moves without capture"));
                 }

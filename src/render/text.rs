@@ -2,7 +2,7 @@
 
 use crate::game::ard_ri::Piece;
 use crate::game::board::{Hill, Square};
-use crate::game::{Player, Position};
+use crate::game::{BoardView, Player, Position};
 
 /// The board as lines of text, row 7 at the top. Tara cells: the ringfort (`r`, `b`, `.` vacant)
 /// then the king on it (`R`, `B`); Ard Rí: `A` attacker, `D` defender, `K` king, `+` an empty
@@ -15,11 +15,12 @@ pub fn board(pos: &Position) -> String {
         "     a  b  c  d  e  f  g\n"
     };
     out.push_str(files);
+    let view = pos.board();
     for row in (0..7u8).rev() {
         out.push_str(&format!("  {} ", row + 1));
         for col in 0..7u8 {
-            let cell = match pos {
-                Position::Tara(t) => match Hill::new(col, row) {
+            let cell = match view {
+                BoardView::Hills(t) => match Hill::new(col, row) {
                     None => "   ".to_string(),
                     Some(h) => {
                         let fort = match t.owner(h) {
@@ -35,7 +36,7 @@ pub fn board(pos: &Position) -> String {
                         format!(" {fort}{king}")
                     }
                 },
-                Position::ArdRi(a) => {
+                BoardView::Squares(a) => {
                     let s = Square::new(col, row).expect("on the board");
                     let special = (col == 3 && row == 3)
                         || ((col == 0 || col == 6) && (row == 0 || row == 6));

@@ -10,7 +10,7 @@ use super::error::IllegalMove;
 use super::moves::{Move, MoveList};
 use super::outcome::{Counts, EndReason, Outcome, Points};
 use super::phase::Phase;
-use super::position::GamePosition;
+use super::position::{Captures, Forces, GamePosition};
 use super::side::{Player, Side};
 use super::variant::{GameOptions, Scoring, Variant};
 
@@ -365,6 +365,26 @@ impl GamePosition for TaraPosition {
         points[winner] = by_score.max(base);
         points[loser] = Points::whole(c[loser].kings_captured);
         points
+    }
+    fn forces(&self) -> Option<Forces> {
+        None
+    }
+    fn last_move_captures(&self) -> Captures {
+        Captures {
+            kings: self.last.kings_captured.count_ones(),
+            pieces: u32::from(self.last.fort_captured.is_some()),
+        }
+    }
+    fn is_last_turn(&self) -> bool {
+        TaraPosition::is_last_turn(self)
+    }
+    fn king_that_must_move(&self) -> Option<Hill> {
+        Hill::in_set(self.stranded_kings(self.to_move)).next()
+    }
+    /// The Tara games do not look for one.
+    #[inline]
+    fn decisive_move(&self, _legal: &[Move]) -> Option<Move> {
+        None
     }
 }
 
