@@ -6,6 +6,7 @@
 use super::levels::{think, Level, Limit};
 use super::mcts::{result_for, Found};
 use crate::game::{Move, Position, Side};
+use serde::{Deserialize, Serialize};
 
 /// One move of the game, weighed.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +40,36 @@ impl MoveReview {
             (self.eval_best - self.eval_played).max(0.0)
         }
     }
+
+    /// The move as an analysis's JSON writes it (`tara-bot analyse` and the stored analyses):
+    /// the side's id, both moves in notation, the evaluations to three decimals.
+    pub fn record(&self) -> ReviewRecord {
+        ReviewRecord {
+            ply: self.ply,
+            side: self.side.id().to_string(),
+            played: self.played.to_string(),
+            best: self.best.to_string(),
+            eval_played: round3(self.eval_played),
+            eval_best: round3(self.eval_best),
+        }
+    }
+}
+
+/// A weighed move as text and numbers to three decimals ([`MoveReview::record`]); stored as
+/// JSON with these field names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewRecord {
+    pub ply: usize,
+    pub side: String,
+    pub played: String,
+    pub best: String,
+    pub eval_played: f64,
+    pub eval_best: f64,
+}
+
+/// `x` to three decimals, as an analysis's JSON writes expected scores.
+pub fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
 }
 
 /// A whole game weighed.
@@ -61,6 +92,11 @@ impl Analysis {
         v.sort_by(|a, b| b.loss().total_cmp(&a.loss()).then(a.ply.cmp(&b.ply)));
         v.truncate(n);
         v
+    }
+
+    /// [`Analysis::curve`] to three decimals, as an analysis's JSON writes it.
+    pub fn curve_record(&self) -> Vec<f64> {
+        self.curve.iter().map(|&v| round3(v)).collect()
     }
 }
 

@@ -6,6 +6,6 @@ mod analyse;
 mod levels;
 mod mcts;
 
-pub use analyse::{analyse, analyse_with, Analysis, MoveReview};
+pub use analyse::{analyse, analyse_with, round3, Analysis, MoveReview, ReviewRecord};
 pub use levels::{greedy_move, random_move, think, Level, Limit};
 pub use mcts::{result_for, search, winning_move, Found, MoveStat, Settings};

@@ -20,7 +20,7 @@ use super::outbox;
 use super::reply::{Attachment, Ctx, Reply};
 use super::session::{names, replay, Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
-use crate::ai::{Analysis, Level, MoveReview};
+use crate::ai::{Analysis, Level, MoveReview, ReviewRecord};
 use crate::game::notation::parse_move;
 use crate::game::{describe, Move, Position, Side};
 use crate::render::{eval_chart_png, Cell, EvalChart, Frame};
@@ -52,44 +52,18 @@ pub struct AnalysisJob {
     pub total: u32,
 }
 
-/// One swing as stored.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Swing {
-    ply: usize,
-    side: String,
-    played: String,
-    best: String,
-    eval_played: f64,
-    eval_best: f64,
-}
-
 /// A finished analysis as stored (`analyses.result`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Stored {
     /// The first seat's expected score from the start to after the last move.
     curve: Vec<f64>,
     /// The three largest swings, largest first.
-    swings: Vec<Swing>,
+    swings: Vec<ReviewRecord>,
     playouts: u64,
     /// Positions searched.
     positions: u32,
     /// How long the search took, in milliseconds.
     ms: u64,
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
-}
-
-fn swing(r: &MoveReview) -> Swing {
-    Swing {
-        ply: r.ply,
-        side: r.side.id().to_string(),
-        played: r.played.to_string(),
-        best: r.best.to_string(),
-        eval_played: round3(r.eval_played),
-        eval_best: round3(r.eval_best),
-    }
 }
 
 /// The positions a search is run on: every position of the game that is not over.
@@ -272,8 +246,12 @@ impl Bot {
                 return Ok(vec![]);
             };
             let stored = Stored {
-                curve: analysis.curve.iter().map(|&v| round3(v)).collect(),
-                swings: analysis.swings(3).into_iter().map(swing).collect(),
+                curve: analysis.curve_record(),
+                swings: analysis
+                    .swings(3)
+                    .into_iter()
+                    .map(MoveReview::record)
+                    .collect(),
                 playouts: analysis.playouts,
                 positions: row.total,
                 ms,

@@ -4,7 +4,7 @@
 
 use super::ai::Bound;
 use super::engine::{play_moves, MoveFailure};
-use crate::ai::{analyse, Analysis, Level, MoveReview};
+use crate::ai::{analyse, round3, Analysis, Level, MoveReview};
 use crate::game::Position;
 use crate::render::{eval_chart_png, EvalChart};
 use serde::Serialize;
@@ -36,18 +36,17 @@ struct AnalysisJson {
     ms: u64,
 }
 
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
-}
-
+/// The move's JSON: its [`MoveReview::record`] (`played` as `move`), its loss and whether it
+/// was forced.
 fn move_json(r: &MoveReview) -> MoveJson {
+    let record = r.record();
     MoveJson {
-        ply: r.ply,
-        side: r.side.id().to_string(),
-        played: r.played.to_string(),
-        best: r.best.to_string(),
-        eval_played: round3(r.eval_played),
-        eval_best: round3(r.eval_best),
+        ply: record.ply,
+        side: record.side,
+        played: record.played,
+        best: record.best,
+        eval_played: record.eval_played,
+        eval_best: record.eval_best,
         loss: round3(r.loss()),
         forced: r.forced,
     }
@@ -56,7 +55,7 @@ fn move_json(r: &MoveReview) -> MoveJson {
 /// The analysis as the command's JSON line.
 pub fn to_json(a: &Analysis, ms: u64) -> String {
     let json = AnalysisJson {
-        curve: a.curve.iter().map(|&v| round3(v)).collect(),
+        curve: a.curve_record(),
         moves: a.moves.iter().map(move_json).collect(),
         swings: a.swings(3).into_iter().map(move_json).collect(),
         playouts: a.playouts,

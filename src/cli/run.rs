@@ -1,0 +1,148 @@
+//! The command line's entry: the command read, then run.
+
+use super::args::{parse_cli, BenchTarget, Command, PairArgs};
+use super::output::is_broken_pipe;
+use super::run_bot::{run_discord, run_local};
+use super::run_game::{run_ai, run_analyse, run_engine, run_render};
+use super::run_store::{run_db, run_export, run_tournament};
+use super::{bench, bench_pair, pair};
+use crate::game::Variant;
+use std::process::ExitCode;
+
+/// Runs the `tara-bot` command line and gives its exit status.
+pub fn main() -> ExitCode {
+    let cli = match parse_cli() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    match cli.command {
+        Command::Engine(args) => run_engine(args),
+        Command::Ai(args) => run_ai(args),
+        Command::Analyse(args) => run_analyse(args),
+        Command::Run(args) => run_discord(args),
+        Command::Local(args) => match run_local(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            // The reader of the output went away (`tara-bot local … | head`): end quietly.
+            Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+            Err(e) => {
+                say!("error: {e:#}");
+                ExitCode::from(1)
+            }
+        },
+        Command::Render(args) => run_render(args),
+        Command::Db { command } => run_db(command),
+        Command::Export { db, server } => run_export(db, server),
+        Command::Tournament { command } => run_tournament(command),
+        Command::Pair(args) => run_pair(args),
+        Command::Bench {
+            what,
+            seconds,
+            games,
+            ms,
+            variant,
+            players,
+        } => run_bench(what, seconds, games, ms, variant, players),
+    }
+}
+
+/// `pair`: a Dutch round of a TRF-16 file, or the Berger tables of a round robin.
+fn run_pair(args: PairArgs) -> ExitCode {
+    match match (&args.dutch, args.round_robin) {
+        (Some(file), _) => std::fs::read_to_string(file)
+            .map_err(|e| (format!("reading {}: {e}", file.display()), 1))
+            .and_then(|text| {
+                pair::dutch_lines(&text).map_err(|e| {
+                    let status = match e {
+                        pair::DutchFileError::Unfinished { .. } => 2,
+                        _ => 1,
+                    };
+                    (e.to_string(), status)
+                })
+            }),
+        (None, Some(n)) => pair::round_robin_lines(n, args.double).map_err(|e| (e.to_string(), 1)),
+        (None, None) => Err(("give --dutch FILE or --round-robin N".to_string(), 1)),
+    } {
+        Ok(lines) => {
+            for l in lines {
+                out!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err((e, status)) => {
+            say!("error: {e}");
+            ExitCode::from(status)
+        }
+    }
+}
+
+/// `bench`: the measurements of `what`, one line each.
+fn run_bench(
+    what: BenchTarget,
+    seconds: f64,
+    games: u32,
+    ms: u64,
+    variant: Option<Variant>,
+    players: Vec<u32>,
+) -> ExitCode {
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        say!("error: --seconds must be a positive number");
+        return ExitCode::from(2);
+    }
+    if games == 0 {
+        say!("error: --games must be at least 1 (the games per pairing of `bench ai`)");
+        return ExitCode::from(2);
+    }
+    if ms == 0 {
+        say!("error: --ms must be at least 1 (level 5's milliseconds per move in `bench ai`)");
+        return ExitCode::from(2);
+    }
+    match what {
+        BenchTarget::Engine => {
+            for (i, options) in bench::engine_configs().into_iter().enumerate() {
+                out!("{}", bench::engine_one(options, seconds, 0x7a7a + i as u64));
+            }
+        }
+        BenchTarget::Render => {
+            for variant in Variant::ALL {
+                out!("{}", bench::render_one(variant, seconds));
+            }
+            for line in bench::render_ratings(seconds) {
+                out!("{line}");
+            }
+        }
+        BenchTarget::Ai => {
+            for line in super::bench_ai::ai(games, ms, variant) {
+                out!("{line}");
+            }
+        }
+        BenchTarget::Pair => {
+            for n in players {
+                out!("{}", bench_pair::pair_one(n, seconds));
+            }
+        }
+        BenchTarget::Tournament => return print_lines(bench::tournament(&[16, 32, 64])),
+        BenchTarget::Service => {
+            return print_lines(bench::service(seconds, 10_000).and_then(|mut lines| {
+                lines.extend(bench::archive(seconds, 100_000)?);
+                Ok(lines)
+            }))
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The lines of a measurement that can fail, or its error (exit status 1).
+fn print_lines(lines: anyhow::Result<Vec<serde_json::Value>>) -> ExitCode {
+    match lines {
+        Ok(lines) => {
+            for l in lines {
+                out!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

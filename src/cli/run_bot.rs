@@ -1,0 +1,102 @@
+//! The bot itself: `run` (Discord) and `local` (the terminal).
+
+use super::args::{LocalArgs, RunArgs};
+use super::logging::{init_logging, init_logging_at};
+use super::run_store::about_file;
+use crate::bot::Clock;
+use crate::render;
+use anyhow::Result;
+use std::process::ExitCode;
+
+pub(crate) fn run_local(args: LocalArgs) -> Result<()> {
+    use crate::bot::{Bot, OffsetClock, SystemClock};
+    use std::io::IsTerminal;
+    init_logging();
+    let config = crate::config::Config::load()?;
+    let db = args.db.unwrap_or(config.database);
+    let store = crate::store::Store::open(&db)
+        .map_err(|e| anyhow::anyhow!(about_file("opening", &db, &e)))?;
+    // The binary's own target, as when this was in `src/main.rs`.
+    tracing::info!(
+        target: "tara_bot",
+        database = %db.display(),
+        schema = store.schema_version().unwrap_or_default(),
+        "database opened and checked"
+    );
+    let seed = SystemClock.now_ms() as u64;
+    // Real time, which `/time +2d` can move forward to try the clocks.
+    let clock = std::sync::Arc::new(OffsetClock::default());
+    let bot = Bot::new(store, clock, seed).with_images(!args.no_images);
+    let images = (!args.no_images).then(|| args.images.unwrap_or(config.images));
+    let mut console =
+        crate::console::Console::new(&bot, &args.user, images).with_ai_ms(config.ai.ms);
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut out = std::io::stdout().lock();
+    if interactive {
+        console.run_terminal(&mut out)?;
+    } else {
+        console.run(stdin.lock(), &mut out, false)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
+    use crate::bot::{Bot, SystemClock};
+    let config = match crate::config::Config::load() {
+        Ok(c) => c,
+        Err(e) => {
+            say!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let token = match crate::discord::token(config.discord_token_file.as_deref()) {
+        Ok(t) => t,
+        Err(message) => {
+            say!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    init_logging_at("tara_bot=info,warn", vec![token.clone()]);
+    let db = args.db.unwrap_or(config.database);
+    let store = match crate::store::Store::open(&db) {
+        Ok(s) => s,
+        Err(e) => {
+            say!("error: {}", about_file("opening", &db, &e));
+            return ExitCode::from(1);
+        }
+    };
+    tracing::info!(target: "tara_bot", database = %db.display(), "database opened and checked");
+    render::warm_up();
+    let bot = std::sync::Arc::new(
+        Bot::new(
+            store,
+            std::sync::Arc::new(SystemClock),
+            SystemClock.now_ms() as u64,
+        )
+        .with_rate_limit(config.rate_limit),
+    );
+    let settings = crate::discord::Settings {
+        token,
+        guild: config.discord_guild_id,
+        proxy_url: config.discord_proxy_url,
+        ai: config.ai,
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            say!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(crate::discord::run(bot, settings)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            say!("error: {}", crate::discord::error_chain(&*e));
+            ExitCode::from(1)
+        }
+    }
+}

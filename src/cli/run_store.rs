@@ -1,0 +1,169 @@
+//! The commands on a database: `db backup`, `db check`, `export` and `tournament`.
+
+use super::args::{DbCommand, TournamentCommand};
+use super::output::is_broken_pipe;
+use std::process::ExitCode;
+
+/// The database file: `--db`, else the configuration's; a configuration problem is reported
+/// (exit status 2).
+pub(crate) fn database(db: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, ExitCode> {
+    if let Some(db) = db {
+        return Ok(db);
+    }
+    match crate::config::Config::load() {
+        Ok(c) => Ok(c.database),
+        Err(e) => {
+            say!("error: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// A database command's error as a sentence: one about a named file already names it; any
+/// other is about the database.
+pub(crate) fn about_file(
+    doing: &str,
+    db: &std::path::Path,
+    e: &crate::store::StoreError,
+) -> String {
+    match e {
+        crate::store::StoreError::File { .. } => e.to_string(),
+        _ => format!("{doing} the database {}: {e}", db.display()),
+    }
+}
+
+/// The database (`--db`, else the configuration's) opened to read; a configuration problem
+/// (exit status 2) or a database that cannot be opened (exit status 1) is reported.
+fn open_to_read(db: Option<std::path::PathBuf>) -> Result<crate::store::Store, ExitCode> {
+    let db = database(db)?;
+    crate::store::Store::open_to_read(&db).map_err(|e| {
+        say!("error: {}", about_file("opening", &db, &e));
+        ExitCode::from(1)
+    })
+}
+
+pub(crate) fn run_tournament(command: TournamentCommand) -> ExitCode {
+    let (db, id) = match &command {
+        TournamentCommand::Export { db, id } | TournamentCommand::Standings { db, id, .. } => {
+            (db.clone(), *id)
+        }
+    };
+    let mut store = match open_to_read(db) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let lines = match command {
+        TournamentCommand::Export { .. } => {
+            super::tournament::export(&mut store, id).map(|t| vec![t])
+        }
+        TournamentCommand::Standings { json, .. } => {
+            super::tournament::standings(&mut store, id, json)
+        }
+    };
+    match lines {
+        Ok(lines) => {
+            for l in lines {
+                out!("{}", l.trim_end_matches('\n'));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+pub(crate) fn run_export(db: Option<std::path::PathBuf>, server: Option<String>) -> ExitCode {
+    let mut store = match open_to_read(db) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = super::export::export(&mut store, server.as_deref(), &mut out).and_then(|n| {
+        use std::io::Write as _;
+        out.flush()?;
+        Ok(n)
+    });
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            say!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+pub(crate) fn run_db(command: DbCommand) -> ExitCode {
+    match command {
+        DbCommand::Backup { file, force, db } => {
+            let db = match database(db) {
+                Ok(db) => db,
+                Err(code) => return code,
+            };
+            if file.exists() {
+                let same = match (std::fs::canonicalize(&file), std::fs::canonicalize(&db)) {
+                    (Ok(a), Ok(b)) => a == b,
+                    _ => false,
+                };
+                if same {
+                    say!(
+                        "error: {} is the database itself; name another file for the backup",
+                        file.display()
+                    );
+                    return ExitCode::from(2);
+                }
+                if !force {
+                    say!(
+                        "error: {} already exists; name another file, or add --force to replace it",
+                        file.display()
+                    );
+                    return ExitCode::from(1);
+                }
+            }
+            match crate::store::backup(&db, &file) {
+                Ok(s) => {
+                    let count =
+                        |n: i64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+                    out!(
+                        "backed up {} to {}: {}, {}, schema {}, {} bytes",
+                        db.display(),
+                        file.display(),
+                        count(s.games, "game"),
+                        count(s.moves, "move"),
+                        s.schema_version,
+                        s.bytes
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    say!("error: {}", about_file("backing up", &db, &e));
+                    ExitCode::from(1)
+                }
+            }
+        }
+        DbCommand::Check { db } => {
+            let db = match database(db) {
+                Ok(db) => db,
+                Err(code) => return code,
+            };
+            match crate::store::check(&db) {
+                Ok(report) => {
+                    out!("database: {}", db.display());
+                    out!("{report}");
+                    if report.is_fine() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
+                    }
+                }
+                Err(e) => {
+                    say!("error: {}", about_file("checking", &db, &e));
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
+}
