@@ -1,6 +1,6 @@
 //! tara-bot: a referee for High Kings of Tara, Tara: Sacred Hill and Ard Rí.
 //!
-//! Layers (see `DESIGN.md`): [`game`] is the pure rules engine; [`tournament`] the pure
+//! Layers (see `docs/architecture.md`): [`game`] is the pure rules engine; [`tournament`] the pure
 //! tournament rules (tables, brackets, tiebreaks, TRF, the Dutch system's parts); [`cli`] holds
 //! the command-line tools built on them (`engine`, `export`, `pair`, `bench`).
 

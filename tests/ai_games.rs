@@ -202,7 +202,7 @@ fn a_takeback_against_the_ai_is_granted_at_once_before_it_answers() {
         .apply_ai_move(g.id, turn.ply, find_move(&turn, MS))
         .is_empty());
     assert!(stored(&h.db(), g.id).1.is_empty());
-    // Once the AI has answered, the move can no longer be taken back (RULES.md).
+    // Once the AI has answered, the move can no longer be taken back (docs/rules.md §9).
     h.mv("aoife", "c", "D4");
     assert_eq!(play_pending(&h.bot, MS).len(), 1);
     let r = h.send(

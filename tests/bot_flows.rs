@@ -1713,7 +1713,7 @@ fn resign_cmd(confirmed: bool) -> Command {
     }
 }
 
-/// RULES.md Part E: a resignation before both players have moved aborts the game (no result,
+/// docs/rules.md §9: a resignation before both players have moved aborts the game (no result,
 /// no points, unrated), whoever resigns; after both have moved it is a loss.
 #[test]
 fn a_resignation_before_both_players_moved_aborts_the_game() {

@@ -513,7 +513,7 @@ fn a_move_racing_its_own_timeout_has_exactly_one_winner() {
         let announcements = texts(&moved).matches("Time is up").count()
             + texts(&ticked).matches("Time is up").count();
         if late {
-            // Aoife had not moved yet: her timeout aborts the game (Part E).
+            // Aoife had not moved yet: her timeout aborts the game (docs/rules.md §9).
             assert_eq!(row.status, GameStatus::Aborted, "round {round}");
             assert!(moves.is_empty(), "the late move was not played");
             assert_eq!(announcements, 1, "round {round}: one timeout announcement");

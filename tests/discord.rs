@@ -1944,7 +1944,7 @@ async fn the_archive_and_discussion_through_discord() {
 async fn a_rated_result_shows_in_the_leaderboard_and_profile_pictures() {
     let (_dir, fake, _bot) = boot().await;
     start_game(&fake, "hkot-1").await;
-    // Both move first: a resignation before that aborts the game (RULES.md Part E).
+    // Both move first: a resignation before that aborts the game (docs/rules.md §9).
     opening_in(&fake, CH, [ALICE, BOB]).await;
     let res = fake.slash(BOB, CH, "resign", json!([])).await;
     let ask = fake.response(res, T).await.unwrap();
@@ -2929,7 +2929,7 @@ async fn join_all(fake: &FakeDiscord, players: &[(u64, &str)]) {
 
 /// Both players of the game in channel `id` make a first move (a Tara or an Ard Rí opening;
 /// whoever is refused waits for the other), so that a resignation after it is a loss over the
-/// board: before both have moved it is a forfeit (RULES.md Part E).
+/// board: before both have moved it is a forfeit (docs/rules.md §9).
 async fn opening_in(fake: &FakeDiscord, id: u64, two: [(u64, &str); 2]) {
     for (first, second) in [("D4", "B2"), ("c1-c2", "c5-c6")] {
         for (i, who) in two.iter().enumerate() {
@@ -3062,7 +3062,7 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
     assert_eq!(threads.len(), 4, "{threads:?}");
     let name = threads[2]["name"].as_str().unwrap().to_string();
     let withdrawn = *players.iter().find(|p| name.ends_with(p.1)).unwrap();
-    // Both have moved in it, so it is resigned over the board, not forfeited (RULES.md Part E).
+    // Both have moved in it, so it is resigned over the board, not forfeited (docs/rules.md §9).
     let other = *players
         .iter()
         .find(|p| name.contains(&format!(" {} vs ", p.1)))

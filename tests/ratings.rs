@@ -1,5 +1,5 @@
-//! Ratings through the bot core (RULES.md Part F.6): which games are rated, the Glicko-2 values
-//! stored after each (checked against an independent computation to 0.01), idle-week RD
+//! Ratings through the bot core (docs/rules.md §10: ratings): which games are rated, the Glicko-2
+//! values stored after each (checked against an independent computation to 0.01), idle-week RD
 //! growth, and `/leaderboard` and `/profile`.
 
 mod common;
@@ -381,7 +381,7 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
     assert_eq!(before, &serde_json::json!([1500.0, 350.0, 0.06]));
     let after = g1["ratings"]["attackers"]["after"][0].as_f64().unwrap();
     close(after, 1662.3109, "exported rating after game 1");
-    // The line as printed: its keys in the README's order, sides in seat order, `result`
+    // The line as printed: its keys in docs/cli.md's order, sides in seat order, `result`
     // as `engine` prints it, `before` before `after`.
     let raw = export_lines(&h, None);
     assert!(
@@ -465,7 +465,7 @@ fn two_player_swiss(h: &Harness) -> tara_bot::store::PairingRow {
     p[0].clone()
 }
 
-/// RULES.md Part E: a resignation before both players have moved is not rated; outside
+/// docs/rules.md §9: a resignation before both players have moved is not rated; outside
 /// tournaments the game is aborted.
 #[test]
 fn a_resignation_before_both_players_moved_is_not_rated() {
@@ -483,8 +483,8 @@ fn a_resignation_before_both_players_moved_is_not_rated() {
     assert!(changes(&h, "aoife").is_empty());
 }
 
-/// RULES.md Part E and F.1: in a tournament, a resignation before both players have moved is
-/// a forfeit: the opponent scores, the game is not rated.
+/// docs/rules.md §9 and §10 (forfeits): in a tournament, a resignation before both players have
+/// moved is a forfeit: the opponent scores, the game is not rated.
 #[test]
 fn a_tournament_game_resigned_before_both_players_moved_is_an_unrated_forfeit() {
     let h = Harness::new(false);
@@ -528,7 +528,7 @@ fn a_tournament_game_resigned_before_both_players_moved_is_an_unrated_forfeit() 
 }
 
 /// A player withdrawn from a tournament game in which both players had not moved yet
-/// forfeits it: unrated, unplayed for tiebreaks (RULES.md F.1).
+/// forfeits it: unrated, unplayed for tiebreaks (docs/rules.md §10: forfeits).
 #[test]
 fn a_withdrawal_from_a_game_without_moves_is_an_unrated_forfeit() {
     let h = Harness::new(false);

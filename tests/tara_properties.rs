@@ -1,9 +1,10 @@
-//! Differential and property tests of the four Tara games (RULES.md Parts A, B, C).
+//! Differential and property tests of the four Tara games (docs/rules.md §2–7).
 //!
 //! * `Ref` is an independent, deliberately simple reference implementation of the Tara rules,
-//!   written from RULES.md alone: plain arrays and loops over the 45 hills, no bitboards, nothing
-//!   shared with the engine but the public vocabulary types (`Hill`, `Move`, `Player`, `Variant`,
-//!   `GameOptions`, `Scoring`, `Side`, `Phase`). Its knots trace the strands of A.3 arc by arc.
+//!   written from the rules (docs/rules.md §2–7) alone: plain arrays and loops over the 45 hills,
+//!   no bitboards, nothing shared with the engine but the public vocabulary types (`Hill`, `Move`,
+//!   `Player`, `Variant`, `GameOptions`, `Scoring`, `Side`, `Phase`). Its knots trace the strands
+//!   of A.3 arc by arc.
 //! * `differential_*`: thousands of random games per variant (moves chosen by `playout::Rng`
 //!   among the engine's legal moves, some policies favouring captures, backtracks, sacrifices,
 //!   passes and back-and-forth shuffles); at every ply the engine and the reference must agree
@@ -11,7 +12,8 @@
 //!   move set, and at the end on the outcome (winner, reason, points).
 //! * `setup_differential_*`: the same from random set-up positions (any position the rules
 //!   apply to, reachable or not), to reach forced passes, kings on enemy territory, repetition
-//!   and the like far more often; `worked_position_*` and the B.4 test: RULES.md's examples.
+//!   and the like far more often; `worked_position_*` and the B.4 test: the worked examples of
+//!   docs/rules.md.
 //! * `properties_*`: properties of the engine's own games: record replay (also through its text
 //!   form), territory, kingdoms, knots, bridges, kings, the bound on game length, A.2 points,
 //!   the sacred-hill-2 order of priority when Battle starts, and `check` giving a specific and

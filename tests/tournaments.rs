@@ -104,7 +104,7 @@ fn play(bot: &Bot, p: &PairingRow, result: &str) -> Vec<Reply> {
 }
 
 /// Each player makes a first move (the first the bot offers), so that a resignation is a loss
-/// over the board, not a forfeit (RULES.md Part E).
+/// over the board, not a forfeit (docs/rules.md §9).
 fn opening(bot: &Bot, channel: &str, players: [&str; 2]) {
     for _ in 0..2 {
         let (who, m) = players
@@ -250,11 +250,11 @@ fn a_five_player_round_robin_runs_to_the_end() {
     assert_eq!(lines[0]["sonneborn_berger"], 4.5);
     assert_eq!(lines[0]["wins"], 3);
     assert_eq!(lines[0]["rating"], 1500);
-    // Buchholz (Part F.5), ciara: opponents' scores a 3 + b 2½ + d 1½ + e 0 = 7, plus her own
-    // 3 for her bye = 10; Cut-1 drops the lowest term (e's 0): 10.
+    // Buchholz (docs/rules.md §10: standings), ciara: opponents' scores a 3 + b 2½ + d 1½ + e 0 =
+    // 7, plus her own 3 for her bye = 10; Cut-1 drops the lowest term (e's 0): 10.
     assert_eq!(lines[0]["buchholz"], 10.0);
     assert_eq!(lines[0]["buchholz_cut1"], 10.0);
-    // Without --json: the same fields, in the README's order, separated by tabs.
+    // Without --json: the same fields, in docs/cli.md's order, separated by tabs.
     let tabs = cli(&["tournament", "standings", "--db", &db, "1"]);
     let fields = [
         "rank",
@@ -471,7 +471,7 @@ fn bad_tournament_commands_get_clear_answers() {
         "{}",
         r[0].plain_text()
     );
-    // Once started, a knockout takes nobody late (Part F.3 allows it for a Swiss only).
+    // Once started, a knockout takes nobody late (docs/rules.md §10 allows it for a Swiss only).
     ok(&h.bot, "mod", CHANNEL, "/tournament start id:1");
     let r = h.bot.handle(
         &ctx("ciara", CHANNEL, false),
@@ -799,9 +799,9 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     let end = texts(&last);
     assert!(end.contains("The winner is @aoife"), "{end}");
 
-    // By hand (Part F.5). Results: R1 a 1–0 d, b ½–½ e, f forfeits to c; R2 a 1–0 c, f 1–0 b,
-    // e ½–½ d; R3 e 1–0 a, c 1–0 f, d bye; b absent. Scores: a 2, c 2, e 2, d 1½, f 1, b ½.
-    // Buchholz: opponents' scores, plus the player's own score for each unplayed round:
+    // By hand (docs/rules.md §10: standings). Results: R1 a 1–0 d, b ½–½ e, f forfeits to c; R2 a
+    // 1–0 c, f 1–0 b, e ½–½ d; R3 e 1–0 a, c 1–0 f, d bye; b absent. Scores: a 2, c 2, e 2, d 1½, f
+    // 1, b ½. Buchholz: opponents' scores, plus the player's own score for each unplayed round:
     //   a: d 1½ + c 2 + e 2 = 5½, cut 1 (drop 1½) 4; SB 1½ + 2 = 3½; wins 2.
     //   c: own 2 (forfeit) + a 2 + f 1 = 5, cut 1 4; SB f 1 = 1; wins 1 (the forfeit is no win).
     //   e: b ½ + d 1½ + a 2 = 4, cut 1 3½; SB ½·½ + ½·1½ + 2 = 3; wins 1.
@@ -905,7 +905,8 @@ fn swiss_rounds_default_cap_and_an_early_end_are_explained() {
 #[test]
 fn the_default_number_of_swiss_rounds_is_log2_plus_one() {
     let h = Harness::new(false);
-    // Part F.3: ⌈log2 n⌉ + 1, at most n − 1: 6 players 4 rounds, 9 players 5, 4 players 3.
+    // docs/rules.md §10 (Swiss): ⌈log2 n⌉ + 1, at most n − 1: 6 players 4 rounds, 9 players 5, 4
+    // players 3.
     for (n, rounds) in [(6, 4), (9, 5), (4, 3)] {
         ok(
             &h.bot,
@@ -1087,8 +1088,9 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     assert_eq!(r1[1].player0 == "donal", aoife_first, "colours alternate");
     assert!(!aoife_first, "the seeded lot gives aoife the second move");
 
-    // Eimear, rated 1700 in hkot-1, joins during round 1: she becomes seed 1 (Part F.3's
-    // initial order is by rating), the others keep their order, and round 1 is 0 for her.
+    // Eimear, rated 1700 in hkot-1, joins during round 1: she becomes seed 1 (docs/rules.md §10,
+    // Swiss: the initial order is by rating), the others keep their order, and round 1 is 0 for
+    // her.
     let mut s = Store::open(h.db()).unwrap();
     s.write(|tx| {
         tx.upsert_user("eimear", "eimear", 0)?;
@@ -1185,8 +1187,8 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     play(&h.bot, &r3[1], "1"); // c beats b
     assert_eq!(status(&h.db()), TournamentStatus::Finished);
 
-    // By hand (Part F.5): scores e 2, a 2, c 2, d 1½, b ½. Buchholz adds a player's own score
-    // for each unplayed round: e's round 1 (not yet joined), c's and d's byes.
+    // By hand (docs/rules.md §10: standings): scores e 2, a 2, c 2, d 1½, b ½. Buchholz adds a
+    // player's own score for each unplayed round: e's round 1 (not yet joined), c's and d's byes.
     //   e: own 2 + d 1½ + a 2 = 5½, cut 1 4; SB 1½ + 2 = 3½; wins 2.
     //   a: c 2 + b ½ + e 2 = 4½, cut 1 4; SB 2 + ½ = 2½; wins 2.
     //   c: a 2 + own 2 (bye) + b ½ = 4½, cut 1 4; SB ½; wins 1.
@@ -1242,8 +1244,8 @@ fn creation_and_info_show_the_same_options() {
     }
 }
 
-/// Players tied for first share it in `/tournament standings` too (Part F.5), not only in the
-/// end announcement: a three-player round robin where everyone wins once.
+/// Players tied for first share it in `/tournament standings` too (docs/rules.md §10: standings),
+/// not only in the end announcement: a three-player round robin where everyone wins once.
 #[test]
 fn a_shared_first_place_is_named_as_shared() {
     let h = Harness::new(false);

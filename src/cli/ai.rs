@@ -1,5 +1,5 @@
-//! `tara-bot ai`: the AI's move for a position, as one JSON object (a contract; see the
-//! README): `{"move":"D4","eval":0.62,"playouts":5000,"ms":41}`.
+//! `tara-bot ai`: the AI's move for a position, as one JSON object (a contract; see
+//! docs/cli.md): `{"move":"D4","eval":0.62,"playouts":5000,"ms":41}`.
 
 use super::engine::{replay_from, MoveFailure};
 use crate::ai::{think, Level, Limit};

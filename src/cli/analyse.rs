@@ -1,5 +1,5 @@
-//! `tara-bot analyse`: a game weighed move by move, as one JSON object (a contract; see the
-//! README): the first seat's expected score after every move, each move with the AI's choice
+//! `tara-bot analyse`: a game weighed move by move, as one JSON object (a contract; see
+//! docs/cli.md): the first seat's expected score after every move, each move with the AI's choice
 //! and both evaluations, and the three largest swings.
 
 use super::ai::Bound;

@@ -1,5 +1,5 @@
 //! `tara-bot engine`: the position after a list of moves as one JSON object (a contract other
-//! tools rely on; see the README).
+//! tools rely on; see docs/cli.md).
 
 use crate::game::Counts;
 use crate::game::{

@@ -1,5 +1,5 @@
 //! `tara-bot export`: every finished game as one JSON line, oldest first (the data portability
-//! contract in the README).
+//! contract in docs/cli.md).
 
 use super::engine::{result_json, ResultJson};
 use crate::game::{Position, Side};
@@ -30,7 +30,7 @@ struct GameJson {
 }
 
 /// A value per side, written as a JSON object keyed by side in seat order (`red` before `blue`,
-/// `attackers` before `defenders`), as the README shows it.
+/// `attackers` before `defenders`), as docs/cli.md shows it.
 struct Sides<T>(Vec<(&'static str, T)>);
 
 impl<T: Serialize> Serialize for Sides<T> {

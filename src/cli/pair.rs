@@ -1,13 +1,13 @@
-//! `tara-bot pair`: tournament pairings as text (the contract in the README).
+//! `tara-bot pair`: tournament pairings as text (the contract in docs/cli.md).
 //!
 //! `--dutch FILE` pairs the next round of a TRF-16 tournament by the FIDE Dutch system and
 //! prints it as bbpPairings does: the number of pairs, then one pair per line as two starting
 //! ranks, the first mover (White) first, a pairing-allocated bye as `N 0` (last).
 //!
-//! `--round-robin N [--double]` prints FIDE's Berger table (RULES.md Part F.2), one round per
-//! line: `Round 1: 1-6 2-5 3-4`, boards in the table's order, each game as two player numbers,
-//! the one who moves first first; a bye (the dummy player of an odd table) as `N-bye` on the
-//! board where the table puts it.
+//! `--round-robin N [--double]` prints FIDE's Berger table (docs/rules.md §10: round robin), one
+//! round per line: `Round 1: 1-6 2-5 3-4`, boards in the table's order, each game as two player
+//! numbers, the one who moves first first; a bye (the dummy player of an odd table) as `N-bye` on
+//! the board where the table puts it.
 
 use crate::tournament::dutch::{Board, DutchError};
 use crate::tournament::dutch_pair;

@@ -1,5 +1,5 @@
 //! `tara-bot tournament export|standings`: a stored tournament as a FIDE TRF-16 file, or its
-//! standings as JSON lines (the machine contracts in the README).
+//! standings as JSON lines (the machine contracts in docs/cli.md).
 
 use crate::bot::{tournament_standings, tournament_trf};
 use crate::store::Store;

@@ -864,7 +864,7 @@ mod tests {
                 arrows: None
             }
         );
-        // Quoted values keep their spaces: the README's examples.
+        // Quoted values keep their spaces: the examples of docs/commands.md.
         assert_eq!(
             run(r#"/board marks:"D4 E5" arrows:"G2-E3""#),
             Command::Board {

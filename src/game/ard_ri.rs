@@ -1,4 +1,4 @@
-//! Ard Rí, 7x7 tafl (RULES.md Part D).
+//! Ard Rí, 7x7 tafl (docs/rules.md §8).
 //!
 //! The position is three bitsets (attackers, defenders, the king's square) on the 7x7 grid of
 //! [`board`](super::board). Moves are generated a whole direction at a time by shifting sets.

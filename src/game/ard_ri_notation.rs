@@ -68,7 +68,7 @@ pub enum ArdRiNotationError {
 }
 
 impl ArdRiPosition {
-    /// Reads a position in the public notation (see the module documentation and the README),
+    /// Reads a position in the public notation (see the module documentation and docs/cli.md),
     /// e.g. the start: `2aaa2/3a3/a1ddd1a/aadkdaa/a1ddd1a/3a3/2aaa2 a 0 0`.
     pub fn from_notation(text: &str) -> Result<ArdRiPosition, ArdRiNotationError> {
         let fields: Vec<&str> = text.split_whitespace().collect();

@@ -1,4 +1,4 @@
-//! The rules engine: pure and synchronous. It knows the five games of `RULES.md`, generates
+//! The rules engine: pure and synchronous. It knows the five games of `docs/rules.md`, generates
 //! their legal moves (the single source of truth for validation, hints and forced passes),
 //! applies moves, detects the end and scores.
 

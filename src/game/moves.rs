@@ -3,7 +3,7 @@
 use super::board::{Hill, Square};
 use std::fmt;
 
-/// One move of any of the games. Displays in canonical notation (RULES.md A.1 and D).
+/// One move of any of the games. Displays in canonical notation (docs/rules.md §2.1 and §8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
     /// Tara, one hill: in High Kings' Placement, build a ringfort there and put a new king on it;

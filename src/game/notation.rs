@@ -1,4 +1,4 @@
-//! Reading and writing moves (RULES.md A.1 and D) and whole game records.
+//! Reading and writing moves (docs/rules.md §2.1 and §8) and whole game records.
 
 use super::board::{Hill, Square};
 use super::error::ParseMoveError;

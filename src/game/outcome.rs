@@ -20,11 +20,11 @@ pub enum EndReason {
     NoMoves,
     /// Ard Rí: 100 plies without a capture.
     MoveLimit,
-    /// The bot's own ending (RULES.md Part E): a player resigned.
+    /// The bot's own ending (docs/rules.md §9): a player resigned.
     Resigned,
-    /// The bot's own ending (RULES.md Part E): a player's clock ran out.
+    /// The bot's own ending (docs/rules.md §9): a player's clock ran out.
     Timeout,
-    /// The bot's own ending (RULES.md Part E): the players agreed to a draw.
+    /// The bot's own ending (docs/rules.md §9): the players agreed to a draw.
     Agreed,
 }
 

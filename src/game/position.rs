@@ -76,7 +76,7 @@ pub trait GamePosition {
     /// Kingdoms, knots, territory and kings captured of both players (Tara; `None` for Ard Rí).
     fn side_counts(&self) -> Option<BySide<Counts>>;
 
-    /// The points of a game that `winner` wins by forfeit here (RULES.md Part E).
+    /// The points of a game that `winner` wins by forfeit here (docs/rules.md §9).
     fn forfeit_points(&self, winner: Side) -> BySide<Points>;
 
     /// Attackers, defenders, the king's square and the move limit's counter (Ard Rí; `None`

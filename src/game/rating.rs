@@ -1,15 +1,15 @@
-//! Glicko-2 ratings as RULES.md Part F.6 applies them (Glickman, "Example of the Glicko-2
+//! Glicko-2 ratings as docs/rules.md §10 (ratings) applies them (Glickman, "Example of the Glicko-2
 //! system", 2012): a rating, its deviation (RD) and volatility; a rating period of any number
 //! of games; the growth of RD over idle weeks. Pure arithmetic: where ratings are stored and
 //! when games are rated is the bot's business.
 
 /// The Glicko-2 scale factor between the Glicko scale (1500 ± RD) and the internal one.
 const SCALE: f64 = 173.7178;
-/// The system constant τ (Part F.6).
+/// The system constant τ (docs/rules.md §10: ratings).
 pub const TAU: f64 = 0.5;
 /// The convergence tolerance of the volatility iteration.
 const EPSILON: f64 = 0.000_001;
-/// A new player's rating, RD and volatility (Part F.6).
+/// A new player's rating, RD and volatility (docs/rules.md §10: ratings).
 pub const START: Rating = Rating {
     rating: 1500.0,
     rd: 350.0,
@@ -17,7 +17,7 @@ pub const START: Rating = Rating {
 };
 /// A rating is provisional (shown with `?`) while its RD is above this.
 pub const PROVISIONAL_RD: f64 = 110.0;
-/// RD grows once per this many whole days without a rated game (Part F.6).
+/// RD grows once per this many whole days without a rated game (docs/rules.md §10: ratings).
 pub const IDLE_PERIOD_DAYS: i64 = 7;
 
 /// A player's Glicko-2 values on the Glicko scale.
@@ -138,8 +138,8 @@ impl Rating {
     }
 }
 
-/// Both players' ratings after one rated game between them (Part F.6: the game is one rating
-/// period for its two players, each updated from both players' values just before it).
+/// Both players' ratings after one rated game between them (docs/rules.md §10, ratings: the game is
+/// one rating period for its two players, each updated from both players' values just before it).
 /// `score` is the first player's (1, 0.5 or 0).
 pub fn after_game(first: Rating, second: Rating, score: f64) -> (Rating, Rating) {
     (

@@ -17,7 +17,7 @@ use super::side::Side;
 use super::tara::TaraPosition;
 use super::variant::{GameOptions, Variant};
 
-/// The result when `loser` resigns or runs out of time (RULES.md Part E): the other player
+/// The result when `loser` resigns or runs out of time (docs/rules.md §9): the other player
 /// wins. Tara: the winner scores the larger of 2 + the kings they captured and what scoring the
 /// current position would give them; the loser scores the kings they captured. Ard Rí: 1 to 0.
 pub fn forfeit(pos: &Position, loser: Side, reason: EndReason) -> Outcome {
@@ -29,7 +29,7 @@ pub fn forfeit(pos: &Position, loser: Side, reason: EndReason) -> Outcome {
     }
 }
 
-/// The result when the players agree to a draw (RULES.md Part E): no winner, scored as the
+/// The result when the players agree to a draw (docs/rules.md §9): no winner, scored as the
 /// game's own drawn ending. Tara as A.2 case 3: 1 point each, plus 1 for every enemy king the
 /// player captured (High Kings); Ard Rí as the 100-ply draw: ½ each.
 pub fn agreed_draw(pos: &Position) -> Outcome {

@@ -78,7 +78,8 @@ const FIRST_TABLES: &[&str] = &[
     "server_settings",
 ];
 
-/// Where the README tells how to restore a database from a backup.
+/// How to restore a database from a backup. The message names the README's "Backups" section,
+/// which points to the full steps in docs/operating.md.
 const RESTORE_HINT: &str =
     "stop the bot, copy your latest backup (made with `tara-bot db backup`) \
      over the database file, delete the -wal and -shm files beside it if any, and start again \

@@ -315,7 +315,7 @@ fn history_sql(variant: Option<Variant>) -> String {
 }
 
 row! {
-    /// A pending draw offer (RULES.md Part E).
+    /// A pending draw offer (docs/rules.md §9).
     ///
     /// Fields: `game_id`: the game; `offered_by`: who offered; `ply`: moves played when it was
     /// offered; `created_at`: when.

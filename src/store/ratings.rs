@@ -1,5 +1,5 @@
-//! Ratings (RULES.md Part F.6): each player's current Glicko-2 rating per server and rating id
-//! (the variant id; kingdoms and knots share one), and the change each rated game made.
+//! Ratings (docs/rules.md §10: ratings): each player's current Glicko-2 rating per server and
+//! rating id (the variant id; kingdoms and knots share one), and the change each rated game made.
 
 use super::db::{Result, Tx};
 use rusqlite::params;

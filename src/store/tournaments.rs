@@ -1,4 +1,4 @@
-//! Tournaments and their pairings (RULES.md Part F). A pairing is one game, or a match; its
+//! Tournaments and their pairings (docs/rules.md §10). A pairing is one game, or a match; its
 //! games point back at it through `games.pairing_id`.
 
 use super::db::{Result, Tx};
@@ -99,8 +99,8 @@ pub struct NewTournament<'a> {
 stored_enum! {
     /// The result of a pairing, from the point of view of its two players. Values: `Win0`:
     /// player 0 won over the board; `Win1`: player 1 won over the board; `Draw`: a draw over
-    /// the board; `Forfeit0`: player 0 forfeited (Part F.1): player 1 scores 1, unplayed for
-    /// both; `Forfeit1`: player 1 forfeited; `Bye`: player 0 had a bye (no opponent).
+    /// the board; `Forfeit0`: player 0 forfeited (docs/rules.md §10: forfeits): player 1 scores 1,
+    /// unplayed for both; `Forfeit1`: player 1 forfeited; `Bye`: player 0 had a bye (no opponent).
     pub enum PairingResult = "a pairing result" {
         Win0 = "win0", Win1 = "win1", Draw = "draw", Forfeit0 = "forfeit0", Forfeit1 = "forfeit1", Bye = "bye",
     }
@@ -395,7 +395,8 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Makes a game unrated (a forfeit, Part F.1), before its result is recorded.
+    /// Makes a game unrated (a forfeit, docs/rules.md §10: forfeits), before its result is
+    /// recorded.
     pub fn set_game_unrated(&self, game_id: i64) -> Result<()> {
         self.exec("UPDATE games SET rated = 0 WHERE id = ?1", params![game_id])?;
         Ok(())

@@ -1,9 +1,9 @@
-//! FIDE Berger tables (handbook C.05, annex 1) as RULES.md Part F.2 uses them: the single
-//! round robin for any number of players (with an odd number a dummy player is added, and its
-//! pairing is a bye), and the double round robin.
+//! FIDE Berger tables (handbook C.05, annex 1) as docs/rules.md §10 (round robin) uses them: the
+//! single round robin for any number of players (with an odd number a dummy player is added, and
+//! its pairing is a bye), and the double round robin.
 
-/// One pairing of a round-robin table, by player number (1-based, in the order of Part F.2:
-/// sign-up sorted by rating). `first` moves first ("White" in FIDE's tables).
+/// One pairing of a round-robin table, by player number (1-based, in the order of docs/rules.md §10
+/// (round robin): sign-up sorted by rating). `first` moves first ("White" in FIDE's tables).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TablePairing {
     Game {
@@ -61,9 +61,10 @@ pub fn single_round_robin(players: u32) -> Vec<Vec<TablePairing>> {
     rounds
 }
 
-/// The double round robin of Part F.2: the first cycle is the Berger table with its last two
-/// rounds swapped (FIDE's recommendation, so that nobody has the same colour three times in a
-/// row), and the second cycle is the table in its own order with every colour reversed.
+/// The double round robin of docs/rules.md §10 (round robin): the first cycle is the Berger table
+/// with its last two rounds swapped (FIDE's recommendation, so that nobody has the same colour
+/// three times in a row), and the second cycle is the table in its own order with every colour
+/// reversed.
 pub fn double_round_robin(players: u32) -> Vec<Vec<TablePairing>> {
     let table = single_round_robin(players);
     let mut first = table.clone();

@@ -1,6 +1,6 @@
-//! The knockout bracket of RULES.md Part F.4: single elimination with the standard seeding
-//! (seed 1 meets the lowest seed, seeds 1 and 2 can meet only in the final), and byes to the
-//! top seeds to fill the first round to a power of two.
+//! The knockout bracket of docs/rules.md §10 (knockout): single elimination with the standard
+//! seeding (seed 1 meets the lowest seed, seeds 1 and 2 can meet only in the final), and byes to
+//! the top seeds to fill the first round to a power of two.
 
 /// A tie of a knockout round, by seed (1 is the highest rating).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

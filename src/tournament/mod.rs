@@ -1,4 +1,4 @@
-//! Tournaments as RULES.md Part F runs them, pure and synchronous: round-robin tables,
+//! Tournaments as docs/rules.md §10 runs them, pure and synchronous: round-robin tables,
 //! knockout brackets, standings and tiebreaks, the FIDE TRF-16 file, and in [`dutch`] the
 //! FIDE Dutch system ([`dutch_pair::pair`]) with its weighted matching. No I/O, no clock.
 

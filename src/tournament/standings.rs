@@ -1,5 +1,5 @@
-//! Standings and tiebreaks exactly as RULES.md Part F.5 defines them, from a plain model of a
-//! tournament: its players, and its rounds of pairings with their results.
+//! Standings and tiebreaks exactly as docs/rules.md §10 (standings) defines them, from a plain
+//! model of a tournament: its players, and its rounds of pairings with their results.
 
 use super::points::Points;
 use std::collections::BTreeSet;
@@ -31,7 +31,8 @@ pub enum Pairing {
         second: usize,
         result: Option<GameResult>,
     },
-    /// A forfeit (Part F.1): the winner scores 1, the loser 0; unplayed for both.
+    /// A forfeit (docs/rules.md §10: forfeits): the winner scores 1, the loser 0; unplayed for
+    /// both.
     Forfeit { winner: usize, loser: usize },
     /// A bye: unplayed, worth `points` (1 for a Swiss pairing-allocated bye, 0 for a round
     /// robin's dummy player).
@@ -46,7 +47,7 @@ pub struct Results {
     pub rounds: Vec<Vec<Pairing>>,
 }
 
-/// Which table of tiebreaks applies (Part F.5).
+/// Which table of tiebreaks applies (docs/rules.md §10: standings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum System {
     /// Buchholz Cut-1, Buchholz, Sonneborn-Berger, wins over the board, rating.

@@ -129,7 +129,7 @@ impl Harness {
     }
 
     /// Both players of the channel's game make a move (the first legal one), so that a
-    /// resignation after it is a loss over the board, not an abort (RULES.md Part E).
+    /// resignation after it is a loss over the board, not an abort (docs/rules.md §9).
     pub fn opening(&self, channel: &str) {
         let g = active(&self.db(), channel).expect("a game in progress");
         for _ in 0..2 {

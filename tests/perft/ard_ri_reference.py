@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent Ard Ri reference, written from RULES.md Part D alone, to cross-check the
+"""An independent Ard Ri reference, written from docs/rules.md §8 alone, to cross-check the
 Ard Ri entries of the perft files in this folder.
 
     python3 tests/perft/ard_ri_reference.py [--max-depth N] tests/perft/*.perft

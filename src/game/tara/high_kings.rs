@@ -1,4 +1,4 @@
-//! High Kings of Tara (`hkot-1`, `hkot-2`): kings moving by knight's moves (RULES.md Part B).
+//! High Kings of Tara (`hkot-1`, `hkot-2`): kings moving by knight's moves (docs/rules.md §4–5).
 
 use super::{examples, TaraPosition};
 use crate::game::board::{dilate, squares, surrounded_by, Bits, Hill, HILL_KNIGHT};

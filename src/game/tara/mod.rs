@@ -1,5 +1,5 @@
 //! The Tara model shared by High Kings of Tara and Tara: Sacred Hill: ringforts, kings,
-//! kingdoms, knots, sieges and scoring (RULES.md Part A).
+//! kingdoms, knots, sieges and scoring (docs/rules.md §2–3).
 
 mod high_kings;
 mod sacred_hill;

@@ -1,5 +1,5 @@
 //! Tara: Sacred Hill (`sacred-hill-1`, `sacred-hill-2`): no kings, one ringfort built or
-//! captured each turn (RULES.md Part C).
+//! captured each turn (docs/rules.md §6–7).
 
 use super::{examples, hills_text, TaraPosition};
 use crate::game::board::{

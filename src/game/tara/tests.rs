@@ -1,4 +1,4 @@
-//! Rule tests for the Tara games: every worked example of RULES.md and one test per rule and
+//! Rule tests for the Tara games: every worked example of docs/rules.md and one test per rule and
 //! per illegal-move reason, on hand-built positions.
 
 use super::*;
@@ -860,7 +860,7 @@ fn sacrifice_needs_an_own_ringfort() {
     );
 }
 
-/// RULES.md B.7, fig. 1b: Blue's king on B3 stands on enemy territory.
+/// docs/rules.md §5 (the rulebook's fig. 1b): Blue's king on B3 stands on enemy territory.
 fn fig_1b(c1_besieged: bool) -> TaraPosition {
     let red = if c1_besieged {
         "A5 D2 D1 C2 B1"
@@ -948,7 +948,7 @@ fn a_king_left_on_enemy_territory_at_the_end_is_captured_by_default() {
     assert!(said.contains("captured by default"), "{said}");
 }
 
-// ---------------------------------------------------------------- Part C: Sacred Hill
+// ---------------------------------------------------------------- docs/rules.md §6–7: Sacred Hill
 
 #[test]
 fn sacred_hill_first_ringfort_anywhere_then_a_knights_move_away() {
