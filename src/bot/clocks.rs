@@ -106,7 +106,7 @@ fn mover_time_left(tx: &Tx, game: &GameRow, mover: &str, now: i64) -> Outcome<Op
 }
 
 /// Notes on move `ply`, just made by `mover` (the player to move in `game` before it), the time
-/// they had left on their clock, so that a takeback can give it back (RULES.md Part E).
+/// they had left on their clock, so that a takeback can give it back (docs/rules.md §9).
 pub(crate) fn record_clock_left(
     tx: &Tx,
     game: &GameRow,
@@ -122,7 +122,7 @@ pub(crate) fn record_clock_left(
 
 /// Starts again, after a takeback, the turn of the player to move in `l` (the one whose move
 /// was taken back): their clock resumes with `left`, the time they had when they made that
-/// move (RULES.md Part E), after their vacation if they are on one. A move stored before that
+/// move (docs/rules.md §9), after their vacation if they are on one. A move stored before that
 /// time was recorded (`left` is `None`) gives a full time per move, as takebacks used to.
 pub(crate) fn restore_turn(tx: &Tx, l: &Loaded, left: Option<i64>, now: i64) -> Outcome<()> {
     let Some(side) = l.pos.to_move() else {
@@ -196,7 +196,7 @@ impl Bot {
         self.remind_if_due(tx, &l, now)
     }
 
-    /// The timeout of the player to move, if their time has run out (RULES.md Part E).
+    /// The timeout of the player to move, if their time has run out (docs/rules.md §9).
     pub(crate) fn expire_if_due(&self, tx: &Tx, l: &Loaded, now: i64) -> Outcome<Option<Vec<Out>>> {
         let (Some(deadline), Some(side)) = (l.game.deadline_at, l.pos.to_move()) else {
             return Ok(None);
@@ -207,7 +207,7 @@ impl Bot {
         let seat = side.index();
         let moved = has_moved(&l.game, &l.moves, seat);
         if !moved && l.game.pairing_id.is_none() {
-            // RULES.md Part E: a player whose time runs out before their first move does not
+            // docs/rules.md §9: a player whose time runs out before their first move does not
             // lose; outside tournaments the game is aborted. (In a tournament it is a forfeit,
             // scored by the tournament.) A match is called off rather than replayed, so that a
             // player who never comes does not restart it forever.
@@ -226,7 +226,7 @@ impl Bot {
             }
             return Ok(Some(outs));
         }
-        // In a tournament, a timeout before a first move is a forfeit (Part F.1): unrated,
+        // In a tournament, a timeout before a first move is a forfeit (docs/rules.md §10: forfeits): unrated,
         // and scored as unplayed by the tournament.
         let forfeited;
         let (l, what) = if !moved {

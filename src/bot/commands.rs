@@ -317,7 +317,7 @@ commands! {
         marks: Option<String> = "marks", "Hills or squares to highlight, e.g. D4 E5" .max_length(100);
         arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
     }
-    /// Offer a draw, or answer your opponent's offer (RULES.md Part E).
+    /// Offer a draw, or answer your opponent's offer (docs/rules.md §9).
     Draw = "draw", "Offer a draw, or answer your opponent's offer", private: false, Bot::draw {
         answer: Option<DrawAnswer> = "answer", "Answer your opponent's offer";
         game: Option<GameId> = "game", "The game the offer was made in" .hidden();

@@ -1,4 +1,4 @@
-//! Draw offers (RULES.md Part E): either player offers a draw at any time; the offer stands
+//! Draw offers (docs/rules.md §9): either player offers a draw at any time; the offer stands
 //! until the opponent accepts or declines it, or a move (a pass, a takeback) makes it lapse.
 //! An accepted draw ends the game through `lifecycle::end_game`, scored by [`agreed_draw`];
 //! whatever else ends a game spends its pending offer ([`game_ended`]).

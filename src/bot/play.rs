@@ -278,7 +278,7 @@ impl Bot {
                 Fail::User("You are not playing in this game, so you cannot resign it.".into())
             })?;
             let opponent = &l.names[1 - seat];
-            // RULES.md Part E: before both players have moved, a resignation aborts the game
+            // docs/rules.md §9: before both players have moved, a resignation aborts the game
             // (in a tournament: a forfeit, unrated).
             let started = both_moved(&l.game, &l.moves);
             let tournament = l.game.pairing_id.is_some();
@@ -322,7 +322,7 @@ impl Bot {
                 b = b.text(".");
                 &l
             } else {
-                // A tournament forfeit (Part F.1): unrated, scored by the tournament as unplayed.
+                // A tournament forfeit (docs/rules.md §10: forfeits): unrated, scored by the tournament as unplayed.
                 tx.set_game_unrated(l.game.id)?;
                 b = b.text(" before both players had moved: a forfeit, not rated.");
                 let mut game = l.game.clone();
@@ -345,7 +345,7 @@ impl Bot {
         })
     }
 
-    /// A resignation before both players have moved, outside tournaments (RULES.md Part E):
+    /// A resignation before both players have moved, outside tournaments (docs/rules.md §9):
     /// the game is aborted (no result, no points, unrated); a match game is replayed, as after
     /// a player's `/abort`.
     fn abort_unstarted(&self, tx: &Tx, l: &Loaded, seat: usize, now: i64) -> Outcome<Vec<Out>> {
@@ -587,7 +587,7 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
     }])
 }
 
-/// A takeback in a game against the AI: as RULES.md allows it, only of the player's last move
+/// A takeback in a game against the AI: as docs/rules.md §9 allows it, only of the player's last move
 /// and only before the AI has answered it (while it thinks); the AI consents at once. The move
 /// (and forced passes after it) is undone, and the AI's search for the position undone finds its
 /// ply gone and plays nothing.

@@ -1,4 +1,4 @@
-//! Ratings (RULES.md Part F.6): a rated game's Glicko-2 update, stored with its result, and the
+//! Ratings (docs/rules.md §10: ratings): a rated game's Glicko-2 update, stored with its result, and the
 //! `/leaderboard` and `/profile` commands.
 
 use super::reply::{escape_markdown, Attachment, Ctx, User};
@@ -48,7 +48,7 @@ fn signed(d: f64) -> String {
     }
 }
 
-/// Whether a finished game counts for ratings (Part F.6): created rated, between two people.
+/// Whether a finished game counts for ratings (docs/rules.md §10: ratings): created rated, between two people.
 /// Aborted games never reach here, and forfeits are not finished over the board.
 pub(crate) fn counts_for_rating(game: &GameRow) -> bool {
     game.rated && game.ai_levels.iter().all(Option::is_none) && game.seats[0] != game.seats[1]
@@ -67,7 +67,7 @@ fn current(row: Option<&RatingRow>, now: i64) -> Rating {
     }
 }
 
-/// Rates a finished game (Part F.6): both players' ratings in this server and game, grown by
+/// Rates a finished game (docs/rules.md §10: ratings): both players' ratings in this server and game, grown by
 /// their idle weeks, updated as one rating period, stored, and the change recorded per player.
 /// Each seat's values before (after the idle growth) and after the game; `None` for a game
 /// that does not count.
@@ -144,7 +144,7 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
     Ok(())
 }
 
-/// Rates a finished game (Part F.6) in the transaction that records its result (see
+/// Rates a finished game (docs/rules.md §10: ratings) in the transaction that records its result (see
 /// [`rate`]); `b` gains the line that tells the players (nothing for a game that is not
 /// rated).
 fn rate_game(
@@ -180,7 +180,7 @@ impl Bot {
         // The picture is drawn once the read is over, so the store is not held while drawing.
         let (mut reply, picture) = self.read(|tx| {
             let mut active: Vec<(Variant, u32)> = Vec::new();
-            // One rating per variant (Part F.6: kingdoms and knots share one).
+            // One rating per variant (docs/rules.md §10, ratings: kingdoms and knots share one).
             for v in Variant::ALL {
                 let n = tx.active_rated_players(&ctx.server, v.id(), since)?;
                 if n > 0 {

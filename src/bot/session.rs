@@ -494,13 +494,13 @@ pub(crate) fn has_moved(game: &GameRow, moves: &[MoveRow], seat: usize) -> bool 
         .any(|m| m.user_id.as_deref() == Some(game.seats[seat].as_str()))
 }
 
-/// Whether both players have made a move of their own (RULES.md Part E): before that, a
+/// Whether both players have made a move of their own (docs/rules.md §9): before that, a
 /// resignation aborts the game, or in a tournament is a forfeit.
 pub(crate) fn both_moved(game: &GameRow, moves: &[MoveRow]) -> bool {
     has_moved(game, moves, 0) && has_moved(game, moves, 1)
 }
 
-/// The seat that forfeited a game which ended in `o` (RULES.md Part E and F.1), if it was a
+/// The seat that forfeited a game which ended in `o` (docs/rules.md §9 and §10: forfeits), if it was a
 /// forfeit: a timeout before the loser's own first move, or a resignation before both players
 /// had moved. (Outside tournaments such a game is aborted instead.)
 pub(crate) fn forfeited_by(

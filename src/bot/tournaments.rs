@@ -1,4 +1,4 @@
-//! Tournaments (RULES.md Part F) in the bot: the subcommands of `/tournament`, and the runner
+//! Tournaments (docs/rules.md §10) in the bot: the subcommands of `/tournament`, and the runner
 //! that opens each round's games in their threads, records every result in the transaction
 //! that ends the game, and pairs or starts the next round there, exactly once.
 //!
@@ -81,7 +81,7 @@ fn first_names(names: &[String], shown: usize) -> String {
 /// The most rounds a Swiss may be created with.
 pub(crate) const MAX_SWISS_ROUNDS: u32 = 50;
 
-/// Part F.3: the default number of rounds of a Swiss of `n` players, ⌈log2 n⌉ + 1, at most
+/// docs/rules.md §10 (Swiss): the default number of rounds of a Swiss of `n` players, ⌈log2 n⌉ + 1, at most
 /// n − 1.
 pub(crate) fn default_swiss_rounds(n: u32) -> u32 {
     let log2 = u32::BITS - n.saturating_sub(1).leading_zeros();
@@ -432,7 +432,7 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
     };
     let bye = match t.format {
         TournamentFormat::RoundRobin => Code::ZeroBye,
-        // Part F.3: the pairing-allocated bye (`U`: one point, unplayed).
+        // docs/rules.md §10 (Swiss): the pairing-allocated bye (`U`: one point, unplayed).
         TournamentFormat::Swiss => Code::PairingBye,
         TournamentFormat::Knockout => Code::FullBye,
     };
@@ -513,7 +513,7 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
         }
     }
     // A Swiss's `XXC`: the top player's colour in round 1, read back from its pairings (the
-    // first mover is player 0), drawn by lot before round 1 (Part F.3). The top player is the
+    // first mover is player 0), drawn by lot before round 1 (docs/rules.md §10: Swiss). The top player is the
     // highest seed who played round 1 (a late entrant did not): as board 1's higher player
     // they had the initial colour.
     let in_round_1 = |user: &str| {
@@ -1002,7 +1002,7 @@ impl Bot {
         }
         let scoring = scoring.unwrap_or(Scoring::Kingdoms);
         GameOptions::with(variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
-        // Part F.4: every knockout tie is a two-game match.
+        // docs/rules.md §10 (knockout): every knockout tie is a two-game match.
         let is_match = is_match || format == TournamentFormat::Knockout;
         let pace = pace.unwrap_or(Pace::AllAtOnce);
         let rated = rated.unwrap_or(true);
@@ -1063,7 +1063,7 @@ impl Bot {
     }
 
     /// `/tournament join`: signs up for an open tournament, or joins a running Swiss late
-    /// (Part F.3: until round 2 is paired; the missed round scores 0 and is unplayed).
+    /// (docs/rules.md §10, Swiss: until round 2 is paired; the missed round scores 0 and is unplayed).
     pub(crate) fn tournament_join(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
         self.write(ctx, |tx, now| {
             // The channel's open tournament, else its running one (a late entry).
@@ -1225,7 +1225,7 @@ impl Bot {
                     players.len()
                 )));
             }
-            // Part F.2 / F.4: seeds by rating (highest first), then the earlier sign-up.
+            // docs/rules.md §10 (round robin, knockout): seeds by rating (highest first), then the earlier sign-up.
             for p in &mut players {
                 p.rating = tx
                     .rating(&t.server_id, t.variant.id(), &p.user_id)?
@@ -1270,7 +1270,7 @@ impl Bot {
                     }
                     bracket.rounds()
                 }
-                // Part F.3: the rounds chosen at creation, else ⌈log2 n⌉ + 1; at most
+                // docs/rules.md §10 (Swiss): the rounds chosen at creation, else ⌈log2 n⌉ + 1; at most
                 // n − 1 (with fewer players no pairing avoids rematches). Each round is
                 // paired by `advance` when the previous one has ended.
                 TournamentFormat::Swiss => {
@@ -1378,7 +1378,7 @@ impl Bot {
         })
     }
 
-    /// Withdraws a player (Part F.1): not paired again; their games in progress are resigned
+    /// Withdraws a player (docs/rules.md §10: forfeits): not paired again; their games in progress are resigned
     /// (in a round robin, they and the games not yet started are forfeits); past results stand.
     fn withdraw(
         &self,
@@ -1406,7 +1406,7 @@ impl Bot {
                 .into_iter()
                 .find(|g| g.status == GameStatus::Active);
             // A game in progress that both players had not moved in yet is a forfeit too
-            // (Part E), as all of them are in a round robin.
+            // (docs/rules.md §9), as all of them are in a round robin.
             let mut forfeited = round_robin;
             if let Some(g) = active {
                 let mut l = load_game(tx, g)?;
@@ -1501,7 +1501,7 @@ impl Bot {
             return Ok(vec![]);
         };
         let mut outs = Vec::new();
-        // A forfeit (Part E, F.1): a timeout before the player's own first move, or a
+        // A forfeit (docs/rules.md §9 and §10: forfeits): a timeout before the player's own first move, or a
         // resignation before both players moved.
         let forfeiter =
             forfeited_by(game, &tx.moves(game.id)?, o).map(|seat| game.seats[seat].clone());
@@ -1641,7 +1641,7 @@ impl Bot {
         if !knockout {
             return Ok(MatchState::Decided(PairingResult::Draw));
         }
-        // Part F.4: a tie level on points is decided by one more game, first move by lot,
+        // docs/rules.md §10 (knockout): a tie level on points is decided by one more game, first move by lot,
         // repeated until someone wins one.
         let p0_first = self.coin();
         self.pairing_game(
@@ -1829,7 +1829,7 @@ impl Bot {
                 continue;
             }
             if pairings.iter().all(|p| p.result.is_some()) {
-                // Part F.3: the next Swiss round, paired when every game of the previous one
+                // docs/rules.md §10 (Swiss): the next Swiss round, paired when every game of the previous one
                 // has ended — here, in the transaction of the result that ended the last.
                 if t.format == TournamentFormat::Swiss && last_round < t.total_rounds.unwrap_or(0) {
                     match self.pair_swiss(tx, &t, last_round, now)? {
@@ -2204,7 +2204,7 @@ impl Bot {
             let t = find(tx, ctx, id, &ALL_STATUSES)?;
             let m = model(tx, &t)?;
             let rows = standings_of(&t, &m);
-            // Players still tied for first share the place (Part F.5).
+            // Players still tied for first share the place (docs/rules.md §10: standings).
             let first: Vec<String> = rows
                 .iter()
                 .filter(|r| r.rank == 1)
@@ -2341,7 +2341,7 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
     Ok(())
 }
 
-/// Whether a running tournament still takes a late entry (Part F.3: a Swiss of two or more
+/// Whether a running tournament still takes a late entry (docs/rules.md §10, Swiss: a Swiss of two or more
 /// rounds, until its round 2 is paired); the reason if not.
 fn late_entry_open(tx: &Tx, t: &TournamentRow) -> Outcome<()> {
     if t.format != TournamentFormat::Swiss {
@@ -2378,7 +2378,7 @@ fn late_entry_open(tx: &Tx, t: &TournamentRow) -> Outcome<()> {
 }
 
 /// Seeds a late entrant of a running Swiss: their rating now, and the starting ranks of
-/// everyone re-assigned by rating (highest first), then the earlier sign-up (Part F.3's
+/// everyone re-assigned by rating (highest first), then the earlier sign-up (docs/rules.md §10, Swiss: the
 /// initial order). The others keep the ratings they started with, so their order among
 /// themselves is unchanged. The late entrant's seed.
 fn reseed_with_late_entrant(tx: &Tx, t: &TournamentRow, user: &str) -> Outcome<u32> {
@@ -2521,7 +2521,7 @@ fn knockout_winners(
 }
 
 /// One line of the standings as the `tara-bot tournament standings --json` contract writes it
-/// (RULES.md Part F.5).
+/// (docs/rules.md §10: standings).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct StandingLine {
     /// The place (players still tied share it).
