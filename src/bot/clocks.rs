@@ -5,16 +5,13 @@
 use super::lifecycle::{self, aborted};
 use super::options::{choices, Choices};
 use super::reply::{ButtonStyle, Ctx, Part, Reply};
-use super::session::{
-    has_moved, load_game, turn_clock, Bot, EndCause, Fail, GameEnded, Loaded, Out, Outcome,
-};
+use super::session::{has_moved, load_game, turn_clock, Bot, EndCause, Fail, Loaded, Out, Outcome};
 use super::text::{self, Builder};
 use super::time::{
     date_text, left_text, plural, vacation_charge, vacation_days_available, vacation_left, DAY,
     HOUR, VACATION_DAYS, VACATION_WINDOW,
 };
 use crate::game::{forfeit, EndReason};
-use crate::render::Frame;
 use crate::store::{GameRow, Tx};
 
 /// A turn's first reminder comes at least this long before its last call; when the turn is
@@ -257,17 +254,7 @@ impl Bot {
                     "s"
                 }
             ));
-        let board = (
-            l.pos.clone(),
-            Frame::new(l.names.clone(), None).with_result(o),
-            format!("game-{}-final.png", l.game.id),
-        );
-        let ended = GameEnded {
-            game: l,
-            outcome: Some(&o),
-            reason: EndCause::TimedOut,
-        };
-        let mut outs = lifecycle::end_game(&self.session(tx, now), ended, b, Some(board))?;
+        let mut outs = lifecycle::decided(&self.session(tx, now), l, o, EndCause::TimedOut, b)?;
         // In the game's channel, unless a message says where it goes (a tournament's next
         // round, announced in the tournament's channel).
         for out in &mut outs {

@@ -11,7 +11,6 @@ use super::session::{
 };
 use super::text::{self, Builder};
 use crate::game::agreed_draw;
-use crate::render::Frame;
 use crate::store::{DrawOfferRow, GameId, Tx};
 
 /// An answer to a draw offer.
@@ -135,18 +134,7 @@ impl Bot {
             .text(" accepted the draw offered by ")
             .user(offerer.0, offerer.1)
             .text(".");
-        let board = (
-            l.pos.clone(),
-            Frame::new(l.names.clone(), None).with_result(o),
-            format!("game-{}-final.png", l.game.id),
-        );
-        let ended = GameEnded {
-            game: l,
-            outcome: Some(&o),
-            reason: EndCause::DrawAgreed,
-        };
-        let s = self.session(tx, now);
-        let mut outs = lifecycle::end_game(&s, ended, b, Some(board))?;
+        let mut outs = lifecycle::decided(&self.session(tx, now), l, o, EndCause::DrawAgreed, b)?;
         if let Some(first) = outs.first_mut() {
             first.reply.pressed_message = Some(closed.text.clone());
             first.reply.retire = Some(closed);

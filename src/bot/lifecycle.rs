@@ -8,8 +8,9 @@
 //! The announcement's own steps live here too: the result line ([`result_line`]) and the
 //! players pinged under it ([`players_pinged`]).
 
-use super::session::{Announcement, Board, EndCause, GameEnded, Out, Outcome, Session};
+use super::session::{Announcement, Board, EndCause, GameEnded, Loaded, Out, Outcome, Session};
 use super::text::{self, Builder};
+use crate::render::Frame;
 
 /// Ends `ended.game` as `ended.outcome` says (a result, or aborted without one) and raises
 /// [`GameEnded`]. `text` is the start of the announcement (what happened), `board` its
@@ -37,6 +38,28 @@ pub(crate) fn end_game(
         subscriber(s, &ended, &mut ann)?;
     }
     Ok(ann.into_outs())
+}
+
+/// Ends `l`'s game with the result `o` decided off the board (a resignation, a timeout, an
+/// agreed draw), announced by `text` over the final board: [`end_game`].
+pub(crate) fn decided(
+    s: &Session,
+    l: &Loaded,
+    o: crate::game::Outcome,
+    reason: EndCause,
+    text: Builder,
+) -> Outcome<Vec<Out>> {
+    let board = (
+        l.pos.clone(),
+        Frame::new(l.names.clone(), None).with_result(o),
+        format!("game-{}-final.png", l.game.id),
+    );
+    let ended = GameEnded {
+        game: l,
+        outcome: Some(&o),
+        reason,
+    };
+    end_game(s, ended, text, Some(board))
 }
 
 /// Whether the announcement says the result in a line of its own: a game decided on the board,
@@ -78,7 +101,7 @@ pub(crate) fn players_pinged(_: &Session, e: &GameEnded, ann: &mut Announcement)
 /// without a result or a board.
 pub(crate) fn aborted(
     s: &Session,
-    l: &super::session::Loaded,
+    l: &Loaded,
     reason: EndCause,
     text: Builder,
 ) -> Outcome<Vec<Out>> {

@@ -331,17 +331,7 @@ impl Bot {
                 &forfeited
             };
             let o = forfeit(&l.pos, side, EndReason::Resigned);
-            let board = (
-                l.pos.clone(),
-                Frame::new(l.names.clone(), None).with_result(o),
-                format!("game-{}-final.png", l.game.id),
-            );
-            let ended = GameEnded {
-                game: l,
-                outcome: Some(&o),
-                reason: EndCause::Resigned,
-            };
-            lifecycle::end_game(&self.session(tx, now), ended, b, Some(board))
+            lifecycle::decided(&self.session(tx, now), l, o, EndCause::Resigned, b)
         })
     }
 

@@ -216,7 +216,7 @@ impl GameArgs {
             )));
         }
         ArdRiPosition::from_notation(text)
-            .map(Position::ArdRi)
+            .map(Position::from)
             .map_err(|e| fail(format!("--position: {e}")))
     }
 }

@@ -54,6 +54,18 @@ pub enum Position {
     ArdRi(ArdRiPosition),
 }
 
+impl From<TaraPosition> for Position {
+    fn from(p: TaraPosition) -> Position {
+        Position::Tara(p)
+    }
+}
+
+impl From<ArdRiPosition> for Position {
+    fn from(p: ArdRiPosition) -> Position {
+        Position::ArdRi(p)
+    }
+}
+
 impl Position {
     /// The start position of a game.
     pub fn new(options: GameOptions) -> Position {
