@@ -210,6 +210,11 @@ impl Bot {
         self.game_ended
     }
 
+    /// The names of what reacts to a game's end, in the order it runs.
+    pub fn game_end_subscribers(&self) -> Vec<&'static str> {
+        self.game_ended.iter().map(|(name, _)| *name).collect()
+    }
+
     /// Notes that `subscriber` ran for `game` (when tracing).
     pub(crate) fn traced(&self, game: i64, subscriber: &'static str) {
         if let Some(t) = &self.trace {
