@@ -6,7 +6,8 @@ mod common;
 
 use common::{texts, Harness};
 use std::sync::Arc;
-use tara_bot::bot::{tournament_standings, tournament_trf, Bot, Command, Ctx, Reply, User};
+use tara_bot::bot::{Bot, Command, Ctx, Reply, User};
+use tara_bot::cli::tournament::{tournament_standings, tournament_trf};
 use tara_bot::console::{parse_line, Action};
 use tara_bot::store::{PairingRow, Store, TournamentStatus};
 use tara_bot::tournament::{Code, Colour, Points, RoundEntry, Trf};

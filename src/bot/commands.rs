@@ -328,7 +328,7 @@ commands! {
     }
     /// The server's games in progress, with links, players, whose turn it is and deadlines.
     Live = "live", "The server's games in progress, for spectators", private: false, Bot::live {}
-    // Tournaments (`tournaments.rs`): the subcommands of `/tournament`.
+    // Tournaments (`tournaments/`): the subcommands of `/tournament`.
     /// Create a tournament whose round messages go to this channel (moderators).
     TournamentCreate = "tournament create", "Moderators (or the tournament role): create a tournament in this channel", private: false, Bot::tournament_create {
         name: String = "name", "Its name" .max_length(60);

@@ -66,4 +66,5 @@ pub use reply::{
 };
 pub use session::Bot;
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};
-pub use tournaments::{tournament_standings, tournament_trf, StandingLine, TournamentSystem};
+pub(crate) use tournaments::{report_error, standing_lines, trf_text};
+pub use tournaments::{StandingLine, TournamentSystem};

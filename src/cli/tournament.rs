@@ -1,8 +1,22 @@
 //! `tara-bot tournament export|standings`: a stored tournament as a FIDE TRF-16 file, or its
 //! standings as JSON lines (the machine contracts in docs/cli.md).
 
-use crate::bot::{tournament_standings, tournament_trf};
+use crate::bot::{report_error, standing_lines, trf_text, StandingLine};
 use crate::store::Store;
+
+/// A stored tournament's standings, best first.
+pub fn tournament_standings(store: &mut Store, id: i64) -> Result<Vec<StandingLine>, String> {
+    store
+        .read(|tx| standing_lines(tx, id))
+        .map_err(|e| report_error(e, id))
+}
+
+/// A stored tournament as a FIDE TRF-16 file.
+pub fn tournament_trf(store: &mut Store, id: i64) -> Result<String, String> {
+    store
+        .read(|tx| trf_text(tx, id))
+        .map_err(|e| report_error(e, id))
+}
 
 /// The tournament `id` as TRF-16 text (`XXR` gives its number of rounds).
 pub fn export(store: &mut Store, id: i64) -> Result<String, String> {

@@ -1,0 +1,25 @@
+//! Tournaments (docs/rules.md §10) in the bot: the subcommands of `/tournament`, and the runner
+//! that opens each round's games in their threads, records every result in the transaction
+//! that ends the game, and pairs or starts the next round there, exactly once.
+//!
+//! The runner is written per system around one question, "which pairings come next, given the
+//! results so far": a round robin reads its Berger table (stored whole at the start), a
+//! knockout its bracket, a Swiss the FIDE Dutch system on the tournament as a TRF-16 file
+//! ([`model::swiss_trf`]).
+//!
+//! The parts use each other one way, top down: the commands ([`commands`], [`views`]), the
+//! runner ([`results`], [`runner`]), the presentation ([`presentation`]) and the model read
+//! from the store with its TRF-16 mapping ([`model`]).
+
+mod commands;
+mod model;
+mod presentation;
+mod results;
+mod runner;
+mod views;
+
+pub use commands::TournamentSystem;
+pub(crate) use commands::{creator_role_text, parse_role, set_creator_role};
+pub use model::StandingLine;
+pub(crate) use model::{report_error, standing_lines, trf_text};
+pub(crate) use results::game_ended;
