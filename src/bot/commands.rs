@@ -5,6 +5,7 @@
 //! Adding a command is one entry here plus one handler (a `Bot` method taking the typed
 //! options in order).
 
+use super::buttons::Press;
 use super::draws::DrawAnswer;
 use super::options::{OptionSpec, Param, Values};
 use super::play::TakebackAnswer;
@@ -386,52 +387,47 @@ commands! {
 }
 
 impl Command {
-    /// The command a button press stands for (buttons are named `kind:number`, and a
-    /// `/history` page `history:<user>:<variant or all>:<page>`).
+    /// The command a button press stands for (the button's id read by [`Press::parse`]).
     pub fn from_button(id: &str) -> Option<Command> {
-        let (kind, rest) = id.split_once(':')?;
-        if kind == super::archive::HISTORY_BUTTON {
-            let (user, variant, page) = super::archive::read_history_button(rest)?;
-            return Some(Command::History {
-                user: Some(User::new(user.clone(), user)),
-                variant,
-                page: Some(page),
-            });
-        }
-        let n: i64 = rest.parse().ok()?;
-        Some(match kind {
-            "accept" => Command::Accept { challenge: Some(n) },
-            "decline" => Command::Decline { challenge: Some(n) },
-            "cancel" => Command::Cancel { challenge: Some(n) },
-            "resign" => Command::Resign {
+        Some(match Press::parse(id)? {
+            Press::Accept(n) => Command::Accept { challenge: Some(n) },
+            Press::Decline(n) => Command::Decline { challenge: Some(n) },
+            Press::Cancel(n) => Command::Cancel { challenge: Some(n) },
+            Press::Resign(game) => Command::Resign {
                 confirmed: true,
-                game: Some(GameId(n)),
+                game: Some(game),
             },
-            "takeback-yes" => Command::Takeback {
+            Press::TakebackYes(game) => Command::Takeback {
                 answer: Some(TakebackAnswer::Allow),
-                game: Some(GameId(n)),
+                game: Some(game),
             },
-            "vacation" => Command::Vacation {
-                days: Some(u32::try_from(n).ok()?),
+            Press::TakebackNo(game) => Command::Takeback {
+                answer: Some(TakebackAnswer::Refuse),
+                game: Some(game),
+            },
+            Press::Vacation(days) => Command::Vacation {
+                days: Some(days),
                 end: false,
                 confirmed: true,
             },
-            "draw-yes" => Command::Draw {
+            Press::DrawYes(game) => Command::Draw {
                 answer: Some(DrawAnswer::Accept),
-                game: Some(GameId(n)),
+                game: Some(game),
             },
-            "draw-no" => Command::Draw {
+            Press::DrawNo(game) => Command::Draw {
                 answer: Some(DrawAnswer::Decline),
-                game: Some(GameId(n)),
+                game: Some(game),
             },
-            "rematch" => Command::Rematch {
-                game: Some(GameId(n)),
+            Press::Rematch(game) => Command::Rematch { game: Some(game) },
+            Press::History {
+                user,
+                variant,
+                page,
+            } => Command::History {
+                user: Some(User::new(user.clone(), user)),
+                variant,
+                page: Some(page),
             },
-            "takeback-no" => Command::Takeback {
-                answer: Some(TakebackAnswer::Refuse),
-                game: Some(GameId(n)),
-            },
-            _ => return None,
         })
     }
 }
