@@ -3,14 +3,15 @@
 //! option parsing, the console's parsing and usage lines, and `/help` are all made from it.
 //!
 //! Adding a command is one entry here plus one handler (a `Bot` method taking the typed
-//! options in order).
+//! options in order, or, for an entry marked `as SomeOptions`, one struct of them).
 
 use super::buttons::Press;
 use super::draws::DrawAnswer;
-use super::options::{OptionSpec, Param, Values};
+use super::options::{ChallengeOptions, OptionSpec, Param, Values};
 use super::play::TakebackAnswer;
 use super::reply::{Ctx, Reply, User};
 use super::session::{server_rate_limit, Bot, Fail, Out, Outcome, DEFAULT_RATE_LIMIT};
+use super::settings::SettingsOptions;
 use super::time::TimeControl;
 use super::tournaments::TournamentSystem;
 use crate::game::{Scoring, Variant};
@@ -88,11 +89,13 @@ macro_rules! in_dms {
 ///
 /// where `@edge { … }` (options read by an adapter, such as Discord's `thread`) is optional,
 /// and `private: … @dm, Bot::handler` marks a command that also works in a direct
-/// message with the bot (without it, a command is refused there).
+/// message with the bot (without it, a command is refused there). `Bot::handler as Options {`
+/// hands the options (all but the `@edge` ones) to the handler as one struct, `Options {
+/// field, … }`, instead of one argument each.
 macro_rules! commands {
     ( $(
         $(#[$meta:meta])*
-        $variant:ident = $name:literal, $desc:literal, private: $private:literal $( @ $dm:ident )?, $handler:path {
+        $variant:ident = $name:literal, $desc:literal, private: $private:literal $( @ $dm:ident )?, $handler:path $( as $opts:ident )? {
             $( $field:ident : $ty:ty = $oname:literal, $odesc:literal $( . $m:ident ( $($arg:expr),* ) )* ; )*
         } $( @edge {
             $( $efield:ident : $ety:ty = $eoname:literal, $eodesc:literal $( . $em:ident ( $($earg:expr),* ) )* ; )*
@@ -160,10 +163,22 @@ macro_rules! commands {
         impl Bot {
             fn run(&self, ctx: &Ctx, cmd: Command) -> Outcome<Vec<Out>> {
                 match cmd { $(
-                    Command::$variant { $( $field, )* .. } => $handler(self, ctx, $( $field ),*),
+                    Command::$variant { $( $field, )* .. } => {
+                        call!(self, ctx, $handler, [$( $opts )?], $( $field ),*)
+                    }
                 )* }
             }
         }
+    };
+}
+
+/// A handler's call from a command's options: one argument each, or one struct of them.
+macro_rules! call {
+    ($bot:expr, $ctx:expr, $handler:path, [], $( $field:ident ),*) => {
+        $handler($bot, $ctx, $( $field ),*)
+    };
+    ($bot:expr, $ctx:expr, $handler:path, [$opts:ident], $( $field:ident ),*) => {
+        $handler($bot, $ctx, $opts { $( $field ),* })
     };
 }
 
@@ -184,7 +199,7 @@ fn check_values(specs: &[OptionSpec], values: &Values) -> Result<(), String> {
 commands! {
     /// Challenge `opponent` to a game (or a two-game match) in this channel; without an
     /// opponent, an open challenge anyone else may accept.
-    Challenge = "challenge", "Challenge someone to a game (no opponent: anyone may accept)", private: false, Bot::challenge {
+    Challenge = "challenge", "Challenge someone to a game (no opponent: anyone may accept)", private: false, Bot::challenge as ChallengeOptions {
         opponent: Option<User> = "opponent", "Who to play (leave out for an open challenge anyone may accept)";
         variant: Variant = "variant", "Which game";
         scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
@@ -267,7 +282,7 @@ commands! {
     /// Show or change settings: your reminders; Manage Server: the server's default days per
     /// move, first-reminder delay, and limits (challenge expiry, open challenges, command rate,
     /// games against the AI).
-    Settings = "settings", "Your reminders; Manage Server: the server's clock defaults and limits", private: true, Bot::settings {
+    Settings = "settings", "Your reminders; Manage Server: the server's clock defaults and limits", private: true, Bot::settings as SettingsOptions {
         reminders: Option<super::clocks::Reminders> = "reminders", "Where reminders reach you";
         default_days: Option<TimeControl> = "default-days", "Manage Server: the server's default days per move";
         reminder_hours: Option<u32> = "reminder-hours", "Manage Server: hours before the first reminder" .min(1) .max(168);

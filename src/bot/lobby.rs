@@ -2,6 +2,7 @@
 //! starting games and matches.
 
 use super::buttons::Press;
+use super::options::ChallengeOptions;
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Part, Reply, Retire, User};
 use super::session::{
     busy_channel, create_game, default_time_control, game_start, names, server_number,
@@ -58,21 +59,23 @@ pub(crate) fn offer_rematch(_: &Session, e: &GameEnded, ann: &mut Announcement) 
 impl Bot {
     /// `/challenge`: a challenge to `opponent`, with Accept and Decline buttons; without an
     /// opponent, an open challenge that anyone but the challenger may accept.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn challenge(
-        &self,
-        ctx: &Ctx,
-        opponent: Option<User>,
-        variant: Variant,
-        scoring: Option<Scoring>,
-        first: Option<FirstChoice>,
-        days: Option<TimeControl>,
-        is_match: bool,
-        rated: Option<bool>,
-    ) -> Outcome<Vec<Out>> {
-        if opponent.as_ref().is_some_and(|o| self.is_ai_user(&o.id)) {
-            return self.challenge_ai(ctx, variant, scoring, first, days, is_match, rated);
+    pub(crate) fn challenge(&self, ctx: &Ctx, options: ChallengeOptions) -> Outcome<Vec<Out>> {
+        if options
+            .opponent
+            .as_ref()
+            .is_some_and(|o| self.is_ai_user(&o.id))
+        {
+            return self.challenge_ai(ctx, options);
         }
+        let ChallengeOptions {
+            opponent,
+            variant,
+            scoring,
+            first,
+            days,
+            is_match,
+            rated,
+        } = options;
         let rated = rated.unwrap_or(true);
         if opponent.as_ref().is_some_and(|o| o.id == ctx.user.id) {
             return Err(Fail::User(SELF_CHALLENGE.into()));
