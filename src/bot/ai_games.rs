@@ -90,30 +90,22 @@ impl Bot {
     /// `/challenge` naming the bot: a game against the AI at the default level. A match or a
     /// rated game is refused (the AI plays single, unrated games).
     pub(crate) fn challenge_ai(&self, ctx: &Ctx, options: ChallengeOptions) -> Outcome<Vec<Out>> {
-        let ChallengeOptions {
-            variant,
-            scoring,
-            first,
-            days,
-            is_match,
-            rated,
-            ..
-        } = options;
-        if is_match {
+        let o = options;
+        if o.is_match {
             return Err(Fail::User(
                 "The bot's AI plays single games, not matches: challenge it without `match`, or \
                  use `/play-ai`."
                     .into(),
             ));
         }
-        if rated == Some(true) {
+        if o.rated == Some(true) {
             return Err(Fail::User(
                 "Games against the bot's AI are never rated: challenge it without `rated`, or \
                  use `/play-ai`."
                     .into(),
             ));
         }
-        self.start_ai_game(ctx, variant, None, first, scoring, days)
+        self.start_ai_game(ctx, o.variant, None, o.first, o.scoring, o.days)
     }
 
     fn start_ai_game(

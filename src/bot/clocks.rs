@@ -15,7 +15,6 @@ use super::time::{
     HOUR, VACATION_DAYS, VACATION_WINDOW,
 };
 use crate::game::{forfeit, EndReason};
-use crate::render::Frame;
 use crate::store::{GameRow, Tx};
 
 /// A turn's first reminder comes at least this long before its last call; when the turn is
@@ -258,11 +257,7 @@ impl Bot {
                     "s"
                 }
             ));
-        let board = (
-            l.pos.clone(),
-            Frame::new(l.names.clone(), None).with_result(o),
-            format!("game-{}-final.png", l.game.id),
-        );
+        let board = lifecycle::final_board(l, o);
         let ended = GameEnded {
             game: l,
             outcome: Some(&o),

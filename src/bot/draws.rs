@@ -12,7 +12,6 @@ use super::session::{
 };
 use super::text::{self, Builder};
 use crate::game::agreed_draw;
-use crate::render::Frame;
 use crate::store::{DrawOfferRow, GameId, Tx};
 
 /// An answer to a draw offer.
@@ -136,11 +135,7 @@ impl Bot {
             .text(" accepted the draw offered by ")
             .user(offerer.0, offerer.1)
             .text(".");
-        let board = (
-            l.pos.clone(),
-            Frame::new(l.names.clone(), None).with_result(o),
-            format!("game-{}-final.png", l.game.id),
-        );
+        let board = lifecycle::final_board(l, o);
         let ended = GameEnded {
             game: l,
             outcome: Some(&o),

@@ -8,8 +8,10 @@
 //! The announcement's own steps live here too: the result line ([`result_line`]) and the
 //! players pinged under it ([`players_pinged`]).
 
-use super::session::{Announcement, Board, EndCause, GameEnded, Out, Outcome, Session};
+use super::session::{Announcement, Board, EndCause, GameEnded, Loaded, Out, Outcome, Session};
 use super::text::{self, Builder};
+use crate::game;
+use crate::render::Frame;
 
 /// Ends `ended.game` as `ended.outcome` says (a result, or aborted without one) and raises
 /// [`GameEnded`]. `text` is the start of the announcement (what happened), `board` its
@@ -37,6 +39,15 @@ pub(crate) fn end_game(
         subscriber(s, &ended, &mut ann)?;
     }
     Ok(ann.into_outs())
+}
+
+/// The picture of a game's end: the final position of `l` with the result `o` on it.
+pub(crate) fn final_board(l: &Loaded, o: game::Outcome) -> Board {
+    (
+        l.pos.clone(),
+        Frame::new(l.names.clone(), None).with_result(o),
+        format!("game-{}-final.png", l.game.id),
+    )
 }
 
 /// Whether the announcement says the result in a line of its own: a game decided on the board,

@@ -332,11 +332,7 @@ impl Bot {
                 &forfeited
             };
             let o = forfeit(&l.pos, side, EndReason::Resigned);
-            let board = (
-                l.pos.clone(),
-                Frame::new(l.names.clone(), None).with_result(o),
-                format!("game-{}-final.png", l.game.id),
-            );
+            let board = lifecycle::final_board(l, o);
             let ended = GameEnded {
                 game: l,
                 outcome: Some(&o),
