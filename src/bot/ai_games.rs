@@ -4,6 +4,7 @@
 //! `crate::ai_runner`), then hands the move back with the ply it was found for, which is
 //! refused once stale, so that a search repeated (after a restart) never plays twice.
 
+use super::options::ChallengeOptions;
 use super::reply::{Ctx, Reply, User};
 use super::session::{
     busy_channel, create_seated, default_time_control, game_start, load_game, names, Bot, Fail,
@@ -88,32 +89,23 @@ impl Bot {
 
     /// `/challenge` naming the bot: a game against the AI at the default level. A match or a
     /// rated game is refused (the AI plays single, unrated games).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn challenge_ai(
-        &self,
-        ctx: &Ctx,
-        variant: Variant,
-        scoring: Option<Scoring>,
-        first: Option<FirstChoice>,
-        days: Option<TimeControl>,
-        is_match: bool,
-        rated: Option<bool>,
-    ) -> Outcome<Vec<Out>> {
-        if is_match {
+    pub(crate) fn challenge_ai(&self, ctx: &Ctx, options: ChallengeOptions) -> Outcome<Vec<Out>> {
+        let o = options;
+        if o.is_match {
             return Err(Fail::User(
                 "The bot's AI plays single games, not matches: challenge it without `match`, or \
                  use `/play-ai`."
                     .into(),
             ));
         }
-        if rated == Some(true) {
+        if o.rated == Some(true) {
             return Err(Fail::User(
                 "Games against the bot's AI are never rated: challenge it without `rated`, or \
                  use `/play-ai`."
                     .into(),
             ));
         }
-        self.start_ai_game(ctx, variant, None, first, scoring, days)
+        self.start_ai_game(ctx, o.variant, None, o.first, o.scoring, o.days)
     }
 
     fn start_ai_game(

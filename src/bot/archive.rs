@@ -1,6 +1,7 @@
 //! The archive: any game of the server as an animated replay (`/replay`) or an exported record
 //! file (`/export`), and a player's finished games page by page (`/history`).
 
+use super::buttons::{Press, HISTORY_PAGES};
 use super::info::{record_text, server_game};
 use super::reply::{code_block, Attachment, ButtonStyle, Ctx, Document, Reply, User};
 use super::session::{names, replay, Bot, Fail, Out, Outcome};
@@ -12,34 +13,8 @@ use crate::store::{GameId, GameStatus};
 
 /// Games listed on one page of `/history`.
 pub(crate) const HISTORY_PAGE: u32 = 10;
-/// The highest page `/history` pages to (beyond it, narrow the list by variant).
-pub(crate) const HISTORY_PAGES: u32 = 1000;
-/// The kind of a `/history` paging button (`history:<user>:<variant or all>:<page>`).
-pub(crate) const HISTORY_BUTTON: &str = "history";
 /// Discord's limit on a button's id.
 const BUTTON_ID_MAX: usize = 100;
-
-/// A `/history` paging button's id: whose games, which variant (`all`), which page (from 1).
-pub(crate) fn history_button(user: &str, variant: Option<Variant>, page: u32) -> String {
-    format!(
-        "{HISTORY_BUTTON}:{user}:{}:{page}",
-        variant.map(Variant::id).unwrap_or("all")
-    )
-}
-
-/// Reads the part of a `/history` button's id after `history:`: the user's id, the variant
-/// (`None` for all) and the page (from 1).
-pub(crate) fn read_history_button(rest: &str) -> Option<(String, Option<Variant>, u32)> {
-    let mut it = rest.rsplitn(3, ':');
-    let page: u32 = it.next()?.parse().ok()?;
-    let variant = match it.next()? {
-        "all" => None,
-        v => Some(v.parse::<Variant>().ok()?),
-    };
-    let user = it.next()?;
-    (!user.is_empty() && (1..=HISTORY_PAGES).contains(&page))
-        .then(|| (user.to_string(), variant, page))
-}
 
 impl Bot {
     /// `/replay id`: the game as an animated GIF, within Discord's upload limit (a long game
@@ -199,20 +174,17 @@ impl Bot {
             if !games.is_empty() {
                 b = b.text("\n`/game id` shows one, `/replay id` replays it.");
             }
-            let fits = history_button(&who.id, variant, HISTORY_PAGES).len() <= BUTTON_ID_MAX;
+            let history = |page| Press::History {
+                user: who.id.clone(),
+                variant,
+                page,
+            };
+            let fits = history(HISTORY_PAGES).id().len() <= BUTTON_ID_MAX;
             if fits && page > 1 {
-                b = b.button(
-                    history_button(&who.id, variant, page - 1),
-                    "Previous",
-                    ButtonStyle::Secondary,
-                );
+                b = b.button(history(page - 1), "Previous", ButtonStyle::Secondary);
             }
             if fits && more && page < HISTORY_PAGES {
-                b = b.button(
-                    history_button(&who.id, variant, page + 1),
-                    "Next",
-                    ButtonStyle::Secondary,
-                );
+                b = b.button(history(page + 1), "Next", ButtonStyle::Secondary);
             }
             let mut reply: Reply = b.private().build();
             reply.replaces_pressed = true;
@@ -237,25 +209,9 @@ fn ordinal(n: usize) -> String {
 mod tests {
     use super::*;
 
+    // The `/history` buttons' ids are tested with the other buttons', in `buttons.rs`.
     #[test]
-    fn history_buttons_carry_user_variant_and_page() {
-        let id = history_button("123456789012345678", Some(Variant::ArdRi), 3);
-        assert_eq!(id, "history:123456789012345678:ard-ri:3");
-        let rest = id.strip_prefix("history:").unwrap();
-        assert_eq!(
-            read_history_button(rest),
-            Some(("123456789012345678".into(), Some(Variant::ArdRi), 3))
-        );
-        assert_eq!(
-            read_history_button("a:b:all:1"),
-            Some(("a:b".into(), None, 1))
-        );
-        assert_eq!(read_history_button("x:all:0"), None);
-        assert_eq!(read_history_button("x:chess:1"), None);
-        assert_eq!(read_history_button(":all:1"), None);
-        assert!(
-            history_button(&"9".repeat(20), Some(Variant::SacredHill2), HISTORY_PAGES).len() <= 100
-        );
+    fn ordinals() {
         assert_eq!(
             (ordinal(2), ordinal(3), ordinal(11), ordinal(21)),
             ("2nd".into(), "3rd".into(), "11th".into(), "21st".into())

@@ -2,6 +2,7 @@
 //! reminder state live in SQLite, so [`Bot::tick`] after a restart catches up on what fell due,
 //! exactly once (each game is settled in its own transaction).
 
+use super::buttons::Press;
 use super::lifecycle::{self, aborted};
 use super::options::{choices, Choices};
 use super::reply::{ButtonStyle, Ctx, Part, Reply};
@@ -393,7 +394,7 @@ impl Bot {
                         vacation_left(available)
                     ))
                     .button(
-                        format!("vacation:{days}"),
+                        Press::Vacation(days),
                         "Take it anyway",
                         ButtonStyle::Primary,
                     )

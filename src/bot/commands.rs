@@ -3,13 +3,15 @@
 //! option parsing, the console's parsing and usage lines, and `/help` are all made from it.
 //!
 //! Adding a command is one entry here plus one handler (a `Bot` method taking the typed
-//! options in order).
+//! options in order, or, for an entry marked `as SomeOptions`, one struct of them).
 
+use super::buttons::Press;
 use super::draws::DrawAnswer;
-use super::options::{OptionSpec, Param, Values};
+use super::options::{ChallengeOptions, OptionSpec, Param, Values};
 use super::play::TakebackAnswer;
 use super::reply::{Ctx, Reply, User};
 use super::session::{server_rate_limit, Bot, Fail, Out, Outcome, DEFAULT_RATE_LIMIT};
+use super::settings::SettingsOptions;
 use super::time::TimeControl;
 use super::tournaments::TournamentSystem;
 use crate::game::{Scoring, Variant};
@@ -87,11 +89,13 @@ macro_rules! in_dms {
 ///
 /// where `@edge { … }` (options read by an adapter, such as Discord's `thread`) is optional,
 /// and `private: … @dm, Bot::handler` marks a command that also works in a direct
-/// message with the bot (without it, a command is refused there).
+/// message with the bot (without it, a command is refused there). `Bot::handler as Options {`
+/// hands the options (all but the `@edge` ones) to the handler as one struct, `Options {
+/// field, … }`, instead of one argument each.
 macro_rules! commands {
     ( $(
         $(#[$meta:meta])*
-        $variant:ident = $name:literal, $desc:literal, private: $private:literal $( @ $dm:ident )?, $handler:path {
+        $variant:ident = $name:literal, $desc:literal, private: $private:literal $( @ $dm:ident )?, $handler:path $( as $opts:ident )? {
             $( $field:ident : $ty:ty = $oname:literal, $odesc:literal $( . $m:ident ( $($arg:expr),* ) )* ; )*
         } $( @edge {
             $( $efield:ident : $ety:ty = $eoname:literal, $eodesc:literal $( . $em:ident ( $($earg:expr),* ) )* ; )*
@@ -159,10 +163,22 @@ macro_rules! commands {
         impl Bot {
             fn run(&self, ctx: &Ctx, cmd: Command) -> Outcome<Vec<Out>> {
                 match cmd { $(
-                    Command::$variant { $( $field, )* .. } => $handler(self, ctx, $( $field ),*),
+                    Command::$variant { $( $field, )* .. } => {
+                        call!(self, ctx, $handler, [$( $opts )?], $( $field ),*)
+                    }
                 )* }
             }
         }
+    };
+}
+
+/// A handler's call from a command's options: one argument each, or one struct of them.
+macro_rules! call {
+    ($bot:expr, $ctx:expr, $handler:path, [], $( $field:ident ),*) => {
+        $handler($bot, $ctx, $( $field ),*)
+    };
+    ($bot:expr, $ctx:expr, $handler:path, [$opts:ident], $( $field:ident ),*) => {
+        $handler($bot, $ctx, $opts { $( $field ),* })
     };
 }
 
@@ -183,7 +199,7 @@ fn check_values(specs: &[OptionSpec], values: &Values) -> Result<(), String> {
 commands! {
     /// Challenge `opponent` to a game (or a two-game match) in this channel; without an
     /// opponent, an open challenge anyone else may accept.
-    Challenge = "challenge", "Challenge someone to a game (no opponent: anyone may accept)", private: false, Bot::challenge {
+    Challenge = "challenge", "Challenge someone to a game (no opponent: anyone may accept)", private: false, Bot::challenge as ChallengeOptions {
         opponent: Option<User> = "opponent", "Who to play (leave out for an open challenge anyone may accept)";
         variant: Variant = "variant", "Which game";
         scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
@@ -266,7 +282,7 @@ commands! {
     /// Show or change settings: your reminders; Manage Server: the server's default days per
     /// move, first-reminder delay, and limits (challenge expiry, open challenges, command rate,
     /// games against the AI).
-    Settings = "settings", "Your reminders; Manage Server: the server's clock defaults and limits", private: true, Bot::settings {
+    Settings = "settings", "Your reminders; Manage Server: the server's clock defaults and limits", private: true, Bot::settings as SettingsOptions {
         reminders: Option<super::clocks::Reminders> = "reminders", "Where reminders reach you";
         default_days: Option<TimeControl> = "default-days", "Manage Server: the server's default days per move";
         reminder_hours: Option<u32> = "reminder-hours", "Manage Server: hours before the first reminder" .min(1) .max(168);
@@ -386,52 +402,47 @@ commands! {
 }
 
 impl Command {
-    /// The command a button press stands for (buttons are named `kind:number`, and a
-    /// `/history` page `history:<user>:<variant or all>:<page>`).
+    /// The command a button press stands for (the button's id read by [`Press::parse`]).
     pub fn from_button(id: &str) -> Option<Command> {
-        let (kind, rest) = id.split_once(':')?;
-        if kind == super::archive::HISTORY_BUTTON {
-            let (user, variant, page) = super::archive::read_history_button(rest)?;
-            return Some(Command::History {
-                user: Some(User::new(user.clone(), user)),
-                variant,
-                page: Some(page),
-            });
-        }
-        let n: i64 = rest.parse().ok()?;
-        Some(match kind {
-            "accept" => Command::Accept { challenge: Some(n) },
-            "decline" => Command::Decline { challenge: Some(n) },
-            "cancel" => Command::Cancel { challenge: Some(n) },
-            "resign" => Command::Resign {
+        Some(match Press::parse(id)? {
+            Press::Accept(n) => Command::Accept { challenge: Some(n) },
+            Press::Decline(n) => Command::Decline { challenge: Some(n) },
+            Press::Cancel(n) => Command::Cancel { challenge: Some(n) },
+            Press::Resign(game) => Command::Resign {
                 confirmed: true,
-                game: Some(GameId(n)),
+                game: Some(game),
             },
-            "takeback-yes" => Command::Takeback {
+            Press::TakebackYes(game) => Command::Takeback {
                 answer: Some(TakebackAnswer::Allow),
-                game: Some(GameId(n)),
+                game: Some(game),
             },
-            "vacation" => Command::Vacation {
-                days: Some(u32::try_from(n).ok()?),
+            Press::TakebackNo(game) => Command::Takeback {
+                answer: Some(TakebackAnswer::Refuse),
+                game: Some(game),
+            },
+            Press::Vacation(days) => Command::Vacation {
+                days: Some(days),
                 end: false,
                 confirmed: true,
             },
-            "draw-yes" => Command::Draw {
+            Press::DrawYes(game) => Command::Draw {
                 answer: Some(DrawAnswer::Accept),
-                game: Some(GameId(n)),
+                game: Some(game),
             },
-            "draw-no" => Command::Draw {
+            Press::DrawNo(game) => Command::Draw {
                 answer: Some(DrawAnswer::Decline),
-                game: Some(GameId(n)),
+                game: Some(game),
             },
-            "rematch" => Command::Rematch {
-                game: Some(GameId(n)),
+            Press::Rematch(game) => Command::Rematch { game: Some(game) },
+            Press::History {
+                user,
+                variant,
+                page,
+            } => Command::History {
+                user: Some(User::new(user.clone(), user)),
+                variant,
+                page: Some(page),
             },
-            "takeback-no" => Command::Takeback {
-                answer: Some(TakebackAnswer::Refuse),
-                game: Some(GameId(n)),
-            },
-            _ => return None,
         })
     }
 }

@@ -3,9 +3,10 @@
 //! An accepted draw ends the game through `lifecycle::end_game`, scored by [`agreed_draw`];
 //! whatever else ends a game spends its pending offer ([`game_ended`]).
 
+use super::buttons::Press;
 use super::lifecycle;
 use super::options::choices;
-use super::reply::{escape_markdown, ButtonStyle, Ctx};
+use super::reply::{escape_markdown, Ctx};
 use super::session::{
     load_pressed, Announcement, Bot, EndCause, Fail, GameEnded, Loaded, Out, Outcome, Session,
 };
@@ -190,15 +191,9 @@ fn offer(
             " ({}) offers a draw. It stands until you accept or decline it, or a move is made.",
             text::side_of(&l.game, seat).name()
         ))
-        .button(
-            format!("draw-yes:{}", l.game.id),
-            "Accept draw",
-            ButtonStyle::Success,
-        )
-        .button(
-            format!("draw-no:{}", l.game.id),
-            "Decline",
-            ButtonStyle::Danger,
+        .yes_no(
+            (Press::DrawYes(GameId(l.game.id)), "Accept draw"),
+            (Press::DrawNo(GameId(l.game.id)), "Decline"),
         )
         .build();
     Ok(vec![Out::text(reply)])

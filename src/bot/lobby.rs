@@ -1,6 +1,8 @@
 //! Challenges: challenge (to one player, or open to anyone), accept, decline, cancel, rematch;
 //! starting games and matches.
 
+use super::buttons::Press;
+use super::options::ChallengeOptions;
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Part, Reply, Retire, User};
 use super::session::{
     busy_channel, create_game, default_time_control, game_start, names, server_number,
@@ -46,7 +48,7 @@ pub(crate) fn offer_rematch(_: &Session, e: &GameEnded, ann: &mut Announcement) 
         && g.ai_levels.iter().all(Option::is_none)
     {
         ann.text = std::mem::take(&mut ann.text).button(
-            format!("rematch:{}", g.id),
+            Press::Rematch(GameId(g.id)),
             "Rematch",
             ButtonStyle::Primary,
         );
@@ -57,21 +59,23 @@ pub(crate) fn offer_rematch(_: &Session, e: &GameEnded, ann: &mut Announcement) 
 impl Bot {
     /// `/challenge`: a challenge to `opponent`, with Accept and Decline buttons; without an
     /// opponent, an open challenge that anyone but the challenger may accept.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn challenge(
-        &self,
-        ctx: &Ctx,
-        opponent: Option<User>,
-        variant: Variant,
-        scoring: Option<Scoring>,
-        first: Option<FirstChoice>,
-        days: Option<TimeControl>,
-        is_match: bool,
-        rated: Option<bool>,
-    ) -> Outcome<Vec<Out>> {
-        if opponent.as_ref().is_some_and(|o| self.is_ai_user(&o.id)) {
-            return self.challenge_ai(ctx, variant, scoring, first, days, is_match, rated);
+    pub(crate) fn challenge(&self, ctx: &Ctx, options: ChallengeOptions) -> Outcome<Vec<Out>> {
+        if options
+            .opponent
+            .as_ref()
+            .is_some_and(|o| self.is_ai_user(&o.id))
+        {
+            return self.challenge_ai(ctx, options);
         }
+        let ChallengeOptions {
+            opponent,
+            variant,
+            scoring,
+            first,
+            days,
+            is_match,
+            rated,
+        } = options;
         let rated = rated.unwrap_or(true);
         if opponent.as_ref().is_some_and(|o| o.id == ctx.user.id) {
             return Err(Fail::User(SELF_CHALLENGE.into()));
@@ -576,7 +580,7 @@ fn expire_challenge(tx: &Tx, id: i64, now: i64) -> Outcome<Vec<Out>> {
 fn retire(c: &ChallengeRow, text: Vec<Part>) -> Retire {
     Retire {
         channel: c.channel_id.clone(),
-        button: format!("accept:{}", c.id),
+        button: Press::Accept(c.id).id(),
         text,
     }
 }
@@ -712,8 +716,10 @@ fn post_challenge(tx: &Tx, ctx: &Ctx, o: &Offer, now: i64) -> Outcome<Out> {
     b = b.text(".");
     b = if o.opponent.is_some() {
         b.text(format!(" (challenge #{id}: `/accept` or `/decline`)"))
-            .button(format!("accept:{id}"), "Accept", ButtonStyle::Success)
-            .button(format!("decline:{id}"), "Decline", ButtonStyle::Danger)
+            .yes_no(
+                (Press::Accept(id), "Accept"),
+                (Press::Decline(id), "Decline"),
+            )
     } else {
         let days = challenge_days(tx, &ctx.server)?;
         b.text(format!(
@@ -721,8 +727,8 @@ fn post_challenge(tx: &Tx, ctx: &Ctx, o: &Offer, now: i64) -> Outcome<Out> {
              it expires after {}.)",
             plural(i64::from(days), "day")
         ))
-        .button(format!("accept:{id}"), "Accept", ButtonStyle::Success)
-        .button(format!("cancel:{id}"), "Withdraw", ButtonStyle::Secondary)
+        .button(Press::Accept(id), "Accept", ButtonStyle::Success)
+        .button(Press::Cancel(id), "Withdraw", ButtonStyle::Secondary)
     };
     let mut reply = b.build();
     if o.channel != ctx.channel {

@@ -9,7 +9,8 @@
 //!
 //! Layout, bottom up (no module uses one above it):
 //! - `reply`, `time`: what goes in and out (users, contexts, replies), the clock and time
-//!   controls; `text`: message building; `options`: typed command options; `outbox`: replies
+//!   controls; `buttons`: what a button's press asks for, written as its id and read back;
+//!   `text`: message building; `options`: typed command options; `outbox`: replies
 //!   stored as owed messages and read back;
 //! - `session`: the [`Bot`], loading games, creating games and starting turns;
 //! - capabilities: `matches` (a game's end and its match), `clocks` (reminders, timeouts,
@@ -27,6 +28,7 @@
 mod ai_games;
 mod analysis;
 mod archive;
+pub mod buttons;
 mod clocks;
 pub mod commands;
 mod delivery;

@@ -11,6 +11,21 @@ use super::time::TimeControl;
 use crate::game::{Scoring, Variant};
 use crate::store::{FirstChoice, GameId};
 
+/// The options of `/challenge`, as its handler gets them: the lobby's, or the AI's when the
+/// opponent is the bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeOptions {
+    /// `None`: an open challenge, anyone but the challenger may accept.
+    pub opponent: Option<User>,
+    pub variant: Variant,
+    pub scoring: Option<Scoring>,
+    pub first: Option<FirstChoice>,
+    pub days: Option<TimeControl>,
+    /// A two-game match, each player starting one.
+    pub is_match: bool,
+    pub rated: Option<bool>,
+}
+
 /// How an option is entered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

@@ -1,6 +1,7 @@
 //! Playing: moves (with forced passes played for the player), resigning, aborting and
 //! takebacks.
 
+use super::buttons::Press;
 use super::clocks::{record_clock_left, restore_turn};
 use super::lifecycle::{self, aborted};
 use super::moderation::record_action;
@@ -302,7 +303,7 @@ impl Bot {
                 let reply = Builder::new()
                     .text(question)
                     .button(
-                        format!("resign:{}", l.game.id),
+                        Press::Resign(GameId(l.game.id)),
                         "Resign",
                         ButtonStyle::Danger,
                     )
@@ -500,15 +501,9 @@ impl Bot {
                     " asks to take back `{}`. Allow it?",
                     l.moves[ply as usize].notation
                 ))
-                .button(
-                    format!("takeback-yes:{}", l.game.id),
-                    "Allow",
-                    ButtonStyle::Success,
-                )
-                .button(
-                    format!("takeback-no:{}", l.game.id),
-                    "Refuse",
-                    ButtonStyle::Danger,
+                .yes_no(
+                    (Press::TakebackYes(GameId(l.game.id)), "Allow"),
+                    (Press::TakebackNo(GameId(l.game.id)), "Refuse"),
                 )
                 .build();
             Ok(vec![Out::text(reply)])

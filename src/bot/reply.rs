@@ -133,11 +133,7 @@ pub struct Retire {
 
 impl Retire {
     /// The message's new text, with mentions and channels written by the adapter's functions.
-    pub fn text_with(
-        &self,
-        user: impl Fn(&str, &str) -> String,
-        channel: impl Fn(&str) -> String,
-    ) -> String {
+    pub fn text_with(&self, user: impl Mention, channel: impl ChannelRef) -> String {
         write_parts(&self.text, Medium::Markdown, user, channel)
     }
 }
@@ -287,13 +283,22 @@ fn unmarked(text: &str) -> String {
     out
 }
 
-/// Parts written out as text, mentions and channels by the adapter's functions.
-/// As Markdown, user-written parts are escaped ([`escape_markdown`]).
+/// How an adapter writes a mention: from the user's id and name (`<@id>`, `@name`).
+pub trait Mention: Fn(&str, &str) -> String {}
+impl<F: Fn(&str, &str) -> String> Mention for F {}
+
+/// How an adapter writes a reference to a channel, from its id (`<#id>`, `#id`).
+pub trait ChannelRef: Fn(&str) -> String {}
+impl<F: Fn(&str) -> String> ChannelRef for F {}
+
+/// Parts written out as text, mentions and channels by the adapter's functions: the one helper
+/// every `…text_with` and `markdown_with` calls. As Markdown, user-written parts are escaped
+/// ([`escape_markdown`]).
 fn write_parts(
     parts: &[Part],
     medium: Medium,
-    user: impl Fn(&str, &str) -> String,
-    channel: impl Fn(&str) -> String,
+    user: impl Mention,
+    channel: impl ChannelRef,
 ) -> String {
     let markdown = medium == Medium::Markdown;
     let mut s = String::new();
@@ -313,41 +318,27 @@ fn write_parts(
 impl Reply {
     /// The text, with mentions and channels written by the adapter's functions, and
     /// user-written text as written (terminals).
-    pub fn text_with(
-        &self,
-        user: impl Fn(&str, &str) -> String,
-        channel: impl Fn(&str) -> String,
-    ) -> String {
+    pub fn text_with(&self, user: impl Mention, channel: impl ChannelRef) -> String {
         write_parts(&self.parts, Medium::Plain, user, channel)
     }
 
     /// The text as a terminal shows it (the console): [`Reply::text_with`] without the
     /// Markdown of the bot's own text (bold marks, escapes), user-written text as written.
-    pub fn terminal_text_with(
-        &self,
-        user: impl Fn(&str, &str) -> String,
-        channel: impl Fn(&str) -> String,
-    ) -> String {
+    pub fn terminal_text_with(&self, user: impl Mention, channel: impl ChannelRef) -> String {
         write_parts(&self.parts, Medium::Terminal, user, channel)
     }
 
     /// The new text of the pressed button's message as a terminal shows it.
     pub fn pressed_terminal_text_with(
         &self,
-        user: impl Fn(&str, &str) -> String,
-        channel: impl Fn(&str) -> String,
+        user: impl Mention,
+        channel: impl ChannelRef,
     ) -> Option<String> {
-        self.pressed_message
-            .as_ref()
-            .map(|parts| write_parts(parts, Medium::Terminal, user, channel))
+        self.pressed(Medium::Terminal, user, channel)
     }
 
     /// The text as Markdown (Discord): [`Reply::text_with`] with user-written text escaped.
-    pub fn markdown_with(
-        &self,
-        user: impl Fn(&str, &str) -> String,
-        channel: impl Fn(&str) -> String,
-    ) -> String {
+    pub fn markdown_with(&self, user: impl Mention, channel: impl ChannelRef) -> String {
         write_parts(&self.parts, Medium::Markdown, user, channel)
     }
 
@@ -355,12 +346,21 @@ impl Reply {
     /// with the adapter's functions.
     pub fn pressed_text_with(
         &self,
-        user: impl Fn(&str, &str) -> String,
-        channel: impl Fn(&str) -> String,
+        user: impl Mention,
+        channel: impl ChannelRef,
     ) -> Option<String> {
-        self.pressed_message
-            .as_ref()
-            .map(|parts| write_parts(parts, Medium::Markdown, user, channel))
+        self.pressed(Medium::Markdown, user, channel)
+    }
+
+    /// The new text of the pressed button's message, if any, written for `medium`.
+    fn pressed(
+        &self,
+        medium: Medium,
+        user: impl Mention,
+        channel: impl ChannelRef,
+    ) -> Option<String> {
+        let parts = self.pressed_message.as_ref()?;
+        Some(write_parts(parts, medium, user, channel))
     }
 
     /// The text with `@name` mentions and `#channel` references (console, logs, tests).

@@ -11,24 +11,43 @@ use super::session::{default_time_control, server_rate_limit, Bot, Fail, Out, Ou
 use super::time::{plural, vacation_left, TimeControl, VACATION_DAYS};
 use super::tournaments;
 
+/// The options of `/settings`, as its handler gets them: each `None` is left as it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingsOptions {
+    /// Where the sender's reminders reach them.
+    pub reminders: Option<Reminders>,
+    /// Manage Server: the server's default days per move.
+    pub default_days: Option<TimeControl>,
+    /// Manage Server: hours before the first reminder.
+    pub reminder_hours: Option<u32>,
+    /// Manage Server: days an unanswered challenge stays open.
+    pub challenge_days: Option<u32>,
+    /// Manage Server: open challenges per player.
+    pub max_challenges: Option<u32>,
+    /// Manage Server: commands per player per 10 seconds.
+    pub rate_limit: Option<u32>,
+    /// Manage Server: games against the AI in progress per player.
+    pub max_ai_games: Option<u32>,
+    /// Manage Server: the role whose members may create tournaments, as typed.
+    pub tournament_role: Option<String>,
+}
+
 impl Bot {
     /// `settings`: your reminders (channel, dm or off); Manage Server: the server's default time
     /// control, first-reminder delay and limits (days a challenge stays open, open challenges
     /// per player, commands per player per 10 seconds, games against the AI in progress per
     /// player). Without options, shows the settings.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn settings(
-        &self,
-        ctx: &Ctx,
-        reminders: Option<Reminders>,
-        default_days: Option<TimeControl>,
-        reminder_hours: Option<u32>,
-        challenge_days: Option<u32>,
-        max_challenges: Option<u32>,
-        rate_limit: Option<u32>,
-        max_ai_games: Option<u32>,
-        tournament_role: Option<String>,
-    ) -> Outcome<Vec<Out>> {
+    pub(crate) fn settings(&self, ctx: &Ctx, options: SettingsOptions) -> Outcome<Vec<Out>> {
+        let SettingsOptions {
+            reminders,
+            default_days,
+            reminder_hours,
+            challenge_days,
+            max_challenges,
+            rate_limit,
+            max_ai_games,
+            tournament_role,
+        } = options;
         let tournament_role = tournament_role
             .map(|r| tournaments::parse_role(&r).map_err(Fail::User))
             .transpose()?;

@@ -1,9 +1,10 @@
 //! Wording shared by the bot's replies: seats, prompts, scores, rule summaries and help.
 
+use super::buttons::Press;
 use super::reply::{Button, ButtonStyle, Part, Reply, Retire};
 use crate::game::{describe, Outcome, Player, Points, Position, Side, Variant};
 use crate::game::{Counts, GamePosition};
-use crate::store::{GameRow, AI_USER_ID};
+use crate::store::{GameId, GameRow, AI_USER_ID};
 
 /// Builds a reply piece by piece.
 #[derive(Default)]
@@ -43,13 +44,20 @@ impl Builder {
         self.reply.parts.push(Part::Channel(id.to_string()));
         self
     }
-    pub fn button(mut self, id: String, label: &str, style: ButtonStyle) -> Builder {
+    /// A button under the message: pressing it does what `press` asks.
+    pub fn button(mut self, press: Press, label: &str, style: ButtonStyle) -> Builder {
         self.reply.buttons.push(Button {
-            id,
+            id: press.id(),
             label: label.to_string(),
             style,
         });
         self
+    }
+    /// A pair of buttons answering a question: `yes` (green), then `no` (red), each with its
+    /// label.
+    pub fn yes_no(self, yes: (Press, &str), no: (Press, &str)) -> Builder {
+        self.button(yes.0, yes.1, ButtonStyle::Success)
+            .button(no.0, no.1, ButtonStyle::Danger)
     }
     /// The new text of the message whose button was pressed (see [`Reply::pressed_message`]).
     pub fn pressed_message(mut self, text: Reply) -> Builder {
@@ -77,7 +85,7 @@ pub fn draw_offer_closed(game: &GameRow, offerer: (&str, &str), how: Builder) ->
     text.extend(how.build().parts);
     Retire {
         channel: game.channel_id.clone(),
-        button: format!("draw-yes:{}", game.id),
+        button: Press::DrawYes(GameId(game.id)).id(),
         text,
     }
 }
