@@ -7,8 +7,8 @@
 use super::options::ChallengeOptions;
 use super::reply::{Ctx, Reply, User};
 use super::session::{
-    busy_channel, create_seated, default_time_control, game_start, load_game, names, Bot, Fail,
-    Out, Outcome, Seating,
+    busy_channel, create_game, default_time_control, game_start, load_game, names, Bot, Fail,
+    GameSpec, Out, Outcome, Seating,
 };
 use super::text::Builder;
 use super::time::TimeControl;
@@ -155,13 +155,17 @@ impl Bot {
                 ai_levels: [None, Some(level)],
                 challenger_first: human_first,
             };
-            let place = (
-                ctx.server.as_str(),
-                ctx.channel.as_str(),
+            let spec = GameSpec {
+                server: &ctx.server,
+                channel: &ctx.channel,
                 variant,
-                scoring.unwrap_or_default(),
-            );
-            let game = create_seated(tx, place, seating, None, days, false, now)?;
+                scoring: scoring.unwrap_or_default(),
+                seating,
+                match_game: None,
+                days_per_move: days,
+                rated: false,
+            };
+            let game = create_game(tx, spec, now)?;
             let n = names(tx, &game)?;
             Ok(vec![game_start(&game, &n, why)])
         })

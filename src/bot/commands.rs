@@ -13,7 +13,7 @@ use super::reply::{Ctx, Reply, User};
 use super::session::{server_rate_limit, Bot, Fail, Out, Outcome, DEFAULT_RATE_LIMIT};
 use super::settings::SettingsOptions;
 use super::time::TimeControl;
-use super::tournaments::TournamentSystem;
+use super::tournaments::{CreateOptions, TournamentSystem};
 use crate::game::{Scoring, Variant};
 use crate::store::{FirstChoice, GameId, Pace};
 
@@ -346,7 +346,7 @@ commands! {
     Live = "live", "The server's games in progress, for spectators", private: false, Bot::live {}
     // Tournaments (`tournaments/`): the subcommands of `/tournament`.
     /// Create a tournament whose round messages go to this channel (moderators).
-    TournamentCreate = "tournament create", "Moderators (or the tournament role): create a tournament in this channel", private: false, Bot::tournament_create {
+    TournamentCreate = "tournament create", "Moderators (or the tournament role): create a tournament in this channel", private: false, Bot::tournament_create as CreateOptions {
         name: String = "name", "Its name" .max_length(60);
         variant: Variant = "variant", "Which game";
         system: TournamentSystem = "system", "How it is paired";

@@ -6,7 +6,7 @@ use super::options::ChallengeOptions;
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Part, Reply, Retire, User};
 use super::session::{
     busy_channel, create_game, default_time_control, game_start, names, server_number,
-    Announcement, Bot, Fail, GameEnded, Out, Outcome, Session,
+    Announcement, Bot, Fail, GameEnded, GameSpec, Out, Outcome, Seating, Session,
 };
 use super::text::Builder;
 use super::time::{plural, TimeControl, DAY};
@@ -315,19 +315,17 @@ impl Bot {
             } else {
                 None
             };
-            let game = create_game(
-                tx,
-                &c.server_id,
-                &c.channel_id,
-                c.variant,
-                c.scoring,
-                [&c.challenger_id, &c.opponent_id],
-                challenger_first,
-                match_id.map(|m| (m, 1)),
-                c.days_per_move,
-                c.rated,
-                now,
-            )?;
+            let spec = GameSpec {
+                server: &c.server_id,
+                channel: &c.channel_id,
+                variant: c.variant,
+                scoring: c.scoring,
+                seating: Seating::people([&c.challenger_id, &c.opponent_id], challenger_first),
+                match_game: match_id.map(|m| (m, 1)),
+                days_per_move: c.days_per_move,
+                rated: c.rated,
+            };
+            let game = create_game(tx, spec, now)?;
             tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;
             let n = names(tx, &game)?;
             let mut start = game_start(&game, &n, why);

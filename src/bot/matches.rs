@@ -3,7 +3,8 @@
 
 use super::reply::escape_markdown;
 use super::session::{
-    create_game, game_start, names, Announcement, EndCause, Fail, GameEnded, Out, Outcome, Session,
+    create_game, game_start, names, Announcement, EndCause, Fail, GameEnded, GameSpec, Out,
+    Outcome, Seating, Session,
 };
 use super::text;
 use crate::game::Points;
@@ -46,19 +47,17 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
         .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
     let first_seat = l.game.options.first.index();
     let challenger_first = l.game.seats[first_seat] == m.players[0];
-    let again = create_game(
-        tx,
-        &l.game.server_id,
-        &l.game.channel_id,
-        m.variant,
-        m.scoring,
-        [&m.players[0], &m.players[1]],
-        challenger_first,
-        Some((match_id, number)),
-        l.game.days_per_move,
-        l.game.rated,
-        now,
-    )?;
+    let spec = GameSpec {
+        server: &l.game.server_id,
+        channel: &l.game.channel_id,
+        variant: m.variant,
+        scoring: m.scoring,
+        seating: Seating::people([&m.players[0], &m.players[1]], challenger_first),
+        match_game: Some((match_id, number)),
+        days_per_move: l.game.days_per_move,
+        rated: l.game.rated,
+    };
+    let again = create_game(tx, spec, now)?;
     ann.text = std::mem::take(&mut ann.text).text(format!(" Match game {number} is replayed."));
     let n = names(tx, &again)?;
     ann.next_game = true;
@@ -101,19 +100,17 @@ fn match_progress(
         // Game 2: the other player moves first.
         let first_seat = game.options.first.index();
         let challenger_started = game.seats[first_seat] == m.players[0];
-        let next = create_game(
-            tx,
-            &game.server_id,
-            &game.channel_id,
-            m.variant,
-            m.scoring,
-            [&m.players[0], &m.players[1]],
-            !challenger_started,
-            Some((match_id, 2)),
-            game.days_per_move,
-            game.rated,
-            now,
-        )?;
+        let spec = GameSpec {
+            server: &game.server_id,
+            channel: &game.channel_id,
+            variant: m.variant,
+            scoring: m.scoring,
+            seating: Seating::people([&m.players[0], &m.players[1]], !challenger_started),
+            match_game: Some((match_id, 2)),
+            days_per_move: game.days_per_move,
+            rated: game.rated,
+        };
+        let next = create_game(tx, spec, now)?;
         let n = names(tx, &next)?;
         let start = game_start(&next, &n, "the other player starts the second game");
         Ok((

@@ -608,32 +608,6 @@ pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -
     }
 }
 
-/// Creates a game between `players` (challenger, opponent). Tara: the challenger is Red and
-/// the first player is Red or Blue; Ard Rí: whoever moves first plays the attackers.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn create_game(
-    tx: &Tx,
-    server_id: &str,
-    channel_id: &str,
-    variant: Variant,
-    scoring: Scoring,
-    players: [&str; 2],
-    challenger_first: bool,
-    match_game: Option<(i64, i64)>,
-    days_per_move: Option<u32>,
-    rated: bool,
-    now: i64,
-) -> Outcome<GameRow> {
-    let seating = Seating {
-        players,
-        ai_levels: [None, None],
-        challenger_first,
-    };
-    let (server, channel) = (server_id, channel_id);
-    let place = (server, channel, variant, scoring);
-    create_seated(tx, place, seating, match_game, days_per_move, rated, now)
-}
-
 /// Who plays a new game: the challenger and the opponent, the AI level of each (the AI's
 /// user is [`AI_USER_ID`]), and whether the challenger moves first.
 pub(crate) struct Seating<'a> {
@@ -642,18 +616,43 @@ pub(crate) struct Seating<'a> {
     pub challenger_first: bool,
 }
 
-/// [`create_game`] with any [`Seating`] (a game against the AI); `place` is the server,
-/// channel, variant and scoring.
-pub(crate) fn create_seated(
-    tx: &Tx,
-    place: (&str, &str, Variant, Scoring),
-    seating: Seating,
-    match_game: Option<(i64, i64)>,
-    days_per_move: Option<u32>,
-    rated: bool,
-    now: i64,
-) -> Outcome<GameRow> {
-    let (server_id, channel_id, variant, scoring) = place;
+impl<'a> Seating<'a> {
+    /// Two people: the challenger and the opponent.
+    pub fn people(players: [&'a str; 2], challenger_first: bool) -> Seating<'a> {
+        Seating {
+            players,
+            ai_levels: [None, None],
+            challenger_first,
+        }
+    }
+}
+
+/// A game to create: where it is played, which game, who plays it and how.
+pub(crate) struct GameSpec<'a> {
+    pub server: &'a str,
+    pub channel: &'a str,
+    pub variant: Variant,
+    pub scoring: Scoring,
+    pub seating: Seating<'a>,
+    /// The match it belongs to, and its number in the match.
+    pub match_game: Option<(i64, i64)>,
+    pub days_per_move: Option<u32>,
+    pub rated: bool,
+}
+
+/// Creates a game (with the first mover's clock started). Tara: the challenger is Red and the
+/// first player is Red or Blue; Ard Rí: whoever moves first plays the attackers.
+pub(crate) fn create_game(tx: &Tx, spec: GameSpec, now: i64) -> Outcome<GameRow> {
+    let GameSpec {
+        server: server_id,
+        channel: channel_id,
+        variant,
+        scoring,
+        seating,
+        match_game,
+        days_per_move,
+        rated,
+    } = spec;
     let Seating {
         players,
         ai_levels,

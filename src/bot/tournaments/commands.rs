@@ -198,24 +198,49 @@ fn reseed_with_late_entrant(tx: &Tx, t: &TournamentRow, user: &str) -> Outcome<u
     Ok(seed)
 }
 
+/// The options of `/tournament create`, as its handler gets them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CreateOptions {
+    /// Its name.
+    pub name: String,
+    /// Which game.
+    pub variant: Variant,
+    /// How it is paired.
+    pub system: TournamentSystem,
+    /// Kingdoms (default) or knots.
+    pub scoring: Option<Scoring>,
+    /// A Swiss's rounds (default: from the number of players).
+    pub rounds: Option<u32>,
+    /// Days per move (default: the server's setting).
+    pub days: Option<TimeControl>,
+    /// Each pairing a two-game match.
+    pub is_match: bool,
+    /// Whether its games are rated (default: yes).
+    pub rated: Option<bool>,
+    /// At most this many players.
+    pub max_players: Option<u32>,
+    /// A round robin's pace: every game at once, or round by round.
+    pub pace: Option<Pace>,
+    /// A round robin played twice.
+    pub double: bool,
+}
+
 impl Bot {
     /// `/tournament create`.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn tournament_create(
-        &self,
-        ctx: &Ctx,
-        name: String,
-        variant: Variant,
-        system: TournamentSystem,
-        scoring: Option<Scoring>,
-        rounds: Option<u32>,
-        days: Option<TimeControl>,
-        is_match: bool,
-        rated: Option<bool>,
-        max_players: Option<u32>,
-        pace: Option<Pace>,
-        double: bool,
-    ) -> Outcome<Vec<Out>> {
+    pub(crate) fn tournament_create(&self, ctx: &Ctx, options: CreateOptions) -> Outcome<Vec<Out>> {
+        let CreateOptions {
+            name,
+            variant,
+            system,
+            scoring,
+            rounds,
+            days,
+            is_match,
+            rated,
+            max_players,
+            pace,
+            double,
+        } = options;
         let name = name.trim().to_string();
         if name.is_empty() {
             return Err(Fail::User("Give the tournament a name.".into()));

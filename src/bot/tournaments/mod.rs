@@ -18,8 +18,8 @@ mod results;
 mod runner;
 mod views;
 
-pub use commands::TournamentSystem;
 pub(crate) use commands::{creator_role_text, parse_role, set_creator_role};
+pub use commands::{CreateOptions, TournamentSystem};
 pub use model::StandingLine;
 pub(crate) use model::{report_error, standing_lines, trf_text};
 pub(crate) use results::game_ended;

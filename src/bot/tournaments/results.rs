@@ -2,7 +2,7 @@
 //! to its next game), withdrawals and their forfeits, and the `GameEnded` subscriber.
 
 use super::model::{seat_of_side, title, user_name};
-use super::runner::thread_out;
+use super::runner::{thread_out, PairingStart};
 use crate::bot::lifecycle;
 use crate::bot::reply::escape_markdown;
 use crate::bot::session::{
@@ -269,9 +269,11 @@ impl Bot {
                     t,
                     p,
                     p1,
-                    Some((match_id, 2)),
-                    !first_was_p0,
-                    "the other player starts game 2",
+                    PairingStart {
+                        match_game: Some((match_id, 2)),
+                        p0_first: !first_was_p0,
+                        why_first: "the other player starts game 2",
+                    },
                     now,
                 )
                 .map(|o| MatchState::Next(Box::new(o)));
@@ -302,16 +304,12 @@ impl Bot {
         // docs/rules.md §10 (knockout): a tie level on points is decided by one more game, first move by lot,
         // repeated until someone wins one.
         let p0_first = self.coin();
-        self.pairing_game(
-            tx,
-            t,
-            p,
-            p1,
-            Some((match_id, number)),
+        let start = PairingStart {
+            match_game: Some((match_id, number)),
             p0_first,
-            "a decider: the first move drawn by lot",
-            now,
-        )
-        .map(|o| MatchState::Next(Box::new(o)))
+            why_first: "a decider: the first move drawn by lot",
+        };
+        self.pairing_game(tx, t, p, p1, start, now)
+            .map(|o| MatchState::Next(Box::new(o)))
     }
 }

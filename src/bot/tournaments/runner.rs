@@ -4,7 +4,7 @@
 use super::model::{model, standings_of, store_corrupt, swiss_trf, thread_key, title, user_name};
 use super::presentation::{pictures, standings_table, with_pictures};
 use crate::bot::reply::{code_block, Reply, ThreadRequest};
-use crate::bot::session::{create_game, game_start, names, Bot, Out, Outcome};
+use crate::bot::session::{create_game, game_start, names, Bot, GameSpec, Out, Outcome, Seating};
 use crate::bot::text::Builder;
 use crate::store::{
     NewPairing, Pace, PairingResult, PairingRow, TournamentFormat, TournamentRow, TournamentStatus,
@@ -95,36 +95,44 @@ fn knockout_winners(
         .collect())
 }
 
+/// How a pairing's game starts: its match and number in it, whether the pairing's first
+/// player moves first, and why (said in the announcement).
+pub(super) struct PairingStart<'a> {
+    pub match_game: Option<(i64, i64)>,
+    pub p0_first: bool,
+    pub why_first: &'a str,
+}
+
 impl Bot {
     /// Creates a game of a pairing in its thread, and its announcement there (both players
     /// pinged).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn pairing_game(
         &self,
         tx: &Tx,
         t: &TournamentRow,
         p: &PairingRow,
         p1: &str,
-        match_game: Option<(i64, i64)>,
-        p0_first: bool,
-        why_first: &str,
+        start: PairingStart,
         now: i64,
     ) -> Outcome<Out> {
+        let PairingStart {
+            match_game,
+            p0_first,
+            why_first,
+        } = start;
         let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, p));
         let channel = tx.thread_of_key(&key)?.unwrap_or_else(|| key.clone());
-        let game = create_game(
-            tx,
-            &t.server_id,
-            &channel,
-            t.variant,
-            t.scoring,
-            [&p.player0, p1],
-            p0_first,
+        let spec = GameSpec {
+            server: &t.server_id,
+            channel: &channel,
+            variant: t.variant,
+            scoring: t.scoring,
+            seating: Seating::people([&p.player0, p1], p0_first),
             match_game,
-            t.days_per_move,
-            t.rated,
-            now,
-        )?;
+            days_per_move: t.days_per_move,
+            rated: t.rated,
+        };
+        let game = create_game(tx, spec, now)?;
         tx.set_game_pairing(game.id, p.id)?;
         tx.set_pairing_game(p.id, Some(game.id), match_game.map(|m| m.0), now)?;
         let game = tx.game(game.id)?.unwrap_or(game);
@@ -195,22 +203,18 @@ impl Bot {
         } else {
             None
         };
-        self.pairing_game(
-            tx,
-            t,
-            &p,
-            &p1,
+        let start = PairingStart {
             match_game,
-            true,
-            "the tournament's pairing",
-            now,
-        )
-        .map(|mut out| {
-            // The round's message (an all-at-once event's start message) pings the players,
-            // once each: the thread's first message only names them.
-            out.reply.mentions.clear();
-            Some(out)
-        })
+            p0_first: true,
+            why_first: "the tournament's pairing",
+        };
+        self.pairing_game(tx, t, &p, &p1, start, now)
+            .map(|mut out| {
+                // The round's message (an all-at-once event's start message) pings the players,
+                // once each: the thread's first message only names them.
+                out.reply.mentions.clear();
+                Some(out)
+            })
     }
 
     /// Moves a tournament on as far as its results allow: starts the rounds that may start,
