@@ -6,7 +6,7 @@ use super::play::said;
 use super::reply::{escape_markdown, Ctx};
 use super::session::{Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
-use crate::game::notation::{parse_hill, parse_square};
+use crate::game::notation::parse_cell;
 use crate::game::record::{record_lines, KEYS};
 use crate::game::{describe, GameOptions, GameRecord, Position, Variant};
 use crate::render::{Cell, Frame};
@@ -30,21 +30,9 @@ impl Notes {
 
 /// One hill (Tara) or square (Ard Rí), or why it is not one.
 fn cell(variant: Variant, text: &str) -> Result<Cell, String> {
-    if variant.is_tara() {
-        parse_hill(text)
-            .map(|h| Cell {
-                col: h.col(),
-                row: h.row(),
-            })
-            .map_err(|e| said(&e))
-    } else {
-        parse_square(text)
-            .map(|s| Cell {
-                col: s.col(),
-                row: s.row(),
-            })
-            .map_err(|e| said(&e))
-    }
+    parse_cell(variant, text)
+        .map(|(col, row)| Cell { col, row })
+        .map_err(|e| said(&e))
 }
 
 /// A mark or arrow as typed, in a code span; escaped text instead when it holds a backtick,
@@ -71,7 +59,7 @@ pub(crate) fn read_notes(
             .map(str::to_string)
             .collect()
     };
-    let what = if variant.is_tara() { "hill" } else { "square" };
+    let what = variant.cell_name();
     let mut notes = Notes::default();
     let marks = words(marks);
     let arrows = words(arrows);
@@ -91,7 +79,7 @@ pub(crate) fn read_notes(
         let (from, to) = a.split_once('-').ok_or_else(|| {
             bad(format!(
                 "write an arrow as two {what}s joined by a dash, e.g. {}",
-                if variant.is_tara() { "G2-E3" } else { "d2-d5" }
+                variant.example_arrow()
             ))
         })?;
         let (from, to) = (

@@ -85,11 +85,7 @@ fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<usize> {
             "It is not your turn: {} ({}) {} to move.",
             to_move.name(),
             escape_markdown(&l.names[other]),
-            if matches!(to_move, Side::Attackers | Side::Defenders) {
-                "are"
-            } else {
-                "is"
-            }
+            if to_move.is_plural() { "are" } else { "is" }
         )));
     }
     Ok(seat)

@@ -8,7 +8,7 @@ use super::reply::{escape_markdown, Attachment, Ctx, Reply};
 use super::text::{self, Builder};
 use super::time::{date_text, left_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
-use crate::game::{EndReason, GameOptions, Move, Position, Scoring, Side, Variant};
+use crate::game::{EndReason, GameOptions, Move, Position, Scoring, Variant};
 use crate::render::{self, Frame};
 use crate::store::{
     GameId, GameRow, GameStatus, MoveRow, NewGame, Store, StoreError, Tx, AI_USER_ID,
@@ -573,10 +573,10 @@ pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -
     }
     b = b.text(format!(
         "\n{} first ({why_first}). ",
-        match first {
-            Side::Attackers | Side::Defenders =>
-                format!("The {} move", first.name().to_lowercase()),
-            _ => format!("{} moves", first.name()),
+        if first.is_plural() {
+            format!("The {} move", first.name().to_lowercase())
+        } else {
+            format!("{} moves", first.name())
         }
     ));
     if game.ai_levels[seat].is_some() {
@@ -658,21 +658,11 @@ pub(crate) fn create_game(tx: &Tx, spec: GameSpec, now: i64) -> Outcome<GameRow>
         ai_levels,
         challenger_first,
     } = seating;
-    let (seats, ai_levels, first) = if variant.is_tara() {
-        let first = if challenger_first {
-            Side::Red
-        } else {
-            Side::Blue
-        };
-        (players, ai_levels, first)
-    } else if challenger_first {
-        (players, ai_levels, Side::Attackers)
+    let (swap, first) = variant.seating(challenger_first);
+    let (seats, ai_levels) = if swap {
+        ([players[1], players[0]], [ai_levels[1], ai_levels[0]])
     } else {
-        (
-            [players[1], players[0]],
-            [ai_levels[1], ai_levels[0]],
-            Side::Attackers,
-        )
+        (players, ai_levels)
     };
     let options = GameOptions::with(variant, Some(scoring), Some(first))
         .map_err(|e| Fail::User(format!("{e}.")))?;

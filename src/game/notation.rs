@@ -134,6 +134,16 @@ pub fn parse_square(text: &str) -> Result<Square, ParseMoveError> {
     })
 }
 
+/// Parses a place on the board of `variant` (a hill of Tara, a square of Ard Rí) as its
+/// column and row from 0.
+pub fn parse_cell(variant: Variant, text: &str) -> Result<(u8, u8), ParseMoveError> {
+    if variant.is_tara() {
+        parse_hill(text).map(|h| (h.col(), h.row()))
+    } else {
+        parse_square(text).map(|s| (s.col(), s.row()))
+    }
+}
+
 /// Parses `red`, `blue`, `attackers` or `defenders`.
 pub fn parse_side(text: &str) -> Result<Side, String> {
     match text.trim().to_ascii_lowercase().as_str() {

@@ -13,6 +13,11 @@ pub enum Side {
 }
 
 impl Side {
+    /// Whether the side's name is a plural ("the attackers move", "Red moves").
+    pub const fn is_plural(self) -> bool {
+        matches!(self, Side::Attackers | Side::Defenders)
+    }
+
     /// `red`, `blue`, `attackers` or `defenders`.
     pub const fn id(self) -> &'static str {
         match self {

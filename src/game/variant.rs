@@ -80,6 +80,41 @@ impl Variant {
         }
     }
 
+    /// What a place on its board is called: `hill` (Tara) or `square` (Ard Rí).
+    pub const fn cell_name(self) -> &'static str {
+        if self.is_tara() {
+            "hill"
+        } else {
+            "square"
+        }
+    }
+
+    /// An arrow between two places of its board, as an example: `G2-E3`, `d2-d5`.
+    pub const fn example_arrow(self) -> &'static str {
+        if self.is_tara() {
+            "G2-E3"
+        } else {
+            "d2-d5"
+        }
+    }
+
+    /// How a new game seats a challenger and an opponent: whether the two swap seats (the
+    /// first seat plays the side that moves first where sides are fixed), and which side moves
+    /// first. Tara: the challenger is Red, and Red or Blue moves first; Ard Rí: whoever moves
+    /// first plays the attackers.
+    pub const fn seating(self, challenger_first: bool) -> (bool, Side) {
+        if self.is_tara() {
+            let first = if challenger_first {
+                Side::Red
+            } else {
+                Side::Blue
+            };
+            (false, first)
+        } else {
+            (!challenger_first, Side::Attackers)
+        }
+    }
+
     /// Whether knots scoring may be chosen for this variant.
     pub const fn allows_knots(self) -> bool {
         matches!(self, Variant::Hkot1 | Variant::SacredHill1)
