@@ -33,8 +33,8 @@ pub(crate) fn end_game(
         next_game: false,
         after: Vec::new(),
     };
-    for (name, subscriber) in s.bot.game_ended_subscribers() {
-        s.bot.traced(id, name);
+    for (name, subscriber) in s.game_ended_subscribers() {
+        s.traced(id, name);
         subscriber(s, &ended, &mut ann)?;
     }
     Ok(ann.into_outs())

@@ -70,12 +70,34 @@ struct RateLimits {
     servers: Mutex<HashMap<String, u32>>,
 }
 
-/// A change in progress: its transaction, the time it runs at, and the bot it runs in (for
-/// lots, images and the list of what reacts to a game's end).
+/// A change in progress: its transaction, the time it runs at, and what it may ask of the bot
+/// it runs in (lots, whether images are drawn, the list of what reacts to a game's end).
 pub(crate) struct Session<'a> {
     pub tx: &'a Tx<'a>,
     pub now: i64,
-    pub bot: &'a Bot,
+    bot: &'a Bot,
+}
+
+impl Session<'_> {
+    /// Draws lots: true with probability one half.
+    pub fn coin(&self) -> bool {
+        self.bot.coin()
+    }
+
+    /// Whether images (boards, pictures) are drawn.
+    pub fn images(&self) -> bool {
+        self.bot.images()
+    }
+
+    /// The subscribers of [`GameEnded`], in order; each run is noted with [`Session::traced`].
+    pub fn game_ended_subscribers(&self) -> &'static [Subscriber] {
+        self.bot.game_ended_subscribers()
+    }
+
+    /// Notes that `subscriber` ran for `game` (when the bot traces them).
+    pub fn traced(&self, game: i64, subscriber: &'static str) {
+        self.bot.traced(game, subscriber)
+    }
 }
 
 /// How a game came to an end: the cause of a [`GameEnded`].

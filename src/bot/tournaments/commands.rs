@@ -3,7 +3,8 @@
 
 use super::model::{find, format_name, read_tournament, title, user_name};
 use super::presentation::options_text;
-use super::runner::insert_pairing;
+use super::results::withdraw;
+use super::runner::{advance, insert_pairing};
 use crate::bot::lifecycle;
 use crate::bot::options::choices;
 use crate::bot::reply::{escape_markdown, Ctx, User};
@@ -603,7 +604,7 @@ impl Bot {
                 &format!("started with {n} players"),
                 now,
             )?);
-            outs.extend(self.advance(tx, t.id, now)?);
+            outs.extend(advance(&self.session(tx, now), t.id)?);
             Ok(outs)
         })
     }
@@ -650,7 +651,7 @@ impl Bot {
             } else {
                 format!("by {}", escape_markdown(&ctx.user.name))
             };
-            let mut outs = self.withdraw(tx, &t, &who.id, &by, now)?;
+            let mut outs = withdraw(&self.session(tx, now), &t, &who.id, &by)?;
             if who.id != ctx.user.id {
                 outs.extend(audit_if_moderator(
                     tx,
@@ -661,7 +662,7 @@ impl Bot {
                     now,
                 )?);
             }
-            outs.extend(self.advance(tx, t.id, now)?);
+            outs.extend(advance(&self.session(tx, now), t.id)?);
             Ok(outs)
         })
     }

@@ -4,7 +4,9 @@
 use super::model::{model, standings_of, store_corrupt, swiss_trf, thread_key, title, user_name};
 use super::presentation::{pictures, standings_table, with_pictures};
 use crate::bot::reply::{code_block, Reply, ThreadRequest};
-use crate::bot::session::{create_game, game_start, names, Bot, GameSpec, Out, Outcome, Seating};
+use crate::bot::session::{
+    create_game, game_start, names, GameSpec, Out, Outcome, Seating, Session,
+};
 use crate::bot::text::Builder;
 use crate::store::{
     NewPairing, Pace, PairingResult, PairingRow, TournamentFormat, TournamentRow, TournamentStatus,
@@ -103,432 +105,415 @@ pub(super) struct PairingStart<'a> {
     pub why_first: &'a str,
 }
 
-impl Bot {
-    /// Creates a game of a pairing in its thread, and its announcement there (both players
-    /// pinged).
-    pub(super) fn pairing_game(
-        &self,
-        tx: &Tx,
-        t: &TournamentRow,
-        p: &PairingRow,
-        p1: &str,
-        start: PairingStart,
-        now: i64,
-    ) -> Outcome<Out> {
-        let PairingStart {
-            match_game,
-            p0_first,
-            why_first,
-        } = start;
-        let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, p));
-        let channel = tx.thread_of_key(&key)?.unwrap_or_else(|| key.clone());
-        let spec = GameSpec {
-            server: &t.server_id,
-            channel: &channel,
-            variant: t.variant,
-            scoring: t.scoring,
-            seating: Seating::people([&p.player0, p1], p0_first),
-            match_game,
-            days_per_move: t.days_per_move,
-            rated: t.rated,
-        };
-        let game = create_game(tx, spec, now)?;
-        tx.set_game_pairing(game.id, p.id)?;
-        tx.set_pairing_game(p.id, Some(game.id), match_game.map(|m| m.0), now)?;
-        let game = tx.game(game.id)?.unwrap_or(game);
-        let n = names(tx, &game)?;
-        let mut out = game_start(&game, &n, why_first);
-        // The empty starting board says nothing, and an all-at-once round robin starts
-        // hundreds of games in one transaction: no picture (`bench tournament`: 64 players
-        // took 17.7 s with one, 0.4 s without). The first move's message shows the board.
-        out.board = None;
-        let (n0, n1) = (user_name(tx, &p.player0)?, user_name(tx, p1)?);
-        let head = Builder::new()
-            .text(format!("{} · round {} · ", title(t), p.round))
-            .ping(&p.player0, &n0)
-            .text(" vs ")
-            .ping(p1, &n1)
-            .text("\n")
-            .build();
-        let mut parts = head.parts;
-        parts.append(&mut out.reply.parts);
-        out.reply.parts = parts;
-        for m in head.mentions {
-            if !out.reply.mentions.contains(&m) {
-                out.reply.mentions.push(m);
-            }
+/// Creates a game of a pairing in its thread, and its announcement there (both players
+/// pinged).
+pub(super) fn pairing_game(
+    s: &Session,
+    t: &TournamentRow,
+    p: &PairingRow,
+    p1: &str,
+    start: PairingStart,
+) -> Outcome<Out> {
+    let (tx, now) = (s.tx, s.now);
+    let PairingStart {
+        match_game,
+        p0_first,
+        why_first,
+    } = start;
+    let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, p));
+    let channel = tx.thread_of_key(&key)?.unwrap_or_else(|| key.clone());
+    let spec = GameSpec {
+        server: &t.server_id,
+        channel: &channel,
+        variant: t.variant,
+        scoring: t.scoring,
+        seating: Seating::people([&p.player0, p1], p0_first),
+        match_game,
+        days_per_move: t.days_per_move,
+        rated: t.rated,
+    };
+    let game = create_game(tx, spec, now)?;
+    tx.set_game_pairing(game.id, p.id)?;
+    tx.set_pairing_game(p.id, Some(game.id), match_game.map(|m| m.0), now)?;
+    let game = tx.game(game.id)?.unwrap_or(game);
+    let n = names(tx, &game)?;
+    let mut out = game_start(&game, &n, why_first);
+    // The empty starting board says nothing, and an all-at-once round robin starts
+    // hundreds of games in one transaction: no picture (`bench tournament`: 64 players
+    // took 17.7 s with one, 0.4 s without). The first move's message shows the board.
+    out.board = None;
+    let (n0, n1) = (user_name(tx, &p.player0)?, user_name(tx, p1)?);
+    let head = Builder::new()
+        .text(format!("{} · round {} · ", title(t), p.round))
+        .ping(&p.player0, &n0)
+        .text(" vs ")
+        .ping(p1, &n1)
+        .text("\n")
+        .build();
+    let mut parts = head.parts;
+    parts.append(&mut out.reply.parts);
+    out.reply.parts = parts;
+    for m in head.mentions {
+        if !out.reply.mentions.contains(&m) {
+            out.reply.mentions.push(m);
         }
-        out.reply.channel = Some(channel);
-        let mut thread = thread_request(tx, t, p)?;
-        thread.key = key;
-        out.reply.thread = Some(thread);
-        Ok(out)
     }
+    out.reply.channel = Some(channel);
+    let mut thread = thread_request(tx, t, p)?;
+    thread.key = key;
+    out.reply.thread = Some(thread);
+    Ok(out)
+}
 
-    /// Starts a pairing: its first game in its thread (its players named, not pinged), or a
-    /// forfeit when a player is withdrawn.
-    fn start_pairing(
-        &self,
-        tx: &Tx,
-        t: &TournamentRow,
-        p: &PairingRow,
-        withdrawn: &[String],
-        now: i64,
-    ) -> Outcome<Option<Out>> {
-        let Some(p1) = p.player1.clone() else {
-            tx.set_pairing_result(p.id, PairingResult::Bye, now)?;
-            return Ok(None);
-        };
-        if withdrawn.contains(&p.player0) {
-            tx.set_pairing_result(p.id, PairingResult::Forfeit0, now)?;
-            return Ok(None);
-        }
-        if withdrawn.contains(&p1) {
-            tx.set_pairing_result(p.id, PairingResult::Forfeit1, now)?;
-            return Ok(None);
-        }
-        tx.set_pairing_thread_key(p.id, &thread_key(t, p))?;
-        let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
-        let match_game = if t.is_match {
-            let key = thread_key(t, &p);
-            let m = tx.insert_match(
-                &t.server_id,
-                &key,
-                [&p.player0, &p1],
-                t.variant,
-                t.scoring,
-                now,
-            )?;
-            Some((m, 1))
-        } else {
-            None
-        };
-        let start = PairingStart {
-            match_game,
-            p0_first: true,
-            why_first: "the tournament's pairing",
-        };
-        self.pairing_game(tx, t, &p, &p1, start, now)
-            .map(|mut out| {
-                // The round's message (an all-at-once event's start message) pings the players,
-                // once each: the thread's first message only names them.
-                out.reply.mentions.clear();
-                Some(out)
-            })
+/// Starts a pairing: its first game in its thread (its players named, not pinged), or a
+/// forfeit when a player is withdrawn.
+fn start_pairing(
+    s: &Session,
+    t: &TournamentRow,
+    p: &PairingRow,
+    withdrawn: &[String],
+) -> Outcome<Option<Out>> {
+    let (tx, now) = (s.tx, s.now);
+    let Some(p1) = p.player1.clone() else {
+        tx.set_pairing_result(p.id, PairingResult::Bye, now)?;
+        return Ok(None);
+    };
+    if withdrawn.contains(&p.player0) {
+        tx.set_pairing_result(p.id, PairingResult::Forfeit0, now)?;
+        return Ok(None);
     }
+    if withdrawn.contains(&p1) {
+        tx.set_pairing_result(p.id, PairingResult::Forfeit1, now)?;
+        return Ok(None);
+    }
+    tx.set_pairing_thread_key(p.id, &thread_key(t, p))?;
+    let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
+    let match_game = if t.is_match {
+        let key = thread_key(t, &p);
+        let m = tx.insert_match(
+            &t.server_id,
+            &key,
+            [&p.player0, &p1],
+            t.variant,
+            t.scoring,
+            now,
+        )?;
+        Some((m, 1))
+    } else {
+        None
+    };
+    let start = PairingStart {
+        match_game,
+        p0_first: true,
+        why_first: "the tournament's pairing",
+    };
+    pairing_game(s, t, &p, &p1, start).map(|mut out| {
+        // The round's message (an all-at-once event's start message) pings the players,
+        // once each: the thread's first message only names them.
+        out.reply.mentions.clear();
+        Some(out)
+    })
+}
 
-    /// Moves a tournament on as far as its results allow: starts the rounds that may start,
-    /// pairs the next knockout round, or finishes it. Runs in the transaction of the change
-    /// that allows it, and reads everything from the store, so it does each step once.
-    pub(crate) fn advance(&self, tx: &Tx, id: i64, now: i64) -> Outcome<Vec<Out>> {
-        let mut outs = Vec::new();
-        loop {
-            let Some(t) = tx.tournament(id)? else {
-                return Ok(outs);
-            };
-            if t.status != TournamentStatus::Running {
-                return Ok(outs);
-            }
-            let pairings = tx.pairings(t.id, None)?;
-            let withdrawn: Vec<String> = tx
-                .entrants(t.id)?
-                .into_iter()
-                .filter(|e| e.withdrawn_at.is_some())
-                .map(|e| e.user_id)
-                .collect();
-            let unstarted = |p: &&PairingRow| p.result.is_none() && p.game_id.is_none();
-            let done = |r: u32| {
-                pairings
-                    .iter()
-                    .filter(|p| p.round == r)
-                    .all(|p| p.result.is_some())
-            };
-            let last_round = pairings.iter().map(|p| p.round).max().unwrap_or(0);
-            // The rounds to start now.
-            let startable: Vec<u32> = match (t.format, t.pace) {
-                (TournamentFormat::RoundRobin, Pace::AllAtOnce) => {
-                    let mut r: Vec<u32> =
-                        pairings.iter().filter(unstarted).map(|p| p.round).collect();
-                    r.dedup();
-                    r
-                }
-                _ => pairings
-                    .iter()
-                    .filter(unstarted)
-                    .map(|p| p.round)
-                    .min()
-                    .filter(|&r| (1..r).all(done))
-                    .into_iter()
-                    .collect(),
-            };
-            if !startable.is_empty() {
-                if (t.format, t.pace) == (TournamentFormat::RoundRobin, Pace::AllAtOnce) {
-                    outs.extend(self.start_all_at_once(tx, &t, &pairings, &withdrawn, now)?);
-                } else {
-                    for r in startable {
-                        outs.extend(self.start_round(tx, &t, r, &pairings, &withdrawn, now)?);
-                    }
-                }
-                continue;
-            }
-            if pairings.iter().all(|p| p.result.is_some()) {
-                // docs/rules.md §10 (Swiss): the next Swiss round, paired when every game of the previous one
-                // has ended — here, in the transaction of the result that ended the last.
-                if t.format == TournamentFormat::Swiss && last_round < t.total_rounds.unwrap_or(0) {
-                    match self.pair_swiss(tx, &t, last_round, now)? {
-                        Ok(()) => continue,
-                        Err(why) => {
-                            outs.extend(self.finish_tournament(tx, &t, Some(&why), now)?);
-                            return Ok(outs);
-                        }
-                    }
-                }
-                if t.format == TournamentFormat::Knockout {
-                    let winners = knockout_winners(&t, &pairings, last_round, tx)?;
-                    if winners.len() > 1 {
-                        let ties = tm::next_round(&winners).ok_or_else(|| {
-                            store_corrupt(format!("tournament {}: odd number of winners", t.id))
-                        })?;
-                        let seeds = seed_users(tx, t.id)?;
-                        for (b, tie) in ties.iter().enumerate() {
-                            let (p0, p1) = match *tie {
-                                Tie::Match { high, low } => (
-                                    seeds.get(&high).cloned().unwrap_or_default(),
-                                    seeds.get(&low).cloned(),
-                                ),
-                                Tie::Bye { seed } => {
-                                    (seeds.get(&seed).cloned().unwrap_or_default(), None)
-                                }
-                            };
-                            insert_pairing(
-                                tx,
-                                &t,
-                                last_round + 1,
-                                b as u32 + 1,
-                                &p0,
-                                p1.as_deref(),
-                                now,
-                            )?;
-                        }
-                        continue;
-                    }
-                }
-                outs.extend(self.finish_tournament(tx, &t, None, now)?);
-            }
+/// Moves a tournament on as far as its results allow: starts the rounds that may start,
+/// pairs the next knockout round, or finishes it. Runs in the transaction of the change
+/// that allows it, and reads everything from the store, so it does each step once.
+pub(crate) fn advance(s: &Session, id: i64) -> Outcome<Vec<Out>> {
+    let (tx, now) = (s.tx, s.now);
+    let mut outs = Vec::new();
+    loop {
+        let Some(t) = tx.tournament(id)? else {
+            return Ok(outs);
+        };
+        if t.status != TournamentStatus::Running {
             return Ok(outs);
         }
-    }
-
-    /// Pairs Swiss round `paired + 1` by the FIDE Dutch system from the tournament's TRF-16
-    /// (withdrawn players absent, the first round's colour drawn by lot) and stores its
-    /// pairings, the first mover as player 0. `Err` with the reason when it cannot be paired:
-    /// fewer than two players left, or no pairing that keeps the absolute criteria (no
-    /// rematch, one bye each); the tournament then ends early.
-    fn pair_swiss(
-        &self,
-        tx: &Tx,
-        t: &TournamentRow,
-        paired: u32,
-        now: i64,
-    ) -> Outcome<Result<(), String>> {
-        let m = model(tx, t)?;
-        let next = paired + 1;
-        let active = m
-            .players
-            .iter()
-            .filter(|p| p.withdrawn_at.is_none())
-            .count();
-        if active < 2 {
-            return Ok(Err(format!(
-                "Round {next} cannot be paired: fewer than two players are left, so it ends \
-                 after round {paired}."
-            )));
-        }
-        let trf = swiss_trf(t, &m, paired, || self.coin());
-        let boards = match tm::dutch_pair::pair(&trf) {
-            Ok(b) => b,
-            Err(e) => {
-                return Ok(Err(format!(
-                    "Round {next} cannot be paired by the FIDE Dutch system ({e}), so it ends \
-                     after round {paired}."
-                )))
-            }
-        };
-        let user = |rank: u32| m.players.get(rank as usize - 1).map(|p| p.user_id.as_str());
-        let mut board = 0;
-        for b in &boards {
-            let (p0, p1) = match *b {
-                tm::dutch::Board::Game { white, black } => (user(white), user(black)),
-                tm::dutch::Board::Bye { player } => (user(player), None),
-            };
-            let Some(p0) = p0 else {
-                return Err(store_corrupt(format!(
-                    "tournament {}: the pairing names an unknown player",
-                    t.id
-                )));
-            };
-            board += 1;
-            insert_pairing(tx, t, next, board, p0, p1, now)?;
-        }
-        Ok(Ok(()))
-    }
-
-    /// Starts one round: its games in their threads, and the round message in the
-    /// tournament's channel pinging that round's players.
-    fn start_round(
-        &self,
-        tx: &Tx,
-        t: &TournamentRow,
-        round: u32,
-        pairings: &[PairingRow],
-        withdrawn: &[String],
-        now: i64,
-    ) -> Outcome<Vec<Out>> {
-        let mut games = Vec::new();
-        let mut b = Builder::new().text(format!(
-            "{} · **round {round}**{}:",
-            title(t),
-            t.total_rounds.map_or(String::new(), |n| format!(" of {n}"))
-        ));
-        for p in pairings
-            .iter()
-            .filter(|p| p.round == round && p.result.is_none() && p.game_id.is_none())
-        {
-            let started = self.start_pairing(tx, t, p, withdrawn, now)?;
-            let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
-            let n0 = user_name(tx, &p.player0)?;
-            b = b.text(format!("\nBoard {}: ", p.board));
-            match &p.player1 {
-                None => {
-                    b = b.user(&p.player0, &n0).text(" has a bye.");
-                }
-                Some(p1) => {
-                    let n1 = user_name(tx, p1)?;
-                    b = b.ping(&p.player0, &n0).text(" vs ").ping(p1, &n1);
-                    match p.result {
-                        Some(PairingResult::Forfeit0) | Some(PairingResult::Forfeit1) => {
-                            b = b.text(" (a forfeit: a player is withdrawn)");
-                        }
-                        _ => {
-                            let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, &p));
-                            b = b.text(" → ").channel(&key);
-                        }
-                    }
-                }
-            }
-            games.extend(started);
-        }
-        let mut reply = b.build();
-        reply.channel = Some(t.channel_id.clone());
-        // The threads first (they are opened by their first message), then the round message
-        // that links to them.
-        games.push(Out::text(reply));
-        Ok(games)
-    }
-
-    /// Starts every pairing of an all-at-once round robin: its games in their threads, then
-    /// one message in the tournament's channel pinging each player once, with links to all of
-    /// their games (a 20-player event would otherwise ping each player 38 times).
-    fn start_all_at_once(
-        &self,
-        tx: &Tx,
-        t: &TournamentRow,
-        pairings: &[PairingRow],
-        withdrawn: &[String],
-        now: i64,
-    ) -> Outcome<Vec<Out>> {
-        let mut outs = Vec::new();
-        let mut started = Vec::new();
-        for p in pairings
-            .iter()
-            .filter(|p| p.result.is_none() && p.game_id.is_none())
-        {
-            outs.extend(self.start_pairing(tx, t, p, withdrawn, now)?);
-            started.push(tx.pairing(p.id)?.unwrap_or_else(|| p.clone()));
-        }
-        let games = started.iter().filter(|p| p.game_id.is_some()).count();
-        let mut b = Builder::new().text(format!(
-            "{} · all {} at once, each in its thread. Your games:",
-            title(t),
-            crate::bot::time::plural(games as i64, "game")
-        ));
-        let m = model(tx, t)?;
-        for (i, player) in m.players.iter().enumerate() {
-            let user = player.user_id.as_str();
-            let mine = started
+        let pairings = tx.pairings(t.id, None)?;
+        let withdrawn: Vec<String> = tx
+            .entrants(t.id)?
+            .into_iter()
+            .filter(|e| e.withdrawn_at.is_some())
+            .map(|e| e.user_id)
+            .collect();
+        let unstarted = |p: &&PairingRow| p.result.is_none() && p.game_id.is_none();
+        let done = |r: u32| {
+            pairings
                 .iter()
-                .filter(|p| p.player0 == user || p.player1.as_deref() == Some(user));
-            b = b.text("\n").ping(user, &m.names[i]).text(":");
-            for (k, p) in mine.enumerate() {
-                b = b.text(if k == 0 { " " } else { ", " });
-                b = match (&p.player1, p.result) {
-                    (None, _) => b.text(format!("a bye in round {}", p.round)),
-                    (Some(_), Some(PairingResult::Forfeit0 | PairingResult::Forfeit1)) => {
-                        b.text(format!("round {}: a forfeit", p.round))
-                    }
-                    _ => b.channel(&p.thread_key.clone().unwrap_or_else(|| thread_key(t, p))),
-                };
-            }
-        }
-        let mut reply = b.build();
-        reply.channel = Some(t.channel_id.clone());
-        // The threads first (they are opened by their first message), then the message that
-        // links to them.
-        outs.push(Out::text(reply));
-        Ok(outs)
-    }
-
-    /// The end: final standings, the winner announced, each participant pinged once.
-    fn finish_tournament(
-        &self,
-        tx: &Tx,
-        t: &TournamentRow,
-        why: Option<&str>,
-        now: i64,
-    ) -> Outcome<Vec<Out>> {
-        let m = model(tx, t)?;
-        let rows = standings_of(t, &m);
-        let winner = rows
-            .iter()
-            .filter(|r| r.rank == 1)
-            .map(|r| m.players[r.player].user_id.clone())
-            .collect::<Vec<_>>();
-        let sole = (winner.len() == 1).then(|| winner[0].clone());
-        tx.finish_tournament(t.id, sole.as_deref(), now)?;
-        let mut b = Builder::new().text(format!("🏆 {} is over. ", title(t)));
-        if let Some(why) = why {
-            b = b.text(format!("{why} "));
-        }
-        b = match winner.as_slice() {
-            [w] => {
-                let i = m.index(w).unwrap_or(0);
-                b.text("The winner is ").ping(w, &m.names[i]).text("!")
-            }
-            ws => {
-                b = b.text("Sharing first place: ");
-                for (k, w) in ws.iter().enumerate() {
-                    let i = m.index(w).unwrap_or(0);
-                    b = b.text(if k > 0 { ", " } else { "" }).ping(w, &m.names[i]);
-                }
-                b.text(".")
-            }
+                .filter(|p| p.round == r)
+                .all(|p| p.result.is_some())
         };
-        b = b.text(format!(
-            "\nFinal standings:\n{}\nThank you for playing, ",
-            code_block(&standings_table(t, &m, &rows))
-        ));
-        for (k, p) in m.players.iter().enumerate() {
-            b = b
-                .text(if k > 0 { ", " } else { "" })
-                .ping(&p.user_id, &m.names[k]);
+        let last_round = pairings.iter().map(|p| p.round).max().unwrap_or(0);
+        // The rounds to start now.
+        let startable: Vec<u32> = match (t.format, t.pace) {
+            (TournamentFormat::RoundRobin, Pace::AllAtOnce) => {
+                let mut r: Vec<u32> = pairings.iter().filter(unstarted).map(|p| p.round).collect();
+                r.dedup();
+                r
+            }
+            _ => pairings
+                .iter()
+                .filter(unstarted)
+                .map(|p| p.round)
+                .min()
+                .filter(|&r| (1..r).all(done))
+                .into_iter()
+                .collect(),
+        };
+        if !startable.is_empty() {
+            if (t.format, t.pace) == (TournamentFormat::RoundRobin, Pace::AllAtOnce) {
+                outs.extend(start_all_at_once(s, &t, &pairings, &withdrawn)?);
+            } else {
+                for r in startable {
+                    outs.extend(start_round(s, &t, r, &pairings, &withdrawn)?);
+                }
+            }
+            continue;
         }
-        let mut reply = b.text(".").build();
-        reply.channel = Some(t.channel_id.clone());
-        if !self.images() {
-            return Ok(vec![Out::text(reply)]);
+        if pairings.iter().all(|p| p.result.is_some()) {
+            // docs/rules.md §10 (Swiss): the next Swiss round, paired when every game of the previous one
+            // has ended — here, in the transaction of the result that ended the last.
+            if t.format == TournamentFormat::Swiss && last_round < t.total_rounds.unwrap_or(0) {
+                match pair_swiss(s, &t, last_round)? {
+                    Ok(()) => continue,
+                    Err(why) => {
+                        outs.extend(finish_tournament(s, &t, Some(&why))?);
+                        return Ok(outs);
+                    }
+                }
+            }
+            if t.format == TournamentFormat::Knockout {
+                let winners = knockout_winners(&t, &pairings, last_round, tx)?;
+                if winners.len() > 1 {
+                    let ties = tm::next_round(&winners).ok_or_else(|| {
+                        store_corrupt(format!("tournament {}: odd number of winners", t.id))
+                    })?;
+                    let seeds = seed_users(tx, t.id)?;
+                    for (b, tie) in ties.iter().enumerate() {
+                        let (p0, p1) = match *tie {
+                            Tie::Match { high, low } => (
+                                seeds.get(&high).cloned().unwrap_or_default(),
+                                seeds.get(&low).cloned(),
+                            ),
+                            Tie::Bye { seed } => {
+                                (seeds.get(&seed).cloned().unwrap_or_default(), None)
+                            }
+                        };
+                        insert_pairing(
+                            tx,
+                            &t,
+                            last_round + 1,
+                            b as u32 + 1,
+                            &p0,
+                            p1.as_deref(),
+                            now,
+                        )?;
+                    }
+                    continue;
+                }
+            }
+            outs.extend(finish_tournament(s, &t, None)?);
         }
-        // The final pictures, drawn from the finished tournament.
-        let t = tx.tournament(t.id)?.unwrap_or_else(|| t.clone());
-        Ok(with_pictures(reply, pictures(tx, &t, &m, &rows)?, &t))
+        return Ok(outs);
     }
+}
+
+/// Pairs Swiss round `paired + 1` by the FIDE Dutch system from the tournament's TRF-16
+/// (withdrawn players absent, the first round's colour drawn by lot) and stores its
+/// pairings, the first mover as player 0. `Err` with the reason when it cannot be paired:
+/// fewer than two players left, or no pairing that keeps the absolute criteria (no
+/// rematch, one bye each); the tournament then ends early.
+fn pair_swiss(s: &Session, t: &TournamentRow, paired: u32) -> Outcome<Result<(), String>> {
+    let (tx, now) = (s.tx, s.now);
+    let m = model(tx, t)?;
+    let next = paired + 1;
+    let active = m
+        .players
+        .iter()
+        .filter(|p| p.withdrawn_at.is_none())
+        .count();
+    if active < 2 {
+        return Ok(Err(format!(
+            "Round {next} cannot be paired: fewer than two players are left, so it ends \
+             after round {paired}."
+        )));
+    }
+    let trf = swiss_trf(t, &m, paired, || s.coin());
+    let boards = match tm::dutch_pair::pair(&trf) {
+        Ok(b) => b,
+        Err(e) => {
+            return Ok(Err(format!(
+                "Round {next} cannot be paired by the FIDE Dutch system ({e}), so it ends \
+                 after round {paired}."
+            )))
+        }
+    };
+    let user = |rank: u32| m.players.get(rank as usize - 1).map(|p| p.user_id.as_str());
+    let mut board = 0;
+    for b in &boards {
+        let (p0, p1) = match *b {
+            tm::dutch::Board::Game { white, black } => (user(white), user(black)),
+            tm::dutch::Board::Bye { player } => (user(player), None),
+        };
+        let Some(p0) = p0 else {
+            return Err(store_corrupt(format!(
+                "tournament {}: the pairing names an unknown player",
+                t.id
+            )));
+        };
+        board += 1;
+        insert_pairing(tx, t, next, board, p0, p1, now)?;
+    }
+    Ok(Ok(()))
+}
+
+/// Starts one round: its games in their threads, and the round message in the
+/// tournament's channel pinging that round's players.
+fn start_round(
+    s: &Session,
+    t: &TournamentRow,
+    round: u32,
+    pairings: &[PairingRow],
+    withdrawn: &[String],
+) -> Outcome<Vec<Out>> {
+    let tx = s.tx;
+    let mut games = Vec::new();
+    let mut b = Builder::new().text(format!(
+        "{} · **round {round}**{}:",
+        title(t),
+        t.total_rounds.map_or(String::new(), |n| format!(" of {n}"))
+    ));
+    for p in pairings
+        .iter()
+        .filter(|p| p.round == round && p.result.is_none() && p.game_id.is_none())
+    {
+        let started = start_pairing(s, t, p, withdrawn)?;
+        let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
+        let n0 = user_name(tx, &p.player0)?;
+        b = b.text(format!("\nBoard {}: ", p.board));
+        match &p.player1 {
+            None => {
+                b = b.user(&p.player0, &n0).text(" has a bye.");
+            }
+            Some(p1) => {
+                let n1 = user_name(tx, p1)?;
+                b = b.ping(&p.player0, &n0).text(" vs ").ping(p1, &n1);
+                match p.result {
+                    Some(PairingResult::Forfeit0) | Some(PairingResult::Forfeit1) => {
+                        b = b.text(" (a forfeit: a player is withdrawn)");
+                    }
+                    _ => {
+                        let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, &p));
+                        b = b.text(" → ").channel(&key);
+                    }
+                }
+            }
+        }
+        games.extend(started);
+    }
+    let mut reply = b.build();
+    reply.channel = Some(t.channel_id.clone());
+    // The threads first (they are opened by their first message), then the round message
+    // that links to them.
+    games.push(Out::text(reply));
+    Ok(games)
+}
+
+/// Starts every pairing of an all-at-once round robin: its games in their threads, then
+/// one message in the tournament's channel pinging each player once, with links to all of
+/// their games (a 20-player event would otherwise ping each player 38 times).
+fn start_all_at_once(
+    s: &Session,
+    t: &TournamentRow,
+    pairings: &[PairingRow],
+    withdrawn: &[String],
+) -> Outcome<Vec<Out>> {
+    let tx = s.tx;
+    let mut outs = Vec::new();
+    let mut started = Vec::new();
+    for p in pairings
+        .iter()
+        .filter(|p| p.result.is_none() && p.game_id.is_none())
+    {
+        outs.extend(start_pairing(s, t, p, withdrawn)?);
+        started.push(tx.pairing(p.id)?.unwrap_or_else(|| p.clone()));
+    }
+    let games = started.iter().filter(|p| p.game_id.is_some()).count();
+    let mut b = Builder::new().text(format!(
+        "{} · all {} at once, each in its thread. Your games:",
+        title(t),
+        crate::bot::time::plural(games as i64, "game")
+    ));
+    let m = model(tx, t)?;
+    for (i, player) in m.players.iter().enumerate() {
+        let user = player.user_id.as_str();
+        let mine = started
+            .iter()
+            .filter(|p| p.player0 == user || p.player1.as_deref() == Some(user));
+        b = b.text("\n").ping(user, &m.names[i]).text(":");
+        for (k, p) in mine.enumerate() {
+            b = b.text(if k == 0 { " " } else { ", " });
+            b = match (&p.player1, p.result) {
+                (None, _) => b.text(format!("a bye in round {}", p.round)),
+                (Some(_), Some(PairingResult::Forfeit0 | PairingResult::Forfeit1)) => {
+                    b.text(format!("round {}: a forfeit", p.round))
+                }
+                _ => b.channel(&p.thread_key.clone().unwrap_or_else(|| thread_key(t, p))),
+            };
+        }
+    }
+    let mut reply = b.build();
+    reply.channel = Some(t.channel_id.clone());
+    // The threads first (they are opened by their first message), then the message that
+    // links to them.
+    outs.push(Out::text(reply));
+    Ok(outs)
+}
+
+/// The end: final standings, the winner announced, each participant pinged once.
+fn finish_tournament(s: &Session, t: &TournamentRow, why: Option<&str>) -> Outcome<Vec<Out>> {
+    let (tx, now) = (s.tx, s.now);
+    let m = model(tx, t)?;
+    let rows = standings_of(t, &m);
+    let winner = rows
+        .iter()
+        .filter(|r| r.rank == 1)
+        .map(|r| m.players[r.player].user_id.clone())
+        .collect::<Vec<_>>();
+    let sole = (winner.len() == 1).then(|| winner[0].clone());
+    tx.finish_tournament(t.id, sole.as_deref(), now)?;
+    let mut b = Builder::new().text(format!("🏆 {} is over. ", title(t)));
+    if let Some(why) = why {
+        b = b.text(format!("{why} "));
+    }
+    b = match winner.as_slice() {
+        [w] => {
+            let i = m.index(w).unwrap_or(0);
+            b.text("The winner is ").ping(w, &m.names[i]).text("!")
+        }
+        ws => {
+            b = b.text("Sharing first place: ");
+            for (k, w) in ws.iter().enumerate() {
+                let i = m.index(w).unwrap_or(0);
+                b = b.text(if k > 0 { ", " } else { "" }).ping(w, &m.names[i]);
+            }
+            b.text(".")
+        }
+    };
+    b = b.text(format!(
+        "\nFinal standings:\n{}\nThank you for playing, ",
+        code_block(&standings_table(t, &m, &rows))
+    ));
+    for (k, p) in m.players.iter().enumerate() {
+        b = b
+            .text(if k > 0 { ", " } else { "" })
+            .ping(&p.user_id, &m.names[k]);
+    }
+    let mut reply = b.text(".").build();
+    reply.channel = Some(t.channel_id.clone());
+    if !s.images() {
+        return Ok(vec![Out::text(reply)]);
+    }
+    // The final pictures, drawn from the finished tournament.
+    let t = tx.tournament(t.id)?.unwrap_or_else(|| t.clone());
+    Ok(with_pictures(reply, pictures(tx, &t, &m, &rows)?, &t))
 }
