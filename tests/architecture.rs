@@ -596,7 +596,8 @@ fn capabilities_use_each_other_only_along_declared_edges() {
     }
     // The parser sees calls through `Bot` methods.
     let uses = bot_uses(&mods);
-    assert!(uses["ai_games"]["play"].contains("play_checked"));
+    assert!(uses["lobby"]["ai_games"].contains("challenge_ai"));
+    assert!(uses["ai_games"]["play"].contains("use"));
     assert!(uses["entry"]["clocks"].contains("settle_clocks"));
     let faults = capability_faults(&mods, CAPABILITIES);
     assert!(faults.is_empty(), "{}", faults.join("\n"));

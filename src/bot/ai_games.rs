@@ -4,7 +4,9 @@
 //! `crate::ai_runner`), then hands the move back with the ply it was found for, which is
 //! refused once stale, so that a search repeated (after a restart) never plays twice.
 
+use super::clocks::expire_if_due;
 use super::options::ChallengeOptions;
+use super::play::play_checked;
 use super::reply::{Ctx, Reply, User};
 use super::session::{
     busy_channel, create_game, default_time_control, game_start, load_game, names, Bot, Fail,
@@ -243,12 +245,12 @@ impl Bot {
             if l.game.ai_levels[seat].is_none() || l.pos.check(mv).is_err() {
                 return Err(stale());
             }
-            if let Some(outs) = self.expire_if_due(tx, &l, now)? {
+            if let Some(outs) = expire_if_due(&self.session(tx, now), &l)? {
                 return Ok(outs);
             }
             let channel = l.game.channel_id.clone();
             let ai = User::new(AI_USER_ID, l.names[seat].clone());
-            let mut outs = self.play_checked(tx, l, &ai, mv, now)?;
+            let mut outs = play_checked(&self.session(tx, now), l, &ai, mv)?;
             for o in &mut outs {
                 if o.reply.channel.is_none() && o.reply.dm.is_none() {
                     o.reply.channel = Some(channel.clone());

@@ -6,7 +6,9 @@ use super::buttons::Press;
 use super::lifecycle::{self, aborted};
 use super::options::{choices, Choices};
 use super::reply::{ButtonStyle, Ctx, Part, Reply};
-use super::session::{has_moved, load_game, turn_clock, Bot, EndCause, Fail, Loaded, Out, Outcome};
+use super::session::{
+    has_moved, load_game, turn_clock, Bot, EndCause, Fail, Loaded, Out, Outcome, Session,
+};
 use super::text::{self, Builder};
 use super::time::{
     date_text, left_text, plural, vacation_charge, vacation_days_available, vacation_left, DAY,
@@ -167,7 +169,7 @@ impl Bot {
         };
         let mut out = Vec::new();
         for id in ids {
-            let settled = self.write_owed(None, now, |tx, now| self.settle(tx, id, now));
+            let settled = self.write_owed(None, now, |tx, now| settle(&self.session(tx, now), id));
             match settled {
                 Ok(replies) => out.extend(replies),
                 Err(Fail::User(_)) => {}
@@ -177,159 +179,6 @@ impl Bot {
             }
         }
         out
-    }
-
-    /// One game's due timeout or reminder, inside a transaction.
-    fn settle(&self, tx: &Tx, id: i64, now: i64) -> Outcome<Vec<Out>> {
-        let Some(game) = tx.game(id)? else {
-            return Ok(vec![]);
-        };
-        if game.status != crate::store::GameStatus::Active {
-            return Ok(vec![]);
-        }
-        let l = load_game(tx, game)?;
-        if let Some(outs) = self.expire_if_due(tx, &l, now)? {
-            return Ok(outs);
-        }
-        self.remind_if_due(tx, &l, now)
-    }
-
-    /// The timeout of the player to move, if their time has run out (docs/rules.md §9).
-    pub(crate) fn expire_if_due(&self, tx: &Tx, l: &Loaded, now: i64) -> Outcome<Option<Vec<Out>>> {
-        let (Some(deadline), Some(side)) = (l.game.deadline_at, l.pos.to_move()) else {
-            return Ok(None);
-        };
-        if now < deadline {
-            return Ok(None);
-        }
-        let seat = side.index();
-        let moved = has_moved(&l.game, &l.moves, seat);
-        if !moved && l.game.pairing_id.is_none() {
-            // docs/rules.md §9: a player whose time runs out before their first move does not
-            // lose; outside tournaments the game is aborted. (In a tournament it is a forfeit,
-            // scored by the tournament.) A match is called off rather than replayed, so that a
-            // player who never comes does not restart it forever.
-            let b = Builder::new()
-                .text("**Time is up.** ")
-                .user(&l.game.seats[seat], &l.names[seat])
-                .text(format!(
-                    " ({}) ran out of time before making a first move, so the game is aborted: \
-                     no result, no points.\n",
-                    side.name()
-                ));
-            let b = text::ping_players(b, &l.game, &l.names, " ");
-            let mut outs = aborted(&self.session(tx, now), l, EndCause::NoShow, b)?;
-            for out in &mut outs {
-                out.reply.channel = Some(l.game.channel_id.clone());
-            }
-            return Ok(Some(outs));
-        }
-        // In a tournament, a timeout before a first move is a forfeit (docs/rules.md §10: forfeits): unrated,
-        // and scored as unplayed by the tournament.
-        let forfeited;
-        let (l, what) = if !moved {
-            tx.set_game_unrated(l.game.id)?;
-            let mut game = l.game.clone();
-            game.rated = false;
-            forfeited = Loaded {
-                game,
-                moves: l.moves.clone(),
-                pos: l.pos.clone(),
-                names: l.names.clone(),
-            };
-            (&forfeited, " before a first move: a forfeit")
-        } else {
-            (l, "")
-        };
-        let o = forfeit(&l.pos, side, EndReason::Timeout);
-        let b = Builder::new()
-            .text("**Time is up.** ")
-            .user(&l.game.seats[seat], &l.names[seat])
-            .text(format!(
-                " ({}) ran out of time{what} ({} day{} per move).",
-                side.name(),
-                l.game.days_per_move.unwrap_or(0),
-                if l.game.days_per_move == Some(1) {
-                    ""
-                } else {
-                    "s"
-                }
-            ));
-        let mut outs = lifecycle::decided(&self.session(tx, now), l, o, EndCause::TimedOut, b)?;
-        // In the game's channel, unless a message says where it goes (a tournament's next
-        // round, announced in the tournament's channel).
-        for out in &mut outs {
-            if out.reply.channel.is_none() && out.reply.dm.is_none() {
-                out.reply.channel = Some(l.game.channel_id.clone());
-            }
-        }
-        Ok(Some(outs))
-    }
-
-    fn remind_if_due(&self, tx: &Tx, l: &Loaded, now: i64) -> Outcome<Vec<Out>> {
-        let (Some(side), Some((first, second)), Some(deadline)) = (
-            l.pos.to_move(),
-            reminder_times(tx, &l.game)?,
-            l.game.deadline_at,
-        ) else {
-            return Ok(vec![]);
-        };
-        let seat = side.index();
-        let mover = &l.game.seats[seat];
-        if l.game.clock_start_at.is_some_and(|s| s > now) || tx.vacation_end(mover, now)?.is_some()
-        {
-            return Ok(vec![]); // on vacation: the clock is not running
-        }
-        // After downtime only the latest due reminder goes out. The last call is never held
-        // back: the schedule already keeps the first reminder well before it.
-        let due = if l.game.reminders_sent < 2 && now >= second {
-            2
-        } else if l.game.reminders_sent < 1 && first.is_some_and(|f| now >= f) {
-            1
-        } else {
-            return Ok(vec![]);
-        };
-        tx.set_reminded(l.game.id, due, now)?;
-        let how = reminders_of(tx, mover)?;
-        if how == Reminders::Off {
-            return Ok(vec![]);
-        }
-        let left = left_text(deadline - now);
-        let (opponent_id, opponent) = (&l.game.seats[1 - seat], &l.names[1 - seat]);
-        let mut b = Builder::new();
-        let mut reply = if how == Reminders::Dm {
-            // Pinged, so that the same message still reaches them in the game's channel when
-            // they take no direct messages.
-            b = b
-                .text("Reminder: ")
-                .ping(mover, &l.names[seat])
-                .text(format!(
-                    ", it is your move in {} against ",
-                    l.game.options.variant.name(),
-                ))
-                .user(opponent_id, opponent)
-                .text(format!(" (game {}, ", l.game.id))
-                .channel(&l.game.channel_id)
-                .text(format!("). {left} left."));
-            let mut r = b.build();
-            r.dm = Some(mover.clone());
-            r.channel = Some(l.game.channel_id.clone());
-            r
-        } else {
-            b = b
-                .text("Reminder: ")
-                .ping(mover, &l.names[seat])
-                .text(format!(", it is your move ({}) against ", side.name()))
-                .user(opponent_id, opponent)
-                .text(format!(": {left} left."));
-            let mut r = b.build();
-            r.channel = Some(l.game.channel_id.clone());
-            r
-        };
-        if due == 2 {
-            reply.parts.insert(0, Part::Text("**Last call.** ".into()));
-        }
-        Ok(vec![Out::text(reply)])
     }
 
     /// `vacation days:N`: pauses all your clocks for N days (at most [`VACATION_DAYS`] in any
@@ -512,6 +361,161 @@ impl Bot {
             Ok(outs)
         })
     }
+}
+
+/// One game's due timeout or reminder, inside a transaction.
+fn settle(s: &Session, id: i64) -> Outcome<Vec<Out>> {
+    let tx = s.tx;
+    let Some(game) = tx.game(id)? else {
+        return Ok(vec![]);
+    };
+    if game.status != crate::store::GameStatus::Active {
+        return Ok(vec![]);
+    }
+    let l = load_game(tx, game)?;
+    if let Some(outs) = expire_if_due(s, &l)? {
+        return Ok(outs);
+    }
+    remind_if_due(s, &l)
+}
+
+/// The timeout of the player to move, if their time has run out (docs/rules.md §9).
+pub(crate) fn expire_if_due(s: &Session, l: &Loaded) -> Outcome<Option<Vec<Out>>> {
+    let (tx, now) = (s.tx, s.now);
+    let (Some(deadline), Some(side)) = (l.game.deadline_at, l.pos.to_move()) else {
+        return Ok(None);
+    };
+    if now < deadline {
+        return Ok(None);
+    }
+    let seat = side.index();
+    let moved = has_moved(&l.game, &l.moves, seat);
+    if !moved && l.game.pairing_id.is_none() {
+        // docs/rules.md §9: a player whose time runs out before their first move does not
+        // lose; outside tournaments the game is aborted. (In a tournament it is a forfeit,
+        // scored by the tournament.) A match is called off rather than replayed, so that a
+        // player who never comes does not restart it forever.
+        let b = Builder::new()
+            .text("**Time is up.** ")
+            .user(&l.game.seats[seat], &l.names[seat])
+            .text(format!(
+                " ({}) ran out of time before making a first move, so the game is aborted: \
+                 no result, no points.\n",
+                side.name()
+            ));
+        let b = text::ping_players(b, &l.game, &l.names, " ");
+        let mut outs = aborted(s, l, EndCause::NoShow, b)?;
+        for out in &mut outs {
+            out.reply.channel = Some(l.game.channel_id.clone());
+        }
+        return Ok(Some(outs));
+    }
+    // In a tournament, a timeout before a first move is a forfeit (docs/rules.md §10: forfeits): unrated,
+    // and scored as unplayed by the tournament.
+    let forfeited;
+    let (l, what) = if !moved {
+        tx.set_game_unrated(l.game.id)?;
+        let mut game = l.game.clone();
+        game.rated = false;
+        forfeited = Loaded {
+            game,
+            moves: l.moves.clone(),
+            pos: l.pos.clone(),
+            names: l.names.clone(),
+        };
+        (&forfeited, " before a first move: a forfeit")
+    } else {
+        (l, "")
+    };
+    let o = forfeit(&l.pos, side, EndReason::Timeout);
+    let b = Builder::new()
+        .text("**Time is up.** ")
+        .user(&l.game.seats[seat], &l.names[seat])
+        .text(format!(
+            " ({}) ran out of time{what} ({} day{} per move).",
+            side.name(),
+            l.game.days_per_move.unwrap_or(0),
+            if l.game.days_per_move == Some(1) {
+                ""
+            } else {
+                "s"
+            }
+        ));
+    let mut outs = lifecycle::decided(s, l, o, EndCause::TimedOut, b)?;
+    // In the game's channel, unless a message says where it goes (a tournament's next
+    // round, announced in the tournament's channel).
+    for out in &mut outs {
+        if out.reply.channel.is_none() && out.reply.dm.is_none() {
+            out.reply.channel = Some(l.game.channel_id.clone());
+        }
+    }
+    Ok(Some(outs))
+}
+
+fn remind_if_due(s: &Session, l: &Loaded) -> Outcome<Vec<Out>> {
+    let (tx, now) = (s.tx, s.now);
+    let (Some(side), Some((first, second)), Some(deadline)) = (
+        l.pos.to_move(),
+        reminder_times(tx, &l.game)?,
+        l.game.deadline_at,
+    ) else {
+        return Ok(vec![]);
+    };
+    let seat = side.index();
+    let mover = &l.game.seats[seat];
+    if l.game.clock_start_at.is_some_and(|s| s > now) || tx.vacation_end(mover, now)?.is_some() {
+        return Ok(vec![]); // on vacation: the clock is not running
+    }
+    // After downtime only the latest due reminder goes out. The last call is never held
+    // back: the schedule already keeps the first reminder well before it.
+    let due = if l.game.reminders_sent < 2 && now >= second {
+        2
+    } else if l.game.reminders_sent < 1 && first.is_some_and(|f| now >= f) {
+        1
+    } else {
+        return Ok(vec![]);
+    };
+    tx.set_reminded(l.game.id, due, now)?;
+    let how = reminders_of(tx, mover)?;
+    if how == Reminders::Off {
+        return Ok(vec![]);
+    }
+    let left = left_text(deadline - now);
+    let (opponent_id, opponent) = (&l.game.seats[1 - seat], &l.names[1 - seat]);
+    let mut b = Builder::new();
+    let mut reply = if how == Reminders::Dm {
+        // Pinged, so that the same message still reaches them in the game's channel when
+        // they take no direct messages.
+        b = b
+            .text("Reminder: ")
+            .ping(mover, &l.names[seat])
+            .text(format!(
+                ", it is your move in {} against ",
+                l.game.options.variant.name(),
+            ))
+            .user(opponent_id, opponent)
+            .text(format!(" (game {}, ", l.game.id))
+            .channel(&l.game.channel_id)
+            .text(format!("). {left} left."));
+        let mut r = b.build();
+        r.dm = Some(mover.clone());
+        r.channel = Some(l.game.channel_id.clone());
+        r
+    } else {
+        b = b
+            .text("Reminder: ")
+            .ping(mover, &l.names[seat])
+            .text(format!(", it is your move ({}) against ", side.name()))
+            .user(opponent_id, opponent)
+            .text(format!(": {left} left."));
+        let mut r = b.build();
+        r.channel = Some(l.game.channel_id.clone());
+        r
+    };
+    if due == 2 {
+        reply.parts.insert(0, Part::Text("**Last call.** ".into()));
+    }
+    Ok(vec![Out::text(reply)])
 }
 
 #[cfg(test)]

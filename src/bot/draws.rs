@@ -4,6 +4,7 @@
 //! whatever else ends a game spends its pending offer ([`game_ended`]).
 
 use super::buttons::Press;
+use super::clocks::expire_if_due;
 use super::lifecycle;
 use super::options::choices;
 use super::reply::{escape_markdown, Ctx};
@@ -58,7 +59,7 @@ impl Bot {
         self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             let l = load_pressed(tx, ctx, game_id)?;
-            if let Some(outs) = self.expire_if_due(tx, &l, now)? {
+            if let Some(outs) = expire_if_due(&self.session(tx, now), &l)? {
                 // The clock ran out before this arrived: the timeout stands.
                 return Ok(outs);
             }

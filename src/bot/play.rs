@@ -2,14 +2,14 @@
 //! takebacks.
 
 use super::buttons::Press;
-use super::clocks::{record_clock_left, restore_turn};
+use super::clocks::{expire_if_due, record_clock_left, restore_turn};
 use super::lifecycle::{self, aborted};
 use super::moderation::record_action;
 use super::options::choices;
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Retire, User};
 use super::session::{
     both_moved, load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, EndCause,
-    Fail, GameEnded, Loaded, Out, Outcome,
+    Fail, GameEnded, Loaded, Out, Outcome, Session,
 };
 use super::text::{self, Builder};
 use crate::game::{describe, forfeit, EndReason, Move, ParseMoveError, Position, Side};
@@ -147,7 +147,7 @@ impl Bot {
         self.write(ctx, |tx, now| {
             tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
             let l = load_active(tx, ctx)?;
-            if let Some(outs) = self.expire_if_due(tx, &l, now)? {
+            if let Some(outs) = expire_if_due(&self.session(tx, now), &l)? {
                 // The clock ran out before this move arrived: the timeout stands.
                 return Ok(outs);
             }
@@ -170,97 +170,8 @@ impl Bot {
                 };
                 return Err(Fail::User(format!("`{mv}` is not legal: {e}.{hint}")));
             }
-            self.play_checked(tx, l, &ctx.user, mv, now)
+            play_checked(&self.session(tx, now), l, &ctx.user, mv)
         })
-    }
-
-    /// Plays `mv`, already checked legal, for `mover` (the player on move in `l`), then any
-    /// forced passes; stores them and answers with the board and a prompt to the player on
-    /// move (or the end of the game). Shared by `/move` and the AI's moves.
-    pub(crate) fn play_checked(
-        &self,
-        tx: &Tx,
-        mut l: Loaded,
-        mover: &User,
-        mv: Move,
-        now: i64,
-    ) -> Outcome<Vec<Out>> {
-        l.pos.play_unchecked(mv);
-        let mut ply = l.moves.len() as u32;
-        tx.insert_move(
-            l.game.id,
-            &MoveRow {
-                ply,
-                notation: mv.to_string(),
-                user_id: Some(mover.id.clone()),
-                created_at: now,
-            },
-        )?;
-        record_clock_left(tx, &l.game, &mover.id, ply, now)?;
-        tx.clear_takeback(l.game.id)?;
-        // A pending draw offer lapses with the move, in the move's transaction.
-        let lapsed = tx.clear_draw_offer(l.game.id)?;
-        let mut b = Builder::new().user(&mover.id, &mover.name).text(format!(
-            " · {}",
-            describe::last_move(&l.pos, Some(mv)).unwrap_or_else(|| mv.to_string())
-        ));
-        // Forced passes are played for the player and announced.
-        let mut last = mv;
-        while l.pos.outcome().is_none() && l.pos.legal_moves().as_slice() == [Move::Pass] {
-            l.pos.play_unchecked(Move::Pass);
-            ply += 1;
-            tx.insert_move(
-                l.game.id,
-                &MoveRow {
-                    ply,
-                    notation: "pass".into(),
-                    user_id: None,
-                    created_at: now,
-                },
-            )?;
-            last = Move::Pass;
-            if let Some(d) = describe::last_move(&l.pos, Some(Move::Pass)) {
-                b = b.text(format!("\n{d}"));
-            }
-        }
-        let (b, closed) = lapse_draw_offer(&l, b, lapsed, mover, false);
-        let mut outs = self.after_move(tx, &l, b, last, now)?;
-        if let Some(first) = outs.first_mut() {
-            first.reply.retire = first.reply.retire.take().or(closed);
-        }
-        Ok(outs)
-    }
-
-    /// Finishes the reply to a move: the end of the game (and the match), or a prompt to the
-    /// player on move.
-    fn after_move(
-        &self,
-        tx: &Tx,
-        l: &Loaded,
-        b: Builder,
-        last: Move,
-        now: i64,
-    ) -> Outcome<Vec<Out>> {
-        let board = (
-            l.pos.clone(),
-            Frame::new(l.names.clone(), Some(last)),
-            format!("game-{}-ply-{}.png", l.game.id, l.pos.ply()),
-        );
-        if let Some(o) = l.pos.outcome().copied() {
-            let ended = GameEnded {
-                game: l,
-                outcome: Some(&o),
-                reason: EndCause::Board,
-            };
-            return lifecycle::end_game(&self.session(tx, now), ended, b, Some(board));
-        }
-        start_turn(tx, l, now)?;
-        let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
-        let b = prompt(b, &l.game, &l.names, &l.pos, time_left(&game, now, None));
-        Ok(vec![Out {
-            reply: b.build(),
-            board: Some(board),
-        }])
     }
 
     pub(crate) fn resign(
@@ -680,4 +591,86 @@ fn takeback_ply(moves: &[MoveRow], user: &str) -> Outcome<u32> {
     Err(Fail::User(
         "You have not made a move in this game yet.".into(),
     ))
+}
+
+/// Plays `mv`, already checked legal, for `mover` (the player on move in `l`), then any
+/// forced passes; stores them and answers with the board and a prompt to the player on
+/// move (or the end of the game). Shared by `/move` and the AI's moves.
+pub(crate) fn play_checked(
+    s: &Session,
+    mut l: Loaded,
+    mover: &User,
+    mv: Move,
+) -> Outcome<Vec<Out>> {
+    let (tx, now) = (s.tx, s.now);
+    l.pos.play_unchecked(mv);
+    let mut ply = l.moves.len() as u32;
+    tx.insert_move(
+        l.game.id,
+        &MoveRow {
+            ply,
+            notation: mv.to_string(),
+            user_id: Some(mover.id.clone()),
+            created_at: now,
+        },
+    )?;
+    record_clock_left(tx, &l.game, &mover.id, ply, now)?;
+    tx.clear_takeback(l.game.id)?;
+    // A pending draw offer lapses with the move, in the move's transaction.
+    let lapsed = tx.clear_draw_offer(l.game.id)?;
+    let mut b = Builder::new().user(&mover.id, &mover.name).text(format!(
+        " · {}",
+        describe::last_move(&l.pos, Some(mv)).unwrap_or_else(|| mv.to_string())
+    ));
+    // Forced passes are played for the player and announced.
+    let mut last = mv;
+    while l.pos.outcome().is_none() && l.pos.legal_moves().as_slice() == [Move::Pass] {
+        l.pos.play_unchecked(Move::Pass);
+        ply += 1;
+        tx.insert_move(
+            l.game.id,
+            &MoveRow {
+                ply,
+                notation: "pass".into(),
+                user_id: None,
+                created_at: now,
+            },
+        )?;
+        last = Move::Pass;
+        if let Some(d) = describe::last_move(&l.pos, Some(Move::Pass)) {
+            b = b.text(format!("\n{d}"));
+        }
+    }
+    let (b, closed) = lapse_draw_offer(&l, b, lapsed, mover, false);
+    let mut outs = after_move(s, &l, b, last)?;
+    if let Some(first) = outs.first_mut() {
+        first.reply.retire = first.reply.retire.take().or(closed);
+    }
+    Ok(outs)
+}
+
+/// Finishes the reply to a move: the end of the game (and the match), or a prompt to the
+/// player on move.
+fn after_move(s: &Session, l: &Loaded, b: Builder, last: Move) -> Outcome<Vec<Out>> {
+    let (tx, now) = (s.tx, s.now);
+    let board = (
+        l.pos.clone(),
+        Frame::new(l.names.clone(), Some(last)),
+        format!("game-{}-ply-{}.png", l.game.id, l.pos.ply()),
+    );
+    if let Some(o) = l.pos.outcome().copied() {
+        let ended = GameEnded {
+            game: l,
+            outcome: Some(&o),
+            reason: EndCause::Board,
+        };
+        return lifecycle::end_game(s, ended, b, Some(board));
+    }
+    start_turn(tx, l, now)?;
+    let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
+    let b = prompt(b, &l.game, &l.names, &l.pos, time_left(&game, now, None));
+    Ok(vec![Out {
+        reply: b.build(),
+        board: Some(board),
+    }])
 }
