@@ -76,103 +76,6 @@ pub struct AiTurn {
 }
 
 impl Bot {
-    /// `/play-ai`: a game against the AI at `level` (default 3) in this channel, unrated; the
-    /// player's clock is the server's default time per move, the AI has none.
-    pub(crate) fn play_ai(
-        &self,
-        ctx: &Ctx,
-        variant: Variant,
-        level: Option<u32>,
-        first: Option<FirstChoice>,
-        scoring: Option<Scoring>,
-    ) -> Outcome<Vec<Out>> {
-        self.start_ai_game(ctx, variant, level, first, scoring, None)
-    }
-
-    /// `/challenge` naming the bot: a game against the AI at the default level. A match or a
-    /// rated game is refused (the AI plays single, unrated games).
-    pub(crate) fn challenge_ai(&self, ctx: &Ctx, options: ChallengeOptions) -> Outcome<Vec<Out>> {
-        let o = options;
-        if o.is_match {
-            return Err(Fail::User(
-                "The bot's AI plays single games, not matches: challenge it without `match`, or \
-                 use `/play-ai`."
-                    .into(),
-            ));
-        }
-        if o.rated == Some(true) {
-            return Err(Fail::User(
-                "Games against the bot's AI are never rated: challenge it without `rated`, or \
-                 use `/play-ai`."
-                    .into(),
-            ));
-        }
-        self.start_ai_game(ctx, o.variant, None, o.first, o.scoring, o.days)
-    }
-
-    fn start_ai_game(
-        &self,
-        ctx: &Ctx,
-        variant: Variant,
-        level: Option<u32>,
-        first: Option<FirstChoice>,
-        scoring: Option<Scoring>,
-        days: Option<TimeControl>,
-    ) -> Outcome<Vec<Out>> {
-        let level = match level {
-            None => DEFAULT_AI_LEVEL,
-            Some(n) => u8::try_from(n)
-                .ok()
-                .and_then(Level::new)
-                .map(Level::number)
-                .ok_or_else(|| Fail::User(format!("The AI plays at levels 1 to 5, not {n}.")))?,
-        };
-        GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
-        let coin = self.coin();
-        self.write(ctx, |tx, now| {
-            if let Some(refusal) = ai_game_limit(tx, ctx)? {
-                // Refused: nothing is stored (the refusal carries channel links, so it is a
-                // private reply rather than a plain-text failure).
-                return Ok(vec![Out::text(refusal)]);
-            }
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            if let Some(g) = tx.active_game(&ctx.channel)? {
-                return Err(Fail::User(busy_channel(tx, &g)?));
-            }
-            let (human_first, why) = match first.unwrap_or(FirstChoice::Random) {
-                FirstChoice::Random => (coin, "drawn by lot"),
-                FirstChoice::Challenger => (true, "as you asked"),
-                FirstChoice::Opponent => (false, "as you asked"),
-            };
-            let days = match days {
-                Some(d) => d,
-                None => default_time_control(tx, &ctx.server)?,
-            };
-            let days = match days {
-                TimeControl::DaysPerMove(d) => Some(d),
-                TimeControl::NoClock => None,
-            };
-            let seating = Seating {
-                players: [&ctx.user.id, AI_USER_ID],
-                ai_levels: [None, Some(level)],
-                challenger_first: human_first,
-            };
-            let spec = GameSpec {
-                server: &ctx.server,
-                channel: &ctx.channel,
-                variant,
-                scoring: scoring.unwrap_or_default(),
-                seating,
-                match_game: None,
-                days_per_move: days,
-                rated: false,
-            };
-            let game = create_game(tx, spec, now)?;
-            let n = names(tx, &game)?;
-            Ok(vec![game_start(&game, &n, why)])
-        })
-    }
-
     /// Why `ctx.user` may not start a game against the AI now, if the server's limit on games
     /// against the AI in progress forbids it: the private refusal. Changes nothing; for an
     /// adapter that checks before opening a thread for the game (`/play-ai` checks again).
@@ -270,4 +173,101 @@ impl Bot {
             }
         }
     }
+}
+
+/// `/play-ai`: a game against the AI at `level` (default 3) in this channel, unrated; the
+/// player's clock is the server's default time per move, the AI has none.
+pub(crate) fn play_ai(
+    bot: &Bot,
+    ctx: &Ctx,
+    variant: Variant,
+    level: Option<u32>,
+    first: Option<FirstChoice>,
+    scoring: Option<Scoring>,
+) -> Outcome<Vec<Out>> {
+    start_ai_game(bot, ctx, variant, level, first, scoring, None)
+}
+
+/// `/challenge` naming the bot: a game against the AI at the default level. A match or a
+/// rated game is refused (the AI plays single, unrated games).
+pub(crate) fn challenge_ai(bot: &Bot, ctx: &Ctx, options: ChallengeOptions) -> Outcome<Vec<Out>> {
+    let o = options;
+    if o.is_match {
+        return Err(Fail::User(
+            "The bot's AI plays single games, not matches: challenge it without `match`, or \
+             use `/play-ai`."
+                .into(),
+        ));
+    }
+    if o.rated == Some(true) {
+        return Err(Fail::User(
+            "Games against the bot's AI are never rated: challenge it without `rated`, or \
+             use `/play-ai`."
+                .into(),
+        ));
+    }
+    start_ai_game(bot, ctx, o.variant, None, o.first, o.scoring, o.days)
+}
+
+fn start_ai_game(
+    bot: &Bot,
+    ctx: &Ctx,
+    variant: Variant,
+    level: Option<u32>,
+    first: Option<FirstChoice>,
+    scoring: Option<Scoring>,
+    days: Option<TimeControl>,
+) -> Outcome<Vec<Out>> {
+    let level = match level {
+        None => DEFAULT_AI_LEVEL,
+        Some(n) => u8::try_from(n)
+            .ok()
+            .and_then(Level::new)
+            .map(Level::number)
+            .ok_or_else(|| Fail::User(format!("The AI plays at levels 1 to 5, not {n}.")))?,
+    };
+    GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
+    let coin = bot.coin();
+    bot.write(ctx, |tx, now| {
+        if let Some(refusal) = ai_game_limit(tx, ctx)? {
+            // Refused: nothing is stored (the refusal carries channel links, so it is a
+            // private reply rather than a plain-text failure).
+            return Ok(vec![Out::text(refusal)]);
+        }
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        if let Some(g) = tx.active_game(&ctx.channel)? {
+            return Err(Fail::User(busy_channel(tx, &g)?));
+        }
+        let (human_first, why) = match first.unwrap_or(FirstChoice::Random) {
+            FirstChoice::Random => (coin, "drawn by lot"),
+            FirstChoice::Challenger => (true, "as you asked"),
+            FirstChoice::Opponent => (false, "as you asked"),
+        };
+        let days = match days {
+            Some(d) => d,
+            None => default_time_control(tx, &ctx.server)?,
+        };
+        let days = match days {
+            TimeControl::DaysPerMove(d) => Some(d),
+            TimeControl::NoClock => None,
+        };
+        let seating = Seating {
+            players: [&ctx.user.id, AI_USER_ID],
+            ai_levels: [None, Some(level)],
+            challenger_first: human_first,
+        };
+        let spec = GameSpec {
+            server: &ctx.server,
+            channel: &ctx.channel,
+            variant,
+            scoring: scoring.unwrap_or_default(),
+            seating,
+            match_game: None,
+            days_per_move: days,
+            rated: false,
+        };
+        let game = create_game(tx, spec, now)?;
+        let n = names(tx, &game)?;
+        Ok(vec![game_start(&game, &n, why)])
+    })
 }

@@ -107,80 +107,6 @@ fn level_of(level: Option<u32>) -> Outcome<Level> {
 }
 
 impl Bot {
-    /// `/analyse id [level]`: a finished game of this server weighed move by move at `level`
-    /// (default 3). Live games are refused (no engine help during play). The first request
-    /// stores the analysis to run and answers with its progress message; while it runs,
-    /// asking again says so; once done, asking again posts the stored result.
-    pub(crate) fn analyse(&self, ctx: &Ctx, id: GameId, level: Option<u32>) -> Outcome<Vec<Out>> {
-        let level = level_of(level)?;
-        let images = self.images();
-        self.write(ctx, |tx, now| {
-            let game = server_game(tx, ctx, id)?;
-            match game.status {
-                GameStatus::Active => {
-                    return Err(Fail::User(format!(
-                        "Game {id} is still being played: the AI analyses finished games only \
-                         (no engine help during play). Ask again once it is over."
-                    )))
-                }
-                GameStatus::Aborted => {
-                    return Err(Fail::User(format!(
-                        "Game {id} was aborted: it has no result to analyse."
-                    )))
-                }
-                GameStatus::Finished => {}
-            }
-            let existing = tx.analysis_of(game.id, level.number())?;
-            match existing {
-                Some(row) if row.status == AnalysisStatus::Done => {
-                    return result_outs(tx, &game, &row, images);
-                }
-                Some(row) if row.status == AnalysisStatus::Running => {
-                    let reply = Builder::new()
-                        .text(format!(
-                            "Game {id} is already being analysed at level {level} ({} of {} \
-                             positions so far, asked for by ",
-                            row.done, row.total
-                        ))
-                        .user(&row.requested_by, &requester_name(tx, &row)?)
-                        .text("). Its progress and result are posted in ")
-                        .channel(&row.channel_id)
-                        .text(".")
-                        .private()
-                        .build();
-                    return Ok(vec![Out::text(reply)]);
-                }
-                _ => {}
-            }
-            if let Some(row) = tx.running_analysis_by(&ctx.server, &ctx.user.id)? {
-                return Ok(vec![Out::text(one_at_a_time(&row))]);
-            }
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            let moves = tx.moves(game.id)?;
-            let (_, played) = replay(&game, &moves, None)?;
-            let total = positions_to_search(&Position::new(game.options), &played);
-            let aid = tx.start_analysis(
-                &NewAnalysis {
-                    game_id: game.id,
-                    level: level.number(),
-                    total,
-                    channel_id: &ctx.channel,
-                    requested_by: &ctx.user.id,
-                },
-                now,
-            )?;
-            let mut reply = Builder::new()
-                .text(progress_text(game.id, level.number(), 0, total))
-                .build();
-            reply.editable = true;
-            // Owed here, so that the analysis knows which message to edit.
-            let message = outbox::owe(tx, Some(ctx), &reply, now)?;
-            reply.outbox = Some(message);
-            tx.set_analysis_message(aid, message)?;
-            Ok(vec![Out::text(reply)])
-        })
-    }
-
     /// Every analysis asked for and not finished, in the order they are to be served: round
     /// robin over the players who asked, the one served least recently first (see
     /// `Tx::running_analyses`), so that one player's requests never hold up the others'. For an
@@ -231,7 +157,7 @@ impl Bot {
             let text = progress_text(row.game_id, row.level, done.min(row.total), row.total);
             Ok(edit_of(&row, text).into_iter().collect())
         });
-        self.owed_or_logged(r, job, "recording an analysis's progress")
+        owed_or_logged(r, job, "recording an analysis's progress")
     }
 
     /// Stores the finished analysis `job` and owes its messages (one transaction): the last
@@ -283,7 +209,7 @@ impl Bot {
             }
             Ok(outs)
         });
-        self.owed_or_logged(r, job, "storing an analysis")
+        owed_or_logged(r, job, "storing an analysis")
     }
 
     /// Gives up analysis `job` (its search failed) and owes the edit saying so; asking again
@@ -303,18 +229,7 @@ impl Bot {
             );
             Ok(edit_of(&row, text).into_iter().collect())
         });
-        self.owed_or_logged(r, job, "giving up an analysis")
-    }
-
-    fn owed_or_logged(&self, r: Outcome<Vec<Reply>>, job: i64, what: &str) -> Vec<Reply> {
-        match r {
-            Ok(replies) => replies,
-            Err(Fail::User(_)) => Vec::new(),
-            Err(Fail::Store(e)) => {
-                tracing::error!(error = %e, analysis = job, "{what} failed");
-                Vec::new()
-            }
-        }
+        owed_or_logged(r, job, "giving up an analysis")
     }
 }
 
@@ -499,6 +414,91 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
         }
     }
     Ok(outs)
+}
+
+/// `/analyse id [level]`: a finished game of this server weighed move by move at `level`
+/// (default 3). Live games are refused (no engine help during play). The first request
+/// stores the analysis to run and answers with its progress message; while it runs,
+/// asking again says so; once done, asking again posts the stored result.
+pub(crate) fn analyse(bot: &Bot, ctx: &Ctx, id: GameId, level: Option<u32>) -> Outcome<Vec<Out>> {
+    let level = level_of(level)?;
+    let images = bot.images();
+    bot.write(ctx, |tx, now| {
+        let game = server_game(tx, ctx, id)?;
+        match game.status {
+            GameStatus::Active => {
+                return Err(Fail::User(format!(
+                    "Game {id} is still being played: the AI analyses finished games only \
+                     (no engine help during play). Ask again once it is over."
+                )))
+            }
+            GameStatus::Aborted => {
+                return Err(Fail::User(format!(
+                    "Game {id} was aborted: it has no result to analyse."
+                )))
+            }
+            GameStatus::Finished => {}
+        }
+        let existing = tx.analysis_of(game.id, level.number())?;
+        match existing {
+            Some(row) if row.status == AnalysisStatus::Done => {
+                return result_outs(tx, &game, &row, images);
+            }
+            Some(row) if row.status == AnalysisStatus::Running => {
+                let reply = Builder::new()
+                    .text(format!(
+                        "Game {id} is already being analysed at level {level} ({} of {} \
+                         positions so far, asked for by ",
+                        row.done, row.total
+                    ))
+                    .user(&row.requested_by, &requester_name(tx, &row)?)
+                    .text("). Its progress and result are posted in ")
+                    .channel(&row.channel_id)
+                    .text(".")
+                    .private()
+                    .build();
+                return Ok(vec![Out::text(reply)]);
+            }
+            _ => {}
+        }
+        if let Some(row) = tx.running_analysis_by(&ctx.server, &ctx.user.id)? {
+            return Ok(vec![Out::text(one_at_a_time(&row))]);
+        }
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let moves = tx.moves(game.id)?;
+        let (_, played) = replay(&game, &moves, None)?;
+        let total = positions_to_search(&Position::new(game.options), &played);
+        let aid = tx.start_analysis(
+            &NewAnalysis {
+                game_id: game.id,
+                level: level.number(),
+                total,
+                channel_id: &ctx.channel,
+                requested_by: &ctx.user.id,
+            },
+            now,
+        )?;
+        let mut reply = Builder::new()
+            .text(progress_text(game.id, level.number(), 0, total))
+            .build();
+        reply.editable = true;
+        // Owed here, so that the analysis knows which message to edit.
+        let message = outbox::owe(tx, Some(ctx), &reply, now)?;
+        reply.outbox = Some(message);
+        tx.set_analysis_message(aid, message)?;
+        Ok(vec![Out::text(reply)])
+    })
+}
+
+fn owed_or_logged(r: Outcome<Vec<Reply>>, job: i64, what: &str) -> Vec<Reply> {
+    match r {
+        Ok(replies) => replies,
+        Err(Fail::User(_)) => Vec::new(),
+        Err(Fail::Store(e)) => {
+            tracing::error!(error = %e, analysis = job, "{what} failed");
+            Vec::new()
+        }
+    }
 }
 
 #[cfg(test)]

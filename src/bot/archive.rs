@@ -4,7 +4,7 @@
 use super::buttons::{Press, HISTORY_PAGES};
 use super::info::{record_text, server_game};
 use super::reply::{code_block, Attachment, ButtonStyle, Ctx, Document, Reply, User};
-use super::session::{names, replay, Bot, Fail, Out, Outcome};
+use super::session::{names, replay as replay_moves, Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
 use super::time::date_text;
 use crate::game::{describe, Variant};
@@ -16,183 +16,6 @@ pub(crate) const HISTORY_PAGE: u32 = 10;
 /// Discord's limit on a button's id.
 const BUTTON_ID_MAX: usize = 100;
 
-impl Bot {
-    /// `/replay id`: the game as an animated GIF, within Discord's upload limit (a long game
-    /// shows every k-th position and its last few, and says so).
-    pub(crate) fn replay(&self, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
-        let (game, played, n) = self.read(|tx| {
-            let game = server_game(tx, ctx, id)?;
-            let moves = tx.moves(game.id)?;
-            let (_, played) = replay(&game, &moves, None)?;
-            let n = names(tx, &game)?;
-            Ok((game, played, n))
-        })?;
-        let total = played.len();
-        let mut b = Builder::new().text(format!(
-            "Replay of game {} · {} · {} ",
-            game.id,
-            game.options.variant.name(),
-            text::side_of(&game, 0).name()
-        ));
-        b = b
-            .user(&game.seats[0], &n[0])
-            .text(format!(" vs {} ", text::side_of(&game, 1).name()))
-            .user(&game.seats[1], &n[1])
-            .text(format!(
-                " · {}{}",
-                describe::count(total as u64, "move"),
-                match game.status {
-                    GameStatus::Active => " so far (in progress)",
-                    GameStatus::Finished => ", finished",
-                    GameStatus::Aborted => ", aborted",
-                }
-            ));
-        let mut image = None;
-        if self.images() {
-            let r =
-                replay_gif_within(game.options, &played, &n, UPLOAD_LIMIT).ok_or_else(|| {
-                    Fail::User(format!(
-                        "Game {} cannot be drawn as a replay within Discord's upload limit.",
-                        game.id
-                    ))
-                })?;
-            let skipped = r.skipped(total);
-            if skipped > 0 {
-                b = b.text(format!(
-                    "\nThe whole game would be larger than Discord's upload limit ({} MiB), so \
-                     this replay shows every {} position and the last few: {} of {} positions \
-                     ({} skipped). `/game {} ply:N` shows any position.",
-                    UPLOAD_LIMIT >> 20,
-                    ordinal(r.step),
-                    r.shown.len(),
-                    total + 1,
-                    skipped,
-                    game.id
-                ));
-            }
-            image = Some(Attachment {
-                filename: format!("game-{}.gif", game.id),
-                bytes: r.bytes,
-            });
-        } else {
-            b = b.text("\n(Images are turned off here, so there is no replay to show.)");
-        }
-        let mut reply = b.build();
-        reply.image = image;
-        Ok(vec![Out::text(reply)])
-    }
-
-    /// `/export id`: the game's record as a file (`game-N.txt`), in the format `tara-bot
-    /// engine --record` and `render --record` read.
-    pub(crate) fn export(&self, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
-        self.read(|tx| {
-            let game = server_game(tx, ctx, id)?;
-            let (body, moves) = record_text(tx, &game)?;
-            let mut reply = Builder::new().text(code_block(&body)).build();
-            reply.document = Some(Document {
-                filename: format!("game-{}.txt", game.id),
-                note: format!(
-                    "The record of game {} ({}{}), as `tara-bot engine --record` and `tara-bot \
-                     render --record` read it.",
-                    game.id,
-                    describe::count(moves as u64, "move"),
-                    match game.status {
-                        GameStatus::Active => ", in progress",
-                        GameStatus::Finished => ", finished",
-                        GameStatus::Aborted => ", aborted",
-                    }
-                ),
-                text: body,
-                always: true,
-            });
-            Ok(vec![Out::text(reply)])
-        })
-    }
-
-    /// `/history`: a user's finished games on this server (the caller's by default; of one
-    /// variant or all), newest first, [`HISTORY_PAGE`] a page, with Previous/Next buttons. A
-    /// page shown by a button takes the place of the page before.
-    pub(crate) fn history(
-        &self,
-        ctx: &Ctx,
-        user: Option<User>,
-        variant: Option<Variant>,
-        page: Option<u32>,
-    ) -> Outcome<Vec<Out>> {
-        let page = page.unwrap_or(1).clamp(1, HISTORY_PAGES);
-        let who = user.unwrap_or_else(|| ctx.user.clone());
-        self.read(|tx| {
-            let skip = (page - 1) * HISTORY_PAGE;
-            let mut games =
-                tx.finished_games_page(&ctx.server, &who.id, variant, skip, HISTORY_PAGE + 1)?;
-            let more = games.len() > HISTORY_PAGE as usize;
-            games.truncate(HISTORY_PAGE as usize);
-            let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
-            let which = variant
-                .map(|v| format!("{} ", v.name()))
-                .unwrap_or_default();
-            let mut b = Builder::new().text(format!("Finished {which}games of "));
-            b = b.user(&who.id, &name);
-            if games.is_empty() {
-                b = b.text(if page == 1 {
-                    " on this server: none yet.".to_string()
-                } else {
-                    format!(" on this server: page {page} is past the last one.")
-                });
-            } else {
-                b = b.text(format!(
-                    " on this server, newest first · page {page} (games {}–{}):",
-                    skip + 1,
-                    skip + games.len() as u32
-                ));
-            }
-            for g in &games {
-                let n = names(tx, g)?;
-                b = b
-                    .text(format!("\n• #{} · {} · ", g.id, g.options.variant.id()))
-                    .user(&g.seats[0], &n[0])
-                    .text(format!(" ({}) vs ", text::side_of(g, 0).name()))
-                    .user(&g.seats[1], &n[1])
-                    .text(format!(" ({}) · ", text::side_of(g, 1).name()));
-                let result = match &g.outcome {
-                    Some(o) => format!(
-                        "{} ({}), {}",
-                        o.winner
-                            .map(describe::wins)
-                            .unwrap_or_else(|| "draw".into()),
-                        o.reason.id().replace('-', " "),
-                        describe::points(o, g.options.variant.sides())
-                    ),
-                    None => "no result".into(),
-                };
-                let date = g
-                    .ended_at
-                    .map(|t| date_text(t)[..10].to_string())
-                    .unwrap_or_default();
-                b = b.text(format!("{result} · {date}"));
-            }
-            if !games.is_empty() {
-                b = b.text("\n`/game id` shows one, `/replay id` replays it.");
-            }
-            let history = |page| Press::History {
-                user: who.id.clone(),
-                variant,
-                page,
-            };
-            let fits = history(HISTORY_PAGES).id().len() <= BUTTON_ID_MAX;
-            if fits && page > 1 {
-                b = b.button(history(page - 1), "Previous", ButtonStyle::Secondary);
-            }
-            if fits && more && page < HISTORY_PAGES {
-                b = b.button(history(page + 1), "Next", ButtonStyle::Secondary);
-            }
-            let mut reply: Reply = b.private().build();
-            reply.replaces_pressed = true;
-            Ok(vec![Out::text(reply)])
-        })
-    }
-}
-
 /// "2nd", "3rd", "10th": which positions a thinned replay keeps.
 fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
@@ -203,6 +26,180 @@ fn ordinal(n: usize) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+/// `/replay id`: the game as an animated GIF, within Discord's upload limit (a long game
+/// shows every k-th position and its last few, and says so).
+pub(crate) fn replay(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
+    let (game, played, n) = bot.read(|tx| {
+        let game = server_game(tx, ctx, id)?;
+        let moves = tx.moves(game.id)?;
+        let (_, played) = replay_moves(&game, &moves, None)?;
+        let n = names(tx, &game)?;
+        Ok((game, played, n))
+    })?;
+    let total = played.len();
+    let mut b = Builder::new().text(format!(
+        "Replay of game {} · {} · {} ",
+        game.id,
+        game.options.variant.name(),
+        text::side_of(&game, 0).name()
+    ));
+    b = b
+        .user(&game.seats[0], &n[0])
+        .text(format!(" vs {} ", text::side_of(&game, 1).name()))
+        .user(&game.seats[1], &n[1])
+        .text(format!(
+            " · {}{}",
+            describe::count(total as u64, "move"),
+            match game.status {
+                GameStatus::Active => " so far (in progress)",
+                GameStatus::Finished => ", finished",
+                GameStatus::Aborted => ", aborted",
+            }
+        ));
+    let mut image = None;
+    if bot.images() {
+        let r = replay_gif_within(game.options, &played, &n, UPLOAD_LIMIT).ok_or_else(|| {
+            Fail::User(format!(
+                "Game {} cannot be drawn as a replay within Discord's upload limit.",
+                game.id
+            ))
+        })?;
+        let skipped = r.skipped(total);
+        if skipped > 0 {
+            b = b.text(format!(
+                "\nThe whole game would be larger than Discord's upload limit ({} MiB), so \
+                 this replay shows every {} position and the last few: {} of {} positions \
+                 ({} skipped). `/game {} ply:N` shows any position.",
+                UPLOAD_LIMIT >> 20,
+                ordinal(r.step),
+                r.shown.len(),
+                total + 1,
+                skipped,
+                game.id
+            ));
+        }
+        image = Some(Attachment {
+            filename: format!("game-{}.gif", game.id),
+            bytes: r.bytes,
+        });
+    } else {
+        b = b.text("\n(Images are turned off here, so there is no replay to show.)");
+    }
+    let mut reply = b.build();
+    reply.image = image;
+    Ok(vec![Out::text(reply)])
+}
+
+/// `/export id`: the game's record as a file (`game-N.txt`), in the format `tara-bot
+/// engine --record` and `render --record` read.
+pub(crate) fn export(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
+    bot.read(|tx| {
+        let game = server_game(tx, ctx, id)?;
+        let (body, moves) = record_text(tx, &game)?;
+        let mut reply = Builder::new().text(code_block(&body)).build();
+        reply.document = Some(Document {
+            filename: format!("game-{}.txt", game.id),
+            note: format!(
+                "The record of game {} ({}{}), as `tara-bot engine --record` and `tara-bot \
+                 render --record` read it.",
+                game.id,
+                describe::count(moves as u64, "move"),
+                match game.status {
+                    GameStatus::Active => ", in progress",
+                    GameStatus::Finished => ", finished",
+                    GameStatus::Aborted => ", aborted",
+                }
+            ),
+            text: body,
+            always: true,
+        });
+        Ok(vec![Out::text(reply)])
+    })
+}
+
+/// `/history`: a user's finished games on this server (the caller's by default; of one
+/// variant or all), newest first, [`HISTORY_PAGE`] a page, with Previous/Next buttons. A
+/// page shown by a button takes the place of the page before.
+pub(crate) fn history(
+    bot: &Bot,
+    ctx: &Ctx,
+    user: Option<User>,
+    variant: Option<Variant>,
+    page: Option<u32>,
+) -> Outcome<Vec<Out>> {
+    let page = page.unwrap_or(1).clamp(1, HISTORY_PAGES);
+    let who = user.unwrap_or_else(|| ctx.user.clone());
+    bot.read(|tx| {
+        let skip = (page - 1) * HISTORY_PAGE;
+        let mut games =
+            tx.finished_games_page(&ctx.server, &who.id, variant, skip, HISTORY_PAGE + 1)?;
+        let more = games.len() > HISTORY_PAGE as usize;
+        games.truncate(HISTORY_PAGE as usize);
+        let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
+        let which = variant
+            .map(|v| format!("{} ", v.name()))
+            .unwrap_or_default();
+        let mut b = Builder::new().text(format!("Finished {which}games of "));
+        b = b.user(&who.id, &name);
+        if games.is_empty() {
+            b = b.text(if page == 1 {
+                " on this server: none yet.".to_string()
+            } else {
+                format!(" on this server: page {page} is past the last one.")
+            });
+        } else {
+            b = b.text(format!(
+                " on this server, newest first · page {page} (games {}–{}):",
+                skip + 1,
+                skip + games.len() as u32
+            ));
+        }
+        for g in &games {
+            let n = names(tx, g)?;
+            b = b
+                .text(format!("\n• #{} · {} · ", g.id, g.options.variant.id()))
+                .user(&g.seats[0], &n[0])
+                .text(format!(" ({}) vs ", text::side_of(g, 0).name()))
+                .user(&g.seats[1], &n[1])
+                .text(format!(" ({}) · ", text::side_of(g, 1).name()));
+            let result = match &g.outcome {
+                Some(o) => format!(
+                    "{} ({}), {}",
+                    o.winner
+                        .map(describe::wins)
+                        .unwrap_or_else(|| "draw".into()),
+                    o.reason.id().replace('-', " "),
+                    describe::points(o, g.options.variant.sides())
+                ),
+                None => "no result".into(),
+            };
+            let date = g
+                .ended_at
+                .map(|t| date_text(t)[..10].to_string())
+                .unwrap_or_default();
+            b = b.text(format!("{result} · {date}"));
+        }
+        if !games.is_empty() {
+            b = b.text("\n`/game id` shows one, `/replay id` replays it.");
+        }
+        let history = |page| Press::History {
+            user: who.id.clone(),
+            variant,
+            page,
+        };
+        let fits = history(HISTORY_PAGES).id().len() <= BUTTON_ID_MAX;
+        if fits && page > 1 {
+            b = b.button(history(page - 1), "Previous", ButtonStyle::Secondary);
+        }
+        if fits && more && page < HISTORY_PAGES {
+            b = b.button(history(page + 1), "Next", ButtonStyle::Secondary);
+        }
+        let mut reply: Reply = b.private().build();
+        reply.replaces_pressed = true;
+        Ok(vec![Out::text(reply)])
+    })
 }
 
 #[cfg(test)]

@@ -154,215 +154,6 @@ pub(crate) fn vacation_available(tx: &Tx, user: &str, now: i64) -> Outcome<u32> 
     Ok(vacation_days_available(&taken, now))
 }
 
-impl Bot {
-    /// Settles the clocks that fell due at `now`: each game's timeout, or else its reminder.
-    /// Returns the messages to post (each says where: [`Reply::channel`] or [`Reply::dm`]).
-    /// Safe to call often and from several processes: each game is settled once, in its own
-    /// transaction.
-    pub(crate) fn settle_clocks(&self, now: i64) -> Vec<Reply> {
-        let ids = match self.read(|tx| Ok(tx.clocked_games()?)) {
-            Ok(ids) => ids,
-            Err(e) => {
-                tracing::error!(error = ?e, "reading clocks failed");
-                return Vec::new();
-            }
-        };
-        let mut out = Vec::new();
-        for id in ids {
-            let settled = self.write_owed(None, now, |tx, now| settle(&self.session(tx, now), id));
-            match settled {
-                Ok(replies) => out.extend(replies),
-                Err(Fail::User(_)) => {}
-                Err(Fail::Store(e)) => {
-                    tracing::error!(error = %e, game = id, "settling a clock failed")
-                }
-            }
-        }
-        out
-    }
-
-    /// `vacation days:N`: pauses all your clocks for N days (at most [`VACATION_DAYS`] in any
-    /// 365 days); with no game with a clock in progress, asks first unless `confirmed`.
-    /// `vacation end`: ends your vacation now.
-    pub(crate) fn vacation(
-        &self,
-        ctx: &Ctx,
-        days: Option<u32>,
-        end: bool,
-        confirmed: bool,
-    ) -> Outcome<Vec<Out>> {
-        match (days, end) {
-            (Some(_), true) => Err(Fail::User(
-                "Either start a vacation (`/vacation days:3`) or end yours (`/vacation end:true`), \
-                 not both at once."
-                    .into(),
-            )),
-            (None, true) => self.end_vacation(ctx),
-            (None, false) => Err(Fail::User(format!(
-                "Say how many days (1 to {VACATION_DAYS}), as in `/vacation days:3`; \
-                 `/vacation end:true` ends your vacation early."
-            ))),
-            (Some(days), false) => self.start_vacation(ctx, days, confirmed),
-        }
-    }
-
-    fn start_vacation(&self, ctx: &Ctx, days: u32, confirmed: bool) -> Outcome<Vec<Out>> {
-        if !(1..=VACATION_DAYS).contains(&days) {
-            return Err(Fail::User(format!(
-                "A vacation lasts 1 to {VACATION_DAYS} days."
-            )));
-        }
-        self.write(ctx, |tx, now| {
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            if let Some(end) = tx.vacation_end(&ctx.user.id, now)? {
-                return Err(Fail::User(format!(
-                    "You are already on vacation until {}; `/vacation end:true` ends it early.",
-                    date_text(end)
-                )));
-            }
-            let available = vacation_available(tx, &ctx.user.id, now)?;
-            if days > available {
-                return Err(Fail::User(format!(
-                    "You have {} of vacation left ({VACATION_DAYS} days in any 365 days).",
-                    if available == 0 {
-                        "no days".to_string()
-                    } else {
-                        plural(i64::from(available), "day")
-                    }
-                )));
-            }
-            let games = tx.active_games_of(&ctx.user.id)?;
-            if !confirmed && !games.iter().any(|g| g.days_per_move.is_some()) {
-                let reply = Builder::new()
-                    .text(format!(
-                        "You have no game with a clock in progress, so a vacation would pause \
-                         nothing now, yet it would use {} of your allowance ({} left of \
-                         {VACATION_DAYS} days in any 365 days). Take it anyway? (It would pause \
-                         the clocks of games that start before it ends.)",
-                        plural(i64::from(days), "day"),
-                        vacation_left(available)
-                    ))
-                    .button(
-                        Press::Vacation(days),
-                        "Take it anyway",
-                        ButtonStyle::Primary,
-                    )
-                    .private()
-                    .build();
-                return Ok(vec![Out::text(reply)]);
-            }
-            let len = i64::from(days) * DAY;
-            let end = now + len;
-            tx.insert_vacation(&ctx.user.id, now, end)?;
-            let mut outs = Vec::new();
-            let mut paused = 0;
-            for g in games {
-                let l = load_game(tx, g)?;
-                let seat = l.game.seat_of(&ctx.user.id).unwrap_or(0);
-                let on_move = l.pos.to_move().map(|s| s.index()) == Some(seat);
-                if on_move && l.game.deadline_at.is_some() {
-                    // Pause: the clock starts again when the vacation ends, with the time left.
-                    let start = l.game.clock_start_at.unwrap_or(now);
-                    tx.shift_clock(l.game.id, end - start.max(now))?;
-                    paused += 1;
-                }
-                let other = 1 - seat;
-                if l.game.ai_levels[other].is_some() {
-                    // The AI has no clock and reads nothing: no one to tell.
-                    continue;
-                }
-                let mut r = Builder::new()
-                    .ping(&l.game.seats[other], &l.names[other])
-                    .text(", ")
-                    .user(&ctx.user.id, &ctx.user.name)
-                    .text(format!(
-                        " is on vacation until {}: their clock does not run until then.",
-                        date_text(end)
-                    ))
-                    .build();
-                r.channel = Some(l.game.channel_id.clone());
-                outs.push(Out::text(r));
-            }
-            let note = Reply::private(format!(
-                "You are on vacation until {} ({}); clocks paused in {}. `/vacation end:true` \
-                 ends it early and gives back the whole days not begun. Vacation left: {} \
-                 ({VACATION_DAYS} days in any 365 days).",
-                date_text(end),
-                plural(i64::from(days), "day"),
-                plural(paused, "game"),
-                vacation_left(available - days)
-            ));
-            outs.insert(0, Out::text(note));
-            Ok(outs)
-        })
-    }
-
-    /// `vacation end`: ends the user's vacation now. Every day begun counts; the whole days not
-    /// begun return to the allowance, and the clocks of their games run again from now with the
-    /// time they had left.
-    fn end_vacation(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, now| {
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            let Some(v) = tx.current_vacation(&ctx.user.id, now)? else {
-                return Err(Fail::User(
-                    "You are not on vacation, so there is none to end; `/vacation days:3` \
-                     starts one."
-                        .into(),
-                ));
-            };
-            tx.end_vacation(v.id, now)?;
-            let unused = v.end_at - now;
-            let returned = (v.end_at - vacation_charge(v.start_at, now).1).max(0) / DAY;
-            let mut outs = Vec::new();
-            let mut resumed = 0;
-            for g in tx.active_games_of(&ctx.user.id)? {
-                let l = load_game(tx, g)?;
-                let seat = l.game.seat_of(&ctx.user.id).unwrap_or(0);
-                let on_move = l.pos.to_move().map(|s| s.index()) == Some(seat);
-                let mut b = Builder::new()
-                    .ping(&l.game.seats[1 - seat], &l.names[1 - seat])
-                    .text(", ")
-                    .user(&ctx.user.id, &ctx.user.name)
-                    .text(" is back from vacation");
-                if on_move && l.game.deadline_at.is_some() {
-                    // The vacation paused this clock until its planned end: resume it now.
-                    tx.shift_clock(l.game.id, -unused)?;
-                    resumed += 1;
-                    let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
-                    if let Some(left) = mover_time_left(tx, &game, &ctx.user.id, now)? {
-                        b = b.text(format!(
-                            ": their clock runs again, {} left.",
-                            left_text(left)
-                        ));
-                    }
-                } else {
-                    b = b.text(".");
-                }
-                if l.game.ai_levels[1 - seat].is_some() {
-                    continue;
-                }
-                let mut r = b.build();
-                r.channel = Some(l.game.channel_id.clone());
-                outs.push(Out::text(r));
-            }
-            let note = Reply::private(format!(
-                "Welcome back: your vacation has ended. {} of it not begun went back to your \
-                 allowance; clocks running again in {}. Vacation left: {} ({VACATION_DAYS} days \
-                 in any 365 days).",
-                if returned == 1 {
-                    "1 whole day".to_string()
-                } else {
-                    format!("{returned} whole days")
-                },
-                plural(resumed, "game"),
-                vacation_left(vacation_available(tx, &ctx.user.id, now)?)
-            ));
-            outs.insert(0, Out::text(note));
-            Ok(outs)
-        })
-    }
-}
-
 /// One game's due timeout or reminder, inside a transaction.
 fn settle(s: &Session, id: i64) -> Outcome<Vec<Out>> {
     let tx = s.tx;
@@ -516,6 +307,213 @@ fn remind_if_due(s: &Session, l: &Loaded) -> Outcome<Vec<Out>> {
         reply.parts.insert(0, Part::Text("**Last call.** ".into()));
     }
     Ok(vec![Out::text(reply)])
+}
+
+/// Settles the clocks that fell due at `now`: each game's timeout, or else its reminder.
+/// Returns the messages to post (each says where: [`Reply::channel`] or [`Reply::dm`]).
+/// Safe to call often and from several processes: each game is settled once, in its own
+/// transaction.
+pub(crate) fn settle_clocks(bot: &Bot, now: i64) -> Vec<Reply> {
+    let ids = match bot.read(|tx| Ok(tx.clocked_games()?)) {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::error!(error = ?e, "reading clocks failed");
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for id in ids {
+        let settled = bot.write_owed(None, now, |tx, now| settle(&bot.session(tx, now), id));
+        match settled {
+            Ok(replies) => out.extend(replies),
+            Err(Fail::User(_)) => {}
+            Err(Fail::Store(e)) => {
+                tracing::error!(error = %e, game = id, "settling a clock failed")
+            }
+        }
+    }
+    out
+}
+
+/// `vacation days:N`: pauses all your clocks for N days (at most [`VACATION_DAYS`] in any
+/// 365 days); with no game with a clock in progress, asks first unless `confirmed`.
+/// `vacation end`: ends your vacation now.
+pub(crate) fn vacation(
+    bot: &Bot,
+    ctx: &Ctx,
+    days: Option<u32>,
+    end: bool,
+    confirmed: bool,
+) -> Outcome<Vec<Out>> {
+    match (days, end) {
+        (Some(_), true) => Err(Fail::User(
+            "Either start a vacation (`/vacation days:3`) or end yours (`/vacation end:true`), \
+             not both at once."
+                .into(),
+        )),
+        (None, true) => end_vacation(bot, ctx),
+        (None, false) => Err(Fail::User(format!(
+            "Say how many days (1 to {VACATION_DAYS}), as in `/vacation days:3`; \
+             `/vacation end:true` ends your vacation early."
+        ))),
+        (Some(days), false) => start_vacation(bot, ctx, days, confirmed),
+    }
+}
+
+fn start_vacation(bot: &Bot, ctx: &Ctx, days: u32, confirmed: bool) -> Outcome<Vec<Out>> {
+    if !(1..=VACATION_DAYS).contains(&days) {
+        return Err(Fail::User(format!(
+            "A vacation lasts 1 to {VACATION_DAYS} days."
+        )));
+    }
+    bot.write(ctx, |tx, now| {
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        if let Some(end) = tx.vacation_end(&ctx.user.id, now)? {
+            return Err(Fail::User(format!(
+                "You are already on vacation until {}; `/vacation end:true` ends it early.",
+                date_text(end)
+            )));
+        }
+        let available = vacation_available(tx, &ctx.user.id, now)?;
+        if days > available {
+            return Err(Fail::User(format!(
+                "You have {} of vacation left ({VACATION_DAYS} days in any 365 days).",
+                if available == 0 {
+                    "no days".to_string()
+                } else {
+                    plural(i64::from(available), "day")
+                }
+            )));
+        }
+        let games = tx.active_games_of(&ctx.user.id)?;
+        if !confirmed && !games.iter().any(|g| g.days_per_move.is_some()) {
+            let reply = Builder::new()
+                .text(format!(
+                    "You have no game with a clock in progress, so a vacation would pause \
+                     nothing now, yet it would use {} of your allowance ({} left of \
+                     {VACATION_DAYS} days in any 365 days). Take it anyway? (It would pause \
+                     the clocks of games that start before it ends.)",
+                    plural(i64::from(days), "day"),
+                    vacation_left(available)
+                ))
+                .button(
+                    Press::Vacation(days),
+                    "Take it anyway",
+                    ButtonStyle::Primary,
+                )
+                .private()
+                .build();
+            return Ok(vec![Out::text(reply)]);
+        }
+        let len = i64::from(days) * DAY;
+        let end = now + len;
+        tx.insert_vacation(&ctx.user.id, now, end)?;
+        let mut outs = Vec::new();
+        let mut paused = 0;
+        for g in games {
+            let l = load_game(tx, g)?;
+            let seat = l.game.seat_of(&ctx.user.id).unwrap_or(0);
+            let on_move = l.pos.to_move().map(|s| s.index()) == Some(seat);
+            if on_move && l.game.deadline_at.is_some() {
+                // Pause: the clock starts again when the vacation ends, with the time left.
+                let start = l.game.clock_start_at.unwrap_or(now);
+                tx.shift_clock(l.game.id, end - start.max(now))?;
+                paused += 1;
+            }
+            let other = 1 - seat;
+            if l.game.ai_levels[other].is_some() {
+                // The AI has no clock and reads nothing: no one to tell.
+                continue;
+            }
+            let mut r = Builder::new()
+                .ping(&l.game.seats[other], &l.names[other])
+                .text(", ")
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(format!(
+                    " is on vacation until {}: their clock does not run until then.",
+                    date_text(end)
+                ))
+                .build();
+            r.channel = Some(l.game.channel_id.clone());
+            outs.push(Out::text(r));
+        }
+        let note = Reply::private(format!(
+            "You are on vacation until {} ({}); clocks paused in {}. `/vacation end:true` \
+             ends it early and gives back the whole days not begun. Vacation left: {} \
+             ({VACATION_DAYS} days in any 365 days).",
+            date_text(end),
+            plural(i64::from(days), "day"),
+            plural(paused, "game"),
+            vacation_left(available - days)
+        ));
+        outs.insert(0, Out::text(note));
+        Ok(outs)
+    })
+}
+
+/// `vacation end`: ends the user's vacation now. Every day begun counts; the whole days not
+/// begun return to the allowance, and the clocks of their games run again from now with the
+/// time they had left.
+fn end_vacation(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let Some(v) = tx.current_vacation(&ctx.user.id, now)? else {
+            return Err(Fail::User(
+                "You are not on vacation, so there is none to end; `/vacation days:3` \
+                 starts one."
+                    .into(),
+            ));
+        };
+        tx.end_vacation(v.id, now)?;
+        let unused = v.end_at - now;
+        let returned = (v.end_at - vacation_charge(v.start_at, now).1).max(0) / DAY;
+        let mut outs = Vec::new();
+        let mut resumed = 0;
+        for g in tx.active_games_of(&ctx.user.id)? {
+            let l = load_game(tx, g)?;
+            let seat = l.game.seat_of(&ctx.user.id).unwrap_or(0);
+            let on_move = l.pos.to_move().map(|s| s.index()) == Some(seat);
+            let mut b = Builder::new()
+                .ping(&l.game.seats[1 - seat], &l.names[1 - seat])
+                .text(", ")
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(" is back from vacation");
+            if on_move && l.game.deadline_at.is_some() {
+                // The vacation paused this clock until its planned end: resume it now.
+                tx.shift_clock(l.game.id, -unused)?;
+                resumed += 1;
+                let game = tx.game(l.game.id)?.unwrap_or_else(|| l.game.clone());
+                if let Some(left) = mover_time_left(tx, &game, &ctx.user.id, now)? {
+                    b = b.text(format!(
+                        ": their clock runs again, {} left.",
+                        left_text(left)
+                    ));
+                }
+            } else {
+                b = b.text(".");
+            }
+            if l.game.ai_levels[1 - seat].is_some() {
+                continue;
+            }
+            let mut r = b.build();
+            r.channel = Some(l.game.channel_id.clone());
+            outs.push(Out::text(r));
+        }
+        let note = Reply::private(format!(
+            "Welcome back: your vacation has ended. {} of it not begun went back to your \
+             allowance; clocks running again in {}. Vacation left: {} ({VACATION_DAYS} days \
+             in any 365 days).",
+            if returned == 1 {
+                "1 whole day".to_string()
+            } else {
+                format!("{returned} whole days")
+            },
+            plural(resumed, "game"),
+            vacation_left(vacation_available(tx, &ctx.user.id, now)?)
+        ));
+        outs.insert(0, Out::text(note));
+        Ok(outs)
+    })
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! typed options, whether its answer is private, and its handler. Discord registration and
 //! option parsing, the console's parsing and usage lines, and `/help` are all made from it.
 //!
-//! Adding a command is one entry here plus one handler (a `Bot` method taking the typed
-//! options in order, or, for an entry marked `as SomeOptions`, one struct of them).
+//! Adding a command is one entry here plus one handler (a function of its capability taking
+//! the bot and the typed options in order, or, for an entry marked `as SomeOptions`, one
+//! struct of them).
 
 use super::buttons::Press;
 use super::draws::DrawAnswer;
@@ -80,7 +81,7 @@ macro_rules! in_dms {
 /// dispatch to the handlers. An entry reads
 ///
 /// ```ignore
-/// Variant = "name", "Description", private: false, Bot::handler {
+/// Variant = "name", "Description", private: false, module::handler {
 ///     field: Type = "option-name", "Option description" .min(1);
 /// } @edge {
 ///     field: Type = "option-name", "Read by the adapter, not passed to the handler";
@@ -88,8 +89,8 @@ macro_rules! in_dms {
 /// ```
 ///
 /// where `@edge { … }` (options read by an adapter, such as Discord's `thread`) is optional,
-/// and `private: … @dm, Bot::handler` marks a command that also works in a direct
-/// message with the bot (without it, a command is refused there). `Bot::handler as Options {`
+/// and `private: … @dm, module::handler` marks a command that also works in a direct
+/// message with the bot (without it, a command is refused there). `module::handler as Options {`
 /// hands the options (all but the `@edge` ones) to the handler as one struct, `Options {
 /// field, … }`, instead of one argument each.
 macro_rules! commands {
@@ -199,7 +200,7 @@ fn check_values(specs: &[OptionSpec], values: &Values) -> Result<(), String> {
 commands! {
     /// Challenge `opponent` to a game (or a two-game match) in this channel; without an
     /// opponent, an open challenge anyone else may accept.
-    Challenge = "challenge", "Challenge someone to a game (no opponent: anyone may accept)", private: false, Bot::challenge as ChallengeOptions {
+    Challenge = "challenge", "Challenge someone to a game (no opponent: anyone may accept)", private: false, super::lobby::challenge as ChallengeOptions {
         opponent: Option<User> = "opponent", "Who to play (leave out for an open challenge anyone may accept)";
         variant: Variant = "variant", "Which game";
         scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
@@ -211,7 +212,7 @@ commands! {
         thread: Option<bool> = "thread", "Play in a new thread of this channel (default: yes)";
     }
     /// A game against the bot's AI in this channel (never rated).
-    PlayAi = "play-ai", "Play a game against the bot's AI (never rated)", private: false, Bot::play_ai {
+    PlayAi = "play-ai", "Play a game against the bot's AI (never rated)", private: false, super::ai_games::play_ai {
         variant: Variant = "variant", "Which game";
         level: Option<u32> = "level", "1 (weakest) to 5 (strongest; default 3)" .min(1) .max(5);
         first: Option<FirstChoice> = "first", "Who moves first: me, opponent (the AI) or random (default)";
@@ -220,61 +221,61 @@ commands! {
         thread: Option<bool> = "thread", "Play in a new thread of this channel (default: yes)";
     }
     /// Accept a challenge (the newest one addressed to you here when no number is given).
-    Accept = "accept", "Accept a challenge", private: false, Bot::accept {
+    Accept = "accept", "Accept a challenge", private: false, super::lobby::accept {
         challenge: Option<i64> = "challenge", "Challenge number (default: the newest one to you here)" .min(1);
     }
-    Decline = "decline", "Decline a challenge", private: false, Bot::decline {
+    Decline = "decline", "Decline a challenge", private: false, super::lobby::decline {
         challenge: Option<i64> = "challenge", "Challenge number (default: the newest one to you here)" .min(1);
     }
     /// Withdraw your challenge.
-    Cancel = "cancel", "Withdraw your challenge", private: false, Bot::cancel {
+    Cancel = "cancel", "Withdraw your challenge", private: false, super::lobby::cancel {
         challenge: Option<i64> = "challenge", "Challenge number (default: your newest one here)" .min(1);
     }
     /// Play a move in this channel's game.
-    Move = "move", "Play a move in this channel's game", private: false, Bot::play_move {
+    Move = "move", "Play a move in this channel's game", private: false, super::play::play_move {
         text: String = "move", "e.g. D4, G2-E3, C5-B3*, d2-d3" .autocomplete() .max_length(32) .rest();
     }
-    Pass = "pass", "Pass (only when the rules allow it)", private: false, Bot::pass {}
+    Pass = "pass", "Pass (only when the rules allow it)", private: false, super::play::pass {}
     /// Resign; without `confirmed` the bot asks first (a button confirms).
-    Resign = "resign", "Resign this channel's game (asks first)", private: false, Bot::resign {
+    Resign = "resign", "Resign this channel's game (asks first)", private: false, super::play::resign {
         confirmed: bool = "confirm", "Resign without asking again" .hidden();
         game: Option<GameId> = "game", "The game the confirmation was asked for" .hidden();
     }
     /// The board now, or after `ply` moves.
-    Board = "board", "Show the board now, or after a given move", private: false, Bot::board {
+    Board = "board", "Show the board now, or after a given move", private: false, super::info::board {
         ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
         marks: Option<String> = "marks", "Hills or squares to highlight, e.g. D4 E5" .max_length(100);
         arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
     }
     /// A game by its number, from any channel of this server.
-    Game = "game", "Show any game of this server by its number (#123)", private: false, Bot::game {
+    Game = "game", "Show any game of this server by its number (#123)", private: false, super::info::game {
         id: GameId = "id", "The game's number, as in #123" .min(1);
         ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
         marks: Option<String> = "marks", "Hills or squares to highlight, e.g. D4 E5" .max_length(100);
         arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
     }
     /// The game record as importable text.
-    Record = "record", "The game record (importable)", private: false, Bot::record {}
+    Record = "record", "The game record (importable)", private: false, super::info::record {}
     /// Whose turn, since when, and the score so far.
-    Status = "status", "Whose turn, since when, and the score", private: true, Bot::status {}
+    Status = "status", "Whose turn, since when, and the score", private: true, super::info::status {}
     /// Your active games everywhere.
-    Games = "games", "Your games in progress", private: true, Bot::games {}
+    Games = "games", "Your games in progress", private: true, super::info::games {}
     /// A summary of a variant's rules.
-    Rules = "rules", "A short summary of the rules", private: true @dm, Bot::rules {
+    Rules = "rules", "A short summary of the rules", private: true @dm, super::info::rules {
         variant: Option<Variant> = "variant", "Which game";
     }
     Help = "help", "What tara-bot can do", private: true @dm, Bot::help {}
     /// Abort this channel's game (before any move, or by a moderator).
-    Abort = "abort", "Call off this channel's game before the first move (moderators: any time, ending a match)", private: false, Bot::abort {
+    Abort = "abort", "Call off this channel's game before the first move (moderators: any time, ending a match)", private: false, super::play::abort {
         reason: Option<String> = "reason", "Moderators: why (shown to the players and in the audit log)" .max_length(200);
     }
     /// Moderators: the server's latest moderator actions; Manage Server: where each is posted.
-    Audit = "audit", "Moderators: the latest moderator actions; Manage Server: where each new one is posted", private: true, Bot::audit {
+    Audit = "audit", "Moderators: the latest moderator actions; Manage Server: where each new one is posted", private: true, super::moderation::audit {
         log: Option<super::moderation::AuditLog> = "log", "Manage Server: post each new entry in this channel, or stop";
     }
     /// Pause all your clocks for some days, or end your vacation early; with no game with a
     /// clock in progress the bot asks first (a button confirms).
-    Vacation = "vacation", "Pause all your clocks for some days (14 in any 365), or end your vacation early", private: false, Bot::vacation {
+    Vacation = "vacation", "Pause all your clocks for some days (14 in any 365), or end your vacation early", private: false, super::clocks::vacation {
         days: Option<u32> = "days", "How many days" .min(1) .max(14);
         end: bool = "end", "End your vacation now; the whole days not begun come back";
         confirmed: bool = "confirm", "Take it even with no game with a clock in progress" .hidden();
@@ -282,7 +283,7 @@ commands! {
     /// Show or change settings: your reminders; Manage Server: the server's default days per
     /// move, first-reminder delay, and limits (challenge expiry, open challenges, command rate,
     /// games against the AI).
-    Settings = "settings", "Your reminders; Manage Server: the server's clock defaults and limits", private: true, Bot::settings as SettingsOptions {
+    Settings = "settings", "Your reminders; Manage Server: the server's clock defaults and limits", private: true, super::settings::settings as SettingsOptions {
         reminders: Option<super::clocks::Reminders> = "reminders", "Where reminders reach you";
         default_days: Option<TimeControl> = "default-days", "Manage Server: the server's default days per move";
         reminder_hours: Option<u32> = "reminder-hours", "Manage Server: hours before the first reminder" .min(1) .max(168);
@@ -293,40 +294,40 @@ commands! {
         tournament_role: Option<String> = "tournament-role", "Manage Server: a role whose members may create tournaments (@role; \"moderators\": only moderators)" .max_length(100);
     }
     /// The server's best players of a game (rated games in the last 90 days).
-    Leaderboard = "leaderboard", "The server's best rated players of a game", private: false, Bot::leaderboard {
+    Leaderboard = "leaderboard", "The server's best rated players of a game", private: false, super::ratings::leaderboard {
         variant: Option<Variant> = "variant", "Which game (default: the most played)";
     }
     /// A player's ratings, results and games in progress on this server.
-    Profile = "profile", "A player's ratings, results and games in progress", private: false, Bot::profile {
+    Profile = "profile", "A player's ratings, results and games in progress", private: false, super::ratings::profile {
         user: Option<User> = "user", "Whose profile (default: yours)";
     }
     /// Ask to take back your last move, or answer your opponent's request.
-    Takeback = "takeback", "Ask to take back your last move, or answer such a request", private: false, Bot::takeback {
+    Takeback = "takeback", "Ask to take back your last move, or answer such a request", private: false, super::play::takeback {
         answer: Option<TakebackAnswer> = "answer", "Answer your opponent's request";
         game: Option<GameId> = "game", "The game the request was made in" .hidden();
     }
     // The archive and discussion (`archive.rs`, `discussion.rs`).
     /// Any game of this server as an animated GIF.
-    Replay = "replay", "Any game of this server (#123) as an animated replay", private: false, Bot::replay {
+    Replay = "replay", "Any game of this server (#123) as an animated replay", private: false, super::archive::replay {
         id: GameId = "id", "The game's number, as in #123" .min(1);
     }
     /// Any game of this server's record as a file.
-    Export = "export", "Any game of this server (#123) as a record file (importable)", private: true, Bot::export {
+    Export = "export", "Any game of this server (#123) as a record file (importable)", private: true, super::archive::export {
         id: GameId = "id", "The game's number, as in #123" .min(1);
     }
     /// A finished game of this server weighed move by move by the AI, in the background.
-    Analyse = "analyse", "Analyse a finished game (#123): the largest swings, a chart, the worst moment", private: false, Bot::analyse {
+    Analyse = "analyse", "Analyse a finished game (#123): the largest swings, a chart, the worst moment", private: false, super::analysis::analyse {
         id: GameId = "id", "The game's number, as in #123 (finished games only)" .min(1);
         level: Option<u32> = "level", "The AI's level, 1 (quick) to 5 (deepest; default 3)" .min(1) .max(5);
     }
     /// Finished games of a player on this server, page by page (buttons turn the pages).
-    History = "history", "Finished games of a player on this server, newest first", private: true, Bot::history {
+    History = "history", "Finished games of a player on this server, newest first", private: true, super::archive::history {
         user: Option<User> = "user", "Whose games (default: yours)";
         variant: Option<Variant> = "variant", "Only games of this variant";
         page: Option<u32> = "page", "Which page (the buttons turn them)" .min(1) .max(1000) .hidden();
     }
     /// A board for discussion from a pasted record or move list; no game is created.
-    Position = "position", "Post a board from a pasted record or move list (no game is created)", private: false, Bot::position {
+    Position = "position", "Post a board from a pasted record or move list (no game is created)", private: false, super::discussion::position {
         record: String = "record", "A record (as /record or /export give it) or a move list" .max_length(6000) .rest();
         variant: Option<Variant> = "variant", "The game of a bare move list";
         ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
@@ -334,19 +335,19 @@ commands! {
         arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
     }
     /// Offer a draw, or answer your opponent's offer (docs/rules.md §9).
-    Draw = "draw", "Offer a draw, or answer your opponent's offer", private: false, Bot::draw {
+    Draw = "draw", "Offer a draw, or answer your opponent's offer", private: false, super::draws::draw {
         answer: Option<DrawAnswer> = "answer", "Answer your opponent's offer";
         game: Option<GameId> = "game", "The game the offer was made in" .hidden();
     }
     /// Challenge your opponent of a finished game again, the first move swapped.
-    Rematch = "rematch", "Challenge your opponent of this channel's last game again, the first move swapped", private: false, Bot::rematch {
+    Rematch = "rematch", "Challenge your opponent of this channel's last game again, the first move swapped", private: false, super::lobby::rematch {
         game: Option<GameId> = "game", "The finished game to play again (default: this channel's latest)" .min(1);
     }
     /// The server's games in progress, with links, players, whose turn it is and deadlines.
-    Live = "live", "The server's games in progress, for spectators", private: false, Bot::live {}
+    Live = "live", "The server's games in progress, for spectators", private: false, super::live::live {}
     // Tournaments (`tournaments/`): the subcommands of `/tournament`.
     /// Create a tournament whose round messages go to this channel (moderators).
-    TournamentCreate = "tournament create", "Moderators (or the tournament role): create a tournament in this channel", private: false, Bot::tournament_create as CreateOptions {
+    TournamentCreate = "tournament create", "Moderators (or the tournament role): create a tournament in this channel", private: false, super::tournaments::commands::tournament_create as CreateOptions {
         name: String = "name", "Its name" .max_length(60);
         variant: Variant = "variant", "Which game";
         system: TournamentSystem = "system", "How it is paired";
@@ -360,43 +361,43 @@ commands! {
         double: bool = "double", "Round robin: play the table twice, first moves reversed";
     }
     /// Sign up for a tournament.
-    TournamentJoin = "tournament join", "Sign up for a tournament", private: false, Bot::tournament_join {
+    TournamentJoin = "tournament join", "Sign up for a tournament", private: false, super::tournaments::commands::tournament_join {
         id: Option<i64> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
     }
     /// Take back a sign-up before the start.
-    TournamentLeave = "tournament leave", "Take back your sign-up before the start", private: false, Bot::tournament_leave {
+    TournamentLeave = "tournament leave", "Take back your sign-up before the start", private: false, super::tournaments::commands::tournament_leave {
         id: Option<i64> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
     }
     /// Close the sign-ups and pair the first round (the organiser).
-    TournamentStart = "tournament start", "Organiser: close the sign-ups and start", private: false, Bot::tournament_start {
+    TournamentStart = "tournament start", "Organiser: close the sign-ups and start", private: false, super::tournaments::commands::tournament_start {
         id: Option<i64> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
     }
     /// Call a tournament off (the organiser).
-    TournamentCancel = "tournament cancel", "Organiser: call a tournament off", private: false, Bot::tournament_cancel {
+    TournamentCancel = "tournament cancel", "Organiser: call a tournament off", private: false, super::tournaments::commands::tournament_cancel {
         id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// Withdraw a player (the organiser), or yourself.
-    TournamentWithdraw = "tournament withdraw", "Withdraw a player (organiser) or yourself: not paired again", private: false, Bot::tournament_withdraw {
+    TournamentWithdraw = "tournament withdraw", "Withdraw a player (organiser) or yourself: not paired again", private: false, super::tournaments::commands::tournament_withdraw {
         player: Option<User> = "player", "Who (default: you)";
         id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// A tournament's options, players and progress.
-    TournamentInfo = "tournament info", "A tournament's options, players and progress", private: true, Bot::tournament_info {
+    TournamentInfo = "tournament info", "A tournament's options, players and progress", private: true, super::tournaments::views::tournament_info {
         id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// A round's pairings.
-    TournamentPairings = "tournament pairings", "A round's pairings, with links and results", private: true, Bot::tournament_pairings {
+    TournamentPairings = "tournament pairings", "A round's pairings, with links and results", private: true, super::tournaments::views::tournament_pairings {
         round: Option<u32> = "round", "Which round (default: the current one)" .min(1) .max(200);
         id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// The standings with their tiebreaks.
-    TournamentStandings = "tournament standings", "The standings, with tiebreaks and games in progress", private: false, Bot::tournament_standings {
+    TournamentStandings = "tournament standings", "The standings, with tiebreaks and games in progress", private: false, super::tournaments::views::tournament_standings {
         id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// The server's tournaments.
-    TournamentList = "tournament list", "The server's tournaments", private: true, Bot::tournament_list {}
+    TournamentList = "tournament list", "The server's tournaments", private: true, super::tournaments::views::tournament_list {}
     /// A tournament as a FIDE TRF-16 file.
-    TournamentExport = "tournament export", "A tournament as a FIDE TRF-16 file (for pairing checkers)", private: true, Bot::tournament_export {
+    TournamentExport = "tournament export", "A tournament as a FIDE TRF-16 file (for pairing checkers)", private: true, super::tournaments::views::tournament_export {
         id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
 }

@@ -140,36 +140,6 @@ pub(crate) fn read_pasted(text: &str, variant: Option<Variant>) -> Result<GameRe
     Ok(record)
 }
 
-impl Bot {
-    /// `/position`: the board after `ply` moves (all when not given) of a pasted record or
-    /// move list, with marks and arrows; no game is created.
-    pub(crate) fn position(
-        &self,
-        _ctx: &Ctx,
-        record: String,
-        variant: Option<Variant>,
-        ply: Option<u32>,
-        marks: Option<String>,
-        arrows: Option<String>,
-    ) -> Outcome<Vec<Out>> {
-        let game = read_pasted(&record, variant).map_err(Fail::User)?;
-        let total = game.moves.len();
-        let upto = ply.map(|p| p as usize).unwrap_or(total);
-        if upto > total {
-            return Err(Fail::User(format!(
-                "The record has only {}; choose a ply from 0 to {total}.",
-                describe::count(total as u64, "move")
-            )));
-        }
-        let notes = read_notes(game.options.variant, marks.as_deref(), arrows.as_deref())
-            .map_err(Fail::User)?;
-        let pos = game
-            .position_at(upto)
-            .map_err(|e| Fail::User(format!("That record does not read: {e}.")))?;
-        Ok(vec![position_out(game.options, &pos, &game, upto, notes)])
-    }
-}
-
 /// The reply of `/position`.
 fn position_out(
     options: GameOptions,
@@ -206,6 +176,34 @@ fn position_out(
             format!("position-ply-{upto}.png"),
         )),
     }
+}
+
+/// `/position`: the board after `ply` moves (all when not given) of a pasted record or
+/// move list, with marks and arrows; no game is created.
+pub(crate) fn position(
+    _bot: &Bot,
+    _ctx: &Ctx,
+    record: String,
+    variant: Option<Variant>,
+    ply: Option<u32>,
+    marks: Option<String>,
+    arrows: Option<String>,
+) -> Outcome<Vec<Out>> {
+    let game = read_pasted(&record, variant).map_err(Fail::User)?;
+    let total = game.moves.len();
+    let upto = ply.map(|p| p as usize).unwrap_or(total);
+    if upto > total {
+        return Err(Fail::User(format!(
+            "The record has only {}; choose a ply from 0 to {total}.",
+            describe::count(total as u64, "move")
+        )));
+    }
+    let notes = read_notes(game.options.variant, marks.as_deref(), arrows.as_deref())
+        .map_err(Fail::User)?;
+    let pos = game
+        .position_at(upto)
+        .map_err(|e| Fail::User(format!("That record does not read: {e}.")))?;
+    Ok(vec![position_out(game.options, &pos, &game, upto, notes)])
 }
 
 #[cfg(test)]

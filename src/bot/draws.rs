@@ -47,104 +47,6 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
     Ok(())
 }
 
-impl Bot {
-    /// `/draw`: offers a draw to the opponent; with an answer (or a button), answers the
-    /// opponent's offer.
-    pub(crate) fn draw(
-        &self,
-        ctx: &Ctx,
-        answer: Option<DrawAnswer>,
-        game_id: Option<GameId>,
-    ) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, now| {
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            let l = load_pressed(tx, ctx, game_id)?;
-            if let Some(outs) = expire_if_due(&self.session(tx, now), &l)? {
-                // The clock ran out before this arrived: the timeout stands.
-                return Ok(outs);
-            }
-            let pending = tx.draw_offer(l.game.id)?;
-            match answer {
-                None => offer(tx, ctx, &l, pending, now),
-                Some(answer) => {
-                    self.answer_draw(tx, ctx, &l, pending, answer == DrawAnswer::Accept, now)
-                }
-            }
-        })
-    }
-
-    /// Answers the pending offer of `l`'s game: the game drawn, or the offer declined.
-    fn answer_draw(
-        &self,
-        tx: &Tx,
-        ctx: &Ctx,
-        l: &Loaded,
-        pending: Option<DrawOfferRow>,
-        accept: bool,
-        now: i64,
-    ) -> Outcome<Vec<Out>> {
-        let Some(offer) = pending else {
-            return Err(Fail::User(
-                "There is no draw offer to answer in this game: it was answered already, or it \
-                 lapsed when a move was made. `/draw` offers one."
-                    .into(),
-            ));
-        };
-        let offerer_seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
-        let answerer_seat = 1 - offerer_seat;
-        if offer.offered_by == ctx.user.id {
-            return Err(Fail::User(
-                "That is your own draw offer: your opponent answers it. It stands until they do, \
-                 or until a move is made."
-                    .into(),
-            ));
-        }
-        if l.game.seats[answerer_seat] != ctx.user.id {
-            return Err(Fail::User(format!(
-                "Only {} can answer this draw offer.",
-                escape_markdown(&l.names[answerer_seat])
-            )));
-        }
-        tx.clear_draw_offer(l.game.id)?;
-        let offerer = (
-            l.game.seats[offerer_seat].as_str(),
-            l.names[offerer_seat].as_str(),
-        );
-        let how = if accept { "accepted by" } else { "declined by" };
-        let closed = text::draw_offer_closed(
-            &l.game,
-            offerer,
-            Builder::new()
-                .text(format!(": {how} "))
-                .user(&ctx.user.id, &ctx.user.name)
-                .text("."),
-        );
-        if !accept {
-            let mut reply = Builder::new()
-                .ping(offerer.0, offerer.1)
-                .text(", ")
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(" declined your draw offer; the game goes on.")
-                .build();
-            reply.pressed_message = Some(closed.text.clone());
-            reply.retire = Some(closed);
-            return Ok(vec![Out::text(reply)]);
-        }
-        let o = agreed_draw(&l.pos);
-        let b = Builder::new()
-            .user(&ctx.user.id, &ctx.user.name)
-            .text(" accepted the draw offered by ")
-            .user(offerer.0, offerer.1)
-            .text(".");
-        let mut outs = lifecycle::decided(&self.session(tx, now), l, o, EndCause::DrawAgreed, b)?;
-        if let Some(first) = outs.first_mut() {
-            first.reply.pressed_message = Some(closed.text.clone());
-            first.reply.retire = Some(closed);
-        }
-        Ok(outs)
-    }
-}
-
 /// Offers a draw in `l`'s game: the opponent is pinged once, with Accept and Decline buttons.
 fn offer(
     tx: &Tx,
@@ -198,4 +100,100 @@ fn offer(
         )
         .build();
     Ok(vec![Out::text(reply)])
+}
+
+/// `/draw`: offers a draw to the opponent; with an answer (or a button), answers the
+/// opponent's offer.
+pub(crate) fn draw(
+    bot: &Bot,
+    ctx: &Ctx,
+    answer: Option<DrawAnswer>,
+    game_id: Option<GameId>,
+) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let l = load_pressed(tx, ctx, game_id)?;
+        if let Some(outs) = expire_if_due(&bot.session(tx, now), &l)? {
+            // The clock ran out before this arrived: the timeout stands.
+            return Ok(outs);
+        }
+        let pending = tx.draw_offer(l.game.id)?;
+        match answer {
+            None => offer(tx, ctx, &l, pending, now),
+            Some(answer) => {
+                answer_draw(bot, tx, ctx, &l, pending, answer == DrawAnswer::Accept, now)
+            }
+        }
+    })
+}
+
+/// Answers the pending offer of `l`'s game: the game drawn, or the offer declined.
+fn answer_draw(
+    bot: &Bot,
+    tx: &Tx,
+    ctx: &Ctx,
+    l: &Loaded,
+    pending: Option<DrawOfferRow>,
+    accept: bool,
+    now: i64,
+) -> Outcome<Vec<Out>> {
+    let Some(offer) = pending else {
+        return Err(Fail::User(
+            "There is no draw offer to answer in this game: it was answered already, or it \
+             lapsed when a move was made. `/draw` offers one."
+                .into(),
+        ));
+    };
+    let offerer_seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
+    let answerer_seat = 1 - offerer_seat;
+    if offer.offered_by == ctx.user.id {
+        return Err(Fail::User(
+            "That is your own draw offer: your opponent answers it. It stands until they do, \
+             or until a move is made."
+                .into(),
+        ));
+    }
+    if l.game.seats[answerer_seat] != ctx.user.id {
+        return Err(Fail::User(format!(
+            "Only {} can answer this draw offer.",
+            escape_markdown(&l.names[answerer_seat])
+        )));
+    }
+    tx.clear_draw_offer(l.game.id)?;
+    let offerer = (
+        l.game.seats[offerer_seat].as_str(),
+        l.names[offerer_seat].as_str(),
+    );
+    let how = if accept { "accepted by" } else { "declined by" };
+    let closed = text::draw_offer_closed(
+        &l.game,
+        offerer,
+        Builder::new()
+            .text(format!(": {how} "))
+            .user(&ctx.user.id, &ctx.user.name)
+            .text("."),
+    );
+    if !accept {
+        let mut reply = Builder::new()
+            .ping(offerer.0, offerer.1)
+            .text(", ")
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(" declined your draw offer; the game goes on.")
+            .build();
+        reply.pressed_message = Some(closed.text.clone());
+        reply.retire = Some(closed);
+        return Ok(vec![Out::text(reply)]);
+    }
+    let o = agreed_draw(&l.pos);
+    let b = Builder::new()
+        .user(&ctx.user.id, &ctx.user.name)
+        .text(" accepted the draw offered by ")
+        .user(offerer.0, offerer.1)
+        .text(".");
+    let mut outs = lifecycle::decided(&bot.session(tx, now), l, o, EndCause::DrawAgreed, b)?;
+    if let Some(first) = outs.first_mut() {
+        first.reply.pressed_message = Some(closed.text.clone());
+        first.reply.retire = Some(closed);
+    }
+    Ok(outs)
 }

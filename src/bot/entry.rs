@@ -40,8 +40,8 @@ impl Bot {
     /// [`Reply::channel`] or [`Reply::dm`]). Safe to call often and from several processes.
     pub fn tick(&self) -> Vec<Reply> {
         let now = self.now();
-        let mut out = self.settle_clocks(now);
-        out.extend(self.expire_challenges(now));
+        let mut out = super::clocks::settle_clocks(self, now);
+        out.extend(super::lobby::expire_challenges(self, now));
         out
     }
 }

@@ -31,266 +31,6 @@ fn ago(ms: i64) -> String {
 }
 
 impl Bot {
-    /// `/board`: this channel's game, now or after `ply` moves, with analysis marks and
-    /// arrows.
-    pub(crate) fn board(
-        &self,
-        ctx: &Ctx,
-        ply: Option<u32>,
-        marks: Option<String>,
-        arrows: Option<String>,
-    ) -> Outcome<Vec<Out>> {
-        self.read(|tx| {
-            board_of(
-                tx,
-                game_here(tx, ctx)?,
-                ply,
-                marks.as_deref(),
-                arrows.as_deref(),
-            )
-        })
-    }
-
-    /// `/game id`: any game of this server by its number, now or after `ply` moves, with
-    /// analysis marks and arrows.
-    pub(crate) fn game(
-        &self,
-        ctx: &Ctx,
-        id: GameId,
-        ply: Option<u32>,
-        marks: Option<String>,
-        arrows: Option<String>,
-    ) -> Outcome<Vec<Out>> {
-        self.read(|tx| {
-            let game = server_game(tx, ctx, id)?;
-            let channel = game.channel_id.clone();
-            let mut outs = board_of(tx, game, ply, marks.as_deref(), arrows.as_deref())?;
-            if let Some(first) = outs.first_mut() {
-                first.reply.parts.push(Part::Text("\nPlayed in ".into()));
-                first.reply.parts.push(Part::Channel(channel));
-                first.reply.parts.push(Part::Text(".".into()));
-            }
-            Ok(outs)
-        })
-    }
-
-    /// `/record`: this channel's game record (of its latest game when none is in progress,
-    /// saying that it has ended).
-    pub(crate) fn record(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
-        self.read(|tx| {
-            let game = game_here(tx, ctx)?;
-            let ended = ended_line(tx, &game)?;
-            let (body, moves) = record_text(tx, &game)?;
-            let mut reply = Builder::new()
-                .text(format!("{ended}{}", code_block(&body)))
-                .build();
-            // Too long for one Discord message, it goes as a file.
-            reply.document = Some(super::reply::Document {
-                filename: format!("game-{}.txt", game.id),
-                note: format!(
-                    "{ended}The record of game {} ({moves} moves) is in the attached file; it \
-                     can be imported as it is.",
-                    game.id,
-                ),
-                text: body,
-                always: false,
-            });
-            Ok(vec![Out::text(reply)])
-        })
-    }
-
-    /// `/status`: this channel's game in progress, or, when none is, its latest game and how
-    /// it ended.
-    pub(crate) fn status(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
-        let now = self.now();
-        self.read(|tx| {
-            let game = match tx.active_game(&ctx.channel)? {
-                Some(g) => g,
-                None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
-                    Fail::User(
-                        "There is no game in this channel. Start one with `/challenge`, or see \
-                         `/games`."
-                            .into(),
-                    )
-                })?,
-            };
-            let l = load_game(tx, game)?;
-            let mut b = Builder::new().text(format!(
-                "**{}** (game {}) · {} ",
-                l.game.options.variant.name(),
-                l.game.id,
-                text::side_of(&l.game, 0).name()
-            ));
-            b = b
-                .user(&l.game.seats[0], &l.names[0])
-                .text(format!(" vs {} ", text::side_of(&l.game, 1).name()))
-                .user(&l.game.seats[1], &l.names[1])
-                .text(format!(
-                    " · {} played",
-                    describe::count(l.moves.len() as u64, "move")
-                ));
-            let ended = l.game.ended_at.map(|t| ago(now - t)).unwrap_or_default();
-            match (l.game.status, &l.game.outcome) {
-                (GameStatus::Active, _) => {
-                    if let Some(side) = l.pos.to_move() {
-                        let seat = side.index();
-                        b = b
-                            .text(format!("\n{} (", side.name()))
-                            .user(&l.game.seats[seat], &l.names[seat])
-                            .text(format!(
-                                ") to move{}, since {}{}.",
-                                l.pos.phase().map(|p| format!(" · {p}")).unwrap_or_default(),
-                                ago(now - l.game.turn_started_at),
-                                time_left(
-                                    &l.game,
-                                    now,
-                                    tx.vacation_end(&l.game.seats[seat], now)?
-                                )
-                                .map(|t| format!(" · {t}"))
-                                .unwrap_or_else(|| " · no clock".into())
-                            ));
-                    }
-                }
-                (_, Some(o)) => {
-                    b = b.text(format!(
-                        "\n**This game is over** (it ended {ended}): {}. Points: ",
-                        describe::result(&l.pos, o),
-                    ));
-                    b = text::points_line(b, &l.game, &l.names, o).text(".");
-                }
-                (_, None) => {
-                    b = b.text(format!(
-                        "\n**This game was aborted** {ended}: no result, no points."
-                    ));
-                }
-            }
-            if l.game.status != GameStatus::Active {
-                b = b.text(" No game is in progress here: `/challenge` starts a new one.");
-            }
-            if let Some(c) = text::counts_line(&l.pos) {
-                b = b.text(format!("\n{c}"));
-            }
-            if let Some(f) = l.pos.forces() {
-                b = b.text(format!(
-                    "\nAttackers: {} · defenders: {} and the king · moves without a capture: {} (100 draws)",
-                    f.attackers, f.defenders, f.plies_without_capture
-                ));
-            }
-            if let Some(m) = l.game.match_id {
-                let games = tx.match_games(m)?;
-                let mut done = Vec::new();
-                // The games played before this one (not this one, once it has ended).
-                for (g, o) in games
-                    .iter()
-                    .filter(|g| g.id < l.game.id)
-                    .filter_map(|g| g.outcome.as_ref().map(|o| (g, o)))
-                {
-                    let gn = names(tx, g)?;
-                    done.push(format!(
-                        "game {}: {} {} – {} {}",
-                        g.match_game.unwrap_or(1),
-                        escape_markdown(&gn[0]),
-                        o.points.first(),
-                        o.points.second(),
-                        escape_markdown(&gn[1])
-                    ));
-                }
-                b = b.text(format!(
-                    "\nMatch {}{}",
-                    text::match_game(l.game.match_game.unwrap_or(1)),
-                    if done.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" · earlier: {}", done.join(", "))
-                    }
-                ));
-            }
-            Ok(vec![Out::text(b.private().build())])
-        })
-    }
-
-    /// `/games`: the user's games in progress with the time left in each, most urgent first:
-    /// the games waiting for their move, then those waiting for their opponent; within each,
-    /// games with a clock by deadline (soonest first), then games without one by how long the
-    /// turn has lasted (longest first).
-    pub(crate) fn games(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
-        const SHOWN: usize = 25;
-        let now = self.now();
-        self.read(|tx| {
-            let games = tx.active_games_of(&ctx.user.id)?;
-            if games.is_empty() {
-                return Ok(vec![Out::text(Reply::private(
-                    "You have no games in progress. `/challenge` someone!",
-                ))]);
-            }
-            let mut rows = Vec::with_capacity(games.len());
-            for g in games {
-                let moves = tx.moves(g.id)?;
-                let (pos, _) = replay(&g, &moves, None)?;
-                let seat = g.seat_of(&ctx.user.id).unwrap_or(0);
-                let mover = pos.to_move().map(|s| s.index());
-                let yours = mover == Some(seat);
-                let left = match mover {
-                    Some(m) => time_left(&g, now, tx.vacation_end(&g.seats[m], now)?),
-                    None => None,
-                };
-                // Sorted by: whose move, then clock or none, then deadline or turn start.
-                let key = (
-                    !yours,
-                    g.deadline_at.is_none(),
-                    g.deadline_at.unwrap_or(g.turn_started_at),
-                    g.id,
-                );
-                rows.push((key, g, moves.len(), seat, yours, left));
-            }
-            rows.sort_by_key(|r| r.0);
-            let mut b = Builder::new().text(format!(
-                "Your games in progress ({}), most urgent first:",
-                rows.len()
-            ));
-            for (_, g, plies, seat, yours, left) in rows.iter().take(SHOWN) {
-                let n = names(tx, g)?;
-                b = b
-                    .text(format!("\n• game {} in ", g.id))
-                    .channel(&g.channel_id)
-                    .text(format!(
-                        ": {} against {}, you play {} · move {} · {} · {}",
-                        g.options.variant.id(),
-                        escape_markdown(&n[1 - seat]),
-                        text::side_of(g, *seat).name(),
-                        plies + 1,
-                        if *yours {
-                            "**your move**"
-                        } else {
-                            "their move"
-                        },
-                        left.as_deref().unwrap_or("no clock")
-                    ));
-            }
-            if rows.len() > SHOWN {
-                b = b.text(format!("\n… and {} more.", rows.len() - SHOWN));
-            }
-            Ok(vec![Out::text(b.private().build())])
-        })
-    }
-
-    /// `/rules`: a summary of one variant's rules, or of all five.
-    pub(crate) fn rules(&self, _ctx: &Ctx, variant: Option<Variant>) -> Outcome<Vec<Out>> {
-        let text = match variant {
-            Some(v) => text::rules(v).to_string(),
-            None => Variant::ALL
-                .iter()
-                .map(|v| text::rules(*v))
-                .collect::<Vec<_>>()
-                .join("\n\n"),
-        };
-        let text = format!(
-            "{text}\n\nThe full rules as tara-bot applies them: `docs/rules.md` in the tara-bot \
-             repository."
-        );
-        Ok(vec![Out::text(Reply::private(text))])
-    }
-
     /// Legal moves matching what has been typed, most useful first, at most 25 (Discord's
     /// limit on choices). Empty unless the user is the player on move in
     /// this channel's game.
@@ -490,4 +230,264 @@ fn impact(pos: &Position, m: Move) -> u8 {
     } else {
         captured.pieces.min(2) as u8
     }
+}
+
+/// `/board`: this channel's game, now or after `ply` moves, with analysis marks and
+/// arrows.
+pub(crate) fn board(
+    bot: &Bot,
+    ctx: &Ctx,
+    ply: Option<u32>,
+    marks: Option<String>,
+    arrows: Option<String>,
+) -> Outcome<Vec<Out>> {
+    bot.read(|tx| {
+        board_of(
+            tx,
+            game_here(tx, ctx)?,
+            ply,
+            marks.as_deref(),
+            arrows.as_deref(),
+        )
+    })
+}
+
+/// `/game id`: any game of this server by its number, now or after `ply` moves, with
+/// analysis marks and arrows.
+pub(crate) fn game(
+    bot: &Bot,
+    ctx: &Ctx,
+    id: GameId,
+    ply: Option<u32>,
+    marks: Option<String>,
+    arrows: Option<String>,
+) -> Outcome<Vec<Out>> {
+    bot.read(|tx| {
+        let game = server_game(tx, ctx, id)?;
+        let channel = game.channel_id.clone();
+        let mut outs = board_of(tx, game, ply, marks.as_deref(), arrows.as_deref())?;
+        if let Some(first) = outs.first_mut() {
+            first.reply.parts.push(Part::Text("\nPlayed in ".into()));
+            first.reply.parts.push(Part::Channel(channel));
+            first.reply.parts.push(Part::Text(".".into()));
+        }
+        Ok(outs)
+    })
+}
+
+/// `/record`: this channel's game record (of its latest game when none is in progress,
+/// saying that it has ended).
+pub(crate) fn record(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
+    bot.read(|tx| {
+        let game = game_here(tx, ctx)?;
+        let ended = ended_line(tx, &game)?;
+        let (body, moves) = record_text(tx, &game)?;
+        let mut reply = Builder::new()
+            .text(format!("{ended}{}", code_block(&body)))
+            .build();
+        // Too long for one Discord message, it goes as a file.
+        reply.document = Some(super::reply::Document {
+            filename: format!("game-{}.txt", game.id),
+            note: format!(
+                "{ended}The record of game {} ({moves} moves) is in the attached file; it \
+                 can be imported as it is.",
+                game.id,
+            ),
+            text: body,
+            always: false,
+        });
+        Ok(vec![Out::text(reply)])
+    })
+}
+
+/// `/status`: this channel's game in progress, or, when none is, its latest game and how
+/// it ended.
+pub(crate) fn status(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
+    let now = bot.now();
+    bot.read(|tx| {
+        let game = match tx.active_game(&ctx.channel)? {
+            Some(g) => g,
+            None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
+                Fail::User(
+                    "There is no game in this channel. Start one with `/challenge`, or see \
+                     `/games`."
+                        .into(),
+                )
+            })?,
+        };
+        let l = load_game(tx, game)?;
+        let mut b = Builder::new().text(format!(
+            "**{}** (game {}) · {} ",
+            l.game.options.variant.name(),
+            l.game.id,
+            text::side_of(&l.game, 0).name()
+        ));
+        b = b
+            .user(&l.game.seats[0], &l.names[0])
+            .text(format!(" vs {} ", text::side_of(&l.game, 1).name()))
+            .user(&l.game.seats[1], &l.names[1])
+            .text(format!(
+                " · {} played",
+                describe::count(l.moves.len() as u64, "move")
+            ));
+        let ended = l.game.ended_at.map(|t| ago(now - t)).unwrap_or_default();
+        match (l.game.status, &l.game.outcome) {
+            (GameStatus::Active, _) => {
+                if let Some(side) = l.pos.to_move() {
+                    let seat = side.index();
+                    b = b
+                        .text(format!("\n{} (", side.name()))
+                        .user(&l.game.seats[seat], &l.names[seat])
+                        .text(format!(
+                            ") to move{}, since {}{}.",
+                            l.pos.phase().map(|p| format!(" · {p}")).unwrap_or_default(),
+                            ago(now - l.game.turn_started_at),
+                            time_left(
+                                &l.game,
+                                now,
+                                tx.vacation_end(&l.game.seats[seat], now)?
+                            )
+                            .map(|t| format!(" · {t}"))
+                            .unwrap_or_else(|| " · no clock".into())
+                        ));
+                }
+            }
+            (_, Some(o)) => {
+                b = b.text(format!(
+                    "\n**This game is over** (it ended {ended}): {}. Points: ",
+                    describe::result(&l.pos, o),
+                ));
+                b = text::points_line(b, &l.game, &l.names, o).text(".");
+            }
+            (_, None) => {
+                b = b.text(format!(
+                    "\n**This game was aborted** {ended}: no result, no points."
+                ));
+            }
+        }
+        if l.game.status != GameStatus::Active {
+            b = b.text(" No game is in progress here: `/challenge` starts a new one.");
+        }
+        if let Some(c) = text::counts_line(&l.pos) {
+            b = b.text(format!("\n{c}"));
+        }
+        if let Some(f) = l.pos.forces() {
+            b = b.text(format!(
+                "\nAttackers: {} · defenders: {} and the king · moves without a capture: {} (100 draws)",
+                f.attackers, f.defenders, f.plies_without_capture
+            ));
+        }
+        if let Some(m) = l.game.match_id {
+            let games = tx.match_games(m)?;
+            let mut done = Vec::new();
+            // The games played before this one (not this one, once it has ended).
+            for (g, o) in games
+                .iter()
+                .filter(|g| g.id < l.game.id)
+                .filter_map(|g| g.outcome.as_ref().map(|o| (g, o)))
+            {
+                let gn = names(tx, g)?;
+                done.push(format!(
+                    "game {}: {} {} – {} {}",
+                    g.match_game.unwrap_or(1),
+                    escape_markdown(&gn[0]),
+                    o.points.first(),
+                    o.points.second(),
+                    escape_markdown(&gn[1])
+                ));
+            }
+            b = b.text(format!(
+                "\nMatch {}{}",
+                text::match_game(l.game.match_game.unwrap_or(1)),
+                if done.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · earlier: {}", done.join(", "))
+                }
+            ));
+        }
+        Ok(vec![Out::text(b.private().build())])
+    })
+}
+
+/// `/games`: the user's games in progress with the time left in each, most urgent first:
+/// the games waiting for their move, then those waiting for their opponent; within each,
+/// games with a clock by deadline (soonest first), then games without one by how long the
+/// turn has lasted (longest first).
+pub(crate) fn games(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
+    const SHOWN: usize = 25;
+    let now = bot.now();
+    bot.read(|tx| {
+        let games = tx.active_games_of(&ctx.user.id)?;
+        if games.is_empty() {
+            return Ok(vec![Out::text(Reply::private(
+                "You have no games in progress. `/challenge` someone!",
+            ))]);
+        }
+        let mut rows = Vec::with_capacity(games.len());
+        for g in games {
+            let moves = tx.moves(g.id)?;
+            let (pos, _) = replay(&g, &moves, None)?;
+            let seat = g.seat_of(&ctx.user.id).unwrap_or(0);
+            let mover = pos.to_move().map(|s| s.index());
+            let yours = mover == Some(seat);
+            let left = match mover {
+                Some(m) => time_left(&g, now, tx.vacation_end(&g.seats[m], now)?),
+                None => None,
+            };
+            // Sorted by: whose move, then clock or none, then deadline or turn start.
+            let key = (
+                !yours,
+                g.deadline_at.is_none(),
+                g.deadline_at.unwrap_or(g.turn_started_at),
+                g.id,
+            );
+            rows.push((key, g, moves.len(), seat, yours, left));
+        }
+        rows.sort_by_key(|r| r.0);
+        let mut b = Builder::new().text(format!(
+            "Your games in progress ({}), most urgent first:",
+            rows.len()
+        ));
+        for (_, g, plies, seat, yours, left) in rows.iter().take(SHOWN) {
+            let n = names(tx, g)?;
+            b = b
+                .text(format!("\n• game {} in ", g.id))
+                .channel(&g.channel_id)
+                .text(format!(
+                    ": {} against {}, you play {} · move {} · {} · {}",
+                    g.options.variant.id(),
+                    escape_markdown(&n[1 - seat]),
+                    text::side_of(g, *seat).name(),
+                    plies + 1,
+                    if *yours {
+                        "**your move**"
+                    } else {
+                        "their move"
+                    },
+                    left.as_deref().unwrap_or("no clock")
+                ));
+        }
+        if rows.len() > SHOWN {
+            b = b.text(format!("\n… and {} more.", rows.len() - SHOWN));
+        }
+        Ok(vec![Out::text(b.private().build())])
+    })
+}
+
+/// `/rules`: a summary of one variant's rules, or of all five.
+pub(crate) fn rules(_bot: &Bot, _ctx: &Ctx, variant: Option<Variant>) -> Outcome<Vec<Out>> {
+    let text = match variant {
+        Some(v) => text::rules(v).to_string(),
+        None => Variant::ALL
+            .iter()
+            .map(|v| text::rules(*v))
+            .collect::<Vec<_>>()
+            .join("\n\n"),
+    };
+    let text = format!(
+        "{text}\n\nThe full rules as tara-bot applies them: `docs/rules.md` in the tara-bot \
+         repository."
+    );
+    Ok(vec![Out::text(Reply::private(text))])
 }

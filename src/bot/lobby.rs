@@ -57,369 +57,6 @@ pub(crate) fn offer_rematch(_: &Session, e: &GameEnded, ann: &mut Announcement) 
 }
 
 impl Bot {
-    /// `/challenge`: a challenge to `opponent`, with Accept and Decline buttons; without an
-    /// opponent, an open challenge that anyone but the challenger may accept.
-    pub(crate) fn challenge(&self, ctx: &Ctx, options: ChallengeOptions) -> Outcome<Vec<Out>> {
-        if options
-            .opponent
-            .as_ref()
-            .is_some_and(|o| self.is_ai_user(&o.id))
-        {
-            return self.challenge_ai(ctx, options);
-        }
-        let ChallengeOptions {
-            opponent,
-            variant,
-            scoring,
-            first,
-            days,
-            is_match,
-            rated,
-        } = options;
-        let rated = rated.unwrap_or(true);
-        if opponent.as_ref().is_some_and(|o| o.id == ctx.user.id) {
-            return Err(Fail::User(SELF_CHALLENGE.into()));
-        }
-        GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
-        let first = first.unwrap_or(FirstChoice::Random);
-        self.write(ctx, |tx, now| {
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            if let Some(o) = &opponent {
-                tx.upsert_user(&o.id, &o.name, now)?;
-            }
-            if let Some(g) = tx.active_game(&ctx.channel)? {
-                return Err(Fail::User(busy_channel(tx, &g)?));
-            }
-            if let Some(refusal) = challenge_limits(tx, ctx, opponent.as_ref())? {
-                // Refused: nothing is stored (the refusal may carry a channel link, so it is
-                // returned as a private reply rather than as a plain-text failure).
-                return Ok(vec![Out::text(refusal)]);
-            }
-            let days = match days {
-                Some(d) => d,
-                None => default_time_control(tx, &ctx.server)?,
-            };
-            let offer = Offer {
-                channel: &ctx.channel,
-                opponent: opponent.as_ref(),
-                variant,
-                scoring: scoring.unwrap_or_default(),
-                first,
-                days,
-                is_match,
-                rated,
-                rematch_of: None,
-            };
-            Ok(vec![post_challenge(tx, ctx, &offer, now)?])
-        })
-    }
-
-    /// `/rematch` (or a finished game's Rematch button): a challenge from one player of a
-    /// finished game to the other, with the same variant, scoring, days per move and rated
-    /// flag, and the first move swapped. A match game is played again as a whole match, and
-    /// only once the match is over; the player who started its first game moves second in the
-    /// new match's first game.
-    pub(crate) fn rematch(&self, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, now| {
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            let game = match game_id {
-                Some(id) => tx
-                    .game(id.0)?
-                    .filter(|g| g.server_id == ctx.server)
-                    .ok_or_else(|| Fail::User(format!("There is no game {id} on this server.")))?,
-                None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
-                    Fail::User(
-                        "No game has been played in this channel yet, so there is nothing to \
-                         play again; `/challenge` offers a game."
-                            .into(),
-                    )
-                })?,
-            };
-            let seat = game.seat_of(&ctx.user.id).ok_or_else(|| {
-                Fail::User(format!(
-                    "Only the players of game {} can ask for a rematch.",
-                    game.id
-                ))
-            })?;
-            match game.status {
-                GameStatus::Finished => {}
-                GameStatus::Active => {
-                    return Err(Fail::User(format!(
-                        "Game {} is still being played; a rematch can be asked for once it is \
-                         over.",
-                        game.id
-                    )))
-                }
-                GameStatus::Aborted => {
-                    return Err(Fail::User(format!(
-                        "Game {} was aborted, so there is no rematch of it; `/challenge` offers \
-                         a new game.",
-                        game.id
-                    )))
-                }
-            }
-            let other = 1 - seat;
-            if game.ai_levels[other].is_some() {
-                return Err(Fail::User(
-                    "A rematch is a challenge to a person; this game was against the bot's AI."
-                        .into(),
-                ));
-            }
-            let (base, is_match) = rematch_base(tx, &game)?;
-            // The first move swapped: whoever moved second moves first.
-            let first_mover = &base.seats[base.options.first.index()];
-            let first = if *first_mover == ctx.user.id {
-                FirstChoice::Opponent
-            } else {
-                FirstChoice::Challenger
-            };
-            let n = names(tx, &game)?;
-            let opponent = User::new(game.seats[other].clone(), n[other].clone());
-            if let Some(g) = tx.active_game(&game.channel_id)? {
-                return Err(Fail::User(busy_channel(tx, &g)?));
-            }
-            if let Some(refusal) = challenge_limits(tx, ctx, Some(&opponent))? {
-                return Ok(vec![Out::text(refusal)]);
-            }
-            let days = match game.days_per_move {
-                Some(d) => TimeControl::DaysPerMove(d),
-                None => TimeControl::NoClock,
-            };
-            let offer = Offer {
-                channel: &game.channel_id,
-                opponent: Some(&opponent),
-                variant: game.options.variant,
-                scoring: game.options.scoring,
-                first,
-                days,
-                is_match,
-                rated: game.rated,
-                rematch_of: Some(game.id),
-            };
-            let posted = post_challenge(tx, ctx, &offer, now)?;
-            if game.channel_id == ctx.channel {
-                return Ok(vec![posted]);
-            }
-            // Asked for from elsewhere: the challenge goes where the game was played.
-            let note = Builder::new()
-                .text("Your rematch challenge is posted in ")
-                .channel(&game.channel_id)
-                .text(", where the game was played.")
-                .private()
-                .build();
-            Ok(vec![Out::text(note), posted])
-        })
-    }
-
-    /// The open challenge a command refers to: by id, or the newest one here involving the
-    /// user in the given role (with `take_open`, else one open to anyone).
-    fn find_challenge(
-        tx: &Tx,
-        ctx: &Ctx,
-        id: Option<i64>,
-        as_challenger: bool,
-        take_open: bool,
-    ) -> Outcome<ChallengeRow> {
-        match id {
-            Some(id) => {
-                // Only this server's challenges: another server's answers like a missing one.
-                let c = tx
-                    .challenge_on(&ctx.server, id)?
-                    .ok_or_else(|| Fail::User(format!("There is no challenge #{id}.")))?;
-                if c.status != ChallengeStatus::Open {
-                    return Err(Fail::User(format!(
-                        "Challenge #{id} is no longer open (it was {}).",
-                        match c.status {
-                            ChallengeStatus::Accepted => "accepted",
-                            ChallengeStatus::Declined => "declined",
-                            ChallengeStatus::Cancelled => "cancelled",
-                            ChallengeStatus::Expired => "left unanswered until it expired",
-                            ChallengeStatus::Open => "open",
-                        }
-                    )));
-                }
-                Ok(c)
-            }
-            None => {
-                let open = tx.open_challenges(&ctx.channel)?;
-                let mine = |c: &&ChallengeRow| {
-                    if as_challenger {
-                        c.challenger_id == ctx.user.id
-                    } else {
-                        c.opponent_id == ctx.user.id
-                    }
-                };
-                // To accept: one addressed to the user first, else one open to anyone.
-                let anyones =
-                    |c: &&ChallengeRow| c.is_open_to_anyone() && c.challenger_id != ctx.user.id;
-                open.iter()
-                    .find(mine)
-                    .or_else(|| open.iter().find(anyones).filter(|_| take_open))
-                    .cloned()
-                    .ok_or_else(|| {
-                        Fail::User(if as_challenger {
-                            "You have no open challenge in this channel.".into()
-                        } else {
-                            "There is no open challenge for you in this channel.".into()
-                        })
-                    })
-            }
-        }
-    }
-
-    pub(crate) fn accept(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        let coin = self.coin();
-        self.write(ctx, |tx, now| {
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            let mut c = Bot::find_challenge(tx, ctx, id, false, true)?;
-            if c.is_open_to_anyone() && c.challenger_id != ctx.user.id {
-                // An open challenge: whoever accepts it first becomes the opponent.
-                tx.take_open_challenge(c.id, &ctx.user.id, now)?;
-                c.opponent_id = ctx.user.id.clone();
-            }
-            if c.opponent_id != ctx.user.id {
-                let msg = if c.challenger_id == ctx.user.id {
-                    "You cannot accept your own challenge; `/cancel` withdraws it.".to_string()
-                } else {
-                    let name = tx.user_name(&c.opponent_id)?.unwrap_or_default();
-                    format!(
-                        "Only {} can accept challenge #{}.",
-                        escape_markdown(&name),
-                        c.id
-                    )
-                };
-                return Err(Fail::User(msg));
-            }
-            if let Some(g) = tx.active_game(&c.channel_id)? {
-                return Err(Fail::User(busy_channel(tx, &g)?));
-            }
-            let challenger_first = match c.first {
-                FirstChoice::Random => coin,
-                FirstChoice::Challenger => true,
-                FirstChoice::Opponent => false,
-            };
-            let why = if c.first == FirstChoice::Random {
-                "drawn by lot"
-            } else {
-                "as the challenge said"
-            };
-            let match_id = if c.is_match {
-                Some(tx.insert_match(
-                    &c.server_id,
-                    &c.channel_id,
-                    [&c.challenger_id, &c.opponent_id],
-                    c.variant,
-                    c.scoring,
-                    now,
-                )?)
-            } else {
-                None
-            };
-            let spec = GameSpec {
-                server: &c.server_id,
-                channel: &c.channel_id,
-                variant: c.variant,
-                scoring: c.scoring,
-                seating: Seating::people([&c.challenger_id, &c.opponent_id], challenger_first),
-                match_game: match_id.map(|m| (m, 1)),
-                days_per_move: c.days_per_move,
-                rated: c.rated,
-            };
-            let game = create_game(tx, spec, now)?;
-            tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;
-            let n = names(tx, &game)?;
-            let mut start = game_start(&game, &n, why);
-            let text = answered(
-                tx,
-                &c,
-                &format!("accepted, game {} has started.", game.id),
-                None,
-            )?
-            .parts;
-            start.reply.retire = Some(retire(&c, text.clone()));
-            start.reply.pressed_message = Some(text);
-            if c.channel_id == ctx.channel {
-                return Ok(vec![start]);
-            }
-            // Accepted from elsewhere: the game is announced where it is played.
-            start.reply.channel = Some(c.channel_id.clone());
-            let note = Builder::new()
-                .text(format!("You accepted challenge #{}; the game is in ", c.id))
-                .channel(&c.channel_id)
-                .text(".")
-                .private()
-                .build();
-            Ok(vec![Out::text(note), start])
-        })
-    }
-
-    /// `/decline`: the opponent turns a challenge down.
-    pub(crate) fn decline(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        self.close_challenge(ctx, id, ChallengeStatus::Declined)
-    }
-
-    /// `/cancel`: the challenger withdraws a challenge.
-    pub(crate) fn cancel(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        self.close_challenge(ctx, id, ChallengeStatus::Cancelled)
-    }
-
-    /// Declines (the opponent) or cancels (the challenger) an open challenge.
-    fn close_challenge(
-        &self,
-        ctx: &Ctx,
-        id: Option<i64>,
-        status: ChallengeStatus,
-    ) -> Outcome<Vec<Out>> {
-        let by_challenger = status == ChallengeStatus::Cancelled;
-        self.write(ctx, |tx, now| {
-            // `/decline` alone finds a challenge open to anyone too, to say why it cannot.
-            let c = Bot::find_challenge(tx, ctx, id, by_challenger, !by_challenger)?;
-            if !by_challenger && c.is_open_to_anyone() && c.challenger_id != ctx.user.id {
-                return Err(Fail::User(format!(
-                    "Challenge #{} is open to anyone, so there is nothing to decline: an open \
-                     challenge is withdrawn by its author (`/cancel`) or simply expires. \
-                     `/accept {}` takes it.",
-                    c.id, c.id
-                )));
-            }
-            let (other_player, stranger) = if by_challenger {
-                (
-                    format!(
-                        "Only the challenger can cancel challenge #{}; `/decline` turns it down.",
-                        c.id
-                    ),
-                    format!("Challenge #{} is not yours to cancel.", c.id),
-                )
-            } else {
-                (
-                    "That is your own challenge; `/cancel` withdraws it.".to_string(),
-                    format!("Challenge #{} is not addressed to you.", c.id),
-                )
-            };
-            require_player(&c, &ctx.user.id, by_challenger, other_player, stranger)?;
-            tx.set_challenge_status(c.id, status, None, now)?;
-            let what = format!("challenge #{} ({})", c.id, c.variant.id());
-            let reply = if by_challenger {
-                Builder::new()
-                    .user(&ctx.user.id, &ctx.user.name)
-                    .text(format!(" withdrew {what}."))
-                    .pressed_message(answered(tx, &c, "withdrawn by", Some(&ctx.user))?)
-            } else {
-                let challenger = tx.user_name(&c.challenger_id)?.unwrap_or_default();
-                Builder::new()
-                    .ping(&c.challenger_id, &challenger)
-                    .text(", ")
-                    .user(&ctx.user.id, &ctx.user.name)
-                    .text(format!(" declined your {what}."))
-                    .pressed_message(answered(tx, &c, "declined by", Some(&ctx.user))?)
-            };
-            let mut reply = reply.build();
-            reply.retire = reply.pressed_message.clone().map(|text| retire(&c, text));
-            reply.archive_channel = spent_thread(tx, &c)?;
-            Ok(vec![Out::text(reply)])
-        })
-    }
-
     /// Why `ctx.user` may not challenge `opponent` now, if a limit forbids it (a challenge to
     /// oneself, an open challenge between the two, too many open challenges; for the AI, too
     /// many games against it in progress): the private refusal. Changes nothing; for an
@@ -436,33 +73,6 @@ impl Bot {
         // A failure to read is left to the command itself to report.
         self.read(|tx| challenge_limits(tx, ctx, opponent))
             .unwrap_or_default()
-    }
-
-    /// Expires every open challenge left unanswered for its server's `challenge_days`, each in
-    /// its own transaction (so that each is expired, and its challenger told, exactly once,
-    /// even with several processes ticking). Returns the notices, each naming its channel.
-    pub(crate) fn expire_challenges(&self, now: i64) -> Vec<Reply> {
-        let candidates = self.read(|tx| {
-            Ok(tx.open_challenges_made_before(now - i64::from(MIN_CHALLENGE_DAYS) * DAY)?)
-        });
-        let candidates = match candidates {
-            Ok(c) => c,
-            Err(e) => {
-                tracing::error!(error = ?e, "reading open challenges failed");
-                return Vec::new();
-            }
-        };
-        let mut out = Vec::new();
-        for c in candidates {
-            match self.write_owed(None, now, |tx, now| expire_challenge(tx, c.id, now)) {
-                Ok(replies) => out.extend(replies),
-                Err(Fail::User(_)) => {}
-                Err(Fail::Store(e)) => {
-                    tracing::error!(error = %e, challenge = c.id, "expiring a challenge failed")
-                }
-            }
-        }
-        out
     }
 }
 
@@ -758,4 +368,392 @@ fn rematch_base(tx: &Tx, game: &GameRow) -> Outcome<(GameRow, bool)> {
         .rfind(|g| g.match_game == Some(1) && g.status == GameStatus::Finished)
         .unwrap_or_else(|| game.clone());
     Ok((first, true))
+}
+
+/// `/challenge`: a challenge to `opponent`, with Accept and Decline buttons; without an
+/// opponent, an open challenge that anyone but the challenger may accept.
+pub(crate) fn challenge(bot: &Bot, ctx: &Ctx, options: ChallengeOptions) -> Outcome<Vec<Out>> {
+    if options
+        .opponent
+        .as_ref()
+        .is_some_and(|o| bot.is_ai_user(&o.id))
+    {
+        return super::ai_games::challenge_ai(bot, ctx, options);
+    }
+    let ChallengeOptions {
+        opponent,
+        variant,
+        scoring,
+        first,
+        days,
+        is_match,
+        rated,
+    } = options;
+    let rated = rated.unwrap_or(true);
+    if opponent.as_ref().is_some_and(|o| o.id == ctx.user.id) {
+        return Err(Fail::User(SELF_CHALLENGE.into()));
+    }
+    GameOptions::with(variant, scoring, None).map_err(|e| Fail::User(format!("{e}.")))?;
+    let first = first.unwrap_or(FirstChoice::Random);
+    bot.write(ctx, |tx, now| {
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        if let Some(o) = &opponent {
+            tx.upsert_user(&o.id, &o.name, now)?;
+        }
+        if let Some(g) = tx.active_game(&ctx.channel)? {
+            return Err(Fail::User(busy_channel(tx, &g)?));
+        }
+        if let Some(refusal) = challenge_limits(tx, ctx, opponent.as_ref())? {
+            // Refused: nothing is stored (the refusal may carry a channel link, so it is
+            // returned as a private reply rather than as a plain-text failure).
+            return Ok(vec![Out::text(refusal)]);
+        }
+        let days = match days {
+            Some(d) => d,
+            None => default_time_control(tx, &ctx.server)?,
+        };
+        let offer = Offer {
+            channel: &ctx.channel,
+            opponent: opponent.as_ref(),
+            variant,
+            scoring: scoring.unwrap_or_default(),
+            first,
+            days,
+            is_match,
+            rated,
+            rematch_of: None,
+        };
+        Ok(vec![post_challenge(tx, ctx, &offer, now)?])
+    })
+}
+
+/// `/rematch` (or a finished game's Rematch button): a challenge from one player of a
+/// finished game to the other, with the same variant, scoring, days per move and rated
+/// flag, and the first move swapped. A match game is played again as a whole match, and
+/// only once the match is over; the player who started its first game moves second in the
+/// new match's first game.
+pub(crate) fn rematch(bot: &Bot, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let game = match game_id {
+            Some(id) => tx
+                .game(id.0)?
+                .filter(|g| g.server_id == ctx.server)
+                .ok_or_else(|| Fail::User(format!("There is no game {id} on this server.")))?,
+            None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
+                Fail::User(
+                    "No game has been played in this channel yet, so there is nothing to \
+                     play again; `/challenge` offers a game."
+                        .into(),
+                )
+            })?,
+        };
+        let seat = game.seat_of(&ctx.user.id).ok_or_else(|| {
+            Fail::User(format!(
+                "Only the players of game {} can ask for a rematch.",
+                game.id
+            ))
+        })?;
+        match game.status {
+            GameStatus::Finished => {}
+            GameStatus::Active => {
+                return Err(Fail::User(format!(
+                    "Game {} is still being played; a rematch can be asked for once it is \
+                     over.",
+                    game.id
+                )))
+            }
+            GameStatus::Aborted => {
+                return Err(Fail::User(format!(
+                    "Game {} was aborted, so there is no rematch of it; `/challenge` offers \
+                     a new game.",
+                    game.id
+                )))
+            }
+        }
+        let other = 1 - seat;
+        if game.ai_levels[other].is_some() {
+            return Err(Fail::User(
+                "A rematch is a challenge to a person; this game was against the bot's AI.".into(),
+            ));
+        }
+        let (base, is_match) = rematch_base(tx, &game)?;
+        // The first move swapped: whoever moved second moves first.
+        let first_mover = &base.seats[base.options.first.index()];
+        let first = if *first_mover == ctx.user.id {
+            FirstChoice::Opponent
+        } else {
+            FirstChoice::Challenger
+        };
+        let n = names(tx, &game)?;
+        let opponent = User::new(game.seats[other].clone(), n[other].clone());
+        if let Some(g) = tx.active_game(&game.channel_id)? {
+            return Err(Fail::User(busy_channel(tx, &g)?));
+        }
+        if let Some(refusal) = challenge_limits(tx, ctx, Some(&opponent))? {
+            return Ok(vec![Out::text(refusal)]);
+        }
+        let days = match game.days_per_move {
+            Some(d) => TimeControl::DaysPerMove(d),
+            None => TimeControl::NoClock,
+        };
+        let offer = Offer {
+            channel: &game.channel_id,
+            opponent: Some(&opponent),
+            variant: game.options.variant,
+            scoring: game.options.scoring,
+            first,
+            days,
+            is_match,
+            rated: game.rated,
+            rematch_of: Some(game.id),
+        };
+        let posted = post_challenge(tx, ctx, &offer, now)?;
+        if game.channel_id == ctx.channel {
+            return Ok(vec![posted]);
+        }
+        // Asked for from elsewhere: the challenge goes where the game was played.
+        let note = Builder::new()
+            .text("Your rematch challenge is posted in ")
+            .channel(&game.channel_id)
+            .text(", where the game was played.")
+            .private()
+            .build();
+        Ok(vec![Out::text(note), posted])
+    })
+}
+
+/// The open challenge a command refers to: by id, or the newest one here involving the
+/// user in the given role (with `take_open`, else one open to anyone).
+fn find_challenge(
+    tx: &Tx,
+    ctx: &Ctx,
+    id: Option<i64>,
+    as_challenger: bool,
+    take_open: bool,
+) -> Outcome<ChallengeRow> {
+    match id {
+        Some(id) => {
+            // Only this server's challenges: another server's answers like a missing one.
+            let c = tx
+                .challenge_on(&ctx.server, id)?
+                .ok_or_else(|| Fail::User(format!("There is no challenge #{id}.")))?;
+            if c.status != ChallengeStatus::Open {
+                return Err(Fail::User(format!(
+                    "Challenge #{id} is no longer open (it was {}).",
+                    match c.status {
+                        ChallengeStatus::Accepted => "accepted",
+                        ChallengeStatus::Declined => "declined",
+                        ChallengeStatus::Cancelled => "cancelled",
+                        ChallengeStatus::Expired => "left unanswered until it expired",
+                        ChallengeStatus::Open => "open",
+                    }
+                )));
+            }
+            Ok(c)
+        }
+        None => {
+            let open = tx.open_challenges(&ctx.channel)?;
+            let mine = |c: &&ChallengeRow| {
+                if as_challenger {
+                    c.challenger_id == ctx.user.id
+                } else {
+                    c.opponent_id == ctx.user.id
+                }
+            };
+            // To accept: one addressed to the user first, else one open to anyone.
+            let anyones =
+                |c: &&ChallengeRow| c.is_open_to_anyone() && c.challenger_id != ctx.user.id;
+            open.iter()
+                .find(mine)
+                .or_else(|| open.iter().find(anyones).filter(|_| take_open))
+                .cloned()
+                .ok_or_else(|| {
+                    Fail::User(if as_challenger {
+                        "You have no open challenge in this channel.".into()
+                    } else {
+                        "There is no open challenge for you in this channel.".into()
+                    })
+                })
+        }
+    }
+}
+
+pub(crate) fn accept(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+    let coin = bot.coin();
+    bot.write(ctx, |tx, now| {
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let mut c = find_challenge(tx, ctx, id, false, true)?;
+        if c.is_open_to_anyone() && c.challenger_id != ctx.user.id {
+            // An open challenge: whoever accepts it first becomes the opponent.
+            tx.take_open_challenge(c.id, &ctx.user.id, now)?;
+            c.opponent_id = ctx.user.id.clone();
+        }
+        if c.opponent_id != ctx.user.id {
+            let msg = if c.challenger_id == ctx.user.id {
+                "You cannot accept your own challenge; `/cancel` withdraws it.".to_string()
+            } else {
+                let name = tx.user_name(&c.opponent_id)?.unwrap_or_default();
+                format!(
+                    "Only {} can accept challenge #{}.",
+                    escape_markdown(&name),
+                    c.id
+                )
+            };
+            return Err(Fail::User(msg));
+        }
+        if let Some(g) = tx.active_game(&c.channel_id)? {
+            return Err(Fail::User(busy_channel(tx, &g)?));
+        }
+        let challenger_first = match c.first {
+            FirstChoice::Random => coin,
+            FirstChoice::Challenger => true,
+            FirstChoice::Opponent => false,
+        };
+        let why = if c.first == FirstChoice::Random {
+            "drawn by lot"
+        } else {
+            "as the challenge said"
+        };
+        let match_id = if c.is_match {
+            Some(tx.insert_match(
+                &c.server_id,
+                &c.channel_id,
+                [&c.challenger_id, &c.opponent_id],
+                c.variant,
+                c.scoring,
+                now,
+            )?)
+        } else {
+            None
+        };
+        let spec = GameSpec {
+            server: &c.server_id,
+            channel: &c.channel_id,
+            variant: c.variant,
+            scoring: c.scoring,
+            seating: Seating::people([&c.challenger_id, &c.opponent_id], challenger_first),
+            match_game: match_id.map(|m| (m, 1)),
+            days_per_move: c.days_per_move,
+            rated: c.rated,
+        };
+        let game = create_game(tx, spec, now)?;
+        tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;
+        let n = names(tx, &game)?;
+        let mut start = game_start(&game, &n, why);
+        let text = answered(
+            tx,
+            &c,
+            &format!("accepted, game {} has started.", game.id),
+            None,
+        )?
+        .parts;
+        start.reply.retire = Some(retire(&c, text.clone()));
+        start.reply.pressed_message = Some(text);
+        if c.channel_id == ctx.channel {
+            return Ok(vec![start]);
+        }
+        // Accepted from elsewhere: the game is announced where it is played.
+        start.reply.channel = Some(c.channel_id.clone());
+        let note = Builder::new()
+            .text(format!("You accepted challenge #{}; the game is in ", c.id))
+            .channel(&c.channel_id)
+            .text(".")
+            .private()
+            .build();
+        Ok(vec![Out::text(note), start])
+    })
+}
+
+/// `/decline`: the opponent turns a challenge down.
+pub(crate) fn decline(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+    close_challenge(bot, ctx, id, ChallengeStatus::Declined)
+}
+
+/// `/cancel`: the challenger withdraws a challenge.
+pub(crate) fn cancel(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+    close_challenge(bot, ctx, id, ChallengeStatus::Cancelled)
+}
+
+/// Declines (the opponent) or cancels (the challenger) an open challenge.
+fn close_challenge(
+    bot: &Bot,
+    ctx: &Ctx,
+    id: Option<i64>,
+    status: ChallengeStatus,
+) -> Outcome<Vec<Out>> {
+    let by_challenger = status == ChallengeStatus::Cancelled;
+    bot.write(ctx, |tx, now| {
+        // `/decline` alone finds a challenge open to anyone too, to say why it cannot.
+        let c = find_challenge(tx, ctx, id, by_challenger, !by_challenger)?;
+        if !by_challenger && c.is_open_to_anyone() && c.challenger_id != ctx.user.id {
+            return Err(Fail::User(format!(
+                "Challenge #{} is open to anyone, so there is nothing to decline: an open \
+                 challenge is withdrawn by its author (`/cancel`) or simply expires. \
+                 `/accept {}` takes it.",
+                c.id, c.id
+            )));
+        }
+        let (other_player, stranger) = if by_challenger {
+            (
+                format!(
+                    "Only the challenger can cancel challenge #{}; `/decline` turns it down.",
+                    c.id
+                ),
+                format!("Challenge #{} is not yours to cancel.", c.id),
+            )
+        } else {
+            (
+                "That is your own challenge; `/cancel` withdraws it.".to_string(),
+                format!("Challenge #{} is not addressed to you.", c.id),
+            )
+        };
+        require_player(&c, &ctx.user.id, by_challenger, other_player, stranger)?;
+        tx.set_challenge_status(c.id, status, None, now)?;
+        let what = format!("challenge #{} ({})", c.id, c.variant.id());
+        let reply = if by_challenger {
+            Builder::new()
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(format!(" withdrew {what}."))
+                .pressed_message(answered(tx, &c, "withdrawn by", Some(&ctx.user))?)
+        } else {
+            let challenger = tx.user_name(&c.challenger_id)?.unwrap_or_default();
+            Builder::new()
+                .ping(&c.challenger_id, &challenger)
+                .text(", ")
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(format!(" declined your {what}."))
+                .pressed_message(answered(tx, &c, "declined by", Some(&ctx.user))?)
+        };
+        let mut reply = reply.build();
+        reply.retire = reply.pressed_message.clone().map(|text| retire(&c, text));
+        reply.archive_channel = spent_thread(tx, &c)?;
+        Ok(vec![Out::text(reply)])
+    })
+}
+
+/// Expires every open challenge left unanswered for its server's `challenge_days`, each in
+/// its own transaction (so that each is expired, and its challenger told, exactly once,
+/// even with several processes ticking). Returns the notices, each naming its channel.
+pub(crate) fn expire_challenges(bot: &Bot, now: i64) -> Vec<Reply> {
+    let candidates = bot
+        .read(|tx| Ok(tx.open_challenges_made_before(now - i64::from(MIN_CHALLENGE_DAYS) * DAY)?));
+    let candidates = match candidates {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!(error = ?e, "reading open challenges failed");
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for c in candidates {
+        match bot.write_owed(None, now, |tx, now| expire_challenge(tx, c.id, now)) {
+            Ok(replies) => out.extend(replies),
+            Err(Fail::User(_)) => {}
+            Err(Fail::Store(e)) => {
+                tracing::error!(error = %e, challenge = c.id, "expiring a challenge failed")
+            }
+        }
+    }
+    out
 }

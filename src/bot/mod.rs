@@ -7,23 +7,27 @@
 //! outbox in that same transaction; the adapter delivers it after the commit and reports it
 //! sent, and whatever is left unsent (a crash, an outage) is delivered later from the outbox.
 //!
-//! Layout, bottom up (no module uses one above it):
-//! - `reply`, `time`: what goes in and out (users, contexts, replies), the clock and time
-//!   controls; `buttons`: what a button's press asks for, written as its id and read back;
-//!   `text`: message building; `options`: typed command options; `outbox`: replies
-//!   stored as owed messages and read back;
-//! - `session`: the [`Bot`], loading games, creating games and starting turns;
-//! - capabilities: `matches` (a game's end and its match), `clocks` (reminders, timeouts,
-//!   vacations, settings), `lobby` (challenges), `play` (moves, resign, abort, takebacks),
-//!   `info` (boards, records, status, rules, autocomplete), `delivery` (what the adapters
-//!   report sent or failed, and what is still owed), `moderation` (the audit log),
-//!   `discussion` (analysis marks and arrows, `/position`), `archive` (replays, exported
-//!   records, `/history`), `draws` (draw offers), `live` (the server's games in progress),
-//!   `ratings` (Glicko-2 after each rated game, `/leaderboard`, `/profile`), `ai_games`
-//!   (`/play-ai`, the games the AI is to move in, and playing the move an adapter's search
-//!   found), `analysis` (`/analyse`: a finished game weighed in the background, its progress
-//!   message edited, its result kept);
-//! - `commands`: the table of commands and the dispatch to their handlers.
+//! Layout, bottom up (no module uses one above it; `tests/architecture.rs` checks the
+//! capabilities' uses, imports and calls, against the edges it declares):
+//! - the foundation: `reply`, `time`: what goes in and out (users, contexts, replies), the
+//!   clock and time controls; `buttons`: what a button's press asks for, written as its id
+//!   and read back; `text`: message building; `options`: typed command options; `outbox`:
+//!   replies stored as owed messages and read back; `session`: the [`Bot`] (store, clock,
+//!   lots), the `Session` of a change, loading and creating games, starting turns, and the
+//!   types of the `GameEnded` event; `lifecycle`: a game's end stored and `GameEnded` raised,
+//!   once, through the subscribers;
+//! - capabilities, each a set of functions: `matches` (a game's end for its match), `clocks`
+//!   (reminders, timeouts, vacations), `lobby` (challenges, rematches), `play` (moves,
+//!   resign, abort, takebacks), `info` (boards, records, status, rules, autocomplete),
+//!   `delivery` (what the adapters report sent or failed, and what is still owed),
+//!   `moderation` (the audit log), `discussion` (analysis marks and arrows, `/position`),
+//!   `archive` (replays, exported records, `/history`), `draws` (draw offers), `live` (the
+//!   server's games in progress), `ratings` (Glicko-2 after each rated game, `/leaderboard`,
+//!   `/profile`), `ai_games` (`/play-ai`, the games the AI is to move in, and playing the move
+//!   an adapter's search found), `analysis` (`/analyse`), `tournaments` (in parts),
+//!   `settings` (`/settings`);
+//! - the entry points: `commands` (the table of commands and the dispatch to their handlers)
+//!   and `entry` (making a bot with the list of `GameEnded`'s subscribers, and the tick).
 
 mod ai_games;
 mod analysis;

@@ -55,68 +55,66 @@ pub(crate) fn record_action(
     }))
 }
 
-impl Bot {
-    /// `/audit [log]`: the server's latest moderator actions (moderators); with `log`, where
-    /// each new entry is also posted (Manage Server).
-    pub(crate) fn audit(&self, ctx: &Ctx, log: Option<AuditLog>) -> Outcome<Vec<Out>> {
-        if !ctx.moderator {
-            return Err(Fail::User(
-                "Only moderators (Manage Messages or Manage Server) can read the audit log.".into(),
-            ));
-        }
-        if let Some(log) = log {
-            if !ctx.manager {
-                return Err(Fail::User(
-                    "Only members with Manage Server can choose the audit log channel.".into(),
-                ));
-            }
-            return self.write(ctx, |tx, now| {
-                let value = match log {
-                    AuditLog::Here => ctx.channel.as_str(),
-                    AuditLog::Off => "",
-                };
-                tx.set_server_setting(&ctx.server, LOG_CHANNEL, value)?;
-                let detail = match log {
-                    AuditLog::Here => format!("entries are posted in <#{}>", ctx.channel),
-                    AuditLog::Off => "entries are no longer posted".to_string(),
-                };
-                let mut outs: Vec<Out> =
-                    record_action(tx, ctx, "audit-log", "the audit log", &detail, now)?
-                        .into_iter()
-                        .collect();
-                let mut answer = Builder::new().text("From now on, each moderator action is ");
-                answer = match log {
-                    AuditLog::Here => answer
-                        .text("also posted in ")
-                        .channel(&ctx.channel)
-                        .text("."),
-                    AuditLog::Off => answer.text("only listed by `/audit`."),
-                };
-                outs.insert(0, Out::text(answer.private().build()));
-                Ok(outs)
-            });
-        }
-        self.read(|tx| {
-            let rows = tx.audit_log(&ctx.server, SHOWN)?;
-            if rows.is_empty() {
-                return Ok(vec![Out::text(Reply::private(
-                    "No moderator actions have been recorded on this server.",
-                ))]);
-            }
-            let mut b = Builder::new().text(format!(
-                "**Audit log** (the latest {}, newest first):",
-                rows.len()
-            ));
-            for r in rows {
-                let who = tx
-                    .user_name(&r.moderator_id)?
-                    .unwrap_or_else(|| r.moderator_id.clone());
-                b = b
-                    .text(format!("\n{} · ", date_text(r.created_at)))
-                    .user(&r.moderator_id, &who)
-                    .text(format!(" · {} · {}: {}", r.action, r.subject, r.detail));
-            }
-            Ok(vec![Out::text(b.private().build())])
-        })
+/// `/audit [log]`: the server's latest moderator actions (moderators); with `log`, where
+/// each new entry is also posted (Manage Server).
+pub(crate) fn audit(bot: &Bot, ctx: &Ctx, log: Option<AuditLog>) -> Outcome<Vec<Out>> {
+    if !ctx.moderator {
+        return Err(Fail::User(
+            "Only moderators (Manage Messages or Manage Server) can read the audit log.".into(),
+        ));
     }
+    if let Some(log) = log {
+        if !ctx.manager {
+            return Err(Fail::User(
+                "Only members with Manage Server can choose the audit log channel.".into(),
+            ));
+        }
+        return bot.write(ctx, |tx, now| {
+            let value = match log {
+                AuditLog::Here => ctx.channel.as_str(),
+                AuditLog::Off => "",
+            };
+            tx.set_server_setting(&ctx.server, LOG_CHANNEL, value)?;
+            let detail = match log {
+                AuditLog::Here => format!("entries are posted in <#{}>", ctx.channel),
+                AuditLog::Off => "entries are no longer posted".to_string(),
+            };
+            let mut outs: Vec<Out> =
+                record_action(tx, ctx, "audit-log", "the audit log", &detail, now)?
+                    .into_iter()
+                    .collect();
+            let mut answer = Builder::new().text("From now on, each moderator action is ");
+            answer = match log {
+                AuditLog::Here => answer
+                    .text("also posted in ")
+                    .channel(&ctx.channel)
+                    .text("."),
+                AuditLog::Off => answer.text("only listed by `/audit`."),
+            };
+            outs.insert(0, Out::text(answer.private().build()));
+            Ok(outs)
+        });
+    }
+    bot.read(|tx| {
+        let rows = tx.audit_log(&ctx.server, SHOWN)?;
+        if rows.is_empty() {
+            return Ok(vec![Out::text(Reply::private(
+                "No moderator actions have been recorded on this server.",
+            ))]);
+        }
+        let mut b = Builder::new().text(format!(
+            "**Audit log** (the latest {}, newest first):",
+            rows.len()
+        ));
+        for r in rows {
+            let who = tx
+                .user_name(&r.moderator_id)?
+                .unwrap_or_else(|| r.moderator_id.clone());
+            b = b
+                .text(format!("\n{} · ", date_text(r.created_at)))
+                .user(&r.moderator_id, &who)
+                .text(format!(" · {} · {}: {}", r.action, r.subject, r.detail));
+        }
+        Ok(vec![Out::text(b.private().build())])
+    })
 }

@@ -135,289 +135,6 @@ fn prompt(
     b
 }
 
-impl Bot {
-    /// `/pass`.
-    pub(crate) fn pass(&self, ctx: &Ctx) -> Outcome<Vec<Out>> {
-        self.play_move(ctx, "pass".into())
-    }
-
-    /// `/move`: plays a move, then any forced passes.
-    pub(crate) fn play_move(&self, ctx: &Ctx, text_in: String) -> Outcome<Vec<Out>> {
-        let text_in = text_in.as_str();
-        self.write(ctx, |tx, now| {
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            let l = load_active(tx, ctx)?;
-            if let Some(outs) = expire_if_due(&self.session(tx, now), &l)? {
-                // The clock ran out before this move arrived: the timeout stands.
-                return Ok(outs);
-            }
-            require_turn(&l, ctx)?;
-            // Echoed in a code span, which a backtick in it could close.
-            let shown: String = text_in
-                .trim()
-                .chars()
-                .filter(|c| *c != '`' && !c.is_control())
-                .take(24)
-                .collect();
-            let mv = l.pos.parse_move(text_in).map_err(|e| {
-                Fail::User(format!("`{shown}`: {}. {}", said(&e), legal_hint(&l.pos)))
-            })?;
-            if let Err(e) = l.pos.check(mv) {
-                let hint = if e.lists_moves() {
-                    String::new()
-                } else {
-                    format!(" {}", legal_hint(&l.pos))
-                };
-                return Err(Fail::User(format!("`{mv}` is not legal: {e}.{hint}")));
-            }
-            play_checked(&self.session(tx, now), l, &ctx.user, mv)
-        })
-    }
-
-    pub(crate) fn resign(
-        &self,
-        ctx: &Ctx,
-        confirmed: bool,
-        game_id: Option<GameId>,
-    ) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, now| {
-            let l = load_pressed(tx, ctx, game_id)?;
-            let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
-                Fail::User("You are not playing in this game, so you cannot resign it.".into())
-            })?;
-            let opponent = &l.names[1 - seat];
-            // docs/rules.md §9: before both players have moved, a resignation aborts the game
-            // (in a tournament: a forfeit, unrated).
-            let started = both_moved(&l.game, &l.moves);
-            let tournament = l.game.pairing_id.is_some();
-            if !confirmed {
-                let question = format!("Resign this game against {}?", escape_markdown(opponent));
-                let question = match (started, tournament) {
-                    (true, _) => format!(
-                        "{question} {} will win. This cannot be undone.",
-                        text::side_of(&l.game, 1 - seat).name()
-                    ),
-                    (false, false) => format!(
-                        "Before both players have moved, resigning aborts the game: no result, \
-                         no points, no rating change. {question}"
-                    ),
-                    (false, true) => format!(
-                        "Before both players have moved, resigning a tournament game is a \
-                         forfeit: {} scores the point, and the game is not rated. {question}",
-                        escape_markdown(opponent)
-                    ),
-                };
-                let reply = Builder::new()
-                    .text(question)
-                    .button(
-                        Press::Resign(GameId(l.game.id)),
-                        "Resign",
-                        ButtonStyle::Danger,
-                    )
-                    .private()
-                    .build();
-                return Ok(vec![Out::text(reply)]);
-            }
-            let side: Side = text::side_of(&l.game, seat);
-            if !started && !tournament {
-                return self.abort_unstarted(tx, &l, seat, now);
-            }
-            let mut b = Builder::new()
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(format!(" ({}) resigned", side.name()));
-            let forfeited;
-            let l = if started {
-                b = b.text(".");
-                &l
-            } else {
-                // A tournament forfeit (docs/rules.md §10: forfeits): unrated, scored by the tournament as unplayed.
-                tx.set_game_unrated(l.game.id)?;
-                b = b.text(" before both players had moved: a forfeit, not rated.");
-                let mut game = l.game.clone();
-                game.rated = false;
-                forfeited = Loaded { game, ..l };
-                &forfeited
-            };
-            let o = forfeit(&l.pos, side, EndReason::Resigned);
-            lifecycle::decided(&self.session(tx, now), l, o, EndCause::Resigned, b)
-        })
-    }
-
-    /// A resignation before both players have moved, outside tournaments (docs/rules.md §9):
-    /// the game is aborted (no result, no points, unrated); a match game is replayed, as after
-    /// a player's `/abort`.
-    fn abort_unstarted(&self, tx: &Tx, l: &Loaded, seat: usize, now: i64) -> Outcome<Vec<Out>> {
-        let mut b = Builder::new()
-            .text("**Game aborted.** ")
-            .user(&l.game.seats[seat], &l.names[seat])
-            .text(format!(
-                " ({}) resigned before both players had moved, so the game does not count: no \
-                 result, no points, no rating change.",
-                text::side_of(&l.game, seat).name()
-            ));
-        // The opponent learns of it (in a match, the replayed game's start pings instead).
-        let other = 1 - seat;
-        if l.game.match_id.is_none() && l.game.ai_levels[other].is_none() {
-            b = b
-                .text(" ")
-                .ping(&l.game.seats[other], &l.names[other])
-                .text(", the channel is free for a new game.");
-        }
-        aborted(&self.session(tx, now), l, EndCause::Aborted, b)
-    }
-
-    /// `/abort [reason]`: a player's before the first move (a match game is replayed), or a
-    /// moderator's at any time: that ends the whole match, pings both players with who did it
-    /// and why, and goes in the audit log.
-    pub(crate) fn abort(&self, ctx: &Ctx, reason: Option<String>) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, now| {
-            let l = load_active(tx, ctx)?;
-            if l.game.pairing_id.is_some() {
-                return Err(Fail::User(
-                    "A tournament game cannot be aborted: resign it, or ask the organiser to \
-                     `/tournament withdraw` a player who cannot play."
-                        .into(),
-                ));
-            }
-            let player = l.game.seat_of(&ctx.user.id).is_some();
-            let by_right = player && l.moves.is_empty();
-            if ctx.moderator && !by_right {
-                return self.moderator_abort(tx, ctx, &l, reason.as_deref(), now);
-            }
-            if !ctx.moderator {
-                if !player {
-                    return Err(Fail::User(
-                        "Only the players (before the first move) or a moderator can abort this game."
-                            .into(),
-                    ));
-                }
-                if !l.moves.is_empty() {
-                    return Err(Fail::User(
-                        "The game has started, so it can no longer be aborted; you can `/resign`, \
-                         or ask a moderator."
-                            .into(),
-                    ));
-                }
-            }
-            let mut b = Builder::new()
-                .text("Game aborted by ")
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(": no result, no points.");
-            // The opponent learns of it (in a match, the replayed game's start pings instead).
-            if let (Some(seat), None) = (l.game.seat_of(&ctx.user.id), l.game.match_id) {
-                let other = 1 - seat;
-                // Against the AI there is nobody to tell.
-                if l.game.ai_levels[other].is_none() {
-                    b = b
-                        .text(" ")
-                        .ping(&l.game.seats[other], &l.names[other])
-                        .text(", the channel is free for a new game.");
-                }
-            }
-            aborted(&self.session(tx, now), &l, EndCause::Aborted, b)
-        })
-    }
-
-    /// A moderator's abort: no result, the match (if any) called off rather than replayed,
-    /// both players pinged, the action in the audit log.
-    fn moderator_abort(
-        &self,
-        tx: &Tx,
-        ctx: &Ctx,
-        l: &Loaded,
-        reason: Option<&str>,
-        now: i64,
-    ) -> Outcome<Vec<Out>> {
-        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
-        let b = Builder::new()
-            .text("**Game aborted by a moderator**, ")
-            .user(&ctx.user.id, &ctx.user.name);
-        let b = match reason {
-            Some(r) => b.text(", because: ").verbatim(r).text(". "),
-            None => b.text(" (no reason given). "),
-        };
-        let b =
-            text::ping_players(b.text("No result, no points. "), &l.game, &l.names, ", ").text(".");
-        let mut outs = aborted(&self.session(tx, now), l, EndCause::ModeratorAbort, b)?;
-        let subject = format!("game #{} in <#{}>", l.game.id, l.game.channel_id);
-        let detail = format!(
-            "aborted{}; reason: {}",
-            if l.game.match_id.is_some() {
-                ", match called off"
-            } else {
-                ""
-            },
-            reason.map_or("none given".to_string(), escape_markdown)
-        );
-        outs.extend(record_action(tx, ctx, "abort", &subject, &detail, now)?);
-        Ok(outs)
-    }
-
-    /// `/takeback`: asks to undo your last move; with an answer, answers your opponent's request.
-    pub(crate) fn takeback(
-        &self,
-        ctx: &Ctx,
-        answer: Option<TakebackAnswer>,
-        game_id: Option<GameId>,
-    ) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, now| {
-            let l = load_pressed(tx, ctx, game_id)?;
-            if let Some(answer) = answer {
-                return answer_takeback(tx, ctx, l, answer == TakebackAnswer::Allow, now);
-            }
-            let seat = l
-                .game
-                .seat_of(&ctx.user.id)
-                .ok_or_else(|| Fail::User("You are not playing in this game.".into()))?;
-            if l.game.ai_levels[1 - seat].is_some() {
-                return ai_takeback(tx, ctx, l, now);
-            }
-            let ply = takeback_ply(&l.moves, &ctx.user.id)?;
-            if let Some(pending) = tx.takeback(l.game.id)? {
-                // One pending request per game: asking again pings nobody again.
-                let still_valid =
-                    takeback_ply(&l.moves, &pending.requested_by).ok() == Some(pending.ply);
-                if still_valid {
-                    return Err(Fail::User(if pending.requested_by == ctx.user.id {
-                        format!(
-                            "You have already asked to take back `{}`; wait for your opponent's \
-                             answer (one request per game at a time).",
-                            l.moves[pending.ply as usize].notation
-                        )
-                    } else {
-                        "Your opponent's takeback request is waiting for your answer: \
-                         `/takeback answer:allow` or `/takeback answer:refuse` first."
-                            .to_string()
-                    }));
-                }
-            }
-            tx.set_takeback(
-                &TakebackRow {
-                    game_id: l.game.id,
-                    ply,
-                    requested_by: ctx.user.id.clone(),
-                },
-                now,
-            )?;
-            let other = 1 - seat;
-            let reply = Builder::new()
-                .ping(&l.game.seats[other], &l.names[other])
-                .text(", ")
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(format!(
-                    " asks to take back `{}`. Allow it?",
-                    l.moves[ply as usize].notation
-                ))
-                .yes_no(
-                    (Press::TakebackYes(GameId(l.game.id)), "Allow"),
-                    (Press::TakebackNo(GameId(l.game.id)), "Refuse"),
-                )
-                .build();
-            Ok(vec![Out::text(reply)])
-        })
-    }
-}
-
 /// Answers the takeback request in `l`'s game: the move (and the forced passes after it) undone,
 /// or the request refused.
 fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Outcome<Vec<Out>> {
@@ -673,4 +390,285 @@ fn after_move(s: &Session, l: &Loaded, b: Builder, last: Move) -> Outcome<Vec<Ou
         reply: b.build(),
         board: Some(board),
     }])
+}
+
+/// `/pass`.
+pub(crate) fn pass(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
+    play_move(bot, ctx, "pass".into())
+}
+
+/// `/move`: plays a move, then any forced passes.
+pub(crate) fn play_move(bot: &Bot, ctx: &Ctx, text_in: String) -> Outcome<Vec<Out>> {
+    let text_in = text_in.as_str();
+    bot.write(ctx, |tx, now| {
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let l = load_active(tx, ctx)?;
+        if let Some(outs) = expire_if_due(&bot.session(tx, now), &l)? {
+            // The clock ran out before this move arrived: the timeout stands.
+            return Ok(outs);
+        }
+        require_turn(&l, ctx)?;
+        // Echoed in a code span, which a backtick in it could close.
+        let shown: String = text_in
+            .trim()
+            .chars()
+            .filter(|c| *c != '`' && !c.is_control())
+            .take(24)
+            .collect();
+        let mv = l
+            .pos
+            .parse_move(text_in)
+            .map_err(|e| Fail::User(format!("`{shown}`: {}. {}", said(&e), legal_hint(&l.pos))))?;
+        if let Err(e) = l.pos.check(mv) {
+            let hint = if e.lists_moves() {
+                String::new()
+            } else {
+                format!(" {}", legal_hint(&l.pos))
+            };
+            return Err(Fail::User(format!("`{mv}` is not legal: {e}.{hint}")));
+        }
+        play_checked(&bot.session(tx, now), l, &ctx.user, mv)
+    })
+}
+
+pub(crate) fn resign(
+    bot: &Bot,
+    ctx: &Ctx,
+    confirmed: bool,
+    game_id: Option<GameId>,
+) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        let l = load_pressed(tx, ctx, game_id)?;
+        let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
+            Fail::User("You are not playing in this game, so you cannot resign it.".into())
+        })?;
+        let opponent = &l.names[1 - seat];
+        // docs/rules.md §9: before both players have moved, a resignation aborts the game
+        // (in a tournament: a forfeit, unrated).
+        let started = both_moved(&l.game, &l.moves);
+        let tournament = l.game.pairing_id.is_some();
+        if !confirmed {
+            let question = format!("Resign this game against {}?", escape_markdown(opponent));
+            let question = match (started, tournament) {
+                (true, _) => format!(
+                    "{question} {} will win. This cannot be undone.",
+                    text::side_of(&l.game, 1 - seat).name()
+                ),
+                (false, false) => format!(
+                    "Before both players have moved, resigning aborts the game: no result, \
+                     no points, no rating change. {question}"
+                ),
+                (false, true) => format!(
+                    "Before both players have moved, resigning a tournament game is a \
+                     forfeit: {} scores the point, and the game is not rated. {question}",
+                    escape_markdown(opponent)
+                ),
+            };
+            let reply = Builder::new()
+                .text(question)
+                .button(
+                    Press::Resign(GameId(l.game.id)),
+                    "Resign",
+                    ButtonStyle::Danger,
+                )
+                .private()
+                .build();
+            return Ok(vec![Out::text(reply)]);
+        }
+        let side: Side = text::side_of(&l.game, seat);
+        if !started && !tournament {
+            return abort_unstarted(bot, tx, &l, seat, now);
+        }
+        let mut b = Builder::new()
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(format!(" ({}) resigned", side.name()));
+        let forfeited;
+        let l = if started {
+            b = b.text(".");
+            &l
+        } else {
+            // A tournament forfeit (docs/rules.md §10: forfeits): unrated, scored by the tournament as unplayed.
+            tx.set_game_unrated(l.game.id)?;
+            b = b.text(" before both players had moved: a forfeit, not rated.");
+            let mut game = l.game.clone();
+            game.rated = false;
+            forfeited = Loaded { game, ..l };
+            &forfeited
+        };
+        let o = forfeit(&l.pos, side, EndReason::Resigned);
+        lifecycle::decided(&bot.session(tx, now), l, o, EndCause::Resigned, b)
+    })
+}
+
+/// A resignation before both players have moved, outside tournaments (docs/rules.md §9):
+/// the game is aborted (no result, no points, unrated); a match game is replayed, as after
+/// a player's `/abort`.
+fn abort_unstarted(bot: &Bot, tx: &Tx, l: &Loaded, seat: usize, now: i64) -> Outcome<Vec<Out>> {
+    let mut b = Builder::new()
+        .text("**Game aborted.** ")
+        .user(&l.game.seats[seat], &l.names[seat])
+        .text(format!(
+            " ({}) resigned before both players had moved, so the game does not count: no \
+             result, no points, no rating change.",
+            text::side_of(&l.game, seat).name()
+        ));
+    // The opponent learns of it (in a match, the replayed game's start pings instead).
+    let other = 1 - seat;
+    if l.game.match_id.is_none() && l.game.ai_levels[other].is_none() {
+        b = b
+            .text(" ")
+            .ping(&l.game.seats[other], &l.names[other])
+            .text(", the channel is free for a new game.");
+    }
+    aborted(&bot.session(tx, now), l, EndCause::Aborted, b)
+}
+
+/// `/abort [reason]`: a player's before the first move (a match game is replayed), or a
+/// moderator's at any time: that ends the whole match, pings both players with who did it
+/// and why, and goes in the audit log.
+pub(crate) fn abort(bot: &Bot, ctx: &Ctx, reason: Option<String>) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        let l = load_active(tx, ctx)?;
+        if l.game.pairing_id.is_some() {
+            return Err(Fail::User(
+                "A tournament game cannot be aborted: resign it, or ask the organiser to \
+                 `/tournament withdraw` a player who cannot play."
+                    .into(),
+            ));
+        }
+        let player = l.game.seat_of(&ctx.user.id).is_some();
+        let by_right = player && l.moves.is_empty();
+        if ctx.moderator && !by_right {
+            return moderator_abort(bot, tx, ctx, &l, reason.as_deref(), now);
+        }
+        if !ctx.moderator {
+            if !player {
+                return Err(Fail::User(
+                    "Only the players (before the first move) or a moderator can abort this game."
+                        .into(),
+                ));
+            }
+            if !l.moves.is_empty() {
+                return Err(Fail::User(
+                    "The game has started, so it can no longer be aborted; you can `/resign`, \
+                     or ask a moderator."
+                        .into(),
+                ));
+            }
+        }
+        let mut b = Builder::new()
+            .text("Game aborted by ")
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(": no result, no points.");
+        // The opponent learns of it (in a match, the replayed game's start pings instead).
+        if let (Some(seat), None) = (l.game.seat_of(&ctx.user.id), l.game.match_id) {
+            let other = 1 - seat;
+            // Against the AI there is nobody to tell.
+            if l.game.ai_levels[other].is_none() {
+                b = b
+                    .text(" ")
+                    .ping(&l.game.seats[other], &l.names[other])
+                    .text(", the channel is free for a new game.");
+            }
+        }
+        aborted(&bot.session(tx, now), &l, EndCause::Aborted, b)
+    })
+}
+
+/// A moderator's abort: no result, the match (if any) called off rather than replayed,
+/// both players pinged, the action in the audit log.
+fn moderator_abort(
+    bot: &Bot,
+    tx: &Tx,
+    ctx: &Ctx,
+    l: &Loaded,
+    reason: Option<&str>,
+    now: i64,
+) -> Outcome<Vec<Out>> {
+    let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+    let b = Builder::new()
+        .text("**Game aborted by a moderator**, ")
+        .user(&ctx.user.id, &ctx.user.name);
+    let b = match reason {
+        Some(r) => b.text(", because: ").verbatim(r).text(". "),
+        None => b.text(" (no reason given). "),
+    };
+    let b = text::ping_players(b.text("No result, no points. "), &l.game, &l.names, ", ").text(".");
+    let mut outs = aborted(&bot.session(tx, now), l, EndCause::ModeratorAbort, b)?;
+    let subject = format!("game #{} in <#{}>", l.game.id, l.game.channel_id);
+    let detail = format!(
+        "aborted{}; reason: {}",
+        if l.game.match_id.is_some() {
+            ", match called off"
+        } else {
+            ""
+        },
+        reason.map_or("none given".to_string(), escape_markdown)
+    );
+    outs.extend(record_action(tx, ctx, "abort", &subject, &detail, now)?);
+    Ok(outs)
+}
+
+/// `/takeback`: asks to undo your last move; with an answer, answers your opponent's request.
+pub(crate) fn takeback(
+    bot: &Bot,
+    ctx: &Ctx,
+    answer: Option<TakebackAnswer>,
+    game_id: Option<GameId>,
+) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        let l = load_pressed(tx, ctx, game_id)?;
+        if let Some(answer) = answer {
+            return answer_takeback(tx, ctx, l, answer == TakebackAnswer::Allow, now);
+        }
+        let seat = l
+            .game
+            .seat_of(&ctx.user.id)
+            .ok_or_else(|| Fail::User("You are not playing in this game.".into()))?;
+        if l.game.ai_levels[1 - seat].is_some() {
+            return ai_takeback(tx, ctx, l, now);
+        }
+        let ply = takeback_ply(&l.moves, &ctx.user.id)?;
+        if let Some(pending) = tx.takeback(l.game.id)? {
+            // One pending request per game: asking again pings nobody again.
+            let still_valid =
+                takeback_ply(&l.moves, &pending.requested_by).ok() == Some(pending.ply);
+            if still_valid {
+                return Err(Fail::User(if pending.requested_by == ctx.user.id {
+                    format!(
+                        "You have already asked to take back `{}`; wait for your opponent's \
+                         answer (one request per game at a time).",
+                        l.moves[pending.ply as usize].notation
+                    )
+                } else {
+                    "Your opponent's takeback request is waiting for your answer: \
+                     `/takeback answer:allow` or `/takeback answer:refuse` first."
+                        .to_string()
+                }));
+            }
+        }
+        tx.set_takeback(
+            &TakebackRow {
+                game_id: l.game.id,
+                ply,
+                requested_by: ctx.user.id.clone(),
+            },
+            now,
+        )?;
+        let other = 1 - seat;
+        let reply = Builder::new()
+            .ping(&l.game.seats[other], &l.names[other])
+            .text(", ")
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(format!(
+                " asks to take back `{}`. Allow it?",
+                l.moves[ply as usize].notation
+            ))
+            .yes_no(
+                (Press::TakebackYes(GameId(l.game.id)), "Allow"),
+                (Press::TakebackNo(GameId(l.game.id)), "Refuse"),
+            )
+            .build();
+        Ok(vec![Out::text(reply)])
+    })
 }

@@ -170,208 +170,6 @@ fn rate_game(
     Ok(b)
 }
 
-impl Bot {
-    /// `/leaderboard [variant]`: the server's best players of a game with a rated game in the
-    /// last 90 days, as a picture and a short text. Without a variant, the game with the most
-    /// such players (the others are named).
-    pub(crate) fn leaderboard(&self, ctx: &Ctx, variant: Option<Variant>) -> Outcome<Vec<Out>> {
-        let now = self.now();
-        let since = now - LEADERBOARD_DAYS * DAY;
-        // The picture is drawn once the read is over, so the store is not held while drawing.
-        let (mut reply, picture) = self.read(|tx| {
-            let mut active: Vec<(Variant, u32)> = Vec::new();
-            // One rating per variant (docs/rules.md §10, ratings: kingdoms and knots share one).
-            for v in Variant::ALL {
-                let n = tx.active_rated_players(&ctx.server, v.id(), since)?;
-                if n > 0 {
-                    active.push((v, n));
-                }
-            }
-            let chosen = match variant {
-                Some(v) => v,
-                None => match active.iter().max_by_key(|(v, n)| (*n, std::cmp::Reverse(v.id()))) {
-                    Some((v, _)) => *v,
-                    None => {
-                        let none = Builder::new()
-                            .text(
-                                "No rated games in the last 90 days on this server yet. \
-                                 Challenges are rated unless made with `rated:false`.",
-                            )
-                            .build();
-                        return Ok((none, None));
-                    }
-                },
-            };
-            let rows = tx.leaderboard(&ctx.server, chosen.id(), since, LEADERBOARD_ROWS)?;
-            let total = tx.active_rated_players(&ctx.server, chosen.id(), since)?;
-            let mut b = Builder::new().text(format!(
-                "**Leaderboard · {} ({})** · players with a rated game in the last {LEADERBOARD_DAYS} days",
-                chosen.name(),
-                chosen.id()
-            ));
-            if rows.is_empty() {
-                b = b.text("\nNobody yet.");
-            }
-            let board = leaderboard_rows(tx, &rows)?;
-            for (row, entry) in rows.iter().zip(&board).take(LEADERBOARD_TEXT_ROWS) {
-                b = b
-                    .text(format!("\n{}. ", entry.rank))
-                    .user(&row.user_id, &entry.name)
-                    .text(format!(
-                        " {} · {} · {}W {}D {}L",
-                        shown_with_rd(row.rating, row.rd),
-                        describe::count(u64::from(row.games), "game"),
-                        row.wins,
-                        row.draws,
-                        row.losses
-                    ));
-            }
-            if total as usize > LEADERBOARD_TEXT_ROWS.min(rows.len()) && !rows.is_empty() {
-                b = b.text(format!(
-                    "\n… {} in all{}.",
-                    describe::count(u64::from(total), "player"),
-                    if total > LEADERBOARD_ROWS {
-                        format!(" (the picture shows the first {LEADERBOARD_ROWS})")
-                    } else {
-                        " (all in the picture)".into()
-                    }
-                ));
-            }
-            let others: Vec<String> = active
-                .iter()
-                .filter(|(v, _)| *v != chosen)
-                .map(|(v, n)| format!("{} ({})", v.id(), describe::count(u64::from(*n), "player")))
-                .collect();
-            if !others.is_empty() {
-                b = b.text(format!(
-                    "\nAlso rated here: {}. See `/leaderboard variant:`.",
-                    others.join(", ")
-                ));
-            }
-            let pictured: Vec<render::LeaderboardRow> = rows
-                    .iter()
-                    .zip(board)
-                    .map(|(r, e)| render::LeaderboardRow {
-                        rank: e.rank,
-                        name: e.name,
-                        rating: r.rating,
-                        rd: r.rd,
-                        provisional: r.rd > rating::PROVISIONAL_RD,
-                        games: r.games,
-                        wins: r.wins,
-                        draws: r.draws,
-                        losses: r.losses,
-                    })
-                    .collect();
-            Ok((b.build(), Some((chosen, pictured))))
-        })?;
-        if let (Some((chosen, rows)), true) = (picture, self.images()) {
-            reply.image = Some(Attachment {
-                filename: format!("leaderboard-{}.png", chosen.id()),
-                bytes: render::leaderboard_png(
-                    &game_title(chosen),
-                    &format!("Players with a rated game in the last {LEADERBOARD_DAYS} days"),
-                    &rows,
-                ),
-            });
-        }
-        Ok(vec![Out::text(reply)])
-    }
-
-    /// `/profile [user]`: a player's ratings on this server (per game: rating, W/D/L, streak,
-    /// last five results, a rating-history chart) and their games in progress here.
-    pub(crate) fn profile(&self, ctx: &Ctx, user: Option<User>) -> Outcome<Vec<Out>> {
-        let now = self.now();
-        let who = user.unwrap_or_else(|| ctx.user.clone());
-        // The card is drawn once the read is over, so the store is not held while drawing.
-        let (mut reply, card) = self.read(|tx| {
-            let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
-            let mut b = Builder::new().text("**Profile** · ").user(&who.id, &name);
-            let mut pictured = Vec::new();
-            for row in tx.ratings_of(&ctx.server, &who.id)? {
-                let history = tx.rating_history(&ctx.server, &who.id, &row.game, HISTORY_POINTS)?;
-                let card = recent_results(&history);
-                let game_name = row
-                    .game
-                    .parse::<Variant>()
-                    .map_or(row.game.clone(), game_title);
-                b = b.text(format!(
-                    "\n**{game_name}**: {} · {}W {}D {}L{}{}",
-                    shown_with_rd(row.rating, row.rd),
-                    row.wins,
-                    row.draws,
-                    row.losses,
-                    if card.streak.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" · streak: {}", card.streak)
-                    },
-                    if card.last_five.is_empty() {
-                        String::new()
-                    } else {
-                        format!(
-                            " · last five: {}",
-                            card.last_five
-                                .iter()
-                                .map(char::to_string)
-                                .collect::<Vec<_>>()
-                                .join(" ")
-                        )
-                    },
-                ));
-                pictured.push(render::ProfileRating {
-                    game: game_name,
-                    rating: row.rating,
-                    rd: row.rd,
-                    provisional: row.rd > rating::PROVISIONAL_RD,
-                    wins: row.wins,
-                    draws: row.draws,
-                    losses: row.losses,
-                    streak: card.streak,
-                    last_five: card.last_five,
-                    history: history
-                        .iter()
-                        .map(|c| render::RatingPoint {
-                            at_ms: c.at,
-                            rating: c.after_rating,
-                            rd: c.after_rd,
-                        })
-                        .collect(),
-                });
-            }
-            if pictured.is_empty() {
-                b = b.text("\nNo rated games on this server yet.");
-            }
-            let mut open = Vec::new();
-            for g in tx.active_games_of(&who.id)? {
-                if g.server_id != ctx.server {
-                    continue;
-                }
-                open.push(open_game_line(tx, &g, &who.id, now)?);
-            }
-            if !open.is_empty() {
-                b = b.text(format!("\n**Games in progress** ({}):", open.len()));
-                for g in &open {
-                    b = b.text(format!("\n{} · ", g.text)).channel(&g.channel);
-                }
-            }
-            let card = render::ProfileCard {
-                name,
-                ratings: pictured,
-                open_games: open.into_iter().map(|g| g.picture).collect(),
-            };
-            Ok((b.build(), card))
-        })?;
-        if self.images() {
-            reply.image = Some(Attachment {
-                filename: format!("profile-{}.png", who.id),
-                bytes: render::profile_png(&card),
-            });
-        }
-        Ok(vec![Out::text(reply)])
-    }
-}
-
 /// A game as pictures and profiles title it: "Ard Rí (ard-ri)".
 fn game_title(v: Variant) -> String {
     format!("{} ({})", v.name(), v.id())
@@ -487,4 +285,204 @@ fn recent_results(history: &[RatingChangeRow]) -> ProfileGame {
         }
     };
     ProfileGame { streak, last_five }
+}
+
+/// `/leaderboard [variant]`: the server's best players of a game with a rated game in the
+/// last 90 days, as a picture and a short text. Without a variant, the game with the most
+/// such players (the others are named).
+pub(crate) fn leaderboard(bot: &Bot, ctx: &Ctx, variant: Option<Variant>) -> Outcome<Vec<Out>> {
+    let now = bot.now();
+    let since = now - LEADERBOARD_DAYS * DAY;
+    // The picture is drawn once the read is over, so the store is not held while drawing.
+    let (mut reply, picture) = bot.read(|tx| {
+        let mut active: Vec<(Variant, u32)> = Vec::new();
+        // One rating per variant (docs/rules.md §10, ratings: kingdoms and knots share one).
+        for v in Variant::ALL {
+            let n = tx.active_rated_players(&ctx.server, v.id(), since)?;
+            if n > 0 {
+                active.push((v, n));
+            }
+        }
+        let chosen = match variant {
+            Some(v) => v,
+            None => match active.iter().max_by_key(|(v, n)| (*n, std::cmp::Reverse(v.id()))) {
+                Some((v, _)) => *v,
+                None => {
+                    let none = Builder::new()
+                        .text(
+                            "No rated games in the last 90 days on this server yet. \
+                             Challenges are rated unless made with `rated:false`.",
+                        )
+                        .build();
+                    return Ok((none, None));
+                }
+            },
+        };
+        let rows = tx.leaderboard(&ctx.server, chosen.id(), since, LEADERBOARD_ROWS)?;
+        let total = tx.active_rated_players(&ctx.server, chosen.id(), since)?;
+        let mut b = Builder::new().text(format!(
+            "**Leaderboard · {} ({})** · players with a rated game in the last {LEADERBOARD_DAYS} days",
+            chosen.name(),
+            chosen.id()
+        ));
+        if rows.is_empty() {
+            b = b.text("\nNobody yet.");
+        }
+        let board = leaderboard_rows(tx, &rows)?;
+        for (row, entry) in rows.iter().zip(&board).take(LEADERBOARD_TEXT_ROWS) {
+            b = b
+                .text(format!("\n{}. ", entry.rank))
+                .user(&row.user_id, &entry.name)
+                .text(format!(
+                    " {} · {} · {}W {}D {}L",
+                    shown_with_rd(row.rating, row.rd),
+                    describe::count(u64::from(row.games), "game"),
+                    row.wins,
+                    row.draws,
+                    row.losses
+                ));
+        }
+        if total as usize > LEADERBOARD_TEXT_ROWS.min(rows.len()) && !rows.is_empty() {
+            b = b.text(format!(
+                "\n… {} in all{}.",
+                describe::count(u64::from(total), "player"),
+                if total > LEADERBOARD_ROWS {
+                    format!(" (the picture shows the first {LEADERBOARD_ROWS})")
+                } else {
+                    " (all in the picture)".into()
+                }
+            ));
+        }
+        let others: Vec<String> = active
+            .iter()
+            .filter(|(v, _)| *v != chosen)
+            .map(|(v, n)| format!("{} ({})", v.id(), describe::count(u64::from(*n), "player")))
+            .collect();
+        if !others.is_empty() {
+            b = b.text(format!(
+                "\nAlso rated here: {}. See `/leaderboard variant:`.",
+                others.join(", ")
+            ));
+        }
+        let pictured: Vec<render::LeaderboardRow> = rows
+                .iter()
+                .zip(board)
+                .map(|(r, e)| render::LeaderboardRow {
+                    rank: e.rank,
+                    name: e.name,
+                    rating: r.rating,
+                    rd: r.rd,
+                    provisional: r.rd > rating::PROVISIONAL_RD,
+                    games: r.games,
+                    wins: r.wins,
+                    draws: r.draws,
+                    losses: r.losses,
+                })
+                .collect();
+        Ok((b.build(), Some((chosen, pictured))))
+    })?;
+    if let (Some((chosen, rows)), true) = (picture, bot.images()) {
+        reply.image = Some(Attachment {
+            filename: format!("leaderboard-{}.png", chosen.id()),
+            bytes: render::leaderboard_png(
+                &game_title(chosen),
+                &format!("Players with a rated game in the last {LEADERBOARD_DAYS} days"),
+                &rows,
+            ),
+        });
+    }
+    Ok(vec![Out::text(reply)])
+}
+
+/// `/profile [user]`: a player's ratings on this server (per game: rating, W/D/L, streak,
+/// last five results, a rating-history chart) and their games in progress here.
+pub(crate) fn profile(bot: &Bot, ctx: &Ctx, user: Option<User>) -> Outcome<Vec<Out>> {
+    let now = bot.now();
+    let who = user.unwrap_or_else(|| ctx.user.clone());
+    // The card is drawn once the read is over, so the store is not held while drawing.
+    let (mut reply, card) = bot.read(|tx| {
+        let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
+        let mut b = Builder::new().text("**Profile** · ").user(&who.id, &name);
+        let mut pictured = Vec::new();
+        for row in tx.ratings_of(&ctx.server, &who.id)? {
+            let history = tx.rating_history(&ctx.server, &who.id, &row.game, HISTORY_POINTS)?;
+            let card = recent_results(&history);
+            let game_name = row
+                .game
+                .parse::<Variant>()
+                .map_or(row.game.clone(), game_title);
+            b = b.text(format!(
+                "\n**{game_name}**: {} · {}W {}D {}L{}{}",
+                shown_with_rd(row.rating, row.rd),
+                row.wins,
+                row.draws,
+                row.losses,
+                if card.streak.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · streak: {}", card.streak)
+                },
+                if card.last_five.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " · last five: {}",
+                        card.last_five
+                            .iter()
+                            .map(char::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )
+                },
+            ));
+            pictured.push(render::ProfileRating {
+                game: game_name,
+                rating: row.rating,
+                rd: row.rd,
+                provisional: row.rd > rating::PROVISIONAL_RD,
+                wins: row.wins,
+                draws: row.draws,
+                losses: row.losses,
+                streak: card.streak,
+                last_five: card.last_five,
+                history: history
+                    .iter()
+                    .map(|c| render::RatingPoint {
+                        at_ms: c.at,
+                        rating: c.after_rating,
+                        rd: c.after_rd,
+                    })
+                    .collect(),
+            });
+        }
+        if pictured.is_empty() {
+            b = b.text("\nNo rated games on this server yet.");
+        }
+        let mut open = Vec::new();
+        for g in tx.active_games_of(&who.id)? {
+            if g.server_id != ctx.server {
+                continue;
+            }
+            open.push(open_game_line(tx, &g, &who.id, now)?);
+        }
+        if !open.is_empty() {
+            b = b.text(format!("\n**Games in progress** ({}):", open.len()));
+            for g in &open {
+                b = b.text(format!("\n{} · ", g.text)).channel(&g.channel);
+            }
+        }
+        let card = render::ProfileCard {
+            name,
+            ratings: pictured,
+            open_games: open.into_iter().map(|g| g.picture).collect(),
+        };
+        Ok((b.build(), card))
+    })?;
+    if bot.images() {
+        reply.image = Some(Attachment {
+            filename: format!("profile-{}.png", who.id),
+            bytes: render::profile_png(&card),
+        });
+    }
+    Ok(vec![Out::text(reply)])
 }

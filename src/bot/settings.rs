@@ -32,170 +32,168 @@ pub struct SettingsOptions {
     pub tournament_role: Option<String>,
 }
 
-impl Bot {
-    /// `settings`: your reminders (channel, dm or off); Manage Server: the server's default time
-    /// control, first-reminder delay and limits (days a challenge stays open, open challenges
-    /// per player, commands per player per 10 seconds, games against the AI in progress per
-    /// player). Without options, shows the settings.
-    pub(crate) fn settings(&self, ctx: &Ctx, options: SettingsOptions) -> Outcome<Vec<Out>> {
-        let SettingsOptions {
-            reminders,
-            default_days,
-            reminder_hours,
-            challenge_days,
-            max_challenges,
-            rate_limit,
-            max_ai_games,
-            tournament_role,
-        } = options;
-        let tournament_role = tournament_role
-            .map(|r| tournaments::parse_role(&r).map_err(Fail::User))
-            .transpose()?;
-        let server_change = tournament_role.is_some()
-            || default_days.is_some()
-            || reminder_hours.is_some()
-            || challenge_days.is_some()
-            || max_challenges.is_some()
-            || rate_limit.is_some()
-            || max_ai_games.is_some();
-        if server_change && !ctx.manager {
+/// `settings`: your reminders (channel, dm or off); Manage Server: the server's default time
+/// control, first-reminder delay and limits (days a challenge stays open, open challenges
+/// per player, commands per player per 10 seconds, games against the AI in progress per
+/// player). Without options, shows the settings.
+pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcome<Vec<Out>> {
+    let SettingsOptions {
+        reminders,
+        default_days,
+        reminder_hours,
+        challenge_days,
+        max_challenges,
+        rate_limit,
+        max_ai_games,
+        tournament_role,
+    } = options;
+    let tournament_role = tournament_role
+        .map(|r| tournaments::parse_role(&r).map_err(Fail::User))
+        .transpose()?;
+    let server_change = tournament_role.is_some()
+        || default_days.is_some()
+        || reminder_hours.is_some()
+        || challenge_days.is_some()
+        || max_challenges.is_some()
+        || rate_limit.is_some()
+        || max_ai_games.is_some();
+    if server_change && !ctx.manager {
+        return Err(Fail::User(
+            "Only members with Manage Server can change the server's clock settings and \
+             limits; your own reminders are yours to set."
+                .into(),
+        ));
+    }
+    if let Some(h) = reminder_hours {
+        if !(1..=168).contains(&h) {
             return Err(Fail::User(
-                "Only members with Manage Server can change the server's clock settings and \
-                 limits; your own reminders are yours to set."
-                    .into(),
+                "The first reminder comes after 1 to 168 hours.".into(),
             ));
         }
+    }
+    for (value, range, what) in [
+        (
+            challenge_days,
+            1..=90,
+            "A challenge stays open 1 to 90 days.",
+        ),
+        (
+            max_challenges,
+            1..=100,
+            "A player may have 1 to 100 open challenges.",
+        ),
+        (
+            rate_limit,
+            1..=100,
+            "The rate limit is 1 to 100 commands per 10 seconds.",
+        ),
+        (
+            max_ai_games,
+            1..=20,
+            "A player may have 1 to 20 games against the AI in progress.",
+        ),
+    ] {
+        if value.is_some_and(|v| !range.contains(&v)) {
+            return Err(Fail::User(what.into()));
+        }
+    }
+    let replies = bot.write(ctx, |tx, now| {
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        if let Some(r) = reminders {
+            tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;
+        }
+        if let Some(d) = default_days {
+            tx.set_server_setting(&ctx.server, "default_days", d.id())?;
+        }
         if let Some(h) = reminder_hours {
-            if !(1..=168).contains(&h) {
-                return Err(Fail::User(
-                    "The first reminder comes after 1 to 168 hours.".into(),
-                ));
-            }
+            tx.set_server_setting(&ctx.server, "reminder_hours", &h.to_string())?;
         }
-        for (value, range, what) in [
-            (
-                challenge_days,
-                1..=90,
-                "A challenge stays open 1 to 90 days.",
-            ),
-            (
-                max_challenges,
-                1..=100,
-                "A player may have 1 to 100 open challenges.",
-            ),
-            (
-                rate_limit,
-                1..=100,
-                "The rate limit is 1 to 100 commands per 10 seconds.",
-            ),
-            (
-                max_ai_games,
-                1..=20,
-                "A player may have 1 to 20 games against the AI in progress.",
-            ),
+        for (key, value) in [
+            ("challenge_days", challenge_days),
+            ("max_challenges", max_challenges),
+            ("rate_limit", rate_limit),
+            ("max_ai_games", max_ai_games),
         ] {
-            if value.is_some_and(|v| !range.contains(&v)) {
-                return Err(Fail::User(what.into()));
+            if let Some(v) = value {
+                tx.set_server_setting(&ctx.server, key, &v.to_string())?;
             }
         }
-        let replies = self.write(ctx, |tx, now| {
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            if let Some(r) = reminders {
-                tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;
+        if let Some(r) = &tournament_role {
+            tournaments::set_creator_role(tx, &ctx.server, r.as_deref())?;
+        }
+        let mut outs = Vec::new();
+        if server_change {
+            let mut changed = Vec::new();
+            if let Some(r) = &tournament_role {
+                changed.push(match r {
+                    Some(id) => format!("tournament-role set to <@&{}>", escape_markdown(id)),
+                    None => "tournament-role cleared (moderators only)".to_string(),
+                });
             }
             if let Some(d) = default_days {
-                tx.set_server_setting(&ctx.server, "default_days", d.id())?;
-            }
-            if let Some(h) = reminder_hours {
-                tx.set_server_setting(&ctx.server, "reminder_hours", &h.to_string())?;
+                changed.push(format!("default-days set to {}", d.id()));
             }
             for (key, value) in [
-                ("challenge_days", challenge_days),
-                ("max_challenges", max_challenges),
-                ("rate_limit", rate_limit),
-                ("max_ai_games", max_ai_games),
+                ("reminder-hours", reminder_hours),
+                ("challenge-days", challenge_days),
+                ("max-challenges", max_challenges),
+                ("rate-limit", rate_limit),
+                ("max-ai-games", max_ai_games),
             ] {
                 if let Some(v) = value {
-                    tx.set_server_setting(&ctx.server, key, &v.to_string())?;
+                    changed.push(format!("{key} set to {v}"));
                 }
             }
-            if let Some(r) = &tournament_role {
-                tournaments::set_creator_role(tx, &ctx.server, r.as_deref())?;
-            }
-            let mut outs = Vec::new();
-            if server_change {
-                let mut changed = Vec::new();
-                if let Some(r) = &tournament_role {
-                    changed.push(match r {
-                        Some(id) => format!("tournament-role set to <@&{}>", escape_markdown(id)),
-                        None => "tournament-role cleared (moderators only)".to_string(),
-                    });
+            // What the entry is about: the clocks and limits, who may create tournaments,
+            // or both.
+            let clocks = changed.len() > usize::from(tournament_role.is_some());
+            let subject = match (clocks, tournament_role.is_some()) {
+                (true, false) => "the server's clock settings and limits",
+                (false, _) => "who may create tournaments on the server",
+                (true, true) => {
+                    "the server's clock settings and limits, and who may create tournaments"
                 }
-                if let Some(d) = default_days {
-                    changed.push(format!("default-days set to {}", d.id()));
-                }
-                for (key, value) in [
-                    ("reminder-hours", reminder_hours),
-                    ("challenge-days", challenge_days),
-                    ("max-challenges", max_challenges),
-                    ("rate-limit", rate_limit),
-                    ("max-ai-games", max_ai_games),
-                ] {
-                    if let Some(v) = value {
-                        changed.push(format!("{key} set to {v}"));
-                    }
-                }
-                // What the entry is about: the clocks and limits, who may create tournaments,
-                // or both.
-                let clocks = changed.len() > usize::from(tournament_role.is_some());
-                let subject = match (clocks, tournament_role.is_some()) {
-                    (true, false) => "the server's clock settings and limits",
-                    (false, _) => "who may create tournaments on the server",
-                    (true, true) => {
-                        "the server's clock settings and limits, and who may create tournaments"
-                    }
-                };
-                outs.extend(record_action(
-                    tx,
-                    ctx,
-                    "settings",
-                    subject,
-                    &changed.join(", "),
-                    now,
-                )?);
-            }
-            let how = reminders_of(tx, &ctx.user.id)?.id();
-            let days = default_time_control(tx, &ctx.server)?;
-            let hours = server_reminder_hours(tx, &ctx.server)?;
-            let text = format!(
-                "Your reminders: **{how}** (channel, dm or off). Vacation left: {} \
-                 ({VACATION_DAYS} days in any 365 days).\n\
-                 This server: default time control **{}**, first reminder after {} or a quarter \
-                 of the time per move, whichever is later. Challenges expire after {}; each \
-                 player may have {} open, send {} per 10 seconds and play {} against the AI \
-                 at once (Manage Server can change these).",
-                vacation_left(vacation_available(tx, &ctx.user.id, now)?),
-                if days == TimeControl::NoClock {
-                    "none".to_string()
-                } else {
-                    days.to_string()
-                },
-                plural(hours, "hour"),
-                plural(i64::from(lobby::challenge_days(tx, &ctx.server)?), "day"),
-                plural(
-                    i64::from(lobby::max_challenges(tx, &ctx.server)?),
-                    "challenge"
-                ),
-                plural(i64::from(server_rate_limit(tx, &ctx.server)?), "command"),
-                plural(i64::from(ai_games::max_ai_games(tx, &ctx.server)?), "game"),
-            ) + &tournaments::creator_role_text(tx, &ctx.server)?;
-            outs.insert(0, Out::text(Reply::private(text)));
-            Ok(outs)
-        })?;
-        if let Some(limit) = rate_limit {
-            // Committed: the new rate applies from the next command.
-            self.remember_rate_limit(&ctx.server, limit);
+            };
+            outs.extend(record_action(
+                tx,
+                ctx,
+                "settings",
+                subject,
+                &changed.join(", "),
+                now,
+            )?);
         }
-        Ok(replies)
+        let how = reminders_of(tx, &ctx.user.id)?.id();
+        let days = default_time_control(tx, &ctx.server)?;
+        let hours = server_reminder_hours(tx, &ctx.server)?;
+        let text = format!(
+            "Your reminders: **{how}** (channel, dm or off). Vacation left: {} \
+             ({VACATION_DAYS} days in any 365 days).\n\
+             This server: default time control **{}**, first reminder after {} or a quarter \
+             of the time per move, whichever is later. Challenges expire after {}; each \
+             player may have {} open, send {} per 10 seconds and play {} against the AI \
+             at once (Manage Server can change these).",
+            vacation_left(vacation_available(tx, &ctx.user.id, now)?),
+            if days == TimeControl::NoClock {
+                "none".to_string()
+            } else {
+                days.to_string()
+            },
+            plural(hours, "hour"),
+            plural(i64::from(lobby::challenge_days(tx, &ctx.server)?), "day"),
+            plural(
+                i64::from(lobby::max_challenges(tx, &ctx.server)?),
+                "challenge"
+            ),
+            plural(i64::from(server_rate_limit(tx, &ctx.server)?), "command"),
+            plural(i64::from(ai_games::max_ai_games(tx, &ctx.server)?), "game"),
+        ) + &tournaments::creator_role_text(tx, &ctx.server)?;
+        outs.insert(0, Out::text(Reply::private(text)));
+        Ok(outs)
+    })?;
+    if let Some(limit) = rate_limit {
+        // Committed: the new rate applies from the next command.
+        bot.remember_rate_limit(&ctx.server, limit);
     }
+    Ok(replies)
 }

@@ -226,446 +226,444 @@ pub struct CreateOptions {
     pub double: bool,
 }
 
-impl Bot {
-    /// `/tournament create`.
-    pub(crate) fn tournament_create(&self, ctx: &Ctx, options: CreateOptions) -> Outcome<Vec<Out>> {
-        let CreateOptions {
-            name,
-            variant,
-            system,
-            scoring,
-            rounds,
-            days,
-            is_match,
-            rated,
-            max_players,
-            pace,
-            double,
-        } = options;
-        let name = name.trim().to_string();
-        if name.is_empty() {
-            return Err(Fail::User("Give the tournament a name.".into()));
+/// `/tournament create`.
+pub(crate) fn tournament_create(bot: &Bot, ctx: &Ctx, options: CreateOptions) -> Outcome<Vec<Out>> {
+    let CreateOptions {
+        name,
+        variant,
+        system,
+        scoring,
+        rounds,
+        days,
+        is_match,
+        rated,
+        max_players,
+        pace,
+        double,
+    } = options;
+    let name = name.trim().to_string();
+    if name.is_empty() {
+        return Err(Fail::User("Give the tournament a name.".into()));
+    }
+    let format = match system {
+        TournamentSystem::Swiss => TournamentFormat::Swiss,
+        TournamentSystem::RoundRobin => TournamentFormat::RoundRobin,
+        TournamentSystem::Knockout => TournamentFormat::Knockout,
+    };
+    if format != TournamentFormat::RoundRobin && (pace.is_some() || double) {
+        return Err(Fail::User(format!(
+            "`pace` and `double` are for round robins; a {} plays each round when the \
+             previous one has ended.",
+            format_name(format)
+        )));
+    }
+    match (format, rounds) {
+        (TournamentFormat::RoundRobin, Some(_)) => {
+            return Err(Fail::User(
+                "`rounds` is for Swiss tournaments: a round robin plays every pairing of its \
+                 table (n − 1 rounds for n players, n when n is odd; twice that with \
+                 `double`)."
+                    .into(),
+            ))
         }
-        let format = match system {
-            TournamentSystem::Swiss => TournamentFormat::Swiss,
-            TournamentSystem::RoundRobin => TournamentFormat::RoundRobin,
-            TournamentSystem::Knockout => TournamentFormat::Knockout,
-        };
-        if format != TournamentFormat::RoundRobin && (pace.is_some() || double) {
+        (TournamentFormat::Knockout, Some(_)) => {
+            return Err(Fail::User(
+                "`rounds` is for Swiss tournaments: a knockout plays until one player is \
+                 left (⌈log2 n⌉ rounds for n players)."
+                    .into(),
+            ))
+        }
+        (_, Some(r)) if !(1..=MAX_SWISS_ROUNDS).contains(&r) => {
             return Err(Fail::User(format!(
-                "`pace` and `double` are for round robins; a {} plays each round when the \
-                 previous one has ended.",
-                format_name(format)
-            )));
+                "A Swiss has 1 to {MAX_SWISS_ROUNDS} rounds."
+            )))
         }
-        match (format, rounds) {
-            (TournamentFormat::RoundRobin, Some(_)) => {
-                return Err(Fail::User(
-                    "`rounds` is for Swiss tournaments: a round robin plays every pairing of its \
-                     table (n − 1 rounds for n players, n when n is odd; twice that with \
-                     `double`)."
-                        .into(),
-                ))
+        _ => {}
+    }
+    let cap = player_cap(format);
+    if let Some(n) = max_players.filter(|&n| n > cap) {
+        return Err(Fail::User(format!(
+            "A {} takes at most {cap} players, so `max-players` can be at most {cap} (not \
+             {n}); leave it out for {cap}.",
+            format_name(format)
+        )));
+    }
+    let scoring = scoring.unwrap_or(Scoring::Kingdoms);
+    GameOptions::with(variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
+    // docs/rules.md §10 (knockout): every knockout tie is a two-game match.
+    let is_match = is_match || format == TournamentFormat::Knockout;
+    let pace = pace.unwrap_or(Pace::AllAtOnce);
+    let rated = rated.unwrap_or(true);
+    bot.write(ctx, |tx, now| {
+        // By default only moderators create tournaments; `/settings tournament-role`
+        // names a role whose members may too.
+        let role = creator_role(tx, &ctx.server)?;
+        if !ctx.moderator && !role.as_ref().is_some_and(|r| ctx.roles.contains(r)) {
+            return Err(Fail::User(match role {
+                Some(r) => format!(
+                    "Only moderators (Manage Messages) and members with <@&{r}> can create \
+                     tournaments on this server."
+                ),
+                None => "Only moderators (Manage Messages) can create tournaments on this \
+                         server."
+                    .into(),
+            }));
+        }
+        let days = match days {
+            Some(d) => d,
+            None => default_time_control(tx, &ctx.server)?,
+        };
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let id = tx.insert_tournament(
+            &NewTournament {
+                server_id: &ctx.server,
+                channel_id: &ctx.channel,
+                creator_id: &ctx.user.id,
+                name: &name,
+                format,
+                variant,
+                scoring,
+                days_per_move: days.days(),
+                rated,
+                is_match,
+                double_rr: double,
+                max_players,
+                pace,
+                rounds,
+            },
+            now,
+        )?;
+        let t = read_tournament(tx, id)?;
+        let mut b = Builder::new().text(format!(
+            "**Tournament #{id}: {}** · {}",
+            escape_markdown(&name),
+            options_text(&t)
+        ));
+        b = b
+            .text("\nOrganised by ")
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(format!(
+                ". Sign up with `/tournament join id:{id}`; the organiser starts it with \
+                 `/tournament start id:{id}`. Each game is played in a thread of this channel."
+            ));
+        Ok(vec![Out::text(b.build())])
+    })
+}
+
+/// `/tournament join`: signs up for an open tournament, or joins a running Swiss late
+/// (docs/rules.md §10, Swiss: until round 2 is paired; the missed round scores 0 and is unplayed).
+pub(crate) fn tournament_join(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        // The channel's open tournament, else its running one (a late entry).
+        let t = find(tx, ctx, id, &[TournamentStatus::Open])
+            .or_else(|e| find(tx, ctx, id, &[TournamentStatus::Running]).map_err(|_| e))?;
+        let late = match t.status {
+            TournamentStatus::Open => false,
+            TournamentStatus::Running => {
+                late_entry_open(tx, &t)?;
+                true
             }
-            (TournamentFormat::Knockout, Some(_)) => {
-                return Err(Fail::User(
-                    "`rounds` is for Swiss tournaments: a knockout plays until one player is \
-                     left (⌈log2 n⌉ rounds for n players)."
-                        .into(),
-                ))
-            }
-            (_, Some(r)) if !(1..=MAX_SWISS_ROUNDS).contains(&r) => {
+            _ => {
                 return Err(Fail::User(format!(
-                    "A Swiss has 1 to {MAX_SWISS_ROUNDS} rounds."
+                    "{} is no longer taking sign-ups.",
+                    title(&t)
                 )))
             }
-            _ => {}
-        }
-        let cap = player_cap(format);
-        if let Some(n) = max_players.filter(|&n| n > cap) {
+        };
+        let players = tx.entrants(t.id)?;
+        if players.iter().any(|p| p.user_id == ctx.user.id) {
             return Err(Fail::User(format!(
-                "A {} takes at most {cap} players, so `max-players` can be at most {cap} (not \
-                 {n}); leave it out for {cap}.",
-                format_name(format)
+                "You are already signed up for {}.",
+                title(&t)
             )));
         }
-        let scoring = scoring.unwrap_or(Scoring::Kingdoms);
-        GameOptions::with(variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
-        // docs/rules.md §10 (knockout): every knockout tie is a two-game match.
-        let is_match = is_match || format == TournamentFormat::Knockout;
-        let pace = pace.unwrap_or(Pace::AllAtOnce);
-        let rated = rated.unwrap_or(true);
-        self.write(ctx, |tx, now| {
-            // By default only moderators create tournaments; `/settings tournament-role`
-            // names a role whose members may too.
-            let role = creator_role(tx, &ctx.server)?;
-            if !ctx.moderator && !role.as_ref().is_some_and(|r| ctx.roles.contains(r)) {
-                return Err(Fail::User(match role {
-                    Some(r) => format!(
-                        "Only moderators (Manage Messages) and members with <@&{r}> can create \
-                         tournaments on this server."
-                    ),
-                    None => "Only moderators (Manage Messages) can create tournaments on this \
-                             server."
-                        .into(),
-                }));
+        // A round robin of 64 plays 2,016 games, all started at once by default
+        // (`bench tournament`: 0.4 s in one transaction); more is not offered.
+        let cap = player_cap(t.format);
+        if let Some(max) = t.max_players.map_or(Some(cap), |m| Some(m.min(cap))) {
+            if players.len() as u32 >= max {
+                return Err(Fail::User(format!(
+                    "{} is full ({max} players).",
+                    title(&t)
+                )));
             }
-            let days = match days {
-                Some(d) => d,
-                None => default_time_control(tx, &ctx.server)?,
-            };
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            let id = tx.insert_tournament(
-                &NewTournament {
-                    server_id: &ctx.server,
-                    channel_id: &ctx.channel,
-                    creator_id: &ctx.user.id,
-                    name: &name,
-                    format,
-                    variant,
-                    scoring,
-                    days_per_move: days.days(),
-                    rated,
-                    is_match,
-                    double_rr: double,
-                    max_players,
-                    pace,
-                    rounds,
-                },
-                now,
-            )?;
-            let t = read_tournament(tx, id)?;
-            let mut b = Builder::new().text(format!(
-                "**Tournament #{id}: {}** · {}",
-                escape_markdown(&name),
-                options_text(&t)
+        }
+        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        tx.insert_entrant(t.id, &ctx.user.id, now)?;
+        let n = players.len() + 1;
+        let mut b = Builder::new().user(&ctx.user.id, &ctx.user.name);
+        if late {
+            let seed = reseed_with_late_entrant(tx, &t, &ctx.user.id)?;
+            b = b.text(format!(
+                " joins {} late, as seed {seed} of {n}: round 1 counts as 0 points \
+                 (unplayed); they are paired from round 2.",
+                title(&t)
             ));
-            b = b
-                .text("\nOrganised by ")
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(format!(
-                    ". Sign up with `/tournament join id:{id}`; the organiser starts it with \
-                     `/tournament start id:{id}`. Each game is played in a thread of this channel."
-                ));
-            Ok(vec![Out::text(b.build())])
-        })
-    }
-
-    /// `/tournament join`: signs up for an open tournament, or joins a running Swiss late
-    /// (docs/rules.md §10, Swiss: until round 2 is paired; the missed round scores 0 and is unplayed).
-    pub(crate) fn tournament_join(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, now| {
-            // The channel's open tournament, else its running one (a late entry).
-            let t = find(tx, ctx, id, &[TournamentStatus::Open])
-                .or_else(|e| find(tx, ctx, id, &[TournamentStatus::Running]).map_err(|_| e))?;
-            let late = match t.status {
-                TournamentStatus::Open => false,
-                TournamentStatus::Running => {
-                    late_entry_open(tx, &t)?;
-                    true
-                }
-                _ => {
-                    return Err(Fail::User(format!(
-                        "{} is no longer taking sign-ups.",
-                        title(&t)
-                    )))
-                }
-            };
-            let players = tx.entrants(t.id)?;
-            if players.iter().any(|p| p.user_id == ctx.user.id) {
-                return Err(Fail::User(format!(
-                    "You are already signed up for {}.",
-                    title(&t)
-                )));
-            }
-            // A round robin of 64 plays 2,016 games, all started at once by default
-            // (`bench tournament`: 0.4 s in one transaction); more is not offered.
-            let cap = player_cap(t.format);
-            if let Some(max) = t.max_players.map_or(Some(cap), |m| Some(m.min(cap))) {
-                if players.len() as u32 >= max {
-                    return Err(Fail::User(format!(
-                        "{} is full ({max} players).",
-                        title(&t)
-                    )));
-                }
-            }
-            tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-            tx.insert_entrant(t.id, &ctx.user.id, now)?;
-            let n = players.len() + 1;
-            let mut b = Builder::new().user(&ctx.user.id, &ctx.user.name);
-            if late {
-                let seed = reseed_with_late_entrant(tx, &t, &ctx.user.id)?;
-                b = b.text(format!(
-                    " joins {} late, as seed {seed} of {n}: round 1 counts as 0 points \
-                     (unplayed); they are paired from round 2.",
-                    title(&t)
-                ));
-            } else {
-                b = b.text(format!(
-                    " joined {}: {n} player{} signed up.",
-                    title(&t),
-                    if n == 1 { "" } else { "s" }
-                ));
-            }
-            Ok(vec![Out::text(b.build())])
-        })
-    }
-
-    /// `/tournament leave`.
-    pub(crate) fn tournament_leave(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, _now| {
-            let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
-            if t.status != TournamentStatus::Open {
-                return Err(Fail::User(format!(
-                    "{} has started: ask the organiser to `/tournament withdraw` you, or withdraw \
-                     yourself with `/tournament withdraw`.",
-                    title(&t)
-                )));
-            }
-            if !tx.delete_entrant(t.id, &ctx.user.id)? {
-                return Err(Fail::User(format!(
-                    "You are not signed up for {}.",
-                    title(&t)
-                )));
-            }
-            let reply = Builder::new()
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(format!(" left {}.", title(&t)))
-                .build();
-            Ok(vec![Out::text(reply)])
-        })
-    }
-
-    /// `/tournament cancel`.
-    pub(crate) fn tournament_cancel(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, now| {
-            let t = find(
-                tx,
-                ctx,
-                id,
-                &[TournamentStatus::Open, TournamentStatus::Running],
-            )?;
-            organiser_only(ctx, &t, "call it off")?;
-            if matches!(
-                t.status,
-                TournamentStatus::Finished | TournamentStatus::Cancelled
-            ) {
-                return Err(Fail::User(format!("{} is already over.", title(&t))));
-            }
-            tx.set_tournament_status(t.id, TournamentStatus::Cancelled, now)?;
-            // Its games in progress end without a result.
-            let mut aborted = 0;
-            let s = self.session(tx, now);
-            for p in tx.pairings(t.id, None)? {
-                for g in tx.pairing_games(p.id)? {
-                    if g.status == GameStatus::Active {
-                        // Nothing is announced per game: the message below says it.
-                        let l = load_game(tx, g)?;
-                        lifecycle::aborted(&s, &l, EndCause::TournamentCancelled, Builder::new())?;
-                        aborted += 1;
-                    }
-                }
-                if let Some(m) = p.match_id {
-                    tx.finish_match(m, now)?;
-                }
-            }
-            let mut b = Builder::new()
-                .text(format!("{} is called off by ", title(&t)))
-                .user(&ctx.user.id, &ctx.user.name)
-                .text(".");
-            if aborted > 0 {
-                b = b.text(format!(
-                    " Its {} in progress end{} without a result.",
-                    crate::bot::time::plural(aborted, "game"),
-                    if aborted == 1 { "s" } else { "" }
-                ));
-            }
-            let mut reply = b.build();
-            reply.channel = Some(t.channel_id.clone());
-            let mut outs = vec![Out::text(reply)];
-            outs.extend(audit_if_moderator(
-                tx,
-                ctx,
-                &t,
-                "tournament-cancel",
-                &format!(
-                    "called off; {} in progress ended without a result",
-                    crate::bot::time::plural(aborted, "game")
-                ),
-                now,
-            )?);
-            Ok(outs)
-        })
-    }
-
-    /// `/tournament start`: seeds by rating, stores the pairings, opens the first games.
-    pub(crate) fn tournament_start(&self, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
-        self.write(ctx, |tx, now| {
-            let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
-            organiser_only(ctx, &t, "start it")?;
-            if t.status != TournamentStatus::Open {
-                return Err(Fail::User(format!("{} has already started.", title(&t))));
-            }
-            let mut players = tx.entrants(t.id)?;
-            if players.len() < 2 {
-                return Err(Fail::User(format!(
-                    "{} needs at least two players to start; {} signed up.",
-                    title(&t),
-                    players.len()
-                )));
-            }
-            // docs/rules.md §10 (round robin, knockout): seeds by rating (highest first), then the earlier sign-up.
-            for p in &mut players {
-                p.rating = tx
-                    .rating(&t.server_id, t.variant.id(), &p.user_id)?
-                    .map_or(UNRATED, |r| r.rating.round() as i32);
-            }
-            players.sort_by_key(|p| (-p.rating, p.signup));
-            for (i, p) in players.iter().enumerate() {
-                tx.seed_entrant(t.id, &p.user_id, p.rating, i as u32 + 1)?;
-            }
-            let user = |seed: u32| players[seed as usize - 1].user_id.as_str();
-            let n = players.len() as u32;
-            let mut cut = None;
-            let total = match t.format {
-                TournamentFormat::RoundRobin => {
-                    let table = if t.double_rr {
-                        double_round_robin(n)
-                    } else {
-                        single_round_robin(n)
-                    };
-                    for (r, round) in table.iter().enumerate() {
-                        for (b, tp) in round.iter().enumerate() {
-                            let (p0, p1) = match *tp {
-                                TablePairing::Game { first, second } => {
-                                    (user(first), Some(user(second)))
-                                }
-                                TablePairing::Bye { player } => (user(player), None),
-                            };
-                            insert_pairing(tx, &t, r as u32 + 1, b as u32 + 1, p0, p1, now)?;
-                        }
-                    }
-                    table.len() as u32
-                }
-                TournamentFormat::Knockout => {
-                    let bracket = Bracket::new(n)
-                        .ok_or_else(|| Fail::User("A knockout needs two players.".into()))?;
-                    for (b, tie) in bracket.first_round().iter().enumerate() {
-                        let (p0, p1) = match *tie {
-                            Tie::Match { high, low } => (user(high), Some(user(low))),
-                            Tie::Bye { seed } => (user(seed), None),
-                        };
-                        insert_pairing(tx, &t, 1, b as u32 + 1, p0, p1, now)?;
-                    }
-                    bracket.rounds()
-                }
-                // docs/rules.md §10 (Swiss): the rounds chosen at creation, else ⌈log2 n⌉ + 1; at most
-                // n − 1 (with fewer players no pairing avoids rematches). Each round is
-                // paired by `advance` when the previous one has ended.
-                TournamentFormat::Swiss => {
-                    let most = n - 1;
-                    let asked = t.total_rounds.unwrap_or_else(|| default_swiss_rounds(n));
-                    if asked > most {
-                        cut = Some(asked);
-                    }
-                    asked.min(most)
-                }
-            };
-            tx.start_tournament(t.id, total, now)?;
-            let mut b = Builder::new().text(format!(
-                "{} starts: {n} players, {total} round{}. Seeds: ",
+        } else {
+            b = b.text(format!(
+                " joined {}: {n} player{} signed up.",
                 title(&t),
-                if total == 1 { "" } else { "s" }
+                if n == 1 { "" } else { "s" }
             ));
-            for (i, p) in players.iter().enumerate() {
-                if i > 0 {
-                    b = b.text(", ");
-                }
-                b = b
-                    .text(format!("{}. ", i + 1))
-                    .user(&p.user_id, &user_name(tx, &p.user_id)?)
-                    .text(format!(" ({})", p.rating));
-            }
-            b = b.text(".");
-            if let Some(asked) = cut {
-                b = b.text(format!(
-                    " ({asked} rounds were asked for, but {n} players can meet each other in at \
-                     most {total}.)"
-                ));
-            }
-            let mut reply = b.build();
-            reply.channel = Some(t.channel_id.clone());
-            let mut outs = vec![Out::text(reply)];
-            outs.extend(audit_if_moderator(
-                tx,
-                ctx,
-                &t,
-                "tournament-start",
-                &format!("started with {n} players"),
-                now,
-            )?);
-            outs.extend(advance(&self.session(tx, now), t.id)?);
-            Ok(outs)
-        })
-    }
+        }
+        Ok(vec![Out::text(b.build())])
+    })
+}
 
-    /// `/tournament withdraw [player]`: the organiser withdraws anyone, a player themselves.
-    pub(crate) fn tournament_withdraw(
-        &self,
-        ctx: &Ctx,
-        player: Option<User>,
-        id: Option<i64>,
-    ) -> Outcome<Vec<Out>> {
-        let who = player.unwrap_or_else(|| ctx.user.clone());
-        self.write(ctx, |tx, now| {
-            let t = find(tx, ctx, id, &[TournamentStatus::Running])?;
-            if who.id != ctx.user.id {
-                organiser_only(ctx, &t, "withdraw another player")?;
+/// `/tournament leave`.
+pub(crate) fn tournament_leave(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, _now| {
+        let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
+        if t.status != TournamentStatus::Open {
+            return Err(Fail::User(format!(
+                "{} has started: ask the organiser to `/tournament withdraw` you, or withdraw \
+                 yourself with `/tournament withdraw`.",
+                title(&t)
+            )));
+        }
+        if !tx.delete_entrant(t.id, &ctx.user.id)? {
+            return Err(Fail::User(format!(
+                "You are not signed up for {}.",
+                title(&t)
+            )));
+        }
+        let reply = Builder::new()
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(format!(" left {}.", title(&t)))
+            .build();
+        Ok(vec![Out::text(reply)])
+    })
+}
+
+/// `/tournament cancel`.
+pub(crate) fn tournament_cancel(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        let t = find(
+            tx,
+            ctx,
+            id,
+            &[TournamentStatus::Open, TournamentStatus::Running],
+        )?;
+        organiser_only(ctx, &t, "call it off")?;
+        if matches!(
+            t.status,
+            TournamentStatus::Finished | TournamentStatus::Cancelled
+        ) {
+            return Err(Fail::User(format!("{} is already over.", title(&t))));
+        }
+        tx.set_tournament_status(t.id, TournamentStatus::Cancelled, now)?;
+        // Its games in progress end without a result.
+        let mut aborted = 0;
+        let s = bot.session(tx, now);
+        for p in tx.pairings(t.id, None)? {
+            for g in tx.pairing_games(p.id)? {
+                if g.status == GameStatus::Active {
+                    // Nothing is announced per game: the message below says it.
+                    let l = load_game(tx, g)?;
+                    lifecycle::aborted(&s, &l, EndCause::TournamentCancelled, Builder::new())?;
+                    aborted += 1;
+                }
             }
-            if t.status != TournamentStatus::Running {
-                return Err(Fail::User(format!(
-                    "{} is not running: before the start a player uses `/tournament leave`.",
-                    title(&t)
-                )));
+            if let Some(m) = p.match_id {
+                tx.finish_match(m, now)?;
             }
-            let entrant = tx
-                .entrants(t.id)?
-                .into_iter()
-                .find(|p| p.user_id == who.id)
-                .ok_or_else(|| {
-                    Fail::User(format!(
-                        "{} is not playing in {}.",
-                        escape_markdown(&who.name),
-                        title(&t)
-                    ))
-                })?;
-            if entrant.withdrawn_at.is_some() {
-                return Err(Fail::User(format!(
-                    "{} is already withdrawn from {}.",
+        }
+        let mut b = Builder::new()
+            .text(format!("{} is called off by ", title(&t)))
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(".");
+        if aborted > 0 {
+            b = b.text(format!(
+                " Its {} in progress end{} without a result.",
+                crate::bot::time::plural(aborted, "game"),
+                if aborted == 1 { "s" } else { "" }
+            ));
+        }
+        let mut reply = b.build();
+        reply.channel = Some(t.channel_id.clone());
+        let mut outs = vec![Out::text(reply)];
+        outs.extend(audit_if_moderator(
+            tx,
+            ctx,
+            &t,
+            "tournament-cancel",
+            &format!(
+                "called off; {} in progress ended without a result",
+                crate::bot::time::plural(aborted, "game")
+            ),
+            now,
+        )?);
+        Ok(outs)
+    })
+}
+
+/// `/tournament start`: seeds by rating, stores the pairings, opens the first games.
+pub(crate) fn tournament_start(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
+        organiser_only(ctx, &t, "start it")?;
+        if t.status != TournamentStatus::Open {
+            return Err(Fail::User(format!("{} has already started.", title(&t))));
+        }
+        let mut players = tx.entrants(t.id)?;
+        if players.len() < 2 {
+            return Err(Fail::User(format!(
+                "{} needs at least two players to start; {} signed up.",
+                title(&t),
+                players.len()
+            )));
+        }
+        // docs/rules.md §10 (round robin, knockout): seeds by rating (highest first), then the earlier sign-up.
+        for p in &mut players {
+            p.rating = tx
+                .rating(&t.server_id, t.variant.id(), &p.user_id)?
+                .map_or(UNRATED, |r| r.rating.round() as i32);
+        }
+        players.sort_by_key(|p| (-p.rating, p.signup));
+        for (i, p) in players.iter().enumerate() {
+            tx.seed_entrant(t.id, &p.user_id, p.rating, i as u32 + 1)?;
+        }
+        let user = |seed: u32| players[seed as usize - 1].user_id.as_str();
+        let n = players.len() as u32;
+        let mut cut = None;
+        let total = match t.format {
+            TournamentFormat::RoundRobin => {
+                let table = if t.double_rr {
+                    double_round_robin(n)
+                } else {
+                    single_round_robin(n)
+                };
+                for (r, round) in table.iter().enumerate() {
+                    for (b, tp) in round.iter().enumerate() {
+                        let (p0, p1) = match *tp {
+                            TablePairing::Game { first, second } => {
+                                (user(first), Some(user(second)))
+                            }
+                            TablePairing::Bye { player } => (user(player), None),
+                        };
+                        insert_pairing(tx, &t, r as u32 + 1, b as u32 + 1, p0, p1, now)?;
+                    }
+                }
+                table.len() as u32
+            }
+            TournamentFormat::Knockout => {
+                let bracket = Bracket::new(n)
+                    .ok_or_else(|| Fail::User("A knockout needs two players.".into()))?;
+                for (b, tie) in bracket.first_round().iter().enumerate() {
+                    let (p0, p1) = match *tie {
+                        Tie::Match { high, low } => (user(high), Some(user(low))),
+                        Tie::Bye { seed } => (user(seed), None),
+                    };
+                    insert_pairing(tx, &t, 1, b as u32 + 1, p0, p1, now)?;
+                }
+                bracket.rounds()
+            }
+            // docs/rules.md §10 (Swiss): the rounds chosen at creation, else ⌈log2 n⌉ + 1; at most
+            // n − 1 (with fewer players no pairing avoids rematches). Each round is
+            // paired by `advance` when the previous one has ended.
+            TournamentFormat::Swiss => {
+                let most = n - 1;
+                let asked = t.total_rounds.unwrap_or_else(|| default_swiss_rounds(n));
+                if asked > most {
+                    cut = Some(asked);
+                }
+                asked.min(most)
+            }
+        };
+        tx.start_tournament(t.id, total, now)?;
+        let mut b = Builder::new().text(format!(
+            "{} starts: {n} players, {total} round{}. Seeds: ",
+            title(&t),
+            if total == 1 { "" } else { "s" }
+        ));
+        for (i, p) in players.iter().enumerate() {
+            if i > 0 {
+                b = b.text(", ");
+            }
+            b = b
+                .text(format!("{}. ", i + 1))
+                .user(&p.user_id, &user_name(tx, &p.user_id)?)
+                .text(format!(" ({})", p.rating));
+        }
+        b = b.text(".");
+        if let Some(asked) = cut {
+            b = b.text(format!(
+                " ({asked} rounds were asked for, but {n} players can meet each other in at \
+                 most {total}.)"
+            ));
+        }
+        let mut reply = b.build();
+        reply.channel = Some(t.channel_id.clone());
+        let mut outs = vec![Out::text(reply)];
+        outs.extend(audit_if_moderator(
+            tx,
+            ctx,
+            &t,
+            "tournament-start",
+            &format!("started with {n} players"),
+            now,
+        )?);
+        outs.extend(advance(&bot.session(tx, now), t.id)?);
+        Ok(outs)
+    })
+}
+
+/// `/tournament withdraw [player]`: the organiser withdraws anyone, a player themselves.
+pub(crate) fn tournament_withdraw(
+    bot: &Bot,
+    ctx: &Ctx,
+    player: Option<User>,
+    id: Option<i64>,
+) -> Outcome<Vec<Out>> {
+    let who = player.unwrap_or_else(|| ctx.user.clone());
+    bot.write(ctx, |tx, now| {
+        let t = find(tx, ctx, id, &[TournamentStatus::Running])?;
+        if who.id != ctx.user.id {
+            organiser_only(ctx, &t, "withdraw another player")?;
+        }
+        if t.status != TournamentStatus::Running {
+            return Err(Fail::User(format!(
+                "{} is not running: before the start a player uses `/tournament leave`.",
+                title(&t)
+            )));
+        }
+        let entrant = tx
+            .entrants(t.id)?
+            .into_iter()
+            .find(|p| p.user_id == who.id)
+            .ok_or_else(|| {
+                Fail::User(format!(
+                    "{} is not playing in {}.",
                     escape_markdown(&who.name),
                     title(&t)
-                )));
-            }
-            let by = if who.id == ctx.user.id {
-                "at their own request".to_string()
-            } else {
-                format!("by {}", escape_markdown(&ctx.user.name))
-            };
-            let mut outs = withdraw(&self.session(tx, now), &t, &who.id, &by)?;
-            if who.id != ctx.user.id {
-                outs.extend(audit_if_moderator(
-                    tx,
-                    ctx,
-                    &t,
-                    "tournament-withdraw",
-                    &format!("withdrew {}", escape_markdown(&who.name)),
-                    now,
-                )?);
-            }
-            outs.extend(advance(&self.session(tx, now), t.id)?);
-            Ok(outs)
-        })
-    }
+                ))
+            })?;
+        if entrant.withdrawn_at.is_some() {
+            return Err(Fail::User(format!(
+                "{} is already withdrawn from {}.",
+                escape_markdown(&who.name),
+                title(&t)
+            )));
+        }
+        let by = if who.id == ctx.user.id {
+            "at their own request".to_string()
+        } else {
+            format!("by {}", escape_markdown(&ctx.user.name))
+        };
+        let mut outs = withdraw(&bot.session(tx, now), &t, &who.id, &by)?;
+        if who.id != ctx.user.id {
+            outs.extend(audit_if_moderator(
+                tx,
+                ctx,
+                &t,
+                "tournament-withdraw",
+                &format!("withdrew {}", escape_markdown(&who.name)),
+                now,
+            )?);
+        }
+        outs.extend(advance(&bot.session(tx, now), t.id)?);
+        Ok(outs)
+    })
 }
 
 #[cfg(test)]

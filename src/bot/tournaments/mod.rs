@@ -11,12 +11,12 @@
 //! runner ([`results`], [`runner`]), the presentation ([`presentation`]) and the model read
 //! from the store with its TRF-16 mapping ([`model`]).
 
-mod commands;
-mod model;
-mod presentation;
-mod results;
-mod runner;
-mod views;
+pub(crate) mod commands;
+pub(crate) mod model;
+pub(crate) mod presentation;
+pub(crate) mod results;
+pub(crate) mod runner;
+pub(crate) mod views;
 
 pub(crate) use commands::{creator_role_text, parse_role, set_creator_role};
 pub use commands::{CreateOptions, TournamentSystem};

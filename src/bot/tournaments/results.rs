@@ -24,7 +24,7 @@ enum MatchState {
 }
 
 /// Subscriber: after a tournament game's result (not a withdrawal: that settles its pairings
-/// itself), the tournament moves on ([`Bot::tournament_game_over`]).
+/// itself), the tournament moves on ([`tournament_game_over`]).
 pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> Outcome<()> {
     if let (Some(o), false) = (e.outcome, e.reason == EndCause::Withdrawn) {
         let game = &e.game.game;
