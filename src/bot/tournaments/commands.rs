@@ -115,6 +115,24 @@ fn is_organiser(ctx: &Ctx, t: &TournamentRow) -> bool {
 
 /// An organiser's action taken by a moderator's right (not the tournament's creator) goes in
 /// the audit log like every moderator action; the entry for the log channel, if any.
+/// An organiser's action (`what`: the audit log's action and detail) announced by `b` in the
+/// tournament's channel, and recorded in the audit log when a moderator who is not the
+/// organiser took it.
+fn announce_action(
+    tx: &Tx,
+    ctx: &Ctx,
+    t: &TournamentRow,
+    b: Builder,
+    what: (&str, &str),
+    now: i64,
+) -> Outcome<Vec<Out>> {
+    let mut reply = b.build();
+    reply.channel = Some(t.channel_id.clone());
+    let mut outs = vec![Out::text(reply)];
+    outs.extend(audit_if_moderator(tx, ctx, t, what.0, what.1, now)?);
+    Ok(outs)
+}
+
 fn audit_if_moderator(
     tx: &Tx,
     ctx: &Ctx,
@@ -479,21 +497,11 @@ pub(crate) fn tournament_cancel(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcom
                 if aborted == 1 { "s" } else { "" }
             ));
         }
-        let mut reply = b.build();
-        reply.channel = Some(t.channel_id.clone());
-        let mut outs = vec![Out::text(reply)];
-        outs.extend(audit_if_moderator(
-            tx,
-            ctx,
-            &t,
-            "tournament-cancel",
-            &format!(
-                "called off; {} in progress ended without a result",
-                crate::bot::time::plural(aborted, "game")
-            ),
-            now,
-        )?);
-        Ok(outs)
+        let detail = format!(
+            "called off; {} in progress ended without a result",
+            crate::bot::time::plural(aborted, "game")
+        );
+        announce_action(tx, ctx, &t, b, ("tournament-cancel", &detail), now)
     })
 }
 
@@ -592,17 +600,8 @@ pub(crate) fn tournament_start(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome
                  most {total}.)"
             ));
         }
-        let mut reply = b.build();
-        reply.channel = Some(t.channel_id.clone());
-        let mut outs = vec![Out::text(reply)];
-        outs.extend(audit_if_moderator(
-            tx,
-            ctx,
-            &t,
-            "tournament-start",
-            &format!("started with {n} players"),
-            now,
-        )?);
+        let detail = format!("started with {n} players");
+        let mut outs = announce_action(tx, ctx, &t, b, ("tournament-start", &detail), now)?;
         outs.extend(advance(&bot.session(tx, now), t.id)?);
         Ok(outs)
     })
