@@ -91,12 +91,16 @@ impl Session<'_> {
 
     /// The subscribers of [`GameEnded`], in order; each run is noted with [`Session::traced`].
     pub fn game_ended_subscribers(&self) -> &'static [Subscriber] {
-        self.bot.game_ended_subscribers()
+        self.bot.game_ended
     }
 
     /// Notes that `subscriber` ran for `game` (when the bot traces them).
     pub fn traced(&self, game: i64, subscriber: &'static str) {
-        self.bot.traced(game, subscriber)
+        if let Some(t) = &self.bot.trace {
+            t.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((game, subscriber));
+        }
     }
 }
 
@@ -227,23 +231,9 @@ impl Bot {
         }
     }
 
-    /// The subscribers of [`GameEnded`], in order.
-    pub(crate) fn game_ended_subscribers(&self) -> &'static [Subscriber] {
-        self.game_ended
-    }
-
     /// The names of what reacts to a game's end, in the order it runs.
     pub fn game_end_subscribers(&self) -> Vec<&'static str> {
         self.game_ended.iter().map(|(name, _)| *name).collect()
-    }
-
-    /// Notes that `subscriber` ran for `game` (when tracing).
-    pub(crate) fn traced(&self, game: i64, subscriber: &'static str) {
-        if let Some(t) = &self.trace {
-            t.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((game, subscriber));
-        }
     }
 
     /// The session of a change running in `tx` at `now`.
@@ -771,11 +761,7 @@ pub(crate) fn server_number(tx: &Tx, server: &str, key: &str, default: u32) -> O
 
 /// The server's command rate limit: commands per user per 10 seconds.
 pub(crate) fn server_rate_limit(tx: &Tx, server: &str) -> Outcome<u32> {
-    Ok(tx
-        .server_setting(server, "rate_limit")?
-        .and_then(|n| n.parse::<u32>().ok())
-        .filter(|n| *n >= 1)
-        .unwrap_or(DEFAULT_RATE_LIMIT))
+    server_number(tx, server, "rate_limit", DEFAULT_RATE_LIMIT)
 }
 
 /// The server's default time control.
