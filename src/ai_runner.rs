@@ -20,6 +20,7 @@
 use crate::ai::{analyse, think, Limit};
 use crate::bot::{AiTurn, AnalysisJob, Bot, Reply};
 use crate::game::Move;
+use crate::store::GameId;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -190,7 +191,7 @@ pub struct AiRunner {
     settings: AiSettings,
     permits: Arc<Semaphore>,
     /// The games being searched now (one search per game at a time).
-    busy: Mutex<HashSet<i64>>,
+    busy: Mutex<HashSet<GameId>>,
     /// Analyses run one at a time, beside the AI's moves.
     analyses: Mutex<AnalysisQueue>,
     replies: mpsc::UnboundedSender<Vec<Reply>>,
@@ -298,7 +299,7 @@ impl AiRunner {
     }
 
     /// [`AiRunner::kick`], leaving out the search of `skip` (a game and ply just refused).
-    fn kick_but(self: &Arc<Self>, skip: Option<(i64, u32)>) {
+    fn kick_but(self: &Arc<Self>, skip: Option<(GameId, u32)>) {
         let runner = self.clone();
         tokio::spawn(async move {
             let bot = runner.bot.clone();
@@ -336,7 +337,7 @@ impl AiRunner {
                 })
                 .await
                 .unwrap_or_else(|e| {
-                    tracing::error!(error = %e, game, "the AI's search panicked");
+                    tracing::error!(error = %e, game = game.0, "the AI's search panicked");
                     Vec::new()
                 })
             }

@@ -18,16 +18,13 @@ const CH: &str = "table";
 /// A generous time limit per search: levels 1 to 4 stop at their budget long before it.
 const MS: u64 = 60_000;
 
-fn analyse_cmd(id: i64, level: Option<u32>) -> Command {
-    Command::Analyse {
-        id: GameId(id),
-        level,
-    }
+fn analyse_cmd(id: GameId, level: Option<u32>) -> Command {
+    Command::Analyse { id, level }
 }
 
 /// Plays a whole random game of `variant` between aoife (Red or the attackers, first) and
 /// brian in channel `ch`; its id. `finish`: play it to its end (else leave it in progress).
-fn game(h: &Harness, variant: Variant, ch: &str, seed: u64, finish: bool) -> i64 {
+fn game(h: &Harness, variant: Variant, ch: &str, seed: u64, finish: bool) -> GameId {
     game_on(h, "server", variant, ch, seed, finish)
 }
 
@@ -40,7 +37,14 @@ fn on(server: &str, who: &str, ch: &str) -> Ctx {
 }
 
 /// [`game`] on `server`.
-fn game_on(h: &Harness, server: &str, variant: Variant, ch: &str, seed: u64, finish: bool) -> i64 {
+fn game_on(
+    h: &Harness,
+    server: &str,
+    variant: Variant,
+    ch: &str,
+    seed: u64,
+    finish: bool,
+) -> GameId {
     let send = |who: &str, cmd: Command| h.bot.handle(&on(server, who, ch), cmd);
     let r = send(
         "aoife",
@@ -86,13 +90,13 @@ fn game_on(h: &Harness, server: &str, variant: Variant, ch: &str, seed: u64, fin
     g.id
 }
 
-fn analysis_row(h: &Harness, game: i64, level: u8) -> Option<AnalysisRow> {
+fn analysis_row(h: &Harness, game: GameId, level: u8) -> Option<AnalysisRow> {
     let mut s = Store::open(h.db()).unwrap();
     s.read(|tx| tx.analysis_of(game, level)).unwrap()
 }
 
 /// The stored moves of a game, as moves.
-fn moves_of(h: &Harness, game: i64) -> (Position, Vec<Move>) {
+fn moves_of(h: &Harness, game: GameId) -> (Position, Vec<Move>) {
     let (g, notation, _) = stored(&h.db(), game);
     let start = Position::new(g.options);
     let mut pos = start.clone();
@@ -127,7 +131,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     assert!(
         progress
             .plain_text()
-            .starts_with(&format!("Analysing game {id} at level 1: 0 of ")),
+            .starts_with(&format!("Analysing game {} at level 1: 0 of ", id.0)),
         "{}",
         progress.plain_text()
     );
@@ -174,7 +178,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     assert!(shares.windows(2).all(|w| w[0] < w[1]), "{shares:?}");
     let last = edits.last().unwrap().plain_text();
     assert!(
-        last.starts_with(&format!("Analysed game {id} at level 1: ")),
+        last.starts_with(&format!("Analysed game {} at level 1: ", id.0)),
         "{last}"
     );
     // The edits come before the result, which is two messages to the channel.
@@ -195,7 +199,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
         &moves,
         Level::new(1).unwrap(),
         Limit::Level,
-        id as u64,
+        id.0 as u64,
         &mut |_| false,
         &mut |_, _| {},
     );
@@ -279,7 +283,7 @@ fn the_result_is_kept_per_game_and_level_and_posted_again_at_once() {
     let r = h.send("brian", CH, analyse_cmd(id, Some(1)));
     assert!(r[0]
         .plain_text()
-        .starts_with(&format!("Analysing game {id} at level 1")));
+        .starts_with(&format!("Analysing game {} at level 1", id.0)));
     assert_eq!(h.bot.pending_analyses().len(), 1);
 }
 
@@ -292,7 +296,7 @@ fn a_restart_mid_analysis_resumes_it_and_finishes_it_once() {
     let jobs = h.bot.pending_analyses();
     assert_eq!(jobs.len(), 1);
     let job = &jobs[0];
-    assert_eq!((job.game, job.done, job.seed), (id, 0, id as u64));
+    assert_eq!((job.game, job.done, job.seed), (id, 0, id.0 as u64));
     // A runner got half way and the process stopped.
     let half = job.total / 2;
     let edit = h.bot.analysis_progress(job.id, half);
@@ -381,7 +385,7 @@ fn live_aborted_unknown_and_other_servers_games_are_refused() {
     let r = h.send("ciara", "other", analyse_cmd(aborted, None));
     assert!(r[0].ephemeral && r[0].plain_text().contains("aborted"));
 
-    let r = h.send("aoife", CH, analyse_cmd(9999, None));
+    let r = h.send("aoife", CH, analyse_cmd(GameId(9999), None));
     assert!(r[0].ephemeral);
     assert_eq!(r[0].plain_text(), "There is no game #9999 on this server.");
 
@@ -393,7 +397,7 @@ fn live_aborted_unknown_and_other_servers_games_are_refused() {
     assert!(r[0].ephemeral);
     assert_eq!(
         r[0].plain_text(),
-        format!("There is no game #{done} on this server.")
+        format!("There is no game {done} on this server.")
     );
     assert!(h.bot.pending_analyses().is_empty());
 }
@@ -419,7 +423,7 @@ fn the_console_shows_the_progress_as_edits_then_the_result() {
     }
     c.delivered();
     c.user = User::new("ciara", "ciara");
-    let (out, _) = c.line(&format!("/analyse {} level:1", g.id));
+    let (out, _) = c.line(&format!("/analyse {} level:1", g.id.0));
     let first = out.find("Analysing game").expect("the progress message");
     let edit = out.find("(edit) Analysing game").expect("a progress edit");
     let last = out.find("(edit) Analysed game").expect("the last edit");
@@ -427,18 +431,18 @@ fn the_console_shows_the_progress_as_edits_then_the_result() {
     assert!(first < edit && edit < last && last < result, "{out}");
     assert_eq!(out.matches("Analysis of game").count(), 1);
     // Asked again: the stored result, at once, and no edit.
-    let (again, _) = c.line(&format!("/analyse {} level:1", g.id));
+    let (again, _) = c.line(&format!("/analyse {} level:1", g.id.0));
     assert!(again.contains("Analysis of game") && !again.contains("(edit)"));
 }
 
 /// The games whose results ("**Analysis of game N** · …") were posted, in order.
-fn analysed(replies: &[Reply]) -> Vec<i64> {
+fn analysed(replies: &[Reply]) -> Vec<GameId> {
     replies
         .iter()
         .filter_map(|r| {
             let t = r.plain_text();
             let rest = t.strip_prefix("**Analysis of game ")?;
-            rest.split("**").next()?.parse().ok()
+            rest.split("**").next()?.parse().ok().map(GameId)
         })
         .collect()
 }
@@ -454,10 +458,11 @@ fn a_player_has_one_analysis_queued_or_running_per_server_and_a_refusal_posts_no
     let owed = h.bot.undelivered(true).len();
     let limit = |done: u32| {
         format!(
-            "You already have an analysis of game #{first} running (level 2, {done} of {total} \
+            "You already have an analysis of game #{} running (level 2, {done} of {total} \
              positions so far); its progress and result are posted in #{CH}. Each player may \
              have 1 analysis queued or running at a time on this server: ask again once it is \
-             done."
+             done.",
+            first.0
         )
     };
     // Another game, or the same game at another level, from any channel: refused privately,
@@ -513,7 +518,7 @@ fn analyses_are_served_round_robin_by_requester_not_first_come_first_served() {
     }
     // Dara's comes before Ciara's second.
     let order =
-        |h: &Harness| -> Vec<i64> { h.bot.pending_analyses().iter().map(|j| j.game).collect() };
+        |h: &Harness| -> Vec<GameId> { h.bot.pending_analyses().iter().map(|j| j.game).collect() };
     assert_eq!(order(&h), vec![a1, b1, a2]);
     // A run serves them in that order, one a second.
     let mut served = Vec::new();

@@ -36,7 +36,7 @@ fn text(s: &str) -> Value {
 }
 
 /// A game on another server (same store), as another server's players would make it.
-fn other_server_game(h: &Harness) -> i64 {
+fn other_server_game(h: &Harness) -> GameId {
     let r = h.bot.handle(
         &tara_bot::bot::Ctx {
             server: "elsewhere".into(),
@@ -73,11 +73,11 @@ fn gif_frames(bytes: &[u8]) -> usize {
 }
 
 /// The answer for a missing game, with its number written as `N`.
-fn missing(replies: &[Reply], id: i64) -> String {
+fn missing(replies: &[Reply], id: GameId) -> String {
     assert_eq!(replies.len(), 1);
     assert!(replies[0].ephemeral);
     assert!(replies[0].image.is_none() && replies[0].document.is_none());
-    replies[0].plain_text().replace(&id.to_string(), "N")
+    replies[0].plain_text().replace(&id.0.to_string(), "N")
 }
 
 #[test]
@@ -89,11 +89,11 @@ fn replay_posts_a_gif_of_any_game_of_the_server_and_nothing_of_others() {
         assert!(!h.mv(who, "c", m)[0].ephemeral);
     }
     // From another channel, while it is in progress.
-    let r = h.send("carol", "lobby", Command::Replay { id: GameId(g.id) });
+    let r = h.send("carol", "lobby", Command::Replay { id: g.id });
     assert_eq!(r.len(), 1);
     assert!(!r[0].ephemeral);
     let img = r[0].image.as_ref().expect("a GIF");
-    assert_eq!(img.filename, format!("game-{}.gif", g.id));
+    assert_eq!(img.filename, format!("game-{}.gif", g.id.0));
     assert_eq!(&img.bytes[..6], b"GIF89a");
     assert_eq!(gif_frames(&img.bytes), 4);
     let t = r[0].plain_text();
@@ -101,16 +101,16 @@ fn replay_posts_a_gif_of_any_game_of_the_server_and_nothing_of_others() {
     assert!(!t.contains("skipped"), "{t}");
     // Finished, it says so.
     resign(&h, "brian", "c");
-    let t = h.send("carol", "lobby", Command::Replay { id: GameId(g.id) })[0].plain_text();
+    let t = h.send("carol", "lobby", Command::Replay { id: g.id })[0].plain_text();
     assert!(t.contains("finished"), "{t}");
     // A missing game and another server's game get the same answer.
     let theirs = other_server_game(&h);
     let a = missing(
         &h.send("carol", "lobby", Command::Replay { id: GameId(9999) }),
-        9999,
+        GameId(9999),
     );
     let b = missing(
-        &h.send("carol", "lobby", Command::Replay { id: GameId(theirs) }),
+        &h.send("carol", "lobby", Command::Replay { id: theirs }),
         theirs,
     );
     assert_eq!(a, b);
@@ -130,13 +130,13 @@ fn export_gives_a_file_that_the_engine_and_render_read() {
         assert!(!h.mv(who, "c", m)[0].ephemeral, "{m}");
     }
     resign(&h, "aoife", "c");
-    let r = h.send("carol", "lobby", Command::Export { id: GameId(g.id) });
+    let r = h.send("carol", "lobby", Command::Export { id: g.id });
     assert_eq!(r.len(), 1);
     assert!(r[0].ephemeral, "/export answers privately");
     let d = r[0].document.as_ref().expect("a file");
     assert!(d.always, "a short record still goes as a file");
-    assert_eq!(d.filename, format!("game-{}.txt", g.id));
-    assert!(d.note.contains(&format!("game {}", g.id)) && d.note.contains("3 moves"));
+    assert_eq!(d.filename, format!("game-{}.txt", g.id.0));
+    assert!(d.note.contains(&format!("game {}", g.id.0)) && d.note.contains("3 moves"));
     let record = GameRecord::parse(&d.text).unwrap();
     let (_, stored, _) = common::stored(&h.db(), g.id);
     let texts: Vec<String> = record.moves.iter().map(|m| m.to_string()).collect();
@@ -188,15 +188,15 @@ fn export_gives_a_file_that_the_engine_and_render_read() {
     assert!(err.contains("move 2 (d2-c2)"), "{err}");
     // In progress games export too; other servers' games do not.
     let g2 = h.start("aoife", "brian", "c2", "hkot-2", "me");
-    let r = h.send("carol", "lobby", Command::Export { id: GameId(g2.id) });
+    let r = h.send("carol", "lobby", Command::Export { id: g2.id });
     assert!(r[0].document.as_ref().unwrap().note.contains("in progress"));
     let theirs = other_server_game(&h);
     let a = missing(
         &h.send("carol", "lobby", Command::Export { id: GameId(9999) }),
-        9999,
+        GameId(9999),
     );
     let b = missing(
-        &h.send("carol", "lobby", Command::Export { id: GameId(theirs) }),
+        &h.send("carol", "lobby", Command::Export { id: theirs }),
         theirs,
     );
     assert_eq!(a, b);
@@ -219,11 +219,11 @@ fn finished_games(h: &Harness, n: usize) -> Vec<GameRow> {
 }
 
 /// The game numbers listed in a /history page, in order.
-fn listed(r: &Reply) -> Vec<i64> {
+fn listed(r: &Reply) -> Vec<GameId> {
     r.plain_text()
         .lines()
         .filter_map(|l| l.strip_prefix("• #"))
-        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .map(|l| GameId(l.split(' ').next().unwrap().parse().unwrap()))
         .collect()
 }
 
@@ -234,7 +234,7 @@ fn history_lists_finished_games_newest_first_and_pages_with_buttons() {
     // One in progress and one of another server are not listed.
     h.start("aoife", "brian", "live", "hkot-1", "me");
     other_server_game(&h);
-    let newest: Vec<i64> = games.iter().rev().map(|g| g.id).collect();
+    let newest: Vec<GameId> = games.iter().rev().map(|g| g.id).collect();
     let r = h.send(
         "aoife",
         "lobby",
@@ -258,7 +258,7 @@ fn history_lists_finished_games_newest_first_and_pages_with_buttons() {
         format!(
             "• #{} · ard-ri · @aoife (Attackers) vs @brian (Defenders) · Attackers win \
              (resigned), Attackers 1 – 0 Defenders · 2026-11-30",
-            last.id
+            last.id.0
         )
     );
     let labels: Vec<&str> = r[0].buttons.iter().map(|b| b.label.as_str()).collect();
@@ -299,7 +299,7 @@ fn history_lists_finished_games_newest_first_and_pages_with_buttons() {
             ],
         ),
     );
-    let ard: Vec<i64> = games
+    let ard: Vec<GameId> = games
         .iter()
         .rev()
         .filter(|g| g.options.variant == Variant::ArdRi)
@@ -595,7 +595,7 @@ fn board_and_game_take_marks_and_arrows() {
         parsed(
             "game",
             &[
-                ("id", Value::Integer(g.id)),
+                ("id", Value::Integer(g.id.0)),
                 ("ply", Value::Integer(0)),
                 ("marks", text("d4")),
             ],
@@ -611,7 +611,7 @@ fn board_and_game_take_marks_and_arrows() {
         "lobby",
         parsed(
             "game",
-            &[("id", Value::Integer(t.id)), ("arrows", text("A1-B2"))],
+            &[("id", Value::Integer(t.id.0)), ("arrows", text("A1-B2"))],
         ),
     );
     let msg = r[0].plain_text();
@@ -629,7 +629,7 @@ fn status_board_and_record_show_an_ended_game_and_say_it_ended() {
     h.mv("brian", "c", "B2");
     resign(&h, "brian", "c");
     let status = h.send("carol", "c", Command::Status {})[0].plain_text();
-    assert!(status.contains(&format!("(game {})", g.id)), "{status}");
+    assert!(status.contains(&format!("(game {})", g.id.0)), "{status}");
     assert!(
         status.contains("This game is over") && status.contains("Red wins"),
         "{status}"
@@ -643,7 +643,7 @@ fn status_board_and_record_show_an_ended_game_and_say_it_ended() {
     let record = h.send("carol", "c", Command::Record {});
     let t = record[0].plain_text();
     assert!(
-        t.starts_with(&format!("Game {} has ended: Red wins", g.id)),
+        t.starts_with(&format!("Game {} has ended: Red wins", g.id.0)),
         "{t}"
     );
     assert!(t.contains("moves: D4 B2"), "{t}");
@@ -658,7 +658,7 @@ fn status_board_and_record_show_an_ended_game_and_say_it_ended() {
     h.send("aoife", "d", Command::Abort { reason: None });
     let t = h.send("carol", "d", Command::Record {})[0].plain_text();
     assert!(
-        t.starts_with(&format!("Game {} has ended: it was aborted", g2.id)),
+        t.starts_with(&format!("Game {} has ended: it was aborted", g2.id.0)),
         "{t}"
     );
     let t = h.send("carol", "d", Command::Status {})[0].plain_text();

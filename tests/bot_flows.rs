@@ -7,6 +7,7 @@ use common::*;
 use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{AuditLog, Command, Reply, TakebackAnswer};
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
+use tara_bot::store::ChallengeId;
 use tara_bot::store::{GameId, GameStatus};
 
 /// Plays `moves` through the bot by whoever is on move; restarts the bot halfway when asked.
@@ -154,7 +155,13 @@ fn accepting_from_another_channel_announces_the_game_where_it_is_played() {
         "arena",
         challenge_cmd("brian", "ard-ri", None, Some("me"), false, None),
     );
-    let r = h.send("brian", "lobby", Command::Accept { challenge: Some(1) });
+    let r = h.send(
+        "brian",
+        "lobby",
+        Command::Accept {
+            challenge: Some(ChallengeId(1)),
+        },
+    );
     assert_eq!(r.len(), 2);
     assert!(
         r[0].ephemeral && r[0].plain_text().contains("#arena"),
@@ -186,7 +193,13 @@ fn decline_and_cancel() {
     challenge("aoife", "brian");
     let r = h.send("brian", "c", Command::Cancel { challenge: None });
     assert!(r[0].ephemeral);
-    let r = h.send("carol", "c", Command::Cancel { challenge: Some(2) });
+    let r = h.send(
+        "carol",
+        "c",
+        Command::Cancel {
+            challenge: Some(ChallengeId(2)),
+        },
+    );
     assert!(
         r[0].plain_text().contains("not yours to cancel"),
         "{}",
@@ -326,7 +339,7 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
         (
             "brian",
             Command::Accept {
-                challenge: Some(999),
+                challenge: Some(ChallengeId(999)),
             },
             "no challenge #999",
         ),
@@ -746,7 +759,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         "carol",
         "lobby",
         Command::Game {
-            id: GameId(g.id),
+            id: g.id,
             ply: None,
             marks: None,
             arrows: None,
@@ -765,7 +778,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         "carol",
         "lobby",
         Command::Game {
-            id: GameId(g.id),
+            id: g.id,
             ply: Some(1),
             marks: None,
             arrows: None,
@@ -776,7 +789,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
         "carol",
         "lobby",
         Command::Game {
-            id: GameId(g.id),
+            id: g.id,
             ply: Some(5),
             marks: None,
             arrows: None,
@@ -789,7 +802,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
     let r = h.bot.handle(
         &elsewhere,
         Command::Game {
-            id: GameId(g.id),
+            id: g.id,
             ply: None,
             marks: None,
             arrows: None,
@@ -798,7 +811,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
     assert!(r[0].ephemeral);
     assert_eq!(
         r[0].plain_text(),
-        format!("There is no game #{} on this server.", g.id)
+        format!("There is no game #{} on this server.", g.id.0)
     );
     let r = h.send(
         "carol",
@@ -838,7 +851,7 @@ fn an_answered_challenge_no_longer_asks_to_be_accepted() {
             format!(
                 "@aoife challenged @brian to **High Kings of Tara (Level 1)** (challenge #1): \
                  accepted, game {} has started.",
-                g.id
+                g.id.0
             )
             .as_str()
         )
@@ -994,7 +1007,7 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     let r = h.send("carol", "c", Command::Status {});
     let t = r[0].plain_text().replace("**", "");
     assert!(r[0].ephemeral, "{t}");
-    assert!(t.contains(&format!("(game {})", g.id)), "{t}");
+    assert!(t.contains(&format!("(game {})", g.id.0)), "{t}");
     assert!(
         t.contains(
             "This game is over (it ended 3 hours ago): Red wins: Blue resigned. Points: @aoife \
@@ -1034,7 +1047,7 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     h.send("aoife", "c", Command::Abort { reason: None });
     let r = h.send("carol", "c", Command::Status {});
     let t = r[0].plain_text().replace("**", "");
-    assert!(t.contains(&format!("(game {})", g.id)), "{t}");
+    assert!(t.contains(&format!("(game {})", g.id.0)), "{t}");
     assert!(
         t.contains("This game was aborted just now: no result, no points."),
         "{t}"
@@ -1044,7 +1057,7 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     let r = h.send("carol", "c", Command::Status {});
     let t = r[0].plain_text();
     assert!(
-        t.contains(&format!("(game {})", g.id)) && t.contains("to move"),
+        t.contains(&format!("(game {})", g.id.0)) && t.contains("to move"),
         "{t}"
     );
     assert!(!t.contains("over") && !t.contains("aborted"), "{t}");
@@ -1174,11 +1187,20 @@ fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothi
     let mut s = tara_bot::store::Store::open(h.db()).unwrap();
     let open = s.read(|tx| tx.open_challenges("dm-aoife")).unwrap();
     assert!(open.is_empty());
-    let r = h.send("brian", "c", Command::Accept { challenge: Some(1) });
+    let r = h.send(
+        "brian",
+        "c",
+        Command::Accept {
+            challenge: Some(ChallengeId(1)),
+        },
+    );
     assert!(r[0].ephemeral, "{}", r[0].plain_text());
-    let r = h
-        .bot
-        .handle(&dm("brian"), Command::Accept { challenge: Some(1) });
+    let r = h.bot.handle(
+        &dm("brian"),
+        Command::Accept {
+            challenge: Some(ChallengeId(1)),
+        },
+    );
     assert!(r[0].ephemeral && r[0].plain_text().contains("`/accept` works only"));
     // Every game command is refused in a DM; /help and /rules are answered there.
     for c in tara_bot::bot::commands::table() {
@@ -1425,15 +1447,37 @@ fn a_challenge_of_another_server_answers_like_a_missing_one() {
     assert!(r[0].plain_text().contains("challenge #1"));
     let missing = h.bot.handle(
         &ctx_on("guild-b", "brian", "b-chan", false),
-        Command::Accept { challenge: Some(2) },
+        Command::Accept {
+            challenge: Some(ChallengeId(2)),
+        },
     )[0]
     .plain_text();
     assert_eq!(missing, "There is no challenge #2.");
     for (who, cmd) in [
-        ("brian", Command::Accept { challenge: Some(1) }),
-        ("carl", Command::Accept { challenge: Some(1) }),
-        ("brian", Command::Decline { challenge: Some(1) }),
-        ("aoife", Command::Cancel { challenge: Some(1) }),
+        (
+            "brian",
+            Command::Accept {
+                challenge: Some(ChallengeId(1)),
+            },
+        ),
+        (
+            "carl",
+            Command::Accept {
+                challenge: Some(ChallengeId(1)),
+            },
+        ),
+        (
+            "brian",
+            Command::Decline {
+                challenge: Some(ChallengeId(1)),
+            },
+        ),
+        (
+            "aoife",
+            Command::Cancel {
+                challenge: Some(ChallengeId(1)),
+            },
+        ),
     ] {
         let r = h.bot.handle(&ctx_on("guild-b", who, "b-chan", false), cmd);
         assert_eq!(r.len(), 1);
@@ -1443,7 +1487,9 @@ fn a_challenge_of_another_server_answers_like_a_missing_one() {
     // On its own server it is still open and can be accepted.
     let r = h.bot.handle(
         &ctx_on("guild-a", "brian", "a-chan", false),
-        Command::Accept { challenge: Some(1) },
+        Command::Accept {
+            challenge: Some(ChallengeId(1)),
+        },
     );
     assert!(
         r[0].plain_text().contains("Game on!"),

@@ -9,6 +9,8 @@ use std::sync::{Arc, Barrier};
 use tara_bot::bot::time::{DAY, HOUR};
 use tara_bot::bot::{Bot, Command, Ctx, Reminders, Reply, TakebackAnswer, TimeControl};
 use tara_bot::game::{EndReason, Points};
+use tara_bot::store::ChallengeId;
+use tara_bot::store::GameId;
 use tara_bot::store::{GameStatus, Store};
 
 fn challenge(
@@ -872,8 +874,8 @@ fn games_lists_the_time_left_most_urgent_first() {
     let r = h.send("aoife", "x", Command::Games {});
     assert!(r[0].ephemeral);
     let t = r[0].plain_text();
-    let at = |id: i64| {
-        t.find(&format!("game {id} in"))
+    let at = |id: GameId| {
+        t.find(&format!("game {} in", id.0))
             .unwrap_or_else(|| panic!("game {id} missing: {t}"))
     };
     assert!(
@@ -881,7 +883,7 @@ fn games_lists_the_time_left_most_urgent_first() {
         "your move by deadline, then without a clock, then their move: {t}"
     );
     assert!(t.contains("most urgent first"), "{t}");
-    let line = |id: i64| t[at(id)..].lines().next().unwrap().to_string();
+    let line = |id: GameId| t[at(id)..].lines().next().unwrap().to_string();
     assert!(
         line(day).contains("**your move** · 22 hours left"),
         "{}",
@@ -974,10 +976,19 @@ fn an_unanswered_challenge_expires_after_seven_days_and_its_challenger_is_told()
     assert_eq!(notice.archive_channel.as_deref(), Some("t"));
     assert_eq!(notice.retire, r[0].retire);
     let mut store = Store::open(h.db()).unwrap();
-    let c = store.read(|tx| tx.challenge(1)).unwrap().unwrap();
+    let c = store
+        .read(|tx| tx.challenge(ChallengeId(1)))
+        .unwrap()
+        .unwrap();
     assert_eq!(c.status, tara_bot::store::ChallengeStatus::Expired);
     // Its buttons answer, and a new challenge between the two is welcome.
-    let r = h.send("brian", "t", Command::Accept { challenge: Some(1) });
+    let r = h.send(
+        "brian",
+        "t",
+        Command::Accept {
+            challenge: Some(ChallengeId(1)),
+        },
+    );
     assert_eq!(
         r[0].plain_text(),
         "Challenge #1 is no longer open (it was left unanswered until it expired)."

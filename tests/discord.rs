@@ -15,6 +15,8 @@ use std::path::Path;
 use std::process::{Child, Command as Proc, Stdio};
 use std::time::Duration;
 use tara_bot::game::{GameOptions, Move, Position, Side, Variant};
+use tara_bot::store::ChallengeId;
+use tara_bot::store::{GameId, TournamentId};
 
 const T: Duration = Duration::from_secs(20);
 const ALICE: (u64, &str) = (1_000_000_000_000_000_001, "aoife");
@@ -731,8 +733,8 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
 
 /// The messages in a channel that carry the board of game `game` after `ply` moves: each
 /// announcement of that move.
-fn announcements(fake: &FakeDiscord, channel: u64, game: i64, ply: usize) -> usize {
-    let name = format!("game-{game}-ply-{ply}.png");
+fn announcements(fake: &FakeDiscord, channel: u64, game: GameId, ply: usize) -> usize {
+    let name = format!("game-{}-ply-{ply}.png", game.0);
     fake.channel_messages(channel)
         .iter()
         .filter(|m| {
@@ -748,7 +750,11 @@ fn stored(dir: &Path) -> (Vec<String>, i64) {
     let mut store = tara_bot::store::Store::open(dir.join("tara.db")).unwrap();
     store
         .read(|tx| -> Result<_, tara_bot::store::StoreError> {
-            let moves = tx.moves(1)?.into_iter().map(|m| m.notation).collect();
+            let moves = tx
+                .moves(GameId(1))?
+                .into_iter()
+                .map(|m| m.notation)
+                .collect();
             Ok((moves, tx.unsent_count()?))
         })
         .unwrap()
@@ -787,11 +793,16 @@ async fn a_kill_between_a_move_and_its_announcement_loses_nothing_and_posts_noth
     move_while_failing(&fake, ALICE, "D4", post_fails).await;
     drop(bot);
     assert_eq!(stored(dir.path()), (vec!["D4".to_string()], 1));
-    assert_eq!(announcements(&fake, CH, 1, 1), 0, "nothing got through");
+    assert_eq!(
+        announcements(&fake, CH, GameId(1), 1),
+        0,
+        "nothing got through"
+    );
     // Restarted: the owed announcement is posted once, with its board and its ping.
     bot = spawn_bot(&fake, dir.path());
     assert!(fake
-        .wait_for(T, |f| (announcements(f, CH, 1, 1) == 1).then_some(()))
+        .wait_for(T, |f| (announcements(f, CH, GameId(1), 1) == 1)
+            .then_some(()))
         .await
         .is_some());
     let posted = fake
@@ -820,7 +831,7 @@ async fn a_kill_between_a_move_and_its_announcement_loses_nothing_and_posts_noth
         "owed: the bot never heard it was posted"
     );
     assert_eq!(
-        announcements(&fake, CH, 1, 2),
+        announcements(&fake, CH, GameId(1), 2),
         1,
         "the nonce kept it to one copy"
     );
@@ -832,8 +843,8 @@ async fn a_kill_between_a_move_and_its_announcement_loses_nothing_and_posts_noth
             .is_some(),
         "recorded as delivered after the restart"
     );
-    assert_eq!(announcements(&fake, CH, 1, 2), 1, "still one copy");
-    assert_eq!(announcements(&fake, CH, 1, 1), 1);
+    assert_eq!(announcements(&fake, CH, GameId(1), 2), 1, "still one copy");
+    assert_eq!(announcements(&fake, CH, GameId(1), 1), 1);
     // Play goes on: Alice's next move is announced as usual, as the answer to her command.
     let (_, r) = slash_move(&fake, ALICE, "F6").await;
     assert!(
@@ -860,7 +871,8 @@ async fn rate_limits_and_server_errors_are_retried_and_each_message_arrives_once
     assert_eq!(r.status, 429);
     faults_spent(&fake).await;
     assert!(fake
-        .wait_for(T, |f| (announcements(f, CH, 1, 1) == 1).then_some(()))
+        .wait_for(T, |f| (announcements(f, CH, GameId(1), 1) == 1)
+            .then_some(()))
         .await
         .is_some());
     // A global rate limit on every route, twice: the follow-up still arrives.
@@ -868,7 +880,8 @@ async fn rate_limits_and_server_errors_are_retried_and_each_message_arrives_once
     let (_, r) = slash_move(&fake, BOB, "B2").await;
     assert_eq!(r.status, 429);
     assert!(fake
-        .wait_for(T, |f| (announcements(f, CH, 1, 2) == 1).then_some(()))
+        .wait_for(T, |f| (announcements(f, CH, GameId(1), 2) == 1)
+            .then_some(()))
         .await
         .is_some());
     // A request Discord never answers (here: 15 s) is abandoned after 10 s and tried again.
@@ -876,15 +889,19 @@ async fn rate_limits_and_server_errors_are_retried_and_each_message_arrives_once
     let hangs = Fault::new("POST", &ch, 500, 0, "too late").slow(Duration::from_secs(15));
     move_while_failing(&fake, ALICE, "F6", hangs).await;
     assert!(fake
-        .wait_for(Duration::from_secs(30), |f| (announcements(f, CH, 1, 3)
-            == 1)
+        .wait_for(Duration::from_secs(30), |f| (announcements(
+            f,
+            CH,
+            GameId(1),
+            3
+        ) == 1)
             .then_some(()))
         .await
         .is_some());
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(announcements(&fake, CH, 1, 1), 1);
-    assert_eq!(announcements(&fake, CH, 1, 2), 1);
-    assert_eq!(announcements(&fake, CH, 1, 3), 1);
+    assert_eq!(announcements(&fake, CH, GameId(1), 1), 1);
+    assert_eq!(announcements(&fake, CH, GameId(1), 2), 1);
+    assert_eq!(announcements(&fake, CH, GameId(1), 3), 1);
 }
 
 /// The requests made for interaction `id` (its callback and webhook), in order.
@@ -905,7 +922,8 @@ async fn a_rate_limited_callback_is_tried_again_only_after_retry_after_and_answe
     let (id, r) = slash_move(&fake, ALICE, "D4").await;
     assert_eq!(r.status, 429);
     assert!(fake
-        .wait_for(T, |f| (announcements(f, CH, 1, 1) == 1).then_some(()))
+        .wait_for(T, |f| (announcements(f, CH, GameId(1), 1) == 1)
+            .then_some(()))
         .await
         .is_some());
     let tries = requests_for(&fake, id);
@@ -921,7 +939,8 @@ async fn a_rate_limited_callback_is_tried_again_only_after_retry_after_and_answe
     let (id, r) = slash_move(&fake, BOB, "B2").await;
     assert_eq!(r.status, 429);
     assert!(fake
-        .wait_for(T, |f| (announcements(f, CH, 1, 2) == 1).then_some(()))
+        .wait_for(T, |f| (announcements(f, CH, GameId(1), 2) == 1)
+            .then_some(()))
         .await
         .is_some());
     let tries = requests_for(&fake, id);
@@ -932,7 +951,8 @@ async fn a_rate_limited_callback_is_tried_again_only_after_retry_after_and_answe
     let (id, r) = slash_move(&fake, ALICE, "F6").await;
     assert_eq!(r.status, 429);
     assert!(fake
-        .wait_for(T, |f| (announcements(f, CH, 1, 3) == 1).then_some(()))
+        .wait_for(T, |f| (announcements(f, CH, GameId(1), 3) == 1)
+            .then_some(()))
         .await
         .is_some());
     let limited = requests_for(&fake, id)[0].at;
@@ -948,7 +968,7 @@ async fn a_rate_limited_callback_is_tried_again_only_after_retry_after_and_answe
     // Each announcement was delivered exactly once.
     tokio::time::sleep(Duration::from_millis(500)).await;
     for ply in 1..=3 {
-        assert_eq!(announcements(&fake, CH, 1, ply), 1, "ply {ply}");
+        assert_eq!(announcements(&fake, CH, GameId(1), ply), 1, "ply {ply}");
     }
 }
 
@@ -1162,7 +1182,11 @@ async fn missing_permissions_are_explained_and_closed_dms_fall_back_to_the_chann
         let hour = 3_600_000;
         store
             .write(|tx| -> Result<(), tara_bot::store::StoreError> {
-                tx.start_turn(1, now - 22 * hour, Some((now - 22 * hour, now + 2 * hour)))
+                tx.start_turn(
+                    GameId(1),
+                    now - 22 * hour,
+                    Some((now - 22 * hour, now + 2 * hour)),
+                )
             })
             .unwrap();
     }
@@ -1260,7 +1284,7 @@ async fn a_challenge_sent_in_a_dm_is_refused_privately_and_posts_nothing() {
     let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
     let (challenge, owed) = store
         .read(|tx| -> Result<_, tara_bot::store::StoreError> {
-            Ok((tx.challenge(1)?, tx.unsent_count()?))
+            Ok((tx.challenge(ChallengeId(1))?, tx.unsent_count()?))
         })
         .unwrap();
     assert!(challenge.is_none() && owed == 0);
@@ -1329,7 +1353,7 @@ async fn a_420_ply_record_arrives_whole_as_a_text_file() {
                         },
                     )?;
                 }
-                Ok(g)
+                Ok(g.0)
             })
             .unwrap()
     };
@@ -1722,11 +1746,11 @@ fn seed_archive(db: &Path) -> (i64, Vec<i64>, i64) {
                 let g = game(tx, &guild, format!("{}", 500 + i), o)?;
                 let result = forfeit(&Position::new(o), Side::Blue, EndReason::Resigned);
                 tx.finish_game(g, &result, 1_796_000_000_000 + i * 1000)?;
-                finished.push(g);
+                finished.push(g.0);
             }
             finished.reverse();
             let theirs = game(tx, "999", "998".into(), GameOptions::new(Variant::Hkot1))?;
-            Ok((long, finished, theirs))
+            Ok((long.0, finished, theirs.0))
         })
         .unwrap()
 }
@@ -2790,7 +2814,7 @@ fn seed_finished(db: &Path, variant: Variant, seed: u64) -> i64 {
                 )?;
             }
             tx.finish_game(g, &outcome, 1_796_000_000_000)?;
-            Ok(g)
+            Ok(g.0)
         })
         .unwrap()
 }
@@ -3017,7 +3041,7 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
         store
             .write(|tx| -> Result<(), tara_bot::store::StoreError> {
                 let pairing = tx
-                    .pairings(1, Some(1))?
+                    .pairings(TournamentId(1), Some(1))?
                     .into_iter()
                     .find(|p| p.thread_id.as_deref() == Some(&forfeited.to_string()))
                     .expect("the pairing of the thread");
@@ -3107,7 +3131,7 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
 
     // The stored rounds: no rematch, two different players with a bye, one forfeit.
     let mut store = Store::open(&db).unwrap();
-    let pairings = store.read(|tx| tx.pairings(1, None)).unwrap();
+    let pairings = store.read(|tx| tx.pairings(TournamentId(1), None)).unwrap();
     let mut met = std::collections::HashSet::new();
     let mut byes = Vec::new();
     for p in &pairings {

@@ -9,7 +9,9 @@ use common::{player_moves, stays_text, texts, Harness, FENCE, NITRO};
 use tara_bot::bot::{escape_code, escape_markdown, Clock, Command, Ctx, Reply, User};
 use tara_bot::console::{parse_line, Action};
 use tara_bot::game::Move;
+use tara_bot::store::GameId;
 use tara_bot::store::GameStatus;
+use tara_bot::store::TournamentId;
 
 const DAY: i64 = 86_400_000;
 
@@ -273,7 +275,7 @@ fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
         run.send("cat", "t", line);
     }
     let mut s = tara_bot::store::Store::open(run.h.db()).unwrap();
-    let pairings = s.read(|tx| tx.pairings(1, None)).unwrap();
+    let pairings = s.read(|tx| tx.pairings(TournamentId(1), None)).unwrap();
     for (k, p) in pairings.iter().enumerate() {
         let (Some(key), Some(p1)) = (p.thread_key.clone(), p.player1.clone()) else {
             continue;
@@ -361,7 +363,7 @@ fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
         "{}",
         rec.text
     );
-    let g1 = common::stored(&run.h.db(), 1).0;
+    let g1 = common::stored(&run.h.db(), GameId(1)).0;
     assert_eq!(g1.status, GameStatus::Finished);
 }
 

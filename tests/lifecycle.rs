@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use tara_bot::bot::{Bot, Command, Ctx, DrawAnswer, User};
 use tara_bot::console::{parse_line, Action};
 use tara_bot::game::{GameOptions, Move, Position};
+use tara_bot::store::{GameId, TournamentId};
 use tara_bot::store::{GameStatus, Store};
 
 /// Subscribers of `GameEnded` that must be in the bot's list, in this order (the list may hold
@@ -37,11 +38,11 @@ fn traced() -> Harness {
 
 /// The games the recorded runs were for: each must have seen every subscriber exactly once,
 /// in order.
-fn ended(bot: &Bot) -> Vec<i64> {
+fn ended(bot: &Bot) -> Vec<GameId> {
     let all = bot.game_end_subscribers();
     let core: Vec<&str> = all.iter().copied().filter(|s| CORE.contains(s)).collect();
     assert_eq!(core, CORE);
-    let mut by_game: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+    let mut by_game: BTreeMap<GameId, Vec<&str>> = BTreeMap::new();
     for (game, name) in bot.event_trace() {
         by_game.entry(game).or_default().push(name);
     }
@@ -58,7 +59,7 @@ fn moderator(name: &str, channel: &str) -> Ctx {
     }
 }
 
-fn status(h: &Harness, game: i64) -> GameStatus {
+fn status(h: &Harness, game: GameId) -> GameStatus {
     stored(&h.db(), game).0.status
 }
 
@@ -85,7 +86,7 @@ fn game_ending_in_pass(options: GameOptions, pass: bool) -> Vec<Move> {
 
 /// Plays `moves` in the channel's game, each by the player to move; checks that no move but
 /// the last ends it.
-fn play_out(h: &Harness, channel: &str, game: i64, moves: &[Move]) {
+fn play_out(h: &Harness, channel: &str, game: GameId, moves: &[Move]) {
     let (g, _, _) = stored(&h.db(), game);
     let mut pos = Position::new(g.options);
     for (i, m) in moves.iter().enumerate() {
@@ -246,9 +247,9 @@ fn line(bot: &Bot, who: &str, channel: &str, text: &str) -> String {
 }
 
 /// The tournament's games in progress.
-fn tournament_games(h: &Harness) -> Vec<i64> {
+fn tournament_games(h: &Harness) -> Vec<GameId> {
     let mut s = Store::open(h.db()).unwrap();
-    let pairings = s.read(|tx| tx.pairings(1, None)).unwrap();
+    let pairings = s.read(|tx| tx.pairings(TournamentId(1), None)).unwrap();
     pairings
         .iter()
         .filter_map(|p| p.game_id)
@@ -277,7 +278,7 @@ fn a_withdrawal_and_a_tournament_called_off_raise_the_event_once_per_game() {
 
     // A withdrawal resigns each of the player's games in progress (forfeits in a round robin),
     // each once.
-    let theirs: Vec<i64> = playing
+    let theirs: Vec<GameId> = playing
         .iter()
         .copied()
         .filter(|id| stored(&h.db(), *id).0.seats.iter().any(|s| s == "aoife"))

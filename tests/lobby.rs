@@ -7,6 +7,7 @@ use common::*;
 use std::collections::HashSet;
 use tara_bot::bot::{Command, DrawAnswer, Reply};
 use tara_bot::game::{EndReason, Points, Side};
+use tara_bot::store::{ChallengeId, GameId};
 use tara_bot::store::{GameStatus, Store};
 
 fn offer() -> Command {
@@ -70,7 +71,7 @@ fn owed_once(h: &mut Harness, replies: &[Reply]) {
     }
 }
 
-fn game_row(h: &Harness, id: i64) -> tara_bot::store::GameRow {
+fn game_row(h: &Harness, id: GameId) -> tara_bot::store::GameRow {
     stored(&h.db(), id).0
 }
 
@@ -199,7 +200,7 @@ fn a_move_a_pass_or_a_takeback_makes_the_offer_lapse() {
         "{text}"
     );
     let retired = r[0].retire.as_ref().expect("the offer's buttons are spent");
-    assert_eq!(retired.button, format!("draw-yes:{}", g.id));
+    assert_eq!(retired.button, format!("draw-yes:{}", g.id.0));
     let mut all = r.clone();
     let late = h.send("aoife", "c", yes.clone());
     assert!(late[0].ephemeral && late[0].plain_text().contains("lapsed"));
@@ -316,7 +317,13 @@ fn an_open_challenge_is_accepted_by_anyone_but_its_challenger() {
     let own = h.send("aoife", "c", Command::Accept { challenge: None });
     assert!(own[0].ephemeral, "{}", own[0].plain_text());
     // Nobody declines it, and only its challenger withdraws it.
-    let r2 = h.send("brian", "c", Command::Decline { challenge: Some(1) });
+    let r2 = h.send(
+        "brian",
+        "c",
+        Command::Decline {
+            challenge: Some(ChallengeId(1)),
+        },
+    );
     assert!(r2[0].ephemeral && r2[0].plain_text().contains("open to anyone"));
     let r2 = h.send("brian", "c", button(&r[0], "cancel"));
     assert!(r2[0].ephemeral && r2[0].plain_text().contains("not yours to cancel"));
@@ -343,12 +350,18 @@ fn an_open_challenge_is_accepted_by_anyone_but_its_challenger() {
     seats.sort();
     assert_eq!(seats, ["aoife", "brian"]);
     let mut s = Store::open(h.db()).unwrap();
-    let c = s.read(|tx| tx.challenge(1)).unwrap().unwrap();
+    let c = s.read(|tx| tx.challenge(ChallengeId(1))).unwrap().unwrap();
     assert_eq!(c.opponent_id, "brian");
     assert!(!c.is_open_to_anyone());
     drop(s);
     // Too late for Cara.
-    let late = h.send("cara", "c", Command::Accept { challenge: Some(1) });
+    let late = h.send(
+        "cara",
+        "c",
+        Command::Accept {
+            challenge: Some(ChallengeId(1)),
+        },
+    );
     assert!(late[0].ephemeral && late[0].plain_text().contains("no longer open"));
     owed_once(&mut h, &all);
 }
@@ -393,7 +406,7 @@ fn an_open_challenge_expires_with_a_notice_and_counts_towards_the_limit() {
     }
     let r = h.send("aoife", "open", open_challenge("sacred-hill-1"));
     assert!(!r[0].ephemeral, "{}", r[0].plain_text());
-    let id = 10;
+    let id = ChallengeId(10);
     let r = h.send(
         "aoife",
         "t9",
@@ -471,7 +484,7 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
     assert!(r[0].ephemeral);
     assert_eq!(
         r[0].plain_text(),
-        format!("Only the players of game {} can ask for a rematch.", g.id)
+        format!("Only the players of game {} can ask for a rematch.", g.id.0)
     );
     // Brian presses it: a challenge to Aoife, with Brian moving first this time.
     let r = h.send("brian", "c", rematch.clone());
@@ -481,7 +494,7 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
     assert!(
         text.contains(&format!(
             "@brian asks @aoife for a rematch of game {}",
-            g.id
+            g.id.0
         )),
         "{text}"
     );
@@ -507,7 +520,7 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
     assert_eq!(g2.options.variant, g.options.variant);
     assert_eq!(g2.rated, g.rated);
     let mut s = Store::open(h.db()).unwrap();
-    let c = s.read(|tx| tx.challenge(2)).unwrap().unwrap();
+    let c = s.read(|tx| tx.challenge(ChallengeId(2))).unwrap().unwrap();
     assert_eq!(
         (c.challenger_id.as_str(), c.opponent_id.as_str()),
         ("brian", "aoife")
@@ -519,7 +532,7 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
     h.opening("c");
     let end = h.send("aoife", "c", resign());
     assert!(end[0].buttons.iter().any(|b| b.id.starts_with("rematch:")));
-    let g2_id = tara_bot::store::GameId(g2.id);
+    let g2_id = g2.id;
     let r = h.send("brian", "elsewhere", Command::Rematch { game: Some(g2_id) });
     assert!(
         r[0].ephemeral && r[0].plain_text().contains("posted in #c"),
@@ -563,13 +576,7 @@ fn a_match_is_rematched_as_a_match_once_it_is_over() {
             .all(|r| r.buttons.iter().all(|b| !b.id.starts_with("rematch:"))),
         "no rematch in the middle of a match"
     );
-    let r = h.send(
-        "brian",
-        "c",
-        Command::Rematch {
-            game: Some(tara_bot::store::GameId(g1.id)),
-        },
-    );
+    let r = h.send("brian", "c", Command::Rematch { game: Some(g1.id) });
     assert!(r[0].ephemeral && r[0].plain_text().contains("match still being played"));
     h.opening("c");
     let end = h.send("aoife", "c", resign());
@@ -597,13 +604,11 @@ fn a_rematch_of_an_aborted_or_missing_game_is_refused() {
     // Another server's game answers like a missing one.
     let r = h.bot.handle(
         &ctx_on("other", "aoife", "x"),
-        Command::Rematch {
-            game: Some(tara_bot::store::GameId(g.id)),
-        },
+        Command::Rematch { game: Some(g.id) },
     );
     assert_eq!(
         r[0].plain_text(),
-        format!("There is no game #{} on this server.", g.id)
+        format!("There is no game #{} on this server.", g.id.0)
     );
 }
 
@@ -705,7 +710,7 @@ fn a_plain_decline_of_an_open_challenge_says_its_author_withdraws_it_or_it_expir
     let said = "Challenge #1 is open to anyone, so there is nothing to decline: an open \
                 challenge is withdrawn by its author (`/cancel`) or simply expires. `/accept 1` \
                 takes it.";
-    for number in [None, Some(1)] {
+    for number in [None, Some(ChallengeId(1))] {
         let r = h.send("brian", "c", Command::Decline { challenge: number });
         assert_eq!(r.len(), 1);
         assert!(r[0].ephemeral);
@@ -734,7 +739,7 @@ fn an_old_draw_button_says_the_game_has_ended() {
         late[0].plain_text(),
         format!(
             "Game {} has ended (Draw by agreement), so this button no longer does anything.",
-            g.id
+            g.id.0
         )
     );
     // Also when a newer game is being played in the channel; and for an aborted game.
@@ -748,7 +753,7 @@ fn an_old_draw_button_says_the_game_has_ended() {
         late[0].plain_text(),
         format!(
             "Game {} was aborted, so this button no longer does anything.",
-            g2.id
+            g2.id.0
         )
     );
 }

@@ -8,6 +8,7 @@ use common::*;
 use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{Command, Reply};
 use tara_bot::game::{GameOptions, Move, Position, Variant};
+use tara_bot::store::TournamentId;
 use tara_bot::store::{RatingChangeRow, RatingRow, Store};
 
 const DAY: i64 = 86_400_000;
@@ -460,7 +461,7 @@ fn two_player_swiss(h: &Harness) -> tara_bot::store::PairingRow {
     let r = console(h, "mod", "t", "/tournament start");
     assert!(!r[0].ephemeral, "{}", texts(&r));
     let mut s = Store::open(h.db()).unwrap();
-    let p = s.read(|tx| tx.pairings(1, None)).unwrap();
+    let p = s.read(|tx| tx.pairings(TournamentId(1), None)).unwrap();
     assert_eq!(p.len(), 1, "{p:?}");
     p[0].clone()
 }
@@ -518,7 +519,7 @@ fn a_tournament_game_resigned_before_both_players_moved_is_an_unrated_forfeit() 
     assert_eq!(rating(&h, "server", "aoife"), None);
     assert_eq!(rating(&h, "server", "brian"), None);
     let mut s = Store::open(h.db()).unwrap();
-    let after = s.read(|tx| tx.pairings(1, None)).unwrap();
+    let after = s.read(|tx| tx.pairings(TournamentId(1), None)).unwrap();
     assert_eq!(
         after[0].result,
         Some(tara_bot::store::PairingResult::Forfeit1)
@@ -545,7 +546,7 @@ fn a_withdrawal_from_a_game_without_moves_is_an_unrated_forfeit() {
     assert_eq!(rating(&h, "server", "aoife"), None);
     assert_eq!(rating(&h, "server", "brian"), None);
     let mut s = Store::open(h.db()).unwrap();
-    let after = s.read(|tx| tx.pairings(1, None)).unwrap();
+    let after = s.read(|tx| tx.pairings(TournamentId(1), None)).unwrap();
     assert_eq!(
         after[0].result,
         Some(tara_bot::store::PairingResult::Forfeit1)

@@ -10,6 +10,7 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 use tara_bot::bot::{Bot, Command, Reply};
 use tara_bot::game::{GameOptions, Move, Position, Variant};
+use tara_bot::store::GameId;
 use tara_bot::store::{GameStatus, Store};
 
 /// Checks every stored game: contiguous plies that replay legally, passes by the bot only when
@@ -21,8 +22,8 @@ fn check_consistent(db: &std::path::Path) -> (usize, usize) {
             let n = tx.game_count()?;
             let mut out = Vec::new();
             for id in 1..=n {
-                if let Some(g) = tx.game(id)? {
-                    let moves = tx.moves(id)?;
+                if let Some(g) = tx.game(GameId(id))? {
+                    let moves = tx.moves(GameId(id))?;
                     out.push((g, moves));
                 }
             }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use tara_bot::game::{
     BySide, EndReason, GameOptions, Outcome, Points, Position, Scoring, Side, Variant,
 };
+use tara_bot::store::{ChallengeId, MatchId, PairingId, TournamentId};
 use tara_bot::store::{
     ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, MatchRow, MoveRow, NewChallenge,
     NewGame, NewPairing, NewTournament, Owner, Pace, PairingResult, Seat, Store, StoreError,
@@ -210,19 +211,19 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         assert_eq!(tx.game_count()?, 12);
         let mut games = Vec::new();
         let mut all_moves = Vec::new();
-        for id in 1..=12 {
+        for id in (1..=12).map(GameId) {
             let g = tx.game(id)?.unwrap();
             for m in tx.moves(id)? {
-                all_moves.push((id, m));
+                all_moves.push((id.0, m));
             }
             games.push(g);
         }
-        assert!(tx.game(13)?.is_none());
+        assert!(tx.game(GameId(13))?.is_none());
         Ok((games, all_moves))
     });
     for (g, e) in games.iter().zip(&expected) {
         let (id, channel, variant, scoring, first, seats, status, n) = *e;
-        assert_eq!(g.id, id);
+        assert_eq!(g.id, GameId(id));
         assert_eq!(g.server_id, "local");
         assert_eq!(g.channel_id, channel, "game {id}");
         assert_eq!(g.options, options(variant, scoring, first), "game {id}");
@@ -287,7 +288,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     // Each game replays to what is stored: the results of ended games, none for the others.
     for g in &games {
         let mut pos = Position::new(g.options);
-        for (_, m) in all_moves.iter().filter(|(gid, _)| *gid == g.id) {
+        for (_, m) in all_moves.iter().filter(|(gid, _)| *gid == g.id.0) {
             pos.play_text(&m.notation).unwrap();
         }
         match g.outcome.as_ref().map(|o| o.reason) {
@@ -328,8 +329,14 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         })
     );
     assert_eq!(games[5].outcome, None);
-    assert_eq!((games[6].match_id, games[6].match_game), (Some(1), Some(1)));
-    assert_eq!((games[7].match_id, games[7].match_game), (Some(1), Some(2)));
+    assert_eq!(
+        (games[6].match_id, games[6].match_game),
+        (Some(MatchId(1)), Some(1))
+    );
+    assert_eq!(
+        (games[7].match_id, games[7].match_game),
+        (Some(MatchId(1)), Some(2))
+    );
     let clocked = &games[10];
     assert_eq!(clocked.days_per_move, Some(3));
     assert_eq!(clocked.clock_start_at, Some(1_796_045_775_043));
@@ -353,14 +360,14 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
 
     read(&mut store, |tx| {
         // Lookups by channel and player.
-        assert_eq!(tx.active_game("match-ch")?.unwrap().id, 8);
-        assert_eq!(tx.latest_game("match-ch")?.unwrap().id, 8);
-        assert_eq!(tx.latest_game("abort-me")?.unwrap().id, 6);
+        assert_eq!(tx.active_game("match-ch")?.unwrap().id, GameId(8));
+        assert_eq!(tx.latest_game("match-ch")?.unwrap().id, GameId(8));
+        assert_eq!(tx.latest_game("abort-me")?.unwrap().id, GameId(6));
         assert!(tx.active_game("hkot1-done")?.is_none());
-        let ids = |gs: Vec<GameRow>| gs.into_iter().map(|g| g.id).collect::<Vec<_>>();
+        let ids = |gs: Vec<GameRow>| gs.into_iter().map(|g| g.id.0).collect::<Vec<_>>();
         assert_eq!(ids(tx.active_games_of("dave")?), vec![9, 10, 11]);
         assert_eq!(ids(tx.active_games_of("erin")?), vec![8, 10]);
-        assert_eq!(tx.clocked_games()?, vec![11]);
+        assert_eq!(tx.clocked_games()?, vec![GameId(11)]);
         assert_eq!(
             ids(tx.server_games("local", GameStatus::Active, 10)?),
             vec![11, 10, 9, 8]
@@ -376,25 +383,25 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
 
         // The match.
         assert_eq!(
-            tx.match_row(1)?,
+            tx.match_row(MatchId(1))?,
             Some(MatchRow {
-                id: 1,
+                id: MatchId(1),
                 players: ["alice".into(), "erin".into()],
                 variant: Variant::Hkot2,
                 scoring: Scoring::Kingdoms,
                 finished: false,
             })
         );
-        assert_eq!(ids(tx.match_games(1)?), vec![7, 8]);
+        assert_eq!(ids(tx.match_games(MatchId(1))?), vec![7, 8]);
 
         // Challenges: 11 accepted (each with its game), two open, one declined, one cancelled.
         let mut statuses = Vec::new();
-        for id in 1..=15 {
+        for id in (1..=15).map(ChallengeId) {
             let c = tx.challenge(id)?.unwrap();
             assert!(!c.rated);
             statuses.push(c.status);
         }
-        assert!(tx.challenge(16)?.is_none());
+        assert!(tx.challenge(ChallengeId(16))?.is_none());
         assert_eq!(
             statuses
                 .iter()
@@ -402,7 +409,10 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
                 .count(),
             11
         );
-        assert_eq!(tx.challenge(8)?.unwrap().game_id, Some(9));
+        assert_eq!(
+            tx.challenge(ChallengeId(8))?.unwrap().game_id,
+            Some(GameId(9))
+        );
         let open = tx.open_challenges("lobby-2")?;
         assert_eq!(open.len(), 1);
         let c = &open[0];
@@ -414,7 +424,13 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
                 c.variant,
                 c.scoring
             ),
-            (13, "carol", "bob", Variant::Hkot2, Scoring::Kingdoms)
+            (
+                ChallengeId(13),
+                "carol",
+                "bob",
+                Variant::Hkot2,
+                Scoring::Kingdoms
+            )
         );
         assert_eq!(
             (c.first, c.is_match, c.days_per_move),
@@ -425,27 +441,30 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             (ChallengeStatus::Open, None, 1_796_218_575_048)
         );
         assert_eq!(tx.open_challenges("lobby")?[0].first, FirstChoice::Random);
-        let declined = tx.challenge(14)?.unwrap();
+        let declined = tx.challenge(ChallengeId(14))?.unwrap();
         assert_eq!(
             (declined.status, declined.scoring),
             (ChallengeStatus::Declined, Scoring::Knots)
         );
         assert_eq!(
-            tx.challenge(15)?.unwrap().status,
+            tx.challenge(ChallengeId(15))?.unwrap().status,
             ChallengeStatus::Cancelled
         );
-        assert_eq!(tx.challenge(1)?.unwrap().first, FirstChoice::Opponent);
+        assert_eq!(
+            tx.challenge(ChallengeId(1))?.unwrap().first,
+            FirstChoice::Opponent
+        );
 
         // The takeback request, the vacation and the settings.
         assert_eq!(
-            tx.takeback(9)?,
+            tx.takeback(GameId(9))?,
             Some(TakebackRow {
-                game_id: 9,
+                game_id: GameId(9),
                 ply: 5,
                 requested_by: "dave".into()
             })
         );
-        assert_eq!(tx.takeback(8)?, None);
+        assert_eq!(tx.takeback(GameId(8))?, None);
         assert_eq!(
             tx.vacations("erin")?,
             vec![VacationRow {
@@ -504,9 +523,9 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         pos.legal_notation()[0].clone()
     };
     let id = write(&mut store, |tx| {
-        tx.clear_takeback(9)?;
+        tx.clear_takeback(GameId(9))?;
         tx.insert_move(
-            9,
+            GameId(9),
             &MoveRow {
                 ply: 6,
                 notation: next.clone(),
@@ -530,7 +549,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             1_796_300_000_000,
         )
     });
-    assert_eq!(id, 13);
+    assert_eq!(id, GameId(13));
     drop(store);
 
     // Opened again, nothing is applied twice and everything is still there.
@@ -538,9 +557,9 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     read(&mut store, |tx| {
         assert_eq!(tx.game_count()?, 13);
-        assert_eq!(tx.moves(9)?.len(), 7);
-        assert_eq!(tx.takeback(9)?, None);
-        assert!(tx.game(13)?.unwrap().rated);
+        assert_eq!(tx.moves(GameId(9))?.len(), 7);
+        assert_eq!(tx.takeback(GameId(9))?, None);
+        assert!(tx.game(GameId(13))?.unwrap().rated);
         Ok(())
     });
 }
@@ -938,14 +957,14 @@ fn tournaments_and_pairings_round_trip() {
         );
         assert_eq!(tx.pairings(t, Some(2))?.len(), 1);
         assert!(tx.pairings(other, None)?.is_empty());
-        assert!(tx.pairing(9999)?.is_none());
+        assert!(tx.pairing(PairingId(9999))?.is_none());
         Ok(())
     });
     // A board is paired once per round; a pairing names a real tournament.
     let twice = store.write(|tx| {
         tx.insert_pairing(
             &NewPairing {
-                tournament_id: 1,
+                tournament_id: TournamentId(1),
                 round: 1,
                 board: 1,
                 player0: "p2",
@@ -958,7 +977,7 @@ fn tournaments_and_pairings_round_trip() {
     let orphan = store.write(|tx| {
         tx.insert_pairing(
             &NewPairing {
-                tournament_id: 77,
+                tournament_id: TournamentId(77),
                 round: 1,
                 board: 1,
                 player0: "p2",
@@ -996,12 +1015,12 @@ fn tournaments_and_pairings_round_trip() {
             assert_eq!(tx.tournament(t)?.unwrap().status, status);
         }
         for status in TournamentStatus::ALL {
-            tx.set_tournament_status(1, *status, 302)?;
-            assert_eq!(tx.tournament(1)?.unwrap().status, *status);
+            tx.set_tournament_status(TournamentId(1), *status, 302)?;
+            assert_eq!(tx.tournament(TournamentId(1))?.unwrap().status, *status);
         }
         for result in PairingResult::ALL {
-            tx.set_pairing_result(1, *result, 303)?;
-            assert_eq!(tx.pairing(1)?.unwrap().result, Some(*result));
+            tx.set_pairing_result(PairingId(1), *result, 303)?;
+            assert_eq!(tx.pairing(PairingId(1))?.unwrap().result, Some(*result));
         }
         Ok(())
     });
@@ -1041,7 +1060,7 @@ fn database_with_games(path: &Path, games: u64) {
 
 /// Inserts a random complete game of a variant chosen by `seed`, with its moves, in one
 /// transaction; its id.
-fn insert_random_game(store: &mut Store, seed: u64) -> i64 {
+fn insert_random_game(store: &mut Store, seed: u64) -> GameId {
     use tara_bot::game::playout::{random_game, Rng};
     let variant = Variant::ALL[seed as usize % Variant::ALL.len()];
     let (_, moves) = random_game(GameOptions::new(variant), &mut Rng::new(seed + 1));
@@ -1084,8 +1103,8 @@ fn all_games(store: &mut Store) -> Vec<(GameRow, Vec<MoveRow>)> {
     read(store, |tx| {
         let mut out = Vec::new();
         let mut id = 1;
-        while let Some(g) = tx.game(id)? {
-            let moves = tx.moves(id)?;
+        while let Some(g) = tx.game(GameId(id))? {
+            let moves = tx.moves(GameId(id))?;
             out.push((g, moves));
             id += 1;
         }

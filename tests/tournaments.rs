@@ -9,6 +9,7 @@ use std::sync::Arc;
 use tara_bot::bot::{Bot, Command, Ctx, Reply, User};
 use tara_bot::cli::tournament::{tournament_standings, tournament_trf};
 use tara_bot::console::{parse_line, Action};
+use tara_bot::store::TournamentId;
 use tara_bot::store::{PairingRow, Store, TournamentStatus};
 use tara_bot::tournament::{Code, Colour, Points, RoundEntry, Trf};
 
@@ -46,12 +47,15 @@ fn ok(bot: &Bot, who: &str, channel: &str, line: &str) -> Vec<Reply> {
 
 fn pairings(db: &std::path::Path, round: Option<u32>) -> Vec<PairingRow> {
     let mut s = Store::open(db).unwrap();
-    s.read(|tx| tx.pairings(1, round)).unwrap()
+    s.read(|tx| tx.pairings(TournamentId(1), round)).unwrap()
 }
 
 fn status(db: &std::path::Path) -> TournamentStatus {
     let mut s = Store::open(db).unwrap();
-    s.read(|tx| tx.tournament(1)).unwrap().unwrap().status
+    s.read(|tx| tx.tournament(TournamentId(1)))
+        .unwrap()
+        .unwrap()
+        .status
 }
 
 /// Creates tournament 1 with the five players signed up in order (all unrated: seeded 1500, so
@@ -190,7 +194,7 @@ fn a_five_player_round_robin_runs_to_the_end() {
     // Sonneborn-Berger: c = a 3 + d 1½ + e 0 = 4½; a = b 2½ + d 1½ + e 0 = 4;
     // b = c 3 + e 0 + ½ × d 1½ = 3¾; d = ½ × b 2½ + e 0 = 1¼; e = 0.
     // So c is first (3, SB 4½), a second (3, SB 4), then b, d, e.
-    let rows = tournament_standings(&mut Store::open(h.db()).unwrap(), 1).unwrap();
+    let rows = tournament_standings(&mut Store::open(h.db()).unwrap(), TournamentId(1)).unwrap();
     let got: Vec<(u32, &str, f64, f64, u32)> = rows
         .iter()
         .map(|r| {
@@ -232,7 +236,9 @@ fn a_five_player_round_robin_runs_to_the_end() {
         p
     });
     // The TRF-16 export reads back: five players, XXR 5, c with 3 points.
-    let trf = Trf::parse(&tournament_trf(&mut Store::open(h.db()).unwrap(), 1).unwrap()).unwrap();
+    let trf =
+        Trf::parse(&tournament_trf(&mut Store::open(h.db()).unwrap(), TournamentId(1)).unwrap())
+            .unwrap();
     assert_eq!(trf.total_rounds, Some(5));
     assert_eq!(trf.players.len(), 5);
     assert_eq!(trf.players[2].name, "ciara");
@@ -341,7 +347,7 @@ fn a_five_player_knockout_with_a_decider_runs_to_the_end() {
     assert!(texts(&last).contains("The winner is @aoife"));
     // Rounds reached: aoife won the final (4), ciara lost it (3), brian and eimear lost in
     // round 2 (2; both seeded 1500, so they share third place), donal lost in round 1 (1).
-    let rows = tournament_standings(&mut Store::open(h.db()).unwrap(), 1).unwrap();
+    let rows = tournament_standings(&mut Store::open(h.db()).unwrap(), TournamentId(1)).unwrap();
     let got: Vec<(u32, &str)> = rows.iter().map(|r| (r.rank, r.player.as_str())).collect();
     assert_eq!(
         got,
@@ -509,7 +515,7 @@ fn timeouts_before_a_first_move_are_forfeits_and_two_withdraw_a_player() {
     );
     let after = pairings(&h.db(), None);
     let mut s = Store::open(h.db()).unwrap();
-    let entrants = s.read(|tx| tx.entrants(1)).unwrap();
+    let entrants = s.read(|tx| tx.entrants(TournamentId(1))).unwrap();
     for e in &entrants {
         // Each player moves first (player 0) in the games the table gives them first.
         let first = games.iter().filter(|p| p.player0 == e.user_id).count() as u32;
@@ -527,7 +533,7 @@ fn timeouts_before_a_first_move_are_forfeits_and_two_withdraw_a_player() {
     assert_eq!(status(&h.db()), TournamentStatus::Finished);
     // Forfeits count as unplayed: no wins over the board, and each Buchholz term is the
     // player's own score.
-    for r in tournament_standings(&mut s, 1).unwrap() {
+    for r in tournament_standings(&mut s, TournamentId(1)).unwrap() {
         assert_eq!(r.wins, 0);
         assert_eq!(r.buchholz, r.score * 3.0, "{}", r.player);
     }
@@ -594,7 +600,7 @@ const SIX: [&str; 6] = ["aoife", "brian", "ciara", "donal", "eimear", "fionn"];
 type StandingRow = (u32, String, f64, f64, f64, f64, u32);
 
 fn standing_rows(s: &mut Store) -> Vec<StandingRow> {
-    tournament_standings(s, 1)
+    tournament_standings(s, TournamentId(1))
         .unwrap()
         .into_iter()
         .map(|r| {
@@ -726,7 +732,7 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     // The export now: b's round 3 is entered absent in advance (0000 - Z); e–d's game, still
     // in progress, is blank. With that game written in as the draw it is about to be, `pair
     // --dutch` pairs round 3 from the file as the bot will (checked below), b left out.
-    let exported = tournament_trf(&mut Store::open(h.db()).unwrap(), 1).unwrap();
+    let exported = tournament_trf(&mut Store::open(h.db()).unwrap(), TournamentId(1)).unwrap();
     let mut trf = Trf::parse(&exported).unwrap();
     let absent = RoundEntry {
         opponent: None,
@@ -824,7 +830,7 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     assert_eq!(got, want);
 
     // The TRF-16: three rounds, the first colour, the bye as `U`, the forfeit as `+`/`-`.
-    let trf = tournament_trf(&mut s, 1).unwrap();
+    let trf = tournament_trf(&mut s, TournamentId(1)).unwrap();
     assert!(trf.contains("XXR 3"), "{trf}");
     assert!(trf.contains("XXC black1"), "{trf}");
     let parsed = Trf::parse(&trf).unwrap();
@@ -1122,7 +1128,7 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     );
     assert!(again.contains("already signed up"), "{again}");
     let seeds: Vec<(String, Option<u32>, i32)> = s
-        .read(|tx| tx.entrants(1))
+        .read(|tx| tx.entrants(TournamentId(1)))
         .unwrap()
         .into_iter()
         .map(|p| (p.user_id, p.seed, p.rating))
@@ -1208,7 +1214,7 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     assert_eq!(got, want);
     // The export keeps the drawn colour (the top seed, e, did not play round 1) and shows e's
     // missed round as not played.
-    let trf = tournament_trf(&mut s, 1).unwrap();
+    let trf = tournament_trf(&mut s, TournamentId(1)).unwrap();
     assert!(trf.contains("XXC black1"), "{trf}");
     let parsed = Trf::parse(&trf).unwrap();
     assert_eq!(parsed.players[0].name, "eimear");
@@ -1493,7 +1499,7 @@ fn the_trf_export_has_the_type_in_092_and_the_ranks() {
     }
     assert_eq!(status(&h.db()), TournamentStatus::Finished);
     let mut s = Store::open(h.db()).unwrap();
-    let text = tournament_trf(&mut s, 1).unwrap();
+    let text = tournament_trf(&mut s, TournamentId(1)).unwrap();
     assert!(
         text.lines()
             .any(|l| l == "092 round robin, hkot-1 (tara-bot)"),
@@ -1501,7 +1507,7 @@ fn the_trf_export_has_the_type_in_092_and_the_ranks() {
     );
     assert!(!text.lines().any(|l| l.starts_with("022")), "{text}");
     let trf = Trf::parse(&text).unwrap();
-    let standings = tournament_standings(&mut s, 1).unwrap();
+    let standings = tournament_standings(&mut s, TournamentId(1)).unwrap();
     for p in &trf.players {
         let line = standings.iter().find(|l| l.player == p.name).unwrap();
         assert_eq!(p.place, Some(line.rank), "{text}");
@@ -1522,7 +1528,7 @@ fn pair_dutch_refuses_a_round_in_progress() {
         .collect();
     play(&h.bot, &games[0], "0");
     let file = h.dir.path().join("mid-round.trf");
-    let export = || tournament_trf(&mut Store::open(h.db()).unwrap(), 1).unwrap();
+    let export = || tournament_trf(&mut Store::open(h.db()).unwrap(), TournamentId(1)).unwrap();
     std::fs::write(&file, export()).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
         .args(["pair", "--dutch", file.to_str().unwrap()])

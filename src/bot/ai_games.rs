@@ -16,6 +16,7 @@ use super::text::Builder;
 use super::time::TimeControl;
 use crate::ai::Level;
 use crate::game::{GameOptions, Move, Position, Scoring, Variant};
+use crate::store::GameId;
 use crate::store::{FirstChoice, Tx, AI_USER_ID};
 
 /// The AI's level when none is given (`/play-ai` without a level, `/challenge` naming the bot).
@@ -47,7 +48,7 @@ fn ai_game_limit(tx: &Tx, ctx: &Ctx) -> Outcome<Option<Reply>> {
         if i > 0 {
             b = b.text(", ");
         }
-        b = b.text(format!("#{} in ", g.id)).channel(&g.channel_id);
+        b = b.text(format!("#{} in ", g.id.0)).channel(&g.channel_id);
     }
     // The server's limit may have been lowered below what the player already has.
     Ok(Some(
@@ -64,7 +65,7 @@ fn ai_game_limit(tx: &Tx, ctx: &Ctx) -> Outcome<Option<Reply>> {
 #[derive(Clone, Debug)]
 pub struct AiTurn {
     /// The game's id.
-    pub game: i64,
+    pub game: GameId,
     /// The number of moves played so far: the AI's move will be move `ply`.
     pub ply: u32,
     /// The AI's level in this game.
@@ -130,7 +131,7 @@ impl Bot {
     /// back, when the game has moved on from `ply` (a takeback, a resignation, the same move
     /// already played by an earlier search), when the AI is not to move, or when `mv` is not
     /// legal there.
-    pub fn apply_ai_move(&self, game: i64, ply: u32, mv: Move) -> Vec<Reply> {
+    pub fn apply_ai_move(&self, game: GameId, ply: u32, mv: Move) -> Vec<Reply> {
         let result = self.write_owed(None, self.now(), |tx, now| {
             let Some(row) = tx.game(game)? else {
                 return Ok(vec![]);
@@ -164,11 +165,11 @@ impl Bot {
         match result {
             Ok(replies) => replies,
             Err(Fail::User(_)) => {
-                tracing::debug!(game, ply, "a stale AI move was not played");
+                tracing::debug!(game = game.0, ply, "a stale AI move was not played");
                 Vec::new()
             }
             Err(Fail::Store(e)) => {
-                tracing::error!(error = %e, game, ply, "playing the AI's move failed");
+                tracing::error!(error = %e, game = game.0, ply, "playing the AI's move failed");
                 Vec::new()
             }
         }

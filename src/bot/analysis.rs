@@ -38,7 +38,7 @@ pub struct AnalysisJob {
     /// The analysis's id (its row).
     pub id: i64,
     /// The game's id.
-    pub game: i64,
+    pub game: GameId,
     pub level: Level,
     /// The game's first position and its moves.
     pub start: Position,
@@ -82,15 +82,16 @@ fn percent(x: f64) -> String {
 }
 
 /// "Analysing game 42 at level 3: 40 of 96 positions (41%)…".
-fn progress_text(game: i64, level: u8, done: u32, total: u32) -> String {
+fn progress_text(game: GameId, level: u8, done: u32, total: u32) -> String {
     let share = if total == 0 {
         100
     } else {
         u64::from(done) * 100 / u64::from(total)
     };
     format!(
-        "Analysing game {game} at level {level}: {done} of {} ({share}%)… The result will be \
+        "Analysing game {} at level {level}: {done} of {} ({share}%)… The result will be \
          posted here.",
+        game.0,
         describe::count(u64::from(total), "position")
     )
 }
@@ -130,7 +131,7 @@ impl Bot {
                     level,
                     start: Position::new(game.options),
                     moves: played,
-                    seed: game.id as u64,
+                    seed: game.id.0 as u64,
                     done: row.done,
                     total: row.total,
                 });
@@ -195,7 +196,7 @@ impl Bot {
             };
             let text = format!(
                 "Analysed game {} at level {}: {}, {} in {}. The result follows.",
-                row.game_id,
+                row.game_id.0,
                 row.level,
                 describe::count(u64::from(row.total), "position"),
                 describe::count(analysis.playouts, "playout"),
@@ -225,7 +226,7 @@ impl Bot {
             let text = format!(
                 "The analysis of game {} at level {} could not be finished. Ask again with \
                  `/analyse {}` to start it afresh.",
-                row.game_id, row.level, row.game_id
+                row.game_id.0, row.level, row.game_id.0
             );
             Ok(edit_of(&row, text).into_iter().collect())
         });
@@ -250,7 +251,7 @@ fn one_at_a_time(row: &AnalysisRow) -> Reply {
         .text(format!(
             "You already have an analysis of game #{} running (level {}, {} of {} so far); its \
              progress and result are posted in ",
-            row.game_id,
+            row.game_id.0,
             row.level,
             row.done,
             describe::count(u64::from(row.total), "position")
@@ -317,7 +318,7 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
     let mut b = Builder::new()
         .text(format!(
             "**Analysis of game {}** · {} · {} ",
-            game.id,
+            game.id.0,
             variant.name(),
             text::side_of(game, 0).name()
         ))
@@ -364,11 +365,11 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
     let mut reply = b.build();
     if images {
         reply.image = Some(Attachment {
-            filename: format!("analysis-{}-level-{}.png", game.id, row.level),
+            filename: format!("analysis-{}-level-{}.png", game.id.0, row.level),
             bytes: eval_chart_png(&EvalChart {
                 title: format!(
                     "Game {} · {} · analysis at level {}",
-                    game.id,
+                    game.id.0,
                     variant.name(),
                     row.level
                 ),
@@ -393,7 +394,7 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
                 .text(format!(
                     "The worst moment of game {}: the position before move {}, {} to move. \
                      {} played `{}`; the AI's `{}` ({how}) was better.",
-                    game.id,
+                    game.id.0,
                     worst.ply,
                     side_name(&worst.side),
                     side_name(&worst.side),
@@ -408,7 +409,7 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
                 board: Some((
                     pos,
                     frame,
-                    format!("analysis-{}-move-{}.png", game.id, worst.ply),
+                    format!("analysis-{}-move-{}.png", game.id.0, worst.ply),
                 )),
             });
         }
@@ -522,7 +523,7 @@ mod tests {
     #[test]
     fn progress_reads_as_a_share_of_the_positions() {
         assert_eq!(
-            progress_text(42, 3, 40, 96),
+            progress_text(GameId(42), 3, 40, 96),
             "Analysing game 42 at level 3: 40 of 96 positions (41%)… The result will be \
              posted here."
         );

@@ -41,7 +41,7 @@ pub(crate) fn replay(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
     let total = played.len();
     let mut b = Builder::new().text(format!(
         "Replay of game {} · {} · {} ",
-        game.id,
+        game.id.0,
         game.options.variant.name(),
         text::side_of(&game, 0).name()
     ));
@@ -63,7 +63,7 @@ pub(crate) fn replay(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
         let r = replay_gif_within(game.options, &played, &n, UPLOAD_LIMIT).ok_or_else(|| {
             Fail::User(format!(
                 "Game {} cannot be drawn as a replay within Discord's upload limit.",
-                game.id
+                game.id.0
             ))
         })?;
         let skipped = r.skipped(total);
@@ -77,11 +77,11 @@ pub(crate) fn replay(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
                 r.shown.len(),
                 total + 1,
                 skipped,
-                game.id
+                game.id.0
             ));
         }
         image = Some(Attachment {
-            filename: format!("game-{}.gif", game.id),
+            filename: format!("game-{}.gif", game.id.0),
             bytes: r.bytes,
         });
     } else {
@@ -100,11 +100,11 @@ pub(crate) fn export(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
         let (body, moves) = record_text(tx, &game)?;
         let mut reply = Builder::new().text(code_block(&body)).build();
         reply.document = Some(Document {
-            filename: format!("game-{}.txt", game.id),
+            filename: format!("game-{}.txt", game.id.0),
             note: format!(
                 "The record of game {} ({}{}), as `tara-bot engine --record` and `tara-bot \
                  render --record` read it.",
-                game.id,
+                game.id.0,
                 describe::count(moves as u64, "move"),
                 match game.status {
                     GameStatus::Active => ", in progress",
@@ -159,7 +159,7 @@ pub(crate) fn history(
         for g in &games {
             let n = names(tx, g)?;
             b = b
-                .text(format!("\n• #{} · {} · ", g.id, g.options.variant.id()))
+                .text(format!("\n• #{} · {} · ", g.id.0, g.options.variant.id()))
                 .user(&g.seats[0], &n[0])
                 .text(format!(" ({}) vs ", text::side_of(g, 0).name()))
                 .user(&g.seats[1], &n[1])

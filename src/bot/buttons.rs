@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::game::Variant;
-use crate::store::GameId;
+use crate::store::{ChallengeId, GameId};
 
 /// The highest page `/history` pages to (beyond it, narrow the list by variant).
 pub(crate) const HISTORY_PAGES: u32 = 1000;
@@ -15,11 +15,11 @@ pub(crate) const HISTORY_PAGES: u32 = 1000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Press {
     /// Accept challenge number `n` (`accept:n`).
-    Accept(i64),
+    Accept(ChallengeId),
     /// Decline challenge number `n` (`decline:n`).
-    Decline(i64),
+    Decline(ChallengeId),
     /// Withdraw one's challenge number `n` (`cancel:n`).
-    Cancel(i64),
+    Cancel(ChallengeId),
     /// Resign the game, confirmed (`resign:n`).
     Resign(GameId),
     /// Allow the takeback asked for in the game (`takeback-yes:n`).
@@ -83,10 +83,11 @@ impl Press {
         }
         let n: i64 = rest.parse().ok()?;
         let game = GameId(n);
+        let challenge = ChallengeId(n);
         Some(match kind {
-            "accept" => Press::Accept(n),
-            "decline" => Press::Decline(n),
-            "cancel" => Press::Cancel(n),
+            "accept" => Press::Accept(challenge),
+            "decline" => Press::Decline(challenge),
+            "cancel" => Press::Cancel(challenge),
             "resign" => Press::Resign(game),
             "takeback-yes" => Press::TakebackYes(game),
             "takeback-no" => Press::TakebackNo(game),
@@ -122,9 +123,9 @@ mod tests {
 
     fn every_press() -> Vec<(Press, &'static str)> {
         vec![
-            (Press::Accept(12), "accept:12"),
-            (Press::Decline(3), "decline:3"),
-            (Press::Cancel(4), "cancel:4"),
+            (Press::Accept(ChallengeId(12)), "accept:12"),
+            (Press::Decline(ChallengeId(3)), "decline:3"),
+            (Press::Cancel(ChallengeId(4)), "cancel:4"),
             (Press::Resign(GameId(7)), "resign:7"),
             (Press::TakebackYes(GameId(8)), "takeback-yes:8"),
             (Press::TakebackNo(GameId(4)), "takeback-no:4"),
@@ -177,7 +178,10 @@ mod tests {
             assert_eq!(Press::parse(id), None, "{id}");
         }
         // A number as Rust reads it, as before: a sign is allowed.
-        assert_eq!(Press::parse("accept:-5"), Some(Press::Accept(-5)));
+        assert_eq!(
+            Press::parse("accept:-5"),
+            Some(Press::Accept(ChallengeId(-5)))
+        );
     }
 
     #[test]

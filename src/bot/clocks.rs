@@ -15,6 +15,7 @@ use super::time::{
     HOUR, VACATION_DAYS, VACATION_WINDOW,
 };
 use crate::game::{forfeit, EndReason};
+use crate::store::GameId;
 use crate::store::{GameRow, Tx};
 
 /// A turn's first reminder comes at least this long before its last call; when the turn is
@@ -155,7 +156,7 @@ pub(crate) fn vacation_available(tx: &Tx, user: &str, now: i64) -> Outcome<u32> 
 }
 
 /// One game's due timeout or reminder, inside a transaction.
-fn settle(s: &Session, id: i64) -> Outcome<Vec<Out>> {
+fn settle(s: &Session, id: GameId) -> Outcome<Vec<Out>> {
     let tx = s.tx;
     let Some(game) = tx.game(id)? else {
         return Ok(vec![]);
@@ -285,7 +286,7 @@ fn remind_if_due(s: &Session, l: &Loaded) -> Outcome<Vec<Out>> {
                 l.game.options.variant.name(),
             ))
             .user(opponent_id, opponent)
-            .text(format!(" (game {}, ", l.game.id))
+            .text(format!(" (game {}, ", l.game.id.0))
             .channel(&l.game.channel_id)
             .text(format!("). {left} left."));
         let mut r = b.build();
@@ -328,7 +329,7 @@ pub(crate) fn settle_clocks(bot: &Bot, now: i64) -> Vec<Reply> {
             Ok(replies) => out.extend(replies),
             Err(Fail::User(_)) => {}
             Err(Fail::Store(e)) => {
-                tracing::error!(error = %e, game = id, "settling a clock failed")
+                tracing::error!(error = %e, game = id.0, "settling a clock failed")
             }
         }
     }

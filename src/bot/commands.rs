@@ -16,6 +16,7 @@ use super::settings::SettingsOptions;
 use super::time::TimeControl;
 use super::tournaments::{CreateOptions, TournamentSystem};
 use crate::game::{Scoring, Variant};
+use crate::store::{ChallengeId, TournamentId};
 use crate::store::{FirstChoice, GameId, Pace};
 
 /// One command as adapters offer it.
@@ -222,14 +223,14 @@ commands! {
     }
     /// Accept a challenge (the newest one addressed to you here when no number is given).
     Accept = "accept", "Accept a challenge", private: false, super::lobby::accept {
-        challenge: Option<i64> = "challenge", "Challenge number (default: the newest one to you here)" .min(1);
+        challenge: Option<ChallengeId> = "challenge", "Challenge number (default: the newest one to you here)" .min(1);
     }
     Decline = "decline", "Decline a challenge", private: false, super::lobby::decline {
-        challenge: Option<i64> = "challenge", "Challenge number (default: the newest one to you here)" .min(1);
+        challenge: Option<ChallengeId> = "challenge", "Challenge number (default: the newest one to you here)" .min(1);
     }
     /// Withdraw your challenge.
     Cancel = "cancel", "Withdraw your challenge", private: false, super::lobby::cancel {
-        challenge: Option<i64> = "challenge", "Challenge number (default: your newest one here)" .min(1);
+        challenge: Option<ChallengeId> = "challenge", "Challenge number (default: your newest one here)" .min(1);
     }
     /// Play a move in this channel's game.
     Move = "move", "Play a move in this channel's game", private: false, super::play::play_move {
@@ -362,43 +363,43 @@ commands! {
     }
     /// Sign up for a tournament.
     TournamentJoin = "tournament join", "Sign up for a tournament", private: false, super::tournaments::commands::tournament_join {
-        id: Option<i64> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
+        id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
     }
     /// Take back a sign-up before the start.
     TournamentLeave = "tournament leave", "Take back your sign-up before the start", private: false, super::tournaments::commands::tournament_leave {
-        id: Option<i64> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
+        id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
     }
     /// Close the sign-ups and pair the first round (the organiser).
     TournamentStart = "tournament start", "Organiser: close the sign-ups and start", private: false, super::tournaments::commands::tournament_start {
-        id: Option<i64> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
+        id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest open one)" .min(1);
     }
     /// Call a tournament off (the organiser).
     TournamentCancel = "tournament cancel", "Organiser: call a tournament off", private: false, super::tournaments::commands::tournament_cancel {
-        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+        id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// Withdraw a player (the organiser), or yourself.
     TournamentWithdraw = "tournament withdraw", "Withdraw a player (organiser) or yourself: not paired again", private: false, super::tournaments::commands::tournament_withdraw {
         player: Option<User> = "player", "Who (default: you)";
-        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+        id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// A tournament's options, players and progress.
     TournamentInfo = "tournament info", "A tournament's options, players and progress", private: true, super::tournaments::views::tournament_info {
-        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+        id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// A round's pairings.
     TournamentPairings = "tournament pairings", "A round's pairings, with links and results", private: true, super::tournaments::views::tournament_pairings {
         round: Option<u32> = "round", "Which round (default: the current one)" .min(1) .max(200);
-        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+        id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// The standings with their tiebreaks.
     TournamentStandings = "tournament standings", "The standings, with tiebreaks and games in progress", private: false, super::tournaments::views::tournament_standings {
-        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+        id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
     /// The server's tournaments.
     TournamentList = "tournament list", "The server's tournaments", private: true, super::tournaments::views::tournament_list {}
     /// A tournament as a FIDE TRF-16 file.
     TournamentExport = "tournament export", "A tournament as a FIDE TRF-16 file (for pairing checkers)", private: true, super::tournaments::views::tournament_export {
-        id: Option<i64> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
+        id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest one)" .min(1);
     }
 }
 

@@ -95,8 +95,8 @@ fn offer(
             text::side_of(&l.game, seat).name()
         ))
         .yes_no(
-            (Press::DrawYes(GameId(l.game.id)), "Accept draw"),
-            (Press::DrawNo(GameId(l.game.id)), "Decline"),
+            (Press::DrawYes(l.game.id), "Accept draw"),
+            (Press::DrawNo(l.game.id), "Decline"),
         )
         .build();
     Ok(vec![Out::text(reply)])

@@ -62,7 +62,7 @@ const AUTOCOMPLETE_LIMIT: usize = 25;
 /// A game of this server by its number; a game of another server is answered exactly as a
 /// game that does not exist.
 pub(crate) fn server_game(tx: &Tx, ctx: &Ctx, id: GameId) -> Outcome<GameRow> {
-    tx.game(id.0)?
+    tx.game(id)?
         .filter(|g| g.server_id == ctx.server)
         .ok_or_else(|| Fail::User(format!("There is no game {id} on this server.")))
 }
@@ -76,11 +76,11 @@ fn ended_line(tx: &Tx, game: &GameRow) -> Outcome<String> {
             let (pos, _) = replay(game, &moves, None)?;
             format!(
                 "Game {} has ended: {}.\n",
-                game.id,
+                game.id.0,
                 describe::result(&pos, o)
             )
         }
-        (None, GameStatus::Aborted) => format!("Game {} has ended: it was aborted.\n", game.id),
+        (None, GameStatus::Aborted) => format!("Game {} has ended: it was aborted.\n", game.id.0),
         _ => String::new(),
     })
 }
@@ -96,7 +96,7 @@ pub(crate) fn record_text(tx: &Tx, game: &GameRow) -> Outcome<(String, usize)> {
     let n = n.map(|s| s.replace(['\n', '\r'], " "));
     let mut header = format!(
         "# game {} · {} {} vs {} {}\n",
-        game.id,
+        game.id.0,
         text::side_of(game, 0).name(),
         n[0],
         text::side_of(game, 1).name(),
@@ -184,7 +184,7 @@ fn board_of(
         board: Some((
             pos,
             notes.frame(Frame::new(n, played.last().copied())),
-            format!("game-{}-ply-{upto}.png", game.id),
+            format!("game-{}-ply-{upto}.png", game.id.0),
         )),
     }])
 }
@@ -287,11 +287,11 @@ pub(crate) fn record(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
             .build();
         // Too long for one Discord message, it goes as a file.
         reply.document = Some(super::reply::Document {
-            filename: format!("game-{}.txt", game.id),
+            filename: format!("game-{}.txt", game.id.0),
             note: format!(
                 "{ended}The record of game {} ({moves} moves) is in the attached file; it \
                  can be imported as it is.",
-                game.id,
+                game.id.0,
             ),
             text: body,
             always: false,
@@ -319,7 +319,7 @@ pub(crate) fn status(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
         let mut b = Builder::new().text(format!(
             "**{}** (game {}) · {} ",
             l.game.options.variant.name(),
-            l.game.id,
+            l.game.id.0,
             text::side_of(&l.game, 0).name()
         ));
         b = b
@@ -452,7 +452,7 @@ pub(crate) fn games(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
         for (_, g, plies, seat, yours, left) in rows.iter().take(SHOWN) {
             let n = names(tx, g)?;
             b = b
-                .text(format!("\n• game {} in ", g.id))
+                .text(format!("\n• game {} in ", g.id.0))
                 .channel(&g.channel_id)
                 .text(format!(
                     ": {} against {}, you play {} · move {} · {} · {}",

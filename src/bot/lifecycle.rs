@@ -52,7 +52,7 @@ pub(crate) fn decided(
     let board = (
         l.pos.clone(),
         Frame::new(l.names.clone(), None).with_result(o),
-        format!("game-{}-final.png", l.game.id),
+        format!("game-{}-final.png", l.game.id.0),
     );
     let ended = GameEnded {
         game: l,

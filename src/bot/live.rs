@@ -29,7 +29,7 @@ pub(crate) fn live(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
             let l = load_game(tx, g)?;
             let g = &l.game;
             b = b
-                .text(format!("\n**#{}** ", g.id))
+                .text(format!("\n**#{}** ", g.id.0))
                 .channel(&g.channel_id)
                 .text(format!(" · {} · ", g.options.variant.id()))
                 .user(&g.seats[0], &l.names[0])

@@ -11,6 +11,7 @@ use super::session::{
 use super::text::Builder;
 use super::time::{plural, TimeControl, DAY};
 use crate::game::{GameOptions, Scoring, Variant};
+use crate::store::ChallengeId;
 use crate::store::{
     ChallengeRow, ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, NewChallenge, Tx,
     OPEN_OPPONENT_ID,
@@ -48,7 +49,7 @@ pub(crate) fn offer_rematch(_: &Session, e: &GameEnded, ann: &mut Announcement) 
         && g.ai_levels.iter().all(Option::is_none)
     {
         ann.text = std::mem::take(&mut ann.text).button(
-            Press::Rematch(GameId(g.id)),
+            Press::Rematch(g.id),
             "Rematch",
             ButtonStyle::Primary,
         );
@@ -138,7 +139,7 @@ fn open_count_limit(tx: &Tx, ctx: &Ctx) -> Outcome<Option<Reply>> {
 
 /// Expires challenge `id` if it is still open and older than its server's `challenge_days`:
 /// its challenger is told (pinged) in the challenge's channel.
-fn expire_challenge(tx: &Tx, id: i64, now: i64) -> Outcome<Vec<Out>> {
+fn expire_challenge(tx: &Tx, id: ChallengeId, now: i64) -> Outcome<Vec<Out>> {
     let Some(c) = tx.challenge(id)? else {
         return Ok(vec![]);
     };
@@ -267,7 +268,7 @@ struct Offer<'a> {
     is_match: bool,
     rated: bool,
     /// The finished game it plays again.
-    rematch_of: Option<i64>,
+    rematch_of: Option<GameId>,
 }
 
 /// Stores a challenge from `ctx.user` and announces it: an addressed one pings its opponent and
@@ -295,7 +296,7 @@ fn post_challenge(tx: &Tx, ctx: &Ctx, o: &Offer, now: i64) -> Outcome<Out> {
         (Some(u), Some(game)) => b
             .text(" asks ")
             .ping(&u.id, &u.name)
-            .text(format!(" for a rematch of game {game}: **{name}**")),
+            .text(format!(" for a rematch of game {}: **{name}**", game.0)),
         (Some(u), None) => b
             .text(" challenges ")
             .ping(&u.id, &u.name)
@@ -359,7 +360,7 @@ fn rematch_base(tx: &Tx, game: &GameRow) -> Outcome<(GameRow, bool)> {
         return Err(Fail::User(format!(
             "Game {} belongs to a match still being played; a rematch of the match can be asked \
              for once the match is over.",
-            game.id
+            game.id.0
         )));
     }
     let first = tx
@@ -437,7 +438,7 @@ pub(crate) fn rematch(bot: &Bot, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<
         tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
         let game = match game_id {
             Some(id) => tx
-                .game(id.0)?
+                .game(id)?
                 .filter(|g| g.server_id == ctx.server)
                 .ok_or_else(|| Fail::User(format!("There is no game {id} on this server.")))?,
             None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
@@ -451,7 +452,7 @@ pub(crate) fn rematch(bot: &Bot, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<
         let seat = game.seat_of(&ctx.user.id).ok_or_else(|| {
             Fail::User(format!(
                 "Only the players of game {} can ask for a rematch.",
-                game.id
+                game.id.0
             ))
         })?;
         match game.status {
@@ -460,14 +461,14 @@ pub(crate) fn rematch(bot: &Bot, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<
                 return Err(Fail::User(format!(
                     "Game {} is still being played; a rematch can be asked for once it is \
                      over.",
-                    game.id
+                    game.id.0
                 )))
             }
             GameStatus::Aborted => {
                 return Err(Fail::User(format!(
                     "Game {} was aborted, so there is no rematch of it; `/challenge` offers \
                      a new game.",
-                    game.id
+                    game.id.0
                 )))
             }
         }
@@ -528,7 +529,7 @@ pub(crate) fn rematch(bot: &Bot, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<
 fn find_challenge(
     tx: &Tx,
     ctx: &Ctx,
-    id: Option<i64>,
+    id: Option<ChallengeId>,
     as_challenger: bool,
     take_open: bool,
 ) -> Outcome<ChallengeRow> {
@@ -579,7 +580,7 @@ fn find_challenge(
     }
 }
 
-pub(crate) fn accept(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn accept(bot: &Bot, ctx: &Ctx, id: Option<ChallengeId>) -> Outcome<Vec<Out>> {
     let coin = bot.coin();
     bot.write(ctx, |tx, now| {
         tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
@@ -644,7 +645,7 @@ pub(crate) fn accept(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>>
         let text = answered(
             tx,
             &c,
-            &format!("accepted, game {} has started.", game.id),
+            &format!("accepted, game {} has started.", game.id.0),
             None,
         )?
         .parts;
@@ -666,12 +667,12 @@ pub(crate) fn accept(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>>
 }
 
 /// `/decline`: the opponent turns a challenge down.
-pub(crate) fn decline(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn decline(bot: &Bot, ctx: &Ctx, id: Option<ChallengeId>) -> Outcome<Vec<Out>> {
     close_challenge(bot, ctx, id, ChallengeStatus::Declined)
 }
 
 /// `/cancel`: the challenger withdraws a challenge.
-pub(crate) fn cancel(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn cancel(bot: &Bot, ctx: &Ctx, id: Option<ChallengeId>) -> Outcome<Vec<Out>> {
     close_challenge(bot, ctx, id, ChallengeStatus::Cancelled)
 }
 
@@ -679,7 +680,7 @@ pub(crate) fn cancel(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>>
 fn close_challenge(
     bot: &Bot,
     ctx: &Ctx,
-    id: Option<i64>,
+    id: Option<ChallengeId>,
     status: ChallengeStatus,
 ) -> Outcome<Vec<Out>> {
     let by_challenger = status == ChallengeStatus::Cancelled;
@@ -751,7 +752,7 @@ pub(crate) fn expire_challenges(bot: &Bot, now: i64) -> Vec<Reply> {
             Ok(replies) => out.extend(replies),
             Err(Fail::User(_)) => {}
             Err(Fail::Store(e)) => {
-                tracing::error!(error = %e, challenge = c.id, "expiring a challenge failed")
+                tracing::error!(error = %e, challenge = c.id.0, "expiring a challenge failed")
             }
         }
     }

@@ -8,6 +8,7 @@ use super::session::{
 };
 use super::text;
 use crate::game::Points;
+use crate::store::MatchId;
 use crate::store::{GameRow, Tx};
 
 /// Subscriber: after a result, a match (not a tournament's: the tournament runs those) gets
@@ -70,7 +71,7 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
 fn match_progress(
     tx: &Tx,
     game: &GameRow,
-    match_id: i64,
+    match_id: MatchId,
     now: i64,
 ) -> Outcome<(String, Option<Out>)> {
     let m = tx

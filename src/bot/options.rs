@@ -9,7 +9,7 @@
 use super::reply::{escape_markdown, User};
 use super::time::TimeControl;
 use crate::game::{Scoring, Variant};
-use crate::store::{FirstChoice, GameId};
+use crate::store::{ChallengeId, FirstChoice, GameId, TournamentId};
 
 /// The options of `/challenge`, as its handler gets them: the lobby's, or the AI's when the
 /// opponent is the bot.
@@ -305,6 +305,19 @@ impl Param for GameId {
         }
     }
 }
+
+/// Tournament and challenge numbers: whole numbers from 1 (the command declares the minimum).
+macro_rules! number_params {
+    ($($id:ident),*) => {$(
+        impl Param for $id {
+            const KIND: Kind = Kind::Integer;
+            fn read(v: Option<&Value>, name: &str) -> Result<$id, String> {
+                integer(v, name).map($id)
+            }
+        }
+    )*};
+}
+number_params!(TournamentId, ChallengeId);
 
 impl Param for User {
     const KIND: Kind = Kind::User;

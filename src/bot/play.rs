@@ -191,7 +191,7 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
         board: Some((
             pos,
             Frame::new(l.names.clone(), played.last().copied()),
-            format!("game-{}-ply-{}.png", l.game.id, req.ply),
+            format!("game-{}-ply-{}.png", l.game.id.0, req.ply),
         )),
     }])
 }
@@ -249,7 +249,7 @@ fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
         board: Some((
             after.pos,
             Frame::new(l.names.clone(), played.last().copied()),
-            format!("game-{}-ply-{}.png", l.game.id, ply),
+            format!("game-{}-ply-{}.png", l.game.id.0, ply),
         )),
     }])
 }
@@ -373,7 +373,7 @@ fn after_move(s: &Session, l: &Loaded, b: Builder, last: Move) -> Outcome<Vec<Ou
     let board = (
         l.pos.clone(),
         Frame::new(l.names.clone(), Some(last)),
-        format!("game-{}-ply-{}.png", l.game.id, l.pos.ply()),
+        format!("game-{}-ply-{}.png", l.game.id.0, l.pos.ply()),
     );
     if let Some(o) = l.pos.outcome().copied() {
         let ended = GameEnded {
@@ -466,11 +466,7 @@ pub(crate) fn resign(
             };
             let reply = Builder::new()
                 .text(question)
-                .button(
-                    Press::Resign(GameId(l.game.id)),
-                    "Resign",
-                    ButtonStyle::Danger,
-                )
+                .button(Press::Resign(l.game.id), "Resign", ButtonStyle::Danger)
                 .private()
                 .build();
             return Ok(vec![Out::text(reply)]);
@@ -595,7 +591,7 @@ fn moderator_abort(
     };
     let b = text::ping_players(b.text("No result, no points. "), &l.game, &l.names, ", ").text(".");
     let mut outs = aborted(&bot.session(tx, now), l, EndCause::ModeratorAbort, b)?;
-    let subject = format!("game #{} in <#{}>", l.game.id, l.game.channel_id);
+    let subject = format!("game #{} in <#{}>", l.game.id.0, l.game.channel_id);
     let detail = format!(
         "aborted{}; reason: {}",
         if l.game.match_id.is_some() {
@@ -665,8 +661,8 @@ pub(crate) fn takeback(
                 l.moves[ply as usize].notation
             ))
             .yes_no(
-                (Press::TakebackYes(GameId(l.game.id)), "Allow"),
-                (Press::TakebackNo(GameId(l.game.id)), "Refuse"),
+                (Press::TakebackYes(l.game.id), "Allow"),
+                (Press::TakebackNo(l.game.id), "Refuse"),
             )
             .build();
         Ok(vec![Out::text(reply)])

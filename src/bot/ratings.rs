@@ -202,7 +202,7 @@ fn open_game_line(tx: &Tx, g: &GameRow, user: &str, now: i64) -> Outcome<OpenGam
         };
         format!(
             "#{} {} vs {opponent} · {turn} · {when}",
-            g.id,
+            g.id.0,
             g.options.variant.id()
         )
     };

@@ -10,6 +10,7 @@ use super::time::{date_text, left_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
 use crate::game::{EndReason, GameOptions, Move, Position, Scoring, Variant};
 use crate::render::{self, Frame};
+use crate::store::MatchId;
 use crate::store::{
     GameId, GameRow, GameStatus, MoveRow, NewGame, Store, StoreError, Tx, AI_USER_ID,
 };
@@ -95,7 +96,7 @@ impl Session<'_> {
     }
 
     /// Notes that `subscriber` ran for `game` (when the bot traces them).
-    pub fn traced(&self, game: i64, subscriber: &'static str) {
+    pub fn traced(&self, game: GameId, subscriber: &'static str) {
         if let Some(t) = &self.bot.trace {
             t.lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -190,7 +191,7 @@ pub struct Bot {
     /// What reacts to a game's end, in order (the list in `entry.rs`).
     game_ended: &'static [Subscriber],
     /// When on, each subscriber's run: the game and the subscriber's name (for tests).
-    trace: Option<Mutex<Vec<(i64, &'static str)>>>,
+    trace: Option<Mutex<Vec<(GameId, &'static str)>>>,
 }
 
 impl Bot {
@@ -224,7 +225,7 @@ impl Bot {
     /// The subscriber runs recorded since the last call (with [`Bot::with_event_trace`]): the
     /// game and the subscriber's name, in order. (A run in a transaction that then rolled back
     /// is recorded too.)
-    pub fn event_trace(&self) -> Vec<(i64, &'static str)> {
+    pub fn event_trace(&self) -> Vec<(GameId, &'static str)> {
         match &self.trace {
             Some(t) => std::mem::take(&mut *t.lock().unwrap_or_else(|e| e.into_inner())),
             None => Vec::new(),
@@ -260,8 +261,8 @@ impl Bot {
 
     /// The seed of the AI's search for `game` at `ply`: the same for the same bot seed, game
     /// and ply (a search repeated after a restart chooses the same move at levels 1 to 4).
-    pub(crate) fn ai_seed(&self, game: i64, ply: u32) -> u64 {
-        let mut x = self.ai_seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    pub(crate) fn ai_seed(&self, game: GameId, ply: u32) -> u64 {
+        let mut x = self.ai_seed ^ (game.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         x ^= u64::from(ply).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         x ^= x >> 31;
         x.wrapping_mul(0xBF58_476D_1CE4_E5B9)
@@ -434,7 +435,7 @@ pub(crate) fn replay(
         let mv = pos.play_text(&m.notation).map_err(|e| {
             Fail::Store(StoreError::Corrupt(format!(
                 "game {} ply {} ({}): {e}",
-                game.id, m.ply, m.notation
+                game.id.0, m.ply, m.notation
             )))
         })?;
         played.push(mv);
@@ -464,8 +465,8 @@ pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
 /// message must not act on a newer game.
 pub(crate) fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<Loaded> {
     match game_id {
-        Some(id) if tx.active_game(&ctx.channel)?.map(|g| g.id) != Some(id.0) => {
-            Err(Fail::User(spent_button(tx, ctx, id.0)?))
+        Some(id) if tx.active_game(&ctx.channel)?.map(|g| g.id) != Some(id) => {
+            Err(Fail::User(spent_button(tx, ctx, id)?))
         }
         _ => load_active(tx, ctx),
     }
@@ -473,7 +474,7 @@ pub(crate) fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<GameId>) -> Outco
 
 /// Why a button of game `id`, which is not this channel's game in progress, does nothing:
 /// the game has ended (with its result) or was aborted.
-fn spent_button(tx: &Tx, ctx: &Ctx, id: i64) -> Outcome<String> {
+fn spent_button(tx: &Tx, ctx: &Ctx, id: GameId) -> Outcome<String> {
     let game = tx
         .game(id)?
         .filter(|g| g.server_id == ctx.server && g.channel_id == ctx.channel);
@@ -483,10 +484,14 @@ fn spent_button(tx: &Tx, ctx: &Ctx, id: i64) -> Outcome<String> {
     let l = load_game(tx, game)?;
     Ok(match &l.game.outcome {
         Some(o) => format!(
-            "Game {id} has ended ({}), so this button no longer does anything.",
+            "Game {} has ended ({}), so this button no longer does anything.",
+            id.0,
             text::result_sentence(&l.pos, o)
         ),
-        None => format!("Game {id} was aborted, so this button no longer does anything."),
+        None => format!(
+            "Game {} was aborted, so this button no longer does anything.",
+            id.0
+        ),
     })
 }
 
@@ -601,7 +606,7 @@ pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -
             board: Some((
                 pos,
                 Frame::new(names.clone(), None),
-                format!("game-{}-start.png", game.id),
+                format!("game-{}-start.png", game.id.0),
             )),
         };
     }
@@ -615,7 +620,7 @@ pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -
         board: Some((
             pos,
             Frame::new(names.clone(), None),
-            format!("game-{}-start.png", game.id),
+            format!("game-{}-start.png", game.id.0),
         )),
     }
 }
@@ -647,7 +652,7 @@ pub(crate) struct GameSpec<'a> {
     pub scoring: Scoring,
     pub seating: Seating<'a>,
     /// The match it belongs to, and its number in the match.
-    pub match_game: Option<(i64, i64)>,
+    pub match_game: Option<(MatchId, i64)>,
     pub days_per_move: Option<u32>,
     pub rated: bool,
 }
@@ -695,7 +700,7 @@ pub(crate) fn create_game(tx: &Tx, spec: GameSpec, now: i64) -> Outcome<GameRow>
     )?;
     let game = tx
         .game(id)?
-        .ok_or_else(|| Fail::Store(StoreError::Corrupt(format!("game {id} vanished"))))?;
+        .ok_or_else(|| Fail::Store(StoreError::Corrupt(format!("game {} vanished", id.0))))?;
     // The first mover's clock starts now.
     let first = game.seats[game.options.first.index()].clone();
     let clock = turn_clock(tx, &game, &first, now)?;

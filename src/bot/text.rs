@@ -4,7 +4,7 @@ use super::buttons::Press;
 use super::reply::{Button, ButtonStyle, Part, Reply, Retire};
 use crate::game::{describe, Outcome, Player, Points, Position, Side, Variant};
 use crate::game::{Counts, GamePosition};
-use crate::store::{GameId, GameRow, AI_USER_ID};
+use crate::store::{GameRow, AI_USER_ID};
 
 /// Builds a reply piece by piece.
 #[derive(Default)]
@@ -79,13 +79,13 @@ impl Builder {
 pub fn draw_offer_closed(game: &GameRow, offerer: (&str, &str), how: Builder) -> Retire {
     let mut text = Builder::new()
         .user(offerer.0, offerer.1)
-        .text(format!(" offered a draw in game {}", game.id))
+        .text(format!(" offered a draw in game {}", game.id.0))
         .build()
         .parts;
     text.extend(how.build().parts);
     Retire {
         channel: game.channel_id.clone(),
-        button: Press::DrawYes(GameId(game.id)).id(),
+        button: Press::DrawYes(game.id).id(),
         text,
     }
 }

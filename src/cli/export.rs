@@ -3,7 +3,7 @@
 
 use super::engine::{result_json, ResultJson};
 use crate::game::{Position, Side};
-use crate::store::{GameRow, Store, StoreError};
+use crate::store::{GameId, GameRow, Store, StoreError};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::io::Write;
@@ -60,7 +60,7 @@ pub fn rfc3339(ms: i64) -> String {
 /// Writes every finished game (of `server`, or all) to `out`, one JSON object per line, in
 /// the order they ended; the number written.
 pub fn export(store: &mut Store, server: Option<&str>, out: &mut dyn Write) -> anyhow::Result<u64> {
-    let mut after = (i64::MIN, i64::MIN);
+    let mut after = (i64::MIN, GameId(i64::MIN));
     let mut written = 0;
     loop {
         let page = store.read(|tx| -> Result<Vec<String>, anyhow::Error> {
@@ -90,7 +90,7 @@ fn game_json(
     moves: &[crate::store::MoveRow],
     changes: &[crate::store::RatingChangeRow],
 ) -> anyhow::Result<GameJson> {
-    let corrupt = |what: String| StoreError::Corrupt(format!("game {}: {what}", g.id));
+    let corrupt = |what: String| StoreError::Corrupt(format!("game {}: {what}", g.id.0));
     let mut pos = Position::new(g.options);
     let mut played = Vec::with_capacity(moves.len());
     for m in moves {
@@ -133,7 +133,7 @@ fn game_json(
         )
     });
     Ok(GameJson {
-        id: g.id,
+        id: g.id.0,
         server: g.server_id.clone(),
         variant: g.options.variant.id(),
         scoring: g.options.variant.is_tara().then(|| g.options.scoring.id()),

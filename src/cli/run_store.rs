@@ -45,7 +45,7 @@ fn open_to_read(db: Option<std::path::PathBuf>) -> Result<crate::store::Store, E
 pub(crate) fn run_tournament(command: TournamentCommand) -> ExitCode {
     let (db, id) = match &command {
         TournamentCommand::Export { db, id } | TournamentCommand::Standings { db, id, .. } => {
-            (db.clone(), *id)
+            (db.clone(), crate::store::TournamentId(*id))
         }
     };
     let mut store = match open_to_read(db) {

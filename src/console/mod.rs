@@ -839,9 +839,16 @@ mod tests {
         );
         assert_eq!(
             run("/press accept:3"),
-            Command::Accept { challenge: Some(3) }
+            Command::Accept {
+                challenge: Some(crate::store::ChallengeId(3))
+            }
         );
-        assert_eq!(run("/accept #3"), Command::Accept { challenge: Some(3) });
+        assert_eq!(
+            run("/accept #3"),
+            Command::Accept {
+                challenge: Some(crate::store::ChallengeId(3))
+            }
+        );
         assert_eq!(parse_line("# comment"), Ok(Action::Nothing));
         assert_eq!(
             run("/position variant:ard-ri ply:1 d2-c2 c3-b3"),

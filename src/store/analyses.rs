@@ -2,6 +2,7 @@
 //! background and kept once done (the cache).
 
 use super::db::{Result, Tx};
+use super::ids::*;
 use rusqlite::params;
 
 stored_enum! {
@@ -25,7 +26,7 @@ row! {
     /// `message_id`: the outbox id of its progress message; `created_at`, `finished_at` (ms).
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct AnalysisRow {
-        id: i64, game_id: i64, level: u8, status: AnalysisStatus, done: u32, total: u32,
+        id: i64, game_id: GameId, level: u8, status: AnalysisStatus, done: u32, total: u32,
         result: Option<String>, channel_id: String, requested_by: String,
         message_id: Option<i64>, created_at: i64, finished_at: Option<i64>,
     }
@@ -34,7 +35,7 @@ row! {
 /// An analysis to store.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewAnalysis<'a> {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub level: u8,
     pub total: u32,
     pub channel_id: &'a str,
@@ -43,7 +44,7 @@ pub struct NewAnalysis<'a> {
 
 impl Tx<'_> {
     /// The analysis of `game_id` at `level`, if one was ever asked for.
-    pub fn analysis_of(&self, game_id: i64, level: u8) -> Result<Option<AnalysisRow>> {
+    pub fn analysis_of(&self, game_id: GameId, level: u8) -> Result<Option<AnalysisRow>> {
         self.first(
             "analyses",
             "SELECT * FROM analyses WHERE game_id = ?1 AND level = ?2",

@@ -1,6 +1,7 @@
 //! Challenges: one player's offer of a game (or a match) to another.
 
 use super::db::{Result, Tx};
+use super::ids::*;
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 
@@ -35,9 +36,9 @@ row! {
     /// for no clock.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct ChallengeRow {
-        id: i64, server_id: String, channel_id: String, challenger_id: String,
+        id: ChallengeId, server_id: String, channel_id: String, challenger_id: String,
         opponent_id: String, variant: Variant, scoring: Scoring, first: FirstChoice,
-        is_match: bool, rated: bool, status: ChallengeStatus, game_id: Option<i64>,
+        is_match: bool, rated: bool, status: ChallengeStatus, game_id: Option<GameId>,
         created_at: i64, days_per_move: Option<u32>,
     }
 }
@@ -81,7 +82,7 @@ pub struct NewChallenge<'a> {
 
 impl Tx<'_> {
     /// Records an open challenge; its id.
-    pub fn insert_challenge(&self, c: &NewChallenge, now: i64) -> Result<i64> {
+    pub fn insert_challenge(&self, c: &NewChallenge, now: i64) -> Result<ChallengeId> {
         self.insert(
             "INSERT INTO challenges (server_id, channel_id, challenger_id, opponent_id, variant,
                scoring, first, is_match, rated, status, created_at, updated_at, days_per_move)
@@ -100,10 +101,11 @@ impl Tx<'_> {
                 c.days_per_move
             ],
         )
+        .map(ChallengeId)
     }
 
     /// A challenge by id.
-    pub fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
+    pub fn challenge(&self, id: ChallengeId) -> Result<Option<ChallengeRow>> {
         self.first(
             "challenges",
             "SELECT * FROM challenges WHERE id = ?1",
@@ -114,7 +116,7 @@ impl Tx<'_> {
 
     /// A challenge by id, only if it was made on `server_id`: a challenge of another server is
     /// `None`, exactly like a missing one.
-    pub fn challenge_on(&self, server_id: &str, id: i64) -> Result<Option<ChallengeRow>> {
+    pub fn challenge_on(&self, server_id: &str, id: ChallengeId) -> Result<Option<ChallengeRow>> {
         self.first(
             "challenges",
             "SELECT * FROM challenges WHERE id = ?1 AND server_id = ?2",
@@ -177,9 +179,9 @@ impl Tx<'_> {
     /// Answers a challenge; `game_id` (when given) is the game it started.
     pub fn set_challenge_status(
         &self,
-        id: i64,
+        id: ChallengeId,
         status: ChallengeStatus,
-        game_id: Option<i64>,
+        game_id: Option<GameId>,
         now: i64,
     ) -> Result<()> {
         self.exec(
@@ -192,7 +194,7 @@ impl Tx<'_> {
 
     /// Writes `acceptor` as the opponent of open challenge `id` (one open to anyone), as they
     /// accept it.
-    pub fn take_open_challenge(&self, id: i64, acceptor: &str, now: i64) -> Result<()> {
+    pub fn take_open_challenge(&self, id: ChallengeId, acceptor: &str, now: i64) -> Result<()> {
         self.exec(
             "UPDATE challenges SET opponent_id = ?2, updated_at = ?3
              WHERE id = ?1 AND opponent_id = ?4 AND status = 'open'",

@@ -1,6 +1,7 @@
 //! Correspondence clocks: each game's deadline and reminders, and players' vacations.
 
 use super::db::{Result, Tx};
+use super::ids::*;
 use rusqlite::params;
 
 row! {
@@ -17,7 +18,7 @@ row! {
 impl Tx<'_> {
     /// Notes that the turn changed hands at `now`, with the new mover's clock (start,
     /// deadline) when the game has one; this turn's reminders start again.
-    pub fn start_turn(&self, game_id: i64, now: i64, clock: Option<(i64, i64)>) -> Result<()> {
+    pub fn start_turn(&self, game_id: GameId, now: i64, clock: Option<(i64, i64)>) -> Result<()> {
         self.exec(
             "UPDATE games SET updated_at = ?2, turn_started_at = ?2, clock_start_at = ?3,
                deadline_at = ?4, reminders_sent = 0 WHERE id = ?1",
@@ -27,7 +28,7 @@ impl Tx<'_> {
     }
 
     /// Records that this turn's reminder number `sent` (1 or 2) went out at `now`.
-    pub fn set_reminded(&self, game_id: i64, sent: u32, now: i64) -> Result<()> {
+    pub fn set_reminded(&self, game_id: GameId, sent: u32, now: i64) -> Result<()> {
         self.exec(
             "UPDATE games SET reminders_sent = ?2, reminded_at = ?3 WHERE id = ?1",
             params![game_id, sent, now],
@@ -36,7 +37,7 @@ impl Tx<'_> {
     }
 
     /// Moves a game's clock later by `ms` (a vacation of the player to move).
-    pub fn shift_clock(&self, game_id: i64, ms: i64) -> Result<()> {
+    pub fn shift_clock(&self, game_id: GameId, ms: i64) -> Result<()> {
         self.exec(
             "UPDATE games SET clock_start_at = clock_start_at + ?2, deadline_at = deadline_at + ?2
              WHERE id = ?1 AND deadline_at IS NOT NULL",
@@ -46,7 +47,7 @@ impl Tx<'_> {
     }
 
     /// Ids of the active games that have a clock.
-    pub fn clocked_games(&self) -> Result<Vec<i64>> {
+    pub fn clocked_games(&self) -> Result<Vec<GameId>> {
         self.all(
             "games",
             "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL ORDER BY id",
@@ -56,7 +57,7 @@ impl Tx<'_> {
     }
 
     /// Records the time (ms) the player who made move `ply` had left on their clock then.
-    pub fn set_clock_left(&self, game_id: i64, ply: u32, left: i64) -> Result<()> {
+    pub fn set_clock_left(&self, game_id: GameId, ply: u32, left: i64) -> Result<()> {
         self.exec(
             "UPDATE moves SET clock_left = ?3 WHERE game_id = ?1 AND ply = ?2",
             params![game_id, ply, left],
@@ -66,7 +67,7 @@ impl Tx<'_> {
 
     /// The time (ms) the player who made move `ply` had left on their clock then; `None` for
     /// a game without a clock, a forced pass, or a move stored before this was recorded.
-    pub fn clock_left(&self, game_id: i64, ply: u32) -> Result<Option<i64>> {
+    pub fn clock_left(&self, game_id: GameId, ply: u32) -> Result<Option<i64>> {
         Ok(self
             .first(
                 "moves",

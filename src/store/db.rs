@@ -2,6 +2,9 @@
 //! [`StoreError`], and the helpers every domain module uses to run SQL and read rows by column
 //! name. The domain modules add their methods to [`Tx`].
 
+use super::ids::{
+    ChallengeId, ChannelId, GameId, MatchId, PairingId, ServerId, TournamentId, UserId,
+};
 use rusqlite::types::FromSql;
 use rusqlite::{Connection, ErrorCode, OpenFlags, Params, Row, TransactionBehavior};
 use std::path::{Path, PathBuf};
@@ -865,6 +868,16 @@ macro_rules! plain_fields {
     )*};
 }
 plain_fields!(i64, i32, u32, u8, bool, f64, String, Vec<u8>);
+plain_fields!(
+    GameId,
+    TournamentId,
+    ChallengeId,
+    MatchId,
+    PairingId,
+    UserId,
+    ServerId,
+    ChannelId
+);
 
 impl<T: Column> Field for T {
     fn field(c: &Cols, column: &str) -> Result<T> {

@@ -2,11 +2,11 @@
 //! position is rebuilt by replaying it.
 
 use super::db::{Cols, Result, StoreError, Tx};
+pub use super::ids::{GameId, ParseGameIdError};
+use super::ids::{MatchId, PairingId};
 use crate::game::{BySide, EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
 use rusqlite::params;
-use std::fmt;
 use std::ops::RangeInclusive;
-use std::str::FromStr;
 
 /// The user id of the bot's AI. Every AI seat names this user, so the seat columns keep their
 /// foreign keys; the level is stored beside it (migration 0003 creates the user). It starts
@@ -16,50 +16,6 @@ pub const AI_USER_ID: &str = "@ai";
 
 /// The AI's levels: 1 (weakest) to 5 (strongest).
 pub const AI_LEVELS: RangeInclusive<u8> = 1..=5;
-
-/// The short public id of a game, which players type as `#123`.
-///
-/// It is the integer primary key of `games`, not a separate column: that key is already short,
-/// unique, assigned in order, stable for the life of the game and never reused (games are never
-/// deleted: an abandoned game is kept as `aborted`). A second code would have to be kept unique
-/// and mapped back to the key on every lookup for nothing. Ids count across all servers; a game
-/// of another server is looked up like a missing one by the callers that show games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct GameId(pub i64);
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
-
-/// Text that is not a game id.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a game number: write it as #123 or 123")]
-pub struct ParseGameIdError(pub String);
-
-impl FromStr for GameId {
-    type Err = ParseGameIdError;
-
-    /// Accepts `#123` and `123` (spaces around are ignored).
-    fn from_str(s: &str) -> std::result::Result<GameId, ParseGameIdError> {
-        let t = s.trim();
-        let digits = t.strip_prefix('#').unwrap_or(t);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(ParseGameIdError(s.to_string()));
-        }
-        match digits.parse::<i64>() {
-            Ok(n) if n > 0 => Ok(GameId(n)),
-            _ => Err(ParseGameIdError(s.to_string())),
-        }
-    }
-}
-
-impl From<GameId> for i64 {
-    fn from(id: GameId) -> i64 {
-        id.0
-    }
-}
 
 stored_enum! {
     /// Status of a stored game. Values: `Active`: being played; `Finished`: ended with a
@@ -86,7 +42,7 @@ pub enum Seat {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     /// The id, also the public id players type (see [`GameId`]).
-    pub id: i64,
+    pub id: GameId,
     /// The server (Discord guild) it is played on.
     pub server_id: String,
     /// The channel or thread it is played in.
@@ -103,11 +59,11 @@ pub struct GameRow {
     /// The result, once finished.
     pub outcome: Option<Outcome>,
     /// The match it belongs to.
-    pub match_id: Option<i64>,
+    pub match_id: Option<MatchId>,
     /// Its number in the match (1 or 2; a replayed game keeps its number).
     pub match_game: Option<i64>,
     /// The tournament pairing it belongs to.
-    pub pairing_id: Option<i64>,
+    pub pairing_id: Option<PairingId>,
     /// Rated (counts for ratings) or casual.
     pub rated: bool,
     /// When it was created.
@@ -149,7 +105,7 @@ impl GameRow {
 
     /// The id players type, `#123`.
     pub fn public_id(&self) -> GameId {
-        GameId(self.id)
+        self.id
     }
 
     /// Reads a row of `SELECT * FROM games`.
@@ -219,11 +175,11 @@ pub struct NewGame<'a> {
     /// The AI level of each seat, `None` for a person.
     pub ai_levels: [Option<u8>; 2],
     /// The match it belongs to.
-    pub match_id: Option<i64>,
+    pub match_id: Option<MatchId>,
     /// Its number in the match.
     pub match_game: Option<i64>,
     /// The tournament pairing it belongs to.
-    pub pairing_id: Option<i64>,
+    pub pairing_id: Option<PairingId>,
     /// Rated or casual.
     pub rated: bool,
     /// The time control: days per move, `None` for no clock.
@@ -285,7 +241,7 @@ row! {
     /// `requested_by`: who asked.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct TakebackRow {
-        game_id: i64, ply: u32, requested_by: String,
+        game_id: GameId, ply: u32, requested_by: String,
     }
 }
 
@@ -321,7 +277,7 @@ row! {
     /// offered; `created_at`: when.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct DrawOfferRow {
-        game_id: i64, offered_by: String, ply: u32, created_at: i64,
+        game_id: GameId, offered_by: String, ply: u32, created_at: i64,
     }
 }
 
@@ -359,7 +315,7 @@ impl Tx<'_> {
     }
 
     /// A game by id.
-    pub fn game(&self, id: i64) -> Result<Option<GameRow>> {
+    pub fn game(&self, id: GameId) -> Result<Option<GameRow>> {
         self.one_game("id = ?1", [id])
     }
 
@@ -386,7 +342,7 @@ impl Tx<'_> {
     pub fn finished_games_after(
         &self,
         server_id: Option<&str>,
-        after: (i64, i64),
+        after: (i64, GameId),
         limit: u32,
     ) -> Result<Vec<GameRow>> {
         self.game_where(
@@ -481,13 +437,13 @@ impl Tx<'_> {
     }
 
     /// The games of a tournament pairing, in order.
-    pub fn pairing_games(&self, pairing_id: i64) -> Result<Vec<GameRow>> {
+    pub fn pairing_games(&self, pairing_id: PairingId) -> Result<Vec<GameRow>> {
         self.game_where("pairing_id = ?1 ORDER BY id", [pairing_id])
     }
 
     /// Creates a game; fails if the channel already has an active one, or if a seat is neither
     /// a person nor the AI at a known level.
-    pub fn insert_game(&self, g: &NewGame, now: i64) -> Result<i64> {
+    pub fn insert_game(&self, g: &NewGame, now: i64) -> Result<GameId> {
         g.check_seats()?;
         self.insert(
             "INSERT INTO games (server_id, channel_id, variant, scoring, first_side, seat0_id,
@@ -513,10 +469,11 @@ impl Tx<'_> {
                 g.days_per_move
             ],
         )
+        .map(GameId)
     }
 
     /// Ends a game with a result.
-    pub fn finish_game(&self, game_id: i64, o: &Outcome, now: i64) -> Result<()> {
+    pub fn finish_game(&self, game_id: GameId, o: &Outcome, now: i64) -> Result<()> {
         self.exec(
             "UPDATE games SET status = 'finished', winner = ?2, reason = ?3, points0 = ?4,
                points1 = ?5, updated_at = ?6, ended_at = ?6 WHERE id = ?1",
@@ -533,7 +490,7 @@ impl Tx<'_> {
     }
 
     /// Ends a game without a result.
-    pub fn abort_game(&self, game_id: i64, now: i64) -> Result<()> {
+    pub fn abort_game(&self, game_id: GameId, now: i64) -> Result<()> {
         self.exec(
             "UPDATE games SET status = 'aborted', updated_at = ?2, ended_at = ?2 WHERE id = ?1",
             params![game_id, now],
@@ -547,7 +504,7 @@ impl Tx<'_> {
     }
 
     /// How many moves (plies, forced passes included) a game has.
-    pub fn move_count(&self, game_id: i64) -> Result<u32> {
+    pub fn move_count(&self, game_id: GameId) -> Result<u32> {
         let n: i64 = self.value(
             "moves",
             "SELECT COUNT(*) AS n FROM moves WHERE game_id = ?1",
@@ -558,7 +515,7 @@ impl Tx<'_> {
     }
 
     /// The moves of a game in order.
-    pub fn moves(&self, game_id: i64) -> Result<Vec<MoveRow>> {
+    pub fn moves(&self, game_id: GameId) -> Result<Vec<MoveRow>> {
         let moves = self.all(
             "moves",
             "SELECT ply, notation, user_id, created_at FROM moves WHERE game_id = ?1 ORDER BY ply",
@@ -568,7 +525,8 @@ impl Tx<'_> {
         for (i, m) in moves.iter().enumerate() {
             if m.ply as usize != i {
                 return Err(StoreError::Corrupt(format!(
-                    "game {game_id} is missing ply {i}"
+                    "game {} is missing ply {i}",
+                    game_id.0
                 )));
             }
         }
@@ -576,7 +534,7 @@ impl Tx<'_> {
     }
 
     /// Appends a move (the primary key rejects a second move for the same ply).
-    pub fn insert_move(&self, game_id: i64, m: &MoveRow) -> Result<()> {
+    pub fn insert_move(&self, game_id: GameId, m: &MoveRow) -> Result<()> {
         self.exec(
             "INSERT INTO moves (game_id, ply, notation, user_id, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -586,7 +544,7 @@ impl Tx<'_> {
     }
 
     /// Removes the moves from `ply` on (a takeback).
-    pub fn delete_moves_from(&self, game_id: i64, ply: u32) -> Result<usize> {
+    pub fn delete_moves_from(&self, game_id: GameId, ply: u32) -> Result<usize> {
         self.exec(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
             params![game_id, ply],
@@ -594,7 +552,7 @@ impl Tx<'_> {
     }
 
     /// The pending takeback request of a game.
-    pub fn takeback(&self, game_id: i64) -> Result<Option<TakebackRow>> {
+    pub fn takeback(&self, game_id: GameId) -> Result<Option<TakebackRow>> {
         self.first(
             "takebacks",
             "SELECT game_id, ply, requested_by FROM takebacks WHERE game_id = ?1",
@@ -615,13 +573,13 @@ impl Tx<'_> {
     }
 
     /// Drops a game's takeback request, if any.
-    pub fn clear_takeback(&self, game_id: i64) -> Result<()> {
+    pub fn clear_takeback(&self, game_id: GameId) -> Result<()> {
         self.exec("DELETE FROM takebacks WHERE game_id = ?1", [game_id])?;
         Ok(())
     }
 
     /// The pending draw offer of a game.
-    pub fn draw_offer(&self, game_id: i64) -> Result<Option<DrawOfferRow>> {
+    pub fn draw_offer(&self, game_id: GameId) -> Result<Option<DrawOfferRow>> {
         self.first(
             "draw_offers",
             "SELECT game_id, offered_by, ply, created_at FROM draw_offers WHERE game_id = ?1",
@@ -633,7 +591,7 @@ impl Tx<'_> {
     /// Records a game's draw offer; fails if one is pending (one per game).
     pub fn insert_draw_offer(
         &self,
-        game_id: i64,
+        game_id: GameId,
         offered_by: &str,
         ply: u32,
         now: i64,
@@ -646,7 +604,7 @@ impl Tx<'_> {
     }
 
     /// Drops a game's draw offer; the offer that was pending, if any.
-    pub fn clear_draw_offer(&self, game_id: i64) -> Result<Option<DrawOfferRow>> {
+    pub fn clear_draw_offer(&self, game_id: GameId) -> Result<Option<DrawOfferRow>> {
         let pending = self.draw_offer(game_id)?;
         if pending.is_some() {
             self.exec("DELETE FROM draw_offers WHERE game_id = ?1", [game_id])?;

@@ -2,6 +2,7 @@
 
 use super::db::{Cols, Result, Tx};
 use super::games::GameRow;
+use super::ids::*;
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 
@@ -9,7 +10,7 @@ use rusqlite::params;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchRow {
     /// Its id.
-    pub id: i64,
+    pub id: MatchId,
     /// The challenger and the opponent.
     pub players: [String; 2],
     /// The game.
@@ -46,7 +47,7 @@ impl Tx<'_> {
         variant: Variant,
         scoring: Scoring,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<MatchId> {
         self.insert(
             "INSERT INTO matches (server_id, channel_id, player0_id, player1_id, variant, scoring,
                status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'active', ?7, ?7)",
@@ -60,10 +61,11 @@ impl Tx<'_> {
                 now
             ],
         )
+        .map(MatchId)
     }
 
     /// A match by id.
-    pub fn match_row(&self, id: i64) -> Result<Option<MatchRow>> {
+    pub fn match_row(&self, id: MatchId) -> Result<Option<MatchRow>> {
         self.first(
             "matches",
             "SELECT * FROM matches WHERE id = ?1",
@@ -73,7 +75,7 @@ impl Tx<'_> {
     }
 
     /// Marks a match as over.
-    pub fn finish_match(&self, id: i64, now: i64) -> Result<()> {
+    pub fn finish_match(&self, id: MatchId, now: i64) -> Result<()> {
         self.exec(
             "UPDATE matches SET status = 'finished', updated_at = ?2 WHERE id = ?1",
             params![id, now],
@@ -82,7 +84,7 @@ impl Tx<'_> {
     }
 
     /// The games of a match, in order.
-    pub fn match_games(&self, match_id: i64) -> Result<Vec<GameRow>> {
+    pub fn match_games(&self, match_id: MatchId) -> Result<Vec<GameRow>> {
         self.game_where("match_id = ?1 ORDER BY id", [match_id])
     }
 }

@@ -96,6 +96,7 @@ pub mod challenges;
 pub mod clocks;
 mod db;
 pub mod games;
+mod ids;
 pub mod matches;
 pub mod outbox;
 pub mod ratings;
@@ -111,6 +112,7 @@ pub use games::{
     DrawOfferRow, GameId, GameRow, GameStatus, MoveRow, NewGame, ParseGameIdError, Seat,
     TakebackRow, AI_LEVELS, AI_USER_ID,
 };
+pub use ids::{ChallengeId, ChannelId, MatchId, PairingId, ServerId, TournamentId, UserId};
 pub use matches::MatchRow;
 pub use outbox::{EditTarget, NewMessage, OutboxRow};
 pub use ratings::{RatingChangeRow, RatingRow};

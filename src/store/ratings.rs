@@ -2,6 +2,7 @@
 //! rating id (the variant id; kingdoms and knots share one), and the change each rated game made.
 
 use super::db::{Result, Tx};
+use super::ids::*;
 use rusqlite::params;
 
 row! {
@@ -25,7 +26,7 @@ row! {
     /// weeks' RD growth); `after_*`: the values after it; `at`: when the game ended (ms).
     #[derive(Clone, Debug, PartialEq)]
     pub struct RatingChangeRow {
-        game_id: i64, user_id: String, server_id: String, game: String, score: f64,
+        game_id: GameId, user_id: String, server_id: String, game: String, score: f64,
         before_rating: f64, before_rd: f64, before_volatility: f64, after_rating: f64,
         after_rd: f64, after_volatility: f64, at: i64,
     }
@@ -150,7 +151,7 @@ impl Tx<'_> {
     }
 
     /// The rating changes a game made (none for a game that was not rated), by player.
-    pub fn rating_changes_of_game(&self, game_id: i64) -> Result<Vec<RatingChangeRow>> {
+    pub fn rating_changes_of_game(&self, game_id: GameId) -> Result<Vec<RatingChangeRow>> {
         self.all(
             "rating_changes",
             "SELECT * FROM rating_changes WHERE game_id = ?1 ORDER BY user_id",

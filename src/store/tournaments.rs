@@ -2,6 +2,7 @@
 //! games point back at it through `games.pairing_id`.
 
 use super::db::{Result, Tx};
+use super::ids::*;
 use crate::game::{Scoring, Variant};
 use rusqlite::params;
 
@@ -33,7 +34,7 @@ row! {
     /// last changed.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct TournamentRow {
-        id: i64, server_id: String, channel_id: String, creator_id: String, name: String,
+        id: TournamentId, server_id: String, channel_id: String, creator_id: String, name: String,
         format: TournamentFormat, variant: Variant, scoring: Scoring,
         days_per_move: Option<u32>, rated: bool, status: TournamentStatus, created_at: i64,
         updated_at: i64, is_match: bool, double_rr: bool, max_players: Option<u32>,
@@ -58,7 +59,7 @@ row! {
     /// while playing; `joined_at`: when they joined.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct EntrantRow {
-        tournament_id: i64, user_id: String, signup: u32, rating: i32, seed: Option<u32>,
+        tournament_id: TournamentId, user_id: String, signup: u32, rating: i32, seed: Option<u32>,
         forfeits: u32, withdrawn_at: Option<i64>, joined_at: i64,
     }
 }
@@ -117,9 +118,9 @@ row! {
     /// plays matches; `created_at`: when it was paired; `updated_at`: when it last changed.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct PairingRow {
-        id: i64, tournament_id: i64, round: u32, board: u32, player0: String = "player0_id",
+        id: PairingId, tournament_id: TournamentId, round: u32, board: u32, player0: String = "player0_id",
         player1: Option<String> = "player1_id", result: Option<PairingResult>,
-        game_id: Option<i64>, match_id: Option<i64>, created_at: i64, updated_at: i64,
+        game_id: Option<GameId>, match_id: Option<MatchId>, created_at: i64, updated_at: i64,
         thread_key: Option<String>, thread_id: Option<String>,
     }
 }
@@ -128,7 +129,7 @@ row! {
 #[derive(Clone, Debug)]
 pub struct NewPairing<'a> {
     /// The tournament.
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     /// The round, from 1.
     pub round: u32,
     /// The board, from 1.
@@ -141,7 +142,7 @@ pub struct NewPairing<'a> {
 
 impl Tx<'_> {
     /// Creates a tournament, open for sign-ups; its id.
-    pub fn insert_tournament(&self, t: &NewTournament, now: i64) -> Result<i64> {
+    pub fn insert_tournament(&self, t: &NewTournament, now: i64) -> Result<TournamentId> {
         self.insert(
             "INSERT INTO tournaments (server_id, channel_id, creator_id, name, format, variant,
                scoring, days_per_move, rated, status, created_at, updated_at, is_match, double_rr,
@@ -166,10 +167,11 @@ impl Tx<'_> {
                 t.rounds
             ],
         )
+        .map(TournamentId)
     }
 
     /// A tournament by id.
-    pub fn tournament(&self, id: i64) -> Result<Option<TournamentRow>> {
+    pub fn tournament(&self, id: TournamentId) -> Result<Option<TournamentRow>> {
         self.first(
             "tournaments",
             "SELECT * FROM tournaments WHERE id = ?1",
@@ -189,7 +191,12 @@ impl Tx<'_> {
     }
 
     /// Changes a tournament's status.
-    pub fn set_tournament_status(&self, id: i64, status: TournamentStatus, now: i64) -> Result<()> {
+    pub fn set_tournament_status(
+        &self,
+        id: TournamentId,
+        status: TournamentStatus,
+        now: i64,
+    ) -> Result<()> {
         self.exec(
             "UPDATE tournaments SET status = ?2, updated_at = ?3 WHERE id = ?1",
             params![id, status.id(), now],
@@ -198,16 +205,17 @@ impl Tx<'_> {
     }
 
     /// Records a pairing; fails if its board of that round is already paired. Its id.
-    pub fn insert_pairing(&self, p: &NewPairing, now: i64) -> Result<i64> {
+    pub fn insert_pairing(&self, p: &NewPairing, now: i64) -> Result<PairingId> {
         self.insert(
             "INSERT INTO tournament_pairings (tournament_id, round, board, player0_id,
                player1_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
             params![p.tournament_id, p.round, p.board, p.player0, p.player1, now],
         )
+        .map(PairingId)
     }
 
     /// A pairing by id.
-    pub fn pairing(&self, id: i64) -> Result<Option<PairingRow>> {
+    pub fn pairing(&self, id: PairingId) -> Result<Option<PairingRow>> {
         self.first(
             "tournament_pairings",
             "SELECT * FROM tournament_pairings WHERE id = ?1",
@@ -217,7 +225,11 @@ impl Tx<'_> {
     }
 
     /// A tournament's pairings (of one round, or all), by round and board.
-    pub fn pairings(&self, tournament_id: i64, round: Option<u32>) -> Result<Vec<PairingRow>> {
+    pub fn pairings(
+        &self,
+        tournament_id: TournamentId,
+        round: Option<u32>,
+    ) -> Result<Vec<PairingRow>> {
         self.all(
             "tournament_pairings",
             "SELECT * FROM tournament_pairings WHERE tournament_id = ?1
@@ -230,9 +242,9 @@ impl Tx<'_> {
     /// Links a pairing to its game or match (`None` keeps what is stored).
     pub fn set_pairing_game(
         &self,
-        id: i64,
-        game_id: Option<i64>,
-        match_id: Option<i64>,
+        id: PairingId,
+        game_id: Option<GameId>,
+        match_id: Option<MatchId>,
         now: i64,
     ) -> Result<()> {
         self.exec(
@@ -244,7 +256,7 @@ impl Tx<'_> {
     }
 
     /// Records a pairing's result.
-    pub fn set_pairing_result(&self, id: i64, result: PairingResult, now: i64) -> Result<()> {
+    pub fn set_pairing_result(&self, id: PairingId, result: PairingResult, now: i64) -> Result<()> {
         self.exec(
             "UPDATE tournament_pairings SET result = ?2, updated_at = ?3 WHERE id = ?1",
             params![id, result.id(), now],
@@ -253,7 +265,7 @@ impl Tx<'_> {
     }
 
     /// Records that a tournament started: its number of rounds.
-    pub fn start_tournament(&self, id: i64, total_rounds: u32, now: i64) -> Result<()> {
+    pub fn start_tournament(&self, id: TournamentId, total_rounds: u32, now: i64) -> Result<()> {
         self.exec(
             "UPDATE tournaments SET status = 'running', total_rounds = ?2, updated_at = ?3
              WHERE id = ?1",
@@ -263,7 +275,12 @@ impl Tx<'_> {
     }
 
     /// Records that a tournament finished, and its winner.
-    pub fn finish_tournament(&self, id: i64, winner: Option<&str>, now: i64) -> Result<()> {
+    pub fn finish_tournament(
+        &self,
+        id: TournamentId,
+        winner: Option<&str>,
+        now: i64,
+    ) -> Result<()> {
         self.exec(
             "UPDATE tournaments SET status = 'finished', winner_id = ?2, updated_at = ?3
              WHERE id = ?1",
@@ -273,7 +290,12 @@ impl Tx<'_> {
     }
 
     /// Adds a player; their sign-up number.
-    pub fn insert_entrant(&self, tournament_id: i64, user_id: &str, now: i64) -> Result<u32> {
+    pub fn insert_entrant(
+        &self,
+        tournament_id: TournamentId,
+        user_id: &str,
+        now: i64,
+    ) -> Result<u32> {
         let next: i64 = self.value(
             "tournament_players",
             "SELECT COALESCE(MAX(signup), 0) + 1 AS n FROM tournament_players
@@ -290,7 +312,7 @@ impl Tx<'_> {
     }
 
     /// Removes a player who signed up (before the start).
-    pub fn delete_entrant(&self, tournament_id: i64, user_id: &str) -> Result<bool> {
+    pub fn delete_entrant(&self, tournament_id: TournamentId, user_id: &str) -> Result<bool> {
         Ok(self.exec(
             "DELETE FROM tournament_players WHERE tournament_id = ?1 AND user_id = ?2",
             params![tournament_id, user_id],
@@ -298,7 +320,7 @@ impl Tx<'_> {
     }
 
     /// A tournament's players, by sign-up.
-    pub fn entrants(&self, tournament_id: i64) -> Result<Vec<EntrantRow>> {
+    pub fn entrants(&self, tournament_id: TournamentId) -> Result<Vec<EntrantRow>> {
         self.all(
             "tournament_players",
             "SELECT * FROM tournament_players WHERE tournament_id = ?1 ORDER BY signup",
@@ -310,7 +332,7 @@ impl Tx<'_> {
     /// Records a player's rating and seed at the start.
     pub fn seed_entrant(
         &self,
-        tournament_id: i64,
+        tournament_id: TournamentId,
         user_id: &str,
         rating: i32,
         seed: u32,
@@ -324,7 +346,7 @@ impl Tx<'_> {
     }
 
     /// Counts a forfeit against a player; their forfeits now.
-    pub fn add_forfeit(&self, tournament_id: i64, user_id: &str) -> Result<u32> {
+    pub fn add_forfeit(&self, tournament_id: TournamentId, user_id: &str) -> Result<u32> {
         self.exec(
             "UPDATE tournament_players SET forfeits = forfeits + 1
              WHERE tournament_id = ?1 AND user_id = ?2",
@@ -340,7 +362,12 @@ impl Tx<'_> {
     }
 
     /// Withdraws a player (not paired again); false if already withdrawn.
-    pub fn withdraw_entrant(&self, tournament_id: i64, user_id: &str, now: i64) -> Result<bool> {
+    pub fn withdraw_entrant(
+        &self,
+        tournament_id: TournamentId,
+        user_id: &str,
+        now: i64,
+    ) -> Result<bool> {
         Ok(self.exec(
             "UPDATE tournament_players SET withdrawn_at = ?3
              WHERE tournament_id = ?1 AND user_id = ?2 AND withdrawn_at IS NULL",
@@ -349,7 +376,7 @@ impl Tx<'_> {
     }
 
     /// Names the thread a pairing is played in by its stable key.
-    pub fn set_pairing_thread_key(&self, id: i64, key: &str) -> Result<()> {
+    pub fn set_pairing_thread_key(&self, id: PairingId, key: &str) -> Result<()> {
         self.exec(
             "UPDATE tournament_pairings SET thread_key = ?2 WHERE id = ?1",
             params![id, key],
@@ -387,7 +414,7 @@ impl Tx<'_> {
     }
 
     /// Marks a tournament game as part of its pairing.
-    pub fn set_game_pairing(&self, game_id: i64, pairing_id: i64) -> Result<()> {
+    pub fn set_game_pairing(&self, game_id: GameId, pairing_id: PairingId) -> Result<()> {
         self.exec(
             "UPDATE games SET pairing_id = ?2 WHERE id = ?1",
             params![game_id, pairing_id],
@@ -397,7 +424,7 @@ impl Tx<'_> {
 
     /// Makes a game unrated (a forfeit, docs/rules.md §10: forfeits), before its result is
     /// recorded.
-    pub fn set_game_unrated(&self, game_id: i64) -> Result<()> {
+    pub fn set_game_unrated(&self, game_id: GameId) -> Result<()> {
         self.exec("UPDATE games SET rated = 0 WHERE id = ?1", params![game_id])?;
         Ok(())
     }

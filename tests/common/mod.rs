@@ -7,7 +7,7 @@ use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{Bot, Command, Ctx, ManualClock, Reply, User};
 use tara_bot::game::playout::Rng;
 use tara_bot::game::{GameOptions, Move, Position};
-use tara_bot::store::{GameRow, Store};
+use tara_bot::store::{GameId, GameRow, Store};
 
 /// Start of the simulated clock: 2026-11-30 00:00 UTC.
 pub const T0: i64 = 1_795_996_800_000;
@@ -161,7 +161,7 @@ pub fn active(db: &Path, channel: &str) -> Option<GameRow> {
 }
 
 /// A stored game's moves and rebuilt position, through a separate connection.
-pub fn stored(db: &Path, game_id: i64) -> (GameRow, Vec<String>, Position) {
+pub fn stored(db: &Path, game_id: GameId) -> (GameRow, Vec<String>, Position) {
     let mut s = Store::open(db).unwrap();
     let (g, moves) = s
         .read(|tx| -> Result<_, tara_bot::store::StoreError> {

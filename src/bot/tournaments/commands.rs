@@ -12,6 +12,7 @@ use crate::bot::session::{default_time_control, load_game, Bot, EndCause, Fail, 
 use crate::bot::text::Builder;
 use crate::bot::time::TimeControl;
 use crate::game::{GameOptions, Scoring, Variant};
+use crate::store::TournamentId;
 use crate::store::{
     GameStatus, NewTournament, Pace, TournamentFormat, TournamentRow, TournamentStatus, Tx,
 };
@@ -370,7 +371,7 @@ pub(crate) fn tournament_create(bot: &Bot, ctx: &Ctx, options: CreateOptions) ->
 
 /// `/tournament join`: signs up for an open tournament, or joins a running Swiss late
 /// (docs/rules.md §10, Swiss: until round 2 is paired; the missed round scores 0 and is unplayed).
-pub(crate) fn tournament_join(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn tournament_join(bot: &Bot, ctx: &Ctx, id: Option<TournamentId>) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, now| {
         // The channel's open tournament, else its running one (a late entry).
         let t = find(tx, ctx, id, &[TournamentStatus::Open])
@@ -429,7 +430,11 @@ pub(crate) fn tournament_join(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<
 }
 
 /// `/tournament leave`.
-pub(crate) fn tournament_leave(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn tournament_leave(
+    bot: &Bot,
+    ctx: &Ctx,
+    id: Option<TournamentId>,
+) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, _now| {
         let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
         if t.status != TournamentStatus::Open {
@@ -454,7 +459,11 @@ pub(crate) fn tournament_leave(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome
 }
 
 /// `/tournament cancel`.
-pub(crate) fn tournament_cancel(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn tournament_cancel(
+    bot: &Bot,
+    ctx: &Ctx,
+    id: Option<TournamentId>,
+) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, now| {
         let t = find(
             tx,
@@ -506,7 +515,11 @@ pub(crate) fn tournament_cancel(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcom
 }
 
 /// `/tournament start`: seeds by rating, stores the pairings, opens the first games.
-pub(crate) fn tournament_start(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn tournament_start(
+    bot: &Bot,
+    ctx: &Ctx,
+    id: Option<TournamentId>,
+) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, now| {
         let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
         organiser_only(ctx, &t, "start it")?;
@@ -612,7 +625,7 @@ pub(crate) fn tournament_withdraw(
     bot: &Bot,
     ctx: &Ctx,
     player: Option<User>,
-    id: Option<i64>,
+    id: Option<TournamentId>,
 ) -> Outcome<Vec<Out>> {
     let who = player.unwrap_or_else(|| ctx.user.clone());
     bot.write(ctx, |tx, now| {

@@ -4,6 +4,7 @@
 use crate::bot::reply::{escape_markdown, Ctx};
 use crate::bot::session::{Fail, Outcome};
 use crate::game::Side;
+use crate::store::TournamentId;
 use crate::store::{
     EntrantRow, GameRow, PairingResult, PairingRow, TournamentFormat, TournamentRow,
     TournamentStatus, Tx,
@@ -46,7 +47,7 @@ pub(super) fn store_corrupt(what: String) -> Fail {
 pub(super) fn find(
     tx: &Tx,
     ctx: &Ctx,
-    id: Option<i64>,
+    id: Option<TournamentId>,
     statuses: &[TournamentStatus],
 ) -> Outcome<TournamentRow> {
     if let Some(id) = id {
@@ -437,20 +438,20 @@ pub struct StandingLine {
 }
 
 /// Why a tournament cannot be read from a database.
-pub(crate) fn report_error(e: Fail, id: i64) -> String {
+pub(crate) fn report_error(e: Fail, id: TournamentId) -> String {
     match e {
         Fail::User(m) => m,
         Fail::Store(e) => format!("tournament {id} cannot be read: {e}"),
     }
 }
 
-pub(super) fn read_tournament(tx: &Tx, id: i64) -> Outcome<TournamentRow> {
+pub(super) fn read_tournament(tx: &Tx, id: TournamentId) -> Outcome<TournamentRow> {
     tx.tournament(id)?
         .ok_or_else(|| Fail::User(format!("there is no tournament {id} in this database")))
 }
 
 /// A stored tournament's standings, best first (read in `tx`; `tara-bot tournament standings`).
-pub(crate) fn standing_lines(tx: &Tx, id: i64) -> Outcome<Vec<StandingLine>> {
+pub(crate) fn standing_lines(tx: &Tx, id: TournamentId) -> Outcome<Vec<StandingLine>> {
     let t = read_tournament(tx, id)?;
     let m = model(tx, &t)?;
     Ok(standings_of(&t, &m)
@@ -470,7 +471,7 @@ pub(crate) fn standing_lines(tx: &Tx, id: i64) -> Outcome<Vec<StandingLine>> {
 }
 
 /// A stored tournament as a FIDE TRF-16 file (read in `tx`; `tara-bot tournament export`).
-pub(crate) fn trf_text(tx: &Tx, id: i64) -> Outcome<String> {
+pub(crate) fn trf_text(tx: &Tx, id: TournamentId) -> Outcome<String> {
     let t = read_tournament(tx, id)?;
     let m = model(tx, &t)?;
     Ok(trf_of(&t, &m).write())

@@ -10,6 +10,7 @@ use crate::bot::session::{
 };
 use crate::bot::text::Builder;
 use crate::game::{forfeit, EndReason, Side};
+use crate::store::MatchId;
 use crate::store::{
     GameRow, GameStatus, PairingResult, PairingRow, TournamentFormat, TournamentRow,
     TournamentStatus,
@@ -230,7 +231,7 @@ fn match_state(
     t: &TournamentRow,
     p: &PairingRow,
     p1: &str,
-    match_id: i64,
+    match_id: MatchId,
 ) -> Outcome<MatchState> {
     let tx = s.tx;
     let games = tx.match_games(match_id)?;

@@ -8,6 +8,7 @@ use crate::bot::session::{
     create_game, game_start, names, GameSpec, Out, Outcome, Seating, Session,
 };
 use crate::bot::text::Builder;
+use crate::store::{MatchId, PairingId, TournamentId};
 use crate::store::{
     NewPairing, Pace, PairingResult, PairingRow, TournamentFormat, TournamentRow, TournamentStatus,
     Tx,
@@ -50,7 +51,7 @@ pub(super) fn insert_pairing(
     p0: &str,
     p1: Option<&str>,
     now: i64,
-) -> Outcome<i64> {
+) -> Outcome<PairingId> {
     Ok(tx.insert_pairing(
         &NewPairing {
             tournament_id: t.id,
@@ -64,7 +65,7 @@ pub(super) fn insert_pairing(
 }
 
 /// Seed → player.
-fn seed_users(tx: &Tx, id: i64) -> Outcome<HashMap<u32, String>> {
+fn seed_users(tx: &Tx, id: TournamentId) -> Outcome<HashMap<u32, String>> {
     Ok(tx
         .entrants(id)?
         .into_iter()
@@ -100,7 +101,7 @@ fn knockout_winners(
 /// How a pairing's game starts: its match and number in it, whether the pairing's first
 /// player moves first, and why (said in the announcement).
 pub(super) struct PairingStart<'a> {
-    pub match_game: Option<(i64, i64)>,
+    pub match_game: Option<(MatchId, i64)>,
     pub p0_first: bool,
     pub why_first: &'a str,
 }
@@ -218,7 +219,7 @@ fn start_pairing(
 /// Moves a tournament on as far as its results allow: starts the rounds that may start,
 /// pairs the next knockout round, or finishes it. Runs in the transaction of the change
 /// that allows it, and reads everything from the store, so it does each step once.
-pub(crate) fn advance(s: &Session, id: i64) -> Outcome<Vec<Out>> {
+pub(crate) fn advance(s: &Session, id: TournamentId) -> Outcome<Vec<Out>> {
     let (tx, now) = (s.tx, s.now);
     let mut outs = Vec::new();
     loop {

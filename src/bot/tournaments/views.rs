@@ -6,6 +6,7 @@ use super::presentation::{options_text, pictures, result_text, standings_table, 
 use crate::bot::reply::{code_block, escape_markdown, Ctx, Document, Reply};
 use crate::bot::session::{Bot, Fail, Out, Outcome};
 use crate::bot::text::Builder;
+use crate::store::TournamentId;
 use crate::store::{PairingResult, PairingRow, TournamentRow, TournamentStatus, Tx};
 
 /// `names` joined by commas, at most `shown` of them, then how many more.
@@ -29,7 +30,7 @@ const ALL_STATUSES: [TournamentStatus; 4] = [
 ];
 
 /// `/tournament info`.
-pub(crate) fn tournament_info(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn tournament_info(bot: &Bot, ctx: &Ctx, id: Option<TournamentId>) -> Outcome<Vec<Out>> {
     bot.read(|tx| {
         let t = find(tx, ctx, id, &ALL_STATUSES)?;
         let m = model(tx, &t)?;
@@ -76,7 +77,7 @@ pub(crate) fn tournament_pairings(
     bot: &Bot,
     ctx: &Ctx,
     round: Option<u32>,
-    id: Option<i64>,
+    id: Option<TournamentId>,
 ) -> Outcome<Vec<Out>> {
     bot.read(|tx| {
         let t = find(tx, ctx, id, &ALL_STATUSES)?;
@@ -136,7 +137,11 @@ pub(crate) fn tournament_pairings(
 
 /// `/tournament standings`: the table (text; the seam for a picture is
 /// [`standings_table`]'s rows).
-pub(crate) fn tournament_standings(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn tournament_standings(
+    bot: &Bot,
+    ctx: &Ctx,
+    id: Option<TournamentId>,
+) -> Outcome<Vec<Out>> {
     bot.read(|tx| {
         let t = find(tx, ctx, id, &ALL_STATUSES)?;
         let m = model(tx, &t)?;
@@ -221,7 +226,11 @@ pub(crate) fn tournament_list(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
 }
 
 /// `/tournament export`: the TRF-16 file.
-pub(crate) fn tournament_export(bot: &Bot, ctx: &Ctx, id: Option<i64>) -> Outcome<Vec<Out>> {
+pub(crate) fn tournament_export(
+    bot: &Bot,
+    ctx: &Ctx,
+    id: Option<TournamentId>,
+) -> Outcome<Vec<Out>> {
     bot.read(|tx| {
         let t = find(tx, ctx, id, &ALL_STATUSES)?;
         let text = tournament_trf(tx, &t)?;
