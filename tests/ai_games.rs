@@ -11,6 +11,7 @@ use tara_bot::ai_runner::{find_move, play_pending};
 use tara_bot::bot::time::DAY;
 use tara_bot::bot::{Clock, Command, Reply};
 use tara_bot::game::playout::Rng;
+use tara_bot::game::BySide;
 use tara_bot::game::{Move, Position, Scoring, Variant};
 use tara_bot::store::{FirstChoice, GameStatus, AI_USER_ID};
 
@@ -45,7 +46,7 @@ fn whole_game(h: &Harness, variant: Variant, first: FirstChoice, seed: u64) -> V
     assert!(!game.rated, "games against the AI are never rated");
     let ai_seat = game.seat_of(AI_USER_ID).expect("the AI has a seat");
     assert_eq!(game.ai_levels[ai_seat], Some(1));
-    assert_eq!(game.ai_levels[1 - ai_seat], None);
+    assert_eq!(game.ai_levels[ai_seat.opponent()], None);
     let mut rng = Rng::new(seed);
     let mut ai_moves = 0;
     for _ in 0..1000 {
@@ -54,7 +55,7 @@ fn whole_game(h: &Harness, variant: Variant, first: FirstChoice, seed: u64) -> V
             break;
         }
         let to_move = pos.to_move().expect("an active game has a side to move");
-        if to_move.index() == ai_seat {
+        if to_move == ai_seat {
             let replies = play_pending(&h.bot, MS);
             assert_eq!(
                 replies.len(),
@@ -122,8 +123,8 @@ fn the_ai_moves_first_when_asked_and_its_moves_are_stored_as_its_own() {
         "nobody pings the AI"
     );
     let g = active(&h.db(), "c").unwrap();
-    assert_eq!(g.seats[0], AI_USER_ID, "the AI attacks, moving first");
-    assert_eq!(g.ai_levels, [Some(2), None]);
+    assert_eq!(*g.seats.first(), AI_USER_ID, "the AI attacks, moving first");
+    assert_eq!(g.ai_levels, BySide::new(Some(2), None));
     let replies = play_pending(&h.bot, MS);
     assert_eq!(replies.len(), 1);
     assert!(replies[0].plain_text().contains("Tara-bot AI (level 2)"));
@@ -233,7 +234,7 @@ fn the_ai_takes_no_draw_offer_and_no_command_and_plays_no_rated_game_or_match() 
     );
     assert!(r[0].plain_text().contains("Game on!"), "{}", texts(&r));
     let g = active(&h.db(), "c").unwrap();
-    assert_eq!(g.ai_levels[1], Some(3));
+    assert_eq!(*g.ai_levels.second(), Some(3));
     assert!(!g.rated);
     let r = h.send(
         "aoife",

@@ -59,7 +59,7 @@ fn game_on(
     for m in &moves[..stop] {
         let (_, _, pos) = stored(&h.db(), g.id);
         let side = pos.to_move().expect("in progress");
-        let who = &g.seats[side.index()];
+        let who = &g.seats[side];
         let r = send(
             who,
             Command::Move {
@@ -416,7 +416,7 @@ fn the_console_shows_the_progress_as_edits_then_the_result() {
     for m in player_moves(GameOptions::new(Variant::SacredHill2), 21) {
         let (_, _, pos) = stored(&h.db(), g.id);
         let side = pos.to_move().expect("in progress");
-        let who = g.seats[side.index()].clone();
+        let who = g.seats[side].clone();
         c.user = User::new(who.clone(), who);
         let (out, _) = c.line(&m.to_string());
         assert!(!out.contains("only"), "{out}");

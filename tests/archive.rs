@@ -7,6 +7,7 @@ mod common;
 use common::{ctx, Harness};
 use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{Command, Reply, User};
+use tara_bot::game::BySide;
 use tara_bot::game::{forfeit, EndReason, GameOptions, GameRecord, Position, Variant};
 use tara_bot::store::{GameId, GameRow, NewGame, Store};
 
@@ -349,8 +350,8 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
                         server_id: if i % 10 == 0 { "other" } else { "s" },
                         channel_id: &format!("c{i}"),
                         options,
-                        seats: [a, b],
-                        ai_levels: [None, None],
+                        seats: BySide::new(a, b),
+                        ai_levels: BySide::new(None, None),
                         match_id: None,
                         match_game: None,
                         pairing_id: None,

@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{AuditLog, Command, Reply, TakebackAnswer};
+use tara_bot::game::BySide;
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
 use tara_bot::store::ChallengeId;
 use tara_bot::store::{GameId, GameStatus};
@@ -25,7 +26,7 @@ fn play_through(
         if restart_at == Some(i) {
             h.restart();
         }
-        let seat = mirror.to_move().unwrap().index();
+        let seat = mirror.to_move().unwrap();
         let who = game.seats[seat].clone();
         let replies = h.mv(&who, channel, &m.to_string());
         assert!(
@@ -39,7 +40,7 @@ fn play_through(
         }
         // The reply pings exactly the player on move (or both players at the end).
         match mirror.to_move() {
-            Some(side) => assert_eq!(replies[0].mentions, vec![game.seats[side.index()].clone()]),
+            Some(side) => assert_eq!(replies[0].mentions, vec![game.seats[side].clone()]),
             None => assert_eq!(replies[0].mentions.len(), 2),
         }
         all.extend(replies);
@@ -214,9 +215,12 @@ fn decline_and_cancel() {
 fn who_starts_follows_the_challenge_and_ard_ri_gives_the_starter_the_attackers() {
     let h = Harness::new(false);
     let g = h.start("aoife", "brian", "a", "ard-ri", "opponent");
-    assert_eq!(g.seats, ["brian".to_string(), "aoife".to_string()]);
+    assert_eq!(
+        g.seats,
+        BySide::new("brian".to_string(), "aoife".to_string())
+    );
     let g = h.start("aoife", "brian", "b", "hkot-1", "opponent");
-    assert_eq!(g.seats[0], "aoife", "the challenger is Red");
+    assert_eq!(*g.seats.first(), "aoife", "the challenger is Red");
     assert_eq!(g.options.first, tara_bot::game::Side::Blue);
     let g = h.start("aoife", "brian", "c", "hkot-1", "me");
     assert_eq!(g.options.first, tara_bot::game::Side::Red);
@@ -631,7 +635,11 @@ fn a_match_plays_two_games_with_the_other_player_starting_the_second() {
     assert!(r[0].plain_text().contains("two-game match"));
     h.send("brian", "c", Command::Accept { challenge: None });
     let g1 = active(&h.db(), "c").unwrap();
-    assert_eq!(g1.seats[0], "aoife", "aoife starts game 1 as the attackers");
+    assert_eq!(
+        *g1.seats.first(),
+        "aoife",
+        "aoife starts game 1 as the attackers"
+    );
     assert_eq!(g1.match_game, Some(1));
     let moves = player_moves(g1.options, 5);
     let replies = play_through(&mut h, "c", &moves, None);
@@ -643,7 +651,11 @@ fn a_match_plays_two_games_with_the_other_player_starting_the_second() {
     );
     let g2 = active(&h.db(), "c").expect("game 2 started");
     assert_eq!(g2.match_game, Some(2));
-    assert_eq!(g2.seats[0], "brian", "brian starts game 2 as the attackers");
+    assert_eq!(
+        *g2.seats.first(),
+        "brian",
+        "brian starts game 2 as the attackers"
+    );
     // Brian resigns game 2 (once both have moved): the match ends with a total.
     h.opening("c");
     let r = h.send(

@@ -137,7 +137,7 @@ impl Run {
         let game = common::active(&self.h.db(), channel).expect("a game");
         for m in player_moves(game.options, 7).into_iter().take(n) {
             let (g, _, pos) = common::stored(&self.h.db(), game.id);
-            let who = g.seats[pos.to_move().unwrap().index()].clone();
+            let who = g.seats[pos.to_move().unwrap()].clone();
             self.ok(&who, channel, &m.to_string());
             assert_ne!(m, Move::Pass);
         }

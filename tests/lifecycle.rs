@@ -90,7 +90,7 @@ fn play_out(h: &Harness, channel: &str, game: GameId, moves: &[Move]) {
     let (g, _, _) = stored(&h.db(), game);
     let mut pos = Position::new(g.options);
     for (i, m) in moves.iter().enumerate() {
-        let who = g.seats[pos.to_move().expect("in progress").index()].clone();
+        let who = g.seats[pos.to_move().expect("in progress")].clone();
         let r = if *m == Move::Pass {
             h.send(&who, channel, Command::Pass {})
         } else {
@@ -216,7 +216,7 @@ fn a_match_game_ends_once_and_its_next_game_goes_on() {
     h.send("brian", "c", Command::Accept { challenge: None });
     let first = common::active(&h.db(), "c").unwrap();
     h.opening("c");
-    let loser = first.seats[1].clone();
+    let loser = first.seats.second().clone();
     h.send(
         &loser,
         "c",

@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use std::collections::HashSet;
 use tara_bot::bot::{Command, DrawAnswer, Reply};
+use tara_bot::game::BySide;
 use tara_bot::game::{EndReason, Points, Side};
 use tara_bot::store::{ChallengeId, GameId};
 use tara_bot::store::{GameStatus, Store};
@@ -346,7 +347,7 @@ fn an_open_challenge_is_accepted_by_anyone_but_its_challenger() {
     );
     all.extend(r.clone());
     let g = active(&h.db(), "c").unwrap();
-    let mut seats = g.seats.to_vec();
+    let mut seats = g.seats.into_iter().collect::<Vec<_>>();
     seats.sort();
     assert_eq!(seats, ["aoife", "brian"]);
     let mut s = Store::open(h.db()).unwrap();
@@ -378,7 +379,10 @@ fn a_typed_accept_takes_a_challenge_to_you_before_an_open_one() {
     let r = h.send("brian", "c", Command::Accept { challenge: None });
     assert!(!r[0].ephemeral);
     let g = active(&h.db(), "c").unwrap();
-    assert_eq!(g.seats, ["cara".to_string(), "brian".to_string()]);
+    assert_eq!(
+        g.seats,
+        BySide::new("cara".to_string(), "brian".to_string())
+    );
     // Aoife's open challenge is still there, but its channel now holds a game.
     let r = h.send("dana", "c", Command::Accept { challenge: None });
     assert!(r[0].ephemeral && r[0].plain_text().contains("already running"));
@@ -469,7 +473,8 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
     h.send("brian", "c", Command::Accept { challenge: None });
     let g = active(&h.db(), "c").unwrap();
     assert_eq!(
-        g.seats[0], "aoife",
+        *g.seats.first(),
+        "aoife",
         "aoife has the attackers and moves first"
     );
     // A game in progress has no rematch yet.
@@ -513,7 +518,8 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
     all.extend(r);
     let g2 = active(&h.db(), "c").unwrap();
     assert_eq!(
-        g2.seats[0], "brian",
+        *g2.seats.first(),
+        "brian",
         "brian has the attackers and moves first"
     );
     assert_eq!(g2.days_per_move, Some(3));
@@ -568,7 +574,7 @@ fn a_match_is_rematched_as_a_match_once_it_is_over() {
     );
     h.send("brian", "c", Command::Accept { challenge: None });
     let g1 = active(&h.db(), "c").unwrap();
-    assert_eq!(g1.seats[g1.options.first.index()], "aoife");
+    assert_eq!(g1.seats[g1.options.first], "aoife");
     h.opening("c");
     let end = h.send("aoife", "c", resign());
     assert!(
@@ -589,7 +595,7 @@ fn a_match_is_rematched_as_a_match_once_it_is_over() {
     h.send("brian", "c", Command::Accept { challenge: None });
     let g = active(&h.db(), "c").unwrap();
     assert!(g.match_id.is_some() && g.match_id != g1.match_id);
-    assert_eq!(g.seats[g.options.first.index()], "brian");
+    assert_eq!(g.seats[g.options.first], "brian");
 }
 
 #[test]

@@ -59,7 +59,7 @@ fn play(h: &Harness, channel: &str, moves: &[Move]) -> Vec<Reply> {
     let mut mirror = Position::new(game.options);
     let mut all = Vec::new();
     for m in moves {
-        let who = game.seats[mirror.to_move().unwrap().index()].clone();
+        let who = game.seats[mirror.to_move().unwrap()].clone();
         let r = h.mv(&who, channel, &m.to_string());
         assert!(!r[0].ephemeral, "{m}: {}", r[0].plain_text());
         mirror.play(*m).unwrap();

@@ -164,7 +164,7 @@ fn a_process_killed_mid_burst_leaves_every_game_consistent() {
     if let Some(g) = g {
         let (_, _, pos) = stored(&db, g.id);
         let m = pos.legal_moves()[0];
-        let seat = pos.to_move().unwrap().index();
+        let seat = pos.to_move().unwrap();
         let bot = Bot::new(
             Store::open(&db).unwrap(),
             Arc::new(tara_bot::bot::SystemClock),
@@ -205,7 +205,7 @@ fn simultaneous_moves_for_the_same_turn_apply_exactly_once() {
     let moves = player_moves(game.options, 77);
     let mut pos = Position::new(game.options);
     for m in moves.iter().take(40) {
-        let seat = pos.to_move().unwrap().index();
+        let seat = pos.to_move().unwrap();
         let who = game.seats[seat].clone();
         let before = stored(&h.db(), game.id).1.len();
         let barrier = Barrier::new(8);
@@ -271,7 +271,7 @@ fn many_games_at_once_from_many_connections() {
                 let channel = format!("g{i}");
                 let mut pos = Position::new(game.options);
                 for m in player_moves(game.options, 300 + i as u64) {
-                    let who = &game.seats[pos.to_move().unwrap().index()];
+                    let who = &game.seats[pos.to_move().unwrap()];
                     let r = bot.handle(
                         &ctx(who, &channel),
                         Command::Move {

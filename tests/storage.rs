@@ -227,7 +227,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         assert_eq!(g.server_id, "local");
         assert_eq!(g.channel_id, channel, "game {id}");
         assert_eq!(g.options, options(variant, scoring, first), "game {id}");
-        assert_eq!(g.seats, seats.map(String::from), "game {id}");
+        assert_eq!(g.seats, BySide::from(seats.map(String::from)), "game {id}");
         assert_eq!(g.status, status, "game {id}");
         assert_eq!(
             all_moves.iter().filter(|(gid, _)| *gid == id).count(),
@@ -237,9 +237,9 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         // New in schema 3: nothing rated before ratings, every seat a person, no tournament,
         // and the end time of an ended game is its last change.
         assert!(!g.rated, "game {id}");
-        assert_eq!(g.ai_levels, [None, None]);
+        assert_eq!(g.ai_levels, BySide::new(None, None));
         assert_eq!(
-            g.seat(0),
+            g.seat(g.sides()[0]),
             Seat::Person {
                 user_id: seats[0].into()
             }
@@ -538,8 +538,8 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
                 server_id: "local",
                 channel_id: "lobby",
                 options: GameOptions::new(Variant::ArdRi),
-                seats: ["alice", "carol"],
-                ai_levels: [None, None],
+                seats: BySide::new("alice", "carol"),
+                ai_levels: BySide::new(None, None),
                 match_id: None,
                 match_game: None,
                 pairing_id: None,
@@ -637,8 +637,8 @@ fn bad_stored_values_are_reported_as_corrupt_data() {
                 server_id: "s",
                 channel_id: "c",
                 options: GameOptions::new(Variant::Hkot1),
-                seats: ["a", "b"],
-                ai_levels: [None, None],
+                seats: BySide::new("a", "b"),
+                ai_levels: BySide::new(None, None),
                 match_id: None,
                 match_game: None,
                 pairing_id: None,
@@ -677,8 +677,8 @@ fn new_game<'a>(channel: &'a str, seats: [&'a str; 2], ai_levels: [Option<u8>; 2
         server_id: "s",
         channel_id: channel,
         options: GameOptions::new(Variant::SacredHill2),
-        seats,
-        ai_levels,
+        seats: BySide::from(seats),
+        ai_levels: BySide::from(ai_levels),
         match_id: None,
         match_game: None,
         pairing_id: None,
@@ -694,16 +694,19 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
         tx.upsert_user("aoife", "Aoife", 0)?;
         let id = tx.insert_game(&new_game("c1", [AI_USER_ID, "aoife"], [Some(3), None]), 5)?;
         let g = tx.game(id)?.unwrap();
-        assert_eq!(g.seat(0), Seat::Ai { level: 3 });
+        assert_eq!(g.seat(Side::Red), Seat::Ai { level: 3 });
         assert_eq!(
-            g.seat(1),
+            g.seat(Side::Blue),
             Seat::Person {
                 user_id: "aoife".into()
             }
         );
-        assert_eq!(g.seats, [AI_USER_ID.to_string(), "aoife".to_string()]);
-        assert_eq!(g.ai_levels, [Some(3), None]);
-        assert_eq!(g.seat_of("aoife"), Some(1));
+        assert_eq!(
+            g.seats,
+            BySide::new(AI_USER_ID.to_string(), "aoife".to_string())
+        );
+        assert_eq!(g.ai_levels, BySide::new(Some(3), None));
+        assert_eq!(g.seat_of("aoife"), Some(Side::Blue));
         assert_eq!(g.days_per_move, Some(2));
         assert_eq!(tx.active_games_of(AI_USER_ID)?.len(), 1);
         // Two AIs may play each other.
@@ -711,7 +714,10 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
             &new_game("c2", [AI_USER_ID, AI_USER_ID], [Some(1), Some(5)]),
             5,
         )?;
-        assert_eq!(tx.game(id)?.unwrap().seat(1), Seat::Ai { level: 5 });
+        assert_eq!(
+            tx.game(id)?.unwrap().seat(Side::Blue),
+            Seat::Ai { level: 5 }
+        );
         Ok(())
     });
     // A level without the AI's user, the AI's user without a level, and a level out of range
@@ -733,9 +739,9 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
         Ok(())
     });
     let g = new_game("c", [AI_USER_ID, "x"], [Some(4), None]);
-    assert_eq!(g.seat(0), Seat::Ai { level: 4 });
+    assert_eq!(g.seat(Side::Red), Seat::Ai { level: 4 });
     assert_eq!(
-        g.seat(1),
+        g.seat(Side::Blue),
         Seat::Person {
             user_id: "x".into()
         }
@@ -1073,8 +1079,8 @@ fn insert_random_game(store: &mut Store, seed: u64) -> GameId {
                 server_id: "s",
                 channel_id: &channel,
                 options: GameOptions::new(variant),
-                seats: ["aoife", "brian"],
-                ai_levels: [None, None],
+                seats: BySide::new("aoife", "brian"),
+                ai_levels: BySide::new(None, None),
                 match_id: None,
                 match_game: None,
                 pairing_id: None,

@@ -95,14 +95,14 @@ impl Bot {
                 // Only games where the AI's seat is to move are loaded and replayed: the
                 // sides alternate every ply, so the count of moves says whose turn it is.
                 let plies = tx.move_count(game.id)? as usize;
-                if game.ai_levels[game.options.side_after(plies).index()].is_none() {
+                if game.ai_levels[game.options.side_after(plies)].is_none() {
                     continue;
                 }
                 let l = load_game(tx, game)?;
                 let Some(side) = l.pos.to_move() else {
                     continue;
                 };
-                let Some(level) = l.game.ai_levels[side.index()].and_then(Level::new) else {
+                let Some(level) = l.game.ai_levels[side].and_then(Level::new) else {
                     continue;
                 };
                 let ply = l.moves.len() as u32;
@@ -145,7 +145,7 @@ impl Bot {
                 return Err(stale());
             }
             let side = l.pos.to_move().ok_or_else(stale)?;
-            let seat = side.index();
+            let seat = side;
             if l.game.ai_levels[seat].is_none() || l.pos.check(mv).is_err() {
                 return Err(stale());
             }

@@ -19,7 +19,7 @@ use super::info::server_game;
 use super::outbox;
 use super::reply::{Attachment, Ctx, Reply};
 use super::session::{names, replay, Bot, Fail, Out, Outcome};
-use super::text::{self, Builder};
+use super::text::Builder;
 use crate::ai::{Analysis, Level, MoveReview, ReviewRecord};
 use crate::game::notation::parse_move;
 use crate::game::{describe, Move, Position, Side};
@@ -320,11 +320,11 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
             "**Analysis of game {}** · {} · {} ",
             game.id.0,
             variant.name(),
-            text::side_of(game, 0).name()
+            game.sides()[0].name()
         ))
-        .user(&game.seats[0], &n[0])
-        .text(format!(" vs {} ", text::side_of(game, 1).name()))
-        .user(&game.seats[1], &n[1])
+        .user(game.seats.first(), n.first())
+        .text(format!(" vs {} ", game.sides()[1].name()))
+        .user(game.seats.second(), n.second())
         .text(format!(
             " · AI level {}, {}\n",
             row.level,
@@ -339,7 +339,7 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
              draw 50%):\n",
         );
         for (i, s) in stored.swings.iter().enumerate() {
-            let seat = Side::from_id(&s.side).map_or(0, Side::index);
+            let seat = Side::from_id(&s.side).unwrap_or(game.sides()[0]);
             b = b
                 .text(format!(
                     "{}. Move {} · {} (",

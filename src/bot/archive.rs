@@ -5,7 +5,7 @@ use super::buttons::{Press, HISTORY_PAGES};
 use super::info::{record_text, server_game};
 use super::reply::{code_block, Attachment, ButtonStyle, Ctx, Document, Reply, User};
 use super::session::{names, replay as replay_moves, Bot, Fail, Out, Outcome};
-use super::text::{self, Builder};
+use super::text::Builder;
 use super::time::date_text;
 use crate::game::{describe, Variant};
 use crate::render::{replay_gif_within, UPLOAD_LIMIT};
@@ -43,12 +43,12 @@ pub(crate) fn replay(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
         "Replay of game {} · {} · {} ",
         game.id.0,
         game.options.variant.name(),
-        text::side_of(&game, 0).name()
+        game.sides()[0].name()
     ));
     b = b
-        .user(&game.seats[0], &n[0])
-        .text(format!(" vs {} ", text::side_of(&game, 1).name()))
-        .user(&game.seats[1], &n[1])
+        .user(game.seats.first(), n.first())
+        .text(format!(" vs {} ", game.sides()[1].name()))
+        .user(game.seats.second(), n.second())
         .text(format!(
             " · {}{}",
             describe::count(total as u64, "move"),
@@ -60,12 +60,13 @@ pub(crate) fn replay(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
         ));
     let mut image = None;
     if bot.images() {
-        let r = replay_gif_within(game.options, &played, &n, UPLOAD_LIMIT).ok_or_else(|| {
-            Fail::User(format!(
-                "Game {} cannot be drawn as a replay within Discord's upload limit.",
-                game.id.0
-            ))
-        })?;
+        let r =
+            replay_gif_within(game.options, &played, &n.into(), UPLOAD_LIMIT).ok_or_else(|| {
+                Fail::User(format!(
+                    "Game {} cannot be drawn as a replay within Discord's upload limit.",
+                    game.id.0
+                ))
+            })?;
         let skipped = r.skipped(total);
         if skipped > 0 {
             b = b.text(format!(
@@ -160,10 +161,10 @@ pub(crate) fn history(
             let n = names(tx, g)?;
             b = b
                 .text(format!("\n• #{} · {} · ", g.id.0, g.options.variant.id()))
-                .user(&g.seats[0], &n[0])
-                .text(format!(" ({}) vs ", text::side_of(g, 0).name()))
-                .user(&g.seats[1], &n[1])
-                .text(format!(" ({}) · ", text::side_of(g, 1).name()));
+                .user(g.seats.first(), n.first())
+                .text(format!(" ({}) vs ", g.sides()[0].name()))
+                .user(g.seats.second(), n.second())
+                .text(format!(" ({}) · ", g.sides()[1].name()));
             let result = match &g.outcome {
                 Some(o) => format!(
                     "{} ({}), {}",

@@ -130,7 +130,7 @@ pub(crate) fn restore_turn(tx: &Tx, l: &Loaded, left: Option<i64>, now: i64) -> 
         tx.start_turn(l.game.id, now, None)?;
         return Ok(());
     };
-    let mover = &l.game.seats[side.index()];
+    let mover = &l.game.seats[side];
     let clock = match (l.game.days_per_move, left) {
         (None, _) => None,
         (Some(_), Some(left)) => {
@@ -180,7 +180,7 @@ pub(crate) fn expire_if_due(s: &Session, l: &Loaded) -> Outcome<Option<Vec<Out>>
     if now < deadline {
         return Ok(None);
     }
-    let seat = side.index();
+    let seat = side;
     let moved = has_moved(&l.game, &l.moves, seat);
     if !moved && l.game.pairing_id.is_none() {
         // docs/rules.md §9: a player whose time runs out before their first move does not
@@ -253,7 +253,7 @@ fn remind_if_due(s: &Session, l: &Loaded) -> Outcome<Vec<Out>> {
     ) else {
         return Ok(vec![]);
     };
-    let seat = side.index();
+    let seat = side;
     let mover = &l.game.seats[seat];
     if l.game.clock_start_at.is_some_and(|s| s > now) || tx.vacation_end(mover, now)?.is_some() {
         return Ok(vec![]); // on vacation: the clock is not running
@@ -273,7 +273,7 @@ fn remind_if_due(s: &Session, l: &Loaded) -> Outcome<Vec<Out>> {
         return Ok(vec![]);
     }
     let left = left_text(deadline - now);
-    let (opponent_id, opponent) = (&l.game.seats[1 - seat], &l.names[1 - seat]);
+    let (opponent_id, opponent) = (&l.game.seats[seat.opponent()], &l.names[seat.opponent()]);
     let mut b = Builder::new();
     let mut reply = if how == Reminders::Dm {
         // Pinged, so that the same message still reaches them in the game's channel when
@@ -413,15 +413,15 @@ fn start_vacation(bot: &Bot, ctx: &Ctx, days: u32, confirmed: bool) -> Outcome<V
         let mut paused = 0;
         for g in games {
             let l = load_game(tx, g)?;
-            let seat = l.game.seat_of(&ctx.user.id).unwrap_or(0);
-            let on_move = l.pos.to_move().map(|s| s.index()) == Some(seat);
+            let seat = l.game.seat_of(&ctx.user.id).unwrap_or(l.game.sides()[0]);
+            let on_move = l.pos.to_move() == Some(seat);
             if on_move && l.game.deadline_at.is_some() {
                 // Pause: the clock starts again when the vacation ends, with the time left.
                 let start = l.game.clock_start_at.unwrap_or(now);
                 tx.shift_clock(l.game.id, end - start.max(now))?;
                 paused += 1;
             }
-            let other = 1 - seat;
+            let other = seat.opponent();
             if l.game.ai_levels[other].is_some() {
                 // The AI has no clock and reads nothing: no one to tell.
                 continue;
@@ -472,10 +472,10 @@ fn end_vacation(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
         let mut resumed = 0;
         for g in tx.active_games_of(&ctx.user.id)? {
             let l = load_game(tx, g)?;
-            let seat = l.game.seat_of(&ctx.user.id).unwrap_or(0);
-            let on_move = l.pos.to_move().map(|s| s.index()) == Some(seat);
+            let seat = l.game.seat_of(&ctx.user.id).unwrap_or(l.game.sides()[0]);
+            let on_move = l.pos.to_move() == Some(seat);
             let mut b = Builder::new()
-                .ping(&l.game.seats[1 - seat], &l.names[1 - seat])
+                .ping(&l.game.seats[seat.opponent()], &l.names[seat.opponent()])
                 .text(", ")
                 .user(&ctx.user.id, &ctx.user.name)
                 .text(" is back from vacation");
@@ -493,7 +493,7 @@ fn end_vacation(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
             } else {
                 b = b.text(".");
             }
-            if l.game.ai_levels[1 - seat].is_some() {
+            if l.game.ai_levels[seat.opponent()].is_some() {
                 continue;
             }
             let mut r = b.build();

@@ -37,7 +37,10 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
         return Ok(());
     }
     ann.retire = spent.map(|offer| {
-        let seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
+        let seat = l
+            .game
+            .seat_of(&offer.offered_by)
+            .unwrap_or(l.game.sides()[0]);
         text::draw_offer_closed(
             &l.game,
             (l.game.seats[seat].as_str(), l.names[seat].as_str()),
@@ -58,7 +61,7 @@ fn offer(
     let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
         Fail::User("You are not playing in this game, so you cannot offer a draw in it.".into())
     })?;
-    let other = 1 - seat;
+    let other = seat.opponent();
     if l.game.ai_levels[other].is_some() {
         return Err(Fail::User(
             "The bot's AI does not take draw offers; play on, or `/resign`.".into(),
@@ -92,7 +95,7 @@ fn offer(
         .user(&ctx.user.id, &ctx.user.name)
         .text(format!(
             " ({}) offers a draw. It stands until you accept or decline it, or a move is made.",
-            text::side_of(&l.game, seat).name()
+            seat.name()
         ))
         .yes_no(
             (Press::DrawYes(l.game.id), "Accept draw"),
@@ -144,8 +147,11 @@ fn answer_draw(
                 .into(),
         ));
     };
-    let offerer_seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
-    let answerer_seat = 1 - offerer_seat;
+    let offerer_seat = l
+        .game
+        .seat_of(&offer.offered_by)
+        .unwrap_or(l.game.sides()[0]);
+    let answerer_seat = offerer_seat.opponent();
     if offer.offered_by == ctx.user.id {
         return Err(Fail::User(
             "That is your own draw offer: your opponent answers it. It stands until they do, \

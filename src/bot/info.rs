@@ -49,7 +49,7 @@ impl Bot {
         let Some(seat) = l.game.seat_of(&ctx.user.id) else {
             return Vec::new();
         };
-        if l.pos.to_move().map(|s| s.index()) != Some(seat) {
+        if l.pos.to_move() != Some(seat) {
             return Vec::new();
         }
         rank_moves(&l.pos, typed)
@@ -97,10 +97,10 @@ pub(crate) fn record_text(tx: &Tx, game: &GameRow) -> Outcome<(String, usize)> {
     let mut header = format!(
         "# game {} · {} {} vs {} {}\n",
         game.id.0,
-        text::side_of(game, 0).name(),
-        n[0],
-        text::side_of(game, 1).name(),
-        n[1]
+        game.sides()[0].name(),
+        n.first(),
+        game.sides()[1].name(),
+        n.second()
     );
     match (&game.outcome, game.status) {
         (Some(o), _) => header.push_str(&format!(
@@ -142,10 +142,10 @@ fn board_of(
     let mut b = Builder::new().text(format!(
         "{} · {} {} vs {} {} · ",
         game.options.variant.name(),
-        text::side_of(&game, 0).name(),
-        escape_markdown(&n[0]),
-        text::side_of(&game, 1).name(),
-        escape_markdown(&n[1])
+        game.sides()[0].name(),
+        escape_markdown(n.first()),
+        game.sides()[1].name(),
+        escape_markdown(n.second())
     ));
     b = b.text(
         if upto == moves.len() && game.status == GameStatus::Active {
@@ -320,12 +320,12 @@ pub(crate) fn status(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
             "**{}** (game {}) · {} ",
             l.game.options.variant.name(),
             l.game.id.0,
-            text::side_of(&l.game, 0).name()
+            l.game.sides()[0].name()
         ));
         b = b
-            .user(&l.game.seats[0], &l.names[0])
-            .text(format!(" vs {} ", text::side_of(&l.game, 1).name()))
-            .user(&l.game.seats[1], &l.names[1])
+            .user(l.game.seats.first(), l.names.first())
+            .text(format!(" vs {} ", l.game.sides()[1].name()))
+            .user(l.game.seats.second(), l.names.second())
             .text(format!(
                 " · {} played",
                 describe::count(l.moves.len() as u64, "move")
@@ -334,7 +334,7 @@ pub(crate) fn status(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
         match (l.game.status, &l.game.outcome) {
             (GameStatus::Active, _) => {
                 if let Some(side) = l.pos.to_move() {
-                    let seat = side.index();
+                    let seat = side;
                     b = b
                         .text(format!("\n{} (", side.name()))
                         .user(&l.game.seats[seat], &l.names[seat])
@@ -390,10 +390,10 @@ pub(crate) fn status(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
                 done.push(format!(
                     "game {}: {} {} – {} {}",
                     g.match_game.unwrap_or(1),
-                    escape_markdown(&gn[0]),
+                    escape_markdown(gn.first()),
                     o.points.first(),
                     o.points.second(),
-                    escape_markdown(&gn[1])
+                    escape_markdown(gn.second())
                 ));
             }
             b = b.text(format!(
@@ -428,8 +428,8 @@ pub(crate) fn games(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
         for g in games {
             let moves = tx.moves(g.id)?;
             let (pos, _) = replay(&g, &moves, None)?;
-            let seat = g.seat_of(&ctx.user.id).unwrap_or(0);
-            let mover = pos.to_move().map(|s| s.index());
+            let seat = g.seat_of(&ctx.user.id).unwrap_or(g.sides()[0]);
+            let mover = pos.to_move();
             let yours = mover == Some(seat);
             let left = match mover {
                 Some(m) => time_left(&g, now, tx.vacation_end(&g.seats[m], now)?),
@@ -457,8 +457,8 @@ pub(crate) fn games(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
                 .text(format!(
                     ": {} against {}, you play {} · move {} · {} · {}",
                     g.options.variant.id(),
-                    escape_markdown(&n[1 - seat]),
-                    text::side_of(g, *seat).name(),
+                    escape_markdown(&n[seat.opponent()]),
+                    seat.name(),
                     plies + 1,
                     if *yours {
                         "**your move**"

@@ -3,7 +3,7 @@
 
 use super::reply::{Ctx, Reply};
 use super::session::{load_game, Bot, Out, Outcome};
-use super::text::{self, Builder};
+use super::text::Builder;
 use super::time::{date_text, left_text};
 
 /// How many games `/live` lists; the rest are counted.
@@ -32,12 +32,12 @@ pub(crate) fn live(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
                 .text(format!("\n**#{}** ", g.id.0))
                 .channel(&g.channel_id)
                 .text(format!(" · {} · ", g.options.variant.id()))
-                .user(&g.seats[0], &l.names[0])
-                .text(format!(" ({}) vs ", text::side_of(g, 0).name()))
-                .user(&g.seats[1], &l.names[1])
-                .text(format!(" ({})", text::side_of(g, 1).name()));
+                .user(g.seats.first(), l.names.first())
+                .text(format!(" ({}) vs ", g.sides()[0].name()))
+                .user(g.seats.second(), l.names.second())
+                .text(format!(" ({})", g.sides()[1].name()));
             if let Some(side) = l.pos.to_move() {
-                let seat = side.index();
+                let seat = side;
                 b = b
                     .text(" · ")
                     .user(&g.seats[seat], &l.names[seat])

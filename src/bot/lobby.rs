@@ -472,7 +472,7 @@ pub(crate) fn rematch(bot: &Bot, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<
                 )))
             }
         }
-        let other = 1 - seat;
+        let other = seat.opponent();
         if game.ai_levels[other].is_some() {
             return Err(Fail::User(
                 "A rematch is a challenge to a person; this game was against the bot's AI.".into(),
@@ -480,7 +480,7 @@ pub(crate) fn rematch(bot: &Bot, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<
         }
         let (base, is_match) = rematch_base(tx, &game)?;
         // The first move swapped: whoever moved second moves first.
-        let first_mover = &base.seats[base.options.first.index()];
+        let first_mover = &base.seats[base.options.first];
         let first = if *first_mover == ctx.user.id {
             FirstChoice::Opponent
         } else {

@@ -6,7 +6,6 @@ use super::session::{
     create_game, game_start, names, Announcement, EndCause, Fail, GameEnded, GameSpec, Out,
     Outcome, Seating, Session,
 };
-use super::text;
 use crate::game::Points;
 use crate::store::MatchId;
 use crate::store::{GameRow, Tx};
@@ -46,7 +45,7 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
     let m = tx
         .match_row(match_id)?
         .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
-    let first_seat = l.game.options.first.index();
+    let first_seat = l.game.options.first;
     let challenger_first = l.game.seats[first_seat] == m.players[0];
     let spec = GameSpec {
         server: &l.game.server_id,
@@ -83,9 +82,9 @@ fn match_progress(
     for g in &games {
         if let Some(o) = &g.outcome {
             finished += 1;
-            for seat in 0..2 {
+            for seat in g.sides() {
                 let who = usize::from(g.seats[seat] != m.players[0]);
-                totals[who] = totals[who] + o.points[text::side_of(g, seat)];
+                totals[who] = totals[who] + o.points[seat];
             }
         }
     }
@@ -99,7 +98,7 @@ fn match_progress(
     let score = format!("{n0} {} – {} {n1}", totals[0], totals[1]);
     if finished < 2 {
         // Game 2: the other player moves first.
-        let first_seat = game.options.first.index();
+        let first_seat = game.options.first;
         let challenger_started = game.seats[first_seat] == m.players[0];
         let spec = GameSpec {
             server: &game.server_id,

@@ -12,6 +12,7 @@ use super::session::{
     Fail, GameEnded, Loaded, Out, Outcome, Session,
 };
 use super::text::{self, Builder};
+use crate::game::BySide;
 use crate::game::{describe, forfeit, EndReason, Move, ParseMoveError, Position, Side};
 use crate::render::Frame;
 use crate::store::{DrawOfferRow, GameId, GameRow, MoveRow, TakebackRow, Tx};
@@ -64,23 +65,23 @@ fn legal_hint(pos: &Position) -> String {
     format!("Legal moves: {list}.")
 }
 
-/// The player on move as a seat, or why `ctx.user` may not move.
-fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<usize> {
+/// The side of the player on move, or why `ctx.user` may not move.
+fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<Side> {
     let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
         Fail::User(format!(
             "You are not playing in this game ({} {} vs {} {}).",
-            text::side_of(&l.game, 0).name(),
-            escape_markdown(&l.names[0]),
-            text::side_of(&l.game, 1).name(),
-            escape_markdown(&l.names[1])
+            l.game.sides()[0].name(),
+            escape_markdown(l.names.first()),
+            l.game.sides()[1].name(),
+            escape_markdown(l.names.second())
         ))
     })?;
     let to_move = l
         .pos
         .to_move()
         .ok_or_else(|| Fail::User("This game is over.".into()))?;
-    if to_move.index() != seat {
-        let other = to_move.index();
+    if to_move != seat {
+        let other = to_move;
         return Err(Fail::User(format!(
             "It is not your turn: {} ({}) {} to move.",
             to_move.name(),
@@ -95,14 +96,14 @@ fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<usize> {
 fn prompt(
     b: Builder,
     game: &GameRow,
-    names: &[String; 2],
+    names: &BySide<String>,
     pos: &Position,
     left: Option<String>,
 ) -> Builder {
     let Some(side) = pos.to_move() else {
         return b;
     };
-    let seat = side.index();
+    let seat = side;
     if game.ai_levels[seat].is_some() {
         // The AI's move follows as soon as it is found; nobody is pinged for it.
         return b
@@ -151,7 +152,10 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
             "Only the players can answer a takeback request.".into(),
         ));
     }
-    let seat = l.game.seat_of(&req.requested_by).unwrap_or(0);
+    let seat = l
+        .game
+        .seat_of(&req.requested_by)
+        .unwrap_or(l.game.sides()[0]);
     // Still valid: nothing but forced passes since the move.
     if takeback_ply(&l.moves, &req.requested_by).ok() != Some(req.ply) {
         tx.clear_takeback(l.game.id)?;
@@ -225,7 +229,11 @@ fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
     tx.delete_moves_from(l.game.id, ply)?;
     let after = load_game(tx, l.game.clone())?;
     restore_turn(tx, &after, left, now)?;
-    let ai = 1 - l.game.seat_of(&ctx.user.id).unwrap_or(0);
+    let ai = l
+        .game
+        .seat_of(&ctx.user.id)
+        .unwrap_or(l.game.sides()[0])
+        .opponent();
     let b = Builder::new()
         .user(&l.game.seats[ai], &l.names[ai])
         .text(format!(
@@ -266,7 +274,10 @@ fn lapse_draw_offer(
     let Some(offer) = lapsed else {
         return (b, None);
     };
-    let seat = l.game.seat_of(&offer.offered_by).unwrap_or(0);
+    let seat = l
+        .game
+        .seat_of(&offer.offered_by)
+        .unwrap_or(l.game.sides()[0]);
     let offerer = (l.game.seats[seat].as_str(), l.names[seat].as_str());
     let b = b.text("\n").user(offerer.0, offerer.1).text(if takeback {
         "'s draw offer lapses with this takeback."
@@ -442,7 +453,7 @@ pub(crate) fn resign(
         let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
             Fail::User("You are not playing in this game, so you cannot resign it.".into())
         })?;
-        let opponent = &l.names[1 - seat];
+        let opponent = &l.names[seat.opponent()];
         // docs/rules.md §9: before both players have moved, a resignation aborts the game
         // (in a tournament: a forfeit, unrated).
         let started = both_moved(&l.game, &l.moves);
@@ -452,7 +463,7 @@ pub(crate) fn resign(
             let question = match (started, tournament) {
                 (true, _) => format!(
                     "{question} {} will win. This cannot be undone.",
-                    text::side_of(&l.game, 1 - seat).name()
+                    seat.opponent().name()
                 ),
                 (false, false) => format!(
                     "Before both players have moved, resigning aborts the game: no result, \
@@ -471,7 +482,7 @@ pub(crate) fn resign(
                 .build();
             return Ok(vec![Out::text(reply)]);
         }
-        let side: Side = text::side_of(&l.game, seat);
+        let side: Side = seat;
         if !started && !tournament {
             return abort_unstarted(bot, tx, &l, seat, now);
         }
@@ -499,17 +510,17 @@ pub(crate) fn resign(
 /// A resignation before both players have moved, outside tournaments (docs/rules.md §9):
 /// the game is aborted (no result, no points, unrated); a match game is replayed, as after
 /// a player's `/abort`.
-fn abort_unstarted(bot: &Bot, tx: &Tx, l: &Loaded, seat: usize, now: i64) -> Outcome<Vec<Out>> {
+fn abort_unstarted(bot: &Bot, tx: &Tx, l: &Loaded, seat: Side, now: i64) -> Outcome<Vec<Out>> {
     let mut b = Builder::new()
         .text("**Game aborted.** ")
         .user(&l.game.seats[seat], &l.names[seat])
         .text(format!(
             " ({}) resigned before both players had moved, so the game does not count: no \
              result, no points, no rating change.",
-            text::side_of(&l.game, seat).name()
+            seat.name()
         ));
     // The opponent learns of it (in a match, the replayed game's start pings instead).
-    let other = 1 - seat;
+    let other = seat.opponent();
     if l.game.match_id.is_none() && l.game.ai_levels[other].is_none() {
         b = b
             .text(" ")
@@ -558,7 +569,7 @@ pub(crate) fn abort(bot: &Bot, ctx: &Ctx, reason: Option<String>) -> Outcome<Vec
             .text(": no result, no points.");
         // The opponent learns of it (in a match, the replayed game's start pings instead).
         if let (Some(seat), None) = (l.game.seat_of(&ctx.user.id), l.game.match_id) {
-            let other = 1 - seat;
+            let other = seat.opponent();
             // Against the AI there is nobody to tell.
             if l.game.ai_levels[other].is_none() {
                 b = b
@@ -621,7 +632,7 @@ pub(crate) fn takeback(
             .game
             .seat_of(&ctx.user.id)
             .ok_or_else(|| Fail::User("You are not playing in this game.".into()))?;
-        if l.game.ai_levels[1 - seat].is_some() {
+        if l.game.ai_levels[seat.opponent()].is_some() {
             return ai_takeback(tx, ctx, l, now);
         }
         let ply = takeback_ply(&l.moves, &ctx.user.id)?;
@@ -651,7 +662,7 @@ pub(crate) fn takeback(
             },
             now,
         )?;
-        let other = 1 - seat;
+        let other = seat.opponent();
         let reply = Builder::new()
             .ping(&l.game.seats[other], &l.names[other])
             .text(", ")

@@ -3,9 +3,10 @@
 
 use super::reply::{escape_markdown, Attachment, Ctx, User};
 use super::session::{Announcement, Bot, GameEnded, Out, Outcome, Session};
-use super::text::{self, Builder};
+use super::text::Builder;
 use super::time::{date_text, DAY};
 use crate::game::rating::{self, Rating};
+use crate::game::BySide;
 use crate::game::{describe, Outcome as GameOutcome, Variant};
 use crate::render;
 use crate::store::{GameRow, RatingChangeRow, RatingRow, StoreError, Tx};
@@ -51,7 +52,9 @@ fn signed(d: f64) -> String {
 /// Whether a finished game counts for ratings (docs/rules.md §10: ratings): created rated, between two people.
 /// Aborted games never reach here, and forfeits are not finished over the board.
 pub(crate) fn counts_for_rating(game: &GameRow) -> bool {
-    game.rated && game.ai_levels.iter().all(Option::is_none) && game.seats[0] != game.seats[1]
+    game.rated
+        && game.ai_levels.iter().all(Option::is_none)
+        && game.seats.first() != game.seats.second()
 }
 
 /// A stored rating as Glicko-2 values, grown by the whole idle weeks up to `now`.
@@ -82,8 +85,8 @@ pub(crate) fn rate(
     }
     let key = game.options.variant.id();
     let rows = [
-        tx.rating(&game.server_id, key, &game.seats[0])?,
-        tx.rating(&game.server_id, key, &game.seats[1])?,
+        tx.rating(&game.server_id, key, game.seats.first())?,
+        tx.rating(&game.server_id, key, game.seats.second())?,
     ];
     let before = [
         current(rows[0].as_ref(), now),
@@ -91,23 +94,23 @@ pub(crate) fn rate(
     ];
     let score0 = match outcome.winner {
         None => 0.5,
-        Some(side) if side == text::side_of(game, 0) => 1.0,
+        Some(side) if side == game.sides()[0] => 1.0,
         Some(_) => 0.0,
     };
     let (a0, a1) = rating::after_game(before[0], before[1], score0);
     let after = [a0, a1];
-    for seat in 0..2 {
-        let score = if seat == 0 { score0 } else { 1.0 - score0 };
-        let old = rows[seat].as_ref();
+    for (i, seat) in game.sides().into_iter().enumerate() {
+        let score = if i == 0 { score0 } else { 1.0 - score0 };
+        let old = rows[i].as_ref();
         let (games, wins, draws, losses) =
             old.map_or((0, 0, 0, 0), |r| (r.games, r.wins, r.draws, r.losses));
         tx.put_rating(&RatingRow {
             server_id: game.server_id.clone(),
             game: key.to_string(),
             user_id: game.seats[seat].clone(),
-            rating: after[seat].rating,
-            rd: after[seat].rd,
-            volatility: after[seat].volatility,
+            rating: after[i].rating,
+            rd: after[i].rd,
+            volatility: after[i].volatility,
             games: games + 1,
             wins: wins + u32::from(score == 1.0),
             draws: draws + u32::from(score == 0.5),
@@ -120,12 +123,12 @@ pub(crate) fn rate(
             server_id: game.server_id.clone(),
             game: key.to_string(),
             score,
-            before_rating: before[seat].rating,
-            before_rd: before[seat].rd,
-            before_volatility: before[seat].volatility,
-            after_rating: after[seat].rating,
-            after_rd: after[seat].rd,
-            after_volatility: after[seat].volatility,
+            before_rating: before[i].rating,
+            before_rd: before[i].rd,
+            before_volatility: before[i].volatility,
+            after_rating: after[i].rating,
+            after_rd: after[i].rd,
+            after_volatility: after[i].volatility,
             at: now,
         })?;
     }
@@ -151,7 +154,7 @@ fn rate_game(
     tx: &Tx,
     game: &GameRow,
     outcome: &GameOutcome,
-    names: &[String; 2],
+    names: &BySide<String>,
     now: i64,
     b: Builder,
 ) -> Outcome<Builder> {
@@ -159,12 +162,12 @@ fn rate_game(
         return Ok(b);
     };
     let mut b = b.text(format!("\nRatings ({}): ", game.options.variant.id()));
-    for (seat, (before, after)) in changes.iter().enumerate() {
+    for (seat, (before, after)) in game.sides().into_iter().zip(changes.iter()) {
         b = b.user(&game.seats[seat], &names[seat]).text(format!(
             " {} ({}){}",
             shown(after.rating, after.rd),
             signed(after.rating - before.rating),
-            if seat == 0 { ", " } else { "." }
+            if seat == game.sides()[0] { ", " } else { "." }
         ));
     }
     Ok(b)
@@ -189,9 +192,9 @@ struct OpenGame {
 /// A game in progress of `user`'s, for their profile.
 fn open_game_line(tx: &Tx, g: &GameRow, user: &str, now: i64) -> Outcome<OpenGame> {
     let n = super::session::names(tx, g)?;
-    let seat = g.seat_of(user).unwrap_or(0);
+    let seat = g.seat_of(user).unwrap_or(g.sides()[0]);
     let l = super::session::load_game(tx, g.clone())?;
-    let their_turn = l.pos.to_move().map(|side| g.seats[side.index()] == user);
+    let their_turn = l.pos.to_move().map(|side| g.seats[side] == user);
     let when = super::session::time_left(g, now, None)
         .unwrap_or_else(|| format!("since {}", date_text(g.turn_started_at)));
     let line = |opponent: &str| {
@@ -206,7 +209,7 @@ fn open_game_line(tx: &Tx, g: &GameRow, user: &str, now: i64) -> Outcome<OpenGam
             g.options.variant.id()
         )
     };
-    let opponent = &n[1 - seat];
+    let opponent = &n[seat.opponent()];
     Ok(OpenGame {
         picture: line(opponent),
         text: line(&escape_markdown(opponent)),

@@ -8,6 +8,7 @@ use super::reply::{escape_markdown, Attachment, Ctx, Reply};
 use super::text::{self, Builder};
 use super::time::{date_text, left_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
+use crate::game::{BySide, Side};
 use crate::game::{EndReason, GameOptions, Move, Position, Scoring, Variant};
 use crate::render::{self, Frame};
 use crate::store::MatchId;
@@ -448,7 +449,7 @@ pub(crate) struct Loaded {
     pub game: GameRow,
     pub moves: Vec<MoveRow>,
     pub pos: Position,
-    pub names: [String; 2],
+    pub names: BySide<String>,
 }
 
 pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
@@ -510,7 +511,7 @@ pub(crate) fn load_game(tx: &Tx, game: GameRow) -> Outcome<Loaded> {
 
 /// Whether the player in `seat` has made a move of their own in the game (forced passes, which
 /// the bot plays, do not count).
-pub(crate) fn has_moved(game: &GameRow, moves: &[MoveRow], seat: usize) -> bool {
+pub(crate) fn has_moved(game: &GameRow, moves: &[MoveRow], seat: Side) -> bool {
     moves
         .iter()
         .any(|m| m.user_id.as_deref() == Some(game.seats[seat].as_str()))
@@ -519,18 +520,20 @@ pub(crate) fn has_moved(game: &GameRow, moves: &[MoveRow], seat: usize) -> bool 
 /// Whether both players have made a move of their own (docs/rules.md §9): before that, a
 /// resignation aborts the game, or in a tournament is a forfeit.
 pub(crate) fn both_moved(game: &GameRow, moves: &[MoveRow]) -> bool {
-    has_moved(game, moves, 0) && has_moved(game, moves, 1)
+    game.sides()
+        .into_iter()
+        .all(|side| has_moved(game, moves, side))
 }
 
-/// The seat that forfeited a game which ended in `o` (docs/rules.md §9 and §10: forfeits), if it was a
+/// The side that forfeited a game which ended in `o` (docs/rules.md §9 and §10: forfeits), if it was a
 /// forfeit: a timeout before the loser's own first move, or a resignation before both players
 /// had moved. (Outside tournaments such a game is aborted instead.)
 pub(crate) fn forfeited_by(
     game: &GameRow,
     moves: &[MoveRow],
     o: &crate::game::Outcome,
-) -> Option<usize> {
-    let loser = 1 - o.winner?.index();
+) -> Option<Side> {
+    let loser = o.winner?.opponent();
     match o.reason {
         EndReason::Timeout => (!has_moved(game, moves, loser)).then_some(loser),
         EndReason::Resigned => (!both_moved(game, moves)).then_some(loser),
@@ -540,16 +543,17 @@ pub(crate) fn forfeited_by(
 
 /// The stored names of a game's two players (their ids when unknown); an AI seat is named
 /// with its level, "Tara-bot AI (level 3)".
-pub(crate) fn names(tx: &Tx, game: &GameRow) -> Outcome<[String; 2]> {
-    let n = |i: usize| -> Outcome<String> {
-        let id = &game.seats[i];
+pub(crate) fn names(tx: &Tx, game: &GameRow) -> Outcome<BySide<String>> {
+    let n = |side: Side| -> Outcome<String> {
+        let id = &game.seats[side];
         let name = tx.user_name(id)?.unwrap_or_else(|| id.to_string());
-        Ok(match game.ai_levels[i] {
+        Ok(match game.ai_levels[side] {
             Some(level) => format!("{name} (level {level})"),
             None => name,
         })
     };
-    Ok([n(0)?, n(1)?])
+    let [first, second] = game.options.variant.sides();
+    Ok(BySide::new(n(first)?, n(second)?))
 }
 
 /// "there is already a game here" with the game's players.
@@ -558,24 +562,24 @@ pub(crate) fn busy_channel(tx: &Tx, game: &GameRow) -> Outcome<String> {
     Ok(format!(
         "A game is already running in this channel ({} {} vs {} {}). Finish it first, or play in \
          another channel or thread.",
-        text::side_of(game, 0).name(),
-        escape_markdown(&n[0]),
-        text::side_of(game, 1).name(),
-        escape_markdown(&n[1])
+        game.sides()[0].name(),
+        escape_markdown(n.first()),
+        game.sides()[1].name(),
+        escape_markdown(n.second())
     ))
 }
 
 /// The announcement of a game that starts now, with its board.
-pub(crate) fn game_start(game: &GameRow, names: &[String; 2], why_first: &str) -> Out {
+pub(crate) fn game_start(game: &GameRow, names: &BySide<String>, why_first: &str) -> Out {
     let pos = Position::new(game.options);
     let first = game.options.first;
-    let seat = first.index();
+    let seat = first;
     let mut b = Builder::new()
         .text(format!("**Game on!** {} · ", game.options.variant.name()))
-        .text(format!("{}: ", text::side_of(game, 0).name()))
-        .user(&game.seats[0], &names[0])
-        .text(format!(" · {}: ", text::side_of(game, 1).name()))
-        .user(&game.seats[1], &names[1]);
+        .text(format!("{}: ", game.sides()[0].name()))
+        .user(game.seats.first(), names.first())
+        .text(format!(" · {}: ", game.sides()[1].name()))
+        .user(game.seats.second(), names.second());
     if game.options.variant.allows_knots() {
         b = b.text(format!(" · scored by {}", game.options.scoring));
     }
@@ -676,10 +680,14 @@ pub(crate) fn create_game(tx: &Tx, spec: GameSpec, now: i64) -> Outcome<GameRow>
         challenger_first,
     } = seating;
     let (swap, first) = variant.seating(challenger_first);
+    // The challenger sits first unless the variant's seating swaps them.
     let (seats, ai_levels) = if swap {
-        ([players[1], players[0]], [ai_levels[1], ai_levels[0]])
+        (
+            BySide::new(players[1], players[0]),
+            BySide::new(ai_levels[1], ai_levels[0]),
+        )
     } else {
-        (players, ai_levels)
+        (BySide::from(players), BySide::from(ai_levels))
     };
     let options = GameOptions::with(variant, Some(scoring), Some(first))
         .map_err(|e| Fail::User(format!("{e}.")))?;
@@ -702,7 +710,7 @@ pub(crate) fn create_game(tx: &Tx, spec: GameSpec, now: i64) -> Outcome<GameRow>
         .game(id)?
         .ok_or_else(|| Fail::Store(StoreError::Corrupt(format!("game {} vanished", id.0))))?;
     // The first mover's clock starts now.
-    let first = game.seats[game.options.first.index()].clone();
+    let first = game.seats[game.options.first].clone();
     let clock = turn_clock(tx, &game, &first, now)?;
     tx.start_turn(id, now, clock)?;
     Ok(tx.game(id)?.unwrap_or(game))
@@ -729,7 +737,7 @@ pub(crate) fn turn_clock(
 /// Starts the turn of the player to move in `l` (a new clock and fresh reminders).
 pub(crate) fn start_turn(tx: &Tx, l: &Loaded, now: i64) -> Outcome<()> {
     let clock = match l.pos.to_move() {
-        Some(side) => turn_clock(tx, &l.game, &l.game.seats[side.index()], now)?,
+        Some(side) => turn_clock(tx, &l.game, &l.game.seats[side], now)?,
         None => None,
     };
     tx.start_turn(l.game.id, now, clock)?;

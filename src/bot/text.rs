@@ -2,7 +2,8 @@
 
 use super::buttons::Press;
 use super::reply::{Button, ButtonStyle, Part, Reply, Retire};
-use crate::game::{describe, Outcome, Player, Points, Position, Side, Variant};
+use crate::game::BySide;
+use crate::game::{describe, Outcome, Player, Points, Position, Variant};
 use crate::game::{Counts, GamePosition};
 use crate::store::{GameRow, AI_USER_ID};
 
@@ -92,8 +93,11 @@ pub fn draw_offer_closed(game: &GameRow, offerer: (&str, &str), how: Builder) ->
 
 /// Pings the players of a game who are people, in seat order with `sep` between them: the
 /// bot's AI is neither pinged nor named.
-pub fn ping_players(mut b: Builder, game: &GameRow, names: &[String; 2], sep: &str) -> Builder {
-    let people = (0..2).filter(|&seat| game.ai_levels[seat].is_none());
+pub fn ping_players(mut b: Builder, game: &GameRow, names: &BySide<String>, sep: &str) -> Builder {
+    let people = game
+        .sides()
+        .into_iter()
+        .filter(|&side| game.ai_levels[side].is_none());
     for (i, seat) in people.enumerate() {
         if i > 0 {
             b = b.text(sep);
@@ -101,11 +105,6 @@ pub fn ping_players(mut b: Builder, game: &GameRow, names: &[String; 2], sep: &s
         b = b.ping(&game.seats[seat], &names[seat]);
     }
     b
-}
-
-/// "Red" / "Blue" / "Attackers" / "Defenders" for a seat of a game.
-pub fn side_of(game: &GameRow, seat: usize) -> Side {
-    game.options.variant.sides()[seat]
 }
 
 /// Which game of a two-game match the `n`-th (from 1) is, after "match": "game 2 of 2", or
@@ -118,23 +117,18 @@ pub fn match_game(n: i64) -> String {
     }
 }
 
-/// The seat (0 or 1) of a side.
-pub fn seat_of_side(side: Side) -> usize {
-    side.index()
-}
-
 /// Appends the points with the players named (as mentions that do not ping):
 /// "@Aoife (Red) 4 – 1 @Brian (Blue)".
-pub fn points_line(b: Builder, game: &GameRow, names: &[String; 2], o: &Outcome) -> Builder {
-    b.user(&game.seats[0], &names[0])
+pub fn points_line(b: Builder, game: &GameRow, names: &BySide<String>, o: &Outcome) -> Builder {
+    b.user(game.seats.first(), names.first())
         .text(format!(
             " ({}) {} – {} ",
-            side_of(game, 0).name(),
+            game.sides()[0].name(),
             o.points.first(),
             o.points.second()
         ))
-        .user(&game.seats[1], &names[1])
-        .text(format!(" ({})", side_of(game, 1).name()))
+        .user(game.seats.second(), names.second())
+        .text(format!(" ({})", game.sides()[1].name()))
 }
 
 /// Kingdoms, knots, territory and kings captured of both Tara players, one line.

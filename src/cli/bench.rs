@@ -1,7 +1,7 @@
 //! `tara-bot bench engine`: random complete games on one thread, per variant.
 
 use crate::game::playout::{random_playout, Rng};
-use crate::game::{GameOptions, MoveList, Position, Scoring, Variant};
+use crate::game::{BySide, GameOptions, MoveList, Position, Scoring, Variant};
 use serde_json::json;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -266,12 +266,12 @@ fn seed_games(
                     server_id: "bench",
                     channel_id: &format!("seed-{i}"),
                     options,
-                    seats: [&a, &b],
+                    seats: BySide::new(&a, &b),
                     match_id: None,
                     match_game: None,
                     pairing_id: None,
                     rated: false,
-                    ai_levels: [None, None],
+                    ai_levels: BySide::new(None, None),
                     days_per_move: None,
                 },
                 now,
@@ -437,12 +437,12 @@ pub fn ai_turns(games: usize) -> anyhow::Result<serde_json::Value> {
                     server_id: "bench",
                     channel_id: &format!("ai-{i}"),
                     options,
-                    seats: [&human, AI_USER_ID],
+                    seats: BySide::new(&human, AI_USER_ID),
                     match_id: None,
                     match_game: None,
                     pairing_id: None,
                     rated: false,
-                    ai_levels: [None, Some(3)],
+                    ai_levels: BySide::new(None, Some(3)),
                     days_per_move: None,
                 },
                 0,
@@ -600,12 +600,12 @@ fn seed_rated_games(
                     server_id: "bench",
                     channel_id: &format!("rated-{i}"),
                     options: GameOptions::new(variant),
-                    seats: [&a, &b],
+                    seats: BySide::new(&a, &b),
                     match_id: None,
                     match_game: None,
                     pairing_id: None,
                     rated: true,
-                    ai_levels: [None, None],
+                    ai_levels: BySide::new(None, None),
                     days_per_move: None,
                 },
                 at,

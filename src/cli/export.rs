@@ -107,8 +107,7 @@ fn game_json(
     let players = Sides(
         sides
             .iter()
-            .enumerate()
-            .map(|(seat, side)| (side.id(), g.seats[seat].clone()))
+            .map(|&side| (side.id(), g.seats[side].clone()))
             .collect(),
     );
     // In seat order, whatever order the changes were stored in.
@@ -116,11 +115,10 @@ fn game_json(
         Sides(
             sides
                 .iter()
-                .enumerate()
-                .filter_map(|(seat, side)| {
+                .filter_map(|&side| {
                     let c = changes
                         .iter()
-                        .find(|c| g.seat_of(&c.user_id) == Some(seat))?;
+                        .find(|c| g.seat_of(&c.user_id) == Some(side))?;
                     Some((
                         side.id(),
                         Change {

@@ -31,9 +31,10 @@ pub struct Frame {
 }
 
 impl Frame {
-    pub fn new(names: [String; 2], last_move: Option<Move>) -> Frame {
+    /// A frame naming the players of the first and second seat (an array or a `BySide`).
+    pub fn new(names: impl Into<[String; 2]>, last_move: Option<Move>) -> Frame {
         Frame {
-            names,
+            names: names.into(),
             last_move,
             ..Frame::default()
         }

@@ -49,11 +49,12 @@ pub struct GameRow {
     pub channel_id: String,
     /// Variant, scoring and first side.
     pub options: GameOptions,
-    /// User ids of seat 0 (Red / attackers) and seat 1 (Blue / defenders); an AI seat holds
+    /// User ids of the first seat (Red / attackers) and the second (Blue / defenders), indexed by
+    /// [`Side`]; an AI seat holds
     /// [`AI_USER_ID`].
-    pub seats: [String; 2],
+    pub seats: BySide<String>,
     /// The AI level of each seat, `None` for a person (see [`GameRow::seat`]).
-    pub ai_levels: [Option<u8>; 2],
+    pub ai_levels: BySide<Option<u8>>,
     /// Active, finished or aborted.
     pub status: GameStatus,
     /// The result, once finished.
@@ -87,18 +88,26 @@ pub struct GameRow {
 }
 
 impl GameRow {
-    /// The seat (0 or 1) a user plays, if any.
-    pub fn seat_of(&self, user: &str) -> Option<usize> {
-        self.seats.iter().position(|s| s == user)
+    /// The game's two sides, first seat first: Red and Blue, or Attackers and Defenders.
+    pub fn sides(&self) -> [Side; 2] {
+        self.options.variant.sides()
     }
 
-    /// Who sits in seat `i` (0 or 1; any other index is read as 1).
-    pub fn seat(&self, i: usize) -> Seat {
-        let i = i.min(1);
-        match self.ai_levels[i] {
+    /// The side a user plays, if any (the first seat's when they play both).
+    pub fn seat_of(&self, user: &str) -> Option<Side> {
+        self.options
+            .variant
+            .sides()
+            .into_iter()
+            .find(|&side| self.seats[side] == user)
+    }
+
+    /// Who plays `side`.
+    pub fn seat(&self, side: Side) -> Seat {
+        match self.ai_levels[side] {
             Some(level) => Seat::Ai { level },
             None => Seat::Person {
-                user_id: self.seats[i].clone(),
+                user_id: self.seats[side].clone(),
             },
         }
     }
@@ -140,8 +149,8 @@ impl GameRow {
             server_id: c.get("server_id")?,
             channel_id: c.get("channel_id")?,
             options,
-            seats: [c.get("seat0_id")?, c.get("seat1_id")?],
-            ai_levels: [level("seat0_ai_level")?, level("seat1_ai_level")?],
+            seats: BySide::new(c.get("seat0_id")?, c.get("seat1_id")?),
+            ai_levels: BySide::new(level("seat0_ai_level")?, level("seat1_ai_level")?),
             status: c.parse("status", "a game status", GameStatus::from_id)?,
             outcome,
             match_id: c.get("match_id")?,
@@ -170,10 +179,10 @@ pub struct NewGame<'a> {
     pub channel_id: &'a str,
     /// Variant, scoring and first side.
     pub options: GameOptions,
-    /// User ids of seat 0 and seat 1; an AI seat must name [`AI_USER_ID`].
-    pub seats: [&'a str; 2],
+    /// User ids of the first and second seat, by side; an AI seat must name [`AI_USER_ID`].
+    pub seats: BySide<&'a str>,
     /// The AI level of each seat, `None` for a person.
-    pub ai_levels: [Option<u8>; 2],
+    pub ai_levels: BySide<Option<u8>>,
     /// The match it belongs to.
     pub match_id: Option<MatchId>,
     /// Its number in the match.
@@ -187,21 +196,20 @@ pub struct NewGame<'a> {
 }
 
 impl NewGame<'_> {
-    /// Who sits in seat `i` (0 or 1).
-    pub fn seat(&self, i: usize) -> Seat {
-        let i = i.min(1);
-        match self.ai_levels[i] {
+    /// Who plays `side`.
+    pub fn seat(&self, side: Side) -> Seat {
+        match self.ai_levels[side] {
             Some(level) => Seat::Ai { level },
             None => Seat::Person {
-                user_id: self.seats[i].to_string(),
+                user_id: self.seats[side].to_string(),
             },
         }
     }
 
     /// Checks that each seat is either a person or the AI at a known level.
     fn check_seats(&self) -> Result<()> {
-        for i in 0..2 {
-            match (self.ai_levels[i], self.seats[i] == AI_USER_ID) {
+        for (i, side) in self.options.variant.sides().into_iter().enumerate() {
+            match (self.ai_levels[side], self.seats[side] == AI_USER_ID) {
                 (Some(level), true) if AI_LEVELS.contains(&level) => {}
                 (Some(level), true) => {
                     return Err(StoreError::Invalid(format!(
@@ -457,10 +465,10 @@ impl Tx<'_> {
                 g.options.variant.id(),
                 g.options.scoring.id(),
                 g.options.first.id(),
-                g.seats[0],
-                g.seats[1],
-                g.ai_levels[0],
-                g.ai_levels[1],
+                g.seats.first(),
+                g.seats.second(),
+                g.ai_levels.first(),
+                g.ai_levels.second(),
                 g.match_id,
                 g.match_game,
                 g.pairing_id,

@@ -134,7 +134,7 @@ impl Harness {
         let g = active(&self.db(), channel).expect("a game in progress");
         for _ in 0..2 {
             let (_, _, pos) = stored(&self.db(), g.id);
-            let who = &g.seats[pos.to_move().expect("in progress").index()];
+            let who = &g.seats[pos.to_move().expect("in progress")];
             let r = self.mv(who, channel, &pos.legal_moves()[0].to_string());
             assert!(!r[0].ephemeral, "{}", r[0].plain_text());
         }

@@ -3,11 +3,9 @@
 
 use crate::bot::reply::{escape_markdown, Ctx};
 use crate::bot::session::{Fail, Outcome};
-use crate::game::Side;
 use crate::store::TournamentId;
 use crate::store::{
-    EntrantRow, GameRow, PairingResult, PairingRow, TournamentFormat, TournamentRow,
-    TournamentStatus, Tx,
+    EntrantRow, PairingResult, PairingRow, TournamentFormat, TournamentRow, TournamentStatus, Tx,
 };
 use crate::tournament::{
     self as tm, Code, Colour, GameResult, Pairing, Points, Results, RoundEntry, Standing, Trf,
@@ -410,11 +408,6 @@ pub(crate) fn swiss_trf(
         }
     }
     trf
-}
-
-/// The seat of a side in a game.
-pub(super) fn seat_of_side(game: &GameRow, side: Side) -> usize {
-    usize::from(crate::bot::text::side_of(game, 0) != side)
 }
 
 /// One line of the standings as the `tara-bot tournament standings --json` contract writes it

@@ -1,7 +1,7 @@
 //! How a tournament is shown: the standings as text, and the data of its pictures (the
 //! standings card, a round robin's crosstable, a knockout's bracket).
 
-use super::model::{format_name, seat_of_side, title, Model};
+use super::model::{format_name, title, Model};
 use crate::bot::reply::{Attachment, Reply};
 use crate::bot::session::{Out, Outcome};
 use crate::bot::text::Builder;
@@ -241,7 +241,7 @@ pub(crate) fn bracket(
                         let Some(who) = who else { continue };
                         points[k] += match o.winner {
                             None => Points::HALF,
-                            Some(w) if g.seats[seat_of_side(&g, w)] == **who => Points::ONE,
+                            Some(w) if g.seats[w] == **who => Points::ONE,
                             Some(_) => Points::ZERO,
                         };
                     }

@@ -1,7 +1,7 @@
 //! The runner's side of a game's end: a tournament game's result recorded (a match going on
 //! to its next game), withdrawals and their forfeits, and the `GameEnded` subscriber.
 
-use super::model::{seat_of_side, title, user_name};
+use super::model::{title, user_name};
 use super::runner::{advance, pairing_game, thread_out, PairingStart};
 use crate::bot::lifecycle;
 use crate::bot::reply::escape_markdown;
@@ -65,8 +65,8 @@ pub(super) fn withdraw(s: &Session, t: &TournamentRow, user: &str, why: &str) ->
                 tx.set_game_unrated(l.game.id)?;
                 l.game.rated = false;
             }
-            let seat = l.game.seat_of(user).unwrap_or(0);
-            let side: Side = crate::bot::text::side_of(&l.game, seat);
+            let seat = l.game.seat_of(user).unwrap_or(l.game.sides()[0]);
+            let side: Side = seat;
             let o = forfeit(&l.pos, side, EndReason::Resigned);
             let b = Builder::new().user(user, &name).text(format!(
                 " is withdrawn from {} ({why}), so this game is resigned{}.",
@@ -171,7 +171,7 @@ pub(crate) fn tournament_game_over(
         Some(match o.winner {
             None => PairingResult::Draw,
             Some(w) => {
-                if game.seats[seat_of_side(game, w)] == p.player0 {
+                if game.seats[w] == p.player0 {
                     PairingResult::Win0
                 } else {
                     PairingResult::Win1
@@ -239,9 +239,9 @@ fn match_state(
     let mut totals = [crate::game::Points(0); 2];
     for g in finished.iter().filter(|g| g.match_game.unwrap_or(1) <= 2) {
         if let Some(o) = &g.outcome {
-            for seat in 0..2 {
+            for seat in g.sides() {
                 let who = usize::from(g.seats[seat] != p.player0);
-                totals[who] = totals[who] + o.points[crate::bot::text::side_of(g, seat)];
+                totals[who] = totals[who] + o.points[seat];
             }
         }
     }
@@ -250,7 +250,7 @@ fn match_state(
     let knockout = t.format == TournamentFormat::Knockout;
     if finished.len() < 2 {
         // Game 2: the other player moves first.
-        let first_was_p0 = last.is_some_and(|g| g.seats[g.options.first.index()] == p.player0);
+        let first_was_p0 = last.is_some_and(|g| g.seats[g.options.first] == p.player0);
         let start = PairingStart {
             match_game: Some((match_id, 2)),
             p0_first: !first_was_p0,
@@ -270,7 +270,7 @@ fn match_state(
             last.and_then(|g| g.outcome.as_ref().and_then(|o| o.winner).map(|w| (g, w)))
         {
             let (g, w) = w;
-            let winner = &g.seats[seat_of_side(g, w)];
+            let winner = &g.seats[w];
             return Ok(MatchState::Decided(if *winner == p.player0 {
                 PairingResult::Win0
             } else {
