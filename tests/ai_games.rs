@@ -13,6 +13,7 @@ use tara_bot::bot::{Clock, Command, Reply};
 use tara_bot::game::playout::Rng;
 use tara_bot::game::BySide;
 use tara_bot::game::{Move, Position, Scoring, Variant};
+use tara_bot::store::UserId;
 use tara_bot::store::{FirstChoice, GameStatus, AI_USER_ID};
 
 /// A generous time limit: level 1 stops at its 40 playouts long before it.
@@ -191,7 +192,7 @@ fn a_takeback_against_the_ai_is_granted_at_once_before_it_answers() {
         "{text}"
     );
     assert!(
-        r[0].mentions.contains(&"aoife".to_string()),
+        r[0].mentions.contains(&UserId::from(&"aoife".to_string())),
         "your move again"
     );
     let (_, moves, pos) = stored(&h.db(), g.id);

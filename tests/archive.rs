@@ -10,6 +10,7 @@ use tara_bot::bot::{Command, Reply, User};
 use tara_bot::game::BySide;
 use tara_bot::game::{forfeit, EndReason, GameOptions, GameRecord, Position, Variant};
 use tara_bot::store::{GameId, GameRow, NewGame, Store};
+use tara_bot::store::{ServerId, UserId};
 
 fn resign(h: &Harness, who: &str, channel: &str) {
     let r = h.send(
@@ -338,7 +339,7 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
     store
         .write(|tx| -> Result<(), tara_bot::store::StoreError> {
             for p in &players {
-                tx.upsert_user(p, p, 0)?;
+                tx.upsert_user(&UserId::from(p), p, 0)?;
             }
             for i in 0..100_000usize {
                 let a = &players[i % 200];
@@ -347,10 +348,10 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
                 let options = GameOptions::new(variants[(i / 3) % 5]);
                 let id = tx.insert_game(
                     &NewGame {
-                        server_id: if i % 10 == 0 { "other" } else { "s" },
-                        channel_id: &format!("c{i}"),
+                        server_id: &ServerId::from(if i % 10 == 0 { "other" } else { "s" }),
+                        channel_id: &format!("c{i}").into(),
                         options,
-                        seats: BySide::new(a, b),
+                        seats: BySide::new(&UserId::from(a), &UserId::from(b)),
                         ai_levels: BySide::new(None, None),
                         match_id: None,
                         match_game: None,
@@ -389,7 +390,13 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
                     "{plan:?}"
                 );
                 for page in [0u32, 1, 5, 20] {
-                    let rows = tx.finished_games_page("s", "p7", variant, page * 10, 11)?;
+                    let rows = tx.finished_games_page(
+                        &ServerId::from("s"),
+                        &UserId::from("p7"),
+                        variant,
+                        page * 10,
+                        11,
+                    )?;
                     assert_eq!(rows.len(), 11);
                     assert!(rows.windows(2).all(|w| w[0].ended_at >= w[1].ended_at));
                     assert!(rows
@@ -399,8 +406,9 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
                 }
             }
             // The first page is the newest of all that player's games here.
-            let all = tx.finished_games_of("s", "p7", None, 11)?;
-            let page = tx.finished_games_page("s", "p7", None, 0, 11)?;
+            let all = tx.finished_games_of(&ServerId::from("s"), &UserId::from("p7"), None, 11)?;
+            let page =
+                tx.finished_games_page(&ServerId::from("s"), &UserId::from("p7"), None, 0, 11)?;
             assert_eq!(
                 all.iter().map(|g| g.id).collect::<Vec<_>>(),
                 page.iter().map(|g| g.id).collect::<Vec<_>>()

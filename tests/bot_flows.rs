@@ -9,6 +9,7 @@ use tara_bot::bot::{AuditLog, Command, Reply, TakebackAnswer};
 use tara_bot::game::BySide;
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
 use tara_bot::store::ChallengeId;
+use tara_bot::store::{ChannelId, UserId};
 use tara_bot::store::{GameId, GameStatus};
 
 /// Plays `moves` through the bot by whoever is on move; restarts the bot halfway when asked.
@@ -101,7 +102,7 @@ fn forced_passes_are_played_and_announced() {
     );
     let g = tara_bot::store::Store::open(h.db())
         .unwrap()
-        .read(|tx| tx.latest_game("c"))
+        .read(|tx| tx.latest_game(&ChannelId::from("c")))
         .unwrap()
         .unwrap();
     let mut store = tara_bot::store::Store::open(h.db()).unwrap();
@@ -230,12 +231,12 @@ fn who_starts_follows_the_challenge_and_ard_ri_gives_the_starter_the_attackers()
 fn snapshot(h: &Harness, channel: &str) -> String {
     let mut s = tara_bot::store::Store::open(h.db()).unwrap();
     s.read(|tx| -> Result<String, tara_bot::store::StoreError> {
-        let g = tx.latest_game(channel)?;
+        let g = tx.latest_game(&ChannelId::from(channel))?;
         let moves = match &g {
             Some(g) => tx.moves(g.id)?,
             None => vec![],
         };
-        let c = tx.open_challenges(channel)?;
+        let c = tx.open_challenges(&ChannelId::from(channel))?;
         Ok(format!("{g:?}\n{moves:?}\n{c:?}"))
     })
     .unwrap()
@@ -421,7 +422,7 @@ fn resign_asks_first_and_scores_part_e() {
     assert!(t.contains("resigned") && t.contains("Red wins"), "{t}");
     let g = tara_bot::store::Store::open(h.db())
         .unwrap()
-        .read(|tx| tx.latest_game("c"))
+        .read(|tx| tx.latest_game(&ChannelId::from("c")))
         .unwrap()
         .unwrap();
     let o = g.outcome.unwrap();
@@ -443,7 +444,8 @@ fn abort_before_the_first_move_or_by_a_moderator() {
     );
     // The opponent is pinged, the player who aborted is not.
     assert!(
-        r[0].mentions.contains(&"aoife".to_string()) && !r[0].mentions.contains(&"brian".into()),
+        r[0].mentions.contains(&UserId::from(&"aoife".to_string()))
+            && !r[0].mentions.contains(&"brian".into()),
         "{:?}",
         r[0].mentions
     );
@@ -1178,7 +1180,7 @@ fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothi
     let h = Harness::new(false);
     let dm = |name: &str| tara_bot::bot::Ctx {
         server: tara_bot::bot::commands::DM_SERVER.into(),
-        channel: format!("dm-{name}"),
+        channel: format!("dm-{name}").into(),
         user: user(name),
         moderator: false,
         manager: false,
@@ -1197,7 +1199,9 @@ fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothi
     );
     // Nothing was stored: no challenge to accept, from the DM or from a server.
     let mut s = tara_bot::store::Store::open(h.db()).unwrap();
-    let open = s.read(|tx| tx.open_challenges("dm-aoife")).unwrap();
+    let open = s
+        .read(|tx| tx.open_challenges(&ChannelId::from("dm-aoife")))
+        .unwrap();
     assert!(open.is_empty());
     let r = h.send(
         "brian",

@@ -11,6 +11,7 @@ use tara_bot::bot::{Bot, Command, Ctx, Reminders, Reply, TakebackAnswer, TimeCon
 use tara_bot::game::{EndReason, Points};
 use tara_bot::store::ChallengeId;
 use tara_bot::store::GameId;
+use tara_bot::store::{ChannelId, UserId};
 use tara_bot::store::{GameStatus, Store};
 
 fn challenge(
@@ -550,7 +551,10 @@ fn a_version_1_database_is_upgraded_in_place() {
         store.schema_version().unwrap(),
         tara_bot::store::SCHEMA_VERSION
     );
-    let g = store.read(|tx| tx.active_game("c")).unwrap().unwrap();
+    let g = store
+        .read(|tx| tx.active_game(&ChannelId::from("c")))
+        .unwrap()
+        .unwrap();
     assert_eq!(g.days_per_move, None);
     assert_eq!(g.deadline_at, None);
 }
@@ -838,7 +842,7 @@ fn a_vacation_with_no_clocked_game_in_progress_asks_first() {
     assert_eq!(r[0].buttons[0].label, "Take it anyway");
     // Nothing was spent.
     let mut s = Store::open(h.db()).unwrap();
-    let taken = s.read(|tx| tx.vacations("aoife")).unwrap();
+    let taken = s.read(|tx| tx.vacations(&UserId::from("aoife"))).unwrap();
     assert!(taken.is_empty());
     // The button takes it.
     let pressed = Command::from_button(&r[0].buttons[0].id).unwrap();
@@ -849,7 +853,7 @@ fn a_vacation_with_no_clocked_game_in_progress_asks_first() {
         "{}",
         r[0].plain_text()
     );
-    let taken = s.read(|tx| tx.vacations("aoife")).unwrap();
+    let taken = s.read(|tx| tx.vacations(&UserId::from("aoife"))).unwrap();
     assert_eq!(taken.len(), 1);
     assert_eq!(taken[0].end_at - taken[0].start_at, 3 * DAY);
 }

@@ -17,6 +17,7 @@ use std::time::Duration;
 use tara_bot::game::BySide;
 use tara_bot::game::{GameOptions, Move, Position, Side, Variant};
 use tara_bot::store::ChallengeId;
+use tara_bot::store::{ChannelId, ServerId, UserId};
 use tara_bot::store::{GameId, TournamentId};
 
 const T: Duration = Duration::from_secs(20);
@@ -658,16 +659,16 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
         store
             .write(|tx| -> Result<(), tara_bot::store::StoreError> {
                 let (a, b) = (id_str(ALICE), id_str(BOB));
-                tx.upsert_user(&a, ALICE.1, now)?;
-                tx.upsert_user(&b, BOB.1, now)?;
-                tx.set_user_setting(&a, "reminders", "dm")?;
+                tx.upsert_user(&UserId::from(&a), ALICE.1, now)?;
+                tx.upsert_user(&UserId::from(&b), BOB.1, now)?;
+                tx.set_user_setting(&UserId::from(&a), "reminders", "dm")?;
                 let options = GameOptions::with(Variant::ArdRi, None, None).unwrap();
                 let late = tx.insert_game(
                     &NewGame {
-                        server_id: &FakeDiscord::GUILD_ID.to_string(),
-                        channel_id: &CH.to_string(),
+                        server_id: &ServerId::from(&FakeDiscord::GUILD_ID.to_string()),
+                        channel_id: &ChannelId::from(&CH.to_string()),
                         options,
-                        seats: BySide::new(&b, &a),
+                        seats: BySide::new(&UserId::from(&b), &UserId::from(&a)),
                         match_id: None,
                         match_game: None,
                         pairing_id: None,
@@ -685,7 +686,7 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
                         &MoveRow {
                             ply: ply as u32,
                             notation: notation.into(),
-                            user_id: Some(who.clone()),
+                            user_id: Some(UserId::from(who.clone())),
                             created_at: now - 2 * DAY,
                         },
                     )?;
@@ -693,10 +694,10 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
                 tx.start_turn(late, now - 2 * DAY, Some((now - 2 * DAY, now - DAY)))?;
                 let due = tx.insert_game(
                     &NewGame {
-                        server_id: &FakeDiscord::GUILD_ID.to_string(),
-                        channel_id: &FakeDiscord::OTHER_CHANNEL_ID.to_string(),
+                        server_id: &ServerId::from(&FakeDiscord::GUILD_ID.to_string()),
+                        channel_id: &ChannelId::from(&FakeDiscord::OTHER_CHANNEL_ID.to_string()),
                         options,
-                        seats: BySide::new(&a, &b),
+                        seats: BySide::new(&UserId::from(&a), &UserId::from(&b)),
                         match_id: None,
                         match_game: None,
                         pairing_id: None,
@@ -1040,7 +1041,7 @@ async fn with_the_database_locked_private_answers_and_errors_stay_private() {
         let mut store = tara_bot::store::Store::open(path).unwrap();
         store
             .write(|tx| -> Result<(), tara_bot::store::StoreError> {
-                tx.upsert_user("lock-holder", "lock", 0)?;
+                tx.upsert_user(&UserId::from("lock-holder"), "lock", 0)?;
                 locked_tx.send(()).unwrap();
                 std::thread::sleep(Duration::from_millis(3500));
                 Ok(())
@@ -1326,14 +1327,14 @@ async fn a_420_ply_record_arrives_whole_as_a_text_file() {
         store
             .write(|tx| -> Result<i64, tara_bot::store::StoreError> {
                 let (a, b) = (id_str(ALICE), id_str(BOB));
-                tx.upsert_user(&a, ALICE.1, 0)?;
-                tx.upsert_user(&b, BOB.1, 0)?;
+                tx.upsert_user(&UserId::from(&a), ALICE.1, 0)?;
+                tx.upsert_user(&UserId::from(&b), BOB.1, 0)?;
                 let g = tx.insert_game(
                     &NewGame {
-                        server_id: &FakeDiscord::GUILD_ID.to_string(),
-                        channel_id: &CH.to_string(),
+                        server_id: &ServerId::from(&FakeDiscord::GUILD_ID.to_string()),
+                        channel_id: &ChannelId::from(&CH.to_string()),
                         options,
-                        seats: BySide::new(&a, &b),
+                        seats: BySide::new(&UserId::from(&a), &UserId::from(&b)),
                         match_id: None,
                         match_game: None,
                         pairing_id: None,
@@ -1349,7 +1350,11 @@ async fn a_420_ply_record_arrives_whole_as_a_text_file() {
                         &MoveRow {
                             ply: ply as u32,
                             notation: m.to_string(),
-                            user_id: Some(if ply % 2 == 0 { a.clone() } else { b.clone() }),
+                            user_id: Some(if ply % 2 == 0 {
+                                UserId::from(a.clone())
+                            } else {
+                                UserId::from(b.clone())
+                            }),
                             created_at: 0,
                         },
                     )?;
@@ -1708,17 +1713,17 @@ fn seed_archive(db: &Path) -> (i64, Vec<i64>, i64) {
     store
         .write(|tx| -> Result<_, tara_bot::store::StoreError> {
             let (a, b) = (id_str(ALICE), id_str(BOB));
-            tx.upsert_user(&a, ALICE.1, 0)?;
-            tx.upsert_user(&b, BOB.1, 0)?;
+            tx.upsert_user(&UserId::from(&a), ALICE.1, 0)?;
+            tx.upsert_user(&UserId::from(&b), BOB.1, 0)?;
             let guild = FakeDiscord::GUILD_ID.to_string();
             let game =
                 |tx: &tara_bot::store::Tx, server: &str, channel: String, options: GameOptions| {
                     tx.insert_game(
                         &NewGame {
-                            server_id: server,
-                            channel_id: &channel,
+                            server_id: &ServerId::from(server),
+                            channel_id: &ChannelId::from(&channel),
                             options,
-                            seats: BySide::new(&a, &b),
+                            seats: BySide::new(&UserId::from(&a), &UserId::from(&b)),
                             match_id: None,
                             match_game: None,
                             pairing_id: None,
@@ -1736,7 +1741,11 @@ fn seed_archive(db: &Path) -> (i64, Vec<i64>, i64) {
                     &MoveRow {
                         ply: ply as u32,
                         notation: m.to_string(),
-                        user_id: Some(if ply % 2 == 0 { a.clone() } else { b.clone() }),
+                        user_id: Some(if ply % 2 == 0 {
+                            UserId::from(a.clone())
+                        } else {
+                            UserId::from(b.clone())
+                        }),
                         created_at: 0,
                     },
                 )?;
@@ -2238,13 +2247,13 @@ async fn an_open_challenge_left_unanswered_expires_with_one_notice() {
         let mut store = Store::open(dir.path().join("tara.db")).unwrap();
         store
             .write(|tx| -> Result<(), tara_bot::store::StoreError> {
-                tx.upsert_user(&id_str(ALICE), ALICE.1, now)?;
+                tx.upsert_user(&UserId::from(&id_str(ALICE)), ALICE.1, now)?;
                 tx.insert_challenge(
                     &NewChallenge {
-                        server_id: &FakeDiscord::GUILD_ID.to_string(),
-                        channel_id: &CH.to_string(),
-                        challenger_id: &id_str(ALICE),
-                        opponent_id: OPEN_OPPONENT_ID,
+                        server_id: &ServerId::from(&FakeDiscord::GUILD_ID.to_string()),
+                        channel_id: &ChannelId::from(&CH.to_string()),
+                        challenger_id: &UserId::from(&id_str(ALICE)),
+                        opponent_id: &UserId::from(OPEN_OPPONENT_ID),
                         variant: Variant::ArdRi,
                         scoring: Default::default(),
                         first: FirstChoice::Random,
@@ -2785,15 +2794,15 @@ fn seed_finished(db: &Path, variant: Variant, seed: u64) -> i64 {
     store
         .write(|tx| -> Result<_, tara_bot::store::StoreError> {
             let (a, b) = (id_str(ALICE), id_str(BOB));
-            tx.upsert_user(&a, ALICE.1, 0)?;
-            tx.upsert_user(&b, BOB.1, 0)?;
+            tx.upsert_user(&UserId::from(&a), ALICE.1, 0)?;
+            tx.upsert_user(&UserId::from(&b), BOB.1, 0)?;
             let guild = FakeDiscord::GUILD_ID.to_string();
             let g = tx.insert_game(
                 &NewGame {
-                    server_id: &guild,
-                    channel_id: &CH.to_string(),
+                    server_id: &ServerId::from(&guild),
+                    channel_id: &ChannelId::from(&CH.to_string()),
                     options,
-                    seats: BySide::new(&a, &b),
+                    seats: BySide::new(&UserId::from(&a), &UserId::from(&b)),
                     match_id: None,
                     match_game: None,
                     pairing_id: None,

@@ -10,6 +10,7 @@ use tara_bot::bot::{Command, Reply};
 use tara_bot::game::{GameOptions, Move, Position, Variant};
 use tara_bot::store::TournamentId;
 use tara_bot::store::{RatingChangeRow, RatingRow, Store};
+use tara_bot::store::{ServerId, UserId};
 
 const DAY: i64 = 86_400_000;
 
@@ -92,14 +93,14 @@ fn drawn_ard_ri() -> Vec<Move> {
 fn rating(h: &Harness, server: &str, who: &str) -> Option<RatingRow> {
     Store::open(h.db())
         .unwrap()
-        .read(|tx| tx.rating(server, "ard-ri", who))
+        .read(|tx| tx.rating(&ServerId::from(server), "ard-ri", &UserId::from(who)))
         .unwrap()
 }
 
 fn changes(h: &Harness, who: &str) -> Vec<RatingChangeRow> {
     Store::open(h.db())
         .unwrap()
-        .read(|tx| tx.rating_history("server", who, "ard-ri", 100))
+        .read(|tx| tx.rating_history(&ServerId::from("server"), &UserId::from(who), "ard-ri", 100))
         .unwrap()
 }
 

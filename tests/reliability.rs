@@ -10,6 +10,7 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 use tara_bot::bot::{Bot, Command, Reply};
 use tara_bot::game::{GameOptions, Move, Position, Variant};
+use tara_bot::store::ChannelId;
 use tara_bot::store::GameId;
 use tara_bot::store::{GameStatus, Store};
 
@@ -159,7 +160,9 @@ fn a_process_killed_mid_burst_leaves_every_game_consistent() {
     }
     // A new process carries on with the same database.
     let mut store = Store::open(&db).unwrap();
-    let g = store.read(|tx| tx.active_game("r0k0")).unwrap();
+    let g = store
+        .read(|tx| tx.active_game(&ChannelId::from("r0k0")))
+        .unwrap();
     drop(store);
     if let Some(g) = g {
         let (_, _, pos) = stored(&db, g.id);

@@ -14,6 +14,7 @@ use tara_bot::store::{
     TakebackRow, TournamentFormat, TournamentStatus, Tx, UserRow, VacationRow, AI_USER_ID,
     APPLICATION_ID, SCHEMA_VERSION,
 };
+use tara_bot::store::{ChannelId, ServerId, UserId};
 
 /// Runs `f` in a read transaction.
 fn read<T>(store: &mut Store, f: impl FnOnce(&Tx) -> Result<T, StoreError>) -> T {
@@ -360,24 +361,41 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
 
     read(&mut store, |tx| {
         // Lookups by channel and player.
-        assert_eq!(tx.active_game("match-ch")?.unwrap().id, GameId(8));
-        assert_eq!(tx.latest_game("match-ch")?.unwrap().id, GameId(8));
-        assert_eq!(tx.latest_game("abort-me")?.unwrap().id, GameId(6));
-        assert!(tx.active_game("hkot1-done")?.is_none());
+        assert_eq!(
+            tx.active_game(&ChannelId::from("match-ch"))?.unwrap().id,
+            GameId(8)
+        );
+        assert_eq!(
+            tx.latest_game(&ChannelId::from("match-ch"))?.unwrap().id,
+            GameId(8)
+        );
+        assert_eq!(
+            tx.latest_game(&ChannelId::from("abort-me"))?.unwrap().id,
+            GameId(6)
+        );
+        assert!(tx.active_game(&ChannelId::from("hkot1-done"))?.is_none());
         let ids = |gs: Vec<GameRow>| gs.into_iter().map(|g| g.id.0).collect::<Vec<_>>();
-        assert_eq!(ids(tx.active_games_of("dave")?), vec![9, 10, 11]);
-        assert_eq!(ids(tx.active_games_of("erin")?), vec![8, 10]);
+        assert_eq!(
+            ids(tx.active_games_of(&UserId::from("dave"))?),
+            vec![9, 10, 11]
+        );
+        assert_eq!(ids(tx.active_games_of(&UserId::from("erin"))?), vec![8, 10]);
         assert_eq!(tx.clocked_games()?, vec![GameId(11)]);
         assert_eq!(
-            ids(tx.server_games("local", GameStatus::Active, 10)?),
+            ids(tx.server_games(&ServerId::from("local"), GameStatus::Active, 10)?),
             vec![11, 10, 9, 8]
         );
         assert_eq!(
-            ids(tx.finished_games_of("local", "erin", None, 10)?),
+            ids(tx.finished_games_of(&ServerId::from("local"), &UserId::from("erin"), None, 10)?),
             vec![12, 7, 5, 4]
         );
         assert_eq!(
-            ids(tx.finished_games_of("local", "erin", Some(Variant::ArdRi), 10)?),
+            ids(tx.finished_games_of(
+                &ServerId::from("local"),
+                &UserId::from("erin"),
+                Some(Variant::ArdRi),
+                10
+            )?),
             vec![5]
         );
 
@@ -413,7 +431,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             tx.challenge(ChallengeId(8))?.unwrap().game_id,
             Some(GameId(9))
         );
-        let open = tx.open_challenges("lobby-2")?;
+        let open = tx.open_challenges(&ChannelId::from("lobby-2"))?;
         assert_eq!(open.len(), 1);
         let c = &open[0];
         assert_eq!(
@@ -440,7 +458,10 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             (c.status, c.game_id, c.created_at),
             (ChallengeStatus::Open, None, 1_796_218_575_048)
         );
-        assert_eq!(tx.open_challenges("lobby")?[0].first, FirstChoice::Random);
+        assert_eq!(
+            tx.open_challenges(&ChannelId::from("lobby"))?[0].first,
+            FirstChoice::Random
+        );
         let declined = tx.challenge(ChallengeId(14))?.unwrap();
         assert_eq!(
             (declined.status, declined.scoring),
@@ -466,7 +487,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         );
         assert_eq!(tx.takeback(GameId(8))?, None);
         assert_eq!(
-            tx.vacations("erin")?,
+            tx.vacations(&UserId::from("erin"))?,
             vec![VacationRow {
                 id: 1,
                 user_id: "erin".into(),
@@ -475,17 +496,24 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             }]
         );
         assert_eq!(
-            tx.vacation_end("erin", 1_796_300_000_000)?,
+            tx.vacation_end(&UserId::from("erin"), 1_796_300_000_000)?,
             Some(1_796_477_775_050)
         );
-        assert_eq!(tx.vacation_taken("erin", 0, i64::MAX)?, 3 * 86_400_000);
         assert_eq!(
-            tx.user_settings("alice")?,
+            tx.vacation_taken(&UserId::from("erin"), 0, i64::MAX)?,
+            3 * 86_400_000
+        );
+        assert_eq!(
+            tx.user_settings(&UserId::from("alice"))?,
             vec![("reminders".into(), "off".into())]
         );
-        assert_eq!(tx.user_setting("dave", "reminders")?.as_deref(), Some("dm"));
         assert_eq!(
-            tx.server_settings("local")?,
+            tx.user_setting(&UserId::from("dave"), "reminders")?
+                .as_deref(),
+            Some("dm")
+        );
+        assert_eq!(
+            tx.server_settings(&ServerId::from("local"))?,
             vec![
                 ("default_days".into(), "5".into()),
                 ("reminder_hours".into(), "12".into())
@@ -494,7 +522,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
 
         // The users, and the AI's user the migration added.
         assert_eq!(
-            tx.user("carol")?,
+            tx.user(&UserId::from("carol"))?,
             Some(UserRow {
                 id: "carol".into(),
                 name: "Carol".into(),
@@ -508,9 +536,9 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             ("dave", "Dave"),
             ("erin", "Erin"),
         ] {
-            assert_eq!(tx.user_name(id)?.as_deref(), Some(name));
+            assert_eq!(tx.user_name(&UserId::from(id))?.as_deref(), Some(name));
         }
-        assert!(tx.user(AI_USER_ID)?.is_some());
+        assert!(tx.user(&UserId::from(AI_USER_ID))?.is_some());
         Ok(())
     });
 
@@ -535,10 +563,10 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         )?;
         tx.insert_game(
             &NewGame {
-                server_id: "local",
-                channel_id: "lobby",
+                server_id: &ServerId::from("local"),
+                channel_id: &ChannelId::from("lobby"),
                 options: GameOptions::new(Variant::ArdRi),
-                seats: BySide::new("alice", "carol"),
+                seats: BySide::new(&UserId::from("alice"), &UserId::from("carol")),
                 ai_levels: BySide::new(None, None),
                 match_id: None,
                 match_game: None,
@@ -573,11 +601,11 @@ fn a_fresh_database_has_the_current_schema_and_opens_twice() {
     write(&mut store, |tx| {
         assert_eq!(tx.game_count()?, 0);
         assert!(
-            tx.user(AI_USER_ID)?.is_some(),
+            tx.user(&UserId::from(AI_USER_ID))?.is_some(),
             "the AI's user is there from the start"
         );
-        tx.upsert_user("aoife", "Aoife", 10)?;
-        tx.set_server_setting("s", "default_days", "3")?;
+        tx.upsert_user(&UserId::from("aoife"), "Aoife", 10)?;
+        tx.set_server_setting(&ServerId::from("s"), "default_days", "3")?;
         Ok(())
     });
     drop(store);
@@ -585,9 +613,13 @@ fn a_fresh_database_has_the_current_schema_and_opens_twice() {
         let mut store = Store::open(&path).unwrap();
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
         read(&mut store, |tx| {
-            assert_eq!(tx.user_name("aoife")?.as_deref(), Some("Aoife"));
             assert_eq!(
-                tx.server_setting("s", "default_days")?.as_deref(),
+                tx.user_name(&UserId::from("aoife"))?.as_deref(),
+                Some("Aoife")
+            );
+            assert_eq!(
+                tx.server_setting(&ServerId::from("s"), "default_days")?
+                    .as_deref(),
                 Some("3")
             );
             Ok(())
@@ -630,14 +662,14 @@ fn bad_stored_values_are_reported_as_corrupt_data() {
     let path = dir.path().join("bad.db");
     let mut store = Store::open(&path).unwrap();
     let id = write(&mut store, |tx| {
-        tx.upsert_user("a", "A", 0)?;
-        tx.upsert_user("b", "B", 0)?;
+        tx.upsert_user(&UserId::from("a"), "A", 0)?;
+        tx.upsert_user(&UserId::from("b"), "B", 0)?;
         tx.insert_game(
             &NewGame {
-                server_id: "s",
-                channel_id: "c",
+                server_id: &ServerId::from("s"),
+                channel_id: &ChannelId::from("c"),
                 options: GameOptions::new(Variant::Hkot1),
-                seats: BySide::new("a", "b"),
+                seats: BySide::new(&UserId::from("a"), &UserId::from("b")),
                 ai_levels: BySide::new(None, None),
                 match_id: None,
                 match_game: None,
@@ -672,18 +704,37 @@ fn bad_stored_values_are_reported_as_corrupt_data() {
     }
 }
 
-fn new_game<'a>(channel: &'a str, seats: [&'a str; 2], ai_levels: [Option<u8>; 2]) -> NewGame<'a> {
-    NewGame {
-        server_id: "s",
-        channel_id: channel,
-        options: GameOptions::new(Variant::SacredHill2),
-        seats: BySide::from(seats),
-        ai_levels: BySide::from(ai_levels),
-        match_id: None,
-        match_game: None,
-        pairing_id: None,
-        rated: false,
-        days_per_move: Some(2),
+/// The ids of a test game, owned, for a [`NewGame`] to borrow ([`Seated::game`]).
+struct Seated {
+    server: ServerId,
+    channel: ChannelId,
+    seats: [UserId; 2],
+    ai_levels: [Option<u8>; 2],
+}
+
+fn new_game(channel: &str, seats: [&str; 2], ai_levels: [Option<u8>; 2]) -> Seated {
+    Seated {
+        server: ServerId::from("s"),
+        channel: ChannelId::from(channel),
+        seats: seats.map(UserId::from),
+        ai_levels,
+    }
+}
+
+impl Seated {
+    fn game(&self) -> NewGame<'_> {
+        NewGame {
+            server_id: &self.server,
+            channel_id: &self.channel,
+            options: GameOptions::new(Variant::SacredHill2),
+            seats: BySide::new(&self.seats[0], &self.seats[1]),
+            ai_levels: BySide::from(self.ai_levels),
+            match_id: None,
+            match_game: None,
+            pairing_id: None,
+            rated: false,
+            days_per_move: Some(2),
+        }
     }
 }
 
@@ -691,8 +742,11 @@ fn new_game<'a>(channel: &'a str, seats: [&'a str; 2], ai_levels: [Option<u8>; 2
 fn a_seat_holds_a_person_or_the_ai_at_a_level() {
     let mut store = Store::open_in_memory().unwrap();
     write(&mut store, |tx| {
-        tx.upsert_user("aoife", "Aoife", 0)?;
-        let id = tx.insert_game(&new_game("c1", [AI_USER_ID, "aoife"], [Some(3), None]), 5)?;
+        tx.upsert_user(&UserId::from("aoife"), "Aoife", 0)?;
+        let id = tx.insert_game(
+            &new_game("c1", [AI_USER_ID, "aoife"], [Some(3), None]).game(),
+            5,
+        )?;
         let g = tx.game(id)?.unwrap();
         assert_eq!(g.seat(Side::Red), Seat::Ai { level: 3 });
         assert_eq!(
@@ -708,10 +762,10 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
         assert_eq!(g.ai_levels, BySide::new(Some(3), None));
         assert_eq!(g.seat_of("aoife"), Some(Side::Blue));
         assert_eq!(g.days_per_move, Some(2));
-        assert_eq!(tx.active_games_of(AI_USER_ID)?.len(), 1);
+        assert_eq!(tx.active_games_of(&UserId::from(AI_USER_ID))?.len(), 1);
         // Two AIs may play each other.
         let id = tx.insert_game(
-            &new_game("c2", [AI_USER_ID, AI_USER_ID], [Some(1), Some(5)]),
+            &new_game("c2", [AI_USER_ID, AI_USER_ID], [Some(1), Some(5)]).game(),
             5,
         )?;
         assert_eq!(
@@ -728,7 +782,7 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
         (["aoife", AI_USER_ID], [None, Some(6)]),
         (["aoife", AI_USER_ID], [None, Some(0)]),
     ] {
-        let r = store.write(|tx| tx.insert_game(&new_game("c3", seats, levels), 5));
+        let r = store.write(|tx| tx.insert_game(&new_game("c3", seats, levels).game(), 5));
         assert!(
             matches!(r, Err(StoreError::Invalid(_))),
             "{levels:?}: {r:?}"
@@ -738,7 +792,8 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
         assert_eq!(tx.game_count()?, 2);
         Ok(())
     });
-    let g = new_game("c", [AI_USER_ID, "x"], [Some(4), None]);
+    let seated = new_game("c", [AI_USER_ID, "x"], [Some(4), None]);
+    let g = seated.game();
     assert_eq!(g.seat(Side::Red), Seat::Ai { level: 4 });
     assert_eq!(
         g.seat(Side::Blue),
@@ -752,15 +807,15 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
 fn games_and_challenges_are_rated_or_casual_and_record_when_they_ended() {
     let mut store = Store::open_in_memory().unwrap();
     write(&mut store, |tx| {
-        tx.upsert_user("a", "A", 0)?;
-        tx.upsert_user("b", "B", 0)?;
+        tx.upsert_user(&UserId::from("a"), "A", 0)?;
+        tx.upsert_user(&UserId::from("b"), "B", 0)?;
         for rated in [true, false] {
             let c = tx.insert_challenge(
                 &NewChallenge {
-                    server_id: "s",
-                    channel_id: "c",
-                    challenger_id: "a",
-                    opponent_id: "b",
+                    server_id: &ServerId::from("s"),
+                    channel_id: &ChannelId::from("c"),
+                    challenger_id: &UserId::from("a"),
+                    opponent_id: &UserId::from("b"),
                     variant: Variant::Hkot1,
                     scoring: Scoring::Knots,
                     first: FirstChoice::Challenger,
@@ -777,10 +832,11 @@ fn games_and_challenges_are_rated_or_casual_and_record_when_they_ended() {
                 (Scoring::Knots, FirstChoice::Challenger, Some(3))
             );
         }
-        let mut g = new_game("g1", ["a", "b"], [None, None]);
+        let seated = new_game("g1", ["a", "b"], [None, None]);
+        let mut g = seated.game();
         g.rated = true;
         let rated = tx.insert_game(&g, 10)?;
-        let casual = tx.insert_game(&new_game("g2", ["a", "b"], [None, None]), 10)?;
+        let casual = tx.insert_game(&new_game("g2", ["a", "b"], [None, None]).game(), 10)?;
         assert!(tx.game(rated)?.unwrap().rated);
         assert!(!tx.game(casual)?.unwrap().rated);
         assert_eq!(tx.game(rated)?.unwrap().ended_at, None);
@@ -800,13 +856,23 @@ fn games_and_challenges_are_rated_or_casual_and_record_when_they_ended() {
             (c.status, c.ended_at, c.outcome),
             (GameStatus::Aborted, Some(60), None)
         );
-        let finished = tx.finished_games_of("s", "b", Some(Variant::SacredHill2), 5)?;
+        let finished = tx.finished_games_of(
+            &ServerId::from("s"),
+            &UserId::from("b"),
+            Some(Variant::SacredHill2),
+            5,
+        )?;
         assert_eq!(
             finished.iter().map(|g| g.id).collect::<Vec<_>>(),
             vec![rated]
         );
-        assert!(tx.finished_games_of("other", "b", None, 5)?.is_empty());
-        assert_eq!(tx.server_games("s", GameStatus::Aborted, 5)?[0].id, casual);
+        assert!(tx
+            .finished_games_of(&ServerId::from("other"), &UserId::from("b"), None, 5)?
+            .is_empty());
+        assert_eq!(
+            tx.server_games(&ServerId::from("s"), GameStatus::Aborted, 5)?[0].id,
+            casual
+        );
         Ok(())
     });
 }
@@ -816,13 +882,13 @@ fn tournaments_and_pairings_round_trip() {
     let mut store = Store::open_in_memory().unwrap();
     write(&mut store, |tx| {
         for u in ["org", "p1", "p2", "p3"] {
-            tx.upsert_user(u, u, 0)?;
+            tx.upsert_user(&UserId::from(u), u, 0)?;
         }
         let t = tx.insert_tournament(
             &NewTournament {
-                server_id: "s",
-                channel_id: "tour",
-                creator_id: "org",
+                server_id: &ServerId::from("s"),
+                channel_id: &ChannelId::from("tour"),
+                creator_id: &UserId::from("org"),
                 name: "Samhain Swiss",
                 format: TournamentFormat::Swiss,
                 variant: Variant::Hkot1,
@@ -861,9 +927,9 @@ fn tournaments_and_pairings_round_trip() {
         assert_eq!((row.created_at, row.updated_at), (100, 100));
         let other = tx.insert_tournament(
             &NewTournament {
-                server_id: "s",
-                channel_id: "tour",
-                creator_id: "org",
+                server_id: &ServerId::from("s"),
+                channel_id: &ChannelId::from("tour"),
+                creator_id: &UserId::from("org"),
                 name: "Cup",
                 format: TournamentFormat::Knockout,
                 variant: Variant::ArdRi,
@@ -884,13 +950,15 @@ fn tournaments_and_pairings_round_trip() {
             (row.status, row.updated_at),
             (TournamentStatus::Running, 120)
         );
-        let list = tx.server_tournaments("s")?;
+        let list = tx.server_tournaments(&ServerId::from("s"))?;
         assert_eq!(
             list.iter().map(|t| t.id).collect::<Vec<_>>(),
             vec![other, t]
         );
         assert_eq!(list[0].format, TournamentFormat::Knockout);
-        assert!(tx.server_tournaments("elsewhere")?.is_empty());
+        assert!(tx
+            .server_tournaments(&ServerId::from("elsewhere"))?
+            .is_empty());
 
         // Round 1: a game and a bye.
         let board1 = tx.insert_pairing(
@@ -898,8 +966,8 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: t,
                 round: 1,
                 board: 1,
-                player0: "p1",
-                player1: Some("p2"),
+                player0: &UserId::from("p1"),
+                player1: Some(&UserId::from("p2")),
             },
             130,
         )?;
@@ -908,12 +976,13 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: t,
                 round: 1,
                 board: 2,
-                player0: "p3",
+                player0: &UserId::from("p3"),
                 player1: None,
             },
             130,
         )?;
-        let mut g = new_game("thread-1", ["p1", "p2"], [None, None]);
+        let seated = new_game("thread-1", ["p1", "p2"], [None, None]);
+        let mut g = seated.game();
         g.pairing_id = Some(board1);
         g.rated = true;
         let game = tx.insert_game(&g, 131)?;
@@ -951,8 +1020,8 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: t,
                 round: 2,
                 board: 1,
-                player0: "p3",
-                player1: Some("p1"),
+                player0: &UserId::from("p3"),
+                player1: Some(&UserId::from("p1")),
             },
             150,
         )?;
@@ -973,8 +1042,8 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: TournamentId(1),
                 round: 1,
                 board: 1,
-                player0: "p2",
-                player1: Some("p3"),
+                player0: &UserId::from("p2"),
+                player1: Some(&UserId::from("p3")),
             },
             200,
         )
@@ -986,7 +1055,7 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: TournamentId(77),
                 round: 1,
                 board: 1,
-                player0: "p2",
+                player0: &UserId::from("p2"),
                 player1: None,
             },
             200,
@@ -998,9 +1067,9 @@ fn tournaments_and_pairings_round_trip() {
         for (i, format) in TournamentFormat::ALL.iter().enumerate() {
             let t = tx.insert_tournament(
                 &NewTournament {
-                    server_id: "forms",
-                    channel_id: "c",
-                    creator_id: "org",
+                    server_id: &ServerId::from("forms"),
+                    channel_id: &ChannelId::from("c"),
+                    creator_id: &UserId::from("org"),
                     name: "t",
                     format: *format,
                     variant: Variant::Hkot2,
@@ -1071,15 +1140,15 @@ fn insert_random_game(store: &mut Store, seed: u64) -> GameId {
     let variant = Variant::ALL[seed as usize % Variant::ALL.len()];
     let (_, moves) = random_game(GameOptions::new(variant), &mut Rng::new(seed + 1));
     write(store, |tx| {
-        tx.upsert_user("aoife", "Aoife", 0)?;
-        tx.upsert_user("brian", "Brian", 0)?;
+        tx.upsert_user(&UserId::from("aoife"), "Aoife", 0)?;
+        tx.upsert_user(&UserId::from("brian"), "Brian", 0)?;
         let channel = format!("channel-{seed}");
         let id = tx.insert_game(
             &NewGame {
-                server_id: "s",
-                channel_id: &channel,
+                server_id: &ServerId::from("s"),
+                channel_id: &ChannelId::from(&channel),
                 options: GameOptions::new(variant),
-                seats: BySide::new("aoife", "brian"),
+                seats: BySide::new(&UserId::from("aoife"), &UserId::from("brian")),
                 ai_levels: BySide::new(None, None),
                 match_id: None,
                 match_game: None,
@@ -1095,7 +1164,7 @@ fn insert_random_game(store: &mut Store, seed: u64) -> GameId {
                 &MoveRow {
                     ply: ply as u32,
                     notation: m.to_string(),
-                    user_id: Some(["aoife", "brian"][ply % 2].to_string()),
+                    user_id: Some(UserId::from(["aoife", "brian"][ply % 2].to_string())),
                     created_at: seed as i64 * 1000 + ply as i64,
                 },
             )?;
@@ -1502,7 +1571,7 @@ fn migration_12_escapes_the_reasons_recorded_before() {
     drop(conn);
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), 12);
-    let rows = read(&mut store, |tx| tx.audit_log("s", 10));
+    let rows = read(&mut store, |tx| tx.audit_log(&ServerId::from("s"), 10));
     assert_eq!(rows[0].detail, "entries are posted in <#c>");
     assert_eq!(
         rows[1].detail,

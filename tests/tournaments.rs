@@ -10,6 +10,7 @@ use tara_bot::bot::{Bot, Command, Ctx, Reply, User};
 use tara_bot::cli::tournament::{tournament_standings, tournament_trf};
 use tara_bot::console::{parse_line, Action};
 use tara_bot::store::TournamentId;
+use tara_bot::store::UserId;
 use tara_bot::store::{PairingRow, Store, TournamentStatus};
 use tara_bot::tournament::{Code, Colour, Points, RoundEntry, Trf};
 
@@ -617,7 +618,7 @@ fn standing_rows(s: &mut Store) -> Vec<StandingRow> {
         .collect()
 }
 
-fn round_of(db: &std::path::Path, round: u32) -> Vec<(String, String)> {
+fn round_of(db: &std::path::Path, round: u32) -> Vec<(UserId, UserId)> {
     pairings(db, Some(round))
         .into_iter()
         .map(|p| (p.player0, p.player1.unwrap_or_else(|| "bye".into())))
@@ -646,7 +647,7 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     // system: the top half meets the bottom half, 1–4, 2–5, 3–6; the top player's colour is
     // drawn by lot and alternates down the boards.
     let r1 = pairings(&h.db(), Some(1));
-    let pairs: Vec<[String; 2]> = r1
+    let pairs: Vec<[UserId; 2]> = r1
         .iter()
         .map(|p| {
             let mut v = [p.player0.clone(), p.player1.clone().unwrap()];
@@ -1100,7 +1101,7 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     // her.
     let mut s = Store::open(h.db()).unwrap();
     s.write(|tx| {
-        tx.upsert_user("eimear", "eimear", 0)?;
+        tx.upsert_user(&UserId::from("eimear"), "eimear", 0)?;
         tx.put_rating(&tara_bot::store::RatingRow {
             server_id: "server".into(),
             game: "hkot-1".into(),
@@ -1127,7 +1128,7 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
             .handle(&ctx("eimear", CHANNEL, false), command("/tournament join")),
     );
     assert!(again.contains("already signed up"), "{again}");
-    let seeds: Vec<(String, Option<u32>, i32)> = s
+    let seeds: Vec<(UserId, Option<u32>, i32)> = s
         .read(|tx| tx.entrants(TournamentId(1)))
         .unwrap()
         .into_iter()
@@ -1136,11 +1137,11 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     assert_eq!(
         seeds,
         [
-            ("aoife".to_string(), Some(2), 1500),
-            ("brian".to_string(), Some(3), 1500),
-            ("ciara".to_string(), Some(4), 1500),
-            ("donal".to_string(), Some(5), 1500),
-            ("eimear".to_string(), Some(1), 1700),
+            (UserId::from("aoife"), Some(2), 1500),
+            (UserId::from("brian"), Some(3), 1500),
+            (UserId::from("ciara"), Some(4), 1500),
+            (UserId::from("donal"), Some(5), 1500),
+            (UserId::from("eimear"), Some(1), 1700),
         ]
     );
 
@@ -1161,7 +1162,7 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     // played round 1 gets the other colour now (a and d had the initial colour, b the other);
     // e has no history and takes what d does not.
     let r2 = round_of(&h.db(), 2);
-    let p = |x: &str, y: &str| (x.to_string(), y.to_string());
+    let p = |x: &str, y: &str| (UserId::from(x), UserId::from(y));
     assert_eq!(
         r2,
         [p("aoife", "brian"), p("donal", "eimear"), p("ciara", "bye")]

@@ -17,6 +17,8 @@ use super::time::TimeControl;
 use crate::ai::Level;
 use crate::game::{GameOptions, Move, Position, Scoring, Variant};
 use crate::store::GameId;
+use crate::store::ServerId;
+use crate::store::UserId;
 use crate::store::{FirstChoice, Tx, AI_USER_ID};
 
 /// The AI's level when none is given (`/play-ai` without a level, `/challenge` naming the bot).
@@ -27,7 +29,7 @@ pub const DEFAULT_AI_LEVEL: u8 = 3;
 pub(crate) const DEFAULT_MAX_AI_GAMES: u32 = 3;
 
 /// How many games against the AI a player may have in progress on the server at once.
-pub(crate) fn max_ai_games(tx: &Tx, server: &str) -> Outcome<u32> {
+pub(crate) fn max_ai_games(tx: &Tx, server: &ServerId) -> Outcome<u32> {
     super::session::server_number(tx, server, "max_ai_games", DEFAULT_MAX_AI_GAMES)
 }
 
@@ -91,7 +93,7 @@ impl Bot {
     pub fn ai_turns(&self) -> Vec<AiTurn> {
         let turns = self.read(|tx| {
             let mut turns = Vec::new();
-            for game in tx.active_games_of(AI_USER_ID)? {
+            for game in tx.active_games_of(&UserId::from(AI_USER_ID))? {
                 // Only games where the AI's seat is to move are loaded and replayed: the
                 // sides alternate every ply, so the count of moves says whose turn it is.
                 let plies = tx.move_count(game.id)? as usize;
@@ -253,7 +255,7 @@ fn start_ai_game(
             TimeControl::NoClock => None,
         };
         let seating = Seating {
-            players: [&ctx.user.id, AI_USER_ID],
+            players: [&ctx.user.id, &UserId::from(AI_USER_ID)],
             ai_levels: [None, Some(level)],
             challenger_first: human_first,
         };

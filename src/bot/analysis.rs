@@ -269,7 +269,7 @@ fn one_at_a_time(row: &AnalysisRow) -> Reply {
 fn requester_name(tx: &Tx, row: &AnalysisRow) -> Outcome<String> {
     Ok(tx
         .user_name(&row.requested_by)?
-        .unwrap_or_else(|| row.requested_by.clone()))
+        .unwrap_or_else(|| row.requested_by.to_string()))
 }
 
 /// An edit of an analysis's progress message, to `text` (none if it has no message).

@@ -3,6 +3,7 @@
 //! `history:<user>:<variant or all>:<page>`) and read back from it here, and nowhere else.
 //! `Command::from_button` maps a press to the command it stands for.
 
+use crate::store::UserId;
 use std::fmt;
 
 use crate::game::Variant;
@@ -37,7 +38,7 @@ pub enum Press {
     /// A page of a player's finished games, of one variant or all (`None`), from 1
     /// (`history:<user>:<variant or all>:<page>`).
     History {
-        user: String,
+        user: UserId,
         variant: Option<Variant>,
         page: u32,
     },
@@ -111,7 +112,7 @@ fn read_history(rest: &str) -> Option<Press> {
     };
     let user = it.next()?;
     (!user.is_empty() && (1..=HISTORY_PAGES).contains(&page)).then(|| Press::History {
-        user: user.to_string(),
+        user: UserId::from(user),
         variant,
         page,
     })
@@ -187,7 +188,7 @@ mod tests {
     #[test]
     fn the_longest_history_button_fits_discord() {
         let longest = Press::History {
-            user: "9".repeat(20),
+            user: "9".repeat(20).into(),
             variant: Some(Variant::SacredHill2),
             page: HISTORY_PAGES,
         };

@@ -17,6 +17,7 @@ use super::time::{
 use crate::game::{forfeit, EndReason};
 use crate::store::GameId;
 use crate::store::{GameRow, Tx};
+use crate::store::{ServerId, UserId};
 
 /// A turn's first reminder comes at least this long before its last call; when the turn is
 /// too short for that, it has no first reminder.
@@ -42,7 +43,7 @@ choices!(Reminders {
 });
 
 /// A player's reminder setting.
-pub(crate) fn reminders_of(tx: &Tx, user: &str) -> Outcome<Reminders> {
+pub(crate) fn reminders_of(tx: &Tx, user: &UserId) -> Outcome<Reminders> {
     Ok(tx
         .user_setting(user, "reminders")?
         .and_then(|r| Reminders::parse_text(&r))
@@ -50,7 +51,7 @@ pub(crate) fn reminders_of(tx: &Tx, user: &str) -> Outcome<Reminders> {
 }
 
 /// The server's first-reminder delay, in hours.
-pub(crate) fn server_reminder_hours(tx: &Tx, server: &str) -> Outcome<i64> {
+pub(crate) fn server_reminder_hours(tx: &Tx, server: &ServerId) -> Outcome<i64> {
     Ok(tx
         .server_setting(server, "reminder_hours")?
         .and_then(|h| h.parse::<i64>().ok())
@@ -96,7 +97,7 @@ fn reminder_times(tx: &Tx, game: &GameRow) -> Outcome<Option<(Option<i64>, i64)>
 
 /// The time (ms) left on the clock of `mover`, the player to move in `game`, if it has a
 /// clock. While they are on vacation their clock stands still.
-fn mover_time_left(tx: &Tx, game: &GameRow, mover: &str, now: i64) -> Outcome<Option<i64>> {
+fn mover_time_left(tx: &Tx, game: &GameRow, mover: &UserId, now: i64) -> Outcome<Option<i64>> {
     let Some(deadline) = game.deadline_at else {
         return Ok(None);
     };
@@ -111,7 +112,7 @@ fn mover_time_left(tx: &Tx, game: &GameRow, mover: &str, now: i64) -> Outcome<Op
 pub(crate) fn record_clock_left(
     tx: &Tx,
     game: &GameRow,
-    mover: &str,
+    mover: &UserId,
     ply: u32,
     now: i64,
 ) -> Outcome<()> {
@@ -144,7 +145,7 @@ pub(crate) fn restore_turn(tx: &Tx, l: &Loaded, left: Option<i64>, now: i64) -> 
 }
 
 /// The whole days of vacation `user` can start at `now` ([`VACATION_DAYS`] in any 365 days).
-pub(crate) fn vacation_available(tx: &Tx, user: &str, now: i64) -> Outcome<u32> {
+pub(crate) fn vacation_available(tx: &Tx, user: &UserId, now: i64) -> Outcome<u32> {
     // A vacation counts from its start for at most its length rounded up to whole days, so
     // those ending more than 365 days and one day ago no longer count.
     let taken: Vec<(i64, i64)> = tx

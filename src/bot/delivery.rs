@@ -4,6 +4,7 @@
 use super::outbox::reply_of;
 use super::reply::Reply;
 use super::session::Bot;
+use crate::store::ChannelId;
 use crate::store::EditTarget;
 
 /// A message a command owes is sent by that command's own delivery first; the retry loop
@@ -17,7 +18,7 @@ const BATCH: u32 = 50;
 impl Bot {
     /// The platform's thread opened for a thread key ([`crate::bot::ThreadRequest::key`]), if
     /// one has been recorded.
-    pub fn thread_of(&self, key: &str) -> Option<String> {
+    pub fn thread_of(&self, key: &str) -> Option<ChannelId> {
         self.store()
             .read(|tx| tx.thread_of_key(key))
             .unwrap_or_else(|e| {
@@ -30,7 +31,7 @@ impl Bot {
     /// move to it. Returns the thread to use: this one, or the one recorded earlier (then the
     /// adapter should delete the one it just opened); `None` if the key is unknown or the
     /// store failed.
-    pub fn thread_opened(&self, key: &str, thread_id: &str) -> Option<String> {
+    pub fn thread_opened(&self, key: &str, thread_id: &ChannelId) -> Option<ChannelId> {
         let now = self.now();
         let r = self.store().write(|tx| {
             tx.record_thread(key, thread_id, now)?;

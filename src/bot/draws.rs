@@ -43,7 +43,7 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
             .unwrap_or(l.game.sides()[0]);
         text::draw_offer_closed(
             &l.game,
-            (l.game.seats[seat].as_str(), l.names[seat].as_str()),
+            (&l.game.seats[seat], l.names[seat].as_str()),
             Builder::new().text("; the game ended before it was answered."),
         )
     });
@@ -166,10 +166,7 @@ fn answer_draw(
         )));
     }
     tx.clear_draw_offer(l.game.id)?;
-    let offerer = (
-        l.game.seats[offerer_seat].as_str(),
-        l.names[offerer_seat].as_str(),
-    );
+    let offerer = (&l.game.seats[offerer_seat], l.names[offerer_seat].as_str());
     let how = if accept { "accepted by" } else { "declined by" };
     let closed = text::draw_offer_closed(
         &l.game,

@@ -16,6 +16,7 @@ use crate::store::{
     ChallengeRow, ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, NewChallenge, Tx,
     OPEN_OPPONENT_ID,
 };
+use crate::store::{ChannelId, ServerId, UserId};
 
 /// Open challenges a user may have on a server, unless the server sets `max_challenges`.
 pub(crate) const DEFAULT_MAX_CHALLENGES: u32 = 10;
@@ -28,12 +29,12 @@ pub(crate) const MIN_CHALLENGE_DAYS: u32 = 1;
 const SELF_CHALLENGE: &str = "You cannot challenge yourself: name another player as the opponent.";
 
 /// How many open challenges a user may have on the server.
-pub(crate) fn max_challenges(tx: &Tx, server: &str) -> Outcome<u32> {
+pub(crate) fn max_challenges(tx: &Tx, server: &ServerId) -> Outcome<u32> {
     server_number(tx, server, "max_challenges", DEFAULT_MAX_CHALLENGES)
 }
 
 /// How many days a challenge stays open on the server.
-pub(crate) fn challenge_days(tx: &Tx, server: &str) -> Outcome<u32> {
+pub(crate) fn challenge_days(tx: &Tx, server: &ServerId) -> Outcome<u32> {
     server_number(tx, server, "challenge_days", DEFAULT_CHALLENGE_DAYS)
         .map(|d| d.max(MIN_CHALLENGE_DAYS))
 }
@@ -85,7 +86,7 @@ impl Bot {
 fn challenge_limits(tx: &Tx, ctx: &Ctx, opponent: Option<&User>) -> Outcome<Option<Reply>> {
     let Some(opponent) = opponent else {
         if let Some(open) =
-            tx.open_challenge_between(&ctx.server, &ctx.user.id, OPEN_OPPONENT_ID)?
+            tx.open_challenge_between(&ctx.server, &ctx.user.id, &UserId::from(OPEN_OPPONENT_ID))?
         {
             return Ok(Some(
                 Builder::new()
@@ -151,8 +152,9 @@ fn expire_challenge(tx: &Tx, id: ChallengeId, now: i64) -> Outcome<Vec<Out>> {
         return Ok(vec![]);
     }
     tx.set_challenge_status(c.id, ChallengeStatus::Expired, None, now)?;
-    let name =
-        |id: &str| -> Outcome<String> { Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string())) };
+    let name = |id: &UserId| -> Outcome<String> {
+        Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
+    };
     let what = if c.is_open_to_anyone() {
         format!(
             "your open challenge #{} ({}) has expired: nobody accepted it within {}",
@@ -197,7 +199,7 @@ fn retire(c: &ChallengeRow, text: Vec<Part>) -> Retire {
 /// The channel of a challenge just closed without a game, if nothing else happens in it: no
 /// game was ever played there and no other challenge is open there. The adapter archives it
 /// if it is a thread it opened for the challenge.
-fn spent_thread(tx: &Tx, c: &ChallengeRow) -> Outcome<Option<String>> {
+fn spent_thread(tx: &Tx, c: &ChallengeRow) -> Outcome<Option<ChannelId>> {
     let idle = tx.latest_game(&c.channel_id)?.is_none()
         && tx
             .open_challenges(&c.channel_id)?
@@ -210,8 +212,9 @@ fn spent_thread(tx: &Tx, c: &ChallengeRow) -> Outcome<Option<String>> {
 /// what, and `how` it was answered ("declined by Brian."). It no longer asks anyone to accept.
 /// The new text of an answered challenge's message: what happened (`how`), and by whom.
 fn answered(tx: &Tx, c: &ChallengeRow, how: &str, by: Option<&User>) -> Outcome<Reply> {
-    let name =
-        |id: &str| -> Outcome<String> { Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string())) };
+    let name = |id: &UserId| -> Outcome<String> {
+        Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
+    };
     let b = Builder::new()
         .user(&c.challenger_id, &name(&c.challenger_id)?)
         .text(" challenged ");
@@ -236,7 +239,7 @@ fn answered(tx: &Tx, c: &ChallengeRow, how: &str, by: Option<&User>) -> Outcome<
 /// challenge is told `other_player`, anyone else `stranger`.
 fn require_player(
     c: &ChallengeRow,
-    user: &str,
+    user: &UserId,
     as_challenger: bool,
     other_player: String,
     stranger: String,
@@ -258,7 +261,7 @@ fn require_player(
 /// What a new challenge offers.
 struct Offer<'a> {
     /// The channel it is made in (a rematch: the finished game's channel).
-    channel: &'a str,
+    channel: &'a ChannelId,
     /// Who is challenged; `None`: anyone (an open challenge).
     opponent: Option<&'a User>,
     variant: Variant,
@@ -280,7 +283,9 @@ fn post_challenge(tx: &Tx, ctx: &Ctx, o: &Offer, now: i64) -> Outcome<Out> {
             server_id: &ctx.server,
             channel_id: o.channel,
             challenger_id: &ctx.user.id,
-            opponent_id: o.opponent.map_or(OPEN_OPPONENT_ID, |u| u.id.as_str()),
+            opponent_id: &o
+                .opponent
+                .map_or_else(|| UserId::from(OPEN_OPPONENT_ID), |u| u.id.clone()),
             variant: o.variant,
             scoring: o.scoring,
             first: o.first,
@@ -340,9 +345,9 @@ fn post_challenge(tx: &Tx, ctx: &Ctx, o: &Offer, now: i64) -> Outcome<Out> {
         .button(Press::Cancel(id), "Withdraw", ButtonStyle::Secondary)
     };
     let mut reply = b.build();
-    if o.channel != ctx.channel {
+    if *o.channel != ctx.channel {
         // A rematch asked for from elsewhere is posted where the game was played.
-        reply.channel = Some(o.channel.to_string());
+        reply.channel = Some(o.channel.clone());
     }
     Ok(Out::text(reply))
 }

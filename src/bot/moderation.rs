@@ -6,6 +6,7 @@ use super::reply::{Ctx, Reply};
 use super::session::{Bot, Fail, Out, Outcome};
 use super::text::Builder;
 use super::time::date_text;
+use crate::store::ChannelId;
 use crate::store::Tx;
 
 /// How many entries `/audit` shows.
@@ -50,7 +51,7 @@ pub(crate) fn record_action(
             .user(&ctx.user.id, &ctx.user.name)
             .text(format!(" · {action} · {subject}: {detail}"))
             .build();
-        r.channel = Some(c);
+        r.channel = Some(ChannelId::from(c));
         Out::text(r)
     }))
 }
@@ -109,7 +110,7 @@ pub(crate) fn audit(bot: &Bot, ctx: &Ctx, log: Option<AuditLog>) -> Outcome<Vec<
         for r in rows {
             let who = tx
                 .user_name(&r.moderator_id)?
-                .unwrap_or_else(|| r.moderator_id.clone());
+                .unwrap_or_else(|| r.moderator_id.to_string());
             b = b
                 .text(format!("\n{} · ", date_text(r.created_at)))
                 .user(&r.moderator_id, &who)

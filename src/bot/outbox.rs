@@ -2,6 +2,7 @@
 //! change that owes it) and read back for delivery.
 
 use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire, ThreadRequest};
+use crate::store::{ChannelId, UserId};
 use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
 use serde::{Deserialize, Serialize};
 
@@ -9,14 +10,14 @@ use serde::{Deserialize, Serialize};
 #[derive(Serialize, Deserialize)]
 struct Body {
     parts: Vec<Part>,
-    mentions: Vec<String>,
+    mentions: Vec<UserId>,
     #[serde(default)]
     buttons: Vec<Button>,
     #[serde(default)]
     board_text: Option<String>,
     /// The thread to archive once the message is posted.
     #[serde(default)]
-    archive_channel: Option<String>,
+    archive_channel: Option<ChannelId>,
     /// The earlier message whose buttons are spent.
     #[serde(default)]
     retire: Option<Retire>,
@@ -43,10 +44,7 @@ pub(crate) fn owe(
         thread: reply.thread.clone(),
     })
     .map_err(|e| StoreError::Corrupt(format!("a reply cannot be stored: {e}")))?;
-    let channel = reply
-        .channel
-        .as_deref()
-        .or(origin.map(|c| c.channel.as_str()));
+    let channel = reply.channel.as_ref().or(origin.map(|c| &c.channel));
     if channel.is_none() && reply.dm.is_none() {
         return Err(StoreError::Corrupt(
             "a scheduled message names no channel and no user".into(),
@@ -55,7 +53,7 @@ pub(crate) fn owe(
     tx.insert_message(
         &NewMessage {
             channel_id: channel,
-            dm_user_id: reply.dm.as_deref(),
+            dm_user_id: reply.dm.as_ref(),
             answers_command: origin.is_some() && reply.channel.is_none() && reply.dm.is_none(),
             body: &body,
             image: reply

@@ -15,6 +15,7 @@ use super::text::{self, Builder};
 use crate::game::BySide;
 use crate::game::{describe, forfeit, EndReason, Move, ParseMoveError, Position, Side};
 use crate::render::Frame;
+use crate::store::UserId;
 use crate::store::{DrawOfferRow, GameId, GameRow, MoveRow, TakebackRow, Tx};
 
 /// An answer to a takeback request.
@@ -278,7 +279,7 @@ fn lapse_draw_offer(
         .game
         .seat_of(&offer.offered_by)
         .unwrap_or(l.game.sides()[0]);
-    let offerer = (l.game.seats[seat].as_str(), l.names[seat].as_str());
+    let offerer = (&l.game.seats[seat], l.names[seat].as_str());
     let b = b.text("\n").user(offerer.0, offerer.1).text(if takeback {
         "'s draw offer lapses with this takeback."
     } else {
@@ -300,7 +301,7 @@ fn lapse_draw_offer(
 }
 
 /// The ply of `user`'s last move if only forced passes followed it.
-fn takeback_ply(moves: &[MoveRow], user: &str) -> Outcome<u32> {
+fn takeback_ply(moves: &[MoveRow], user: &UserId) -> Outcome<u32> {
     if !moves.iter().any(|m| m.user_id.as_deref() == Some(user)) {
         return Err(Fail::User(
             "You have not made a move in this game yet.".into(),

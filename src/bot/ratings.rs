@@ -9,6 +9,8 @@ use crate::game::rating::{self, Rating};
 use crate::game::BySide;
 use crate::game::{describe, Outcome as GameOutcome, Variant};
 use crate::render;
+use crate::store::ChannelId;
+use crate::store::UserId;
 use crate::store::{GameRow, RatingChangeRow, RatingRow, StoreError, Tx};
 
 /// Only players with a rated game in this many days are on a leaderboard.
@@ -186,15 +188,15 @@ struct OpenGame {
     /// The same line as Markdown: the opponent's name escaped.
     text: String,
     /// The game's channel.
-    channel: String,
+    channel: ChannelId,
 }
 
 /// A game in progress of `user`'s, for their profile.
-fn open_game_line(tx: &Tx, g: &GameRow, user: &str, now: i64) -> Outcome<OpenGame> {
+fn open_game_line(tx: &Tx, g: &GameRow, user: &UserId, now: i64) -> Outcome<OpenGame> {
     let n = super::session::names(tx, g)?;
     let seat = g.seat_of(user).unwrap_or(g.sides()[0]);
     let l = super::session::load_game(tx, g.clone())?;
-    let their_turn = l.pos.to_move().map(|side| g.seats[side] == user);
+    let their_turn = l.pos.to_move().map(|side| g.seats[side] == *user);
     let when = super::session::time_left(g, now, None)
         .unwrap_or_else(|| format!("since {}", date_text(g.turn_started_at)));
     let line = |opponent: &str| {
@@ -234,7 +236,7 @@ fn leaderboard_rows(tx: &Tx, rows: &[RatingRow]) -> Outcome<Vec<Entry>> {
         };
         let name = tx
             .user_name(&r.user_id)?
-            .unwrap_or_else(|| r.user_id.clone());
+            .unwrap_or_else(|| r.user_id.to_string());
         out.push(Entry { rank, name });
     }
     Ok(out)

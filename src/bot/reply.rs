@@ -1,17 +1,19 @@
 //! What goes in and out of the bot core: who sent a command and where ([`Ctx`]), and the
 //! messages that come back ([`Reply`]).
 
+use crate::store::{ChannelId, ServerId, UserId};
+
 /// A user as the platform names them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct User {
     /// Stable id (a Discord snowflake, a console name).
-    pub id: String,
+    pub id: UserId,
     /// Display name.
     pub name: String,
 }
 
 impl User {
-    pub fn new(id: impl Into<String>, name: impl Into<String>) -> User {
+    pub fn new(id: impl Into<UserId>, name: impl Into<String>) -> User {
         User {
             id: id.into(),
             name: name.into(),
@@ -22,9 +24,9 @@ impl User {
 /// Who sent a command, and where.
 #[derive(Clone, Debug)]
 pub struct Ctx {
-    pub server: String,
+    pub server: ServerId,
     /// The channel or thread the command was sent in.
-    pub channel: String,
+    pub channel: ChannelId,
     pub user: User,
     /// Whether the user may moderate games on this server (abort any game): Manage Messages,
     /// Manage Server or Administrator.
@@ -41,9 +43,9 @@ pub enum Part {
     /// Text with Markdown (`**bold**`, `` `code` ``).
     Text(String),
     /// A mention of a user (pings only if the user is in [`Reply::mentions`]).
-    User { id: String, name: String },
+    User { id: UserId, name: String },
     /// A reference to a channel or thread.
-    Channel(String),
+    Channel(ChannelId),
     /// Text a user wrote (a reason, a move as typed): shown exactly as written, never read as
     /// Markdown or as a mention.
     Verbatim(String),
@@ -124,7 +126,7 @@ pub struct Button {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Retire {
     /// The channel (or thread) the message is in.
-    pub channel: String,
+    pub channel: ChannelId,
     /// The id of one of its buttons (`accept:3`).
     pub button: String,
     /// Its new text.
@@ -165,17 +167,17 @@ pub struct Reply {
     pub parts: Vec<Part>,
     pub image: Option<Attachment>,
     /// Exactly the users this message may ping.
-    pub mentions: Vec<String>,
+    pub mentions: Vec<UserId>,
     /// Only the user who sent the command sees it.
     pub ephemeral: bool,
     pub buttons: Vec<Button>,
     /// The board drawn as text, when the reply shows a board (terminals).
     pub board_text: Option<String>,
     /// Post in this channel instead of answering the command (scheduled messages).
-    pub channel: Option<String>,
+    pub channel: Option<ChannelId>,
     /// Send privately to this user instead (reminders by direct message); with `channel`
     /// too, the channel is where it goes when the user takes no direct messages.
-    pub dm: Option<String>,
+    pub dm: Option<UserId>,
     /// When the command came from a pressed button: the new text of the message that carried
     /// the button (a challenge, once answered, stops asking to be accepted). Adapters put it in
     /// place of that message's text when they take its buttons away; `None` leaves the text.
@@ -196,7 +198,7 @@ pub struct Reply {
     /// A channel to archive once this message is posted: the thread of a challenge that was
     /// declined, cancelled or expired and holds no game. Adapters archive it only if it is a
     /// thread they opened themselves; `None` archives nothing.
-    pub archive_channel: Option<String>,
+    pub archive_channel: Option<ChannelId>,
     /// An earlier message whose buttons this one makes useless ([`Retire`]); done after this
     /// message is posted. Unlike [`Reply::pressed_message`], it is kept in the outbox.
     pub retire: Option<Retire>,
@@ -224,7 +226,7 @@ pub struct ThreadRequest {
     /// bot core addresses until the thread exists.
     pub key: String,
     /// The channel to open it in.
-    pub parent: String,
+    pub parent: ChannelId,
     /// Its name ("R2 · Aoife vs Brian").
     pub name: String,
 }
@@ -306,8 +308,8 @@ fn write_parts(
         match p {
             Part::Text(t) if medium == Medium::Terminal => s.push_str(&unmarked(t)),
             Part::Text(t) => s.push_str(t),
-            Part::User { id, name } => s.push_str(&user(id, name)),
-            Part::Channel(c) => s.push_str(&channel(c)),
+            Part::User { id, name } => s.push_str(&user(id.as_str(), name)),
+            Part::Channel(c) => s.push_str(&channel(c.as_str())),
             Part::Verbatim(t) if markdown => s.push_str(&escape_markdown(t)),
             Part::Verbatim(t) => s.push_str(t),
         }

@@ -12,6 +12,7 @@ use crate::game::{BySide, Side};
 use crate::game::{EndReason, GameOptions, Move, Position, Scoring, Variant};
 use crate::render::{self, Frame};
 use crate::store::MatchId;
+use crate::store::{ChannelId, ServerId, UserId};
 use crate::store::{
     GameId, GameRow, GameStatus, MoveRow, NewGame, Store, StoreError, Tx, AI_USER_ID,
 };
@@ -68,8 +69,8 @@ struct Bucket {
 #[derive(Default)]
 struct RateLimits {
     on: bool,
-    buckets: Mutex<HashMap<String, Bucket>>,
-    servers: Mutex<HashMap<String, u32>>,
+    buckets: Mutex<HashMap<UserId, Bucket>>,
+    servers: Mutex<HashMap<ServerId, u32>>,
 }
 
 /// A change in progress: its transaction, the time it runs at, and what it may ask of the bot
@@ -250,14 +251,14 @@ impl Bot {
     }
 
     /// Whether `id` stands for the bot's AI: [`AI_USER_ID`] or the bot's own platform id.
-    pub fn is_ai_user(&self, id: &str) -> bool {
+    pub fn is_ai_user(&self, id: &UserId) -> bool {
         id == AI_USER_ID
             || self
                 .self_user
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .as_deref()
-                == Some(id)
+                == Some(id.as_str())
     }
 
     /// The seed of the AI's search for `game` at `ply`: the same for the same bot seed, game
@@ -281,7 +282,7 @@ impl Bot {
     /// Takes one token from `user`'s bucket at `now`, on a server allowing `limit` commands per
     /// [`RATE_WINDOW`]: `Ok`, or `Err` with how long (ms) until a token is back. Always `Ok`
     /// with the rate limit off.
-    pub(crate) fn take_token(&self, user: &str, limit: u32, now: i64) -> Result<(), i64> {
+    pub(crate) fn take_token(&self, user: &UserId, limit: u32, now: i64) -> Result<(), i64> {
         if !self.limits.on {
             return Ok(());
         }
@@ -296,7 +297,7 @@ impl Bot {
             // Forget the users whose buckets have refilled: they are as if new.
             buckets.retain(|_, b| b.tokens + (now - b.at) as f64 * per_ms < limit);
         }
-        let b = buckets.entry(user.to_string()).or_insert(Bucket {
+        let b = buckets.entry(user.clone()).or_insert(Bucket {
             tokens: limit,
             at: now,
         });
@@ -312,7 +313,7 @@ impl Bot {
     }
 
     /// The command rate limit of `server` as last read or set, if known.
-    pub(crate) fn cached_rate_limit(&self, server: &str) -> Option<u32> {
+    pub(crate) fn cached_rate_limit(&self, server: &ServerId) -> Option<u32> {
         if !self.limits.on {
             return Some(DEFAULT_RATE_LIMIT);
         }
@@ -326,13 +327,13 @@ impl Bot {
 
     /// Remembers the command rate limit of `server` (read from, or just written to, its
     /// settings).
-    pub(crate) fn remember_rate_limit(&self, server: &str, limit: u32) {
+    pub(crate) fn remember_rate_limit(&self, server: &ServerId, limit: u32) {
         let mut servers = self
             .limits
             .servers
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        servers.insert(server.to_string(), limit);
+        servers.insert(server.clone(), limit);
     }
 
     /// Turns board images on or off (off: replies carry no image).
@@ -632,14 +633,14 @@ pub(crate) fn game_start(game: &GameRow, names: &BySide<String>, why_first: &str
 /// Who plays a new game: the challenger and the opponent, the AI level of each (the AI's
 /// user is [`AI_USER_ID`]), and whether the challenger moves first.
 pub(crate) struct Seating<'a> {
-    pub players: [&'a str; 2],
+    pub players: [&'a UserId; 2],
     pub ai_levels: [Option<u8>; 2],
     pub challenger_first: bool,
 }
 
 impl<'a> Seating<'a> {
     /// Two people: the challenger and the opponent.
-    pub fn people(players: [&'a str; 2], challenger_first: bool) -> Seating<'a> {
+    pub fn people(players: [&'a UserId; 2], challenger_first: bool) -> Seating<'a> {
         Seating {
             players,
             ai_levels: [None, None],
@@ -650,8 +651,8 @@ impl<'a> Seating<'a> {
 
 /// A game to create: where it is played, which game, who plays it and how.
 pub(crate) struct GameSpec<'a> {
-    pub server: &'a str,
-    pub channel: &'a str,
+    pub server: &'a ServerId,
+    pub channel: &'a ChannelId,
     pub variant: Variant,
     pub scoring: Scoring,
     pub seating: Seating<'a>,
@@ -721,7 +722,7 @@ pub(crate) fn create_game(tx: &Tx, spec: GameSpec, now: i64) -> Outcome<GameRow>
 pub(crate) fn turn_clock(
     tx: &Tx,
     game: &GameRow,
-    mover: &str,
+    mover: &UserId,
     now: i64,
 ) -> Outcome<Option<(i64, i64)>> {
     let Some(days) = game.days_per_move else {
@@ -764,7 +765,7 @@ pub(crate) fn time_left(game: &GameRow, now: i64, paused_until: Option<i64>) -> 
 }
 
 /// A server's number setting `key`, or `default` when unset or unreadable.
-pub(crate) fn server_number(tx: &Tx, server: &str, key: &str, default: u32) -> Outcome<u32> {
+pub(crate) fn server_number(tx: &Tx, server: &ServerId, key: &str, default: u32) -> Outcome<u32> {
     Ok(tx
         .server_setting(server, key)?
         .and_then(|n| n.parse::<u32>().ok())
@@ -773,12 +774,12 @@ pub(crate) fn server_number(tx: &Tx, server: &str, key: &str, default: u32) -> O
 }
 
 /// The server's command rate limit: commands per user per 10 seconds.
-pub(crate) fn server_rate_limit(tx: &Tx, server: &str) -> Outcome<u32> {
+pub(crate) fn server_rate_limit(tx: &Tx, server: &ServerId) -> Outcome<u32> {
     server_number(tx, server, "rate_limit", DEFAULT_RATE_LIMIT)
 }
 
 /// The server's default time control.
-pub(crate) fn default_time_control(tx: &Tx, server: &str) -> Outcome<TimeControl> {
+pub(crate) fn default_time_control(tx: &Tx, server: &ServerId) -> Outcome<TimeControl> {
     Ok(tx
         .server_setting(server, "default_days")?
         .and_then(|d| d.parse::<TimeControl>().ok())

@@ -5,6 +5,7 @@ use super::reply::{Button, ButtonStyle, Part, Reply, Retire};
 use crate::game::BySide;
 use crate::game::{describe, Outcome, Player, Points, Position, Variant};
 use crate::game::{Counts, GamePosition};
+use crate::store::{ChannelId, UserId};
 use crate::store::{GameRow, AI_USER_ID};
 
 /// Builds a reply piece by piece.
@@ -22,17 +23,17 @@ impl Builder {
         self
     }
     /// A mention that does not ping.
-    pub fn user(mut self, id: &str, name: &str) -> Builder {
+    pub fn user(mut self, id: &UserId, name: &str) -> Builder {
         self.reply.parts.push(Part::User {
-            id: id.to_string(),
+            id: id.clone(),
             name: name.to_string(),
         });
         self
     }
     /// A mention that pings (the bot's AI is never pinged: it is only named).
-    pub fn ping(mut self, id: &str, name: &str) -> Builder {
-        if id != AI_USER_ID && !self.reply.mentions.iter().any(|m| m == id) {
-            self.reply.mentions.push(id.to_string());
+    pub fn ping(mut self, id: &UserId, name: &str) -> Builder {
+        if id != AI_USER_ID && !self.reply.mentions.iter().any(|m| id == m) {
+            self.reply.mentions.push(id.clone());
         }
         self.user(id, name)
     }
@@ -41,8 +42,8 @@ impl Builder {
         self.reply.parts.push(Part::Verbatim(t.into()));
         self
     }
-    pub fn channel(mut self, id: &str) -> Builder {
-        self.reply.parts.push(Part::Channel(id.to_string()));
+    pub fn channel(mut self, id: &ChannelId) -> Builder {
+        self.reply.parts.push(Part::Channel(id.clone()));
         self
     }
     /// A button under the message: pressing it does what `press` asks.
@@ -77,7 +78,7 @@ impl Builder {
 /// The message of a draw offer in `game` by `offerer` (id, name), whose buttons are spent: it
 /// says the offer was made, then `how` it ended (": declined by Brian.", " and lapsed when
 /// Brian moved.").
-pub fn draw_offer_closed(game: &GameRow, offerer: (&str, &str), how: Builder) -> Retire {
+pub fn draw_offer_closed(game: &GameRow, offerer: (&UserId, &str), how: Builder) -> Retire {
     let mut text = Builder::new()
         .user(offerer.0, offerer.1)
         .text(format!(" offered a draw in game {}", game.id.0))

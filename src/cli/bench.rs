@@ -2,6 +2,7 @@
 
 use crate::game::playout::{random_playout, Rng};
 use crate::game::{BySide, GameOptions, MoveList, Position, Scoring, Variant};
+use crate::store::UserId;
 use serde_json::json;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -258,13 +259,16 @@ fn seed_games(
         for i in 0..n {
             let variant = Variant::ALL[i % Variant::ALL.len()];
             let options = GameOptions::new(variant);
-            let (a, b) = (format!("seed-a{i}"), format!("seed-b{i}"));
+            let (a, b) = (
+                UserId::from(format!("seed-a{i}")),
+                UserId::from(format!("seed-b{i}")),
+            );
             tx.upsert_user(&a, &a, now)?;
             tx.upsert_user(&b, &b, now)?;
             let id = tx.insert_game(
                 &NewGame {
-                    server_id: "bench",
-                    channel_id: &format!("seed-{i}"),
+                    server_id: &"bench".into(),
+                    channel_id: &format!("seed-{i}").into(),
                     options,
                     seats: BySide::new(&a, &b),
                     match_id: None,
@@ -318,7 +322,7 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
         let channel = format!("{tag}-{g}");
         let ctx = |u: &str| Ctx {
             server: "bench".into(),
-            channel: channel.clone(),
+            channel: channel.as_str().into(),
             user: User::new(u, u),
             moderator: false,
             manager: false,
@@ -427,17 +431,18 @@ pub fn ai_turns(games: usize) -> anyhow::Result<serde_json::Value> {
     let mut store = crate::store::Store::open(&db)?;
     let mut plies = 0;
     store.write(|tx| -> Result<(), crate::store::StoreError> {
-        tx.upsert_user(AI_USER_ID, "Tara-bot AI", 0)?;
+        let ai = UserId::from(AI_USER_ID);
+        tx.upsert_user(&ai, "Tara-bot AI", 0)?;
         for i in 0..games {
             let options = GameOptions::new(Variant::ArdRi);
-            let human = format!("human{i}");
+            let human = UserId::from(format!("human{i}"));
             tx.upsert_user(&human, &human, 0)?;
             let id = tx.insert_game(
                 &NewGame {
-                    server_id: "bench",
-                    channel_id: &format!("ai-{i}"),
+                    server_id: &"bench".into(),
+                    channel_id: &format!("ai-{i}").into(),
                     options,
-                    seats: BySide::new(&human, AI_USER_ID),
+                    seats: BySide::new(&human, &ai),
                     match_id: None,
                     match_game: None,
                     pairing_id: None,
@@ -462,7 +467,7 @@ pub fn ai_turns(games: usize) -> anyhow::Result<serde_json::Value> {
                     &MoveRow {
                         ply: ply as u32,
                         notation: m.to_string(),
-                        user_id: Some(user.to_string()),
+                        user_id: Some(UserId::from(user)),
                         created_at: 0,
                     },
                 )?;
@@ -586,7 +591,7 @@ fn seed_rated_games(
     let mut rng = Rng::new(0x5eed);
     store.write(|tx| {
         for p in 0..players {
-            let id = format!("player-{p}");
+            let id = UserId::from(format!("player-{p}"));
             tx.upsert_user(&id, &format!("Player {p}"), now)?;
         }
         for i in 0..n {
@@ -594,11 +599,14 @@ fn seed_rated_games(
             let variant = Variant::ALL[i % Variant::ALL.len()];
             let a = rng.below(players);
             let b = (a + 1 + rng.below(players - 1)) % players;
-            let (a, b) = (format!("player-{a}"), format!("player-{b}"));
+            let (a, b) = (
+                UserId::from(format!("player-{a}")),
+                UserId::from(format!("player-{b}")),
+            );
             let id = tx.insert_game(
                 &NewGame {
-                    server_id: "bench",
-                    channel_id: &format!("rated-{i}"),
+                    server_id: &"bench".into(),
+                    channel_id: &format!("rated-{i}").into(),
                     options: GameOptions::new(variant),
                     seats: BySide::new(&a, &b),
                     match_id: None,

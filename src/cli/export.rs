@@ -3,7 +3,7 @@
 
 use super::engine::{result_json, ResultJson};
 use crate::game::{Position, Side};
-use crate::store::{GameId, GameRow, Store, StoreError};
+use crate::store::{GameId, GameRow, ServerId, Store, StoreError};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::io::Write;
@@ -59,7 +59,11 @@ pub fn rfc3339(ms: i64) -> String {
 
 /// Writes every finished game (of `server`, or all) to `out`, one JSON object per line, in
 /// the order they ended; the number written.
-pub fn export(store: &mut Store, server: Option<&str>, out: &mut dyn Write) -> anyhow::Result<u64> {
+pub fn export(
+    store: &mut Store,
+    server: Option<&ServerId>,
+    out: &mut dyn Write,
+) -> anyhow::Result<u64> {
     let mut after = (i64::MIN, GameId(i64::MIN));
     let mut written = 0;
     loop {
@@ -107,7 +111,7 @@ fn game_json(
     let players = Sides(
         sides
             .iter()
-            .map(|&side| (side.id(), g.seats[side].clone()))
+            .map(|&side| (side.id(), g.seats[side].to_string()))
             .collect(),
     );
     // In seat order, whatever order the changes were stored in.
@@ -132,7 +136,7 @@ fn game_json(
     });
     Ok(GameJson {
         id: g.id.0,
-        server: g.server_id.clone(),
+        server: g.server_id.to_string(),
         variant: g.options.variant.id(),
         scoring: g.options.variant.is_tara().then(|| g.options.scoring.id()),
         first: g.options.first.id(),

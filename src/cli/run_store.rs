@@ -81,7 +81,8 @@ pub(crate) fn run_export(db: Option<std::path::PathBuf>, server: Option<String>)
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = super::export::export(&mut store, server.as_deref(), &mut out).and_then(|n| {
+    let server = server.map(crate::store::ServerId::from);
+    let result = super::export::export(&mut store, server.as_ref(), &mut out).and_then(|n| {
         use std::io::Write as _;
         out.flush()?;
         Ok(n)

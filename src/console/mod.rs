@@ -507,7 +507,7 @@ impl<'a> Console<'a> {
     fn ctx(&self) -> Ctx {
         Ctx {
             server: "local".into(),
-            channel: self.channel.clone(),
+            channel: self.channel.as_str().into(),
             user: self.user.clone(),
             moderator: self.moderator,
             manager: self.moderator,

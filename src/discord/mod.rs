@@ -485,12 +485,15 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
                     }
                 };
                 let b = bot.clone();
-                let (key, id) = (req.key.clone(), made.to_string());
+                let (key, id) = (
+                    req.key.clone(),
+                    crate::store::ChannelId::from(made.to_string()),
+                );
                 let recorded = tokio::task::spawn_blocking(move || b.thread_opened(&key, &id))
                     .await
                     .ok()
                     .flatten()
-                    .unwrap_or_else(|| made.to_string());
+                    .unwrap_or_else(|| made.to_string().into());
                 if recorded != made.to_string() && existing.is_none() {
                     // Another delivery opened it first: ours goes.
                     let _ = made.delete(http).await;
@@ -751,9 +754,9 @@ fn interaction_ctx(
     let nick = member.and_then(|m| m.nick.as_deref());
     Ctx {
         server: guild
-            .map(|g| g.to_string())
+            .map(|g| g.to_string().into())
             .unwrap_or_else(|| bot::commands::DM_SERVER.into()),
-        channel: channel.to_string(),
+        channel: channel.to_string().into(),
         user: User::new(user.id.to_string(), commands::display_name(user, nick)),
         moderator: moderator(member.and_then(|m| m.permissions)),
         manager: manager(member.and_then(|m| m.permissions)),
@@ -1410,7 +1413,7 @@ impl Handler {
                 return;
             }
         };
-        ctx.channel = thread.to_string();
+        ctx.channel = thread.to_string().into();
         let (replies, deferred) =
             handle_timed(&self.bot, &dctx.http, &target, ctx.clone(), command, true).await;
         if replies.first().is_none_or(|r| r.ephemeral) {
@@ -1472,7 +1475,7 @@ impl Handler {
                     } else {
                         "Challenge posted: the game will be played in "
                     })
-                    .channel(&thread.to_string())
+                    .channel(&thread.to_string().into())
                     .text(".");
                 if let Some(problem) = refused {
                     note = note.text(format!(" {problem}")).private();

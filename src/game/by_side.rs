@@ -8,8 +8,15 @@ use std::ops::{Index, IndexMut};
 ///
 /// Index it by [`Side`], by [`Player`] (Tara) or by [`Team`] (Ard Rí); the first seat is
 /// `Side::Red`, `Side::Attackers`, `Player::Red` and `Team::Attackers`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, Eq, Hash)]
 pub struct BySide<T>([T; 2]);
+
+/// Two `BySide`s are equal when their values are, seat by seat (of any two types that compare).
+impl<T: PartialEq<U>, U> PartialEq<BySide<U>> for BySide<T> {
+    fn eq(&self, other: &BySide<U>) -> bool {
+        self.0[0] == other.0[0] && self.0[1] == other.0[1]
+    }
+}
 
 impl<T> BySide<T> {
     /// The values of the first seat (Red / attackers) and the second (Blue / defenders).

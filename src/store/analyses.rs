@@ -27,7 +27,7 @@ row! {
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct AnalysisRow {
         id: i64, game_id: GameId, level: u8, status: AnalysisStatus, done: u32, total: u32,
-        result: Option<String>, channel_id: String, requested_by: String,
+        result: Option<String>, channel_id: ChannelId, requested_by: UserId,
         message_id: Option<i64>, created_at: i64, finished_at: Option<i64>,
     }
 }
@@ -38,8 +38,8 @@ pub struct NewAnalysis<'a> {
     pub game_id: GameId,
     pub level: u8,
     pub total: u32,
-    pub channel_id: &'a str,
-    pub requested_by: &'a str,
+    pub channel_id: &'a ChannelId,
+    pub requested_by: &'a UserId,
 }
 
 impl Tx<'_> {
@@ -119,7 +119,11 @@ impl Tx<'_> {
     }
 
     /// The analysis `user` asked for on server `server_id` that is still running, if any.
-    pub fn running_analysis_by(&self, server_id: &str, user: &str) -> Result<Option<AnalysisRow>> {
+    pub fn running_analysis_by(
+        &self,
+        server_id: &ServerId,
+        user: &UserId,
+    ) -> Result<Option<AnalysisRow>> {
         self.first(
             "analyses",
             "SELECT analyses.* FROM analyses JOIN games ON games.id = analyses.game_id

@@ -1,6 +1,7 @@
 //! The moderators' audit log: every moderator action, per server.
 
 use super::db::{Result, Tx};
+use super::ids::{ServerId, UserId};
 use rusqlite::params;
 
 row! {
@@ -12,7 +13,7 @@ row! {
     /// version 12); `created_at`: when (ms).
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct AuditRow {
-        id: i64, server_id: String, moderator_id: String, action: String, subject: String,
+        id: i64, server_id: ServerId, moderator_id: UserId, action: String, subject: String,
         detail: String, created_at: i64,
     }
 }
@@ -21,8 +22,8 @@ impl Tx<'_> {
     /// Records a moderator action; its id.
     pub fn insert_audit(
         &self,
-        server_id: &str,
-        moderator_id: &str,
+        server_id: &ServerId,
+        moderator_id: &UserId,
         action: &str,
         subject: &str,
         detail: &str,
@@ -36,7 +37,7 @@ impl Tx<'_> {
     }
 
     /// A server's latest moderator actions, newest first.
-    pub fn audit_log(&self, server_id: &str, limit: u32) -> Result<Vec<AuditRow>> {
+    pub fn audit_log(&self, server_id: &ServerId, limit: u32) -> Result<Vec<AuditRow>> {
         self.all(
             "audit",
             "SELECT * FROM audit WHERE server_id = ?1 ORDER BY id DESC LIMIT ?2",

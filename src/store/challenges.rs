@@ -36,8 +36,8 @@ row! {
     /// for no clock.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct ChallengeRow {
-        id: ChallengeId, server_id: String, channel_id: String, challenger_id: String,
-        opponent_id: String, variant: Variant, scoring: Scoring, first: FirstChoice,
+        id: ChallengeId, server_id: ServerId, channel_id: ChannelId, challenger_id: UserId,
+        opponent_id: UserId, variant: Variant, scoring: Scoring, first: FirstChoice,
         is_match: bool, rated: bool, status: ChallengeStatus, game_id: Option<GameId>,
         created_at: i64, days_per_move: Option<u32>,
     }
@@ -59,13 +59,13 @@ impl ChallengeRow {
 #[derive(Clone, Debug)]
 pub struct NewChallenge<'a> {
     /// The server.
-    pub server_id: &'a str,
+    pub server_id: &'a ServerId,
     /// The channel it is made in.
-    pub channel_id: &'a str,
+    pub channel_id: &'a ChannelId,
     /// Who challenges.
-    pub challenger_id: &'a str,
+    pub challenger_id: &'a UserId,
     /// Who is challenged ([`OPEN_OPPONENT_ID`]: anyone).
-    pub opponent_id: &'a str,
+    pub opponent_id: &'a UserId,
     /// The game.
     pub variant: Variant,
     /// The scoring.
@@ -116,7 +116,11 @@ impl Tx<'_> {
 
     /// A challenge by id, only if it was made on `server_id`: a challenge of another server is
     /// `None`, exactly like a missing one.
-    pub fn challenge_on(&self, server_id: &str, id: ChallengeId) -> Result<Option<ChallengeRow>> {
+    pub fn challenge_on(
+        &self,
+        server_id: &ServerId,
+        id: ChallengeId,
+    ) -> Result<Option<ChallengeRow>> {
         self.first(
             "challenges",
             "SELECT * FROM challenges WHERE id = ?1 AND server_id = ?2",
@@ -126,7 +130,11 @@ impl Tx<'_> {
     }
 
     /// How many open challenges `challenger_id` has made on `server_id`.
-    pub fn open_challenge_count(&self, server_id: &str, challenger_id: &str) -> Result<i64> {
+    pub fn open_challenge_count(
+        &self,
+        server_id: &ServerId,
+        challenger_id: &UserId,
+    ) -> Result<i64> {
         self.value(
             "challenges",
             "SELECT COUNT(*) AS n FROM challenges
@@ -139,9 +147,9 @@ impl Tx<'_> {
     /// The open challenge between two players on `server_id`, in either direction, if any.
     pub fn open_challenge_between(
         &self,
-        server_id: &str,
-        a: &str,
-        b: &str,
+        server_id: &ServerId,
+        a: &UserId,
+        b: &UserId,
     ) -> Result<Option<ChallengeRow>> {
         self.first(
             "challenges",
@@ -167,7 +175,7 @@ impl Tx<'_> {
     }
 
     /// Open challenges in a channel, newest first.
-    pub fn open_challenges(&self, channel_id: &str) -> Result<Vec<ChallengeRow>> {
+    pub fn open_challenges(&self, channel_id: &ChannelId) -> Result<Vec<ChallengeRow>> {
         self.all(
             "challenges",
             "SELECT * FROM challenges WHERE channel_id = ?1 AND status = 'open' ORDER BY id DESC",
@@ -194,7 +202,7 @@ impl Tx<'_> {
 
     /// Writes `acceptor` as the opponent of open challenge `id` (one open to anyone), as they
     /// accept it.
-    pub fn take_open_challenge(&self, id: ChallengeId, acceptor: &str, now: i64) -> Result<()> {
+    pub fn take_open_challenge(&self, id: ChallengeId, acceptor: &UserId, now: i64) -> Result<()> {
         self.exec(
             "UPDATE challenges SET opponent_id = ?2, updated_at = ?3
              WHERE id = ?1 AND opponent_id = ?4 AND status = 'open'",

@@ -11,7 +11,7 @@ row! {
     /// it ends (ms).
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct VacationRow {
-        id: i64, user_id: String, start_at: i64, end_at: i64,
+        id: i64, user_id: UserId, start_at: i64, end_at: i64,
     }
 }
 
@@ -79,7 +79,7 @@ impl Tx<'_> {
     }
 
     /// Records a vacation.
-    pub fn insert_vacation(&self, user_id: &str, start: i64, end: i64) -> Result<()> {
+    pub fn insert_vacation(&self, user_id: &UserId, start: i64, end: i64) -> Result<()> {
         self.exec(
             "INSERT INTO vacations (user_id, start_at, end_at) VALUES (?1, ?2, ?3)",
             params![user_id, start, end],
@@ -88,7 +88,7 @@ impl Tx<'_> {
     }
 
     /// A user's vacations, earliest first.
-    pub fn vacations(&self, user_id: &str) -> Result<Vec<VacationRow>> {
+    pub fn vacations(&self, user_id: &UserId) -> Result<Vec<VacationRow>> {
         self.all(
             "vacations",
             "SELECT * FROM vacations WHERE user_id = ?1 ORDER BY start_at, id",
@@ -98,7 +98,7 @@ impl Tx<'_> {
     }
 
     /// The user's vacation running at `now`, if any.
-    pub fn current_vacation(&self, user_id: &str, now: i64) -> Result<Option<VacationRow>> {
+    pub fn current_vacation(&self, user_id: &UserId, now: i64) -> Result<Option<VacationRow>> {
         self.first(
             "vacations",
             "SELECT * FROM vacations WHERE user_id = ?1 AND start_at <= ?2 AND end_at > ?2
@@ -118,7 +118,7 @@ impl Tx<'_> {
     }
 
     /// The user's vacations that end after `since`, earliest first.
-    pub fn vacations_since(&self, user_id: &str, since: i64) -> Result<Vec<VacationRow>> {
+    pub fn vacations_since(&self, user_id: &UserId, since: i64) -> Result<Vec<VacationRow>> {
         self.all(
             "vacations",
             "SELECT * FROM vacations WHERE user_id = ?1 AND end_at > ?2 ORDER BY start_at, id",
@@ -128,7 +128,7 @@ impl Tx<'_> {
     }
 
     /// The end of the user's vacation running at `now`, if any.
-    pub fn vacation_end(&self, user_id: &str, now: i64) -> Result<Option<i64>> {
+    pub fn vacation_end(&self, user_id: &UserId, now: i64) -> Result<Option<i64>> {
         self.value(
             "vacations",
             "SELECT MAX(end_at) AS end_at FROM vacations
@@ -139,7 +139,7 @@ impl Tx<'_> {
     }
 
     /// Vacation time (ms) the user started in `[from, to)`.
-    pub fn vacation_taken(&self, user_id: &str, from: i64, to: i64) -> Result<i64> {
+    pub fn vacation_taken(&self, user_id: &UserId, from: i64, to: i64) -> Result<i64> {
         self.value(
             "vacations",
             "SELECT COALESCE(SUM(end_at - start_at), 0) AS taken FROM vacations

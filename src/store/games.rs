@@ -2,8 +2,8 @@
 //! position is rebuilt by replaying it.
 
 use super::db::{Cols, Result, StoreError, Tx};
+use super::ids::{ChannelId, MatchId, PairingId, ServerId, UserId};
 pub use super::ids::{GameId, ParseGameIdError};
-use super::ids::{MatchId, PairingId};
 use crate::game::{BySide, EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
 use rusqlite::params;
 use std::ops::RangeInclusive;
@@ -29,7 +29,7 @@ pub enum Seat {
     /// A person, by user id.
     Person {
         /// Their user id.
-        user_id: String,
+        user_id: UserId,
     },
     /// The bot's AI at a level (see [`AI_LEVELS`]).
     Ai {
@@ -44,15 +44,15 @@ pub struct GameRow {
     /// The id, also the public id players type (see [`GameId`]).
     pub id: GameId,
     /// The server (Discord guild) it is played on.
-    pub server_id: String,
+    pub server_id: ServerId,
     /// The channel or thread it is played in.
-    pub channel_id: String,
+    pub channel_id: ChannelId,
     /// Variant, scoring and first side.
     pub options: GameOptions,
     /// User ids of the first seat (Red / attackers) and the second (Blue / defenders), indexed by
     /// [`Side`]; an AI seat holds
     /// [`AI_USER_ID`].
-    pub seats: BySide<String>,
+    pub seats: BySide<UserId>,
     /// The AI level of each seat, `None` for a person (see [`GameRow::seat`]).
     pub ai_levels: BySide<Option<u8>>,
     /// Active, finished or aborted.
@@ -94,12 +94,15 @@ impl GameRow {
     }
 
     /// The side a user plays, if any (the first seat's when they play both).
-    pub fn seat_of(&self, user: &str) -> Option<Side> {
+    pub fn seat_of<U: ?Sized>(&self, user: &U) -> Option<Side>
+    where
+        UserId: PartialEq<U>,
+    {
         self.options
             .variant
             .sides()
             .into_iter()
-            .find(|&side| self.seats[side] == user)
+            .find(|&side| self.seats[side] == *user)
     }
 
     /// Who plays `side`.
@@ -174,13 +177,13 @@ impl GameRow {
 #[derive(Clone, Debug)]
 pub struct NewGame<'a> {
     /// The server it is played on.
-    pub server_id: &'a str,
+    pub server_id: &'a ServerId,
     /// The channel or thread it is played in.
-    pub channel_id: &'a str,
+    pub channel_id: &'a ChannelId,
     /// Variant, scoring and first side.
     pub options: GameOptions,
     /// User ids of the first and second seat, by side; an AI seat must name [`AI_USER_ID`].
-    pub seats: BySide<&'a str>,
+    pub seats: BySide<&'a UserId>,
     /// The AI level of each seat, `None` for a person.
     pub ai_levels: BySide<Option<u8>>,
     /// The match it belongs to.
@@ -201,7 +204,7 @@ impl NewGame<'_> {
         match self.ai_levels[side] {
             Some(level) => Seat::Ai { level },
             None => Seat::Person {
-                user_id: self.seats[side].to_string(),
+                user_id: self.seats[side].clone(),
             },
         }
     }
@@ -238,7 +241,7 @@ row! {
     /// it; `None` for a pass the bot played; `created_at`: when it was played.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct MoveRow {
-        ply: u32, notation: String, user_id: Option<String>, created_at: i64,
+        ply: u32, notation: String, user_id: Option<UserId>, created_at: i64,
     }
 }
 
@@ -249,7 +252,7 @@ row! {
     /// `requested_by`: who asked.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct TakebackRow {
-        game_id: GameId, ply: u32, requested_by: String,
+        game_id: GameId, ply: u32, requested_by: UserId,
     }
 }
 
@@ -285,7 +288,7 @@ row! {
     /// offered; `created_at`: when.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct DrawOfferRow {
-        game_id: GameId, offered_by: String, ply: u32, created_at: i64,
+        game_id: GameId, offered_by: UserId, ply: u32, created_at: i64,
     }
 }
 
@@ -313,12 +316,12 @@ impl Tx<'_> {
     }
 
     /// The active game in a channel.
-    pub fn active_game(&self, channel_id: &str) -> Result<Option<GameRow>> {
+    pub fn active_game(&self, channel_id: &ChannelId) -> Result<Option<GameRow>> {
         self.one_game("channel_id = ?1 AND status = 'active'", [channel_id])
     }
 
     /// The most recent game in a channel, whatever its status.
-    pub fn latest_game(&self, channel_id: &str) -> Result<Option<GameRow>> {
+    pub fn latest_game(&self, channel_id: &ChannelId) -> Result<Option<GameRow>> {
         self.one_game("channel_id = ?1 ORDER BY id DESC LIMIT 1", [channel_id])
     }
 
@@ -328,7 +331,7 @@ impl Tx<'_> {
     }
 
     /// Active games a user plays in, oldest first.
-    pub fn active_games_of(&self, user_id: &str) -> Result<Vec<GameRow>> {
+    pub fn active_games_of(&self, user_id: &UserId) -> Result<Vec<GameRow>> {
         self.game_where(
             "status = 'active' AND (seat0_id = ?1 OR seat1_id = ?1) ORDER BY id",
             [user_id],
@@ -336,7 +339,11 @@ impl Tx<'_> {
     }
 
     /// Active games on a server between a user and the AI, oldest first.
-    pub fn active_ai_games_of(&self, server_id: &str, user_id: &str) -> Result<Vec<GameRow>> {
+    pub fn active_ai_games_of(
+        &self,
+        server_id: &ServerId,
+        user_id: &UserId,
+    ) -> Result<Vec<GameRow>> {
         self.game_where(
             "server_id = ?1 AND status = 'active'
                AND ((seat0_id = ?2 AND seat1_id = ?3) OR (seat0_id = ?3 AND seat1_id = ?2))
@@ -349,7 +356,7 @@ impl Tx<'_> {
     /// game `after` (its `(ended_at, id)`), at most `limit`: a page of an export.
     pub fn finished_games_after(
         &self,
-        server_id: Option<&str>,
+        server_id: Option<&ServerId>,
         after: (i64, GameId),
         limit: u32,
     ) -> Result<Vec<GameRow>> {
@@ -363,7 +370,7 @@ impl Tx<'_> {
 
     /// A server's games in progress, latest activity (the start of the current turn) first, at
     /// most `limit`.
-    pub fn live_games(&self, server_id: &str, limit: u32) -> Result<Vec<GameRow>> {
+    pub fn live_games(&self, server_id: &ServerId, limit: u32) -> Result<Vec<GameRow>> {
         self.game_where(
             "server_id = ?1 AND status = 'active' ORDER BY turn_started_at DESC, id DESC LIMIT ?2",
             params![server_id, limit],
@@ -371,7 +378,7 @@ impl Tx<'_> {
     }
 
     /// How many games are in progress on a server.
-    pub fn live_game_count(&self, server_id: &str) -> Result<i64> {
+    pub fn live_game_count(&self, server_id: &ServerId) -> Result<i64> {
         self.value(
             "games",
             "SELECT COUNT(*) AS n FROM games WHERE server_id = ?1 AND status = 'active'",
@@ -383,7 +390,7 @@ impl Tx<'_> {
     /// A server's games with a status, newest first, at most `limit`.
     pub fn server_games(
         &self,
-        server_id: &str,
+        server_id: &ServerId,
         status: GameStatus,
         limit: u32,
     ) -> Result<Vec<GameRow>> {
@@ -397,8 +404,8 @@ impl Tx<'_> {
     /// first, at most `limit`.
     pub fn finished_games_of(
         &self,
-        server_id: &str,
-        user_id: &str,
+        server_id: &ServerId,
+        user_id: &UserId,
         variant: Option<Variant>,
         limit: u32,
     ) -> Result<Vec<GameRow>> {
@@ -422,8 +429,8 @@ impl Tx<'_> {
     /// grows with the page asked for, never with the number of games stored.
     pub fn finished_games_page(
         &self,
-        server_id: &str,
-        user_id: &str,
+        server_id: &ServerId,
+        user_id: &UserId,
         variant: Option<Variant>,
         skip: u32,
         limit: u32,
@@ -600,7 +607,7 @@ impl Tx<'_> {
     pub fn insert_draw_offer(
         &self,
         game_id: GameId,
-        offered_by: &str,
+        offered_by: &UserId,
         ply: u32,
         now: i64,
     ) -> Result<()> {

@@ -146,6 +146,12 @@ macro_rules! text_ids {
             }
         }
 
+        impl From<&String> for $name {
+            fn from(id: &String) -> $name {
+                $name(id.clone())
+            }
+        }
+
         impl From<&$name> for $name {
             fn from(id: &$name) -> $name {
                 id.clone()
@@ -155,6 +161,21 @@ macro_rules! text_ids {
         impl From<$name> for String {
             fn from(id: $name) -> String {
                 id.0
+            }
+        }
+
+        /// An id reads as its text wherever text is wanted (a message, a setting's owner);
+        /// the other way needs the id's type, so one kind of id is never passed for another.
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl PartialEq<&$name> for $name {
+            fn eq(&self, other: &&$name) -> bool {
+                self.0 == other.0
             }
         }
 

@@ -12,7 +12,7 @@ pub struct MatchRow {
     /// Its id.
     pub id: MatchId,
     /// The challenger and the opponent.
-    pub players: [String; 2],
+    pub players: [UserId; 2],
     /// The game.
     pub variant: Variant,
     /// The scoring.
@@ -41,9 +41,9 @@ impl Tx<'_> {
     /// Records a new match; its id.
     pub fn insert_match(
         &self,
-        server_id: &str,
-        channel_id: &str,
-        players: [&str; 2],
+        server_id: &ServerId,
+        channel_id: &ChannelId,
+        players: [&UserId; 2],
         variant: Variant,
         scoring: Scoring,
         now: i64,

@@ -2,6 +2,7 @@
 //! causes it, kept until the platform accepts it, retried with backoff until then.
 
 use super::db::{Result, Tx};
+use super::ids::{ChannelId, UserId};
 use rusqlite::params;
 
 /// The first retry of a failed delivery comes after this long; each next one waits twice as
@@ -14,9 +15,9 @@ pub const MAX_BACKOFF_MS: i64 = 3_600_000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewMessage<'a> {
     /// Where it is posted (with `dm_user_id`: where it goes when the DM cannot be sent).
-    pub channel_id: Option<&'a str>,
+    pub channel_id: Option<&'a ChannelId>,
     /// Sent privately to this user instead.
-    pub dm_user_id: Option<&'a str>,
+    pub dm_user_id: Option<&'a UserId>,
     /// It answers a command (the platform may send it as the command's reply).
     pub answers_command: bool,
     /// The message itself, as the bot core encodes it.
@@ -37,7 +38,7 @@ row! {
     /// so far; `edits`: as in [`NewMessage`].
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct OutboxRow {
-        id: i64, created_at: i64, channel_id: Option<String>, dm_user_id: Option<String>,
+        id: i64, created_at: i64, channel_id: Option<ChannelId>, dm_user_id: Option<UserId>,
         answers_command: bool, body: String, image_name: Option<String>, image: Option<Vec<u8>>,
         attempts: u32, edits: Option<i64>,
     }

@@ -13,7 +13,7 @@ row! {
     /// `draws`, `losses`: their rated games; `last_game_at`: when the latest ended (ms).
     #[derive(Clone, Debug, PartialEq)]
     pub struct RatingRow {
-        server_id: String, game: String, user_id: String, rating: f64, rd: f64, volatility: f64,
+        server_id: ServerId, game: String, user_id: UserId, rating: f64, rd: f64, volatility: f64,
         games: u32, wins: u32, draws: u32, losses: u32, last_game_at: i64,
     }
 }
@@ -26,7 +26,7 @@ row! {
     /// weeks' RD growth); `after_*`: the values after it; `at`: when the game ended (ms).
     #[derive(Clone, Debug, PartialEq)]
     pub struct RatingChangeRow {
-        game_id: GameId, user_id: String, server_id: String, game: String, score: f64,
+        game_id: GameId, user_id: UserId, server_id: ServerId, game: String, score: f64,
         before_rating: f64, before_rd: f64, before_volatility: f64, after_rating: f64,
         after_rd: f64, after_volatility: f64, at: i64,
     }
@@ -34,7 +34,12 @@ row! {
 
 impl Tx<'_> {
     /// A player's current rating in one server and game, if they have played a rated game.
-    pub fn rating(&self, server_id: &str, game: &str, user_id: &str) -> Result<Option<RatingRow>> {
+    pub fn rating(
+        &self,
+        server_id: &ServerId,
+        game: &str,
+        user_id: &UserId,
+    ) -> Result<Option<RatingRow>> {
         self.first(
             "ratings",
             "SELECT * FROM ratings WHERE server_id = ?1 AND game = ?2 AND user_id = ?3",
@@ -44,7 +49,7 @@ impl Tx<'_> {
     }
 
     /// Every rating of a player on a server (one per game they have played rated).
-    pub fn ratings_of(&self, server_id: &str, user_id: &str) -> Result<Vec<RatingRow>> {
+    pub fn ratings_of(&self, server_id: &ServerId, user_id: &UserId) -> Result<Vec<RatingRow>> {
         self.all(
             "ratings",
             "SELECT * FROM ratings WHERE server_id = ?1 AND user_id = ?2 ORDER BY game",
@@ -106,7 +111,7 @@ impl Tx<'_> {
     /// after `since`, best rating first (ties: more games, then the earlier latest game).
     pub fn leaderboard(
         &self,
-        server_id: &str,
+        server_id: &ServerId,
         game: &str,
         since: i64,
         limit: u32,
@@ -121,7 +126,12 @@ impl Tx<'_> {
     }
 
     /// How many players of one server and game had a rated game at or after `since`.
-    pub fn active_rated_players(&self, server_id: &str, game: &str, since: i64) -> Result<u32> {
+    pub fn active_rated_players(
+        &self,
+        server_id: &ServerId,
+        game: &str,
+        since: i64,
+    ) -> Result<u32> {
         self.value(
             "ratings",
             "SELECT COUNT(*) AS n FROM ratings
@@ -134,8 +144,8 @@ impl Tx<'_> {
     /// A player's rating changes in one server and game, oldest first; the latest `limit`.
     pub fn rating_history(
         &self,
-        server_id: &str,
-        user_id: &str,
+        server_id: &ServerId,
+        user_id: &UserId,
         game: &str,
         limit: u32,
     ) -> Result<Vec<RatingChangeRow>> {

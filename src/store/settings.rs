@@ -2,6 +2,7 @@
 //! key and text value.
 
 use super::db::{Result, Tx};
+use super::ids::{ServerId, UserId};
 use rusqlite::params;
 
 /// Whose settings: the two tables have the same shape.
@@ -57,19 +58,19 @@ impl Tx<'_> {
 
 /// The public methods of one owner's settings: get one, set one, list all.
 macro_rules! owner_settings {
-    ($owner:expr, $who:literal, $get:ident, $set:ident, $all:ident) => {
+    ($owner:expr, $who:literal, $id:ty, $get:ident, $set:ident, $all:ident) => {
         impl Tx<'_> {
             #[doc = concat!("A ", $who, "'s setting.")]
-            pub fn $get(&self, id: &str, key: &str) -> Result<Option<String>> {
-                self.setting($owner, id, key)
+            pub fn $get(&self, id: &$id, key: &str) -> Result<Option<String>> {
+                self.setting($owner, id.as_str(), key)
             }
             #[doc = concat!("Sets a ", $who, "'s setting.")]
-            pub fn $set(&self, id: &str, key: &str, value: &str) -> Result<()> {
-                self.set_setting($owner, id, key, value)
+            pub fn $set(&self, id: &$id, key: &str, value: &str) -> Result<()> {
+                self.set_setting($owner, id.as_str(), key, value)
             }
             #[doc = concat!("All of a ", $who, "'s settings, by key.")]
-            pub fn $all(&self, id: &str) -> Result<Vec<(String, String)>> {
-                self.settings($owner, id)
+            pub fn $all(&self, id: &$id) -> Result<Vec<(String, String)>> {
+                self.settings($owner, id.as_str())
             }
         }
     };
@@ -78,6 +79,7 @@ macro_rules! owner_settings {
 owner_settings!(
     Owner::User,
     "user",
+    UserId,
     user_setting,
     set_user_setting,
     user_settings
@@ -85,6 +87,7 @@ owner_settings!(
 owner_settings!(
     Owner::Server,
     "server",
+    ServerId,
     server_setting,
     set_server_setting,
     server_settings

@@ -34,11 +34,11 @@ row! {
     /// last changed.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct TournamentRow {
-        id: TournamentId, server_id: String, channel_id: String, creator_id: String, name: String,
+        id: TournamentId, server_id: ServerId, channel_id: ChannelId, creator_id: UserId, name: String,
         format: TournamentFormat, variant: Variant, scoring: Scoring,
         days_per_move: Option<u32>, rated: bool, status: TournamentStatus, created_at: i64,
         updated_at: i64, is_match: bool, double_rr: bool, max_players: Option<u32>,
-        pace: Pace, total_rounds: Option<u32>, winner_id: Option<String>,
+        pace: Pace, total_rounds: Option<u32>, winner_id: Option<UserId>,
     }
 }
 
@@ -59,7 +59,7 @@ row! {
     /// while playing; `joined_at`: when they joined.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct EntrantRow {
-        tournament_id: TournamentId, user_id: String, signup: u32, rating: i32, seed: Option<u32>,
+        tournament_id: TournamentId, user_id: UserId, signup: u32, rating: i32, seed: Option<u32>,
         forfeits: u32, withdrawn_at: Option<i64>, joined_at: i64,
     }
 }
@@ -68,11 +68,11 @@ row! {
 #[derive(Clone, Debug)]
 pub struct NewTournament<'a> {
     /// The server.
-    pub server_id: &'a str,
+    pub server_id: &'a ServerId,
     /// The channel for its round messages.
-    pub channel_id: &'a str,
+    pub channel_id: &'a ChannelId,
     /// Who creates it.
-    pub creator_id: &'a str,
+    pub creator_id: &'a UserId,
     /// Its name.
     pub name: &'a str,
     /// Swiss, round robin or knockout.
@@ -118,10 +118,10 @@ row! {
     /// plays matches; `created_at`: when it was paired; `updated_at`: when it last changed.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct PairingRow {
-        id: PairingId, tournament_id: TournamentId, round: u32, board: u32, player0: String = "player0_id",
-        player1: Option<String> = "player1_id", result: Option<PairingResult>,
+        id: PairingId, tournament_id: TournamentId, round: u32, board: u32, player0: UserId = "player0_id",
+        player1: Option<UserId> = "player1_id", result: Option<PairingResult>,
         game_id: Option<GameId>, match_id: Option<MatchId>, created_at: i64, updated_at: i64,
-        thread_key: Option<String>, thread_id: Option<String>,
+        thread_key: Option<String>, thread_id: Option<ChannelId>,
     }
 }
 
@@ -135,9 +135,9 @@ pub struct NewPairing<'a> {
     /// The board, from 1.
     pub board: u32,
     /// Who moves first.
-    pub player0: &'a str,
+    pub player0: &'a UserId,
     /// The opponent; `None` for a bye.
-    pub player1: Option<&'a str>,
+    pub player1: Option<&'a UserId>,
 }
 
 impl Tx<'_> {
@@ -181,7 +181,7 @@ impl Tx<'_> {
     }
 
     /// A server's tournaments, newest first.
-    pub fn server_tournaments(&self, server_id: &str) -> Result<Vec<TournamentRow>> {
+    pub fn server_tournaments(&self, server_id: &ServerId) -> Result<Vec<TournamentRow>> {
         self.all(
             "tournaments",
             "SELECT * FROM tournaments WHERE server_id = ?1 ORDER BY id DESC",
@@ -278,7 +278,7 @@ impl Tx<'_> {
     pub fn finish_tournament(
         &self,
         id: TournamentId,
-        winner: Option<&str>,
+        winner: Option<&UserId>,
         now: i64,
     ) -> Result<()> {
         self.exec(
@@ -293,7 +293,7 @@ impl Tx<'_> {
     pub fn insert_entrant(
         &self,
         tournament_id: TournamentId,
-        user_id: &str,
+        user_id: &UserId,
         now: i64,
     ) -> Result<u32> {
         let next: i64 = self.value(
@@ -312,7 +312,7 @@ impl Tx<'_> {
     }
 
     /// Removes a player who signed up (before the start).
-    pub fn delete_entrant(&self, tournament_id: TournamentId, user_id: &str) -> Result<bool> {
+    pub fn delete_entrant(&self, tournament_id: TournamentId, user_id: &UserId) -> Result<bool> {
         Ok(self.exec(
             "DELETE FROM tournament_players WHERE tournament_id = ?1 AND user_id = ?2",
             params![tournament_id, user_id],
@@ -333,7 +333,7 @@ impl Tx<'_> {
     pub fn seed_entrant(
         &self,
         tournament_id: TournamentId,
-        user_id: &str,
+        user_id: &UserId,
         rating: i32,
         seed: u32,
     ) -> Result<()> {
@@ -346,7 +346,7 @@ impl Tx<'_> {
     }
 
     /// Counts a forfeit against a player; their forfeits now.
-    pub fn add_forfeit(&self, tournament_id: TournamentId, user_id: &str) -> Result<u32> {
+    pub fn add_forfeit(&self, tournament_id: TournamentId, user_id: &UserId) -> Result<u32> {
         self.exec(
             "UPDATE tournament_players SET forfeits = forfeits + 1
              WHERE tournament_id = ?1 AND user_id = ?2",
@@ -365,7 +365,7 @@ impl Tx<'_> {
     pub fn withdraw_entrant(
         &self,
         tournament_id: TournamentId,
-        user_id: &str,
+        user_id: &UserId,
         now: i64,
     ) -> Result<bool> {
         Ok(self.exec(
@@ -385,7 +385,7 @@ impl Tx<'_> {
     }
 
     /// The platform's thread recorded for a thread key, if it has been opened.
-    pub fn thread_of_key(&self, key: &str) -> Result<Option<String>> {
+    pub fn thread_of_key(&self, key: &str) -> Result<Option<ChannelId>> {
         Ok(self
             .first(
                 "tournament_pairings",
@@ -398,7 +398,7 @@ impl Tx<'_> {
 
     /// Records the thread opened for a key, once: the games played under the key move to it.
     /// False when the key is unknown or a thread was already recorded (the earlier one stays).
-    pub fn record_thread(&self, key: &str, thread_id: &str, now: i64) -> Result<bool> {
+    pub fn record_thread(&self, key: &str, thread_id: &ChannelId, now: i64) -> Result<bool> {
         let n = self.exec(
             "UPDATE tournament_pairings SET thread_id = ?2, updated_at = ?3
              WHERE thread_key = ?1 AND thread_id IS NULL",
@@ -430,7 +430,7 @@ impl Tx<'_> {
     }
 
     /// The pairing played in a thread (by its key, or the platform's id once opened).
-    pub fn pairing_in_thread(&self, channel: &str) -> Result<Option<PairingRow>> {
+    pub fn pairing_in_thread(&self, channel: &ChannelId) -> Result<Option<PairingRow>> {
         self.first(
             "tournament_pairings",
             "SELECT * FROM tournament_pairings WHERE thread_key = ?1 OR thread_id = ?1

@@ -1,6 +1,7 @@
 //! Users: a platform's user id and the latest display name seen.
 
 use super::db::{Result, Tx};
+use super::ids::UserId;
 use rusqlite::params;
 
 row! {
@@ -11,13 +12,13 @@ row! {
     /// `created_at`: when first seen; `updated_at`: when the name last changed.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct UserRow {
-        id: String, name: String, created_at: i64, updated_at: i64,
+        id: UserId, name: String, created_at: i64, updated_at: i64,
     }
 }
 
 impl Tx<'_> {
     /// Records a user's latest display name.
-    pub fn upsert_user(&self, id: &str, name: &str, now: i64) -> Result<()> {
+    pub fn upsert_user(&self, id: &UserId, name: &str, now: i64) -> Result<()> {
         self.exec(
             "INSERT INTO users (id, name, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
              ON CONFLICT(id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
@@ -28,14 +29,14 @@ impl Tx<'_> {
     }
 
     /// A user's stored display name.
-    pub fn user_name(&self, id: &str) -> Result<Option<String>> {
+    pub fn user_name(&self, id: &UserId) -> Result<Option<String>> {
         self.first("users", "SELECT name FROM users WHERE id = ?1", [id], |c| {
             c.get("name")
         })
     }
 
     /// A stored user.
-    pub fn user(&self, id: &str) -> Result<Option<UserRow>> {
+    pub fn user(&self, id: &UserId) -> Result<Option<UserRow>> {
         self.first(
             "users",
             "SELECT * FROM users WHERE id = ?1",

@@ -7,6 +7,7 @@ use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{Bot, Command, Ctx, ManualClock, Reply, User};
 use tara_bot::game::playout::Rng;
 use tara_bot::game::{GameOptions, Move, Position};
+use tara_bot::store::ChannelId;
 use tara_bot::store::{GameId, GameRow, Store};
 
 /// Start of the simulated clock: 2026-11-30 00:00 UTC.
@@ -157,7 +158,8 @@ impl Harness {
 /// The active game of a channel, read through a separate connection.
 pub fn active(db: &Path, channel: &str) -> Option<GameRow> {
     let mut s = Store::open(db).unwrap();
-    s.read(|tx| tx.active_game(channel)).unwrap()
+    s.read(|tx| tx.active_game(&ChannelId::from(channel)))
+        .unwrap()
 }
 
 /// A stored game's moves and rebuilt position, through a separate connection.

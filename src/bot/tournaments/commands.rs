@@ -16,6 +16,7 @@ use crate::store::TournamentId;
 use crate::store::{
     GameStatus, NewTournament, Pace, TournamentFormat, TournamentRow, TournamentStatus, Tx,
 };
+use crate::store::{ServerId, UserId};
 use crate::tournament::{double_round_robin, single_round_robin, Bracket, TablePairing, Tie};
 
 /// The systems offered when creating a tournament.
@@ -88,20 +89,20 @@ pub(crate) fn parse_role(text: &str) -> Result<Option<String>, String> {
 }
 
 /// Stores the role whose members may create tournaments (`None`: moderators only).
-pub(crate) fn set_creator_role(tx: &Tx, server: &str, role: Option<&str>) -> Outcome<()> {
+pub(crate) fn set_creator_role(tx: &Tx, server: &ServerId, role: Option<&str>) -> Outcome<()> {
     tx.set_server_setting(server, CREATOR_ROLE, role.unwrap_or(""))?;
     Ok(())
 }
 
 /// The role whose members may create tournaments besides moderators, if the server set one.
-fn creator_role(tx: &Tx, server: &str) -> Outcome<Option<String>> {
+fn creator_role(tx: &Tx, server: &ServerId) -> Outcome<Option<String>> {
     Ok(tx
         .server_setting(server, CREATOR_ROLE)?
         .filter(|r| !r.is_empty()))
 }
 
 /// The sentence `/settings` shows about who may create tournaments.
-pub(crate) fn creator_role_text(tx: &Tx, server: &str) -> Outcome<String> {
+pub(crate) fn creator_role_text(tx: &Tx, server: &ServerId) -> Outcome<String> {
     Ok(match creator_role(tx, server)? {
         Some(r) => format!(" Tournaments are created by moderators and members with <@&{r}>."),
         None => " Tournaments are created by moderators (`tournament-role` names a role that \
@@ -200,7 +201,7 @@ fn late_entry_open(tx: &Tx, t: &TournamentRow) -> Outcome<()> {
 /// everyone re-assigned by rating (highest first), then the earlier sign-up (docs/rules.md §10, Swiss: the
 /// initial order). The others keep the ratings they started with, so their order among
 /// themselves is unchanged. The late entrant's seed.
-fn reseed_with_late_entrant(tx: &Tx, t: &TournamentRow, user: &str) -> Outcome<u32> {
+fn reseed_with_late_entrant(tx: &Tx, t: &TournamentRow, user: &UserId) -> Outcome<u32> {
     let mut players = tx.entrants(t.id)?;
     for p in players.iter_mut().filter(|p| p.user_id == user) {
         p.rating = tx
@@ -544,7 +545,7 @@ pub(crate) fn tournament_start(
         for (i, p) in players.iter().enumerate() {
             tx.seed_entrant(t.id, &p.user_id, p.rating, i as u32 + 1)?;
         }
-        let user = |seed: u32| players[seed as usize - 1].user_id.as_str();
+        let user = |seed: u32| &players[seed as usize - 1].user_id;
         let n = players.len() as u32;
         let mut cut = None;
         let total = match t.format {

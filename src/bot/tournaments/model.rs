@@ -4,6 +4,7 @@
 use crate::bot::reply::{escape_markdown, Ctx};
 use crate::bot::session::{Fail, Outcome};
 use crate::store::TournamentId;
+use crate::store::UserId;
 use crate::store::{
     EntrantRow, PairingResult, PairingRow, TournamentFormat, TournamentRow, TournamentStatus, Tx,
 };
@@ -32,7 +33,7 @@ pub(super) fn thread_key(t: &TournamentRow, p: &PairingRow) -> String {
     format!("t{}-r{}-b{}", t.id, p.round, p.board)
 }
 
-pub(super) fn user_name(tx: &Tx, id: &str) -> Outcome<String> {
+pub(super) fn user_name(tx: &Tx, id: &UserId) -> Outcome<String> {
     Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
 }
 
@@ -85,7 +86,7 @@ pub(crate) struct Model {
 }
 
 impl Model {
-    pub(super) fn index(&self, user: &str) -> Option<usize> {
+    pub(super) fn index(&self, user: &UserId) -> Option<usize> {
         self.players.iter().position(|p| p.user_id == user)
     }
 }
@@ -321,18 +322,14 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
     // first mover is player 0), drawn by lot before round 1 (docs/rules.md §10: Swiss). The top player is the
     // highest seed who played round 1 (a late entrant did not): as board 1's higher player
     // they had the initial colour.
-    let in_round_1 = |user: &str| {
+    let in_round_1 = |user: &UserId| {
         m.pairings.iter().any(|p| {
             p.round == 1
                 && p.player1.is_some()
                 && (p.player0 == user || p.player1.as_deref() == Some(user))
         })
     };
-    let top = m
-        .players
-        .iter()
-        .map(|p| p.user_id.as_str())
-        .find(|u| in_round_1(u));
+    let top = m.players.iter().map(|p| &p.user_id).find(|u| in_round_1(u));
     let first_colour = m
         .pairings
         .iter()
@@ -340,10 +337,10 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
         .find(|p| {
             p.round == 1
                 && p.player1.is_some()
-                && (Some(p.player0.as_str()) == top || p.player1.as_deref() == top)
+                && (Some(&p.player0) == top || p.player1.as_ref() == top)
         })
         .map(|p| {
-            if Some(p.player0.as_str()) == top {
+            if Some(&p.player0) == top {
                 Colour::White
             } else {
                 Colour::Black
@@ -452,7 +449,7 @@ pub(crate) fn standing_lines(tx: &Tx, id: TournamentId) -> Outcome<Vec<StandingL
         .map(|s| StandingLine {
             rank: s.rank,
             player: m.names[s.player].clone(),
-            id: m.players[s.player].user_id.clone(),
+            id: m.players[s.player].user_id.to_string(),
             score: s.score.as_f64(),
             buchholz_cut1: s.buchholz_cut1.as_f64(),
             buchholz: s.buchholz.as_f64(),

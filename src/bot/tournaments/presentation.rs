@@ -9,6 +9,7 @@ use crate::render::{
     self, BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, StandingsCard,
     StandingsRow,
 };
+use crate::store::UserId;
 use crate::store::{
     PairingResult, PairingRow, TournamentFormat, TournamentRow, TournamentStatus, Tx,
 };
@@ -249,7 +250,7 @@ pub(crate) fn bracket(
                     deciding = true;
                 }
             }
-            let seat = |k: usize, user: &str| {
+            let seat = |k: usize, user: &UserId| {
                 let i = m.index(user).unwrap_or(0);
                 BracketSeat::Player {
                     seed: m.players[i].seed.unwrap_or(i as u32 + 1),

@@ -11,6 +11,7 @@ use crate::bot::session::{
 use crate::bot::text::Builder;
 use crate::game::{forfeit, EndReason, Side};
 use crate::store::MatchId;
+use crate::store::UserId;
 use crate::store::{
     GameRow, GameStatus, PairingResult, PairingRow, TournamentFormat, TournamentRow,
     TournamentStatus,
@@ -36,7 +37,12 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
 
 /// Withdraws a player (docs/rules.md §10: forfeits): not paired again; their games in progress are resigned
 /// (in a round robin, they and the games not yet started are forfeits); past results stand.
-pub(super) fn withdraw(s: &Session, t: &TournamentRow, user: &str, why: &str) -> Outcome<Vec<Out>> {
+pub(super) fn withdraw(
+    s: &Session,
+    t: &TournamentRow,
+    user: &UserId,
+    why: &str,
+) -> Outcome<Vec<Out>> {
     let (tx, now) = (s.tx, s.now);
     if !tx.withdraw_entrant(t.id, user, now)? {
         return Ok(vec![]);
@@ -230,7 +236,7 @@ fn match_state(
     s: &Session,
     t: &TournamentRow,
     p: &PairingRow,
-    p1: &str,
+    p1: &UserId,
     match_id: MatchId,
 ) -> Outcome<MatchState> {
     let tx = s.tx;

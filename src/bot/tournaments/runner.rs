@@ -8,6 +8,7 @@ use crate::bot::session::{
     create_game, game_start, names, GameSpec, Out, Outcome, Seating, Session,
 };
 use crate::bot::text::Builder;
+use crate::store::{ChannelId, UserId};
 use crate::store::{MatchId, PairingId, TournamentId};
 use crate::store::{
     NewPairing, Pace, PairingResult, PairingRow, TournamentFormat, TournamentRow, TournamentStatus,
@@ -35,10 +36,10 @@ pub(super) fn thread_out(
     tx: &Tx,
     t: &TournamentRow,
     p: &PairingRow,
-    channel: &str,
+    channel: &ChannelId,
     mut reply: Reply,
 ) -> Outcome<Out> {
-    reply.channel = Some(channel.to_string());
+    reply.channel = Some(channel.clone());
     reply.thread = Some(thread_request(tx, t, p)?);
     Ok(Out::text(reply))
 }
@@ -48,8 +49,8 @@ pub(super) fn insert_pairing(
     t: &TournamentRow,
     round: u32,
     board: u32,
-    p0: &str,
-    p1: Option<&str>,
+    p0: &UserId,
+    p1: Option<&UserId>,
     now: i64,
 ) -> Outcome<PairingId> {
     Ok(tx.insert_pairing(
@@ -65,7 +66,7 @@ pub(super) fn insert_pairing(
 }
 
 /// Seed → player.
-fn seed_users(tx: &Tx, id: TournamentId) -> Outcome<HashMap<u32, String>> {
+fn seed_users(tx: &Tx, id: TournamentId) -> Outcome<HashMap<u32, UserId>> {
     Ok(tx
         .entrants(id)?
         .into_iter()
@@ -80,7 +81,7 @@ fn knockout_winners(
     round: u32,
     tx: &Tx,
 ) -> Outcome<Vec<u32>> {
-    let seeds: HashMap<String, u32> = seed_users(tx, t.id)?
+    let seeds: HashMap<UserId, u32> = seed_users(tx, t.id)?
         .into_iter()
         .map(|(s, u)| (u, s))
         .collect();
@@ -112,7 +113,7 @@ pub(super) fn pairing_game(
     s: &Session,
     t: &TournamentRow,
     p: &PairingRow,
-    p1: &str,
+    p1: &UserId,
     start: PairingStart,
 ) -> Outcome<Out> {
     let (tx, now) = (s.tx, s.now);
@@ -122,7 +123,9 @@ pub(super) fn pairing_game(
         why_first,
     } = start;
     let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, p));
-    let channel = tx.thread_of_key(&key)?.unwrap_or_else(|| key.clone());
+    let channel = tx
+        .thread_of_key(&key)?
+        .unwrap_or_else(|| ChannelId::from(&key));
     let spec = GameSpec {
         server: &t.server_id,
         channel: &channel,
@@ -172,7 +175,7 @@ fn start_pairing(
     s: &Session,
     t: &TournamentRow,
     p: &PairingRow,
-    withdrawn: &[String],
+    withdrawn: &[UserId],
 ) -> Outcome<Option<Out>> {
     let (tx, now) = (s.tx, s.now);
     let Some(p1) = p.player1.clone() else {
@@ -193,7 +196,7 @@ fn start_pairing(
         let key = thread_key(t, &p);
         let m = tx.insert_match(
             &t.server_id,
-            &key,
+            &ChannelId::from(&key),
             [&p.player0, &p1],
             t.variant,
             t.scoring,
@@ -230,7 +233,7 @@ pub(crate) fn advance(s: &Session, id: TournamentId) -> Outcome<Vec<Out>> {
             return Ok(outs);
         }
         let pairings = tx.pairings(t.id, None)?;
-        let withdrawn: Vec<String> = tx
+        let withdrawn: Vec<UserId> = tx
             .entrants(t.id)?
             .into_iter()
             .filter(|e| e.withdrawn_at.is_some())
@@ -305,7 +308,7 @@ pub(crate) fn advance(s: &Session, id: TournamentId) -> Outcome<Vec<Out>> {
                             last_round + 1,
                             b as u32 + 1,
                             &p0,
-                            p1.as_deref(),
+                            p1.as_ref(),
                             now,
                         )?;
                     }
@@ -348,7 +351,7 @@ fn pair_swiss(s: &Session, t: &TournamentRow, paired: u32) -> Outcome<Result<(),
             )))
         }
     };
-    let user = |rank: u32| m.players.get(rank as usize - 1).map(|p| p.user_id.as_str());
+    let user = |rank: u32| m.players.get(rank as usize - 1).map(|p| &p.user_id);
     let mut board = 0;
     for b in &boards {
         let (p0, p1) = match *b {
@@ -374,7 +377,7 @@ fn start_round(
     t: &TournamentRow,
     round: u32,
     pairings: &[PairingRow],
-    withdrawn: &[String],
+    withdrawn: &[UserId],
 ) -> Outcome<Vec<Out>> {
     let tx = s.tx;
     let mut games = Vec::new();
@@ -404,7 +407,7 @@ fn start_round(
                     }
                     _ => {
                         let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, &p));
-                        b = b.text(" → ").channel(&key);
+                        b = b.text(" → ").channel(&ChannelId::from(key));
                     }
                 }
             }
@@ -426,7 +429,7 @@ fn start_all_at_once(
     s: &Session,
     t: &TournamentRow,
     pairings: &[PairingRow],
-    withdrawn: &[String],
+    withdrawn: &[UserId],
 ) -> Outcome<Vec<Out>> {
     let tx = s.tx;
     let mut outs = Vec::new();
@@ -446,10 +449,10 @@ fn start_all_at_once(
     ));
     let m = model(tx, t)?;
     for (i, player) in m.players.iter().enumerate() {
-        let user = player.user_id.as_str();
+        let user = &player.user_id;
         let mine = started
             .iter()
-            .filter(|p| p.player0 == user || p.player1.as_deref() == Some(user));
+            .filter(|p| p.player0 == user || p.player1.as_ref() == Some(user));
         b = b.text("\n").ping(user, &m.names[i]).text(":");
         for (k, p) in mine.enumerate() {
             b = b.text(if k == 0 { " " } else { ", " });
@@ -458,7 +461,9 @@ fn start_all_at_once(
                 (Some(_), Some(PairingResult::Forfeit0 | PairingResult::Forfeit1)) => {
                     b.text(format!("round {}: a forfeit", p.round))
                 }
-                _ => b.channel(&p.thread_key.clone().unwrap_or_else(|| thread_key(t, p))),
+                _ => b.channel(&ChannelId::from(
+                    p.thread_key.clone().unwrap_or_else(|| thread_key(t, p)),
+                )),
             };
         }
     }
@@ -481,7 +486,7 @@ fn finish_tournament(s: &Session, t: &TournamentRow, why: Option<&str>) -> Outco
         .map(|r| m.players[r.player].user_id.clone())
         .collect::<Vec<_>>();
     let sole = (winner.len() == 1).then(|| winner[0].clone());
-    tx.finish_tournament(t.id, sole.as_deref(), now)?;
+    tx.finish_tournament(t.id, sole.as_ref(), now)?;
     let mut b = Builder::new().text(format!("🏆 {} is over. ", title(t)));
     if let Some(why) = why {
         b = b.text(format!("{why} "));

@@ -6,6 +6,7 @@ use super::presentation::{options_text, pictures, result_text, standings_table, 
 use crate::bot::reply::{code_block, escape_markdown, Ctx, Document, Reply};
 use crate::bot::session::{Bot, Fail, Out, Outcome};
 use crate::bot::text::Builder;
+use crate::store::ChannelId;
 use crate::store::TournamentId;
 use crate::store::{PairingResult, PairingRow, TournamentRow, TournamentStatus, Tx};
 
@@ -124,7 +125,7 @@ pub(crate) fn tournament_pairings(
                     let ch = p
                         .thread_id
                         .clone()
-                        .or(p.thread_key.clone())
+                        .or(p.thread_key.clone().map(ChannelId))
                         .unwrap_or_default();
                     b.text(" · playing in ").channel(&ch)
                 }
