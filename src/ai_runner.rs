@@ -20,6 +20,7 @@
 use crate::ai::{analyse, think, Limit};
 use crate::bot::{AiTurn, AnalysisJob, Bot, Reply};
 use crate::game::Move;
+use crate::store::AnalysisId;
 use crate::store::GameId;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -135,7 +136,7 @@ pub fn run_analysis(bot: &Bot, job: &AnalysisJob, max_ms: u64, out: &mut dyn FnM
 
 /// The analysis to run next: the first of [`Bot::pending_analyses`] (round robin over the
 /// players who asked) not in `skip`.
-fn next_analysis(bot: &Bot, skip: &HashSet<i64>) -> Option<AnalysisJob> {
+fn next_analysis(bot: &Bot, skip: &HashSet<AnalysisId>) -> Option<AnalysisJob> {
     bot.pending_analyses()
         .into_iter()
         .find(|j| !skip.contains(&j.id))
@@ -289,7 +290,7 @@ impl AiRunner {
         })
         .await;
         if let Err(e) = run {
-            tracing::error!(error = %e, analysis = id, "an analysis panicked");
+            tracing::error!(error = %e, analysis = id.0, "an analysis panicked");
             let bot = self.bot.clone();
             let replies = tokio::task::spawn_blocking(move || bot.analysis_failed(id))
                 .await

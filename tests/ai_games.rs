@@ -226,7 +226,7 @@ fn a_takeback_against_the_ai_is_granted_at_once_before_it_answers() {
 #[test]
 fn the_ai_takes_no_draw_offer_and_no_command_and_plays_no_rated_game_or_match() {
     let h = Harness::new(false);
-    h.bot.set_self_user("tara-bot");
+    h.bot.set_self_user(&UserId::from("tara-bot"));
     // `/challenge` naming the bot: a game against the AI at level 3.
     let r = h.send(
         "aoife",
@@ -424,7 +424,7 @@ fn settings(option: &str, value: i64) -> Command {
 #[test]
 fn a_player_may_have_three_games_against_the_ai_and_a_refusal_is_private_and_posts_nothing() {
     let h = Harness::new(false);
-    h.bot.set_self_user("tara-bot");
+    h.bot.set_self_user(&UserId::from("tara-bot"));
     let hkot = || play_ai(Variant::Hkot1, Some(5), Some(FirstChoice::Challenger));
     for ch in ["a1", "a2", "a3"] {
         let r = h.send("aoife", ch, hkot());

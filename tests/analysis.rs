@@ -12,6 +12,7 @@ use tara_bot::ai::{analyse, Level, Limit};
 use tara_bot::ai_runner::analyse_pending;
 use tara_bot::bot::{Command, Ctx, EditTarget, Reply};
 use tara_bot::game::{GameOptions, Move, Position, Variant};
+use tara_bot::store::MessageId;
 use tara_bot::store::{AnalysisRow, AnalysisStatus, GameId, GameStatus, Store};
 
 const CH: &str = "table";
@@ -228,7 +229,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     assert_eq!(row.status, AnalysisStatus::Done);
     assert_eq!(row.done, row.total);
     let owed = h.bot.undelivered(true);
-    let owed_ids: Vec<i64> = owed.iter().filter_map(|r| r.outbox).collect();
+    let owed_ids: Vec<MessageId> = owed.iter().filter_map(|r| r.outbox).collect();
     let latest = edits.last().unwrap().outbox.unwrap();
     assert_eq!(
         owed_ids,
@@ -305,7 +306,7 @@ fn a_restart_mid_analysis_resumes_it_and_finishes_it_once() {
     // Progress that shows nothing new is not edited again.
     assert!(h.bot.analysis_progress(job.id, half).is_empty());
     // The edit waits until the message it edits is posted.
-    let owed: Vec<i64> = h
+    let owed: Vec<MessageId> = h
         .bot
         .undelivered(true)
         .iter()
@@ -313,7 +314,7 @@ fn a_restart_mid_analysis_resumes_it_and_finishes_it_once() {
         .collect();
     assert_eq!(owed, vec![message]);
     h.bot.delivered_as(message, Some("m-7"));
-    let owed: Vec<i64> = h
+    let owed: Vec<MessageId> = h
         .bot
         .undelivered(true)
         .iter()

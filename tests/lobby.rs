@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use tara_bot::bot::{Command, DrawAnswer, Reply};
 use tara_bot::game::BySide;
 use tara_bot::game::{EndReason, Points, Side};
+use tara_bot::store::MessageId;
 use tara_bot::store::{ChallengeId, GameId};
 use tara_bot::store::{GameStatus, Store};
 
@@ -39,21 +40,21 @@ fn button(r: &Reply, kind: &str) -> Command {
 /// a restarted process hands out exactly those, once each.
 fn owed_once(h: &mut Harness, replies: &[Reply]) {
     let public: Vec<&Reply> = replies.iter().filter(|r| !r.ephemeral).collect();
-    let ids: Vec<i64> = public
+    let ids: Vec<MessageId> = public
         .iter()
         .map(|r| {
             r.outbox
                 .unwrap_or_else(|| panic!("not owed: {}", r.plain_text()))
         })
         .collect();
-    let unique: HashSet<i64> = ids.iter().copied().collect();
+    let unique: HashSet<MessageId> = ids.iter().copied().collect();
     assert_eq!(unique.len(), ids.len(), "an outbox id used twice");
     assert!(replies
         .iter()
         .filter(|r| r.ephemeral)
         .all(|r| r.outbox.is_none()));
     h.restart();
-    let again: Vec<i64> = h
+    let again: Vec<MessageId> = h
         .bot
         .undelivered(true)
         .iter()

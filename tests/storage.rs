@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use tara_bot::game::{
     BySide, EndReason, GameOptions, Outcome, Points, Position, Scoring, Side, Variant,
 };
+use tara_bot::store::VacationId;
 use tara_bot::store::{ChallengeId, MatchId, PairingId, TournamentId};
 use tara_bot::store::{
     ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, MatchRow, MoveRow, NewChallenge,
@@ -489,7 +490,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         assert_eq!(
             tx.vacations(&UserId::from("erin"))?,
             vec![VacationRow {
-                id: 1,
+                id: VacationId(1),
                 user_id: "erin".into(),
                 start_at: 1_796_218_575_050,
                 end_at: 1_796_477_775_050

@@ -24,6 +24,7 @@ use crate::ai::{Analysis, Level, MoveReview, ReviewRecord};
 use crate::game::notation::parse_move;
 use crate::game::{describe, Move, Position, Side};
 use crate::render::{eval_chart_png, Cell, EvalChart, Frame};
+use crate::store::AnalysisId;
 use crate::store::{AnalysisRow, AnalysisStatus, GameId, GameRow, GameStatus, NewAnalysis, Tx};
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +37,7 @@ pub const DEFAULT_ANALYSIS_LEVEL: u8 = 3;
 #[derive(Clone, Debug)]
 pub struct AnalysisJob {
     /// The analysis's id (its row).
-    pub id: i64,
+    pub id: AnalysisId,
     /// The game's id.
     pub game: GameId,
     pub level: Level,
@@ -147,7 +148,7 @@ impl Bot {
     /// Records that `done` positions of analysis `job` are searched, and owes an edit of its
     /// progress message saying so (one transaction). Nothing, and no reply, when it shows no
     /// more than already shown, or the analysis is finished.
-    pub fn analysis_progress(&self, job: i64, done: u32) -> Vec<Reply> {
+    pub fn analysis_progress(&self, job: AnalysisId, done: u32) -> Vec<Reply> {
         let r = self.write_owed(None, self.now(), |tx, _| {
             let Some(row) = tx.analysis(job)? else {
                 return Ok(vec![]);
@@ -166,7 +167,7 @@ impl Bot {
     /// board of the worst moment). `ms` is how long the search took. Nothing, and no reply,
     /// when the analysis is not running (finished already: a repeated search never posts
     /// twice).
-    pub fn finish_analysis(&self, job: i64, analysis: &Analysis, ms: u64) -> Vec<Reply> {
+    pub fn finish_analysis(&self, job: AnalysisId, analysis: &Analysis, ms: u64) -> Vec<Reply> {
         let images = self.images();
         let r = self.write_owed(None, self.now(), |tx, now| {
             let Some(row) = tx.analysis(job)? else {
@@ -215,7 +216,7 @@ impl Bot {
 
     /// Gives up analysis `job` (its search failed) and owes the edit saying so; asking again
     /// starts it afresh.
-    pub fn analysis_failed(&self, job: i64) -> Vec<Reply> {
+    pub fn analysis_failed(&self, job: AnalysisId) -> Vec<Reply> {
         let r = self.write_owed(None, self.now(), |tx, now| {
             let Some(row) = tx.analysis(job)? else {
                 return Ok(vec![]);
@@ -491,12 +492,12 @@ pub(crate) fn analyse(bot: &Bot, ctx: &Ctx, id: GameId, level: Option<u32>) -> O
     })
 }
 
-fn owed_or_logged(r: Outcome<Vec<Reply>>, job: i64, what: &str) -> Vec<Reply> {
+fn owed_or_logged(r: Outcome<Vec<Reply>>, job: AnalysisId, what: &str) -> Vec<Reply> {
     match r {
         Ok(replies) => replies,
         Err(Fail::User(_)) => Vec::new(),
         Err(Fail::Store(e)) => {
-            tracing::error!(error = %e, analysis = job, "{what} failed");
+            tracing::error!(error = %e, analysis = job.0, "{what} failed");
             Vec::new()
         }
     }

@@ -6,6 +6,7 @@ use super::reply::Reply;
 use super::session::Bot;
 use crate::store::ChannelId;
 use crate::store::EditTarget;
+use crate::store::MessageId;
 
 /// A message a command owes is sent by that command's own delivery first; the retry loop
 /// leaves it alone for this long.
@@ -44,17 +45,17 @@ impl Bot {
     }
 
     /// Records that the owed message `id` was delivered.
-    pub fn delivered(&self, id: i64) {
+    pub fn delivered(&self, id: MessageId) {
         self.delivered_as(id, None);
     }
 
     /// Records that the owed message `id` was delivered, as the platform's message
     /// `platform_id` (the first message of it, when it went as several), so that it can be
     /// edited later.
-    pub fn delivered_as(&self, id: i64, platform_id: Option<&str>) {
+    pub fn delivered_as(&self, id: MessageId, platform_id: Option<&str>) {
         let now = self.now();
         if let Err(e) = self.store().write(|tx| tx.mark_sent(id, now, platform_id)) {
-            tracing::error!(error = %e, message = id, "recording a delivery failed");
+            tracing::error!(error = %e, message = id.0, "recording a delivery failed");
         }
     }
 
@@ -67,7 +68,7 @@ impl Bot {
         self.store()
             .read(|tx| tx.edit_target(target))
             .unwrap_or_else(|e| {
-                tracing::error!(error = %e, message = target, "reading an edit's message failed");
+                tracing::error!(error = %e, message = target.0, "reading an edit's message failed");
                 EditTarget::Owed
             })
     }
@@ -81,13 +82,13 @@ impl Bot {
 
     /// Records that delivering the owed message `id` failed: it is retried with backoff, or
     /// never again with `give_up` (the platform refuses it for good).
-    pub fn delivery_failed(&self, id: i64, error: &str, give_up: bool) {
+    pub fn delivery_failed(&self, id: MessageId, error: &str, give_up: bool) {
         let now = self.now();
         if let Err(e) = self
             .store()
             .write(|tx| tx.mark_failed(id, error, give_up, now))
         {
-            tracing::error!(error = %e, message = id, "recording a failed delivery failed");
+            tracing::error!(error = %e, message = id.0, "recording a failed delivery failed");
         }
     }
 
@@ -119,7 +120,7 @@ impl Bot {
                     Ok(r) => Some(r),
                     Err(e) => {
                         let e = e.to_string();
-                        tracing::error!(error = %e, message = id, "an owed message is unreadable");
+                        tracing::error!(error = %e, message = id.0, "an owed message is unreadable");
                         self.delivery_failed(id, &e, true);
                         None
                     }

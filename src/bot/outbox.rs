@@ -2,6 +2,7 @@
 //! change that owes it) and read back for delivery.
 
 use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire, ThreadRequest};
+use crate::store::MessageId;
 use crate::store::{ChannelId, UserId};
 use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
 use serde::{Deserialize, Serialize};
@@ -33,7 +34,7 @@ pub(crate) fn owe(
     origin: Option<&Ctx>,
     reply: &Reply,
     now: i64,
-) -> Result<i64, StoreError> {
+) -> Result<MessageId, StoreError> {
     let body = serde_json::to_string(&Body {
         parts: reply.parts.clone(),
         mentions: reply.mentions.clone(),

@@ -1,7 +1,7 @@
 //! What goes in and out of the bot core: who sent a command and where ([`Ctx`]), and the
 //! messages that come back ([`Reply`]).
 
-use crate::store::{ChannelId, ServerId, UserId};
+use crate::store::{ChannelId, MessageId, ServerId, UserId};
 
 /// A user as the platform names them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -189,7 +189,7 @@ pub struct Reply {
     /// The message's entry in the outbox: a message the bot owes, stored with the change that
     /// caused it. The adapter reports its delivery with [`crate::bot::Bot::delivered`] (or
     /// [`crate::bot::Bot::delivery_failed`]); the id is also its idempotency key.
-    pub outbox: Option<i64>,
+    pub outbox: Option<MessageId>,
     /// The reply's text as a file (a game record). An adapter whose messages cannot hold the
     /// text in one piece (Discord) sends the file with [`Document::note`] instead of the text;
     /// one that can (the console) shows the text. Read-only answers only: the outbox does not
@@ -212,7 +212,7 @@ pub struct Reply {
     /// outbox id (an analysis's progress message), once that one is posted. Adapters look the
     /// posted message up with [`crate::bot::Bot::edit_target`]; only the latest edit of a
     /// message is delivered (a newer one supersedes those still owed).
-    pub edits: Option<i64>,
+    pub edits: Option<MessageId>,
     /// The message will be edited later: an adapter that posts it as a command's response
     /// (whose id it does not get back) looks its id up, to report it with
     /// [`crate::bot::Bot::delivered_as`].

@@ -189,7 +189,7 @@ pub struct Bot {
     ai_seed: u64,
     /// The platform's own user id for the bot (Discord: its user id; the console: `tara-bot`):
     /// naming it as an opponent means playing the AI.
-    self_user: Mutex<Option<String>>,
+    self_user: Mutex<Option<UserId>>,
     /// What reacts to a game's end, in order (the list in `entry.rs`).
     game_ended: &'static [Subscriber],
     /// When on, each subscriber's run: the game and the subscriber's name (for tests).
@@ -246,8 +246,8 @@ impl Bot {
 
     /// Records the platform's own user id for the bot (Discord's bot user, the console's
     /// `tara-bot`): a challenge to it is a game against the AI, and it may send no command.
-    pub fn set_self_user(&self, id: &str) {
-        *self.self_user.lock().unwrap_or_else(|e| e.into_inner()) = Some(id.to_string());
+    pub fn set_self_user(&self, id: &UserId) {
+        *self.self_user.lock().unwrap_or_else(|e| e.into_inner()) = Some(id.clone());
     }
 
     /// Whether `id` stands for the bot's AI: [`AI_USER_ID`] or the bot's own platform id.
@@ -257,8 +257,8 @@ impl Bot {
                 .self_user
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .as_deref()
-                == Some(id.as_str())
+                .as_ref()
+                == Some(id)
     }
 
     /// The seed of the AI's search for `game` at `ply`: the same for the same bot seed, game

@@ -447,7 +447,7 @@ pub struct Console<'a> {
     pub roles: Vec<String>,
     images: Option<PathBuf>,
     /// Owed messages shown but not yet written out: reported delivered once they are.
-    shown: std::cell::RefCell<Vec<i64>>,
+    shown: std::cell::RefCell<Vec<crate::store::MessageId>>,
     /// The AI's time limit per move, in milliseconds.
     ai_ms: u64,
 }
@@ -458,7 +458,7 @@ pub const BOT_NAME: &str = "tara-bot";
 impl<'a> Console<'a> {
     /// A session as `user` in channel `local`; images are written to `images` when given.
     pub fn new(bot: &'a Bot, user: &str, images: Option<PathBuf>) -> Console<'a> {
-        bot.set_self_user(BOT_NAME);
+        bot.set_self_user(&BOT_NAME.into());
         Console {
             ai_ms: crate::ai_runner::DEFAULT_AI_MS,
             bot,

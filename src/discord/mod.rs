@@ -243,12 +243,12 @@ async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> Option<Messag
 }
 
 /// Records what became of an owed message.
-async fn report(bot: &Arc<Bot>, id: Option<i64>, result: Result<(), &Failure>) {
+async fn report(bot: &Arc<Bot>, id: Option<crate::store::MessageId>, result: Result<(), &Failure>) {
     report_as(bot, id, result, None).await;
 }
 
 /// Records that an owed message will never be sent.
-async fn give_up(bot: &Arc<Bot>, id: Option<i64>, why: &'static str) {
+async fn give_up(bot: &Arc<Bot>, id: Option<crate::store::MessageId>, why: &'static str) {
     let Some(id) = id else { return };
     let b = bot.clone();
     let _ = tokio::task::spawn_blocking(move || b.delivery_failed(id, why, true)).await;
@@ -257,7 +257,7 @@ async fn give_up(bot: &Arc<Bot>, id: Option<i64>, why: &'static str) {
 /// [`report`], with the id of the (first) message posted, so that it can be edited later.
 async fn report_as(
     bot: &Arc<Bot>,
-    id: Option<i64>,
+    id: Option<crate::store::MessageId>,
     result: Result<(), &Failure>,
     posted: Option<MessageId>,
 ) {
@@ -616,7 +616,7 @@ async fn post_part(
     http: &Http,
     channel: ChannelId,
     m: &Outgoing,
-    outbox: Option<i64>,
+    outbox: Option<crate::store::MessageId>,
     i: usize,
 ) -> Result<MessageId, Failure> {
     let nonce = outbox.map(|id| format!("tara-{id}-{i}"));
@@ -680,7 +680,7 @@ impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, shard = ?ready.shard, "connected to Discord");
         // A challenge to the bot's own user is a game against the AI.
-        self.bot.set_self_user(&ready.user.id.to_string());
+        self.bot.set_self_user(&ready.user.id.to_string().into());
         if !self.ticking.swap(true, Ordering::SeqCst) {
             // The clocks: caught up at once (what fell due while down), then every 30 s.
             tokio::spawn(tick_forever(

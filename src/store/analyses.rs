@@ -26,9 +26,9 @@ row! {
     /// `message_id`: the outbox id of its progress message; `created_at`, `finished_at` (ms).
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct AnalysisRow {
-        id: i64, game_id: GameId, level: u8, status: AnalysisStatus, done: u32, total: u32,
+        id: AnalysisId, game_id: GameId, level: u8, status: AnalysisStatus, done: u32, total: u32,
         result: Option<String>, channel_id: ChannelId, requested_by: UserId,
-        message_id: Option<i64>, created_at: i64, finished_at: Option<i64>,
+        message_id: Option<MessageId>, created_at: i64, finished_at: Option<i64>,
     }
 }
 
@@ -54,7 +54,7 @@ impl Tx<'_> {
     }
 
     /// An analysis by its id.
-    pub fn analysis(&self, id: i64) -> Result<Option<AnalysisRow>> {
+    pub fn analysis(&self, id: AnalysisId) -> Result<Option<AnalysisRow>> {
         self.first(
             "analyses",
             "SELECT * FROM analyses WHERE id = ?1",
@@ -64,7 +64,7 @@ impl Tx<'_> {
     }
 
     /// Starts an analysis (a failed one of the same game and level starts afresh); its id.
-    pub fn start_analysis(&self, a: &NewAnalysis, now: i64) -> Result<i64> {
+    pub fn start_analysis(&self, a: &NewAnalysis, now: i64) -> Result<AnalysisId> {
         self.exec(
             "DELETE FROM analyses WHERE game_id = ?1 AND level = ?2 AND status = 'failed'",
             params![a.game_id, a.level],
@@ -82,10 +82,11 @@ impl Tx<'_> {
                 now
             ],
         )
+        .map(AnalysisId)
     }
 
     /// Records the outbox id of an analysis's progress message.
-    pub fn set_analysis_message(&self, id: i64, message_id: i64) -> Result<()> {
+    pub fn set_analysis_message(&self, id: AnalysisId, message_id: MessageId) -> Result<()> {
         self.exec(
             "UPDATE analyses SET message_id = ?2 WHERE id = ?1",
             params![id, message_id],
@@ -137,7 +138,7 @@ impl Tx<'_> {
 
     /// Records the positions searched of a running analysis, if more than recorded; whether
     /// it changed anything.
-    pub fn analysis_progress(&self, id: i64, done: u32) -> Result<bool> {
+    pub fn analysis_progress(&self, id: AnalysisId, done: u32) -> Result<bool> {
         Ok(self.exec(
             "UPDATE analyses SET done = ?2 WHERE id = ?1 AND status = 'running' AND done < ?2",
             params![id, done],
@@ -148,7 +149,7 @@ impl Tx<'_> {
     /// it was not running (finished already).
     pub fn finish_analysis(
         &self,
-        id: i64,
+        id: AnalysisId,
         status: AnalysisStatus,
         result: Option<&str>,
         now: i64,

@@ -1,7 +1,7 @@
 //! The moderators' audit log: every moderator action, per server.
 
 use super::db::{Result, Tx};
-use super::ids::{ServerId, UserId};
+use super::ids::{AuditId, ServerId, UserId};
 use rusqlite::params;
 
 row! {
@@ -13,7 +13,7 @@ row! {
     /// version 12); `created_at`: when (ms).
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct AuditRow {
-        id: i64, server_id: ServerId, moderator_id: UserId, action: String, subject: String,
+        id: AuditId, server_id: ServerId, moderator_id: UserId, action: String, subject: String,
         detail: String, created_at: i64,
     }
 }
@@ -28,12 +28,13 @@ impl Tx<'_> {
         subject: &str,
         detail: &str,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<AuditId> {
         self.insert(
             "INSERT INTO audit (server_id, moderator_id, action, subject, detail, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![server_id, moderator_id, action, subject, detail, now],
         )
+        .map(AuditId)
     }
 
     /// A server's latest moderator actions, newest first.

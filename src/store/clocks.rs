@@ -11,7 +11,7 @@ row! {
     /// it ends (ms).
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct VacationRow {
-        id: i64, user_id: UserId, start_at: i64, end_at: i64,
+        id: VacationId, user_id: UserId, start_at: i64, end_at: i64,
     }
 }
 
@@ -109,7 +109,7 @@ impl Tx<'_> {
     }
 
     /// Ends a vacation at `end` (earlier than planned).
-    pub fn end_vacation(&self, id: i64, end: i64) -> Result<()> {
+    pub fn end_vacation(&self, id: VacationId, end: i64) -> Result<()> {
         self.exec(
             "UPDATE vacations SET end_at = ?2 WHERE id = ?1",
             params![id, end],

@@ -3,7 +3,8 @@
 //! name. The domain modules add their methods to [`Tx`].
 
 use super::ids::{
-    ChallengeId, ChannelId, GameId, MatchId, PairingId, ServerId, TournamentId, UserId,
+    AnalysisId, AuditId, ChallengeId, ChannelId, GameId, MatchId, MessageId, PairingId, ServerId,
+    TournamentId, UserId, VacationId,
 };
 use rusqlite::types::FromSql;
 use rusqlite::{Connection, ErrorCode, OpenFlags, Params, Row, TransactionBehavior};
@@ -868,6 +869,7 @@ macro_rules! plain_fields {
     )*};
 }
 plain_fields!(i64, i32, u32, u8, bool, f64, String, Vec<u8>);
+plain_fields!(MessageId, AnalysisId, VacationId, AuditId);
 plain_fields!(
     GameId,
     TournamentId,

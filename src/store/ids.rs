@@ -1,7 +1,8 @@
 //! Typed ids: a game's, a tournament's or a user's id is its own type, so one cannot be passed
 //! where another is meant.
 //!
-//! The numbered ids ([`GameId`], [`TournamentId`], [`ChallengeId`], [`MatchId`], [`PairingId`])
+//! The numbered ids ([`GameId`], [`TournamentId`], [`ChallengeId`], [`MatchId`], [`PairingId`],
+//! [`MessageId`], [`AnalysisId`], [`VacationId`], [`AuditId`])
 //! are the integer primary keys of their tables. The named ids ([`UserId`], [`ServerId`],
 //! [`ChannelId`]) are Discord snowflakes as text, or the console's names; the store keeps them as
 //! text. Every id reads and writes its column directly (`ToSql`/`FromSql`) and prints as the value
@@ -62,6 +63,14 @@ number_ids! {
     MatchId;
     /// A tournament pairing's id (the key of `pairings`): one game or match of a round.
     PairingId;
+    /// An owed message's id (the key of `outbox`), also the platform's idempotency key.
+    MessageId;
+    /// An analysis's id (the key of `analyses`).
+    AnalysisId;
+    /// A vacation's id (the key of `vacations`).
+    VacationId;
+    /// A moderator action's id (the key of `audit_log`).
+    AuditId;
 }
 
 /// Tournament, challenge, match and pairing ids print as their number.
@@ -74,7 +83,16 @@ macro_rules! plain_display {
         }
     )*};
 }
-plain_display!(TournamentId, ChallengeId, MatchId, PairingId);
+plain_display!(
+    TournamentId,
+    ChallengeId,
+    MatchId,
+    PairingId,
+    MessageId,
+    AnalysisId,
+    VacationId,
+    AuditId
+);
 
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

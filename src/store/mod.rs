@@ -112,7 +112,10 @@ pub use games::{
     DrawOfferRow, GameId, GameRow, GameStatus, MoveRow, NewGame, ParseGameIdError, Seat,
     TakebackRow, AI_LEVELS, AI_USER_ID,
 };
-pub use ids::{ChallengeId, ChannelId, MatchId, PairingId, ServerId, TournamentId, UserId};
+pub use ids::{
+    AnalysisId, AuditId, ChallengeId, ChannelId, MatchId, MessageId, PairingId, ServerId,
+    TournamentId, UserId, VacationId,
+};
 pub use matches::MatchRow;
 pub use outbox::{EditTarget, NewMessage, OutboxRow};
 pub use ratings::{RatingChangeRow, RatingRow};

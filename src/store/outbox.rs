@@ -2,7 +2,7 @@
 //! causes it, kept until the platform accepts it, retried with backoff until then.
 
 use super::db::{Result, Tx};
-use super::ids::{ChannelId, UserId};
+use super::ids::{ChannelId, MessageId, UserId};
 use rusqlite::params;
 
 /// The first retry of a failed delivery comes after this long; each next one waits twice as
@@ -26,7 +26,7 @@ pub struct NewMessage<'a> {
     pub image: Option<(&'a str, &'a [u8])>,
     /// An edit: the outbox id of the message whose text it replaces. It is delivered only
     /// once that message is posted, and a newer edit of the same message supersedes it.
-    pub edits: Option<i64>,
+    pub edits: Option<MessageId>,
 }
 
 row! {
@@ -38,9 +38,9 @@ row! {
     /// so far; `edits`: as in [`NewMessage`].
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct OutboxRow {
-        id: i64, created_at: i64, channel_id: Option<ChannelId>, dm_user_id: Option<UserId>,
+        id: MessageId, created_at: i64, channel_id: Option<ChannelId>, dm_user_id: Option<UserId>,
         answers_command: bool, body: String, image_name: Option<String>, image: Option<Vec<u8>>,
-        attempts: u32, edits: Option<i64>,
+        attempts: u32, edits: Option<MessageId>,
     }
 }
 
@@ -65,7 +65,7 @@ impl Tx<'_> {
     /// Stores a message owed from now on; its id.
     /// An edit supersedes the edits of the same message still owed (only the latest text
     /// needs to reach it).
-    pub fn insert_message(&self, m: &NewMessage, now: i64) -> Result<i64> {
+    pub fn insert_message(&self, m: &NewMessage, now: i64) -> Result<MessageId> {
         if let Some(target) = m.edits {
             self.exec(
                 "UPDATE outbox SET given_up_at = ?2, last_error = 'superseded by a newer edit'
@@ -88,12 +88,13 @@ impl Tx<'_> {
                 m.edits,
             ],
         )
+        .map(MessageId)
     }
 
     /// Records that a message was delivered (its image is no longer kept), with the
     /// platform's id of it when the adapter has one (to edit it later). False if it was
     /// already marked, or given up (a superseded edit).
-    pub fn mark_sent(&self, id: i64, now: i64, platform_id: Option<&str>) -> Result<bool> {
+    pub fn mark_sent(&self, id: MessageId, now: i64, platform_id: Option<&str>) -> Result<bool> {
         Ok(self.exec(
             "UPDATE outbox SET sent_at = ?2, image = NULL, platform_id = ?3
              WHERE id = ?1 AND sent_at IS NULL AND given_up_at IS NULL",
@@ -102,7 +103,7 @@ impl Tx<'_> {
     }
 
     /// Whether the message `id` stands to be edited, and how to find it.
-    pub fn edit_target(&self, id: i64) -> Result<EditTarget> {
+    pub fn edit_target(&self, id: MessageId) -> Result<EditTarget> {
         let row = self.first(
             "outbox",
             "SELECT sent_at, given_up_at, platform_id FROM outbox WHERE id = ?1",
@@ -123,7 +124,7 @@ impl Tx<'_> {
     }
 
     /// Whether an owed edit has been superseded by a newer one (or given up).
-    pub fn is_given_up(&self, id: i64) -> Result<bool> {
+    pub fn is_given_up(&self, id: MessageId) -> Result<bool> {
         Ok(self
             .first(
                 "outbox",
@@ -137,7 +138,7 @@ impl Tx<'_> {
 
     /// Records a failed delivery: the next attempt waits by [`backoff_ms`]; with `give_up` (the
     /// platform refuses it for good) there is none.
-    pub fn mark_failed(&self, id: i64, error: &str, give_up: bool, now: i64) -> Result<()> {
+    pub fn mark_failed(&self, id: MessageId, error: &str, give_up: bool, now: i64) -> Result<()> {
         let attempts: u32 = self
             .first(
                 "outbox",

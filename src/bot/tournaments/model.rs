@@ -416,7 +416,7 @@ pub struct StandingLine {
     /// The player's name.
     pub player: String,
     /// The player's id (a Discord id, a console name).
-    pub id: String,
+    pub id: UserId,
     pub score: f64,
     pub buchholz_cut1: f64,
     pub buchholz: f64,
@@ -449,7 +449,7 @@ pub(crate) fn standing_lines(tx: &Tx, id: TournamentId) -> Outcome<Vec<StandingL
         .map(|s| StandingLine {
             rank: s.rank,
             player: m.names[s.player].clone(),
-            id: m.players[s.player].user_id.to_string(),
+            id: m.players[s.player].user_id.clone(),
             score: s.score.as_f64(),
             buchholz_cut1: s.buchholz_cut1.as_f64(),
             buchholz: s.buchholz.as_f64(),
