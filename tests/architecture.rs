@@ -351,6 +351,7 @@ fn a_planted_cycle_is_found() {
 /// The foundation of the bot core: used by any capability, using none.
 const FOUNDATION: &[&str] = &[
     "reply",
+    "board",
     "buttons",
     "time",
     "text",

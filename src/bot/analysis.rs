@@ -15,6 +15,7 @@
 //! moves, High Kings' king moves), or a mark on the hill of a build or placement (Sacred Hill,
 //! and High Kings' first six turns). A pass is not drawn.
 
+use super::board::Board;
 use super::info::server_game;
 use super::outbox;
 use super::reply::{Attachment, Ctx, Reply};
@@ -407,8 +408,9 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
                 Frame::new(n.clone(), played.last().copied()).with_annotations(marks, arrows);
             outs.push(Out {
                 reply,
-                board: Some((
+                board: Some(Board::new(
                     pos,
+                    played.clone(),
                     frame,
                     format!("analysis-{}-move-{}.png", game.id.0, worst.ply),
                 )),

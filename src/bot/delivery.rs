@@ -7,6 +7,7 @@ use super::session::Bot;
 use crate::store::ChannelId;
 use crate::store::EditTarget;
 use crate::store::MessageId;
+use crate::store::StoreError;
 
 /// A message a command owes is sent by that command's own delivery first; the retry loop
 /// leaves it alone for this long.
@@ -116,7 +117,8 @@ impl Bot {
         rows.into_iter()
             .filter_map(|row| {
                 let id = row.id;
-                match reply_of(row) {
+                // Read under the lock; drawn after it is released.
+                match reply_of(row).and_then(|r| self.drawn(r)) {
                     Ok(r) => Some(r),
                     Err(e) => {
                         let e = e.to_string();
@@ -127,6 +129,26 @@ impl Bot {
                 }
             })
             .collect()
+    }
+
+    /// An owed reply with its board drawn from what it stores (nothing to do for one without a
+    /// board, or one stored with its picture).
+    fn drawn(&self, mut reply: Reply) -> Result<Reply, StoreError> {
+        let Some(spec) = &reply.board else {
+            return Ok(reply);
+        };
+        let image = spec.image();
+        if reply.board_text.is_some() && (reply.image.is_some() || !image) {
+            return Ok(reply);
+        }
+        let board = spec.board().map_err(|e| {
+            let id = reply.outbox.map_or(0, |id| id.0);
+            StoreError::Corrupt(format!(
+                "outbox message {id}: its board cannot be drawn: {e}"
+            ))
+        })?;
+        reply.draw(&board, image);
+        Ok(reply)
     }
 
     /// How many messages are still owed.

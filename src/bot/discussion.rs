@@ -2,6 +2,7 @@
 //! `/position`), and `/position`, a board drawn from a pasted record or move list without
 //! creating a game.
 
+use super::board::Board;
 use super::play::said;
 use super::reply::{escape_markdown, Ctx};
 use super::session::{Bot, Fail, Out, Outcome};
@@ -170,8 +171,9 @@ fn position_out(
     let last = upto.checked_sub(1).map(|i| game.moves[i]);
     Out {
         reply,
-        board: Some((
+        board: Some(Board::new(
             pos.clone(),
+            game.moves[..upto].to_vec(),
             notes.frame(Frame::new(names, last)),
             format!("position-ply-{upto}.png"),
         )),

@@ -1,5 +1,6 @@
 //! Commands that only look: board, record, status, games, rules, help; and move autocomplete.
 
+use super::board::Board;
 use super::discussion::read_notes;
 use super::reply::{code_block, escape_markdown, Ctx, Part, Reply};
 use super::session::{load_active, load_game, names, replay, time_left, Bot, Fail, Out, Outcome};
@@ -181,8 +182,9 @@ fn board_of(
     }
     Ok(vec![Out {
         reply: b.build(),
-        board: Some((
+        board: Some(Board::new(
             pos,
+            played.clone(),
             notes.frame(Frame::new(n, played.last().copied())),
             format!("game-{}-ply-{upto}.png", game.id.0),
         )),

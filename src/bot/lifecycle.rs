@@ -8,7 +8,8 @@
 //! The announcement's own steps live here too: the result line ([`result_line`]) and the
 //! players pinged under it ([`players_pinged`]).
 
-use super::session::{Announcement, Board, EndCause, GameEnded, Loaded, Out, Outcome, Session};
+use super::board::Board;
+use super::session::{Announcement, EndCause, GameEnded, Loaded, Out, Outcome, Session};
 use super::text::{self, Builder};
 use crate::render::Frame;
 
@@ -49,8 +50,9 @@ pub(crate) fn decided(
     reason: EndCause,
     text: Builder,
 ) -> Outcome<Vec<Out>> {
-    let board = (
+    let board = Board::new(
         l.pos.clone(),
+        l.played()?,
         Frame::new(l.names.clone(), None).with_result(o),
         format!("game-{}-final.png", l.game.id.0),
     );

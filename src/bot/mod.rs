@@ -32,6 +32,7 @@
 mod ai_games;
 mod analysis;
 mod archive;
+mod board;
 pub mod buttons;
 mod clocks;
 pub mod commands;
@@ -59,6 +60,7 @@ mod tournaments;
 pub use crate::store::EditTarget;
 pub use ai_games::{AiTurn, DEFAULT_AI_LEVEL};
 pub use analysis::{AnalysisJob, DEFAULT_ANALYSIS_LEVEL};
+pub use board::BoardSpec;
 pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
 pub use draws::DrawAnswer;

@@ -1,6 +1,7 @@
 //! Replies as owed messages: how a reply is stored in the outbox (in the transaction of the
 //! change that owes it) and read back for delivery.
 
+use super::board::BoardSpec;
 use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire, ThreadRequest};
 use crate::store::MessageId;
 use crate::store::{ChannelId, UserId};
@@ -22,6 +23,10 @@ struct Body {
     /// The earlier message whose buttons are spent.
     #[serde(default)]
     retire: Option<Retire>,
+    /// The board it shows, drawn when it is delivered (messages owed before boards were stored
+    /// this way carry their picture in the row instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    board: Option<BoardSpec>,
     /// The thread to open for it (a tournament game's).
     #[serde(default)]
     thread: Option<ThreadRequest>,
@@ -42,6 +47,7 @@ pub(crate) fn owe(
         board_text: reply.board_text.clone(),
         archive_channel: reply.archive_channel.clone(),
         retire: reply.retire.clone(),
+        board: reply.board.clone(),
         thread: reply.thread.clone(),
     })
     .map_err(|e| StoreError::Corrupt(format!("a reply cannot be stored: {e}")))?;
@@ -78,6 +84,7 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
             (Some(filename), Some(bytes)) => Some(Attachment { filename, bytes }),
             _ => None,
         },
+        board: body.board,
         mentions: body.mentions,
         ephemeral: false,
         buttons: body.buttons,

@@ -1,6 +1,7 @@
 //! Playing: moves (with forced passes played for the player), resigning, aborting and
 //! takebacks.
 
+use super::board::Board;
 use super::buttons::Press;
 use super::clocks::{expire_if_due, record_clock_left, restore_turn};
 use super::lifecycle::{self, aborted};
@@ -193,8 +194,9 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
     reply.retire = closed;
     Ok(vec![Out {
         reply,
-        board: Some((
+        board: Some(Board::new(
             pos,
+            played.clone(),
             Frame::new(l.names.clone(), played.last().copied()),
             format!("game-{}-ply-{}.png", l.game.id.0, req.ply),
         )),
@@ -255,8 +257,9 @@ fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
     let (_, played) = replay(&l.game, &l.moves, Some(ply as usize))?;
     Ok(vec![Out {
         reply,
-        board: Some((
+        board: Some(Board::new(
             after.pos,
+            played.clone(),
             Frame::new(l.names.clone(), played.last().copied()),
             format!("game-{}-ply-{}.png", l.game.id.0, ply),
         )),
@@ -332,7 +335,9 @@ pub(crate) fn play_checked(
     mv: Move,
 ) -> Outcome<Vec<Out>> {
     let (tx, now) = (s.tx, s.now);
+    let mut played = l.played()?;
     l.pos.play_unchecked(mv);
+    played.push(mv);
     let mut ply = l.moves.len() as u32;
     tx.insert_move(
         l.game.id,
@@ -355,6 +360,7 @@ pub(crate) fn play_checked(
     let mut last = mv;
     while l.pos.outcome().is_none() && l.pos.legal_moves().as_slice() == [Move::Pass] {
         l.pos.play_unchecked(Move::Pass);
+        played.push(Move::Pass);
         ply += 1;
         tx.insert_move(
             l.game.id,
@@ -371,7 +377,7 @@ pub(crate) fn play_checked(
         }
     }
     let (b, closed) = lapse_draw_offer(&l, b, lapsed, mover, false);
-    let mut outs = after_move(s, &l, b, last)?;
+    let mut outs = after_move(s, &l, b, last, played)?;
     if let Some(first) = outs.first_mut() {
         first.reply.retire = first.reply.retire.take().or(closed);
     }
@@ -380,10 +386,17 @@ pub(crate) fn play_checked(
 
 /// Finishes the reply to a move: the end of the game (and the match), or a prompt to the
 /// player on move.
-fn after_move(s: &Session, l: &Loaded, b: Builder, last: Move) -> Outcome<Vec<Out>> {
+fn after_move(
+    s: &Session,
+    l: &Loaded,
+    b: Builder,
+    last: Move,
+    played: Vec<Move>,
+) -> Outcome<Vec<Out>> {
     let (tx, now) = (s.tx, s.now);
-    let board = (
+    let board = Board::new(
         l.pos.clone(),
+        played,
         Frame::new(l.names.clone(), Some(last)),
         format!("game-{}-ply-{}.png", l.game.id.0, l.pos.ply()),
     );

@@ -1,6 +1,7 @@
 //! What goes in and out of the bot core: who sent a command and where ([`Ctx`]), and the
 //! messages that come back ([`Reply`]).
 
+use super::board::{Board, BoardSpec};
 use crate::store::{ChannelId, MessageId, ServerId, UserId};
 
 /// A user as the platform names them.
@@ -166,6 +167,8 @@ pub struct Document {
 pub struct Reply {
     pub parts: Vec<Part>,
     pub image: Option<Attachment>,
+    /// The board it shows, as stored to draw it (`image` and `board_text` are drawn from it).
+    pub board: Option<BoardSpec>,
     /// Exactly the users this message may ping.
     pub mentions: Vec<UserId>,
     /// Only the user who sent the command sees it.
@@ -315,6 +318,21 @@ fn write_parts(
         }
     }
     s
+}
+
+impl Reply {
+    /// Shows `board` on this reply: the text board, and the picture when `image`; `board` keeps
+    /// what was drawn, to draw it again from the outbox.
+    pub(crate) fn draw(&mut self, board: &Board, image: bool) {
+        self.board = Some(board.spec(image));
+        self.board_text = Some(board.text());
+        if image {
+            self.image = Some(Attachment {
+                filename: board.filename.clone(),
+                bytes: board.png(),
+            });
+        }
+    }
 }
 
 impl Reply {

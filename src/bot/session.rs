@@ -3,14 +3,15 @@
 //! the game lifecycle shared by lobby, play, clocks and matches: creating a game, starting a
 //! turn (with its clock), announcing a start.
 
+use super::board::Board;
 use super::outbox;
-use super::reply::{escape_markdown, Attachment, Ctx, Reply};
+use super::reply::{escape_markdown, Ctx, Reply};
 use super::text::{self, Builder};
 use super::time::{date_text, left_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
 use crate::game::{BySide, Side};
 use crate::game::{EndReason, GameOptions, Move, Position, Scoring, Variant};
-use crate::render::{self, Frame};
+use crate::render::Frame;
 use crate::store::MatchId;
 use crate::store::{ChannelId, ServerId, UserId};
 use crate::store::{
@@ -39,7 +40,7 @@ pub(crate) type Outcome<T> = Result<T, Fail>;
 /// A reply whose board image is drawn after the transaction commits.
 pub(crate) struct Out {
     pub reply: Reply,
-    pub board: Option<(Position, Frame, String)>,
+    pub board: Option<Board>,
 }
 
 impl Out {
@@ -142,9 +143,6 @@ pub(crate) struct GameEnded<'a> {
     pub outcome: Option<&'a crate::game::Outcome>,
     pub reason: EndCause,
 }
-
-/// The board of an announcement: the position, what is drawn with it, the file name.
-pub(crate) type Board = (Position, Frame, String);
 
 /// The message announcing a game's end, as the subscribers of [`GameEnded`] build it: its text
 /// (each appends to it in turn), its board, the message it retires, and what follows it.
@@ -383,19 +381,31 @@ impl Bot {
         now: i64,
         f: impl FnOnce(&Tx, i64) -> Outcome<Vec<Out>>,
     ) -> Outcome<Vec<Reply>> {
-        self.store().write(|tx| {
-            let outs = f(tx, now)?;
-            let mut replies = Vec::with_capacity(outs.len());
-            for out in outs {
-                let mut reply = self.finish(out);
-                // (A reply the change owed itself, to link to it, carries its id already.)
-                if !reply.ephemeral && reply.outbox.is_none() {
-                    reply.outbox = Some(outbox::owe(tx, origin, &reply, now)?);
+        let drawn = self
+            .store()
+            .write(|tx| -> Outcome<Vec<(Reply, Option<Board>)>> {
+                let outs = f(tx, now)?;
+                let mut replies = Vec::with_capacity(outs.len());
+                for Out { mut reply, board } in outs {
+                    // Stored with what to draw; the picture is drawn once the lock is released.
+                    reply.board = board.as_ref().map(|b| b.spec(self.images));
+                    // (A reply the change owed itself, to link to it, carries its id already.)
+                    if !reply.ephemeral && reply.outbox.is_none() {
+                        reply.outbox = Some(outbox::owe(tx, origin, &reply, now)?);
+                    }
+                    replies.push((reply, board));
                 }
-                replies.push(reply);
-            }
-            Ok(replies)
-        })
+                Ok(replies)
+            })?;
+        Ok(drawn
+            .into_iter()
+            .map(|(mut reply, board)| {
+                if let Some(board) = board {
+                    reply.draw(&board, self.images);
+                }
+                reply
+            })
+            .collect())
     }
 
     /// Runs `f` in one read transaction (a consistent snapshot).
@@ -409,17 +419,11 @@ impl Bot {
         rng.next_u64() & 1 == 1
     }
 
-    /// Draws the board image of an outgoing reply, if it has one.
+    /// Draws the board of an outgoing reply, if it has one (outside any transaction).
     pub(crate) fn finish(&self, out: Out) -> Reply {
         let mut reply = out.reply;
-        if let Some((pos, frame, name)) = out.board {
-            reply.board_text = Some(render::text::board(&pos));
-            if self.images {
-                reply.image = Some(Attachment {
-                    filename: name,
-                    bytes: render::board_png(&pos, &frame),
-                });
-            }
+        if let Some(board) = out.board {
+            reply.draw(&board, self.images);
         }
         reply
     }
@@ -451,6 +455,13 @@ pub(crate) struct Loaded {
     pub moves: Vec<MoveRow>,
     pub pos: Position,
     pub names: BySide<String>,
+}
+
+impl Loaded {
+    /// The stored moves, read as moves (they reach `pos`).
+    pub fn played(&self) -> Outcome<Vec<Move>> {
+        Ok(replay(&self.game, &self.moves, None)?.1)
+    }
 }
 
 pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
@@ -608,8 +619,9 @@ pub(crate) fn game_start(game: &GameRow, names: &BySide<String>, why_first: &str
             .text(" is thinking…");
         return Out {
             reply: b.build(),
-            board: Some((
+            board: Some(Board::new(
                 pos,
+                Vec::new(),
                 Frame::new(names.clone(), None),
                 format!("game-{}-start.png", game.id.0),
             )),
@@ -622,8 +634,9 @@ pub(crate) fn game_start(game: &GameRow, names: &BySide<String>, why_first: &str
     ));
     Out {
         reply: b.build(),
-        board: Some((
+        board: Some(Board::new(
             pos,
+            Vec::new(),
             Frame::new(names.clone(), None),
             format!("game-{}-start.png", game.id.0),
         )),

@@ -388,17 +388,34 @@ pub fn service(seconds: f64, stored: usize) -> anyhow::Result<Vec<serde_json::Va
     let mut out = Vec::new();
     let mut bot = Some(Bot::new(store, Arc::new(SystemClock), 1).with_images(false));
     crate::render::warm_up();
-    for images in [false, true] {
+    // Boards are drawn outside the store's lock, so with images a second thread moves while
+    // the first draws: `threads` players move at once, each in games of their own.
+    for (images, threads) in [(false, 1), (true, 1), (true, 2)] {
         let b = bot.take().expect("bot").with_images(images);
         let t = Instant::now();
-        let (mut lat, refused) = drive(&b, seconds, if images { "img" } else { "txt" });
+        let runs: Vec<(Vec<f64>, usize)> = std::thread::scope(|scope| {
+            let b = &b;
+            let workers: Vec<_> = (0..threads)
+                .map(|i| {
+                    let tag = format!("{}{threads}-{i}", if images { "img" } else { "txt" });
+                    scope.spawn(move || drive(b, seconds, &tag))
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().expect("a benchmark thread panicked"))
+                .collect()
+        });
+        let refused: usize = runs.iter().map(|r| r.1).sum();
         anyhow::ensure!(refused == 0, "{refused} benchmark moves were refused");
+        let mut lat: Vec<f64> = runs.into_iter().flat_map(|r| r.0).collect();
         let secs = t.elapsed().as_secs_f64();
         lat.sort_by(f64::total_cmp);
         let pct = |p: f64| lat[((lat.len() as f64 - 1.0) * p).round() as usize];
         out.push(json!({
             "bench": "service",
             "images": images,
+            "threads": threads,
             "stored_games": stored,
             "seed_s": (seed_s * 100.0).round() / 100.0,
             "moves": lat.len(),

@@ -11,7 +11,7 @@ pub struct Cell {
 }
 
 /// What to draw besides the position itself.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Frame {
     /// The players' display names in seat order (Red or the attackers first).
     pub names: [String; 2],
