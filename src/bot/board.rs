@@ -2,11 +2,11 @@
 //!
 //! A message that shows a board ([`Board`]) owes no image bytes: it is stored with what to draw
 //! ([`BoardSpec`]: the game's options, the moves from the start, the names, the highlighted last
-//! move, a result, marks and arrows, the file name, whether it has a picture). The picture is
-//! drawn after the change that owes it commits, outside the store's lock, from the position in
-//! memory ([`crate::bot::Reply`]'s `draw`); a message read back from the outbox (after a
-//! restart) is drawn from its spec, which rebuilds the same position and frame, so the bytes are
-//! the same.
+//! move, a result, marks and arrows, the file name). The picture is drawn after the change that
+//! owes it commits, outside the store's lock, from the position in memory
+//! ([`crate::bot::Reply`]'s `draw`); a message read back from the outbox (after a restart) is
+//! drawn from its spec, which rebuilds the same position and frame, so the bytes are the same.
+//! A message without a picture (images off) stores only its text board, as before.
 
 use crate::game::{
     notation, BySide, EndReason, GameOptions, Move, Outcome, Points, Position, Scoring, Side,
@@ -34,8 +34,8 @@ impl Board {
         }
     }
 
-    /// What to store to draw this board again (`image`: with its picture, or as text only).
-    pub fn spec(&self, image: bool) -> BoardSpec {
+    /// What to store to draw this board's picture again.
+    pub fn spec(&self) -> BoardSpec {
         let options = self.pos.options();
         let last = self.frame.last_move;
         debug_assert!(last.is_none() || last == self.moves.last().copied());
@@ -55,7 +55,6 @@ impl Board {
                 .map(|(a, b)| [[a.col, a.row], [b.col, b.row]])
                 .collect(),
             filename: self.filename.clone(),
-            image,
         }
     }
 
@@ -85,8 +84,6 @@ pub struct BoardSpec {
     marks: Vec<[u8; 2]>,
     arrows: Vec<[[u8; 2]; 2]>,
     filename: String,
-    /// Whether the message shows the picture (drawn when it is delivered), or the text only.
-    image: bool,
 }
 
 /// The stored form of a result drawn on a board (a resignation, a timeout).
@@ -121,11 +118,6 @@ impl ResultSpec {
 }
 
 impl BoardSpec {
-    /// Whether the message shows the board's picture.
-    pub(crate) fn image(&self) -> bool {
-        self.image
-    }
-
     /// The board again: its position rebuilt by replaying the moves.
     pub(crate) fn board(&self) -> Result<Board, String> {
         let variant: Variant = self
@@ -191,9 +183,7 @@ mod tests {
         )
         .with_result(forfeit(&pos, Side::Attackers, EndReason::Resigned));
         let board = Board::new(pos, moves, frame, "game-1-ply-6.png".into());
-        let spec = board.spec(true);
-        assert!(spec.image() && !board.spec(false).image());
-        let again = spec.board().unwrap();
+        let again = board.spec().board().unwrap();
         assert_eq!(again.frame, board.frame);
         assert_eq!(again.moves, board.moves);
         assert_eq!(again.png(), board.png());

@@ -214,6 +214,7 @@ pub(crate) fn expire_if_due(s: &Session, l: &Loaded) -> Outcome<Option<Vec<Out>>
             game,
             moves: l.moves.clone(),
             pos: l.pos.clone(),
+            played: l.played.clone(),
             names: l.names.clone(),
         };
         (&forfeited, " before a first move: a forfeit")

@@ -131,14 +131,13 @@ impl Bot {
             .collect()
     }
 
-    /// An owed reply with its board drawn from what it stores (nothing to do for one without a
-    /// board, or one stored with its picture).
+    /// An owed reply with its board's picture drawn from what it stores (nothing to do for one
+    /// without a picture, or one stored with its bytes).
     fn drawn(&self, mut reply: Reply) -> Result<Reply, StoreError> {
         let Some(spec) = &reply.board else {
             return Ok(reply);
         };
-        let image = spec.image();
-        if reply.board_text.is_some() && (reply.image.is_some() || !image) {
+        if reply.image.is_some() {
             return Ok(reply);
         }
         let board = spec.board().map_err(|e| {
@@ -147,7 +146,7 @@ impl Bot {
                 "outbox message {id}: its board cannot be drawn: {e}"
             ))
         })?;
-        reply.draw(&board, image);
+        reply.draw(&board, true);
         Ok(reply)
     }
 

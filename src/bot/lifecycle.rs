@@ -52,7 +52,7 @@ pub(crate) fn decided(
 ) -> Outcome<Vec<Out>> {
     let board = Board::new(
         l.pos.clone(),
-        l.played()?,
+        l.played.clone(),
         Frame::new(l.names.clone(), None).with_result(o),
         format!("game-{}-final.png", l.game.id.0),
     );

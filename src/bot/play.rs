@@ -335,9 +335,8 @@ pub(crate) fn play_checked(
     mv: Move,
 ) -> Outcome<Vec<Out>> {
     let (tx, now) = (s.tx, s.now);
-    let mut played = l.played()?;
     l.pos.play_unchecked(mv);
-    played.push(mv);
+    l.played.push(mv);
     let mut ply = l.moves.len() as u32;
     tx.insert_move(
         l.game.id,
@@ -360,7 +359,7 @@ pub(crate) fn play_checked(
     let mut last = mv;
     while l.pos.outcome().is_none() && l.pos.legal_moves().as_slice() == [Move::Pass] {
         l.pos.play_unchecked(Move::Pass);
-        played.push(Move::Pass);
+        l.played.push(Move::Pass);
         ply += 1;
         tx.insert_move(
             l.game.id,
@@ -377,7 +376,7 @@ pub(crate) fn play_checked(
         }
     }
     let (b, closed) = lapse_draw_offer(&l, b, lapsed, mover, false);
-    let mut outs = after_move(s, &l, b, last, played)?;
+    let mut outs = after_move(s, &l, b, last)?;
     if let Some(first) = outs.first_mut() {
         first.reply.retire = first.reply.retire.take().or(closed);
     }
@@ -386,17 +385,11 @@ pub(crate) fn play_checked(
 
 /// Finishes the reply to a move: the end of the game (and the match), or a prompt to the
 /// player on move.
-fn after_move(
-    s: &Session,
-    l: &Loaded,
-    b: Builder,
-    last: Move,
-    played: Vec<Move>,
-) -> Outcome<Vec<Out>> {
+fn after_move(s: &Session, l: &Loaded, b: Builder, last: Move) -> Outcome<Vec<Out>> {
     let (tx, now) = (s.tx, s.now);
     let board = Board::new(
         l.pos.clone(),
-        played,
+        l.played.clone(),
         Frame::new(l.names.clone(), Some(last)),
         format!("game-{}-ply-{}.png", l.game.id.0, l.pos.ply()),
     );

@@ -321,17 +321,22 @@ fn write_parts(
 }
 
 impl Reply {
-    /// Shows `board` on this reply: the text board, and the picture when `image`; `board` keeps
-    /// what was drawn, to draw it again from the outbox.
+    /// Shows `board` on this reply: the text board, and when `image` the picture, with what
+    /// to draw it again from the outbox.
     pub(crate) fn draw(&mut self, board: &Board, image: bool) {
-        self.board = Some(board.spec(image));
         self.board_text = Some(board.text());
         if image {
-            self.image = Some(Attachment {
-                filename: board.filename.clone(),
-                bytes: board.png(),
-            });
+            self.board = Some(board.spec());
+            self.draw_picture(board);
         }
+    }
+
+    /// Puts the picture of `board` on this reply (its text board and spec are there already).
+    pub(crate) fn draw_picture(&mut self, board: &Board) {
+        self.image = Some(Attachment {
+            filename: board.filename.clone(),
+            bytes: board.png(),
+        });
     }
 }
 

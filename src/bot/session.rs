@@ -387,8 +387,12 @@ impl Bot {
                 let outs = f(tx, now)?;
                 let mut replies = Vec::with_capacity(outs.len());
                 for Out { mut reply, board } in outs {
-                    // Stored with what to draw; the picture is drawn once the lock is released.
-                    reply.board = board.as_ref().map(|b| b.spec(self.images));
+                    // Stored with its text board and what to draw; the picture is drawn once
+                    // the lock is released.
+                    if let Some(b) = &board {
+                        reply.board_text = Some(b.text());
+                        reply.board = self.images.then(|| b.spec());
+                    }
                     // (A reply the change owed itself, to link to it, carries its id already.)
                     if !reply.ephemeral && reply.outbox.is_none() {
                         reply.outbox = Some(outbox::owe(tx, origin, &reply, now)?);
@@ -400,8 +404,8 @@ impl Bot {
         Ok(drawn
             .into_iter()
             .map(|(mut reply, board)| {
-                if let Some(board) = board {
-                    reply.draw(&board, self.images);
+                if let (Some(board), true) = (board, self.images) {
+                    reply.draw_picture(&board);
                 }
                 reply
             })
@@ -454,14 +458,9 @@ pub(crate) struct Loaded {
     pub game: GameRow,
     pub moves: Vec<MoveRow>,
     pub pos: Position,
+    /// The moves that reach `pos`, from the start.
+    pub played: Vec<Move>,
     pub names: BySide<String>,
-}
-
-impl Loaded {
-    /// The stored moves, read as moves (they reach `pos`).
-    pub fn played(&self) -> Outcome<Vec<Move>> {
-        Ok(replay(&self.game, &self.moves, None)?.1)
-    }
 }
 
 pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
@@ -511,12 +510,13 @@ fn spent_button(tx: &Tx, ctx: &Ctx, id: GameId) -> Outcome<String> {
 /// A stored game with its moves, position and player names.
 pub(crate) fn load_game(tx: &Tx, game: GameRow) -> Outcome<Loaded> {
     let moves = tx.moves(game.id)?;
-    let (pos, _) = replay(&game, &moves, None)?;
+    let (pos, played) = replay(&game, &moves, None)?;
     let names = names(tx, &game)?;
     Ok(Loaded {
         game,
         moves,
         pos,
+        played,
         names,
     })
 }

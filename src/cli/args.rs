@@ -282,6 +282,41 @@ pub(crate) struct RunArgs {
     /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
     #[arg(long)]
     pub(crate) db: Option<std::path::PathBuf>,
+    /// Run only Discord's shards A to B, both included (default: every shard Discord
+    /// recommends). Needs --shard-total.
+    #[arg(long, value_name = "A-B", value_parser = parse_shard_range, requires = "shard_total")]
+    pub(crate) shards: Option<(u32, u32)>,
+    /// How many shards the whole bot runs (with --shards).
+    #[arg(long, value_name = "N", requires = "shards")]
+    pub(crate) shard_total: Option<u32>,
+}
+
+impl RunArgs {
+    /// The shards this process runs, first and last (included), and the total; `None` for all
+    /// that Discord recommends. A range beyond the total is refused.
+    pub(crate) fn shard_range(&self) -> Result<Option<crate::discord::ShardRange>, String> {
+        match (self.shards, self.shard_total) {
+            (Some((first, last)), Some(total)) => {
+                crate::discord::ShardRange::new(first, last, total).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Reads `A-B` (or a single shard `A`), with A <= B.
+pub(crate) fn parse_shard_range(s: &str) -> Result<(u32, u32), String> {
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let n = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{s}' is not a shard range: write it as A-B, e.g. 0-3"))
+    };
+    let (a, b) = (n(a)?, n(b)?);
+    if a > b {
+        return Err(format!("'{s}': the first shard comes after the last"));
+    }
+    Ok((a, b))
 }
 
 #[derive(clap::Args)]

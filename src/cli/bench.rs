@@ -317,6 +317,8 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
     let mut lat = Vec::new();
     let mut refused = 0;
     let mut g = 0u64;
+    // Each driver's own players, so that drivers running at once never share a player.
+    let (red, blue) = (format!("red-{tag}"), format!("blue-{tag}"));
     while t0.elapsed() < budget {
         let variant = Variant::ALL[(g as usize) % Variant::ALL.len()];
         let channel = format!("{tag}-{g}");
@@ -329,9 +331,9 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
             roles: Vec::new(),
         };
         bot.handle(
-            &ctx("red"),
+            &ctx(&red),
             Command::Challenge {
-                opponent: Some(User::new("blue", "blue")),
+                opponent: Some(User::new(blue.as_str(), blue.as_str())),
                 variant,
                 scoring: None,
                 first: Some(FirstChoice::Challenger),
@@ -341,7 +343,7 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
                 thread: None,
             },
         );
-        bot.handle(&ctx("blue"), Command::Accept { challenge: None });
+        bot.handle(&ctx(&blue), Command::Accept { challenge: None });
         let options = GameOptions::with(variant, None, Some(variant.sides()[0])).expect("options");
         let (_, moves) = random_game(options, &mut Rng::new(g));
         let mut pos = Position::new(options);
@@ -355,7 +357,7 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
                 continue; // the bot played it already
             }
             // Tara: the challenger is Red; Ard Rí: the first player is the attackers.
-            let who = if pos.ply() % 2 == 1 { "red" } else { "blue" };
+            let who = if pos.ply() % 2 == 1 { &red } else { &blue };
             let t = Instant::now();
             let r = bot.handle(
                 &ctx(who),

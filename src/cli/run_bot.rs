@@ -43,6 +43,13 @@ pub(crate) fn run_local(args: LocalArgs) -> Result<()> {
 
 pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
     use crate::bot::{Bot, SystemClock};
+    let shards = match args.shard_range() {
+        Ok(s) => s,
+        Err(e) => {
+            say!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let config = match crate::config::Config::load() {
         Ok(c) => c,
         Err(e) => {
@@ -80,6 +87,7 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
         token,
         guild: config.discord_guild_id,
         proxy_url: config.discord_proxy_url,
+        shards,
         ai: config.ai,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()

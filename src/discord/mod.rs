@@ -5,6 +5,7 @@
 mod commands;
 mod redact;
 mod rest;
+mod shards;
 mod split;
 
 use crate::ai_runner::{AiRunner, AiSettings};
@@ -19,6 +20,7 @@ use serenity::all::{
     CreateThread, EditInteractionResponse, EditMessage, EditThread, EventHandler, GatewayIntents,
     GetMessages, GuildId, Http, Interaction, MessageId, Nonce, Permissions, Ready, UserId,
 };
+pub use shards::ShardRange;
 use split::split_content;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -38,6 +40,8 @@ pub struct Settings {
     pub token: String,
     pub guild: Option<u64>,
     pub proxy_url: Option<String>,
+    /// The shards this process runs; `None` for every shard Discord recommends.
+    pub shards: Option<ShardRange>,
     /// How the AI's searches run (time per move, searches at once).
     pub ai: AiSettings,
 }
@@ -86,7 +90,11 @@ pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
         tracing::info!("shutting down");
         shards.shutdown_all().await;
     });
-    client.start_autosharded().await?;
+    match settings.shards {
+        // serenity's range end is the last shard, included.
+        Some(r) => client.start_shard_range(r.first..r.last, r.total).await?,
+        None => client.start_autosharded().await?,
+    }
     Ok(())
 }
 
