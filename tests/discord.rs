@@ -47,6 +47,16 @@ fn spawn_bot_logging(fake: &FakeDiscord, dir: &Path, rust_log: &str) -> BotProce
 /// The bot with these environment variables set over the defaults (the rate limit is off
 /// unless `TARA_BOT_RATE_LIMIT` is given).
 fn spawn_bot_env(fake: &FakeDiscord, dir: &Path, env: &[(&str, &str)]) -> BotProcess {
+    spawn_bot_run(fake, dir, env, &[])
+}
+
+/// The bot with these environment variables and `tara-bot run` arguments.
+fn spawn_bot_run(
+    fake: &FakeDiscord,
+    dir: &Path,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> BotProcess {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -54,6 +64,7 @@ fn spawn_bot_env(fake: &FakeDiscord, dir: &Path, env: &[(&str, &str)]) -> BotPro
         .unwrap();
     let child = Proc::new(env!("CARGO_BIN_EXE_tara-bot"))
         .arg("run")
+        .args(args)
         .current_dir(dir)
         .env("DISCORD_TOKEN", "fake-token")
         .env("DISCORD_PROXY_URL", fake.proxy_url())
@@ -3407,4 +3418,82 @@ async fn a_refused_token_at_start_up_ends_the_bot_with_a_clear_message() {
         "{log}"
     );
     assert!(!log.contains("cannot reach Discord"), "{log}");
+}
+
+/// `tara-bot run --shards A-B --shard-total N`: a process connects only its shards (serenity's
+/// shard range, its end included), so a guild is served by the process running the guild's
+/// shard, `(guild_id >> 22) % N`, and by no other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_runs_only_its_range_of_shards() {
+    let fake = FakeDiscord::start_with_shards(2).await;
+    let ours = (FakeDiscord::GUILD_ID >> 22) % 2;
+    let other = 1 - ours;
+    let (dir, other_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let range = |s: u64| format!("{s}-{s}");
+    let r = range(other);
+    let _elsewhere = spawn_bot_run(
+        &fake,
+        other_dir.path(),
+        &[],
+        &["--shards", &r, "--shard-total", "2"],
+    );
+    assert!(
+        fake.wait_ready_count(1, T).await,
+        "no READY: {}",
+        bot_log(other_dir.path())
+    );
+    let shards = |f: &FakeDiscord| -> Vec<Value> {
+        f.identifies().iter().map(|d| d["shard"].clone()).collect()
+    };
+    assert_eq!(shards(&fake), vec![json!([other, 2])]);
+    // A command in the guild waits: no process runs the guild's shard.
+    let id = fake.slash(ALICE, CH, "rules", json!([])).await;
+    assert!(fake.response(id, Duration::from_secs(3)).await.is_none());
+    // The process of the guild's shard connects it alone and answers the command.
+    let r = range(ours);
+    let _ours = spawn_bot_run(
+        &fake,
+        dir.path(),
+        &[],
+        &["--shards", &r, "--shard-total", "2"],
+    );
+    assert!(
+        fake.wait_ready(T).await,
+        "no READY: {}",
+        bot_log(dir.path())
+    );
+    assert_eq!(shards(&fake), vec![json!([other, 2]), json!([ours, 2])]);
+    let answer = final_answer(&fake, id).await;
+    assert!(answer.content().is_some_and(|c| !c.is_empty()));
+}
+
+/// A shard range beyond the total, or either flag alone, is refused before anything starts.
+#[test]
+fn a_bad_shard_range_is_refused() {
+    let run = |args: &[&str]| {
+        let out = Proc::new(env!("CARGO_BIN_EXE_tara-bot"))
+            .arg("run")
+            .args(args)
+            .env_remove("DISCORD_TOKEN")
+            .env_remove("DISCORD_TOKEN_FILE")
+            .env_remove("TARA_BOT_CONFIG")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, err) = run(&["--shards", "0-2", "--shard-total", "2"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("shards are numbered 0 to 1"), "{err}");
+    let (code, err) = run(&["--shards", "3-1", "--shard-total", "4"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("the first shard comes after the last"),
+        "{err}"
+    );
+    let (code, err) = run(&["--shards", "0-1"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--shard-total"), "{err}");
 }
