@@ -146,7 +146,7 @@ impl Bot {
                 "outbox message {id}: its board cannot be drawn: {e}"
             ))
         })?;
-        reply.draw(&board, true);
+        reply.draw_picture(&board);
         Ok(reply)
     }
 
