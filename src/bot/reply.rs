@@ -321,17 +321,17 @@ fn write_parts(
 }
 
 impl Reply {
-    /// Shows `board` on this reply: the text board, and when `image` the picture, with what
-    /// to draw it again from the outbox.
+    /// Shows `board` on a reply that is not stored: the text board, and when `image` the
+    /// picture. (An owed reply stores its text board and `BoardSpec` in its transaction and gets
+    /// its picture from [`Reply::draw_picture`] after the commit.)
     pub(crate) fn draw(&mut self, board: &Board, image: bool) {
         self.board_text = Some(board.text());
         if image {
-            self.board = Some(board.spec());
             self.draw_picture(board);
         }
     }
 
-    /// Puts the picture of `board` on this reply (its text board and spec are there already).
+    /// Puts the picture of `board` on this reply.
     pub(crate) fn draw_picture(&mut self, board: &Board) {
         self.image = Some(Attachment {
             filename: board.filename.clone(),

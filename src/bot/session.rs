@@ -423,7 +423,7 @@ impl Bot {
         rng.next_u64() & 1 == 1
     }
 
-    /// Draws the board of an outgoing reply, if it has one (outside any transaction).
+    /// Draws the board of a reply that is not owed (a read command's answer), if it has one.
     pub(crate) fn finish(&self, out: Out) -> Reply {
         let mut reply = out.reply;
         if let Some(board) = out.board {
