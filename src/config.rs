@@ -3,7 +3,8 @@
 //! | variable | TOML key | default |
 //! |---|---|---|
 //! | `TARA_BOT_CONFIG` | (the file itself) | `tara-bot.toml` if it exists |
-//! | `TARA_BOT_DB` | `database` | `./tara-bot.db` |
+//! | `TARA_BOT_DATABASE_URL` | (`database`) | none: a `postgres://` URL, over `TARA_BOT_DB` |
+//! | `TARA_BOT_DB` | `database` | `./tara-bot.db` (a file, or a `postgres://` URL) |
 //! | `TARA_BOT_IMAGES` | `images` | `./tara-images` (console only) |
 //! | `DISCORD_TOKEN` / `DISCORD_TOKEN_FILE` | `discord_token_file` | none |
 //! | `DISCORD_GUILD_ID` | `discord_guild_id` | none (global commands) |
@@ -132,7 +133,8 @@ impl Config {
                 searches: ai_searches,
             },
             rate_limit: rate_limit.unwrap_or(true),
-            database: env("TARA_BOT_DB")
+            database: env("TARA_BOT_DATABASE_URL")
+                .or_else(|| env("TARA_BOT_DB"))
                 .map(PathBuf::from)
                 .or(file.database)
                 .unwrap_or_else(|| PathBuf::from("tara-bot.db")),
@@ -255,5 +257,15 @@ mod tests {
             Err(ConfigError::Parse { .. })
         ));
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_database_url_comes_before_the_database_file() {
+        let c = Config::from_sources(env(&[
+            ("TARA_BOT_DB", "env.db"),
+            ("TARA_BOT_DATABASE_URL", "postgres://bot@db/tara"),
+        ]))
+        .unwrap();
+        assert_eq!(c.database, PathBuf::from("postgres://bot@db/tara"));
     }
 }

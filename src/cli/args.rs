@@ -72,6 +72,10 @@ pub(crate) enum Command {
         /// For `pair`: the field sizes, comma-separated.
         #[arg(long, value_delimiter = ',', default_values_t = [100u32, 500, 2000])]
         players: Vec<u32>,
+        /// `bench service`: also measure on this PostgreSQL database (a postgres:// URL), in a
+        /// schema of its own that is dropped afterwards.
+        #[arg(long)]
+        db: Option<String>,
     },
 }
 
@@ -100,23 +104,39 @@ pub(crate) enum TournamentCommand {
 
 #[derive(Subcommand)]
 pub(crate) enum DbCommand {
-    /// Copy the database to FILE with SQLite's online backup API; safe while the bot runs.
+    /// Copy the database to FILE, safe while the bot runs: SQLite's online backup API, or
+    /// pg_dump (custom format) for a PostgreSQL database.
     Backup {
         /// Where to write the copy (refused if it exists, unless --force).
         file: std::path::PathBuf,
         /// Replace FILE if it exists.
         #[arg(long)]
         force: bool,
-        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        /// The database: a file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+        /// TARA_BOT_DB, the config file, or ./tara-bot.db).
         #[arg(long)]
         db: Option<std::path::PathBuf>,
     },
     /// Check the database: SQLite's integrity check, whose file it is and its schema version.
     /// Exit status 0 when tara-bot can use it, 1 otherwise.
     Check {
-        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        /// The database: a file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+        /// TARA_BOT_DB, the config file, or ./tara-bot.db).
         #[arg(long)]
         db: Option<std::path::PathBuf>,
+    },
+    /// Copy every table of one database into another (SQLite file or postgres:// URL, either
+    /// way), verified by row counts and a checksum per table. Stop the bot first.
+    Copy {
+        /// The database to copy (a file or a postgres:// URL).
+        #[arg(long)]
+        from: std::path::PathBuf,
+        /// The database to copy into (a file or a postgres:// URL); it must be empty.
+        #[arg(long)]
+        to: std::path::PathBuf,
+        /// Replace everything in a target that is not empty.
+        #[arg(long)]
+        force: bool,
     },
 }
 

@@ -375,15 +375,51 @@ fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
     (lat, refused)
 }
 
-/// `bench service`: the bot core on a temporary database holding `stored` games.
-pub fn service(seconds: f64, stored: usize) -> anyhow::Result<Vec<serde_json::Value>> {
-    use crate::bot::{Bot, SystemClock};
-    use std::sync::Arc;
+/// `bench service`: the bot core on a temporary database holding `stored` games; with
+/// `postgres` (a URL), on PostgreSQL too, in a schema of its own dropped afterwards. Each line
+/// names its backend.
+pub fn service(
+    seconds: f64,
+    stored: usize,
+    postgres: Option<&str>,
+) -> anyhow::Result<Vec<serde_json::Value>> {
     let dir = std::env::temp_dir().join(format!("tara-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let db = dir.join("bench.db");
     let _ = std::fs::remove_file(&db);
-    let mut store = crate::store::Store::open(&db)?;
+    let mut out = service_on(&db, "sqlite", seconds, stored)?;
+    std::fs::remove_dir_all(&dir).ok();
+    if let Some(url) = postgres {
+        anyhow::ensure!(
+            url.starts_with("postgres://") || url.starts_with("postgresql://"),
+            "--db must be a postgres:// URL for bench service"
+        );
+        let schema = format!("tara_bench_{}", std::process::id());
+        let mut admin = postgres::Client::connect(url, postgres::NoTls)?;
+        admin.batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))?;
+        let join = if url.contains('?') { '&' } else { '?' };
+        let db = std::path::PathBuf::from(format!("{url}{join}options=-csearch_path%3D{schema}"));
+        let measured = service_on(&db, "postgres", seconds, stored);
+        admin.batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))?;
+        out.extend(measured?);
+    }
+    out.push(flood(1000)?);
+    out.push(ai_turns(200)?);
+    Ok(out)
+}
+
+/// `bench service` on one database (`backend` names it in the lines).
+fn service_on(
+    db: &std::path::Path,
+    backend: &str,
+    seconds: f64,
+    stored: usize,
+) -> anyhow::Result<Vec<serde_json::Value>> {
+    use crate::bot::{Bot, SystemClock};
+    use std::sync::Arc;
+    let mut store = crate::store::Store::open(db)?;
     let t = Instant::now();
     seed_games(&mut store, stored, 0)?;
     let seed_s = t.elapsed().as_secs_f64();
@@ -416,6 +452,7 @@ pub fn service(seconds: f64, stored: usize) -> anyhow::Result<Vec<serde_json::Va
         let pct = |p: f64| lat[((lat.len() as f64 - 1.0) * p).round() as usize];
         out.push(json!({
             "bench": "service",
+            "backend": backend,
             "images": images,
             "threads": threads,
             "stored_games": stored,
@@ -428,10 +465,6 @@ pub fn service(seconds: f64, stored: usize) -> anyhow::Result<Vec<serde_json::Va
         }));
         bot = Some(b);
     }
-    drop(bot);
-    std::fs::remove_dir_all(&dir).ok();
-    out.push(flood(1000)?);
-    out.push(ai_turns(200)?);
     Ok(out)
 }
 

@@ -41,7 +41,8 @@ pub fn main() -> ExitCode {
             ms,
             variant,
             players,
-        } => run_bench(what, seconds, games, ms, variant, players),
+            db,
+        } => run_bench(what, seconds, games, ms, variant, players, db),
     }
 }
 
@@ -83,6 +84,7 @@ fn run_bench(
     ms: u64,
     variant: Option<Variant>,
     players: Vec<u32>,
+    db: Option<String>,
 ) -> ExitCode {
     if !(seconds > 0.0 && seconds.is_finite()) {
         say!("error: --seconds must be a positive number");
@@ -122,10 +124,12 @@ fn run_bench(
         }
         BenchTarget::Tournament => return print_lines(bench::tournament(&[16, 32, 64])),
         BenchTarget::Service => {
-            return print_lines(bench::service(seconds, 10_000).and_then(|mut lines| {
-                lines.extend(bench::archive(seconds, 100_000)?);
-                Ok(lines)
-            }))
+            return print_lines(bench::service(seconds, 10_000, db.as_deref()).and_then(
+                |mut lines| {
+                    lines.extend(bench::archive(seconds, 100_000)?);
+                    Ok(lines)
+                },
+            ))
         }
     }
     ExitCode::SUCCESS

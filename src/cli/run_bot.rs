@@ -14,12 +14,12 @@ pub(crate) fn run_local(args: LocalArgs) -> Result<()> {
     init_logging();
     let config = crate::config::Config::load()?;
     let db = args.db.unwrap_or(config.database);
-    let store = crate::store::Store::open(&db)
+    let mut store = crate::store::Store::open(&db)
         .map_err(|e| anyhow::anyhow!(about_file("opening", &db, &e)))?;
     // The binary's own target, as when this was in `src/main.rs`.
     tracing::info!(
         target: "tara_bot",
-        database = %db.display(),
+        database = %crate::store::shown(&db),
         schema = store.schema_version().unwrap_or_default(),
         "database opened and checked"
     );
@@ -73,7 +73,7 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    tracing::info!(target: "tara_bot", database = %db.display(), "database opened and checked");
+    tracing::info!(target: "tara_bot", database = %crate::store::shown(&db), "database opened and checked");
     render::warm_up();
     let bot = std::sync::Arc::new(
         Bot::new(

@@ -28,7 +28,7 @@ pub(crate) fn about_file(
 ) -> String {
     match e {
         crate::store::StoreError::File { .. } => e.to_string(),
-        _ => format!("{doing} the database {}: {e}", db.display()),
+        _ => format!("{doing} the database {}: {e}", crate::store::shown(db)),
     }
 }
 
@@ -130,7 +130,7 @@ pub(crate) fn run_db(command: DbCommand) -> ExitCode {
                         |n: i64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
                     out!(
                         "backed up {} to {}: {}, {}, schema {}, {} bytes",
-                        db.display(),
+                        crate::store::shown(&db),
                         file.display(),
                         count(s.games, "game"),
                         count(s.moves, "move"),
@@ -152,7 +152,7 @@ pub(crate) fn run_db(command: DbCommand) -> ExitCode {
             };
             match crate::store::check(&db) {
                 Ok(report) => {
-                    out!("database: {}", db.display());
+                    out!("database: {}", crate::store::shown(&db));
                     out!("{report}");
                     if report.is_fine() {
                         ExitCode::SUCCESS
@@ -162,6 +162,33 @@ pub(crate) fn run_db(command: DbCommand) -> ExitCode {
                 }
                 Err(e) => {
                     say!("error: {}", about_file("checking", &db, &e));
+                    ExitCode::from(1)
+                }
+            }
+        }
+        DbCommand::Copy { from, to, force } => {
+            if from == to {
+                say!("error: --from and --to name the same database");
+                return ExitCode::from(2);
+            }
+            match crate::store::copy(&from, &to, force) {
+                Ok(summary) => {
+                    out!("{summary}");
+                    let rows: usize = summary.tables.iter().map(|t| t.1).sum();
+                    out!(
+                        "copied {} to {}: {rows} rows in {} tables, each checked by its row count and checksum",
+                        crate::store::shown(&from),
+                        crate::store::shown(&to),
+                        summary.tables.len()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    say!(
+                        "error: copying {} to {}: {e}",
+                        crate::store::shown(&from),
+                        crate::store::shown(&to)
+                    );
                     ExitCode::from(1)
                 }
             }

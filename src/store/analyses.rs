@@ -3,7 +3,7 @@
 
 use super::db::{Result, Tx};
 use super::ids::*;
-use rusqlite::params;
+use super::value::params;
 
 stored_enum! {
     /// Where an analysis stands.
@@ -114,7 +114,7 @@ impl Tx<'_> {
              )
              SELECT waiting.* FROM waiting LEFT JOIN served USING (requested_by)
              ORDER BY turn, COALESCE(last_served, 0), first_id",
-            [],
+            params![],
             AnalysisRow::from_row,
         )
     }

@@ -2,7 +2,7 @@
 
 use super::db::{Result, Tx};
 use super::ids::{AuditId, ServerId, UserId};
-use rusqlite::params;
+use super::value::params;
 
 row! {
     /// One moderator action.

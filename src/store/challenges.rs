@@ -2,8 +2,8 @@
 
 use super::db::{Result, Tx};
 use super::ids::*;
+use super::value::params;
 use crate::game::{Scoring, Variant};
-use rusqlite::params;
 
 stored_enum! {
     /// Who moves first in a challenged game. Values: `Random`: drawn by lot when the challenge
@@ -109,7 +109,7 @@ impl Tx<'_> {
         self.first(
             "challenges",
             "SELECT * FROM challenges WHERE id = ?1",
-            [id],
+            params![id],
             ChallengeRow::from_row,
         )
     }
@@ -169,7 +169,7 @@ impl Tx<'_> {
             "challenges",
             "SELECT * FROM challenges WHERE status = 'open' AND created_at < ?1
              ORDER BY created_at, id",
-            [before],
+            params![before],
             ChallengeRow::from_row,
         )
     }
@@ -179,7 +179,7 @@ impl Tx<'_> {
         self.all(
             "challenges",
             "SELECT * FROM challenges WHERE channel_id = ?1 AND status = 'open' ORDER BY id DESC",
-            [channel_id],
+            params![channel_id],
             ChallengeRow::from_row,
         )
     }

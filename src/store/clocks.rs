@@ -2,7 +2,7 @@
 
 use super::db::{Result, Tx};
 use super::ids::*;
-use rusqlite::params;
+use super::value::params;
 
 row! {
     /// A stored vacation: the clocks of the user's games stop from `start_at` to `end_at`.
@@ -51,7 +51,7 @@ impl Tx<'_> {
         self.all(
             "games",
             "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL ORDER BY id",
-            [],
+            params![],
             |c| c.get("id"),
         )
     }
@@ -92,7 +92,7 @@ impl Tx<'_> {
         self.all(
             "vacations",
             "SELECT * FROM vacations WHERE user_id = ?1 ORDER BY start_at, id",
-            [user_id],
+            params![user_id],
             VacationRow::from_row,
         )
     }

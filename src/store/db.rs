@@ -2,66 +2,19 @@
 //! [`StoreError`], and the helpers every domain module uses to run SQL and read rows by column
 //! name. The domain modules add their methods to [`Tx`].
 
+use super::error::{DbError, RESTORE_HINT};
+pub(super) use super::error::{Result, StoreError};
 use super::ids::{
     AnalysisId, AuditId, ChallengeId, ChannelId, GameId, MatchId, MessageId, PairingId, ServerId,
     TournamentId, UserId, VacationId,
 };
-use rusqlite::types::FromSql;
-use rusqlite::{Connection, ErrorCode, OpenFlags, Params, Row, TransactionBehavior};
+use super::migrations::{pending, SCHEMA_VERSION};
+use super::pg::{self, PgConn};
+use super::value::{sqlite::Bind, FromValue, Params, Value};
+use rusqlite::{Connection, ErrorCode, OpenFlags, Row, TransactionBehavior};
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// The migrations, in order; `PRAGMA user_version` records how many have been applied.
-const MIGRATIONS: &[(&str, &str)] = &[
-    ("0001_init", include_str!("../../migrations/0001_init.sql")),
-    (
-        "0002_clocks",
-        include_str!("../../migrations/0002_clocks.sql"),
-    ),
-    (
-        "0003_seats_tournaments_ratings",
-        include_str!("../../migrations/0003_seats_tournaments_ratings.sql"),
-    ),
-    (
-        "0004_outbox",
-        include_str!("../../migrations/0004_outbox.sql"),
-    ),
-    (
-        "0005_clock_restore",
-        include_str!("../../migrations/0005_clock_restore.sql"),
-    ),
-    (
-        "0006_challenge_expiry",
-        include_str!("../../migrations/0006_challenge_expiry.sql"),
-    ),
-    (
-        "0007_audit",
-        include_str!("../../migrations/0007_audit.sql"),
-    ),
-    (
-        "0008_ratings",
-        include_str!("../../migrations/0008_ratings.sql"),
-    ),
-    (
-        "0009_lobby",
-        include_str!("../../migrations/0009_lobby.sql"),
-    ),
-    (
-        "0010_tournament_play",
-        include_str!("../../migrations/0010_tournament_play.sql"),
-    ),
-    (
-        "0011_analyses",
-        include_str!("../../migrations/0011_analyses.sql"),
-    ),
-    (
-        "0012_audit_markdown",
-        include_str!("../../migrations/0012_audit_markdown.sql"),
-    ),
-];
-
-/// The schema version this build writes: the number of migrations it knows.
-pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// The `PRAGMA application_id` that marks a database file as tara-bot's: the ASCII bytes
 /// "TARA" (0x54415241), stored at offset 68 of the file's header. A fresh database gets it, a
@@ -82,108 +35,19 @@ const FIRST_TABLES: &[&str] = &[
     "server_settings",
 ];
 
-/// How to restore a database from a backup. The message names the README's "Backups" section,
-/// which points to the full steps in docs/operating.md.
-const RESTORE_HINT: &str =
-    "stop the bot, copy your latest backup (made with `tara-bot db backup`) \
-     over the database file, delete the -wal and -shm files beside it if any, and start again \
-     (README, \"Backups\")";
-
-/// A failure of the database itself (a locked or unreadable file, a full disk, a broken
-/// constraint). Opaque, so that no SQLite type reaches the callers of the store.
-#[derive(Debug)]
-pub struct DbError(rusqlite::Error);
-
-impl std::fmt::Display for DbError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::error::Error for DbError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
-    }
-}
-
-/// A storage failure.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The database could not be read or written.
-    #[error(
-        "the database could not be read or written ({0}); try again, and tell the bot's \
-         operator if it keeps happening"
-    )]
-    Sql(DbError),
-    /// A schema migration failed; nothing of it was applied.
-    #[error(
-        "upgrading the database with migration {name} failed ({source}); the database is \
-         unchanged: restore it from a backup or tell the bot's maintainers"
-    )]
-    Migration {
-        /// The migration's file name, without `.sql`.
-        name: &'static str,
-        /// What went wrong.
-        source: DbError,
-    },
-    /// The file was written by a newer build, which this one must not touch.
-    #[error(
-        "the database was written by a newer tara-bot (schema {found}, this build knows \
-         {known}); run the newer tara-bot"
-    )]
-    TooNew {
-        /// The file's schema version.
-        found: i64,
-        /// This build's schema version.
-        known: i64,
-    },
-    /// Stored data that cannot be what this build wrote.
-    #[error("the stored data is inconsistent: {0}; tell the bot's operator")]
-    Corrupt(String),
-    /// SQLite's own check found the file damaged; tara-bot does not use it.
-    #[error(
-        "the database file is damaged ({0}), so tara-bot will not use it. To restore it, \
-         {RESTORE_HINT}; `tara-bot db check` lists every problem it finds"
-    )]
-    Damaged(String),
-    /// The file is not an SQLite database at all.
-    #[error(
-        "the file is not an SQLite database (another kind of file, or one damaged beyond \
-         reading), so tara-bot will not use it. Check that --db or TARA_BOT_DB names \
-         tara-bot's database; to restore it, {RESTORE_HINT}"
-    )]
-    NotADatabase,
-    /// The file is another program's SQLite database; nothing was written to it.
-    #[error(
-        "the file is another program's SQLite database ({0}), not tara-bot's, and tara-bot \
-         has not changed it. Point --db or TARA_BOT_DB at tara-bot's database, or at a new \
-         file name to start a new one"
-    )]
-    Foreign(String),
-    /// A file named for a check or a backup is missing or cannot be written.
-    #[error("{path}: {message}")]
-    File {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong, as a sentence.
-        message: String,
-    },
-    /// A change the store refuses because it would break its own rules.
-    #[error("{0}")]
-    Invalid(String),
-}
-
 /// Wraps an SQLite error (private: callers of the store never see SQLite's types).
 fn db(e: rusqlite::Error) -> StoreError {
-    StoreError::Sql(DbError(e))
+    StoreError::Sql(DbError::sqlite(e))
 }
 
-/// The result of a storage call.
-pub type Result<T> = std::result::Result<T, StoreError>;
-
-/// The database.
+/// The database: an SQLite file (the default) or a PostgreSQL database.
 pub struct Store {
-    conn: Connection,
+    conn: Conn,
+}
+
+enum Conn {
+    Sqlite(Connection),
+    Postgres(Box<RefCell<PgConn>>),
 }
 
 impl Store {
@@ -195,8 +59,15 @@ impl Store {
     /// [`StoreError::Damaged`]).
     /// A `path` that is a folder, or in a folder that does not exist, is refused naming it
     /// ([`StoreError::File`]).
+    ///
+    /// A `path` that reads as a PostgreSQL URL (`postgres://…` or `postgresql://…`) opens that
+    /// database instead, creating tara-bot's tables in its schema (or upgrading them) as for a
+    /// file.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         let path = path.as_ref();
+        if let Some(url) = as_url(path) {
+            return Store::open_postgres(url);
+        }
         check_place(path)?;
         let conn = Connection::open(path).map_err(db)?;
         conn.busy_timeout(Duration::from_secs(10)).map_err(db)?;
@@ -213,6 +84,9 @@ impl Store {
     /// as by [`Store::open`], which upgrades it. Checked as [`Store::open`] checks.
     pub fn open_to_read(path: impl AsRef<Path>) -> Result<Store> {
         let path = path.as_ref();
+        if let Some(url) = as_url(path) {
+            return Store::open_postgres(url);
+        }
         let conn = open_existing(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -233,7 +107,16 @@ impl Store {
             }
         }
         quick_check(&conn)?;
-        Ok(Store { conn })
+        Ok(Store {
+            conn: Conn::Sqlite(conn),
+        })
+    }
+
+    /// Opens the PostgreSQL database at `url` and brings its schema up to date.
+    pub fn open_postgres(url: &str) -> Result<Store> {
+        Ok(Store {
+            conn: Conn::Postgres(Box::new(RefCell::new(PgConn::open(url)?))),
+        })
     }
 
     /// A private in-memory database (tests and benchmarks).
@@ -248,53 +131,26 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(db)?;
         conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
-        let mut store = Store { conn };
-        store.migrate()?;
-        Ok(store)
-    }
-
-    /// Applies the migrations the file lacks, all in one transaction: a failed upgrade leaves
-    /// the file as it was.
-    fn migrate(&mut self) -> Result<()> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(db)?;
-        let version: i64 = tx
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(db)?;
-        if version > SCHEMA_VERSION {
-            return Err(StoreError::TooNew {
-                found: version,
-                known: SCHEMA_VERSION,
-            });
-        }
-        let pending = usize::try_from(version)
-            .map_err(|_| StoreError::Corrupt(format!("schema version {version}")))?;
-        for (name, sql) in &MIGRATIONS[pending..] {
-            tx.execute_batch(sql)
-                .map_err(|source| StoreError::Migration {
-                    name,
-                    source: DbError(source),
-                })?;
-        }
-        tx.pragma_update(None, "user_version", SCHEMA_VERSION)
-            .map_err(db)?;
-        tx.pragma_update(None, "application_id", APPLICATION_ID)
-            .map_err(db)?;
-        tx.commit().map_err(db)?;
-        Ok(())
+        let mut conn = conn;
+        migrate(&mut conn)?;
+        Ok(Store {
+            conn: Conn::Sqlite(conn),
+        })
     }
 
     /// The schema version (number of migrations applied).
-    pub fn schema_version(&self) -> Result<i64> {
-        self.conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(db)
+    pub fn schema_version(&mut self) -> Result<i64> {
+        match &mut self.conn {
+            Conn::Sqlite(c) => c
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .map_err(db),
+            Conn::Postgres(c) => c.get_mut().schema_version(),
+        }
     }
 
-    /// Runs `f` in one write transaction (`BEGIN IMMEDIATE`): committed when `f` returns
-    /// `Ok`, rolled back otherwise. A busy database is waited for (busy timeout).
+    /// Runs `f` in one write transaction: committed when `f` returns `Ok`, rolled back
+    /// otherwise. One writer at a time (SQLite's `BEGIN IMMEDIATE`, waiting out a busy
+    /// database; on PostgreSQL the schema's writer lock, across every process).
     pub fn write<T, E>(
         &mut self,
         f: impl FnOnce(&Tx) -> std::result::Result<T, E>,
@@ -302,7 +158,7 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        self.transaction(TransactionBehavior::Immediate, f)
+        self.transaction(true, f)
     }
 
     /// Runs `f` in a read transaction (a consistent snapshot).
@@ -313,22 +169,73 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        self.transaction(TransactionBehavior::Deferred, f)
+        self.transaction(false, f)
     }
 
     fn transaction<T, E>(
         &mut self,
-        behavior: TransactionBehavior,
+        write: bool,
         f: impl FnOnce(&Tx) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E>
     where
         E: From<StoreError>,
     {
-        let tx = self.conn.transaction_with_behavior(behavior).map_err(db)?;
-        let out = f(&Tx { tx: &tx })?;
-        tx.commit().map_err(db)?;
-        Ok(out)
+        match &mut self.conn {
+            Conn::Sqlite(conn) => {
+                let behavior = if write {
+                    TransactionBehavior::Immediate
+                } else {
+                    TransactionBehavior::Deferred
+                };
+                let tx = conn.transaction_with_behavior(behavior).map_err(db)?;
+                let out = f(&Tx {
+                    tx: TxInner::Sqlite(&tx),
+                })?;
+                tx.commit().map_err(db)?;
+                Ok(out)
+            }
+            Conn::Postgres(conn) => {
+                conn.get_mut().begin(write)?;
+                let out = f(&Tx {
+                    tx: TxInner::Postgres(conn),
+                });
+                let conn = conn.get_mut();
+                match out {
+                    Ok(out) => {
+                        conn.commit()?;
+                        Ok(out)
+                    }
+                    Err(e) => {
+                        conn.rollback();
+                        Err(e)
+                    }
+                }
+            }
+        }
     }
+}
+
+/// Applies the migrations the file lacks, all in one transaction: a failed upgrade leaves
+/// the file as it was.
+fn migrate(conn: &mut Connection) -> Result<()> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(db)?;
+    let version: i64 = tx
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(db)?;
+    for (name, sql) in pending(version)? {
+        tx.execute_batch(sql)
+            .map_err(|source| StoreError::Migration {
+                name,
+                source: DbError::sqlite(source),
+            })?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .map_err(db)?;
+    tx.pragma_update(None, "application_id", APPLICATION_ID)
+        .map_err(db)?;
+    tx.commit().map_err(db)
 }
 
 /// Whose database a file is, from its header and tables (read without writing anything).
@@ -568,6 +475,9 @@ pub struct CheckReport {
     pub problems: Vec<String>,
     /// The number of games and of moves stored, when they could be counted.
     pub counts: Option<(i64, i64)>,
+    /// A PostgreSQL database (its schema marked by a `tara_bot_meta` table, not an
+    /// application id; its integrity kept by the server, and checked here as tara-bot's data).
+    pub postgres: bool,
 }
 
 impl CheckReport {
@@ -584,6 +494,9 @@ impl std::fmt::Display for CheckReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let id = self.application_id;
         match &self.owner {
+            Owner::TaraBot if self.postgres => {
+                writeln!(f, "owner: tara-bot (its schema holds tara_bot_meta)")?
+            }
             Owner::TaraBot => writeln!(f, "owner: tara-bot (application id {id:#010x})")?,
             Owner::OlderTaraBot => writeln!(
                 f,
@@ -609,7 +522,13 @@ impl std::fmt::Display for CheckReport {
         } else {
             writeln!(f, "schema: version {v}")?;
         }
-        if self.problems.is_empty() {
+        if self.problems.is_empty() && self.postgres {
+            writeln!(
+                f,
+                "integrity: ok (every table is there and every game's moves are in order; \
+                 PostgreSQL keeps keys and references itself, and pg_amcheck checks its pages)"
+            )?;
+        } else if self.problems.is_empty() {
             writeln!(f, "integrity: ok")?;
         } else {
             let n = self.problems.len();
@@ -673,7 +592,37 @@ fn counts(conn: &Connection) -> Result<(i64, i64)> {
 /// Checks a database file without changing it: whose it is, its schema version, SQLite's full
 /// `PRAGMA integrity_check`, and its numbers of games and moves. Safe while the bot runs.
 /// Errors only when the file is missing or not an SQLite database at all.
+///
+/// A PostgreSQL URL is inspected in one read-only snapshot: whose schema it is, its version,
+/// that every table is there and every game's moves are numbered without a gap.
 pub fn check(path: &Path) -> Result<CheckReport> {
+    if let Some(url) = as_url(path) {
+        let found = pg::inspect(url)?;
+        let owner = if found.marked {
+            Owner::TaraBot
+        } else if found.tables.is_empty() {
+            Owner::Empty
+        } else {
+            Owner::Foreign(format!(
+                "its schema holds {} and no tara_bot_meta",
+                found
+                    .tables
+                    .iter()
+                    .take(5)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        };
+        return Ok(CheckReport {
+            owner,
+            application_id: if found.marked { APPLICATION_ID } else { 0 },
+            schema_version: found.version,
+            problems: found.problems,
+            counts: found.counts,
+            postgres: true,
+        });
+    }
     let conn = open_existing(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     let application_id: i32 = conn
         .query_row("PRAGMA application_id", [], |r| r.get(0))
@@ -705,6 +654,7 @@ pub fn check(path: &Path) -> Result<CheckReport> {
         schema_version,
         problems,
         counts,
+        postgres: false,
     })
 }
 
@@ -713,7 +663,14 @@ pub fn check(path: &Path) -> Result<CheckReport> {
 /// `dest` under a temporary name, checked with `PRAGMA quick_check`, and then renamed over
 /// `dest`, replacing any file there: a failed backup never leaves a partial file under `dest`.
 /// A missing, foreign or damaged source is refused.
+///
+/// A PostgreSQL source is dumped with `pg_dump` (its custom format, which `pg_restore`
+/// reads), under a temporary name renamed over `dest` when it is complete; without `pg_dump`
+/// the error says what to install, or to copy the database into an SQLite file instead.
 pub fn backup(source: &Path, dest: &Path) -> Result<BackupSummary> {
+    if let Some(url) = as_url(source) {
+        return backup_postgres(url, dest);
+    }
     let src = open_existing(source, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     match owner(&src)? {
         Owner::TaraBot | Owner::OlderTaraBot => {}
@@ -725,13 +682,7 @@ pub fn backup(source: &Path, dest: &Path) -> Result<BackupSummary> {
         }
         Owner::Foreign(why) => return Err(StoreError::Foreign(why)),
     }
-    let name = dest
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| StoreError::File {
-            path: dest.to_path_buf(),
-            message: "the backup needs a file name".to_string(),
-        })?;
+    let partial = partial_of(dest)?;
     if let Some(folder) = dest.parent().filter(|p| !p.as_os_str().is_empty()) {
         if !folder.is_dir() {
             return Err(StoreError::File {
@@ -743,7 +694,6 @@ pub fn backup(source: &Path, dest: &Path) -> Result<BackupSummary> {
             });
         }
     }
-    let partial = dest.with_file_name(format!(".{name}.partial-{}", std::process::id()));
     let written = copy_to(&src, &partial, dest);
     drop(src);
     let summary = match written {
@@ -761,6 +711,78 @@ pub fn backup(source: &Path, dest: &Path) -> Result<BackupSummary> {
         }
     })?;
     Ok(summary)
+}
+
+/// The temporary name a backup to `dest` is written under, beside it.
+fn partial_of(dest: &Path) -> Result<PathBuf> {
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| StoreError::File {
+            path: dest.to_path_buf(),
+            message: "the backup needs a file name".to_string(),
+        })?;
+    Ok(dest.with_file_name(format!(".{name}.partial-{}", std::process::id())))
+}
+
+/// `db backup` of a PostgreSQL database: `pg_dump` to a partial file, renamed when complete.
+fn backup_postgres(url: &str, dest: &Path) -> Result<BackupSummary> {
+    let found = pg::inspect(url)?;
+    if !found.marked {
+        return Err(StoreError::Invalid(format!(
+            "{} holds no tara-bot database; there is nothing to back up",
+            pg::redacted(url)
+        )));
+    }
+    let partial = partial_of(dest)?;
+    let fail = |message: String| {
+        let _ = std::fs::remove_file(&partial);
+        StoreError::File {
+            path: dest.to_path_buf(),
+            message,
+        }
+    };
+    match pg::dump(url, &partial)? {
+        None => {
+            return Err(fail(
+                "backing up a PostgreSQL database needs pg_dump, which is not installed \
+                 (Debian: apt install postgresql-client, of the server's version or newer); \
+                 or copy the database into an SQLite file with \
+                 `tara-bot db copy --from <the URL> --to backup.db`"
+                    .to_string(),
+            ))
+        }
+        Some(out) if !out.status.success() => {
+            return Err(fail(format!(
+                "pg_dump failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            )))
+        }
+        Some(_) => {}
+    }
+    std::fs::rename(&partial, dest)
+        .map_err(|e| fail(format!("cannot write the backup here ({e})")))?;
+    let (games, moves) = found.counts.unwrap_or_default();
+    Ok(BackupSummary {
+        games,
+        moves,
+        schema_version: found.version,
+        bytes: std::fs::metadata(dest).map(|m| m.len()).unwrap_or_default(),
+    })
+}
+
+/// How a database is named in messages and logs: a file's path, or a PostgreSQL URL with its
+/// password hidden.
+pub fn shown(path: &Path) -> String {
+    match as_url(path) {
+        Some(url) => pg::redacted(url),
+        None => path.display().to_string(),
+    }
+}
+
+/// `path` as a PostgreSQL URL, when it is one.
+fn as_url(path: &Path) -> Option<&str> {
+    path.to_str().filter(|p| pg::is_url(p))
 }
 
 /// Copies `src` into a new file at `to` (one snapshot) and checks the copy; errors name
@@ -824,7 +846,12 @@ fn copy_to(src: &Connection, to: &Path, dest: &Path) -> Result<BackupSummary> {
 /// ([`games`], [`challenges`], [`matches`], [`clocks`], [`settings`], [`users`],
 /// [`tournaments`], [`outbox`], [`audit`]).
 pub struct Tx<'a> {
-    tx: &'a rusqlite::Transaction<'a>,
+    tx: TxInner<'a>,
+}
+
+enum TxInner<'a> {
+    Sqlite(&'a rusqlite::Transaction<'a>),
+    Postgres(&'a RefCell<PgConn>),
 }
 
 /// A type stored as text in a column, read back by `parse`.
@@ -848,8 +875,8 @@ impl Column for crate::game::Scoring {
     }
 }
 
-/// A value of a row's column: a plain SQLite value, a [`Column`] type, or either when NULL is
-/// allowed.
+/// A value of a row's column: a plain value ([`FromValue`]), a [`Column`] type, or either when
+/// NULL is allowed.
 pub(crate) trait Field: Sized {
     fn field(c: &Cols, column: &str) -> Result<Self>;
 }
@@ -895,8 +922,13 @@ impl<T: Column> Field for Option<T> {
 
 /// One row being read, by column name, from a named table (for error messages).
 pub(super) struct Cols<'r> {
-    row: &'r Row<'r>,
+    row: RowRef<'r>,
     table: &'static str,
+}
+
+enum RowRef<'r> {
+    Sqlite(&'r Row<'r>),
+    Postgres(&'r postgres::Row),
 }
 
 impl Cols<'_> {
@@ -906,15 +938,17 @@ impl Cols<'_> {
     }
 
     /// The value of a column; a value of the wrong type is reported as corrupt data.
-    pub(super) fn get<T: FromSql>(&self, column: &str) -> Result<T> {
-        self.row.get(column).map_err(|e| match e {
-            rusqlite::Error::InvalidColumnType(..)
-            | rusqlite::Error::FromSqlConversionFailure(..)
-            | rusqlite::Error::IntegralValueOutOfRange(..) => {
-                StoreError::Corrupt(format!("{}.{column} holds a bad value ({e})", self.table))
+    pub(super) fn get<T: FromValue>(&self, column: &str) -> Result<T> {
+        let corrupt = |e: String| {
+            StoreError::Corrupt(format!("{}.{column} holds a bad value ({e})", self.table))
+        };
+        let value = match self.row {
+            RowRef::Sqlite(row) => {
+                super::value::sqlite::read(row.get_ref(column).map_err(db)?).map_err(corrupt)?
             }
-            e => db(e),
-        })
+            RowRef::Postgres(row) => pg::read(row, column)?,
+        };
+        T::from_value(value).map_err(corrupt)
     }
 
     /// A text column parsed by `parse`; text it rejects is reported as corrupt data.
@@ -955,17 +989,25 @@ impl Cols<'_> {
 
 impl Tx<'_> {
     /// Runs a statement that returns no rows; the number of rows changed.
-    pub(super) fn exec(&self, sql: &str, params: impl Params) -> Result<usize> {
-        self.tx
-            .prepare_cached(sql)
-            .and_then(|mut st| st.execute(params))
-            .map_err(db)
+    pub(super) fn exec(&self, sql: &str, params: Params) -> Result<usize> {
+        match &self.tx {
+            TxInner::Sqlite(tx) => tx
+                .prepare_cached(sql)
+                .and_then(|mut st| st.execute(sqlite_params(params)))
+                .map_err(db),
+            TxInner::Postgres(tx) => tx.borrow_mut().execute(sql, params),
+        }
     }
 
-    /// Runs an `INSERT`; the new row's id.
-    pub(super) fn insert(&self, sql: &str, params: impl Params) -> Result<i64> {
-        self.exec(sql, params)?;
-        Ok(self.tx.last_insert_rowid())
+    /// Runs an `INSERT` into a table keyed by `id`; the new row's id.
+    pub(super) fn insert(&self, sql: &str, params: Params) -> Result<i64> {
+        match &self.tx {
+            TxInner::Sqlite(tx) => {
+                self.exec(sql, params)?;
+                Ok(tx.last_insert_rowid())
+            }
+            TxInner::Postgres(tx) => tx.borrow_mut().insert(sql, params),
+        }
     }
 
     /// Every row of a query, each read by `read`.
@@ -973,16 +1015,34 @@ impl Tx<'_> {
         &self,
         table: &'static str,
         sql: &str,
-        params: impl Params,
+        params: Params,
         read: impl Fn(&Cols) -> Result<T>,
     ) -> Result<Vec<T>> {
-        let mut st = self.tx.prepare_cached(sql).map_err(db)?;
-        let mut rows = st.query(params).map_err(db)?;
-        let mut out = Vec::new();
-        while let Some(row) = rows.next().map_err(db)? {
-            out.push(read(&Cols { row, table })?);
+        match &self.tx {
+            TxInner::Sqlite(tx) => {
+                let mut st = tx.prepare_cached(sql).map_err(db)?;
+                let mut rows = st.query(sqlite_params(params)).map_err(db)?;
+                let mut out = Vec::new();
+                while let Some(row) = rows.next().map_err(db)? {
+                    out.push(read(&Cols {
+                        row: RowRef::Sqlite(row),
+                        table,
+                    })?);
+                }
+                Ok(out)
+            }
+            TxInner::Postgres(tx) => {
+                let rows = tx.borrow_mut().query(sql, params)?;
+                rows.iter()
+                    .map(|row| {
+                        read(&Cols {
+                            row: RowRef::Postgres(row),
+                            table,
+                        })
+                    })
+                    .collect()
+            }
         }
-        Ok(out)
     }
 
     /// The first row of a query, if any, read by `read`.
@@ -990,26 +1050,88 @@ impl Tx<'_> {
         &self,
         table: &'static str,
         sql: &str,
-        params: impl Params,
+        params: Params,
         read: impl Fn(&Cols) -> Result<T>,
     ) -> Result<Option<T>> {
-        let mut st = self.tx.prepare_cached(sql).map_err(db)?;
-        let mut rows = st.query(params).map_err(db)?;
-        match rows.next().map_err(db)? {
-            Some(row) => Ok(Some(read(&Cols { row, table })?)),
-            None => Ok(None),
+        match &self.tx {
+            TxInner::Sqlite(tx) => {
+                let mut st = tx.prepare_cached(sql).map_err(db)?;
+                let mut rows = st.query(sqlite_params(params)).map_err(db)?;
+                match rows.next().map_err(db)? {
+                    Some(row) => Ok(Some(read(&Cols {
+                        row: RowRef::Sqlite(row),
+                        table,
+                    })?)),
+                    None => Ok(None),
+                }
+            }
+            TxInner::Postgres(tx) => {
+                let rows = tx.borrow_mut().query(sql, params)?;
+                rows.first()
+                    .map(|row| {
+                        read(&Cols {
+                            row: RowRef::Postgres(row),
+                            table,
+                        })
+                    })
+                    .transpose()
+            }
         }
     }
 
     /// One column of the first row of a query that always returns a row (an aggregate).
-    pub(super) fn value<T: FromSql>(
+    pub(super) fn value<T: FromValue>(
         &self,
         table: &'static str,
         sql: &str,
-        params: impl Params,
+        params: Params,
         column: &str,
     ) -> Result<T> {
         self.first(table, sql, params, |c| c.get(column))?
             .ok_or_else(|| StoreError::Corrupt(format!("{table}: an aggregate returned no row")))
     }
+
+    /// Whether this transaction runs on SQLite (a few statements exist only there, such as
+    /// `EXPLAIN QUERY PLAN`).
+    pub(super) fn is_sqlite(&self) -> bool {
+        matches!(self.tx, TxInner::Sqlite(_))
+    }
+
+    /// The column names and every row of a query, as values of any kind (copying tables).
+    pub(super) fn rows(&self, sql: &str) -> Result<(Vec<String>, Vec<Vec<Value>>)> {
+        match &self.tx {
+            TxInner::Sqlite(tx) => {
+                let mut st = tx.prepare(sql).map_err(db)?;
+                let columns: Vec<String> =
+                    st.column_names().iter().map(|c| c.to_string()).collect();
+                let mut rows = st.query([]).map_err(db)?;
+                let mut out = Vec::new();
+                while let Some(row) = rows.next().map_err(db)? {
+                    let mut values = Vec::with_capacity(columns.len());
+                    for i in 0..columns.len() {
+                        let v = row.get_ref(i).map_err(db)?;
+                        values.push(super::value::sqlite::read(v).map_err(StoreError::Corrupt)?);
+                    }
+                    out.push(values);
+                }
+                Ok((columns, out))
+            }
+            TxInner::Postgres(conn) => conn.borrow_mut().rows(sql),
+        }
+    }
+
+    /// After rows were inserted with their ids (a copy), makes the next ids follow the
+    /// largest: PostgreSQL's identity sequences do not see ids given explicitly; SQLite's
+    /// integer keys always follow the largest one.
+    pub(super) fn restart_ids(&self) -> Result<()> {
+        match &self.tx {
+            TxInner::Sqlite(_) => Ok(()),
+            TxInner::Postgres(conn) => conn.borrow_mut().restart_ids(),
+        }
+    }
+}
+
+/// The parameters as rusqlite binds them.
+fn sqlite_params<'p>(params: Params<'p>) -> impl rusqlite::Params + 'p {
+    rusqlite::params_from_iter(params.iter().map(|p| Bind(*p)))
 }

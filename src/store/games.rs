@@ -4,8 +4,8 @@
 use super::db::{Cols, Result, StoreError, Tx};
 use super::ids::{ChannelId, MatchId, PairingId, ServerId, UserId};
 pub use super::ids::{GameId, ParseGameIdError};
+use super::value::{params, Params};
 use crate::game::{BySide, EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
-use rusqlite::params;
 use std::ops::RangeInclusive;
 
 /// The user id of the bot's AI. Every AI seat names this user, so the seat columns keep their
@@ -270,7 +270,7 @@ fn history_sql(variant: Option<Variant>) -> String {
             branches.push(format!(
                 "SELECT id FROM (SELECT id FROM games WHERE {seat} = ?1 AND variant = '{}' \
                  AND status = 'finished' AND server_id = ?2 \
-                 ORDER BY ended_at DESC, id DESC LIMIT ?3)",
+                 ORDER BY ended_at DESC, id DESC LIMIT ?3) AS branch",
                 v.id()
             ));
         }
@@ -293,11 +293,7 @@ row! {
 }
 
 impl Tx<'_> {
-    pub(super) fn game_where(
-        &self,
-        condition: &str,
-        params: impl rusqlite::Params,
-    ) -> Result<Vec<GameRow>> {
+    pub(super) fn game_where(&self, condition: &str, params: Params) -> Result<Vec<GameRow>> {
         self.all(
             "games",
             &format!("SELECT * FROM games WHERE {condition}"),
@@ -306,7 +302,7 @@ impl Tx<'_> {
         )
     }
 
-    fn one_game(&self, condition: &str, params: impl rusqlite::Params) -> Result<Option<GameRow>> {
+    fn one_game(&self, condition: &str, params: Params) -> Result<Option<GameRow>> {
         self.first(
             "games",
             &format!("SELECT * FROM games WHERE {condition}"),
@@ -317,24 +313,27 @@ impl Tx<'_> {
 
     /// The active game in a channel.
     pub fn active_game(&self, channel_id: &ChannelId) -> Result<Option<GameRow>> {
-        self.one_game("channel_id = ?1 AND status = 'active'", [channel_id])
+        self.one_game("channel_id = ?1 AND status = 'active'", params![channel_id])
     }
 
     /// The most recent game in a channel, whatever its status.
     pub fn latest_game(&self, channel_id: &ChannelId) -> Result<Option<GameRow>> {
-        self.one_game("channel_id = ?1 ORDER BY id DESC LIMIT 1", [channel_id])
+        self.one_game(
+            "channel_id = ?1 ORDER BY id DESC LIMIT 1",
+            params![channel_id],
+        )
     }
 
     /// A game by id.
     pub fn game(&self, id: GameId) -> Result<Option<GameRow>> {
-        self.one_game("id = ?1", [id])
+        self.one_game("id = ?1", params![id])
     }
 
     /// Active games a user plays in, oldest first.
     pub fn active_games_of(&self, user_id: &UserId) -> Result<Vec<GameRow>> {
         self.game_where(
             "status = 'active' AND (seat0_id = ?1 OR seat1_id = ?1) ORDER BY id",
-            [user_id],
+            params![user_id],
         )
     }
 
@@ -361,10 +360,10 @@ impl Tx<'_> {
         limit: u32,
     ) -> Result<Vec<GameRow>> {
         self.game_where(
-            "status = 'finished' AND (?1 IS NULL OR server_id = ?1)
+            "status = 'finished' AND (server_id = ?1 OR ?1 IS NULL)
              AND (ended_at > ?2 OR (ended_at = ?2 AND id > ?3))
              ORDER BY ended_at, id LIMIT ?4",
-            rusqlite::params![server_id, after.0, after.1, limit],
+            params![server_id, after.0, after.1, limit],
         )
     }
 
@@ -382,7 +381,7 @@ impl Tx<'_> {
         self.value(
             "games",
             "SELECT COUNT(*) AS n FROM games WHERE server_id = ?1 AND status = 'active'",
-            [server_id],
+            params![server_id],
             "n",
         )
     }
@@ -412,10 +411,10 @@ impl Tx<'_> {
         let variant = variant.map(Variant::id);
         self.game_where(
             "id IN (SELECT id FROM games WHERE seat0_id = ?2 AND status = 'finished'
-                      AND (?3 IS NULL OR variant = ?3)
+                      AND (variant = ?3 OR ?3 IS NULL)
                     UNION ALL
                     SELECT id FROM games WHERE seat1_id = ?2 AND status = 'finished'
-                      AND (?3 IS NULL OR variant = ?3))
+                      AND (variant = ?3 OR ?3 IS NULL))
              AND server_id = ?1 ORDER BY ended_at DESC, id DESC LIMIT ?4",
             params![server_id, user_id, variant, limit],
         )
@@ -442,6 +441,11 @@ impl Tx<'_> {
     /// How SQLite runs [`Tx::finished_games_page`]: the `detail` of each step of
     /// `EXPLAIN QUERY PLAN` (for tests that check it uses the indexes).
     pub fn finished_games_page_plan(&self, variant: Option<Variant>) -> Result<Vec<String>> {
+        if !self.is_sqlite() {
+            return Err(StoreError::Invalid(
+                "EXPLAIN QUERY PLAN is SQLite's; on PostgreSQL use EXPLAIN".to_string(),
+            ));
+        }
         let sql = format!(
             "EXPLAIN QUERY PLAN SELECT * FROM games WHERE {}",
             history_sql(variant)
@@ -453,7 +457,7 @@ impl Tx<'_> {
 
     /// The games of a tournament pairing, in order.
     pub fn pairing_games(&self, pairing_id: PairingId) -> Result<Vec<GameRow>> {
-        self.game_where("pairing_id = ?1 ORDER BY id", [pairing_id])
+        self.game_where("pairing_id = ?1 ORDER BY id", params![pairing_id])
     }
 
     /// Creates a game; fails if the channel already has an active one, or if a seat is neither
@@ -515,7 +519,7 @@ impl Tx<'_> {
 
     /// Number of games stored (all statuses).
     pub fn game_count(&self) -> Result<i64> {
-        self.value("games", "SELECT COUNT(*) AS n FROM games", [], "n")
+        self.value("games", "SELECT COUNT(*) AS n FROM games", params![], "n")
     }
 
     /// How many moves (plies, forced passes included) a game has.
@@ -523,7 +527,7 @@ impl Tx<'_> {
         let n: i64 = self.value(
             "moves",
             "SELECT COUNT(*) AS n FROM moves WHERE game_id = ?1",
-            [game_id],
+            params![game_id],
             "n",
         )?;
         Ok(u32::try_from(n).unwrap_or(u32::MAX))
@@ -534,7 +538,7 @@ impl Tx<'_> {
         let moves = self.all(
             "moves",
             "SELECT ply, notation, user_id, created_at FROM moves WHERE game_id = ?1 ORDER BY ply",
-            [game_id],
+            params![game_id],
             MoveRow::from_row,
         )?;
         for (i, m) in moves.iter().enumerate() {
@@ -571,7 +575,7 @@ impl Tx<'_> {
         self.first(
             "takebacks",
             "SELECT game_id, ply, requested_by FROM takebacks WHERE game_id = ?1",
-            [game_id],
+            params![game_id],
             TakebackRow::from_row,
         )
     }
@@ -589,7 +593,7 @@ impl Tx<'_> {
 
     /// Drops a game's takeback request, if any.
     pub fn clear_takeback(&self, game_id: GameId) -> Result<()> {
-        self.exec("DELETE FROM takebacks WHERE game_id = ?1", [game_id])?;
+        self.exec("DELETE FROM takebacks WHERE game_id = ?1", params![game_id])?;
         Ok(())
     }
 
@@ -598,7 +602,7 @@ impl Tx<'_> {
         self.first(
             "draw_offers",
             "SELECT game_id, offered_by, ply, created_at FROM draw_offers WHERE game_id = ?1",
-            [game_id],
+            params![game_id],
             DrawOfferRow::from_row,
         )
     }
@@ -622,7 +626,10 @@ impl Tx<'_> {
     pub fn clear_draw_offer(&self, game_id: GameId) -> Result<Option<DrawOfferRow>> {
         let pending = self.draw_offer(game_id)?;
         if pending.is_some() {
-            self.exec("DELETE FROM draw_offers WHERE game_id = ?1", [game_id])?;
+            self.exec(
+                "DELETE FROM draw_offers WHERE game_id = ?1",
+                params![game_id],
+            )?;
         }
         Ok(pending)
     }

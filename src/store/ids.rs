@@ -5,11 +5,11 @@
 //! [`MessageId`], [`AnalysisId`], [`VacationId`], [`AuditId`])
 //! are the integer primary keys of their tables. The named ids ([`UserId`], [`ServerId`],
 //! [`ChannelId`]) are Discord snowflakes as text, or the console's names; the store keeps them as
-//! text. Every id reads and writes its column directly (`ToSql`/`FromSql`) and prints as the value
+//! text. Every id reads and writes its column directly (`ToValue`/`FromValue`) and prints as the value
 //! it wraps (but [`GameId`], which prints as players type it, `#123`), so a message that prints an
 //! id reads as it did when ids were bare numbers and strings.
 
-use rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+use super::value::{FromValue, ToValue, Value, ValueRef};
 use std::borrow::Borrow;
 use std::fmt;
 use std::str::FromStr;
@@ -31,15 +31,15 @@ macro_rules! number_ids {
             }
         }
 
-        impl ToSql for $name {
-            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-                self.0.to_sql()
+        impl ToValue for $name {
+            fn to_value(&self) -> ValueRef<'_> {
+                ValueRef::Int(self.0)
             }
         }
 
-        impl FromSql for $name {
-            fn column_result(value: ValueRef<'_>) -> FromSqlResult<$name> {
-                i64::column_result(value).map($name)
+        impl FromValue for $name {
+            fn from_value(v: Value) -> Result<$name, String> {
+                i64::from_value(v).map($name)
             }
         }
     )*};
@@ -239,15 +239,15 @@ macro_rules! text_ids {
             }
         }
 
-        impl ToSql for $name {
-            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-                self.0.to_sql()
+        impl ToValue for $name {
+            fn to_value(&self) -> ValueRef<'_> {
+                ValueRef::Text(&self.0)
             }
         }
 
-        impl FromSql for $name {
-            fn column_result(value: ValueRef<'_>) -> FromSqlResult<$name> {
-                String::column_result(value).map($name)
+        impl FromValue for $name {
+            fn from_value(v: Value) -> Result<$name, String> {
+                String::from_value(v).map($name)
             }
         }
     )*};
@@ -293,12 +293,12 @@ mod tests {
 
     #[test]
     fn ids_read_and_write_their_columns() {
-        let db = rusqlite::Connection::open_in_memory().unwrap();
-        let (g, u): (GameId, UserId) = db
-            .query_row("SELECT ?1, ?2", (GameId(5), UserId::new("u")), |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .unwrap();
-        assert_eq!((g, u), (GameId(5), UserId::new("u")));
+        assert_eq!(GameId(5).to_value(), ValueRef::Int(5));
+        assert_eq!(UserId::new("u").to_value(), ValueRef::Text("u"));
+        assert_eq!(GameId::from_value(Value::Int(5)), Ok(GameId(5)));
+        assert_eq!(
+            UserId::from_value(Value::Text("u".into())),
+            Ok(UserId::new("u"))
+        );
     }
 }

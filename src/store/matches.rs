@@ -3,8 +3,8 @@
 use super::db::{Cols, Result, Tx};
 use super::games::GameRow;
 use super::ids::*;
+use super::value::params;
 use crate::game::{Scoring, Variant};
-use rusqlite::params;
 
 /// A stored match of two games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,7 +69,7 @@ impl Tx<'_> {
         self.first(
             "matches",
             "SELECT * FROM matches WHERE id = ?1",
-            [id],
+            params![id],
             MatchRow::from_row,
         )
     }
@@ -85,6 +85,6 @@ impl Tx<'_> {
 
     /// The games of a match, in order.
     pub fn match_games(&self, match_id: MatchId) -> Result<Vec<GameRow>> {
-        self.game_where("match_id = ?1 ORDER BY id", [match_id])
+        self.game_where("match_id = ?1 ORDER BY id", params![match_id])
     }
 }

@@ -94,15 +94,20 @@ pub mod analyses;
 pub mod audit;
 pub mod challenges;
 pub mod clocks;
+pub mod copy;
 mod db;
+mod error;
 pub mod games;
 mod ids;
 pub mod matches;
+mod migrations;
 pub mod outbox;
+mod pg;
 pub mod ratings;
 pub mod settings;
 pub mod tournaments;
 pub mod users;
+pub(crate) mod value;
 
 pub use analyses::{AnalysisRow, AnalysisStatus, NewAnalysis};
 pub use audit::AuditRow;
@@ -125,7 +130,7 @@ pub use tournaments::{
 };
 pub use users::UserRow;
 
-pub use db::{
-    backup, check, BackupSummary, CheckReport, DbError, Owner, Result, Store, StoreError, Tx,
-    APPLICATION_ID, SCHEMA_VERSION,
-};
+pub use copy::{copy, CopySummary};
+pub use db::{backup, check, shown, BackupSummary, CheckReport, Owner, Store, Tx, APPLICATION_ID};
+pub use error::{DbError, Result, StoreError};
+pub use migrations::SCHEMA_VERSION;

@@ -3,7 +3,7 @@
 
 use super::db::{Result, Tx};
 use super::ids::{ChannelId, MessageId, UserId};
-use rusqlite::params;
+use super::value::params;
 
 /// The first retry of a failed delivery comes after this long; each next one waits twice as
 /// long, up to [`MAX_BACKOFF_MS`].
@@ -150,15 +150,14 @@ impl Tx<'_> {
             + 1;
         self.exec(
             "UPDATE outbox SET attempts = ?2, last_error = ?3, next_attempt_at = ?4,
-               given_up_at = CASE WHEN ?5 THEN ?6 ELSE NULL END
+               given_up_at = ?5
              WHERE id = ?1 AND sent_at IS NULL",
             params![
                 id,
                 attempts,
                 error,
                 now + backoff_ms(attempts),
-                give_up,
-                now
+                give_up.then_some(now)
             ],
         )?;
         Ok(())
@@ -191,7 +190,7 @@ impl Tx<'_> {
         self.value(
             "outbox",
             "SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL AND given_up_at IS NULL",
-            [],
+            params![],
             "n",
         )
     }

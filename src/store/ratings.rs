@@ -3,7 +3,7 @@
 
 use super::db::{Result, Tx};
 use super::ids::*;
-use rusqlite::params;
+use super::value::params;
 
 row! {
     /// A player's current rating in one server and game.
@@ -61,10 +61,14 @@ impl Tx<'_> {
     /// Stores a player's rating after a rated game (inserted or replaced).
     pub fn put_rating(&self, r: &RatingRow) -> Result<()> {
         self.exec(
-            "INSERT OR REPLACE INTO ratings
+            "INSERT INTO ratings
                (server_id, game, user_id, rating, rd, volatility, games, wins, draws, losses,
                 last_game_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             ON CONFLICT (server_id, game, user_id) DO UPDATE SET rating = excluded.rating,
+               rd = excluded.rd, volatility = excluded.volatility, games = excluded.games,
+               wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
+               last_game_at = excluded.last_game_at",
             params![
                 r.server_id,
                 r.game,

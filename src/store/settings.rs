@@ -3,7 +3,7 @@
 
 use super::db::{Result, Tx};
 use super::ids::{ServerId, UserId};
-use rusqlite::params;
+use super::value::params;
 
 /// Whose settings: the two tables have the same shape.
 #[derive(Clone, Copy)]
@@ -50,7 +50,7 @@ impl Tx<'_> {
         self.all(
             table,
             &format!("SELECT key, value FROM {table} WHERE {column} = ?1 ORDER BY key"),
-            [id],
+            params![id],
             |c| Ok((c.get("key")?, c.get("value")?)),
         )
     }

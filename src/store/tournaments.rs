@@ -3,8 +3,8 @@
 
 use super::db::{Result, Tx};
 use super::ids::*;
+use super::value::params;
 use crate::game::{Scoring, Variant};
-use rusqlite::params;
 
 stored_enum! {
     /// How a tournament is paired. Values: `Swiss`: FIDE Dutch Swiss; `RoundRobin`: everyone
@@ -175,7 +175,7 @@ impl Tx<'_> {
         self.first(
             "tournaments",
             "SELECT * FROM tournaments WHERE id = ?1",
-            [id],
+            params![id],
             TournamentRow::from_row,
         )
     }
@@ -185,7 +185,7 @@ impl Tx<'_> {
         self.all(
             "tournaments",
             "SELECT * FROM tournaments WHERE server_id = ?1 ORDER BY id DESC",
-            [server_id],
+            params![server_id],
             TournamentRow::from_row,
         )
     }
@@ -219,7 +219,7 @@ impl Tx<'_> {
         self.first(
             "tournament_pairings",
             "SELECT * FROM tournament_pairings WHERE id = ?1",
-            [id],
+            params![id],
             PairingRow::from_row,
         )
     }
@@ -233,7 +233,7 @@ impl Tx<'_> {
         self.all(
             "tournament_pairings",
             "SELECT * FROM tournament_pairings WHERE tournament_id = ?1
-               AND (?2 IS NULL OR round = ?2) ORDER BY round, board",
+               AND (round = ?2 OR ?2 IS NULL) ORDER BY round, board",
             params![tournament_id, round],
             PairingRow::from_row,
         )
@@ -300,7 +300,7 @@ impl Tx<'_> {
             "tournament_players",
             "SELECT COALESCE(MAX(signup), 0) + 1 AS n FROM tournament_players
              WHERE tournament_id = ?1",
-            [tournament_id],
+            params![tournament_id],
             "n",
         )?;
         self.exec(
@@ -324,7 +324,7 @@ impl Tx<'_> {
         self.all(
             "tournament_players",
             "SELECT * FROM tournament_players WHERE tournament_id = ?1 ORDER BY signup",
-            [tournament_id],
+            params![tournament_id],
             EntrantRow::from_row,
         )
     }
@@ -390,7 +390,7 @@ impl Tx<'_> {
             .first(
                 "tournament_pairings",
                 "SELECT * FROM tournament_pairings WHERE thread_key = ?1",
-                [key],
+                params![key],
                 PairingRow::from_row,
             )?
             .and_then(|p| p.thread_id))
@@ -435,7 +435,7 @@ impl Tx<'_> {
             "tournament_pairings",
             "SELECT * FROM tournament_pairings WHERE thread_key = ?1 OR thread_id = ?1
              ORDER BY id DESC LIMIT 1",
-            [channel],
+            params![channel],
             PairingRow::from_row,
         )
     }

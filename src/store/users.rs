@@ -2,7 +2,7 @@
 
 use super::db::{Result, Tx};
 use super::ids::UserId;
-use rusqlite::params;
+use super::value::params;
 
 row! {
     /// A stored user.
@@ -30,9 +30,12 @@ impl Tx<'_> {
 
     /// A user's stored display name.
     pub fn user_name(&self, id: &UserId) -> Result<Option<String>> {
-        self.first("users", "SELECT name FROM users WHERE id = ?1", [id], |c| {
-            c.get("name")
-        })
+        self.first(
+            "users",
+            "SELECT name FROM users WHERE id = ?1",
+            params![id],
+            |c| c.get("name"),
+        )
     }
 
     /// A stored user.
@@ -40,7 +43,7 @@ impl Tx<'_> {
         self.first(
             "users",
             "SELECT * FROM users WHERE id = ?1",
-            [id],
+            params![id],
             UserRow::from_row,
         )
     }

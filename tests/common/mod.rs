@@ -77,28 +77,93 @@ pub fn forces_a_pass(options: GameOptions, moves: &[Move]) -> bool {
     forced
 }
 
-/// A bot over a database file in a temporary folder.
+/// Whether this test binary runs on PostgreSQL: the `postgres_*` test files run another file's
+/// tests on PostgreSQL (`tests/postgres_bot_flows.rs` runs `bot_flows.rs`), the others on SQLite.
+pub fn on_postgres() -> bool {
+    env!("CARGO_CRATE_NAME").starts_with("postgres_")
+}
+
+/// The PostgreSQL server of the Postgres suite (`TARA_BOT_TEST_POSTGRES`). Without it, the
+/// suite says it is skipped and why, and its test binary ends there as passed; under CI
+/// (`CI` set), where `.ci/run` starts a server, a missing one fails.
+pub fn postgres_url() -> String {
+    use std::io::Write;
+    match std::env::var("TARA_BOT_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => url,
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("TARA_BOT_TEST_POSTGRES is not set under CI: .ci/run starts a PostgreSQL server and sets it")
+        }
+        _ => {
+            // Straight to the process's stderr: the test harness captures `eprintln!`.
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n{}: SKIPPED, all of its tests: they run on PostgreSQL, and \
+                 TARA_BOT_TEST_POSTGRES is not set (.ci/run starts a throwaway server and sets \
+                 it; or set it to postgres://user@host:port/database of an empty database)",
+                env!("CARGO_CRATE_NAME")
+            );
+            std::process::exit(0)
+        }
+    }
+}
+
+/// A new, empty database for one test: a file in `dir` on SQLite; on PostgreSQL, a schema of
+/// its own in the suite's database, named by the URL returned (which `Store::open` and
+/// `--db` take as they take a file).
+pub fn new_db(dir: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    if !on_postgres() {
+        return dir.join("tara.db");
+    }
+    let base = postgres_url();
+    let schema = format!(
+        "t{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut admin = postgres::Client::connect(&base, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("connecting to TARA_BOT_TEST_POSTGRES ({base}): {e}"));
+    admin
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .unwrap();
+    let join = if base.contains('?') { '&' } else { '?' };
+    PathBuf::from(format!("{base}{join}options=-csearch_path%3D{schema}"))
+}
+
+/// A bot over a new database: a file in a temporary folder, or a PostgreSQL schema of its own
+/// in the `postgres_*` test binaries.
 pub struct Harness {
     pub dir: tempfile::TempDir,
     pub clock: Arc<ManualClock>,
     pub bot: Bot,
+    db: PathBuf,
 }
 
 impl Harness {
     pub fn new(images: bool) -> Harness {
         let dir = tempfile::tempdir().unwrap();
-        let clock = Arc::new(ManualClock::new(T0));
-        let bot = Bot::new(
-            Store::open(dir.path().join("tara.db")).unwrap(),
-            clock.clone(),
-            7,
-        )
-        .with_images(images);
-        Harness { dir, clock, bot }
+        let db = new_db(dir.path());
+        Harness::on(dir, db, images)
     }
 
+    /// A bot over the database `db` (a file, or a PostgreSQL URL), with `dir` kept for it.
+    pub fn on(dir: tempfile::TempDir, db: PathBuf, images: bool) -> Harness {
+        let clock = Arc::new(ManualClock::new(T0));
+        let bot = Bot::new(Store::open(&db).unwrap(), clock.clone(), 7).with_images(images);
+        Harness {
+            dir,
+            clock,
+            bot,
+            db,
+        }
+    }
+
+    /// The database: the file's path, or the PostgreSQL URL.
     pub fn db(&self) -> PathBuf {
-        self.dir.path().join("tara.db")
+        self.db.clone()
     }
 
     /// A new bot on the same file: a restarted process.

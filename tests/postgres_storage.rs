@@ -1,0 +1,235 @@
+//! PostgreSQL as the store: a fresh database gets tara-bot's schema (once, whoever opens it
+//! first), another program's schema is refused untouched, `db check` and `db backup` work on
+//! it, and `db copy` moves a deployment between the backends with every row intact. Skipped,
+//! saying so, when `TARA_BOT_TEST_POSTGRES` is not set (`common::postgres_url`).
+
+mod common;
+
+use common::{new_db, player_moves, Harness};
+use std::path::{Path, PathBuf};
+use tara_bot::bot::Command;
+use tara_bot::game::Move;
+use tara_bot::store::{Store, SCHEMA_VERSION};
+
+fn tara_bot(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(args)
+        .env_remove("TARA_BOT_DB")
+        .env_remove("TARA_BOT_DATABASE_URL")
+        .output()
+        .unwrap()
+}
+
+fn text(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A database written by today's bot: finished games of several variants (one resigned,
+/// rated), one in progress, a pending challenge, owed messages, settings and ratings.
+fn played(db: PathBuf, dir: tempfile::TempDir) -> Harness {
+    let h = Harness::on(dir, db, false);
+    for (i, (variant, seed)) in [("hkot-1", 1), ("sacred-hill-2", 2), ("ard-ri", 3)]
+        .into_iter()
+        .enumerate()
+    {
+        let channel = format!("c{i}");
+        let g = h.start("aoife", "brian", &channel, variant, "challenger");
+        let moves = player_moves(g.options, seed);
+        let mut pos = tara_bot::game::Position::new(g.options);
+        for m in moves.iter().take(if i == 2 { 12 } else { moves.len() }) {
+            let who = &g.seats[pos.to_move().unwrap()];
+            let r = h.mv(who, &channel, &m.to_string());
+            assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+            pos.play(*m).unwrap();
+            while pos.outcome().is_none() && pos.legal_moves().as_slice() == [Move::Pass] {
+                pos.play(Move::Pass).unwrap();
+            }
+        }
+    }
+    // A resignation after both players moved: a rated loss.
+    h.start("ciara", "brian", "c9", "hkot-2", "challenger");
+    h.opening("c9");
+    let r = h.send(
+        "ciara",
+        "c9",
+        Command::Resign {
+            confirmed: true,
+            game: None,
+        },
+    );
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    h.send(
+        "aoife",
+        "c8",
+        common::challenge_cmd("ciara", "sacred-hill-1", None, None, false, None),
+    );
+    h
+}
+
+#[test]
+fn a_fresh_database_gets_the_schema_once_and_checks_fine() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = new_db(dir.path());
+    let mut a = Store::open(&url).unwrap();
+    assert_eq!(a.schema_version().unwrap(), SCHEMA_VERSION);
+    // A second process opening it finds nothing to do.
+    let mut b = Store::open(&url).unwrap();
+    assert_eq!(b.schema_version().unwrap(), SCHEMA_VERSION);
+    drop((a, b));
+    let out = tara_bot(&["db", "check", "--db", s(&url)]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("owner: tara-bot (its schema holds tara_bot_meta)"),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("schema: version {SCHEMA_VERSION}")),
+        "{said}"
+    );
+    assert!(said.contains("contents: 0 games, 0 moves"), "{said}");
+    assert!(said.contains("result: fine"), "{said}");
+}
+
+#[test]
+fn another_programs_schema_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = new_db(dir.path());
+    let mut c = postgres::Client::connect(s(&url), postgres::NoTls).unwrap();
+    c.batch_execute("CREATE TABLE invoices (id BIGINT PRIMARY KEY)")
+        .unwrap();
+    match Store::open(&url) {
+        Err(e) => assert!(e.to_string().contains("invoices"), "{e}"),
+        Ok(_) => panic!("another program's schema was taken"),
+    }
+    let tables: i64 = c
+        .query_one(
+            "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 1, "nothing was created beside its table");
+    let out = tara_bot(&["db", "check", "--db", s(&url)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("another program"), "{}", text(&out));
+}
+
+#[test]
+fn a_bad_database_url_is_named_without_its_password() {
+    let out = tara_bot(&[
+        "db",
+        "check",
+        "--db",
+        "postgres://bot:hunter2@127.0.0.1:1/nowhere",
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("cannot connect to the PostgreSQL database"),
+        "{said}"
+    );
+    assert!(
+        said.contains("postgres://bot:***@127.0.0.1:1/nowhere"),
+        "{said}"
+    );
+    assert!(!said.contains("hunter2"), "{said}");
+}
+
+#[test]
+fn db_copy_moves_every_row_to_postgres_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("today.db");
+    let h = played(file.clone(), tempfile::tempdir().unwrap());
+    drop(h);
+    let url = new_db(dir.path());
+    let back = dir.path().join("back.db");
+
+    let out = tara_bot(&["db", "copy", "--from", s(&file), "--to", s(&url)]);
+    let there = text(&out);
+    assert!(out.status.success(), "{there}");
+    assert!(there.contains("games"), "{there}");
+    let games_line = there.lines().find(|l| l.starts_with("games ")).unwrap();
+    assert!(games_line.contains(" 4 rows"), "{games_line}");
+
+    // A target that is not empty is refused, and left as it is.
+    let out = tara_bot(&["db", "copy", "--from", s(&file), "--to", s(&url)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("not empty"), "{}", text(&out));
+
+    // The copy is a working database: the game in progress goes on there.
+    {
+        let dir2 = tempfile::tempdir().unwrap();
+        let h = Harness::on(dir2, url.clone(), false);
+        let g = common::active(&h.db(), "c2").unwrap();
+        let (_, _, pos) = common::stored(&h.db(), g.id);
+        let who = &g.seats[pos.to_move().unwrap()];
+        let r = h.mv(who, "c2", &pos.legal_moves()[0].to_string());
+        assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+        // New rows get new ids after the copied ones.
+        let g2 = h.start("dara", "eoin", "c7", "hkot-1", "challenger");
+        assert_eq!(g2.id.0, 5);
+    }
+
+    // And back into SQLite: every table as in PostgreSQL.
+    let out = tara_bot(&["db", "copy", "--from", s(&url), "--to", s(&back)]);
+    let home = text(&out);
+    assert!(out.status.success(), "{home}");
+    let sums = |said: &str| -> Vec<String> {
+        said.lines()
+            .filter(|l| l.contains(" rows  checksum "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(sums(&home).len(), 18, "{home}");
+
+    // --force replaces what is there: the first copy again, checked the same.
+    let out = tara_bot(&[
+        "db",
+        "copy",
+        "--from",
+        s(&file),
+        "--to",
+        s(&back),
+        "--force",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(sums(&text(&out)), sums(&there));
+    let again = tara_bot(&[
+        "db",
+        "copy",
+        "--from",
+        s(&back),
+        "--to",
+        s(&new_db(dir.path())),
+    ]);
+    assert_eq!(
+        sums(&text(&again)),
+        sums(&there),
+        "a round trip changes nothing"
+    );
+}
+
+#[test]
+fn db_backup_dumps_a_postgres_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = new_db(dir.path());
+    let h = Harness::on(tempfile::tempdir().unwrap(), url.clone(), false);
+    h.start("aoife", "brian", "c1", "hkot-1", "challenger");
+    drop(h);
+    let file = dir.path().join("tara.dump");
+    let out = tara_bot(&["db", "backup", s(&file), "--db", s(&url)]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("1 game, 0 moves"), "{said}");
+    let dump = std::fs::read(&file).unwrap();
+    assert_eq!(&dump[..5], b"PGDMP", "pg_dump's custom format");
+}
