@@ -135,12 +135,20 @@ pub fn run_analysis(bot: &Bot, job: &AnalysisJob, max_ms: u64, out: &mut dyn FnM
 }
 
 /// The analysis to run next: the first of [`Bot::pending_analyses`] (round robin over the
-/// players who asked) not in `skip`.
-fn next_analysis(bot: &Bot, skip: &HashSet<AnalysisId>) -> Option<AnalysisJob> {
+/// players who asked) not in `skip` that this process could claim (another process sharing
+/// the database may be running one), claimed for as long as its search may take and a margin.
+fn next_analysis(bot: &Bot, skip: &HashSet<AnalysisId>, ms: u64) -> Option<AnalysisJob> {
     bot.pending_analyses()
         .into_iter()
-        .find(|j| !skip.contains(&j.id))
+        .filter(|j| !skip.contains(&j.id))
+        .find(|j| {
+            let left = i64::from(j.total.saturating_sub(j.done)) + 1;
+            bot.claim_analysis(j.id, left * ms as i64 + ANALYSIS_LEASE_MARGIN_MS)
+        })
 }
+
+/// The margin on top of its search time that a process holds an analysis it runs.
+const ANALYSIS_LEASE_MARGIN_MS: i64 = 60_000;
 
 /// Runs every pending analysis on this thread, one after another, each time the first in the
 /// fair order then (the console, and tests that drive it step by step); the replies, in order.
@@ -148,7 +156,7 @@ fn next_analysis(bot: &Bot, skip: &HashSet<AnalysisId>) -> Option<AnalysisJob> {
 pub fn analyse_pending(bot: &Bot, max_ms: u64) -> Vec<Reply> {
     let mut replies = Vec::new();
     let mut run = HashSet::new();
-    while let Some(job) = next_analysis(bot, &run) {
+    while let Some(job) = next_analysis(bot, &run, max_ms) {
         run.insert(job.id);
         run_analysis(bot, &job, max_ms, &mut |r| replies.extend(r));
     }
@@ -168,7 +176,11 @@ pub fn play_pending(bot: &Bot, ms: u64) -> Vec<Reply> {
         }
         let mut played = false;
         for turn in turns {
+            if !bot.claim_ai_turn(turn.game, ms) {
+                continue;
+            }
             let replies = bot.apply_ai_move(turn.game, turn.ply, find_move(&turn, ms));
+            bot.release_ai_turn(turn.game);
             played |= !replies.is_empty();
             out.extend(replies);
         }
@@ -254,8 +266,8 @@ impl AiRunner {
     async fn analyse_all(self: Arc<Self>) {
         let mut run = HashSet::new();
         loop {
-            let (bot, skip) = (self.bot.clone(), run.clone());
-            let next = tokio::task::spawn_blocking(move || next_analysis(&bot, &skip))
+            let (bot, skip, ms) = (self.bot.clone(), run.clone(), self.settings.ms);
+            let next = tokio::task::spawn_blocking(move || next_analysis(&bot, &skip, ms))
                 .await
                 .unwrap_or_default();
             match next {
@@ -332,22 +344,31 @@ impl AiRunner {
             Ok(permit) => {
                 let (bot, ms) = (self.bot.clone(), self.settings.ms);
                 tokio::task::spawn_blocking(move || {
+                    // Another process sharing the database may be searching it.
+                    if !bot.claim_ai_turn(turn.game, ms) {
+                        return None;
+                    }
                     let mv = find_move(&turn, ms);
                     drop(permit);
-                    bot.apply_ai_move(turn.game, turn.ply, mv)
+                    let replies = bot.apply_ai_move(turn.game, turn.ply, mv);
+                    bot.release_ai_turn(turn.game);
+                    Some(replies)
                 })
                 .await
                 .unwrap_or_else(|e| {
                     tracing::error!(error = %e, game = game.0, "the AI's search panicked");
-                    Vec::new()
+                    Some(Vec::new())
                 })
             }
-            Err(_) => Vec::new(),
+            Err(_) => Some(Vec::new()),
         };
         self.busy
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&game);
+        // Held by another process: it plays the move (or, if it dies, a later kick finds the
+        // turn again once its lease has run out).
+        let Some(replies) = replies else { return };
         if replies.is_empty() {
             // Stale (a takeback while it searched): the game may have another turn by now.
             self.kick_but(Some((game, ply)));

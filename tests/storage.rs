@@ -84,7 +84,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     let (_dir, path) = v2_copy();
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 12);
+    assert_eq!(SCHEMA_VERSION, 13);
 
     // Games: 12 in all; (id, channel, variant, scoring, first, seats, status, move count).
     let expected: [ExpectedGame; 12] = [
@@ -1159,12 +1159,15 @@ fn migration_12_escapes_the_reasons_recorded_before() {
         "INSERT INTO audit (server_id, moderator_id, action, subject, detail, created_at)
          VALUES ('s', 'm', 'abort', 'game #1 in <#c>', 'aborted; reason: *no* <@1>\nthanks', 1),
                 ('s', 'm', 'audit-log', 'the audit log', 'entries are posted in <#c>', 2);
+         ALTER TABLE outbox DROP COLUMN claimed_by; ALTER TABLE outbox DROP COLUMN lease_until;
+         ALTER TABLE games DROP COLUMN ai_claimed_by; ALTER TABLE games DROP COLUMN ai_lease_until;
+         ALTER TABLE analyses DROP COLUMN claimed_by; ALTER TABLE analyses DROP COLUMN lease_until;
          PRAGMA user_version = 11;",
     )
     .unwrap();
     drop(conn);
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 12);
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     let rows = read(&mut store, |tx| tx.audit_log(&ServerId::from("s"), 10));
     assert_eq!(rows[0].detail, "entries are posted in <#c>");
     assert_eq!(

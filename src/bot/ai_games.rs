@@ -78,6 +78,9 @@ pub struct AiTurn {
     pub seed: u64,
 }
 
+/// The margin on top of two searches' time that a process holds the AI's move it searches.
+const AI_LEASE_MARGIN_MS: i64 = 30_000;
+
 impl Bot {
     /// Why `ctx.user` may not start a game against the AI now, if the server's limit on games
     /// against the AI in progress forbids it: the private refusal. Changes nothing; for an
@@ -124,6 +127,30 @@ impl Bot {
                 tracing::error!(error = ?e, "reading the games the AI is to move in failed");
                 Vec::new()
             }
+        }
+    }
+
+    /// Claims the search of the AI's move in `game` for this process ([`Bot::worker`]), for
+    /// a search of `ms` and a margin: false while another process sharing the database holds
+    /// it. A process that dies holding it loses it when the lease runs out.
+    pub fn claim_ai_turn(&self, game: GameId, ms: u64) -> bool {
+        let now = self.now();
+        let until = now + 2 * ms as i64 + AI_LEASE_MARGIN_MS;
+        self.store()
+            .claim(|tx| tx.claim_ai_turn(game, self.worker(), now, until))
+            .unwrap_or_else(|e| {
+                tracing::error!(error = %e, game = game.0, "claiming the AI's move failed");
+                false
+            })
+    }
+
+    /// Gives up this process's claim on the AI's move in `game` (its search ended).
+    pub fn release_ai_turn(&self, game: GameId) {
+        if let Err(e) = self
+            .store()
+            .claim(|tx| tx.release_ai_turn(game, self.worker()))
+        {
+            tracing::error!(error = %e, game = game.0, "releasing the AI's move failed");
         }
     }
 

@@ -115,6 +115,20 @@ impl Bot {
     /// `Tx::running_analyses`), so that one player's requests never hold up the others'. For an
     /// adapter to run, on start-up and after each command, taking the first again each time
     /// one ends; one left by a restart runs again from the start.
+    /// Claims running the analysis `job` for this process ([`Bot::worker`]) for `lease_ms`:
+    /// false while another process sharing the database holds it (or it is no longer
+    /// running). A process that dies holding it loses it when the lease runs out, and the
+    /// analysis starts again from its first position elsewhere.
+    pub fn claim_analysis(&self, job: AnalysisId, lease_ms: i64) -> bool {
+        let now = self.now();
+        self.store()
+            .claim(|tx| tx.claim_analysis(job, self.worker(), now, now + lease_ms))
+            .unwrap_or_else(|e| {
+                tracing::error!(error = %e, analysis = job.0, "claiming an analysis failed");
+                false
+            })
+    }
+
     pub fn pending_analyses(&self) -> Vec<AnalysisJob> {
         let jobs = self.read(|tx| {
             let mut jobs = Vec::new();
@@ -487,7 +501,7 @@ pub(crate) fn analyse(bot: &Bot, ctx: &Ctx, id: GameId, level: Option<u32>) -> O
             .build();
         reply.editable = true;
         // Owed here, so that the analysis knows which message to edit.
-        let message = outbox::owe(tx, Some(ctx), &reply, now)?;
+        let message = outbox::owe(tx, Some(ctx), &reply, now, bot.worker())?;
         reply.outbox = Some(message);
         tx.set_analysis_message(aid, message)?;
         Ok(vec![Out::text(reply)])

@@ -1,7 +1,7 @@
 //! What the adapters report about owed messages: delivered, failed (retried with backoff, or
 //! given up), and what is still owed (delivered at start-up and retried while running).
 
-use super::outbox::reply_of;
+use super::outbox::{reply_of, IN_FLIGHT_MS};
 use super::reply::Reply;
 use super::session::Bot;
 use crate::store::ChannelId;
@@ -9,11 +9,11 @@ use crate::store::EditTarget;
 use crate::store::MessageId;
 use crate::store::StoreError;
 
-/// A message a command owes is sent by that command's own delivery first; the retry loop
-/// leaves it alone for this long.
-pub const IN_FLIGHT_MS: i64 = 60_000;
 /// Sent and abandoned messages are forgotten after this long.
 const KEEP_SENT_MS: i64 = 7 * 24 * 3_600_000;
+/// How long a process holds the owed messages it took to deliver: another process delivers
+/// them once this has passed (the first died on the way).
+pub const DELIVERY_LEASE_MS: i64 = 120_000;
 /// At most this many owed messages per retry round.
 const BATCH: u32 = 50;
 
@@ -103,9 +103,18 @@ impl Bot {
         } else {
             (now, now - IN_FLIGHT_MS)
         };
-        let rows = self.store().write(|tx| {
-            tx.prune_messages(now - KEEP_SENT_MS)?;
-            tx.due_messages(due_by, before, BATCH)
+        // Claimed for this process: another one sharing the database leaves them alone
+        // until the lease runs out (this process died before delivering them). What this
+        // worker holds already (its earlier run's, at start-up) it takes again at once; the
+        // answers its commands are still sending are left to them (`before`).
+        let worker = self.worker().to_string();
+        let rows = self
+            .store()
+            .write(|tx| tx.prune_messages(now - KEEP_SENT_MS));
+        let rows = rows.and_then(|_| {
+            self.store().claim(|tx| {
+                tx.claim_due_messages(due_by, before, BATCH, &worker, now, now + DELIVERY_LEASE_MS)
+            })
         });
         let rows = match rows {
             Ok(rows) => rows,

@@ -8,6 +8,10 @@ use crate::store::{ChannelId, UserId};
 use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
 use serde::{Deserialize, Serialize};
 
+/// A message a command owes is sent by that command's own delivery first; the retry loop
+/// leaves it alone for this long, and the process that stored it holds its lease as long.
+pub const IN_FLIGHT_MS: i64 = 60_000;
+
 /// The stored form of a reply (its image is stored beside it).
 #[derive(Serialize, Deserialize)]
 struct Body {
@@ -39,6 +43,7 @@ pub(crate) fn owe(
     origin: Option<&Ctx>,
     reply: &Reply,
     now: i64,
+    worker: &str,
 ) -> Result<MessageId, StoreError> {
     let body = serde_json::to_string(&Body {
         parts: reply.parts.clone(),
@@ -68,6 +73,7 @@ pub(crate) fn owe(
                 .as_ref()
                 .map(|a| (a.filename.as_str(), a.bytes.as_slice())),
             edits: reply.edits,
+            lease: (worker, now + IN_FLIGHT_MS),
         },
         now,
     )

@@ -192,6 +192,8 @@ pub struct Bot {
     game_ended: &'static [Subscriber],
     /// When on, each subscriber's run: the game and the subscriber's name (for tests).
     trace: Option<Mutex<Vec<(GameId, &'static str)>>>,
+    /// This process's name in the leases it takes on shared work ([`Bot::with_worker`]).
+    worker: String,
 }
 
 impl Bot {
@@ -213,7 +215,23 @@ impl Bot {
             self_user: Mutex::new(None),
             game_ended,
             trace: None,
+            worker: default_worker(),
         }
+    }
+
+    /// Names this process in the leases it takes on work that any process sharing the
+    /// database may do (owed messages, the AI's moves, analyses). Each process of a deployment
+    /// needs its own name, the same across its restarts: a restarted process takes back at
+    /// once what its earlier run held, and another process only once those leases run out.
+    /// The default is the machine's host name; `tara-bot run --shards A-B` adds its range.
+    pub fn with_worker(mut self, name: impl Into<String>) -> Bot {
+        self.worker = name.into();
+        self
+    }
+
+    /// This process's name in its leases ([`Bot::with_worker`]).
+    pub fn worker(&self) -> &str {
+        &self.worker
     }
 
     /// Records which subscriber of [`GameEnded`] runs for which game ([`Bot::event_trace`]).
@@ -395,7 +413,7 @@ impl Bot {
                     }
                     // (A reply the change owed itself, to link to it, carries its id already.)
                     if !reply.ephemeral && reply.outbox.is_none() {
-                        reply.outbox = Some(outbox::owe(tx, origin, &reply, now)?);
+                        reply.outbox = Some(outbox::owe(tx, origin, &reply, now, &self.worker)?);
                     }
                     replies.push((reply, board));
                 }
@@ -797,4 +815,14 @@ pub(crate) fn default_time_control(tx: &Tx, server: &ServerId) -> Outcome<TimeCo
         .server_setting(server, "default_days")?
         .and_then(|d| d.parse::<TimeControl>().ok())
         .unwrap_or(TimeControl::NoClock))
+}
+
+/// The machine's host name (or `tara-bot` when it cannot be read): the default worker name.
+fn default_worker() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "tara-bot".to_string())
 }

@@ -75,14 +75,21 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
     };
     tracing::info!(target: "tara_bot", database = %crate::store::shown(&db), "database opened and checked");
     render::warm_up();
-    let bot = std::sync::Arc::new(
-        Bot::new(
-            store,
-            std::sync::Arc::new(SystemClock),
-            SystemClock.now_ms() as u64,
-        )
-        .with_rate_limit(config.rate_limit),
-    );
+    let bot = Bot::new(
+        store,
+        std::sync::Arc::new(SystemClock),
+        SystemClock.now_ms() as u64,
+    )
+    .with_rate_limit(config.rate_limit);
+    // Each process of a deployment names itself in the leases it takes: its host and shards.
+    let bot = match shards {
+        Some(r) => {
+            let worker = format!("{}:shards-{}-{}", bot.worker(), r.first, r.last);
+            bot.with_worker(worker)
+        }
+        None => bot,
+    };
+    let bot = std::sync::Arc::new(bot);
     let settings = crate::discord::Settings {
         token,
         guild: config.discord_guild_id,

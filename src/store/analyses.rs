@@ -161,4 +161,22 @@ impl Tx<'_> {
             params![id, status.id(), result, now],
         )? == 1)
     }
+
+    /// Claims running the analysis `id` for `worker` until `until`: false while another
+    /// worker holds it, or when it is no longer running.
+    pub fn claim_analysis(
+        &self,
+        id: AnalysisId,
+        worker: &str,
+        now: i64,
+        until: i64,
+    ) -> Result<bool> {
+        self.claim_row(
+            "analyses",
+            ("claimed_by", "lease_until"),
+            "status = 'running'",
+            &id,
+            (worker, now, until),
+        )
+    }
 }

@@ -9,8 +9,8 @@ use super::ids::{
     TournamentId, UserId, VacationId,
 };
 use super::migrations::{pending, SCHEMA_VERSION};
-use super::pg::{self, PgConn};
-use super::value::{sqlite::Bind, FromValue, Params, Value};
+use super::pg::{self, Mode, PgConn};
+use super::value::{sqlite::Bind, FromValue, Params, ToValue, Value};
 use rusqlite::{Connection, ErrorCode, OpenFlags, Row, TransactionBehavior};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -158,7 +158,21 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        self.transaction(true, f)
+        self.transaction(Mode::Write, f)
+    }
+
+    /// Runs `f` in one write transaction that only claims work (leases on rows: owed
+    /// messages, the AI's moves, analyses). On SQLite it is [`Store::write`]. On PostgreSQL it
+    /// takes no writer lock: claimers of several processes lock only the rows they claim,
+    /// skipping rows another one has locked (`FOR UPDATE SKIP LOCKED`, [`Tx::skip_locked`]).
+    pub fn claim<T, E>(
+        &mut self,
+        f: impl FnOnce(&Tx) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        self.transaction(Mode::Claim, f)
     }
 
     /// Runs `f` in a read transaction (a consistent snapshot).
@@ -169,12 +183,12 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        self.transaction(false, f)
+        self.transaction(Mode::Read, f)
     }
 
     fn transaction<T, E>(
         &mut self,
-        write: bool,
+        mode: Mode,
         f: impl FnOnce(&Tx) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E>
     where
@@ -182,10 +196,9 @@ impl Store {
     {
         match &mut self.conn {
             Conn::Sqlite(conn) => {
-                let behavior = if write {
-                    TransactionBehavior::Immediate
-                } else {
-                    TransactionBehavior::Deferred
+                let behavior = match mode {
+                    Mode::Write | Mode::Claim => TransactionBehavior::Immediate,
+                    Mode::Read => TransactionBehavior::Deferred,
                 };
                 let tx = conn.transaction_with_behavior(behavior).map_err(db)?;
                 let out = f(&Tx {
@@ -195,7 +208,7 @@ impl Store {
                 Ok(out)
             }
             Conn::Postgres(conn) => {
-                conn.get_mut().begin(write)?;
+                conn.get_mut().begin(mode)?;
                 let out = f(&Tx {
                     tx: TxInner::Postgres(conn),
                 });
@@ -1089,6 +1102,49 @@ impl Tx<'_> {
     ) -> Result<T> {
         self.first(table, sql, params, |c| c.get(column))?
             .ok_or_else(|| StoreError::Corrupt(format!("{table}: an aggregate returned no row")))
+    }
+
+    /// What ends a query that claims the rows it selects: on PostgreSQL ` FOR UPDATE SKIP
+    /// LOCKED` (rows another transaction has locked are left out, not waited for); nothing on
+    /// SQLite, where the one writer at a time already has every row to itself.
+    pub(super) fn skip_locked(&self) -> &'static str {
+        match self.tx {
+            TxInner::Sqlite(_) => "",
+            TxInner::Postgres(_) => " FOR UPDATE SKIP LOCKED",
+        }
+    }
+
+    /// Claims the row `id` of `table` (keyed by `id`) for `worker` until `until`, when it
+    /// meets `condition` and no other worker holds it: its lease column (`cols.1`) is empty or
+    /// past `now`, or its claimer column (`cols.0`) names `worker` already. Whether it did.
+    pub(super) fn claim_row(
+        &self,
+        table: &'static str,
+        cols: (&str, &str),
+        condition: &str,
+        id: &dyn ToValue,
+        lease: (&str, i64, i64),
+    ) -> Result<bool> {
+        let (claimed, until_col) = cols;
+        let (worker, now, until) = lease;
+        let free = self.first(
+            table,
+            &format!(
+                "SELECT id FROM {table} WHERE id = ?1 AND {condition}
+                   AND ({until_col} IS NULL OR {until_col} <= ?3 OR {claimed} = ?2){}",
+                self.skip_locked()
+            ),
+            &[id, &worker, &now],
+            |c| c.get::<i64>("id"),
+        )?;
+        if free.is_none() {
+            return Ok(false);
+        }
+        self.exec(
+            &format!("UPDATE {table} SET {claimed} = ?2, {until_col} = ?3 WHERE id = ?1"),
+            &[id, &worker, &until],
+        )?;
+        Ok(true)
     }
 
     /// Whether this transaction runs on SQLite (a few statements exist only there, such as

@@ -633,4 +633,26 @@ impl Tx<'_> {
         }
         Ok(pending)
     }
+
+    /// Claims the search of the AI's move in `game` for `worker` until `until`: false while
+    /// another worker holds it (its lease has not run out).
+    pub fn claim_ai_turn(&self, game: GameId, worker: &str, now: i64, until: i64) -> Result<bool> {
+        self.claim_row(
+            "games",
+            ("ai_claimed_by", "ai_lease_until"),
+            "status = 'active'",
+            &game,
+            (worker, now, until),
+        )
+    }
+
+    /// Gives up `worker`'s claim on the AI's move in `game` (its search ended).
+    pub fn release_ai_turn(&self, game: GameId, worker: &str) -> Result<()> {
+        self.exec(
+            "UPDATE games SET ai_claimed_by = NULL, ai_lease_until = NULL
+             WHERE id = ?1 AND ai_claimed_by = ?2",
+            params![game, worker],
+        )?;
+        Ok(())
+    }
 }

@@ -50,6 +50,10 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
         "0012_audit_markdown",
         include_str!("../../migrations/0012_audit_markdown.sql"),
     ),
+    (
+        "0013_leases",
+        include_str!("../../migrations/0013_leases.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.

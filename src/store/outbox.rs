@@ -27,6 +27,9 @@ pub struct NewMessage<'a> {
     /// An edit: the outbox id of the message whose text it replaces. It is delivered only
     /// once that message is posted, and a newer edit of the same message supersedes it.
     pub edits: Option<MessageId>,
+    /// The process that stores it and delivers it first (its worker name), and until when it
+    /// holds it: no other process's delivery takes it before then.
+    pub lease: (&'a str, i64),
 }
 
 row! {
@@ -75,8 +78,8 @@ impl Tx<'_> {
         }
         self.insert(
             "INSERT INTO outbox (created_at, channel_id, dm_user_id, answers_command, body,
-               image_name, image, next_attempt_at, edits)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?1, ?8)",
+               image_name, image, next_attempt_at, edits, claimed_by, lease_until)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?1, ?8, ?9, ?10)",
             params![
                 now,
                 m.channel_id,
@@ -86,6 +89,8 @@ impl Tx<'_> {
                 m.image.map(|i| i.0),
                 m.image.map(|i| i.1),
                 m.edits,
+                m.lease.0,
+                m.lease.1,
             ],
         )
         .map(MessageId)
@@ -137,7 +142,8 @@ impl Tx<'_> {
     }
 
     /// Records a failed delivery: the next attempt waits by [`backoff_ms`]; with `give_up` (the
-    /// platform refuses it for good) there is none.
+    /// platform refuses it for good) there is none. The lease on it ends: whichever process
+    /// retries it first takes it.
     pub fn mark_failed(&self, id: MessageId, error: &str, give_up: bool, now: i64) -> Result<()> {
         let attempts: u32 = self
             .first(
@@ -149,7 +155,7 @@ impl Tx<'_> {
             .unwrap_or(0)
             + 1;
         self.exec(
-            "UPDATE outbox SET attempts = ?2, last_error = ?3, next_attempt_at = ?4,
+            "UPDATE outbox SET attempts = ?2, last_error = ?3, next_attempt_at = ?4, lease_until = NULL,
                given_up_at = ?5
              WHERE id = ?1 AND sent_at IS NULL",
             params![
@@ -163,26 +169,42 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Messages still owed whose next attempt is due by `due_by`, oldest first, skipping those
-    /// created after `created_before` (still being sent by the command that made them), and
-    /// edits of messages still owed (they wait until their message is posted).
-    pub fn due_messages(
+    /// Claims for `worker` until `until` the owed messages due now (not sent, not given up,
+    /// past their backoff by `due_by`, stored by `created_before`, and, for an edit, once its
+    /// message is posted) that no other process holds: those whose lease ran out, or never had
+    /// one, and those `worker` holds itself (a failed report, or its run before a restart).
+    /// Oldest first; rows another claimer has locked are skipped, not waited for.
+    pub fn claim_due_messages(
         &self,
         due_by: i64,
         created_before: i64,
         limit: u32,
+        worker: &str,
+        now: i64,
+        until: i64,
     ) -> Result<Vec<OutboxRow>> {
-        self.all(
+        let rows = self.all(
             "outbox",
-            "SELECT * FROM outbox
-             WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ?1
-               AND created_at <= ?2
-               AND (edits IS NULL OR NOT EXISTS (SELECT 1 FROM outbox t WHERE t.id = outbox.edits
-                      AND t.sent_at IS NULL AND t.given_up_at IS NULL))
-             ORDER BY id LIMIT ?3",
-            params![due_by, created_before, limit],
+            &format!(
+                "SELECT * FROM outbox
+                 WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ?1
+                   AND created_at <= ?2
+                   AND (lease_until IS NULL OR lease_until <= ?5 OR claimed_by = ?4)
+                   AND (edits IS NULL OR NOT EXISTS (SELECT 1 FROM outbox t
+                          WHERE t.id = outbox.edits AND t.sent_at IS NULL AND t.given_up_at IS NULL))
+                 ORDER BY id LIMIT ?3{}",
+                self.skip_locked()
+            ),
+            params![due_by, created_before, limit, worker, now],
             OutboxRow::from_row,
-        )
+        )?;
+        for row in &rows {
+            self.exec(
+                "UPDATE outbox SET claimed_by = ?2, lease_until = ?3 WHERE id = ?1",
+                params![row.id, worker, until],
+            )?;
+        }
+        Ok(rows)
     }
 
     /// How many messages are still owed (not sent, not given up).

@@ -59,6 +59,17 @@ fn db(e: postgres::Error) -> StoreError {
     StoreError::Sql(DbError::postgres(e))
 }
 
+/// What a transaction does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// Reads one snapshot.
+    Read,
+    /// Changes the bot's data: one writer at a time.
+    Write,
+    /// Claims work (leases) only: on PostgreSQL, row locks instead of the writer lock.
+    Claim,
+}
+
 /// An open connection and the statements prepared on it.
 pub(super) struct PgConn {
     client: Client,
@@ -145,7 +156,8 @@ impl PgConn {
 
     /// Starts a transaction: a write takes the schema's writer lock first; a read is one
     /// read-only snapshot. A transaction left open (its caller panicked) is rolled back first.
-    pub(super) fn begin(&mut self, write: bool) -> Result<()> {
+    pub(super) fn begin(&mut self, mode: Mode) -> Result<()> {
+        let write = mode != Mode::Read;
         if self.open {
             self.open = false;
             self.client.batch_execute("ROLLBACK").map_err(db)?;
@@ -159,7 +171,7 @@ impl PgConn {
             .map_err(db)?;
         self.open = true;
         self.failed = false;
-        if write {
+        if mode == Mode::Write {
             let locked = self.client.execute(
                 "SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))",
                 &[&LOCK_CLASS],
