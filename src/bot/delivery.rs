@@ -108,13 +108,10 @@ impl Bot {
         // worker holds already (its earlier run's, at start-up) it takes again at once; the
         // answers its commands are still sending are left to them (`before`).
         let worker = self.worker().to_string();
-        let rows = self
-            .store()
-            .write(|tx| tx.prune_messages(now - KEEP_SENT_MS));
-        let rows = rows.and_then(|_| {
-            self.store().claim(|tx| {
-                tx.claim_due_messages(due_by, before, BATCH, &worker, now, now + DELIVERY_LEASE_MS)
-            })
+        // (Forgetting old sent messages deletes only rows nobody claims or changes again.)
+        let rows = self.store().claim(|tx| {
+            tx.prune_messages(now - KEEP_SENT_MS)?;
+            tx.claim_due_messages(due_by, before, BATCH, &worker, now, now + DELIVERY_LEASE_MS)
         });
         let rows = match rows {
             Ok(rows) => rows,
