@@ -25,8 +25,11 @@ use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row, Statement};
 use std::collections::HashMap;
 
-/// The first key of the advisory locks the store takes ("TARA"); the second is the schema's.
+/// The first key of the writer lock ("TARA"); the second is the schema's.
 const LOCK_CLASS: i32 = 0x5441_5241;
+
+/// The first key of the migration lock ("TARB"); the second is the schema's.
+const MIGRATION_LOCK_CLASS: i32 = 0x5441_5242;
 
 /// The table that marks a database (schema) as tara-bot's, holding its schema version.
 const META_TABLE: &str = "tara_bot_meta";
@@ -103,8 +106,8 @@ impl PgConn {
     fn migrate(&mut self) -> Result<()> {
         let mut tx = self.client.transaction().map_err(db)?;
         tx.execute(
-            "SELECT pg_advisory_xact_lock($1, hashtext(current_schema()) + 1)",
-            &[&LOCK_CLASS],
+            "SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))",
+            &[&MIGRATION_LOCK_CLASS],
         )
         .map_err(db)?;
         let tables = tables(&mut tx)?;
