@@ -86,12 +86,8 @@ pub(super) struct PgConn {
 impl PgConn {
     /// Connects to the database at `url` and brings its schema up to date.
     pub(super) fn open(url: &str) -> Result<PgConn> {
-        let client = Client::connect(url, NoTls).map_err(|e| StoreError::Unreachable {
-            url: redacted(url),
-            message: e.to_string(),
-        })?;
         let mut conn = PgConn {
-            client,
+            client: connect(url)?,
             statements: HashMap::new(),
             open: false,
             failed: false,
