@@ -143,12 +143,10 @@ fn next_analysis(bot: &Bot, skip: &HashSet<AnalysisId>, ms: u64) -> Option<Analy
         .filter(|j| !skip.contains(&j.id))
         .find(|j| {
             let left = i64::from(j.total.saturating_sub(j.done)) + 1;
-            bot.claim_analysis(j.id, left * ms as i64 + ANALYSIS_LEASE_MARGIN_MS)
+            // The margin: half the lease (60 s by default).
+            bot.claim_analysis(j.id, left * ms as i64 + bot.lease_ms() / 2)
         })
 }
-
-/// The margin on top of its search time that a process holds an analysis it runs.
-const ANALYSIS_LEASE_MARGIN_MS: i64 = 60_000;
 
 /// Runs every pending analysis on this thread, one after another, each time the first in the
 /// fair order then (the console, and tests that drive it step by step); the replies, in order.
@@ -176,7 +174,7 @@ pub fn play_pending(bot: &Bot, ms: u64) -> Vec<Reply> {
         }
         let mut played = false;
         for turn in turns {
-            if !bot.claim_ai_turn(turn.game, ms) {
+            if !bot.claim_ai_turn(turn.game, turn.ply, ms) {
                 continue;
             }
             let replies = bot.apply_ai_move(turn.game, turn.ply, find_move(&turn, ms));
@@ -345,9 +343,11 @@ impl AiRunner {
                 let (bot, ms) = (self.bot.clone(), self.settings.ms);
                 tokio::task::spawn_blocking(move || {
                     // Another process sharing the database may be searching it.
-                    if !bot.claim_ai_turn(turn.game, ms) {
+                    if !bot.claim_ai_turn(turn.game, turn.ply, ms) {
+                        tracing::debug!(game = game.0, ply, "the AI's move is searched elsewhere");
                         return None;
                     }
+                    tracing::debug!(game = game.0, ply, "searching the AI's move");
                     let mv = find_move(&turn, ms);
                     drop(permit);
                     let replies = bot.apply_ai_move(turn.game, turn.ply, mv);

@@ -12,6 +12,7 @@
 //! | `TARA_BOT_RATE_LIMIT` | `rate_limit` | `on` (`off` for load tests against a fake Discord) |
 //! | `TARA_BOT_AI_MS` | `ai_ms` | `3000`: the most one AI move may take, in milliseconds |
 //! | `TARA_BOT_AI_SEARCHES` | `ai_searches` | one per core but one (at least 1): AI searches at once |
+//! | `TARA_BOT_LEASE_MS` | `lease_ms` | `120000`: how long work taken by a process that died waits for another (at least 1000) |
 
 use crate::ai_runner::AiSettings;
 use serde::Deserialize;
@@ -29,6 +30,7 @@ struct File {
     rate_limit: Option<bool>,
     ai_ms: Option<u64>,
     ai_searches: Option<usize>,
+    lease_ms: Option<u64>,
 }
 
 /// The bot's configuration.
@@ -44,6 +46,9 @@ pub struct Config {
     pub rate_limit: bool,
     /// How the AI's searches run: its time limit per move and how many run at once.
     pub ai: AiSettings,
+    /// How long the work a process took (owed messages, AI moves, analyses) stays its own
+    /// before another process sharing the database takes it: see [`crate::bot::Bot::with_lease_ms`].
+    pub lease_ms: u64,
 }
 
 /// A configuration problem.
@@ -61,6 +66,8 @@ pub enum ConfigError {
     Number { name: &'static str, value: String },
     #[error("{name} must be a whole number of at least 1, not '{value}'")]
     Positive { name: &'static str, value: String },
+    #[error("{name} must be at least 1000 (milliseconds: 1 s), not {value}")]
+    Lease { name: &'static str, value: u64 },
     #[error("{name} must be on or off, not '{value}'")]
     Switch { name: &'static str, value: String },
 }
@@ -127,7 +134,27 @@ impl Config {
                 message: "ai_ms and ai_searches must be at least 1".into(),
             });
         }
+        let lease_ms = match number("TARA_BOT_LEASE_MS")? {
+            Some(ms) if ms < 1_000 => {
+                return Err(ConfigError::Lease {
+                    name: "TARA_BOT_LEASE_MS",
+                    value: ms,
+                })
+            }
+            Some(ms) => ms,
+            None => match file.lease_ms {
+                Some(ms) if ms < 1_000 => {
+                    return Err(ConfigError::Lease {
+                        name: "lease_ms",
+                        value: ms,
+                    })
+                }
+                Some(ms) => ms,
+                None => crate::bot::DELIVERY_LEASE_MS as u64,
+            },
+        };
         Ok(Config {
+            lease_ms,
             ai: AiSettings {
                 ms: ai_ms,
                 searches: ai_searches,
@@ -267,5 +294,38 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(c.database, PathBuf::from("postgres://bot@db/tara"));
+    }
+
+    #[test]
+    fn the_lease_defaults_to_two_minutes_and_is_at_least_a_second() {
+        let dir = std::env::temp_dir().join(format!("tara-config3-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("c.toml");
+        std::fs::write(&f, "").unwrap();
+        let p = f.to_str().unwrap();
+        let c = Config::from_sources(env(&[("TARA_BOT_CONFIG", p)])).unwrap();
+        assert_eq!(c.lease_ms, 120_000);
+        std::fs::write(&f, "lease_ms = 30000\n").unwrap();
+        let c = Config::from_sources(env(&[("TARA_BOT_CONFIG", p)])).unwrap();
+        assert_eq!(c.lease_ms, 30_000);
+        let c = Config::from_sources(env(&[
+            ("TARA_BOT_CONFIG", p),
+            ("TARA_BOT_LEASE_MS", "4000"),
+        ]))
+        .unwrap();
+        assert_eq!(c.lease_ms, 4_000);
+        let short =
+            Config::from_sources(env(&[("TARA_BOT_CONFIG", p), ("TARA_BOT_LEASE_MS", "999")]));
+        assert_eq!(
+            short.unwrap_err().to_string(),
+            "TARA_BOT_LEASE_MS must be at least 1000 (milliseconds: 1 s), not 999"
+        );
+        std::fs::write(&f, "lease_ms = 10\n").unwrap();
+        let short = Config::from_sources(env(&[("TARA_BOT_CONFIG", p)]));
+        assert_eq!(
+            short.unwrap_err().to_string(),
+            "lease_ms must be at least 1000 (milliseconds: 1 s), not 10"
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -99,19 +99,28 @@ fn the_ais_move_is_searched_by_one_process_at_a_time() {
     let h = harness();
     let b = process(&h, "b", 8);
     let game = ai_to_move(&h);
-    assert!(h.bot.claim_ai_turn(game, 1_000));
-    assert!(!b.claim_ai_turn(game, 1_000), "a searches it");
-    assert!(h.bot.claim_ai_turn(game, 1_000), "a holds it still");
+    // The AI moves first: its move is move 0.
+    let ply = 0;
+    assert!(
+        !h.bot.claim_ai_turn(game, 1, 1_000),
+        "a search of a move not yet due is never claimed"
+    );
+    assert!(h.bot.claim_ai_turn(game, ply, 1_000));
+    assert!(!b.claim_ai_turn(game, ply, 1_000), "a searches it");
+    assert!(h.bot.claim_ai_turn(game, ply, 1_000), "a holds it still");
     assert!(play_pending(&b, MS).is_empty(), "b leaves a's search alone");
     // a dies: after its lease (two searches' time and a margin) b plays the move.
     h.clock.advance_ms(2 * 1_000 + 30_000 + 1);
     let played = play_pending(&b, MS);
     assert!(!played.is_empty(), "b plays the AI's move");
     assert!(h.bot.ai_turns().is_empty(), "the person is to move");
+    // The game moved on: a search of its old turn is never claimed again (a process that
+    // read the turn before the move would search it for nothing).
+    assert!(!b.claim_ai_turn(game, ply, 1_000), "move 0 is played");
     // The move released the claim: the next AI turn of the game is anyone's.
-    assert!(h.bot.claim_ai_turn(game, 1_000));
+    assert!(h.bot.claim_ai_turn(game, 1, 1_000));
     h.bot.release_ai_turn(game);
-    assert!(b.claim_ai_turn(game, 1_000));
+    assert!(b.claim_ai_turn(game, 1, 1_000));
 }
 
 #[test]

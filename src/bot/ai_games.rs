@@ -78,9 +78,6 @@ pub struct AiTurn {
     pub seed: u64,
 }
 
-/// The margin on top of two searches' time that a process holds the AI's move it searches.
-const AI_LEASE_MARGIN_MS: i64 = 30_000;
-
 impl Bot {
     /// Why `ctx.user` may not start a game against the AI now, if the server's limit on games
     /// against the AI in progress forbids it: the private refusal. Changes nothing; for an
@@ -130,14 +127,16 @@ impl Bot {
         }
     }
 
-    /// Claims the search of the AI's move in `game` for this process ([`Bot::worker`]), for
-    /// a search of `ms` and a margin: false while another process sharing the database holds
-    /// it. A process that dies holding it loses it when the lease runs out.
-    pub fn claim_ai_turn(&self, game: GameId, ms: u64) -> bool {
+    /// Claims the search of the AI's move in `game` after `ply` moves ([`AiTurn::ply`]) for
+    /// this process ([`Bot::worker`]), for a search of `ms` and a margin (a quarter of
+    /// [`Bot::lease_ms`], 30 s by default): false while another process sharing the database
+    /// holds it, or once the game has moved on from `ply`. A process that dies holding it
+    /// loses it when the lease runs out.
+    pub fn claim_ai_turn(&self, game: GameId, ply: u32, ms: u64) -> bool {
         let now = self.now();
-        let until = now + 2 * ms as i64 + AI_LEASE_MARGIN_MS;
+        let until = now + 2 * ms as i64 + self.lease_ms() / 4;
         self.store()
-            .claim(|tx| tx.claim_ai_turn(game, self.worker(), now, until))
+            .claim(|tx| tx.claim_ai_turn(game, ply, self.worker(), now, until))
             .unwrap_or_else(|e| {
                 tracing::error!(error = %e, game = game.0, "claiming the AI's move failed");
                 false

@@ -1,7 +1,7 @@
 //! What the adapters report about owed messages: delivered, failed (retried with backoff, or
 //! given up), and what is still owed (delivered at start-up and retried while running).
 
-use super::outbox::{reply_of, IN_FLIGHT_MS};
+use super::outbox::reply_of;
 use super::reply::Reply;
 use super::session::Bot;
 use crate::store::ChannelId;
@@ -12,7 +12,8 @@ use crate::store::StoreError;
 /// Sent and abandoned messages are forgotten after this long.
 const KEEP_SENT_MS: i64 = 7 * 24 * 3_600_000;
 /// How long a process holds the owed messages it took to deliver: another process delivers
-/// them once this has passed (the first died on the way).
+/// them once this has passed (the first died on the way). The default of
+/// [`Bot::with_lease_ms`].
 pub const DELIVERY_LEASE_MS: i64 = 120_000;
 /// At most this many owed messages per retry round.
 const BATCH: u32 = 50;
@@ -101,7 +102,7 @@ impl Bot {
         let (due_by, before) = if at_start {
             (i64::MAX, now)
         } else {
-            (now, now - IN_FLIGHT_MS)
+            (now, now - self.in_flight_ms())
         };
         // Claimed for this process: another one sharing the database leaves them alone
         // until the lease runs out (this process died before delivering them). What this
@@ -111,7 +112,7 @@ impl Bot {
         // (Forgetting old sent messages deletes only rows nobody claims or changes again.)
         let rows = self.store().claim(|tx| {
             tx.prune_messages(now - KEEP_SENT_MS)?;
-            tx.claim_due_messages(due_by, before, BATCH, &worker, now, now + DELIVERY_LEASE_MS)
+            tx.claim_due_messages(due_by, before, BATCH, &worker, now, now + self.lease_ms())
         });
         let rows = match rows {
             Ok(rows) => rows,

@@ -3,13 +3,15 @@
 
 use super::board::BoardSpec;
 use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire, ThreadRequest};
+use super::session::Bot;
 use crate::store::MessageId;
 use crate::store::{ChannelId, UserId};
 use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
 use serde::{Deserialize, Serialize};
 
 /// A message a command owes is sent by that command's own delivery first; the retry loop
-/// leaves it alone for this long, and the process that stored it holds its lease as long.
+/// leaves it alone for this long, and the process that stored it holds its lease as long
+/// (by default: [`Bot::in_flight_ms`] is half of [`Bot::lease_ms`]).
 pub const IN_FLIGHT_MS: i64 = 60_000;
 
 /// The stored form of a reply (its image is stored beside it).
@@ -43,7 +45,7 @@ pub(crate) fn owe(
     origin: Option<&Ctx>,
     reply: &Reply,
     now: i64,
-    worker: &str,
+    bot: &Bot,
 ) -> Result<MessageId, StoreError> {
     let body = serde_json::to_string(&Body {
         parts: reply.parts.clone(),
@@ -73,7 +75,7 @@ pub(crate) fn owe(
                 .as_ref()
                 .map(|a| (a.filename.as_str(), a.bytes.as_slice())),
             edits: reply.edits,
-            lease: (worker, now + IN_FLIGHT_MS),
+            lease: (bot.worker(), now + bot.in_flight_ms()),
         },
         now,
     )

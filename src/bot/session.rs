@@ -194,6 +194,9 @@ pub struct Bot {
     trace: Option<Mutex<Vec<(GameId, &'static str)>>>,
     /// This process's name in the leases it takes on shared work ([`Bot::with_worker`]).
     worker: String,
+    /// How long work claimed by a process that died waits before another takes it
+    /// ([`Bot::with_lease_ms`]).
+    lease_ms: i64,
 }
 
 impl Bot {
@@ -216,6 +219,7 @@ impl Bot {
             game_ended,
             trace: None,
             worker: default_worker(),
+            lease_ms: super::delivery::DELIVERY_LEASE_MS,
         }
     }
 
@@ -232,6 +236,30 @@ impl Bot {
     /// This process's name in its leases ([`Bot::with_worker`]).
     pub fn worker(&self) -> &str {
         &self.worker
+    }
+
+    /// Sets how long the owed messages a process took to deliver stay its own (default
+    /// [`crate::bot::DELIVERY_LEASE_MS`], 2 minutes): once that has passed, another process
+    /// sharing the database takes them (the first died on the way). The other leases follow
+    /// it: a command's own answers are left to it for half of it ([`Bot::in_flight_ms`]), and
+    /// an AI move or analysis is held for its search time plus a quarter or a half of it. A
+    /// shorter lease fails over sooner, at the cost of more frequent looks at the database.
+    /// At least 1 s.
+    pub fn with_lease_ms(mut self, ms: u64) -> Bot {
+        self.lease_ms = (ms as i64).max(1_000);
+        self
+    }
+
+    /// How long owed messages taken for delivery stay this process's ([`Bot::with_lease_ms`]).
+    pub fn lease_ms(&self) -> i64 {
+        self.lease_ms
+    }
+
+    /// How long a command's own delivery has its owed messages to itself: the retry loop
+    /// (of any process) leaves them alone until then. Half the lease
+    /// ([`crate::bot::IN_FLIGHT_MS`] by default).
+    pub fn in_flight_ms(&self) -> i64 {
+        self.lease_ms / 2
     }
 
     /// Records which subscriber of [`GameEnded`] runs for which game ([`Bot::event_trace`]).
@@ -413,7 +441,7 @@ impl Bot {
                     }
                     // (A reply the change owed itself, to link to it, carries its id already.)
                     if !reply.ephemeral && reply.outbox.is_none() {
-                        reply.outbox = Some(outbox::owe(tx, origin, &reply, now, &self.worker)?);
+                        reply.outbox = Some(outbox::owe(tx, origin, &reply, now, self)?);
                     }
                     replies.push((reply, board));
                 }

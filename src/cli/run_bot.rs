@@ -80,7 +80,8 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
         std::sync::Arc::new(SystemClock),
         SystemClock.now_ms() as u64,
     )
-    .with_rate_limit(config.rate_limit);
+    .with_rate_limit(config.rate_limit)
+    .with_lease_ms(config.lease_ms);
     // Each process of a deployment names itself in the leases it takes: its host and shards.
     let bot = match shards {
         Some(r) => {

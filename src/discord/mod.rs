@@ -181,9 +181,12 @@ const TICK_EVERY: Duration = Duration::from_secs(30);
 
 /// Delivers what the clocks brought due (reminders and timeouts, to their channels or by DM)
 /// and every message still owed: at once on start-up (what a crash or an outage left unsent),
-/// then every 30 s (failed deliveries, each after its backoff).
+/// then every 30 s (failed deliveries, each after its backoff), or four times a lease when the
+/// lease is shorter than 2 minutes (so that work a dead process held is taken over soon after
+/// its lease runs out).
 async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: UserId) {
-    let mut interval = tokio::time::interval(TICK_EVERY);
+    let quarter = Duration::from_millis(bot.lease_ms().max(1_000) as u64 / 4);
+    let mut interval = tokio::time::interval(TICK_EVERY.min(quarter));
     let mut at_start = true;
     loop {
         interval.tick().await;

@@ -634,9 +634,20 @@ impl Tx<'_> {
         Ok(pending)
     }
 
-    /// Claims the search of the AI's move in `game` for `worker` until `until`: false while
-    /// another worker holds it (its lease has not run out).
-    pub fn claim_ai_turn(&self, game: GameId, worker: &str, now: i64, until: i64) -> Result<bool> {
+    /// Claims the search of the AI's move in `game` after `ply` moves for `worker` until
+    /// `until`: false while another worker holds it (its lease has not run out), or once the
+    /// game has moved on from `ply` (the move was played meanwhile: a search of it is wasted).
+    pub fn claim_ai_turn(
+        &self,
+        game: GameId,
+        ply: u32,
+        worker: &str,
+        now: i64,
+        until: i64,
+    ) -> Result<bool> {
+        if self.move_count(game)? != ply {
+            return Ok(false);
+        }
         self.claim_row(
             "games",
             ("ai_claimed_by", "ai_lease_until"),
