@@ -747,15 +747,10 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
 /// The messages in a channel that carry the board of game `game` after `ply` moves: each
 /// announcement of that move.
 fn announcements(fake: &FakeDiscord, channel: u64, game: GameId, ply: usize) -> usize {
-    let name = format!("game-{}-ply-{ply}.png", game.0);
-    fake.channel_messages(channel)
-        .iter()
-        .filter(|m| {
-            m["attachments"]
-                .as_array()
-                .is_some_and(|a| a.iter().any(|f| f["filename"] == json!(name)))
-        })
-        .count()
+    fake.boards_posted(channel, game.0)
+        .get(&ply)
+        .copied()
+        .unwrap_or(0)
 }
 
 /// The stored moves of game 1 and the messages still owed, read from the bot's database.

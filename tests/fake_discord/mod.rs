@@ -11,7 +11,10 @@
 //! The fake knows one guild ([`FakeDiscord::GUILD_ID`]) with two text channels
 //! ([`FakeDiscord::CHANNEL_ID`], [`FakeDiscord::OTHER_CHANNEL_ID`]); any other channel id used in an
 //! interaction is treated as a text channel of that guild too, and threads the bot creates become
-//! channels of the guild. Every REST request is recorded ([`Recorded`]); requests that create or
+//! channels of their parent's guild. [`FakeDiscord::start_two_guilds`] adds a second guild
+//! ([`FakeDiscord::SECOND_GUILD_ID`], on the other shard of two) with a text channel of its own
+//! ([`FakeDiscord::SECOND_CHANNEL_ID`]): an interaction in a channel goes to the shard of the
+//! channel's guild. Every REST request is recorded ([`Recorded`]); requests that create or
 //! edit a message also get the message object the fake stored (`Recorded::message`), so a test can
 //! click a button on it ([`FakeDiscord::message_from`]).
 //!
@@ -59,6 +62,8 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Map, Value};
 use tokio::sync::{mpsc, watch};
 
+pub mod proxy;
+
 /// One REST request the bot made.
 #[derive(Clone, Debug)]
 pub struct Recorded {
@@ -79,6 +84,9 @@ pub struct Recorded {
     /// The message object this request created or edited, as the fake stored it (also set for
     /// interaction callbacks of type 4, 5 and 7, whose HTTP answer is an empty 204).
     pub message: Option<Value>,
+    /// It came through the test's REST proxy ([`proxy::RestProxy`], which marks what it
+    /// forwards).
+    pub proxied: bool,
 }
 
 impl Recorded {
@@ -292,6 +300,8 @@ struct St {
     closed_dms: Vec<u64>,
     /// (channel, nonce) -> the message created with that nonce (`enforce_nonce`).
     nonces: HashMap<(u64, String), u64>,
+    /// The guilds the bot is in (the first: [`FakeDiscord::GUILD_ID`]).
+    guilds: Vec<u64>,
 }
 
 /// A failure the fake answers a matching request with, `times` times.
@@ -400,6 +410,16 @@ impl St {
         self.messages.insert(id, msg);
     }
 
+    /// The guild a channel belongs to (its `guild_id`; [`FakeDiscord::GUILD_ID`] for a channel
+    /// the fake does not know, or a DM).
+    fn guild_of(&self, channel: u64) -> u64 {
+        self.channels
+            .get(&channel)
+            .map(|c| id_of(&c["guild_id"]))
+            .filter(|g| *g != 0)
+            .unwrap_or(FakeDiscord::GUILD_ID)
+    }
+
     fn channel_object(&self, id: u64) -> Value {
         self.channels
             .get(&id)
@@ -414,6 +434,11 @@ impl FakeDiscord {
     pub const BOT_USER_ID: u64 = Self::APP_ID;
     pub const BOT_NAME: &'static str = "tara-bot";
     pub const GUILD_ID: u64 = 1_100_000_000_000_000_100;
+    /// The second guild of [`FakeDiscord::start_two_guilds`]: with two shards, on the shard
+    /// that does not own [`FakeDiscord::GUILD_ID`] (`(id >> 22) % 2` differs).
+    pub const SECOND_GUILD_ID: u64 = Self::GUILD_ID + (1 << 22);
+    /// A text channel ("second") in the second guild.
+    pub const SECOND_CHANNEL_ID: u64 = 1_100_000_000_000_000_202;
     pub const GUILD_OWNER_ID: u64 = 1_100_000_000_000_000_400;
     /// A text channel in the guild ("general").
     pub const CHANNEL_ID: u64 = 1_100_000_000_000_000_200;
@@ -442,6 +467,17 @@ impl FakeDiscord {
     /// the guild only if it owns it (`(guild_id >> 22) % total == id`, from its Identify's
     /// `shard`), and interactions go to that shard.
     pub async fn start_with_shards(shards: u64) -> FakeDiscord {
+        Self::start_with(shards, false).await
+    }
+
+    /// Starts a fake recommending `shards` shards, with a second guild
+    /// ([`FakeDiscord::SECOND_GUILD_ID`]) holding the text channel
+    /// [`FakeDiscord::SECOND_CHANNEL_ID`]. With two shards, each guild is on its own shard.
+    pub async fn start_two_guilds(shards: u64) -> FakeDiscord {
+        Self::start_with(shards, true).await
+    }
+
+    async fn start_with(shards: u64, second_guild: bool) -> FakeDiscord {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind 127.0.0.1:0");
@@ -457,6 +493,13 @@ impl FakeDiscord {
             text_channel(Self::OTHER_CHANNEL_ID, "tara", 1),
         );
         st.users.insert(Self::GUILD_OWNER_ID, "owner".to_string());
+        st.guilds.push(Self::GUILD_ID);
+        if second_guild {
+            st.guilds.push(Self::SECOND_GUILD_ID);
+            let mut c = text_channel(Self::SECOND_CHANNEL_ID, "second", 0);
+            c["guild_id"] = json!(Self::SECOND_GUILD_ID.to_string());
+            st.channels.insert(Self::SECOND_CHANNEL_ID, c);
+        }
         let inner = Arc::new(Inner {
             port,
             shards: shards.max(1),
@@ -800,6 +843,31 @@ impl FakeDiscord {
             .collect()
     }
 
+    /// The boards of game `game` posted in `channel` (attachments named
+    /// `game-{game}-ply-{ply}.png`, in answers and posts alike): ply -> how many messages carry
+    /// it.
+    pub fn boards_posted(&self, channel: u64, game: i64) -> HashMap<usize, usize> {
+        let prefix = format!("game-{game}-ply-");
+        let mut out = HashMap::new();
+        for m in self.channel_messages(channel) {
+            let names: Vec<&str> = m["attachments"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|f| f["filename"].as_str())
+                .collect();
+            for ply in names.iter().filter_map(|n| {
+                n.strip_prefix(&prefix)?
+                    .strip_suffix(".png")?
+                    .parse::<usize>()
+                    .ok()
+            }) {
+                *out.entry(ply).or_insert(0) += 1;
+            }
+        }
+        out
+    }
+
     /// The DM channel the bot opened with `user` (`POST /users/@me/channels`), if any.
     pub fn dm_channel(&self, user: u64) -> Option<u64> {
         self.st().dms.get(&user).copied()
@@ -934,6 +1002,8 @@ impl FakeDiscord {
         if kind == 4 {
             stringify_focused(&mut options);
         }
+        // The interaction goes to the shard of the channel's guild.
+        let guild = self.st().guild_of(channel);
         let payload = {
             let mut st = self.st();
             let (id, token) = new_interaction(&mut st, &who, channel, kind, None);
@@ -960,8 +1030,7 @@ impl FakeDiscord {
             p
         };
         let id = id_of(&payload["id"]);
-        self.inner
-            .dispatch(Self::GUILD_ID, "INTERACTION_CREATE", payload);
+        self.inner.dispatch(guild, "INTERACTION_CREATE", payload);
         id
     }
 
@@ -972,6 +1041,7 @@ impl FakeDiscord {
         message: Value,
         data: Value,
     ) -> u64 {
+        let guild = self.st().guild_of(channel);
         let payload = {
             let mut st = self.st();
             let mid = id_of(&message["id"]);
@@ -985,8 +1055,7 @@ impl FakeDiscord {
             p
         };
         let id = id_of(&payload["id"]);
-        self.inner
-            .dispatch(Self::GUILD_ID, "INTERACTION_CREATE", payload);
+        self.inner.dispatch(guild, "INTERACTION_CREATE", payload);
         id
     }
 }
@@ -1164,12 +1233,16 @@ fn identify(inner: &Inner, st: &mut St, ci: usize, d: Value) {
         conn.session = Some(session_id.clone());
         conn.live = true;
     }
-    let ours = owns(shard, FakeDiscord::GUILD_ID);
-    let guilds: Vec<Value> = if ours {
-        vec![json!({"id": FakeDiscord::GUILD_ID.to_string(), "unavailable": true})]
-    } else {
-        Vec::new()
-    };
+    let ours: Vec<u64> = st
+        .guilds
+        .iter()
+        .copied()
+        .filter(|g| owns(shard, *g))
+        .collect();
+    let guilds: Vec<Value> = ours
+        .iter()
+        .map(|g| json!({"id": g.to_string(), "unavailable": true}))
+        .collect();
     let mut user = user_object(FakeDiscord::BOT_USER_ID, FakeDiscord::BOT_NAME);
     user["bot"] = json!(true);
     user["verified"] = json!(true);
@@ -1194,8 +1267,8 @@ fn identify(inner: &Inner, st: &mut St, ci: usize, d: Value) {
         "_trace": ["fake-discord"],
     });
     send_on(st, ci, "READY", &ready);
-    if ours {
-        let guild = guild_object(st);
+    for g in ours {
+        let guild = guild_object(st, g);
         send_on(st, ci, "GUILD_CREATE", &guild);
         st.guild_ready_count += 1;
     }
@@ -1259,6 +1332,7 @@ async fn rest(
     let at = Instant::now();
     let path = uri.path().to_string();
     let query = uri.query().map(str::to_string);
+    let proxied = headers.contains_key(proxy::MARK);
     let ctype = headers
         .get("content-type")
         .and_then(|v| v.to_str().ok())
@@ -1281,6 +1355,8 @@ async fn rest(
             f.clone()
         });
     if let Some(f) = &fault {
+        // A fault was spent (`faults_left` changed): wake whoever waits for that.
+        inner.bump();
         // A slow answer: the request hangs this long first.
         tokio::time::sleep(f.delay).await;
     }
@@ -1313,6 +1389,7 @@ async fn rest(
             status: status.as_u16(),
             answer: answer.clone(),
             message,
+            proxied,
         });
         (status, answer)
     };
@@ -1419,8 +1496,8 @@ fn route(
         ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => {
             ok(application_info(st))
         }
-        ("GET", ["guilds", g]) if parse_id(g) == FakeDiscord::GUILD_ID => {
-            let mut g = guild_object(st);
+        ("GET", ["guilds", g]) if st.guilds.contains(&parse_id(g)) => {
+            let mut g = guild_object(st, parse_id(g));
             if let Some(o) = g.as_object_mut() {
                 for k in [
                     "members",
@@ -1439,17 +1516,18 @@ fn route(
             }
             ok(g)
         }
-        ("GET", ["guilds", g, "members", u]) if parse_id(g) == FakeDiscord::GUILD_ID => {
+        ("GET", ["guilds", g, "members", u]) if st.guilds.contains(&parse_id(g)) => {
             let id = parse_id(u);
             let mut mem = member_object(&user_object(id, &st.user_name(id)), &[], None);
-            mem["guild_id"] = json!(FakeDiscord::GUILD_ID.to_string());
+            mem["guild_id"] = json!(g.to_string());
             ok(mem)
         }
-        ("GET", ["guilds", g, "channels"]) if parse_id(g) == FakeDiscord::GUILD_ID => {
+        ("GET", ["guilds", g, "channels"]) if st.guilds.contains(&parse_id(g)) => {
+            let g = parse_id(g);
             let mut chans: Vec<Value> = st
                 .channels
                 .values()
-                .filter(|c| c["type"] == 0)
+                .filter(|c| c["type"] == 0 && id_of(&c["guild_id"]) == g)
                 .cloned()
                 .collect();
             chans.sort_by_key(id_of);
@@ -1609,7 +1687,8 @@ fn route(
             let c = parse_id(c);
             let id = st.new_id();
             let kind = body["type"].as_u64().unwrap_or(11);
-            let t = thread_channel(id, c, kind, &body);
+            let mut t = thread_channel(id, c, kind, &body);
+            t["guild_id"] = json!(st.guild_of(c).to_string());
             st.channels.insert(id, t.clone());
             ok(t)
         }
@@ -1623,7 +1702,8 @@ fn route(
                     "A thread has already been created for this message",
                 ));
             }
-            let t = thread_channel(id, c, 11, &body);
+            let mut t = thread_channel(id, c, 11, &body);
+            t["guild_id"] = json!(st.guild_of(c).to_string());
             st.channels.insert(id, t.clone());
             if let Some(msg) = st.messages.get_mut(&id) {
                 msg["thread"] = t.clone();
@@ -1939,16 +2019,18 @@ fn role_object(id: u64, name: &str, permissions: &str, position: u64) -> Value {
     })
 }
 
-fn guild_object(st: &St) -> Value {
+fn guild_object(st: &St, id: u64) -> Value {
     let bot = {
         let mut u = user_object(FakeDiscord::BOT_USER_ID, FakeDiscord::BOT_NAME);
         u["bot"] = json!(true);
         u
     };
+    let here = |c: &&Value| id_of(&c["guild_id"]) == id;
     let mut channels: Vec<Value> = st
         .channels
         .values()
         .filter(|c| c["type"] == 0)
+        .filter(here)
         .cloned()
         .collect();
     channels.sort_by_key(id_of);
@@ -1956,11 +2038,17 @@ fn guild_object(st: &St) -> Value {
         .channels
         .values()
         .filter(|c| matches!(c["type"].as_u64(), Some(10..=12)))
+        .filter(here)
         .cloned()
         .collect();
+    let (name, system_channel) = if id == FakeDiscord::GUILD_ID {
+        ("Tara Test Guild", FakeDiscord::CHANNEL_ID)
+    } else {
+        ("Second Test Guild", FakeDiscord::SECOND_CHANNEL_ID)
+    };
     let mut guild = json!({
-        "id": FakeDiscord::GUILD_ID.to_string(),
-        "name": "Tara Test Guild",
+        "id": id.to_string(),
+        "name": name,
         "icon": null,
         "icon_hash": null,
         "splash": null,
@@ -1972,14 +2060,14 @@ fn guild_object(st: &St) -> Value {
         "default_message_notifications": 0,
         "explicit_content_filter": 0,
         "roles": [
-            role_object(FakeDiscord::GUILD_ID, "@everyone", FakeDiscord::PERMS_MEMBER, 0),
+            role_object(id, "@everyone", FakeDiscord::PERMS_MEMBER, 0),
             role_object(FakeDiscord::MODERATOR_ROLE_ID, "Moderator", FakeDiscord::PERMS_MODERATOR, 1),
         ],
         "emojis": [],
         "features": [],
         "mfa_level": 0,
         "application_id": null,
-        "system_channel_id": FakeDiscord::CHANNEL_ID.to_string(),
+        "system_channel_id": system_channel.to_string(),
         "system_channel_flags": 0,
         "rules_channel_id": null,
         "max_presences": null,
@@ -2042,7 +2130,7 @@ fn partial_channel(st: &St, channel: u64) -> Value {
         "id": c["id"],
         "type": c["type"],
         "name": c["name"],
-        "guild_id": FakeDiscord::GUILD_ID.to_string(),
+        "guild_id": st.guild_of(channel).to_string(),
         "parent_id": c.get("parent_id").cloned().unwrap_or(Value::Null),
         "permissions": FakeDiscord::PERMS_BOT,
         "flags": 0,
@@ -2092,23 +2180,24 @@ fn interaction_base(
     kind: u64,
 ) -> Value {
     let user = user_object(who.id, &who.name);
+    let guild = st.guild_of(channel).to_string();
     json!({
         "id": id.to_string(),
         "application_id": FakeDiscord::APP_ID.to_string(),
         "type": kind,
         "token": token,
         "version": 1,
-        "guild_id": FakeDiscord::GUILD_ID.to_string(),
+        "guild_id": guild,
         "channel_id": channel.to_string(),
         "channel": partial_channel(st, channel),
         "member": member_object(&user, &who.roles, Some(&who.permissions)),
         "app_permissions": FakeDiscord::PERMS_BOT,
         "locale": who.locale,
         "guild_locale": "en-US",
-        "guild": {"id": FakeDiscord::GUILD_ID.to_string(), "locale": "en-US", "features": []},
+        "guild": {"id": guild, "locale": "en-US", "features": []},
         "entitlements": [],
         "entitlement_sku_ids": [],
-        "authorizing_integration_owners": {"0": FakeDiscord::GUILD_ID.to_string()},
+        "authorizing_integration_owners": {"0": guild},
         "context": 0,
         "attachment_size_limit": 26_214_400,
     })
@@ -2292,7 +2381,7 @@ fn build_message(
         "id": id.to_string(),
         "type": kind.unwrap_or(0),
         "channel_id": channel.to_string(),
-        "guild_id": FakeDiscord::GUILD_ID.to_string(),
+        "guild_id": st.guild_of(channel).to_string(),
         "author": author,
         "content": content,
         "timestamp": now_iso(),
