@@ -73,7 +73,7 @@ pub(crate) enum Command {
         #[arg(long, value_delimiter = ',', default_values_t = [100u32, 500, 2000])]
         players: Vec<u32>,
         /// `bench service`: also measure on this PostgreSQL database (a postgres:// URL), in a
-        /// schema of its own that is dropped afterwards.
+        /// schema of its own that is dropped afterwards; `bench processes`: the database.
         #[arg(long)]
         db: Option<String>,
     },
@@ -154,6 +154,14 @@ pub(crate) enum BenchTarget {
     Pair,
     /// Round robins of 16, 32 and 64 players started through the bot core, a result, standings.
     Tournament,
+    /// One and two processes on one PostgreSQL database (--db): moves/s and the AI's moves/s.
+    Processes,
+    /// One process of `bench processes` playing moves (started by it).
+    #[value(hide = true)]
+    ProcessMoves,
+    /// One process of `bench processes` searching the AI's moves (started by it).
+    #[value(hide = true)]
+    ProcessAi,
 }
 
 /// The game and its moves, shared by `engine` and `render`.

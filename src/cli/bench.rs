@@ -248,7 +248,7 @@ pub fn render_ratings(seconds: f64) -> Vec<serde_json::Value> {
 }
 
 /// Fills a database with `n` games (half finished, half in progress), in one transaction.
-fn seed_games(
+pub(super) fn seed_games(
     store: &mut crate::store::Store,
     n: usize,
     now: i64,
@@ -308,7 +308,7 @@ fn seed_games(
 }
 
 /// Plays moves through the bot core for about `seconds`; returns per-move latencies (ms).
-fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
+pub(super) fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>, usize) {
     use crate::bot::{Command, Ctx, User};
     use crate::game::playout::random_game;
     use crate::store::FirstChoice;
@@ -390,24 +390,66 @@ pub fn service(
     let mut out = service_on(&db, "sqlite", seconds, stored)?;
     std::fs::remove_dir_all(&dir).ok();
     if let Some(url) = postgres {
-        anyhow::ensure!(
-            url.starts_with("postgres://") || url.starts_with("postgresql://"),
-            "--db must be a postgres:// URL for bench service"
-        );
-        let schema = format!("tara_bench_{}", std::process::id());
-        let mut admin = postgres::Client::connect(url, postgres::NoTls)?;
-        admin.batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-        ))?;
-        let join = if url.contains('?') { '&' } else { '?' };
-        let db = std::path::PathBuf::from(format!("{url}{join}options=-csearch_path%3D{schema}"));
-        let measured = service_on(&db, "postgres", seconds, stored);
-        admin.batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))?;
+        let schema = BenchSchema::new(url, "bench service")?;
+        let measured = service_on(&schema.db, "postgres", seconds, stored);
+        schema.drop()?;
         out.extend(measured?);
     }
     out.push(flood(1000)?);
     out.push(ai_turns(200)?);
     Ok(out)
+}
+
+/// A schema of its own for a benchmark in a PostgreSQL database, dropped by [`BenchSchema::drop`].
+pub(super) struct BenchSchema {
+    admin: postgres::Client,
+    name: String,
+    /// The URL that opens the schema (`--db` for a store or a child process).
+    pub(super) db: std::path::PathBuf,
+}
+
+impl BenchSchema {
+    /// Creates the schema (`bench` names the command in the error for a URL that is not one).
+    pub(super) fn new(url: &str, bench: &str) -> anyhow::Result<BenchSchema> {
+        anyhow::ensure!(
+            url.starts_with("postgres://") || url.starts_with("postgresql://"),
+            "--db must be a postgres:// URL for {bench}"
+        );
+        let name = format!("tara_bench_{}", std::process::id());
+        let mut admin = postgres::Client::connect(url, postgres::NoTls)?;
+        admin.batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {name} CASCADE; CREATE SCHEMA {name}"
+        ))?;
+        let join = if url.contains('?') { '&' } else { '?' };
+        let db = std::path::PathBuf::from(format!("{url}{join}options=-csearch_path%3D{name}"));
+        Ok(BenchSchema { admin, name, db })
+    }
+
+    /// Drops the schema and everything in it.
+    pub(super) fn drop(mut self) -> anyhow::Result<()> {
+        self.admin
+            .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name))?;
+        Ok(())
+    }
+}
+
+/// How many bytes the database takes on disk: the SQLite file and its write-ahead log, or
+/// every table of the PostgreSQL schema with its indexes and TOAST.
+fn stored_bytes(db: &std::path::Path) -> anyhow::Result<u64> {
+    let text = db.to_string_lossy();
+    if crate::store::is_url(&text) {
+        let mut c = postgres::Client::connect(&text, postgres::NoTls)?;
+        let row = c.query_one(
+            "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::BIGINT
+               FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+              WHERE n.nspname = current_schema() AND c.relkind = 'r'",
+            &[],
+        )?;
+        return Ok(row.get::<_, i64>(0).max(0) as u64);
+    }
+    let wal = std::path::PathBuf::from(format!("{text}-wal"));
+    let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    Ok(size(db) + size(&wal))
 }
 
 /// `bench service` on one database (`backend` names it in the lines).
@@ -423,7 +465,12 @@ fn service_on(
     let t = Instant::now();
     seed_games(&mut store, stored, 0)?;
     let seed_s = t.elapsed().as_secs_f64();
-    let mut out = Vec::new();
+    let mut out = vec![json!({
+        "bench": "service",
+        "backend": backend,
+        "stored_games": stored,
+        "bytes_per_game": stored_bytes(db)? / stored.max(1) as u64,
+    })];
     let mut bot = Some(Bot::new(store, Arc::new(SystemClock), 1).with_images(false));
     crate::render::warm_up();
     // Boards are drawn outside the store's lock, so with images a second thread moves while

@@ -12,6 +12,7 @@ mod args;
 pub mod bench;
 pub mod bench_ai;
 pub mod bench_pair;
+pub mod bench_processes;
 pub mod engine;
 pub mod export;
 mod logging;

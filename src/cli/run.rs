@@ -123,6 +123,25 @@ fn run_bench(
             }
         }
         BenchTarget::Tournament => return print_lines(bench::tournament(&[16, 32, 64])),
+        BenchTarget::Processes => {
+            let Some(url) = db else {
+                say!("error: bench processes needs --db postgres://… (a database it may create a schema in)");
+                return ExitCode::from(2);
+            };
+            return print_lines(super::bench_processes::processes(&url, seconds));
+        }
+        BenchTarget::ProcessMoves | BenchTarget::ProcessAi => {
+            let Some(url) = db else {
+                say!("error: --db is required");
+                return ExitCode::from(2);
+            };
+            let url = std::path::Path::new(&url);
+            let line = match what {
+                BenchTarget::ProcessMoves => super::bench_processes::process_moves(url, seconds),
+                _ => super::bench_processes::process_ai(url, seconds),
+            };
+            return print_lines(line.map(|l| vec![l]));
+        }
         BenchTarget::Service => {
             return print_lines(bench::service(seconds, 10_000, db.as_deref()).and_then(
                 |mut lines| {
