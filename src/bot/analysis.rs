@@ -501,7 +501,13 @@ pub(crate) fn analyse(bot: &Bot, ctx: &Ctx, id: GameId, level: Option<u32>) -> O
             .build();
         reply.editable = true;
         // Owed here, so that the analysis knows which message to edit.
-        let message = outbox::owe(tx, Some(ctx), &reply, now, bot)?;
+        let message = outbox::owe(
+            tx,
+            Some(ctx),
+            &reply,
+            now,
+            (bot.worker(), now + bot.in_flight_ms()),
+        )?;
         reply.outbox = Some(message);
         tx.set_analysis_message(aid, message)?;
         Ok(vec![Out::text(reply)])

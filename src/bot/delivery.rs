@@ -11,10 +11,6 @@ use crate::store::StoreError;
 
 /// Sent and abandoned messages are forgotten after this long.
 const KEEP_SENT_MS: i64 = 7 * 24 * 3_600_000;
-/// How long a process holds the owed messages it took to deliver: another process delivers
-/// them once this has passed (the first died on the way). The default of
-/// [`Bot::with_lease_ms`].
-pub const DELIVERY_LEASE_MS: i64 = 120_000;
 /// At most this many owed messages per retry round.
 const BATCH: u32 = 50;
 

@@ -63,11 +63,10 @@ pub use analysis::{AnalysisJob, DEFAULT_ANALYSIS_LEVEL};
 pub use board::BoardSpec;
 pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
-pub use delivery::DELIVERY_LEASE_MS;
 pub use draws::DrawAnswer;
 pub use info::rank_moves;
 pub use moderation::AuditLog;
-pub use outbox::IN_FLIGHT_MS;
+pub use outbox::{DELIVERY_LEASE_MS, IN_FLIGHT_MS};
 pub use play::TakebackAnswer;
 pub(crate) use ratings::rate;
 pub use reply::{

@@ -3,15 +3,19 @@
 
 use super::board::BoardSpec;
 use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire, ThreadRequest};
-use super::session::Bot;
 use crate::store::MessageId;
 use crate::store::{ChannelId, UserId};
 use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
 use serde::{Deserialize, Serialize};
 
+/// How long a process holds the owed messages it took to deliver: another process delivers
+/// them once this has passed (the first died on the way). The default of
+/// [`crate::bot::Bot::with_lease_ms`].
+pub const DELIVERY_LEASE_MS: i64 = 120_000;
+
 /// A message a command owes is sent by that command's own delivery first; the retry loop
 /// leaves it alone for this long, and the process that stored it holds its lease as long
-/// (by default: [`Bot::in_flight_ms`] is half of [`Bot::lease_ms`]).
+/// (by default: [`crate::bot::Bot::in_flight_ms`] is half of the lease).
 pub const IN_FLIGHT_MS: i64 = 60_000;
 
 /// The stored form of a reply (its image is stored beside it).
@@ -38,14 +42,15 @@ struct Body {
     thread: Option<ThreadRequest>,
 }
 
-/// Stores `reply` as owed; its outbox id. An answer to a command (`origin`) goes to the
-/// command's channel unless it names another.
+/// Stores `reply` as owed, held by the worker `lease.0` until `lease.1` (its own delivery's
+/// time, [`crate::bot::Bot::in_flight_ms`]); its outbox id. An answer to a command (`origin`)
+/// goes to the command's channel unless it names another.
 pub(crate) fn owe(
     tx: &Tx,
     origin: Option<&Ctx>,
     reply: &Reply,
     now: i64,
-    bot: &Bot,
+    lease: (&str, i64),
 ) -> Result<MessageId, StoreError> {
     let body = serde_json::to_string(&Body {
         parts: reply.parts.clone(),
@@ -75,7 +80,7 @@ pub(crate) fn owe(
                 .as_ref()
                 .map(|a| (a.filename.as_str(), a.bytes.as_slice())),
             edits: reply.edits,
-            lease: (bot.worker(), now + bot.in_flight_ms()),
+            lease,
         },
         now,
     )

@@ -219,7 +219,7 @@ impl Bot {
             game_ended,
             trace: None,
             worker: default_worker(),
-            lease_ms: super::delivery::DELIVERY_LEASE_MS,
+            lease_ms: super::outbox::DELIVERY_LEASE_MS,
         }
     }
 
@@ -441,7 +441,13 @@ impl Bot {
                     }
                     // (A reply the change owed itself, to link to it, carries its id already.)
                     if !reply.ephemeral && reply.outbox.is_none() {
-                        reply.outbox = Some(outbox::owe(tx, origin, &reply, now, self)?);
+                        reply.outbox = Some(outbox::owe(
+                            tx,
+                            origin,
+                            &reply,
+                            now,
+                            (&self.worker, now + self.in_flight_ms()),
+                        )?);
                     }
                     replies.push((reply, board));
                 }

@@ -8,7 +8,7 @@
 //! - **AI moves**: games in which the AI plays both seats at level 3 (so that there is always an
 //!   AI move to search), searched by every process through the same claims as `tara-bot run`
 //!   (a lease per game and ply): the same work for 1 and for 2 processes, the first
-//!   [`AI_PLIES`] moves of [`AI_GAMES`] new games (the cost of a search changes as a game goes
+//!   6 moves of 100 new games (the cost of a search changes as a game goes
 //!   on, so a fixed time would compare different work); the AI moves/s of 1 and of 2.
 //!
 //! One JSON line per measurement.
