@@ -3492,3 +3492,44 @@ fn a_bad_shard_range_is_refused() {
     assert_eq!(code, Some(2));
     assert!(err.contains("--shard-total"), "{err}");
 }
+
+/// `/note` through Discord: written and read back privately (the bot's answer is ephemeral, pings
+/// nobody, and nothing reaches the channel); the opponent's `/note` shows none of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_note_is_written_and_read_privately_through_discord() {
+    let (_dir, fake, _bot) = boot().await;
+    start_game(&fake, "hkot-1").await;
+    let text = json!([{"name": "text", "type": 3, "value": "Hold the **north** hill"}]);
+    let id = fake.slash(ALICE, CH, "note", text).await;
+    let saved = final_answer(&fake, id).await;
+    assert!(saved.ephemeral(), "{:?}", saved.content());
+    assert!(
+        saved.content().unwrap().contains("saved"),
+        "{:?}",
+        saved.content()
+    );
+    let id = fake.slash(ALICE, CH, "note", json!([])).await;
+    let shown = final_answer(&fake, id).await;
+    assert!(shown.ephemeral());
+    let content = shown.content().unwrap();
+    // Shown as typed: its Markdown escaped.
+    assert!(
+        content.contains("> Hold the \\*\\*north\\*\\* hill"),
+        "{content}"
+    );
+    assert!(allowed_users(&shown).is_empty());
+    let id = fake.slash(BOB, CH, "note", json!([])).await;
+    let theirs = final_answer(&fake, id).await;
+    assert!(theirs.ephemeral());
+    let content = theirs.content().unwrap();
+    assert!(
+        content.contains("no note") && !content.contains("north"),
+        "{content}"
+    );
+    assert!(
+        !posts_to(&fake, CH)
+            .iter()
+            .any(|p| p.content().is_some_and(|c| c.contains("north"))),
+        "the note never reaches the channel"
+    );
+}

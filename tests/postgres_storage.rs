@@ -71,6 +71,16 @@ fn played(db: PathBuf, dir: tempfile::TempDir) -> Harness {
         "c8",
         common::challenge_cmd("ciara", "sacred-hill-1", None, None, false, None),
     );
+    // A private note on the game in progress.
+    let r = h.send(
+        "aoife",
+        "c2",
+        Command::Note {
+            text: Some("close the corners".into()),
+            game: None,
+        },
+    );
+    assert!(r[0].plain_text().contains("saved"), "{}", r[0].plain_text());
     h
 }
 
@@ -189,7 +199,9 @@ fn db_copy_moves_every_row_to_postgres_and_back() {
             .map(str::to_string)
             .collect()
     };
-    assert_eq!(sums(&home).len(), 18, "{home}");
+    assert_eq!(sums(&home).len(), 19, "{home}");
+    let notes = home.lines().find(|l| l.starts_with("notes ")).unwrap();
+    assert!(notes.contains(" 1 rows"), "{notes}");
 
     // --force replaces what is there: the first copy again, checked the same.
     let out = tara_bot(&[

@@ -3,6 +3,7 @@
 
 use super::buttons::{Press, HISTORY_PAGES};
 use super::info::{record_text, server_game};
+use super::notes::note_for_export;
 use super::reply::{code_block, Attachment, ButtonStyle, Ctx, Document, Reply, User};
 use super::session::{names, replay as replay_moves, Bot, Fail, Out, Outcome};
 use super::text::Builder;
@@ -94,11 +95,19 @@ pub(crate) fn replay(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
 }
 
 /// `/export id`: the game's record as a file (`game-N.txt`), in the format `tara-bot
-/// engine --record` and `render --record` read.
+/// engine --record` and `render --record` read; once the game has ended, with the caller's own
+/// note (`/note`) as comment lines at the end.
 pub(crate) fn export(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
     bot.read(|tx| {
         let game = server_game(tx, ctx, id)?;
-        let (body, moves) = record_text(tx, &game)?;
+        let (mut body, moves) = record_text(tx, &game)?;
+        // The caller's own note, once the game has ended (the answer is private).
+        if let Some(note) = note_for_export(tx, ctx, &game)? {
+            if !body.ends_with('\n') {
+                body.push('\n');
+            }
+            body.push_str(&note);
+        }
         let mut reply = Builder::new().text(code_block(&body)).build();
         reply.document = Some(Document {
             filename: format!("game-{}.txt", game.id.0),

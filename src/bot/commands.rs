@@ -316,6 +316,11 @@ commands! {
     Export = "export", "Any game of this server (#123) as a record file (importable)", private: true, super::archive::export {
         id: GameId = "id", "The game's number, as in #123" .min(1);
     }
+    /// Your private note on a game: written with `text` (`-` deletes it), shown without.
+    Note = "note", "Your private note on a game: write it, or read it (only you ever see it)", private: true, super::notes::note {
+        text: Option<String> = "text", "The note (replaces the one before; - deletes it)" .max_length(1500);
+        game: Option<GameId> = "game", "Which game, as in #123 (default: this channel's)" .min(1);
+    }
     /// A finished game of this server weighed move by move by the AI, in the background.
     Analyse = "analyse", "Analyse a finished game (#123): the largest swings, a chart, the worst moment", private: false, super::analysis::analyse {
         id: GameId = "id", "The game's number, as in #123 (finished games only)" .min(1);

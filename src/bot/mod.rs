@@ -46,6 +46,7 @@ mod live;
 mod lobby;
 mod matches;
 mod moderation;
+mod notes;
 pub mod options;
 pub(crate) mod outbox;
 mod play;

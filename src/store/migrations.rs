@@ -54,6 +54,10 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
         "0013_leases",
         include_str!("../../migrations/0013_leases.sql"),
     ),
+    (
+        "0014_notes",
+        include_str!("../../migrations/0014_notes.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
@@ -81,6 +85,7 @@ pub(super) const TABLES: &[(&str, &str)] = &[
     ("ratings", "server_id, game, user_id"),
     ("rating_changes", "game_id, user_id"),
     ("analyses", "id"),
+    ("notes", "game_id, user_id"),
 ];
 
 /// The migrations a database of schema `version` lacks; a newer schema is refused.

@@ -101,6 +101,7 @@ pub mod games;
 mod ids;
 pub mod matches;
 mod migrations;
+pub mod notes;
 pub mod outbox;
 mod pg;
 pub mod ratings;
@@ -122,6 +123,7 @@ pub use ids::{
     TournamentId, UserId, VacationId,
 };
 pub use matches::MatchRow;
+pub use notes::NoteRow;
 pub use outbox::{EditTarget, NewMessage, OutboxRow};
 pub use ratings::{RatingChangeRow, RatingRow};
 pub use tournaments::{

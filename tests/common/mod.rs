@@ -206,6 +206,17 @@ impl Harness {
         }
     }
 
+    /// `who` resigns the channel's game without being asked again; the answer is public.
+    pub fn resign(&self, who: &str, channel: &str) -> Vec<Reply> {
+        let cmd = Command::Resign {
+            confirmed: true,
+            game: None,
+        };
+        let r = self.send(who, channel, cmd);
+        assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+        r
+    }
+
     /// Challenges and accepts; returns the new game row.
     pub fn start(&self, a: &str, b: &str, channel: &str, variant: &str, first: &str) -> GameRow {
         let r = self.send(
