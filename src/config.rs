@@ -12,11 +12,15 @@
 //! | `TARA_BOT_RATE_LIMIT` | `rate_limit` | `on` (`off` for load tests against a fake Discord) |
 //! | `TARA_BOT_AI_MS` | `ai_ms` | `3000`: the most one AI move may take, in milliseconds |
 //! | `TARA_BOT_AI_SEARCHES` | `ai_searches` | one per core but one (at least 1): AI searches at once |
-//! | `TARA_BOT_LEASE_MS` | `lease_ms` | `120000`: how long work taken by a process that died waits for another (at least 1000) |
+//! | `TARA_BOT_LEASE_MS` | `lease_ms` | `120000`: how long work taken by a process that died waits for another (4000 to 86400000) |
 
 use crate::ai_runner::AiSettings;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+
+/// The lease's bounds in milliseconds: a command's own answer is left to it for half the
+/// lease (at least 2 s, so that no other delivery races it), and a day is the most.
+const LEASE_RANGE: std::ops::RangeInclusive<u64> = 4_000..=86_400_000;
 
 /// The settings read from the TOML file (every key optional).
 #[derive(Debug, Default, Deserialize)]
@@ -66,7 +70,7 @@ pub enum ConfigError {
     Number { name: &'static str, value: String },
     #[error("{name} must be a whole number of at least 1, not '{value}'")]
     Positive { name: &'static str, value: String },
-    #[error("{name} must be at least 1000 (milliseconds: 1 s), not {value}")]
+    #[error("{name} must be from 4000 to 86400000 (milliseconds: 4 s to a day), not {value}")]
     Lease { name: &'static str, value: u64 },
     #[error("{name} must be on or off, not '{value}'")]
     Switch { name: &'static str, value: String },
@@ -135,7 +139,7 @@ impl Config {
             });
         }
         let lease_ms = match number("TARA_BOT_LEASE_MS")? {
-            Some(ms) if ms < 1_000 => {
+            Some(ms) if !LEASE_RANGE.contains(&ms) => {
                 return Err(ConfigError::Lease {
                     name: "TARA_BOT_LEASE_MS",
                     value: ms,
@@ -143,7 +147,7 @@ impl Config {
             }
             Some(ms) => ms,
             None => match file.lease_ms {
-                Some(ms) if ms < 1_000 => {
+                Some(ms) if !LEASE_RANGE.contains(&ms) => {
                     return Err(ConfigError::Lease {
                         name: "lease_ms",
                         value: ms,
@@ -297,7 +301,7 @@ mod tests {
     }
 
     #[test]
-    fn the_lease_defaults_to_two_minutes_and_is_at_least_a_second() {
+    fn the_lease_defaults_to_two_minutes_and_stays_within_its_bounds() {
         let dir = std::env::temp_dir().join(format!("tara-config3-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("c.toml");
@@ -314,17 +318,24 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(c.lease_ms, 4_000);
-        let short =
-            Config::from_sources(env(&[("TARA_BOT_CONFIG", p), ("TARA_BOT_LEASE_MS", "999")]));
+        let short = Config::from_sources(env(&[
+            ("TARA_BOT_CONFIG", p),
+            ("TARA_BOT_LEASE_MS", "3999"),
+        ]));
         assert_eq!(
             short.unwrap_err().to_string(),
-            "TARA_BOT_LEASE_MS must be at least 1000 (milliseconds: 1 s), not 999"
+            "TARA_BOT_LEASE_MS must be from 4000 to 86400000 (milliseconds: 4 s to a day), not 3999"
         );
+        let long = Config::from_sources(env(&[
+            ("TARA_BOT_CONFIG", p),
+            ("TARA_BOT_LEASE_MS", "18446744073709551615"),
+        ]));
+        assert!(long.unwrap_err().to_string().contains("to 86400000"));
         std::fs::write(&f, "lease_ms = 10\n").unwrap();
         let short = Config::from_sources(env(&[("TARA_BOT_CONFIG", p)]));
         assert_eq!(
             short.unwrap_err().to_string(),
-            "lease_ms must be at least 1000 (milliseconds: 1 s), not 10"
+            "lease_ms must be from 4000 to 86400000 (milliseconds: 4 s to a day), not 10"
         );
         std::fs::remove_dir_all(&dir).ok();
     }

@@ -244,9 +244,9 @@ impl Bot {
     /// it: a command's own answers are left to it for half of it ([`Bot::in_flight_ms`]), and
     /// an AI move or analysis is held for its search time plus a quarter or a half of it. A
     /// shorter lease fails over sooner, at the cost of more frequent looks at the database.
-    /// At least 1 s.
+    /// Kept from 4 s to a day (the configuration refuses values outside).
     pub fn with_lease_ms(mut self, ms: u64) -> Bot {
-        self.lease_ms = (ms as i64).max(1_000);
+        self.lease_ms = ms.clamp(4_000, 86_400_000) as i64;
         self
     }
 

@@ -136,9 +136,11 @@ fn run_children(db: &Path, work: &str, n: usize, seconds: f64) -> anyhow::Result
                 .spawn()
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // Every process is waited for, even when one fails, so none outlives the schema.
+    let outputs: Vec<_> = children.into_iter().map(|c| c.wait_with_output()).collect();
     let mut lines = Vec::new();
-    for child in children {
-        let output = child.wait_with_output()?;
+    for output in outputs {
+        let output = output?;
         anyhow::ensure!(
             output.status.success(),
             "a benchmark process failed ({})",
@@ -202,6 +204,7 @@ pub fn process_ai(db: &Path, seconds: f64) -> anyhow::Result<Value> {
         if turns.is_empty() {
             break;
         }
+        let mut claimed = false;
         for turn in turns {
             if t.elapsed().as_secs_f64() >= seconds {
                 break 'outer;
@@ -209,11 +212,16 @@ pub fn process_ai(db: &Path, seconds: f64) -> anyhow::Result<Value> {
             if !bot.claim_ai_turn(turn.game, turn.ply, MS) {
                 continue;
             }
+            claimed = true;
             let replies = bot.apply_ai_move(turn.game, turn.ply, find_move(&turn, MS));
             bot.release_ai_turn(turn.game);
             if !replies.is_empty() {
                 played += 1;
             }
+        }
+        if !claimed {
+            // The other process holds every turn left: wait for it rather than spin.
+            std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
     Ok(json!({

@@ -648,13 +648,20 @@ impl Tx<'_> {
         if self.move_count(game)? != ply {
             return Ok(false);
         }
-        self.claim_row(
+        let claimed = self.claim_row(
             "games",
             ("ai_claimed_by", "ai_lease_until"),
             "status = 'active'",
             &game,
             (worker, now, until),
-        )
+        )?;
+        // Counted again with the row claimed: on PostgreSQL the move may have been committed
+        // (and its claim released) between the first count and the claim.
+        if claimed && self.move_count(game)? != ply {
+            self.release_ai_turn(game, worker)?;
+            return Ok(false);
+        }
+        Ok(claimed)
     }
 
     /// Gives up `worker`'s claim on the AI's move in `game` (its search ended).

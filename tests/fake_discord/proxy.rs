@@ -1,7 +1,7 @@
 //! A shared REST proxy for tests, standing in for twilight's `http-proxy` or nirn-proxy in front
 //! of the fake Discord: every bot process sends its REST calls to it (`DISCORD_PROXY_URL`), and
-//! it forwards them one at a time through one global queue, at most `per_second` a second
-//! whichever process sent them, as those proxies hold a bot to Discord's global rate limit
+//! it forwards them through one global queue, each sent at least `1 / per_second` after the one
+//! before whichever process sent them, as those proxies hold a bot to Discord's global rate limit
 //! across processes. It marks each request it forwards ([`MARK`]) so the fake can tell what
 //! came through it, and keeps when each went out.
 
@@ -72,20 +72,6 @@ impl RestProxy {
     /// How many requests it forwarded.
     pub fn forwarded(&self) -> usize {
         self.inner.sent.lock().unwrap().len()
-    }
-
-    /// The most requests that went out within any `window`.
-    pub fn busiest(&self, window: Duration) -> usize {
-        let sent = self.inner.sent.lock().unwrap().clone();
-        let mut most = 0;
-        let mut first = 0;
-        for (i, t) in sent.iter().enumerate() {
-            while t.duration_since(sent[first]) >= window {
-                first += 1;
-            }
-            most = most.max(i + 1 - first);
-        }
-        most
     }
 }
 
