@@ -9,14 +9,18 @@ use crate::game::{describe, GameRecord, Move, Position, Variant};
 use crate::render::Frame;
 use crate::store::{GameId, GameRow, GameStatus, Tx};
 
+/// This channel's active game, else its most recent one, if any.
+pub(crate) fn channel_game(tx: &Tx, ctx: &Ctx) -> Outcome<Option<GameRow>> {
+    Ok(match tx.active_game(&ctx.channel)? {
+        Some(g) => Some(g),
+        None => tx.latest_game(&ctx.channel)?,
+    })
+}
+
 /// This channel's active game, else its most recent one.
 fn game_here(tx: &Tx, ctx: &Ctx) -> Outcome<GameRow> {
-    match tx.active_game(&ctx.channel)? {
-        Some(g) => Ok(g),
-        None => tx
-            .latest_game(&ctx.channel)?
-            .ok_or_else(|| Fail::User("No game has been played in this channel yet.".into())),
-    }
+    channel_game(tx, ctx)?
+        .ok_or_else(|| Fail::User("No game has been played in this channel yet.".into()))
 }
 
 /// "3 hours ago" from milliseconds.

@@ -2,7 +2,7 @@
 //! privately, and in their own `/export` of the game once it has ended. Never shown to the
 //! opponent, to spectators, or in `/record`.
 
-use super::info::server_game;
+use super::info::{channel_game, server_game};
 use super::reply::Ctx;
 use super::session::{names, Bot, Fail, Out, Outcome};
 use super::text::Builder;
@@ -98,13 +98,10 @@ fn quoted(mut b: Builder, text: &str) -> Builder {
 
 /// The game named, or else the channel's game in progress, or else its latest.
 fn the_game(tx: &Tx, ctx: &Ctx, id: Option<GameId>) -> Outcome<Option<GameRow>> {
-    if let Some(id) = id {
-        return server_game(tx, ctx, id).map(Some);
+    match id {
+        Some(id) => server_game(tx, ctx, id).map(Some),
+        None => channel_game(tx, ctx),
     }
-    Ok(match tx.active_game(&ctx.channel)? {
-        Some(g) => Some(g),
-        None => tx.latest_game(&ctx.channel)?,
-    })
 }
 
 fn players_only(game: &GameRow, ctx: &Ctx) -> Outcome<()> {

@@ -16,7 +16,7 @@ pub const DELIVERY_LEASE_MS: i64 = 120_000;
 /// A message a command owes is sent by that command's own delivery first; the retry loop
 /// leaves it alone for this long, and the process that stored it holds its lease as long
 /// (by default: [`crate::bot::Bot::in_flight_ms`] is half of the lease).
-pub const IN_FLIGHT_MS: i64 = 60_000;
+pub const IN_FLIGHT_MS: i64 = DELIVERY_LEASE_MS / 2;
 
 /// The stored form of a reply (its image is stored beside it).
 #[derive(Serialize, Deserialize)]

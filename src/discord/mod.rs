@@ -185,7 +185,7 @@ const TICK_EVERY: Duration = Duration::from_secs(30);
 /// lease is shorter than 2 minutes (so that work a dead process held is taken over soon after
 /// its lease runs out).
 async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: UserId) {
-    let quarter = Duration::from_millis(bot.lease_ms().max(1_000) as u64 / 4);
+    let quarter = Duration::from_millis(bot.lease_ms() as u64 / 4);
     let mut interval = tokio::time::interval(TICK_EVERY.min(quarter));
     let mut at_start = true;
     loop {

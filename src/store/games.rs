@@ -645,9 +645,6 @@ impl Tx<'_> {
         now: i64,
         until: i64,
     ) -> Result<bool> {
-        if self.move_count(game)? != ply {
-            return Ok(false);
-        }
         let claimed = self.claim_row(
             "games",
             ("ai_claimed_by", "ai_lease_until"),
@@ -655,8 +652,8 @@ impl Tx<'_> {
             &game,
             (worker, now, until),
         )?;
-        // Counted again with the row claimed: on PostgreSQL the move may have been committed
-        // (and its claim released) between the first count and the claim.
+        // Counted with the row claimed, so that on PostgreSQL a move committed (and its claim
+        // released) just before cannot leave a claim on a ply already played.
         if claimed && self.move_count(game)? != ply {
             self.release_ai_turn(game, worker)?;
             return Ok(false);
