@@ -370,8 +370,9 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ("ratings", &[]),
     ("matches", &[]),
     ("clocks", &[]),
-    ("play", &["clocks", "moderation"]),
-    ("discussion", &["play"]),
+    ("conditionals", &[]),
+    ("play", &["clocks", "moderation", "conditionals"]),
+    ("discussion", &[]),
     ("info", &["discussion"]),
     ("notes", &["info"]),
     ("archive", &["info", "notes"]),
@@ -395,6 +396,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
             "ratings",
             "clocks",
             "play",
+            "conditionals",
             "info",
             "notes",
             "archive",
@@ -410,6 +412,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     (
         "entry",
         &[
+            "conditionals",
             "draws",
             "ratings",
             "matches",

@@ -3533,3 +3533,52 @@ async fn a_private_note_is_written_and_read_privately_through_discord() {
         "the note never reaches the channel"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conditional_move_is_stored_privately_and_played_at_once_through_discord() {
+    let (_dir, fake, _bot) = boot().await;
+    start_game(&fake, "hkot-1").await;
+    let (_, r) = slash_move(&fake, ALICE, "D4").await;
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    // Bob's expected move and Alice's reply, from the engine.
+    let mut pos = Position::new(GameOptions::new(Variant::Hkot1));
+    pos.play_text("D4").unwrap();
+    let theirs = pos.legal_moves()[0];
+    pos.play(theirs).unwrap();
+    let mine = pos.legal_moves()[0];
+    let line = format!("{theirs} {mine}");
+    let add = sub("add", json!([{"name": "line", "type": 3, "value": line}]));
+    let id = fake.slash(ALICE, CH, "conditional", add).await;
+    let stored = final_answer(&fake, id).await;
+    assert!(stored.ephemeral(), "{:?}", stored.content());
+    assert!(allowed_users(&stored).is_empty());
+    let content = stored.content().unwrap();
+    assert!(content.starts_with("Stored"), "{content}");
+    // The tree, privately, with the board of the main line.
+    let id = fake
+        .slash(ALICE, CH, "conditional", sub("list", json!([])))
+        .await;
+    let listed = final_answer(&fake, id).await;
+    assert!(listed.ephemeral());
+    let content = listed.content().unwrap();
+    assert!(
+        content.contains(&format!("if `{theirs}`, `{mine}`")),
+        "{content}"
+    );
+    assert_eq!(listed.files.len(), 1, "the main line's board");
+    // Bob plays as Alice expected: his answer, then her reply in the channel, pinging him.
+    let (id, r) = slash_move(&fake, BOB, &theirs.to_string()).await;
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    let reply = fake.wait_followups(id, 1, T).await.remove(0);
+    let content = reply.content().unwrap();
+    assert!(
+        content.contains("(played by conditional move)"),
+        "{content}"
+    );
+    assert_eq!(allowed_users(&reply), vec![id_str(BOB)]);
+    assert_eq!(reply.files.len(), 1);
+    // The line was never shown in the channel before it was played.
+    assert!(!posts_to(&fake, CH)
+        .iter()
+        .any(|p| p.content().is_some_and(|c| c.contains("Stored"))));
+}

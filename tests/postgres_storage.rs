@@ -81,6 +81,20 @@ fn played(db: PathBuf, dir: tempfile::TempDir) -> Harness {
         },
     );
     assert!(r[0].plain_text().contains("saved"), "{}", r[0].plain_text());
+    // A conditional move stored by the player waiting in that game.
+    let g2 = common::active(&h.db(), "c2").expect("c2 in progress");
+    let (_, _, pos) = common::stored(&h.db(), g2.id);
+    let waiting = g2.seats[pos.to_move().unwrap().opponent()].to_string();
+    let mut p = pos.clone();
+    let theirs = p.legal_moves()[0];
+    p.play(theirs).unwrap();
+    let line = format!("{theirs} {}", p.legal_moves()[0]);
+    let r = h.send(&waiting, "c2", Command::ConditionalAdd { line });
+    assert!(
+        r[0].plain_text().starts_with("Stored"),
+        "{}",
+        r[0].plain_text()
+    );
     h
 }
 
@@ -169,6 +183,11 @@ fn db_copy_moves_every_row_to_postgres_and_back() {
     assert!(there.contains("games"), "{there}");
     let games_line = there.lines().find(|l| l.starts_with("games ")).unwrap();
     assert!(games_line.contains(" 4 rows"), "{games_line}");
+    let lines_line = there
+        .lines()
+        .find(|l| l.starts_with("conditionals "))
+        .unwrap();
+    assert!(lines_line.contains(" 1 rows"), "{lines_line}");
 
     // A target that is not empty is refused, and left as it is.
     let out = tara_bot(&["db", "copy", "--from", s(&file), "--to", s(&url)]);
@@ -184,6 +203,12 @@ fn db_copy_moves_every_row_to_postgres_and_back() {
         let who = &g.seats[pos.to_move().unwrap()];
         let r = h.mv(who, "c2", &pos.legal_moves()[0].to_string());
         assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+        // The conditional move came along: it answers that move at once (and is spent).
+        assert!(
+            common::texts(&r).contains("(played by conditional move)"),
+            "{}",
+            common::texts(&r)
+        );
         // New rows get new ids after the copied ones.
         let g2 = h.start("dara", "eoin", "c7", "hkot-1", "challenger");
         assert_eq!(g2.id.0, 5);
@@ -199,9 +224,14 @@ fn db_copy_moves_every_row_to_postgres_and_back() {
             .map(str::to_string)
             .collect()
     };
-    assert_eq!(sums(&home).len(), 19, "{home}");
+    assert_eq!(sums(&home).len(), 20, "{home}");
     let notes = home.lines().find(|l| l.starts_with("notes ")).unwrap();
     assert!(notes.contains(" 1 rows"), "{notes}");
+    let lines = home
+        .lines()
+        .find(|l| l.starts_with("conditionals "))
+        .unwrap();
+    assert!(lines.contains(" 0 rows"), "spent in the copy: {lines}");
 
     // --force replaces what is there: the first copy again, checked the same.
     let out = tara_bot(&[

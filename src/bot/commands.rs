@@ -57,10 +57,16 @@ impl CommandSpec {
 
 /// Commands made of subcommands (Discord's `SUB_COMMAND` options), with the description of
 /// the group. Each subcommand is an entry of the table named `"group sub"`.
-pub const GROUPS: &[(&str, &str)] = &[(
-    "tournament",
-    "Tournaments: create, join, start, follow and export them",
-)];
+pub const GROUPS: &[(&str, &str)] = &[
+    (
+        "tournament",
+        "Tournaments: create, join, start, follow and export them",
+    ),
+    (
+        "conditional",
+        "Conditional moves: replies played at once if your opponent plays as you expect",
+    ),
+];
 
 /// The description of a group of subcommands, if `name` is one.
 pub fn group(name: &str) -> Option<&'static str> {
@@ -321,6 +327,15 @@ commands! {
         text: Option<String> = "text", "The note (replaces the one before; - deletes it)" .max_length(1500);
         game: Option<GameId> = "game", "Which game, as in #123 (default: this channel's)" .min(1);
     }
+    // Conditional moves (`conditionals.rs`): the subcommands of `/conditional`, all private.
+    /// Stores a line: the opponent's expected move, the reply, and so on.
+    ConditionalAdd = "conditional add", "On your opponent's turn: moves to play if they play as you expect (private)", private: true, super::conditionals::add {
+        line: String = "line", "Their move, your reply, and so on: E3 D5 F2 C4 = if E3 then D5, then if F2 then C4" .max_length(400);
+    }
+    /// The caller's lines as a tree, with the board of the main line.
+    ConditionalList = "conditional list", "Your conditional moves in this channel's game, with the board of the main line", private: true, super::conditionals::list {}
+    /// Removes the caller's lines.
+    ConditionalClear = "conditional clear", "Remove your conditional moves in this channel's game", private: true, super::conditionals::clear {}
     /// A finished game of this server weighed move by move by the AI, in the background.
     Analyse = "analyse", "Analyse a finished game (#123): the largest swings, a chart, the worst moment", private: false, super::analysis::analyse {
         id: GameId = "id", "The game's number, as in #123 (finished games only)" .min(1);

@@ -3,9 +3,9 @@
 //! creating a game.
 
 use super::board::Board;
-use super::play::said;
 use super::reply::{escape_markdown, Ctx};
 use super::session::{Bot, Fail, Out, Outcome};
+use super::text::said;
 use super::text::{self, Builder};
 use crate::game::notation::parse_cell;
 use crate::game::record::{record_lines, KEYS};

@@ -5,7 +5,7 @@
 use super::reply::Reply;
 use super::session::{Bot, Subscriber};
 use super::time::Clock;
-use super::{draws, lifecycle, lobby, matches, ratings, tournaments};
+use super::{conditionals, draws, lifecycle, lobby, matches, ratings, tournaments};
 use crate::store::Store;
 use std::sync::Arc;
 
@@ -13,6 +13,8 @@ use std::sync::Arc;
 /// the transaction that ends it), in this order, each once. Each builds on the same
 /// announcement: its text grows line by line, and what follows it is queued in order.
 pub(crate) const GAME_ENDED: &[Subscriber] = &[
+    // Conditional moves are dropped.
+    ("conditionals", conditionals::game_ended),
     // A pending draw offer is spent; under a result, its message is closed.
     ("draws", draws::game_ended),
     // "Game over. (result). Points: …" and the final counts (not for a withdrawal or an abort).

@@ -36,6 +36,7 @@ mod board;
 pub mod buttons;
 mod clocks;
 pub mod commands;
+mod conditionals;
 mod delivery;
 mod discussion;
 mod draws;

@@ -4,6 +4,7 @@
 use super::board::Board;
 use super::buttons::Press;
 use super::clocks::{expire_if_due, record_clock_left, restore_turn};
+use super::conditionals;
 use super::lifecycle::{self, aborted};
 use super::moderation::record_action;
 use super::options::choices;
@@ -12,9 +13,9 @@ use super::session::{
     both_moved, load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, EndCause,
     Fail, GameEnded, Loaded, Out, Outcome, Session,
 };
-use super::text::{self, Builder};
+use super::text::{self, legal_hint, said, Builder};
 use crate::game::BySide;
-use crate::game::{describe, forfeit, EndReason, Move, ParseMoveError, Position, Side};
+use crate::game::{describe, forfeit, EndReason, Move, Position, Side};
 use crate::render::Frame;
 use crate::store::UserId;
 use crate::store::{DrawOfferRow, GameId, GameRow, MoveRow, TakebackRow, Tx};
@@ -30,43 +31,6 @@ choices!(TakebackAnswer {
     Allow => "allow", "allow" | "accept" | "yes";
     Refuse => "refuse", "refuse" | "decline" | "no";
 });
-/// Why typed text is no move (or no hill or square), the text as typed (quoted in the
-/// message) escaped: it is text a user wrote.
-pub(crate) fn said(e: &ParseMoveError) -> String {
-    let message = e.to_string();
-    match e {
-        ParseMoveError::TooLong { text }
-        | ParseMoveError::NotAHill { text }
-        | ParseMoveError::NotASquare { text }
-        | ParseMoveError::Unreadable { text, .. } => message.replacen(
-            &format!("'{text}'"),
-            &format!("'{}'", escape_markdown(text)),
-            1,
-        ),
-        ParseMoveError::Empty { .. } | ParseMoveError::MissingCorner { .. } => message,
-    }
-}
-
-/// "Legal moves: C3, D5 or E4 (and 12 more)."
-fn legal_hint(pos: &Position) -> String {
-    let legal = pos.legal_notation();
-    const SHOW: usize = 8;
-    let shown: Vec<&str> = legal.iter().take(SHOW).map(String::as_str).collect();
-    let more = legal.len().saturating_sub(SHOW);
-    let list = if more > 0 {
-        format!("{} and {more} more", shown.join(", "))
-    } else if shown.len() > 1 {
-        format!(
-            "{} or {}",
-            shown[..shown.len() - 1].join(", "),
-            shown[shown.len() - 1]
-        )
-    } else {
-        shown.join("")
-    };
-    format!("Legal moves: {list}.")
-}
-
 /// The side of the player on move, or why `ctx.user` may not move.
 fn require_turn(l: &Loaded, ctx: &Ctx) -> Outcome<Side> {
     let seat = l.game.seat_of(&ctx.user.id).ok_or_else(|| {
@@ -181,6 +145,8 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
     // The requester's clock resumes with the time they had left when they made the move.
     let left = tx.clock_left(l.game.id, req.ply)?;
     tx.delete_moves_from(l.game.id, req.ply)?;
+    // Conditional moves were stored for the position undone.
+    tx.clear_conditionals(l.game.id, None)?;
     let after = load_game(tx, l.game.clone())?;
     restore_turn(tx, &after, left, now)?;
     let (pos, played) = replay(&l.game, &l.moves, Some(req.ply as usize))?;
@@ -230,6 +196,8 @@ fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
     let lapsed = tx.clear_draw_offer(l.game.id)?;
     let left = tx.clock_left(l.game.id, ply)?;
     tx.delete_moves_from(l.game.id, ply)?;
+    // Conditional moves were stored for the position undone.
+    tx.clear_conditionals(l.game.id, None)?;
     let after = load_game(tx, l.game.clone())?;
     restore_turn(tx, &after, left, now)?;
     let ai = l
@@ -327,26 +295,34 @@ fn takeback_ply(moves: &[MoveRow], user: &UserId) -> Outcome<u32> {
 
 /// Plays `mv`, already checked legal, for `mover` (the player on move in `l`), then any
 /// forced passes; stores them and answers with the board and a prompt to the player on
-/// move (or the end of the game). Shared by `/move` and the AI's moves.
-pub(crate) fn play_checked(
+/// move (or the end of the game). A reply foreseen by the next player's conditional moves
+/// follows at once, in the same transaction, with its own message. Shared by `/move` and the
+/// AI's moves.
+pub(crate) fn play_checked(s: &Session, l: Loaded, mover: &User, mv: Move) -> Outcome<Vec<Out>> {
+    play_as(s, l, mover, mv, false)
+}
+
+/// [`play_checked`]; `conditional` says the move was played from the mover's conditional
+/// moves.
+fn play_as(
     s: &Session,
     mut l: Loaded,
     mover: &User,
     mv: Move,
+    conditional: bool,
 ) -> Outcome<Vec<Out>> {
     let (tx, now) = (s.tx, s.now);
     l.pos.play_unchecked(mv);
     l.played.push(mv);
     let mut ply = l.moves.len() as u32;
-    tx.insert_move(
-        l.game.id,
-        &MoveRow {
-            ply,
-            notation: mv.to_string(),
-            user_id: Some(mover.id.clone()),
-            created_at: now,
-        },
-    )?;
+    let row = MoveRow {
+        ply,
+        notation: mv.to_string(),
+        user_id: Some(mover.id.clone()),
+        created_at: now,
+    };
+    tx.insert_move(l.game.id, &row)?;
+    l.moves.push(row);
     record_clock_left(tx, &l.game, &mover.id, ply, now)?;
     tx.clear_takeback(l.game.id)?;
     // A pending draw offer lapses with the move, in the move's transaction.
@@ -355,27 +331,49 @@ pub(crate) fn play_checked(
         " · {}",
         describe::last_move(&l.pos, Some(mv)).unwrap_or_else(|| mv.to_string())
     ));
+    if conditional {
+        b = b.text(" (played by conditional move)");
+    }
     // Forced passes are played for the player and announced.
     let mut last = mv;
     while l.pos.outcome().is_none() && l.pos.legal_moves().as_slice() == [Move::Pass] {
         l.pos.play_unchecked(Move::Pass);
         l.played.push(Move::Pass);
         ply += 1;
-        tx.insert_move(
-            l.game.id,
-            &MoveRow {
-                ply,
-                notation: "pass".into(),
-                user_id: None,
-                created_at: now,
-            },
-        )?;
+        let row = MoveRow {
+            ply,
+            notation: "pass".into(),
+            user_id: None,
+            created_at: now,
+        };
+        tx.insert_move(l.game.id, &row)?;
+        l.moves.push(row);
         last = Move::Pass;
         if let Some(d) = describe::last_move(&l.pos, Some(Move::Pass)) {
             b = b.text(format!("\n{d}"));
         }
     }
     let (b, closed) = lapse_draw_offer(&l, b, lapsed, mover, false);
+    if l.pos.outcome().is_none() {
+        if let Some((seat, reply)) = conditionals::due(tx, &l)? {
+            // The move is announced over its board; the reply, its player's turn started and
+            // ended at once, follows in a message of its own.
+            let mut first = b.build();
+            first.retire = closed;
+            let board = board_at(&l, last);
+            start_turn(tx, &l, now)?;
+            if let Some(game) = tx.game(l.game.id)? {
+                l.game = game;
+            }
+            let holder = User::new(l.game.seats[seat].clone(), l.names[seat].clone());
+            let mut outs = vec![Out {
+                reply: first,
+                board: Some(board),
+            }];
+            outs.extend(play_as(s, l, &holder, reply, true)?);
+            return Ok(outs);
+        }
+    }
     let mut outs = after_move(s, &l, b, last)?;
     if let Some(first) = outs.first_mut() {
         first.reply.retire = first.reply.retire.take().or(closed);
@@ -383,16 +381,21 @@ pub(crate) fn play_checked(
     Ok(outs)
 }
 
-/// Finishes the reply to a move: the end of the game (and the match), or a prompt to the
-/// player on move.
-fn after_move(s: &Session, l: &Loaded, b: Builder, last: Move) -> Outcome<Vec<Out>> {
-    let (tx, now) = (s.tx, s.now);
-    let board = Board::new(
+/// The board of `l`'s position, `last` (the last ply) marked.
+fn board_at(l: &Loaded, last: Move) -> Board {
+    Board::new(
         l.pos.clone(),
         l.played.clone(),
         Frame::new(l.names.clone(), Some(last)),
         format!("game-{}-ply-{}.png", l.game.id.0, l.pos.ply()),
-    );
+    )
+}
+
+/// Finishes the reply to a move: the end of the game (and the match), or a prompt to the
+/// player on move.
+fn after_move(s: &Session, l: &Loaded, b: Builder, last: Move) -> Outcome<Vec<Out>> {
+    let (tx, now) = (s.tx, s.now);
+    let board = board_at(l, last);
     if let Some(o) = l.pos.outcome().copied() {
         let ended = GameEnded {
             game: l,

@@ -1,9 +1,10 @@
 //! Wording shared by the bot's replies: seats, prompts, scores, rule summaries and help.
 
 use super::buttons::Press;
+use super::reply::escape_markdown;
 use super::reply::{Button, ButtonStyle, Part, Reply, Retire};
 use crate::game::BySide;
-use crate::game::{describe, Outcome, Player, Points, Position, Variant};
+use crate::game::{describe, Outcome, ParseMoveError, Player, Points, Position, Variant};
 use crate::game::{Counts, GamePosition};
 use crate::store::{ChannelId, UserId};
 use crate::store::{GameRow, AI_USER_ID};
@@ -164,4 +165,41 @@ pub fn pts(p: Points) -> String {
 /// A short summary of a variant's rules, in our own words.
 pub fn rules(variant: Variant) -> &'static str {
     describe::rules(variant)
+}
+
+/// Why typed text is no move (or no hill or square), the text as typed (quoted in the
+/// message) escaped: it is text a user wrote.
+pub(crate) fn said(e: &ParseMoveError) -> String {
+    let message = e.to_string();
+    match e {
+        ParseMoveError::TooLong { text }
+        | ParseMoveError::NotAHill { text }
+        | ParseMoveError::NotASquare { text }
+        | ParseMoveError::Unreadable { text, .. } => message.replacen(
+            &format!("'{text}'"),
+            &format!("'{}'", escape_markdown(text)),
+            1,
+        ),
+        ParseMoveError::Empty { .. } | ParseMoveError::MissingCorner { .. } => message,
+    }
+}
+
+/// "Legal moves: C3, D5 or E4 (and 12 more)."
+pub(crate) fn legal_hint(pos: &Position) -> String {
+    let legal = pos.legal_notation();
+    const SHOW: usize = 8;
+    let shown: Vec<&str> = legal.iter().take(SHOW).map(String::as_str).collect();
+    let more = legal.len().saturating_sub(SHOW);
+    let list = if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else if shown.len() > 1 {
+        format!(
+            "{} or {}",
+            shown[..shown.len() - 1].join(", "),
+            shown[shown.len() - 1]
+        )
+    } else {
+        shown.join("")
+    };
+    format!("Legal moves: {list}.")
 }

@@ -58,6 +58,10 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
         "0014_notes",
         include_str!("../../migrations/0014_notes.sql"),
     ),
+    (
+        "0015_conditionals",
+        include_str!("../../migrations/0015_conditionals.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
@@ -86,6 +90,7 @@ pub(super) const TABLES: &[(&str, &str)] = &[
     ("rating_changes", "game_id, user_id"),
     ("analyses", "id"),
     ("notes", "game_id, user_id"),
+    ("conditionals", "game_id, user_id, seq"),
 ];
 
 /// The migrations a database of schema `version` lacks; a newer schema is refused.

@@ -94,6 +94,7 @@ pub mod analyses;
 pub mod audit;
 pub mod challenges;
 pub mod clocks;
+pub mod conditionals;
 pub mod copy;
 mod db;
 mod error;
@@ -114,6 +115,7 @@ pub use analyses::{AnalysisRow, AnalysisStatus, NewAnalysis};
 pub use audit::AuditRow;
 pub use challenges::{ChallengeRow, ChallengeStatus, FirstChoice, NewChallenge, OPEN_OPPONENT_ID};
 pub use clocks::VacationRow;
+pub use conditionals::ConditionalRow;
 pub use games::{
     DrawOfferRow, GameId, GameRow, GameStatus, MoveRow, NewGame, ParseGameIdError, Seat,
     TakebackRow, AI_LEVELS, AI_USER_ID,
