@@ -545,3 +545,68 @@ fn analyses_are_served_round_robin_by_requester_not_first_come_first_served() {
     // The in-line runner (the console's) serves them in that order too.
     assert_eq!(analysed(&analyse_pending(&h.bot, MS)), vec![b1, a1]);
 }
+
+#[test]
+fn each_swing_shows_its_better_move_on_a_private_board_to_step_through() {
+    use tara_bot::bot::Clock;
+    for (variant, seed) in [(Variant::Hkot1, 3), (Variant::ArdRi, 5)] {
+        // With images, so that the reply carries the board as drawn.
+        let h = Harness::new(true);
+        let id = game(&h, variant, CH, seed, true);
+        h.send("ciara", CH, analyse_cmd(id, Some(1)));
+        let replies = analyse_pending(&h.bot, MS);
+        let (_, results) = split(&replies);
+        let swings = results[0];
+        assert!(!swings.buttons.is_empty(), "{}", swings.plain_text());
+        for b in &swings.buttons {
+            let press = tara_bot::bot::Press::parse(&b.id).expect("a button of ours");
+            let tara_bot::bot::Press::Better { game, ply, best } = press else {
+                panic!("{}", b.id)
+            };
+            assert_eq!(game, id);
+            assert_eq!(b.label, format!("Move {ply}: the better move"));
+            // The text names the same move the button draws.
+            assert!(
+                swings.plain_text().contains(&format!("preferred `{best}`")),
+                "{}",
+                swings.plain_text()
+            );
+            let cmd = Command::from_button(&b.id).unwrap();
+            // Pressed any time later: an analysis's buttons do not expire.
+            h.clock.advance_ms(86_400_000);
+            let r = h.send("dara", CH, cmd).remove(0);
+            assert!(r.ephemeral && !r.replaces_pressed, "{}", r.plain_text());
+            let text = r.plain_text();
+            assert!(
+                text.contains(&format!("position after {} of", ply - 1)),
+                "{text}"
+            );
+            // The picture is the board before the move with the better move drawn: as typed
+            // with it marked (a build) or as an arrow, and unlike the bare board.
+            let typed = |marks: Option<&str>, arrows: Option<&str>| {
+                let cmd = Command::Game {
+                    id,
+                    ply: Some(ply - 1),
+                    marks: marks.map(str::to_string),
+                    arrows: arrows.map(str::to_string),
+                    drawn: None,
+                    shared: false,
+                };
+                h.send("dara", CH, cmd).remove(0).image.unwrap().bytes
+            };
+            let shown = &r.image.as_ref().unwrap().bytes;
+            let plain = best.trim_end_matches('*');
+            if plain == "pass" {
+                continue;
+            }
+            let with = if plain.contains('-') {
+                typed(None, Some(plain))
+            } else {
+                typed(Some(plain), None)
+            };
+            assert!(*shown == with, "{best}");
+            assert!(*shown != typed(None, None), "{best} is drawn");
+            assert!(r.buttons.iter().any(|b| b.id.starts_with("step:")));
+        }
+    }
+}

@@ -777,6 +777,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
             ply: None,
             marks: None,
             arrows: None,
+            drawn: None,
+            shared: false,
         },
     );
     assert_eq!(r.len(), 1);
@@ -796,6 +798,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
             ply: Some(1),
             marks: None,
             arrows: None,
+            drawn: None,
+            shared: false,
         },
     );
     assert!(r[0].plain_text().contains("position after 1 of 2 moves"));
@@ -807,6 +811,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
             ply: Some(5),
             marks: None,
             arrows: None,
+            drawn: None,
+            shared: false,
         },
     );
     assert!(r[0].ephemeral && r[0].plain_text().contains("only 2 moves"));
@@ -820,6 +826,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
             ply: None,
             marks: None,
             arrows: None,
+            drawn: None,
+            shared: false,
         },
     );
     assert!(r[0].ephemeral);
@@ -835,6 +843,8 @@ fn any_game_of_the_server_is_reached_by_its_number() {
             ply: None,
             marks: None,
             arrows: None,
+            drawn: None,
+            shared: false,
         },
     );
     assert_eq!(r[0].plain_text(), "There is no game #999 on this server.");
@@ -1520,6 +1530,8 @@ fn a_challenge_of_another_server_answers_like_a_missing_one() {
             ply: None,
             marks: None,
             arrows: None,
+            drawn: None,
+            shared: false,
         },
     );
     assert_eq!(r[0].plain_text(), "There is no game #1 on this server.");

@@ -3582,3 +3582,108 @@ async fn a_conditional_move_is_stored_privately_and_played_at_once_through_disco
         .iter()
         .any(|p| p.content().is_some_and(|c| c.contains("Stored"))));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_is_stepped_through_buttons_and_a_dialog_through_discord() {
+    let (_dir, fake, _bot) = boot().await;
+    start_game(&fake, "hkot-1").await;
+    let mut pos = Position::new(GameOptions::new(Variant::Hkot1));
+    for who in [ALICE, BOB, ALICE, BOB] {
+        let mv = pos.legal_moves()[0];
+        let (_, r) = slash_move(&fake, who, &mv.to_string()).await;
+        assert!(!r.ephemeral(), "{:?}", r.content());
+        pos.play(mv).unwrap();
+    }
+    // The public board with its stepping buttons.
+    let id = fake
+        .slash(
+            ALICE,
+            CH,
+            "game",
+            json!([{"name": "id", "type": 4, "value": 1}]),
+        )
+        .await;
+    let board = final_answer(&fake, id).await;
+    assert!(!board.ephemeral());
+    let ids = board.custom_ids();
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    assert!(ids[0].starts_with("step:1:0:s:") && ids[1].starts_with("step:1:3:s:"));
+    assert!(ids[2].starts_with("step-jump:1:s:"));
+    // Bob steps back: a private copy, with its own picture.
+    let click = fake
+        .button(BOB, CH, fake.message_from(&board), &ids[1])
+        .await;
+    let copy = fake.response(click, T).await.expect("answered");
+    assert_eq!(copy.callback_type(), Some(4));
+    assert!(copy.ephemeral());
+    assert!(
+        copy.content().unwrap().contains("Move 3, "),
+        "{:?}",
+        copy.content()
+    );
+    assert_eq!(copy.files.len(), 1);
+    let copy_ids = copy.custom_ids();
+    assert!(copy_ids.iter().all(|i| i.contains(":p:")), "{copy_ids:?}");
+    // The public message keeps its buttons for the other readers.
+    let public = fake
+        .message(id_of_message(&fake.message_from(&board)))
+        .unwrap();
+    assert_eq!(
+        public["components"][0]["components"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    // On the copy, ▶ replaces it in place, picture and all.
+    let copy_msg = fake.message_from(&copy);
+    let next = copy_ids
+        .iter()
+        .find(|i| i.starts_with("step:1:4:"))
+        .unwrap();
+    let click = fake.button(BOB, CH, copy_msg.clone(), next).await;
+    let update = fake.response(click, T).await.expect("answered");
+    assert_eq!(update.callback_type(), Some(7));
+    assert!(
+        update.content().unwrap().contains("Move 4, "),
+        "{:?}",
+        update.content()
+    );
+    assert_eq!(update.files.len(), 1);
+    // The jump opens a dialog; its answer replaces the copy with that move's board.
+    let jump = copy_ids
+        .iter()
+        .find(|i| i.starts_with("step-jump:"))
+        .unwrap();
+    let click = fake.button(BOB, CH, copy_msg.clone(), jump).await;
+    let dialog = fake.response(click, T).await.expect("answered");
+    assert_eq!(dialog.callback_type(), Some(9), "a modal");
+    let data = dialog.data().unwrap();
+    assert_eq!(data["custom_id"], json!(jump));
+    let input = data["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let submit = fake
+        .submit_dialog(BOB, CH, copy_msg.clone(), jump, &input, "2")
+        .await;
+    let at = fake.response(submit, T).await.expect("answered");
+    assert_eq!(at.callback_type(), Some(7));
+    assert!(
+        at.content().unwrap().contains("Move 2, "),
+        "{:?}",
+        at.content()
+    );
+    assert_eq!(at.files.len(), 1);
+    // A value that does not read is answered privately.
+    let submit = fake
+        .submit_dialog(BOB, CH, copy_msg, jump, &input, "two")
+        .await;
+    let no = fake.response(submit, T).await.expect("answered");
+    assert!(no.ephemeral());
+    assert!(no.content().unwrap().contains("not a move number"));
+}
+
+fn id_of_message(m: &Value) -> u64 {
+    m["id"].as_str().and_then(|s| s.parse().ok()).unwrap()
+}

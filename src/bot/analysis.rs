@@ -16,9 +16,10 @@
 //! and High Kings' first six turns). A pass is not drawn.
 
 use super::board::Board;
+use super::buttons::Press;
 use super::info::server_game;
 use super::outbox;
-use super::reply::{Attachment, Ctx, Reply};
+use super::reply::{Attachment, ButtonStyle, Ctx, Reply};
 use super::session::{names, replay, Bot, Fail, Out, Outcome};
 use super::text::Builder;
 use crate::ai::{Analysis, Level, MoveReview, ReviewRecord};
@@ -378,6 +379,18 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
         "The chart shows {} chances move by move; the numbered dots are the swings.",
         first.possessive()
     ));
+    // Each swing's better move, shown privately on its board, which can be stepped through.
+    for s in &stored.swings {
+        let press = Press::Better {
+            game: game.id,
+            ply: u32::try_from(s.ply).unwrap_or(0),
+            best: s.best.clone(),
+        };
+        if Press::parse(&press.id()).as_ref() == Some(&press) {
+            let label = format!("Move {}: the better move", s.ply);
+            b = b.button(press, &label, ButtonStyle::Secondary);
+        }
+    }
     let mut reply = b.build();
     if images {
         reply.image = Some(Attachment {

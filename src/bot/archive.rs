@@ -2,7 +2,7 @@
 //! file (`/export`), and a player's finished games page by page (`/history`).
 
 use super::buttons::{Press, HISTORY_PAGES};
-use super::info::{record_text, server_game};
+use super::info::{record_text, server_game, step_buttons, unix_seconds};
 use super::notes::note_for_export;
 use super::reply::{code_block, Attachment, ButtonStyle, Ctx, Document, Reply, User};
 use super::session::{names, replay as replay_moves, Bot, Fail, Out, Outcome};
@@ -89,6 +89,15 @@ pub(crate) fn replay(bot: &Bot, ctx: &Ctx, id: GameId) -> Outcome<Vec<Out>> {
     } else {
         b = b.text("\n(Images are turned off here, so there is no replay to show.)");
     }
+    // Stepping buttons from the end, where the replay stops.
+    let b = step_buttons(
+        b,
+        game.id,
+        total as u32,
+        total as u32,
+        true,
+        unix_seconds(bot.now()),
+    );
     let mut reply = b.build();
     reply.image = image;
     Ok(vec![Out::text(reply)])

@@ -42,6 +42,61 @@ pub enum Press {
         variant: Option<Variant>,
         page: u32,
     },
+    /// A game's board at a ply, from the stepping buttons under a board
+    /// (`step:<game>:<ply>:<s|p>:<drawn>`). `shared`: they are under a public message, so the
+    /// board comes as a private copy for whoever pressed; otherwise it replaces the pressed
+    /// message. `drawn`: when the buttons were shown (Unix seconds); they work for
+    /// [`STEP_SECONDS`] from then.
+    Step {
+        game: GameId,
+        ply: u32,
+        shared: bool,
+        drawn: u32,
+    },
+    /// The "jump to move…" button of the stepping buttons (`step-jump:<game>:<s|p>:<drawn>`): it
+    /// asks for the move in a dialog ([`Press::dialog`]), whose answer is read by
+    /// `Command::from_dialog`.
+    StepJump {
+        game: GameId,
+        shared: bool,
+        drawn: u32,
+    },
+    /// The board before move `ply` of the game with `best`, the AI's better move there, drawn
+    /// (`better:<game>:<ply>:<best>`), under an analysis's swings: privately, with the stepping
+    /// buttons.
+    Better {
+        game: GameId,
+        ply: u32,
+        best: String,
+    },
+}
+
+/// The `drawn` of a board's buttons that do not expire: those an analysis's better move
+/// shows ([`Press::Better`]).
+pub const NEVER_EXPIRES: u32 = u32::MAX;
+
+/// How long stepping buttons ([`Press::Step`]) work after they are shown: 15 minutes.
+pub const STEP_SECONDS: u32 = 15 * 60;
+
+/// A dialog a button opens to ask for one short value (Discord's modal with one text input;
+/// the console takes the value after the button's id).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dialog {
+    /// The dialog's id, given back with the value: the button's id.
+    pub id: String,
+    pub title: String,
+    /// The question (at most 45 characters).
+    pub label: String,
+    pub placeholder: String,
+}
+
+/// `s` for a shared (public) message's stepping buttons, `p` for a private one's.
+fn shared_mark(shared: bool) -> &'static str {
+    if shared {
+        "s"
+    } else {
+        "p"
+    }
 }
 
 impl fmt::Display for Press {
@@ -66,6 +121,18 @@ impl fmt::Display for Press {
                 "history:{user}:{}:{page}",
                 variant.map(Variant::id).unwrap_or("all")
             ),
+            Press::Step {
+                game,
+                ply,
+                shared,
+                drawn,
+            } => write!(f, "step:{}:{ply}:{}:{drawn}", game.0, shared_mark(*shared)),
+            Press::StepJump {
+                game,
+                shared,
+                drawn,
+            } => write!(f, "step-jump:{}:{}:{drawn}", game.0, shared_mark(*shared)),
+            Press::Better { game, ply, best } => write!(f, "better:{}:{ply}:{best}", game.0),
         }
     }
 }
@@ -79,8 +146,11 @@ impl Press {
     /// Reads a button's id: `kind:number`, or a `/history` page. `None` for anything else.
     pub fn parse(id: &str) -> Option<Press> {
         let (kind, rest) = id.split_once(':')?;
-        if kind == "history" {
-            return read_history(rest);
+        match kind {
+            "history" => return read_history(rest),
+            "step" | "step-jump" => return read_step(kind, rest),
+            "better" => return read_better(rest),
+            _ => {}
         }
         let n: i64 = rest.parse().ok()?;
         let game = GameId(n);
@@ -99,6 +169,68 @@ impl Press {
             _ => return None,
         })
     }
+}
+
+impl Press {
+    /// The dialog the button opens instead of running a command (the jump of the stepping
+    /// buttons), if it is such a button.
+    pub fn dialog(&self) -> Option<Dialog> {
+        match self {
+            Press::StepJump { game, .. } => Some(Dialog {
+                id: self.id(),
+                title: format!("Jump to a move of game {}", game.0),
+                label: "Move number (0 is the start)".into(),
+                placeholder: "12".into(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Reads the part of a stepping button's id after `step:` (`<game>:<ply>:<s|p>:<drawn>`) or
+/// `step-jump:` (`<game>:<s|p>:<drawn>`).
+fn read_step(kind: &str, rest: &str) -> Option<Press> {
+    let parts: Vec<&str> = rest.split(':').collect();
+    let shared = |m: &str| match m {
+        "s" => Some(true),
+        "p" => Some(false),
+        _ => None,
+    };
+    let game = GameId(parts.first()?.parse().ok()?);
+    match (kind, parts.as_slice()) {
+        ("step", [_, ply, mark, drawn]) => Some(Press::Step {
+            game,
+            ply: ply.parse().ok()?,
+            shared: shared(mark)?,
+            drawn: drawn.parse().ok()?,
+        }),
+        ("step-jump", [_, mark, drawn]) => Some(Press::StepJump {
+            game,
+            shared: shared(mark)?,
+            drawn: drawn.parse().ok()?,
+        }),
+        _ => None,
+    }
+}
+
+/// Reads the part of a better move's button id after `better:`: `<game>:<ply>:<move>`, the
+/// move as written (no colon, at most 16 characters).
+fn read_better(rest: &str) -> Option<Press> {
+    let mut it = rest.splitn(3, ':');
+    let game = GameId(it.next()?.parse().ok()?);
+    let ply: u32 = it.next()?.parse().ok()?;
+    let best = it.next()?;
+    let fine = ply >= 1
+        && !best.is_empty()
+        && best.len() <= 16
+        && best
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-*".contains(c));
+    fine.then(|| Press::Better {
+        game,
+        ply,
+        best: best.to_string(),
+    })
 }
 
 /// Reads the part of a `/history` button's id after `history:`: the user's id (which may hold
@@ -150,6 +282,31 @@ mod tests {
                 },
                 "history:a:b:all:1",
             ),
+            (
+                Press::Step {
+                    game: GameId(12),
+                    ply: 40,
+                    shared: true,
+                    drawn: 1_796_000_000,
+                },
+                "step:12:40:s:1796000000",
+            ),
+            (
+                Press::StepJump {
+                    game: GameId(12),
+                    shared: false,
+                    drawn: 1_796_000_000,
+                },
+                "step-jump:12:p:1796000000",
+            ),
+            (
+                Press::Better {
+                    game: GameId(5),
+                    ply: 31,
+                    best: "a1-a4".into(),
+                },
+                "better:5:31:a1-a4",
+            ),
         ]
     }
 
@@ -175,6 +332,15 @@ mod tests {
             "history:x:chess:1",
             "history::all:1",
             "history:all:1",
+            "step:12:40:x:1",
+            "step:12:40:s",
+            "step:12:-1:s:1",
+            "step-jump:12:s",
+            "step-jump:12:40:s:1",
+            "better:5:0:D4",
+            "better:5:3:",
+            "better:5:3:D4 E5",
+            "better:5:3:a:b",
         ] {
             assert_eq!(Press::parse(id), None, "{id}");
         }
@@ -193,5 +359,24 @@ mod tests {
             page: HISTORY_PAGES,
         };
         assert!(longest.id().len() <= 100);
+        let step = Press::StepJump {
+            game: GameId(i64::MAX),
+            shared: true,
+            drawn: u32::MAX,
+        };
+        assert!(step.id().len() <= 100);
+    }
+
+    #[test]
+    fn only_the_jump_opens_a_dialog_that_fits_discord() {
+        let jump = Press::StepJump {
+            game: GameId(i64::MAX),
+            shared: true,
+            drawn: 1,
+        };
+        let d = jump.dialog().unwrap();
+        assert_eq!(d.id, jump.id());
+        assert!(d.title.chars().count() <= 45 && d.label.chars().count() <= 45);
+        assert_eq!(Press::Rematch(GameId(1)).dialog(), None);
     }
 }

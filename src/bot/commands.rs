@@ -6,7 +6,7 @@
 //! the bot and the typed options in order, or, for an entry marked `as SomeOptions`, one
 //! struct of them).
 
-use super::buttons::Press;
+use super::buttons::{Press, NEVER_EXPIRES};
 use super::draws::DrawAnswer;
 use super::options::{ChallengeOptions, OptionSpec, Param, Values};
 use super::play::TakebackAnswer;
@@ -260,6 +260,8 @@ commands! {
         ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
         marks: Option<String> = "marks", "Hills or squares to highlight, e.g. D4 E5" .max_length(100);
         arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
+        drawn: Option<u32> = "drawn", "When the stepping buttons pressed were shown (Unix seconds)" .hidden();
+        shared: bool = "shared", "Whether those buttons are under a public message" .hidden();
     }
     /// The game record as importable text.
     Record = "record", "The game record (importable)", private: false, super::info::record {}
@@ -465,6 +467,68 @@ impl Command {
                 variant,
                 page: Some(page),
             },
+            Press::Step {
+                game,
+                ply,
+                shared,
+                drawn,
+            } => Command::stepped(game, ply, shared, drawn),
+            // It opens a dialog ([`Press::dialog`]); its answer is the command.
+            Press::StepJump { .. } => return None,
+            Press::Better { game, ply, best } => {
+                // A move from one place to another is drawn as an arrow, a build marked.
+                let drawn = best.trim_end_matches('*').to_string();
+                let (marks, arrows) = match drawn.as_str() {
+                    "pass" => (None, None),
+                    m if m.contains('-') => (None, Some(drawn)),
+                    _ => (Some(drawn), None),
+                };
+                Command::Game {
+                    id: game,
+                    ply: Some(ply - 1),
+                    marks,
+                    arrows,
+                    drawn: Some(NEVER_EXPIRES),
+                    shared: true,
+                }
+            }
+        })
+    }
+
+    /// `/game` at `ply` as a stepping button asks for it ([`Press::Step`]).
+    fn stepped(game: GameId, ply: u32, shared: bool, drawn: u32) -> Command {
+        Command::Game {
+            id: game,
+            ply: Some(ply),
+            marks: None,
+            arrows: None,
+            drawn: Some(drawn),
+            shared,
+        }
+    }
+
+    /// The command a dialog's answer stands for ([`Press::dialog`]; `id` is the dialog's),
+    /// or why the value does not read; `None` when `id` is no dialog's.
+    pub fn from_dialog(id: &str, value: &str) -> Option<Result<Command, String>> {
+        let Press::StepJump {
+            game,
+            shared,
+            drawn,
+        } = Press::parse(id)?
+        else {
+            return None;
+        };
+        let typed = value.trim().trim_start_matches('#');
+        Some(match typed.parse::<u32>() {
+            Ok(ply) => Ok(Command::stepped(game, ply, shared, drawn)),
+            Err(_) => Err(format!(
+                "`{}` is not a move number: give a whole number, 0 for the start.",
+                typed
+                    .chars()
+                    .filter(|c| *c != '`' && !c.is_control())
+                    .take(20)
+                    .collect::<String>()
+            )),
         })
     }
 }

@@ -1,11 +1,12 @@
 //! Commands that only look: board, record, status, games, rules, help; and move autocomplete.
 
 use super::board::Board;
+use super::buttons::{Press, NEVER_EXPIRES, STEP_SECONDS};
 use super::discussion::read_notes;
-use super::reply::{code_block, escape_markdown, Ctx, Part, Reply};
+use super::reply::{code_block, escape_markdown, ButtonStyle, Ctx, Part, Reply};
 use super::session::{load_active, load_game, names, replay, time_left, Bot, Fail, Out, Outcome};
 use super::text::{self, Builder};
-use crate::game::{describe, GameRecord, Move, Position, Variant};
+use crate::game::{describe, BySide, GameRecord, Move, Position, Variant};
 use crate::render::Frame;
 use crate::store::{GameId, GameRow, GameStatus, Tx};
 
@@ -131,6 +132,7 @@ fn board_of(
     ply: Option<u32>,
     marks: Option<&str>,
     arrows: Option<&str>,
+    stepping: Stepping,
 ) -> Outcome<Vec<Out>> {
     let notes = read_notes(game.options.variant, marks, arrows).map_err(Fail::User)?;
     let moves = tx.moves(game.id)?;
@@ -184,6 +186,17 @@ fn board_of(
         }
         (None, _) => {}
     }
+    if stepping.pressed {
+        b = b.text(format!("\n{}", move_in_words(&game, &n, &pos, &played)));
+    }
+    let b = step_buttons(
+        b,
+        game.id,
+        upto as u32,
+        moves.len() as u32,
+        stepping.shared,
+        stepping.drawn,
+    );
     Ok(vec![Out {
         reply: b.build(),
         board: Some(Board::new(
@@ -193,6 +206,80 @@ fn board_of(
             format!("game-{}-ply-{upto}.png", game.id.0),
         )),
     }])
+}
+
+/// The stepping buttons a board gets ([`step_buttons`]), and whether it answers one.
+struct Stepping {
+    /// The board answers a stepping button (or the jump dialog): it says the move in words.
+    pressed: bool,
+    /// Its message is public.
+    shared: bool,
+    /// When its buttons are shown (Unix seconds).
+    drawn: u32,
+}
+
+/// "Move 7, Brian: …" for the last move of `played` (the start, before any).
+fn move_in_words(game: &GameRow, n: &BySide<String>, pos: &Position, played: &[Move]) -> String {
+    let Some(&last) = played.last() else {
+        return "The start: no move yet.".into();
+    };
+    let seat = game.options.side_after(played.len() - 1);
+    format!(
+        "Move {}, {}: {}",
+        played.len(),
+        escape_markdown(&n[seat]),
+        describe::last_move(pos, Some(last)).unwrap_or_else(|| last.to_string())
+    )
+}
+
+/// The stepping buttons under a board of `game` at `ply` of its `last` plies: ⏮ ◀ ▶ ⏭ (those
+/// that lead somewhere else: ⏮ only when it goes further back than ◀, ⏭ further on than ▶)
+/// and "Jump to move…". `shared`: the message is public, so a press answers with a private
+/// copy; `drawn`: when they are shown (Unix seconds; they work for [`STEP_SECONDS`]).
+pub(crate) fn step_buttons(
+    mut b: Builder,
+    game: GameId,
+    ply: u32,
+    last: u32,
+    shared: bool,
+    drawn: u32,
+) -> Builder {
+    let mut to = Vec::new();
+    if ply > 1 {
+        to.push(("⏮", 0));
+    }
+    if ply > 0 {
+        to.push(("◀", ply - 1));
+    }
+    if ply < last {
+        to.push(("▶", ply + 1));
+    }
+    if ply + 1 < last {
+        to.push(("⏭", last));
+    }
+    for (label, ply) in to {
+        let press = Press::Step {
+            game,
+            ply,
+            shared,
+            drawn,
+        };
+        b = b.button(press, label, ButtonStyle::Secondary);
+    }
+    if last > 0 {
+        let jump = Press::StepJump {
+            game,
+            shared,
+            drawn,
+        };
+        b = b.button(jump, "Jump to move…", ButtonStyle::Primary);
+    }
+    b
+}
+
+/// The time in Unix seconds, as stepping buttons carry it.
+pub(crate) fn unix_seconds(ms: i64) -> u32 {
+    u32::try_from(ms.max(0) / 1000).unwrap_or(u32::MAX)
 }
 
 /// Ranks the legal moves of a position against typed text: moves that start with it first,
@@ -247,19 +334,30 @@ pub(crate) fn board(
     marks: Option<String>,
     arrows: Option<String>,
 ) -> Outcome<Vec<Out>> {
+    let drawn = unix_seconds(bot.now());
     bot.read(|tx| {
+        let stepping = Stepping {
+            pressed: false,
+            shared: true,
+            drawn,
+        };
         board_of(
             tx,
             game_here(tx, ctx)?,
             ply,
             marks.as_deref(),
             arrows.as_deref(),
+            stepping,
         )
     })
 }
 
 /// `/game id`: any game of this server by its number, now or after `ply` moves, with
-/// analysis marks and arrows.
+/// analysis marks and arrows. With `drawn` (a stepping button pressed, or the jump dialog
+/// answered: [`Press::Step`]), the board at `ply` comes privately: in place of the pressed
+/// message when that is private, as a private copy of a public one (`shared`); buttons shown
+/// more than [`STEP_SECONDS`] ago are refused.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn game(
     bot: &Bot,
     ctx: &Ctx,
@@ -267,15 +365,38 @@ pub(crate) fn game(
     ply: Option<u32>,
     marks: Option<String>,
     arrows: Option<String>,
+    drawn: Option<u32>,
+    shared: bool,
 ) -> Outcome<Vec<Out>> {
+    let now = unix_seconds(bot.now());
+    if let Some(drawn) = drawn.filter(|d| *d != NEVER_EXPIRES) {
+        if now.saturating_sub(drawn) > STEP_SECONDS {
+            return Err(Fail::User(format!(
+                "These buttons have expired: they work for {} minutes after they are shown. \
+                 `/game {} ply:{}` shows that board again, with new buttons.",
+                STEP_SECONDS / 60,
+                id.0,
+                ply.unwrap_or(0)
+            )));
+        }
+    }
     bot.read(|tx| {
         let game = server_game(tx, ctx, id)?;
         let channel = game.channel_id.clone();
-        let mut outs = board_of(tx, game, ply, marks.as_deref(), arrows.as_deref())?;
+        let stepping = Stepping {
+            pressed: drawn.is_some(),
+            shared: drawn.is_none(),
+            drawn: now,
+        };
+        let mut outs = board_of(tx, game, ply, marks.as_deref(), arrows.as_deref(), stepping)?;
         if let Some(first) = outs.first_mut() {
             first.reply.parts.push(Part::Text("\nPlayed in ".into()));
             first.reply.parts.push(Part::Channel(channel));
             first.reply.parts.push(Part::Text(".".into()));
+            if drawn.is_some() {
+                first.reply.ephemeral = true;
+                first.reply.replaces_pressed = !shared;
+            }
         }
         Ok(outs)
     })

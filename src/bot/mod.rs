@@ -63,6 +63,7 @@ pub use crate::store::EditTarget;
 pub use ai_games::{AiTurn, DEFAULT_AI_LEVEL};
 pub use analysis::{AnalysisJob, DEFAULT_ANALYSIS_LEVEL};
 pub use board::BoardSpec;
+pub use buttons::{Dialog, Press};
 pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
 pub use draws::DrawAnswer;

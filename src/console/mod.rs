@@ -324,7 +324,19 @@ fn console_command(name: &str, rest: &str) -> Option<Result<Action, String>> {
         "time" => parse_duration(rest).map(Action::Time),
         "quit" | "exit" => words().and_then(|ws| no_words(&ws, name).map(|()| Action::Quit)),
         "press" => words().and_then(|ws| {
+            // A button that asks for a value (Discord's dialog) takes it after its id.
+            if let [id, value] = ws.as_slice() {
+                if let Some(command) = Command::from_dialog(id.text.trim(), &value.text) {
+                    return command.map(Action::Press);
+                }
+            }
             let b = one_name(&ws, "/press BUTTON-ID", ' ')?;
+            if let Some(d) = crate::bot::Press::parse(b).and_then(|p| p.dialog()) {
+                return Err(format!(
+                    "{}: {}; give it after the button, e.g. /press {b} {}",
+                    d.title, d.label, d.placeholder
+                ));
+            }
             Command::from_button(b).map(Action::Press).ok_or_else(|| {
                 format!(
                     "'{b}' is not a button: press one shown under a message, e.g. /press accept:1"
@@ -650,7 +662,12 @@ impl<'a> Console<'a> {
                 let b: Vec<String> = r
                     .buttons
                     .iter()
-                    .map(|b| format!("[{}: /press {}]", b.label, b.id))
+                    .map(
+                        |b| match crate::bot::Press::parse(&b.id).and_then(|p| p.dialog()) {
+                            Some(d) => format!("[{}: /press {} {}]", b.label, b.id, d.placeholder),
+                            None => format!("[{}: /press {}]", b.label, b.id),
+                        },
+                    )
                     .collect();
                 s.push_str(&format!("  {}\n", b.join(" ")));
             }
@@ -1014,7 +1031,9 @@ mod tests {
                 id: crate::store::GameId(12),
                 ply: Some(3),
                 marks: None,
-                arrows: None
+                arrows: None,
+                drawn: None,
+                shared: false,
             }
         );
         assert_eq!(

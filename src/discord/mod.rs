@@ -15,10 +15,11 @@ use rest::{Body, Failure};
 use serenity::all::{
     ActionRowComponent, AutoArchiveDuration, ButtonKind, ButtonStyle as DButtonStyle, Channel,
     ChannelId, ChannelType, CommandInteraction, ComponentInteraction, Context, CreateActionRow,
-    CreateAllowedMentions, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateThread, EditInteractionResponse, EditMessage, EditThread, EventHandler, GatewayIntents,
-    GetMessages, GuildId, Http, Interaction, MessageId, Nonce, Permissions, Ready, UserId,
+    CreateAllowedMentions, CreateAutocompleteResponse, CreateButton, CreateInputText,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, CreateModal, CreateThread, EditInteractionResponse, EditMessage, EditThread,
+    EventHandler, GatewayIntents, GetMessages, GuildId, Http, InputTextStyle, Interaction,
+    MessageId, ModalInteraction, Nonce, Permissions, Ready, UserId,
 };
 pub use shards::ShardRange;
 use split::split_content;
@@ -728,6 +729,7 @@ impl EventHandler for Handler {
             Interaction::Command(cmd) => self.on_command(&ctx, cmd).await,
             Interaction::Autocomplete(ac) => return self.on_autocomplete(&ctx, ac).await,
             Interaction::Component(c) => self.on_component(&ctx, c).await,
+            Interaction::Modal(m) => self.on_dialog(&ctx, m).await,
             _ => {}
         }
         // The command may have made it the AI's turn (a move, a new game, a takeback).
@@ -789,6 +791,24 @@ fn command_ctx(cmd: &CommandInteraction) -> Ctx {
 fn component_ctx(c: &ComponentInteraction) -> Ctx {
     interaction_ctx(c.guild_id, c.channel_id, &c.user, c.member.as_ref())
 }
+
+fn dialog_ctx(m: &ModalInteraction) -> Ctx {
+    interaction_ctx(m.guild_id, m.channel_id, &m.user, m.member.as_ref())
+}
+
+/// A dialog the core asks for ([`bot::Dialog`]) as Discord's modal: one short text input.
+fn modal(d: bot::Dialog) -> CreateInteractionResponse {
+    let input = CreateInputText::new(InputTextStyle::Short, d.label, DIALOG_INPUT)
+        .placeholder(d.placeholder)
+        .required(true)
+        .max_length(20);
+    CreateInteractionResponse::Modal(
+        CreateModal::new(d.id, d.title).components(vec![CreateActionRow::InputText(input)]),
+    )
+}
+
+/// The custom id of a dialog's one text input.
+const DIALOG_INPUT: &str = "value";
 
 /// Text longer than this goes as a file when the reply offers one ([`Reply::document`]).
 const FILE_AFTER: usize = 1900;
@@ -983,6 +1003,8 @@ fn retry_pause(attempt: u32, retry_after: Option<Duration>) -> Duration {
 enum Target<'a> {
     Command(&'a CommandInteraction),
     Component(&'a ComponentInteraction),
+    /// A dialog's answer (a modal submitted from a button under a message).
+    Dialog(&'a ModalInteraction),
 }
 
 impl Target<'_> {
@@ -991,6 +1013,7 @@ impl Target<'_> {
         match self {
             Target::Command(c) => (c.id.get(), c.application_id.get(), &c.token),
             Target::Component(c) => (c.id.get(), c.application_id.get(), &c.token),
+            Target::Dialog(m) => (m.id.get(), m.application_id.get(), &m.token),
         }
     }
     /// `…/messages/@original` of the interaction's webhook.
@@ -1065,6 +1088,7 @@ impl Target<'_> {
         match self {
             Target::Command(c) => c.channel_id,
             Target::Component(c) => c.channel_id,
+            Target::Dialog(m) => m.channel_id,
         }
     }
 }
@@ -1177,8 +1201,11 @@ async fn send(
             },
         );
         let update = CreateInteractionResponse::UpdateMessage(m);
+        // Its picture (a board stepped to) replaces the message's, as Discord takes the files
+        // listed in an update for all the message keeps.
+        let files = page.map(|o| o.files).unwrap_or_default();
         answered = retry("replacing the message", || {
-            target.respond(http, &update, &[])
+            target.respond(http, &update, &files)
         })
         .await
         .is_ok();
@@ -1524,20 +1551,62 @@ impl Handler {
 
     async fn on_component(&self, dctx: &Context, c: ComponentInteraction) {
         let target = Target::Component(&c);
+        // A button that asks for a value first (the jump of the stepping buttons).
+        if let Some(d) = bot::Press::parse(&c.data.custom_id).and_then(|p| p.dialog()) {
+            let m = modal(d);
+            let _ = retry("opening a dialog", || target.respond(&dctx.http, &m, &[])).await;
+            return;
+        }
         let Some(command) = Command::from_button(&c.data.custom_id) else {
             let reply = [Reply::private("That button is no longer in use.")];
             send(&self.bot, &dctx.http, &target, &reply, Deferred::No, false).await;
             return;
         };
-        let ctx = component_ctx(&c);
+        self.run_pressed(dctx, &target, component_ctx(&c), command)
+            .await;
+    }
+
+    /// Runs the command of a pressed button (or of a dialog a button opened) and answers it.
+    async fn run_pressed(&self, dctx: &Context, target: &Target<'_>, ctx: Ctx, command: Command) {
         let (replies, deferred) =
-            handle_timed(&self.bot, &dctx.http, &target, ctx, command, false).await;
+            handle_timed(&self.bot, &dctx.http, target, ctx, command, false).await;
         // A refusal leaves the buttons for the right person; anything else removes them.
         // (A reply that replaces the pressed message, a page of /history, is no refusal.)
         let refused = replies
             .first()
             .is_some_and(|r| r.ephemeral && !r.replaces_pressed);
-        send(&self.bot, &dctx.http, &target, &replies, deferred, !refused).await;
+        send(&self.bot, &dctx.http, target, &replies, deferred, !refused).await;
+    }
+
+    /// A dialog's answer: the command it stands for, answered as the button that opened it
+    /// would be (in place of a private message, or privately under a public one).
+    async fn on_dialog(&self, dctx: &Context, m: ModalInteraction) {
+        let target = Target::Dialog(&m);
+        let value = m
+            .data
+            .components
+            .iter()
+            .flat_map(|row| row.components.iter())
+            .find_map(|c| match c {
+                ActionRowComponent::InputText(t) if t.custom_id == DIALOG_INPUT => t.value.clone(),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let command = match Command::from_dialog(&m.data.custom_id, &value) {
+            Some(Ok(command)) => command,
+            Some(Err(why)) => {
+                let reply = [Reply::private(why)];
+                send(&self.bot, &dctx.http, &target, &reply, Deferred::No, false).await;
+                return;
+            }
+            None => {
+                let reply = [Reply::private("That dialog is no longer in use.")];
+                send(&self.bot, &dctx.http, &target, &reply, Deferred::No, false).await;
+                return;
+            }
+        };
+        self.run_pressed(dctx, &target, dialog_ctx(&m), command)
+            .await;
     }
 }
 

@@ -727,6 +727,27 @@ impl FakeDiscord {
         self.component_interaction(user.into(), channel, message, data)
     }
 
+    /// Injects the answer to a dialog (a modal submit, type 5) that a button under `message`
+    /// opened: `custom_id` is the modal's, `value` what was typed in its text input
+    /// `input`.
+    pub async fn submit_dialog(
+        &self,
+        user: impl Into<Invoker>,
+        channel: u64,
+        message: Value,
+        custom_id: &str,
+        input: &str,
+        value: &str,
+    ) -> u64 {
+        let data = json!({
+            "custom_id": custom_id,
+            "components": [{"type": 1, "components": [
+                {"type": 4, "custom_id": input, "value": value}
+            ]}]
+        });
+        self.interaction_on(user.into(), channel, message, data, 5)
+    }
+
     /// The interaction callback (`POST /interactions/{id}/{token}/callback`), waiting for it.
     pub async fn response(&self, interaction: u64, timeout: Duration) -> Option<Recorded> {
         let prefix = format!("/api/v10/interactions/{interaction}/");
@@ -1041,6 +1062,18 @@ impl FakeDiscord {
         message: Value,
         data: Value,
     ) -> u64 {
+        self.interaction_on(who, channel, message, data, 3)
+    }
+
+    /// Injects an interaction of type `kind` (3 a component, 5 a modal submit) on `message`.
+    fn interaction_on(
+        &self,
+        who: Invoker,
+        channel: u64,
+        message: Value,
+        data: Value,
+        kind: u64,
+    ) -> u64 {
         let guild = self.st().guild_of(channel);
         let payload = {
             let mut st = self.st();
@@ -1048,8 +1081,8 @@ impl FakeDiscord {
             if mid != 0 && !st.messages.contains_key(&mid) {
                 st.store_message(message.clone());
             }
-            let (id, token) = new_interaction(&mut st, &who, channel, 3, Some(mid));
-            let mut p = interaction_base(&st, &who, channel, id, &token, 3);
+            let (id, token) = new_interaction(&mut st, &who, channel, kind, Some(mid));
+            let mut p = interaction_base(&st, &who, channel, id, &token, kind);
             p["data"] = data;
             p["message"] = message;
             p
@@ -1812,6 +1845,15 @@ fn interaction_callback(
         ));
     }
     let data = body.get("data").cloned().unwrap_or(json!({}));
+    if kind == 9 {
+        if let Some(why) = modal_fault(&data) {
+            return err(discord_error(
+                StatusCode::BAD_REQUEST,
+                50035,
+                &format!("Invalid Form Body ({why})"),
+            ));
+        }
+    }
     let mut message = None;
     match kind {
         4 => {
@@ -1848,6 +1890,36 @@ fn interaction_callback(
         i.acknowledged = true;
     }
     (StatusCode::NO_CONTENT, None, message)
+}
+
+/// What Discord refuses in a modal (callback type 9): a title of 1 to 45 characters, a custom
+/// id of 1 to 100, and 1 to 5 action rows each holding one text input (type 4) with a custom
+/// id, a label of 1 to 45 characters and a style of 1 (short) or 2 (paragraph).
+fn modal_fault(data: &Value) -> Option<String> {
+    let len = |v: &Value| v.as_str().map(|s| s.chars().count());
+    if !matches!(len(&data["title"]), Some(1..=45)) {
+        return Some("data.title: must be 1 to 45 characters".into());
+    }
+    if !matches!(len(&data["custom_id"]), Some(1..=100)) {
+        return Some("data.custom_id: must be 1 to 100 characters".into());
+    }
+    let rows = data["components"].as_array().cloned().unwrap_or_default();
+    if rows.is_empty() || rows.len() > 5 {
+        return Some("data.components: 1 to 5 action rows".into());
+    }
+    for row in &rows {
+        let inputs = row["components"].as_array().cloned().unwrap_or_default();
+        let ok = row["type"] == 1
+            && inputs.len() == 1
+            && inputs[0]["type"] == 4
+            && matches!(len(&inputs[0]["custom_id"]), Some(1..=100))
+            && matches!(len(&inputs[0]["label"]), Some(1..=45))
+            && matches!(inputs[0]["style"].as_u64(), Some(1 | 2));
+        if !ok {
+            return Some(format!("data.components: not one valid text input: {row}"));
+        }
+    }
+    None
 }
 
 fn register_commands(st: &mut St, body: &Value, guild: Option<u64>) -> Value {
