@@ -365,7 +365,8 @@ const FOUNDATION: &[&str] = &[
 /// be declared here, and this graph has no cycle.
 const CAPABILITIES: &[(&str, &[&str])] = &[
     ("moderation", &[]),
-    ("delivery", &[]),
+    ("digest", &[]),
+    ("delivery", &["digest"]),
     ("live", &[]),
     ("ratings", &[]),
     ("matches", &[]),
@@ -383,7 +384,14 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ("tournaments", &["moderation"]),
     (
         "settings",
-        &["clocks", "lobby", "ai_games", "tournaments", "moderation"],
+        &[
+            "clocks",
+            "lobby",
+            "ai_games",
+            "tournaments",
+            "moderation",
+            "digest",
+        ],
     ),
     // The entry points: the command table and its dispatch, making the bot (with the list of
     // `GameEnded`'s subscribers) and the clock tick.
@@ -416,6 +424,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
             "draws",
             "ratings",
             "matches",
+            "digest",
             "lobby",
             "tournaments",
             "clocks",

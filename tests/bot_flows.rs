@@ -1368,6 +1368,8 @@ fn a_player_has_at_most_ten_open_challenges_unless_the_server_says_otherwise() {
     // A moderator lowers the limit; players cannot.
     let settings = |max: u32| Command::Settings {
         reminders: None,
+        digest: None,
+        tz: None,
         default_days: None,
         reminder_hours: None,
         challenge_days: None,
@@ -1648,6 +1650,8 @@ fn the_rate_limit_refuses_a_fast_user_only_and_refills_continuously() {
         &ctx_on("server", "mod", "c", true),
         Command::Settings {
             reminders: None,
+            digest: None,
+            tz: None,
             default_days: None,
             reminder_hours: None,
             challenge_days: None,

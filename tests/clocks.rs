@@ -365,6 +365,8 @@ fn reminders_by_direct_message_or_not_at_all() {
         "c",
         Command::Settings {
             reminders: Some(Reminders::Dm),
+            digest: None,
+            tz: None,
             default_days: None,
             reminder_hours: None,
             challenge_days: None,
@@ -391,6 +393,8 @@ fn reminders_by_direct_message_or_not_at_all() {
         "c",
         Command::Settings {
             reminders: Some(Reminders::Off),
+            digest: None,
+            tz: None,
             default_days: None,
             reminder_hours: None,
             challenge_days: None,
@@ -409,6 +413,8 @@ fn moderators_set_the_server_default_time_control() {
     let h = Harness::new(false);
     let settings = Command::Settings {
         reminders: None,
+        digest: None,
+        tz: None,
         default_days: Some(TimeControl::DaysPerMove(5)),
         reminder_hours: Some(48),
         challenge_days: None,
@@ -792,6 +798,8 @@ fn vacation_is_counted_over_any_365_days_not_per_calendar_year() {
     );
     let settings = Command::Settings {
         reminders: None,
+        digest: None,
+        tz: None,
         default_days: None,
         reminder_hours: None,
         challenge_days: None,
@@ -920,6 +928,8 @@ fn settings_read_well_in_the_singular() {
         &m,
         Command::Settings {
             reminders: None,
+            digest: None,
+            tz: None,
             default_days: None,
             reminder_hours: Some(1),
             challenge_days: None,
@@ -1020,6 +1030,8 @@ fn a_server_sets_how_long_challenges_stay_open() {
         &moderator,
         Command::Settings {
             reminders: None,
+            digest: None,
+            tz: None,
             default_days: None,
             reminder_hours: None,
             challenge_days: Some(2),
@@ -1136,6 +1148,8 @@ fn the_audit_log_describes_a_tournament_role_change_as_such() {
     m.manager = true;
     let settings = |role: Option<&str>, days: Option<TimeControl>| Command::Settings {
         reminders: None,
+        digest: None,
+        tz: None,
         default_days: days,
         reminder_hours: None,
         challenge_days: None,

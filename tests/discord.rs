@@ -3687,3 +3687,77 @@ async fn a_board_is_stepped_through_buttons_and_a_dialog_through_discord() {
 fn id_of_message(m: &Value) -> u64 {
     m["id"].as_str().and_then(|s| s.parse().ok()).unwrap()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_digest_is_a_direct_message_and_closed_ones_are_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    // The clock is looked at every second (a quarter of the lease).
+    let _bot = spawn_bot_env(&fake, dir.path(), &[("TARA_BOT_LEASE_MS", "4000")]);
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    start_game(&fake, "hkot-1").await;
+    // Alice (to move) and Bob have a digest at midnight UTC, which has come today; Bob's
+    // direct messages are closed.
+    fake.close_dms(BOB.0);
+    {
+        let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
+        store
+            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+                tx.set_user_setting(&id_str(ALICE).into(), "digest", "00:00")
+            })
+            .unwrap();
+    }
+    let digest = fake
+        .wait_for(T, |f| {
+            f.dms(ALICE.0).into_iter().find(|m| {
+                m["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("daily digest"))
+            })
+        })
+        .await
+        .unwrap_or_else(|| panic!("no digest: {}", bot_log(dir.path())));
+    let content = digest["content"].as_str().unwrap();
+    assert!(content.contains("it is your move in 1 game"), "{content}");
+    assert!(content.contains(&format!("<#{CH}>")), "{content}");
+    assert_eq!(digest["attachments"].as_array().map(Vec::len), Some(1));
+    // Alice moves: now Bob is to move, and his digest falls due.
+    let (_, r) = slash_move(&fake, ALICE, "D4").await;
+    assert!(!r.ephemeral());
+    {
+        let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
+        store
+            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+                tx.set_user_setting(&id_str(BOB).into(), "digest", "00:00")
+            })
+            .unwrap();
+    }
+    let said = |f: &FakeDiscord| {
+        posts_to(f, CH)
+            .into_iter()
+            .filter(|p| {
+                p.content()
+                    .is_some_and(|c| c.contains("could not reach you"))
+            })
+            .collect::<Vec<_>>()
+    };
+    let notice = fake
+        .wait_for(T, |f| said(f).into_iter().next())
+        .await
+        .unwrap_or_else(|| panic!("no notice: {}", bot_log(dir.path())));
+    assert_eq!(allowed_users(&notice), vec![id_str(BOB)]);
+    // Said once, and one digest each: none more in the next seconds of ticks.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(said(&fake).len(), 1);
+    let digests = fake
+        .dms(ALICE.0)
+        .iter()
+        .filter(|m| {
+            m["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("daily digest"))
+        })
+        .count();
+    assert_eq!(digests, 1);
+    assert!(fake.dms(BOB.0).is_empty());
+}

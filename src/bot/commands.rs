@@ -292,8 +292,10 @@ commands! {
     /// Show or change settings: your reminders; Manage Server: the server's default days per
     /// move, first-reminder delay, and limits (challenge expiry, open challenges, command rate,
     /// games against the AI).
-    Settings = "settings", "Your reminders; Manage Server: the server's clock defaults and limits", private: true, super::settings::settings as SettingsOptions {
+    Settings = "settings", "Your reminders and daily digest; Manage Server: the server's clock defaults and limits", private: true, super::settings::settings as SettingsOptions {
         reminders: Option<super::clocks::Reminders> = "reminders", "Where reminders reach you";
+        digest: Option<String> = "digest", "A daily direct message of your games on move, at HH:MM (or off)" .max_length(10);
+        tz: Option<String> = "tz", "Your time zone for the digest, e.g. Europe/Dublin (default UTC)" .max_length(64);
         default_days: Option<TimeControl> = "default-days", "Manage Server: the server's default days per move";
         reminder_hours: Option<u32> = "reminder-hours", "Manage Server: hours before the first reminder" .min(1) .max(168);
         challenge_days: Option<u32> = "challenge-days", "Manage Server: days an unanswered challenge stays open (default 7)" .min(1) .max(90);

@@ -1,9 +1,10 @@
 //! What the adapters report about owed messages: delivered, failed (retried with backoff, or
 //! given up), and what is still owed (delivered at start-up and retried while running).
 
+use super::digest;
 use super::outbox::reply_of;
 use super::reply::Reply;
-use super::session::Bot;
+use super::session::{Bot, Out};
 use crate::store::ChannelId;
 use crate::store::EditTarget;
 use crate::store::MessageId;
@@ -80,13 +81,23 @@ impl Bot {
 
     /// Records that delivering the owed message `id` failed: it is retried with backoff, or
     /// never again with `give_up` (the platform refuses it for good).
+    ///
+    /// A daily digest refused for good (the player's direct messages are closed) pauses their
+    /// digest, and they are told once in a game's channel: that notice is owed in the same
+    /// transaction and delivered with the other owed messages.
     pub fn delivery_failed(&self, id: MessageId, error: &str, give_up: bool) {
         let now = self.now();
-        if let Err(e) = self
-            .store()
-            .write(|tx| tx.mark_failed(id, error, give_up, now))
-        {
-            tracing::error!(error = %e, message = id.0, "recording a failed delivery failed");
+        let r = self.write_owed(None, now, |tx, _| {
+            tx.mark_failed(id, error, give_up, now)?;
+            let notice = if give_up {
+                digest::refused(tx, id)?
+            } else {
+                None
+            };
+            Ok(notice.into_iter().map(Out::text).collect())
+        });
+        if let Err(e) = r {
+            tracing::error!(error = ?e, message = id.0, "recording a failed delivery failed");
         }
     }
 

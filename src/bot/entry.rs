@@ -38,12 +38,14 @@ impl Bot {
     }
 
     /// Settles everything that fell due: timeouts, then reminders (each game once, in its own
-    /// transaction), then expired challenges. Returns the messages to post (each says where:
+    /// transaction), then expired challenges, then the daily digests (each player's once a
+    /// day). Returns the messages to post (each says where:
     /// [`Reply::channel`] or [`Reply::dm`]). Safe to call often and from several processes.
     pub fn tick(&self) -> Vec<Reply> {
         let now = self.now();
         let mut out = super::clocks::settle_clocks(self, now);
         out.extend(super::lobby::expire_challenges(self, now));
+        out.extend(super::digest::send_due(self, now));
         out
     }
 }

@@ -38,6 +38,7 @@ mod clocks;
 pub mod commands;
 mod conditionals;
 mod delivery;
+mod digest;
 mod discussion;
 mod draws;
 mod entry;

@@ -3,6 +3,7 @@
 
 use super::ai_games;
 use super::clocks::{reminders_of, server_reminder_hours, vacation_available, Reminders};
+use super::digest;
 use super::lobby;
 use super::moderation::record_action;
 use super::options::Choices;
@@ -16,6 +17,10 @@ use super::tournaments;
 pub struct SettingsOptions {
     /// Where the sender's reminders reach them.
     pub reminders: Option<Reminders>,
+    /// The sender's daily digest: a time of day (`HH:MM`) or `off`, as typed.
+    pub digest: Option<String>,
+    /// The sender's time zone for it, as typed.
+    pub tz: Option<String>,
     /// Manage Server: the server's default days per move.
     pub default_days: Option<TimeControl>,
     /// Manage Server: hours before the first reminder.
@@ -39,6 +44,8 @@ pub struct SettingsOptions {
 pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcome<Vec<Out>> {
     let SettingsOptions {
         reminders,
+        digest: digest_time,
+        tz,
         default_days,
         reminder_hours,
         challenge_days,
@@ -49,6 +56,12 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
     } = options;
     let tournament_role = tournament_role
         .map(|r| tournaments::parse_role(&r).map_err(Fail::User))
+        .transpose()?;
+    let digest_time = digest_time
+        .map(|t| digest::read_time(&t).map_err(Fail::User))
+        .transpose()?;
+    let tz = tz
+        .map(|z| digest::read_zone(&z).map_err(Fail::User))
         .transpose()?;
     let server_change = tournament_role.is_some()
         || default_days.is_some()
@@ -101,6 +114,9 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
         tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
         if let Some(r) = reminders {
             tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;
+        }
+        if digest_time.is_some() || tz.is_some() {
+            digest::set(tx, &ctx.user.id, digest_time, tz, now)?;
         }
         if let Some(d) = default_days {
             tx.set_server_setting(&ctx.server, "default_days", d.id())?;
@@ -167,12 +183,13 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
         let days = default_time_control(tx, &ctx.server)?;
         let hours = server_reminder_hours(tx, &ctx.server)?;
         let text = format!(
-            "Your reminders: **{how}** (channel, dm or off). Vacation left: {} \
-             ({VACATION_DAYS} days in any 365 days).\n\
+            "Your reminders: **{how}** (channel, dm or off). Your digest: {}. Vacation \
+             left: {} ({VACATION_DAYS} days in any 365 days).\n\
              This server: default time control **{}**, first reminder after {} or a quarter \
              of the time per move, whichever is later. Challenges expire after {}; each \
              player may have {} open, send {} per 10 seconds and play {} against the AI \
              at once (Manage Server can change these).",
+            digest::describe_setting(tx, &ctx.user.id)?,
             vacation_left(vacation_available(tx, &ctx.user.id, now)?),
             if days == TimeControl::NoClock {
                 "none".to_string()

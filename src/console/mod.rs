@@ -1077,6 +1077,8 @@ mod tests {
             run("/settings reminders:dm default_days:none"),
             Command::Settings {
                 reminders: Some(crate::bot::Reminders::Dm),
+                digest: None,
+                tz: None,
                 default_days: Some(TimeControl::NoClock),
                 reminder_hours: None,
                 challenge_days: None,

@@ -342,7 +342,9 @@ fn discord_code(e: &Failure) -> Option<isize> {
 
 /// Whether a refusal is for good: the channel or user no longer exists.
 fn gone(e: &Failure) -> bool {
-    matches!(discord_code(e), Some(10003 | 10013))
+    // An unknown channel or user, or a user who takes no direct messages from the bot (a
+    // message that may go only to them: one with a channel to fall back on never gets here).
+    matches!(discord_code(e), Some(10003 | 10013 | 50007))
 }
 
 /// A user as Discord shows them: a mention; the AI (whose id is no Discord id, and whose name

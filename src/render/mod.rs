@@ -7,6 +7,7 @@ mod ard_ri;
 pub mod canvas;
 mod card;
 mod chart;
+mod digest;
 mod draw;
 mod eval_chart;
 mod frame;
@@ -27,6 +28,7 @@ mod tournament_cards;
 mod tournaments;
 
 pub use chart::rating_chart_png;
+pub use digest::{digest_png, DIGEST_BOARDS};
 pub use draw::{board_png, draw, warm_up};
 pub use eval_chart::{eval_chart_png, EvalChart};
 pub use frame::{Cell, Frame};

@@ -92,3 +92,15 @@ owner_settings!(
     set_server_setting,
     server_settings
 );
+
+impl Tx<'_> {
+    /// Every user with a setting `key`, with its value, by user.
+    pub fn users_with_setting(&self, key: &str) -> Result<Vec<(UserId, String)>> {
+        self.all(
+            "user_settings",
+            "SELECT user_id, value FROM user_settings WHERE key = ?1 ORDER BY user_id",
+            params![key],
+            |c| Ok((c.get("user_id")?, c.get("value")?)),
+        )
+    }
+}
