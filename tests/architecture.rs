@@ -391,6 +391,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
             "tournaments",
             "moderation",
             "digest",
+            "info",
         ],
     ),
     // The entry points: the command table and its dispatch, making the bot (with the list of

@@ -738,6 +738,7 @@ fn board_record_status_games_rules_help() {
         "c",
         Command::Rules {
             variant: Some(Variant::ArdRi),
+            page: None,
         },
     );
     assert!(r[0].plain_text().contains("throne"));
@@ -1243,6 +1244,7 @@ fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothi
         &dm("brian"),
         Command::Rules {
             variant: Some(Variant::ArdRi),
+            page: None,
         },
     );
     assert!(r[0].ephemeral && !r[0].plain_text().contains("works only"));
@@ -1377,6 +1379,7 @@ fn a_player_has_at_most_ten_open_challenges_unless_the_server_says_otherwise() {
         rate_limit: None,
         max_ai_games: None,
         tournament_role: None,
+        rules_url: None,
     };
     let r = h
         .bot
@@ -1659,6 +1662,7 @@ fn the_rate_limit_refuses_a_fast_user_only_and_refills_continuously() {
             rate_limit: Some(30),
             max_ai_games: None,
             tournament_role: None,
+            rules_url: None,
         },
     );
     assert!(r[0]

@@ -374,6 +374,7 @@ fn reminders_by_direct_message_or_not_at_all() {
             rate_limit: None,
             max_ai_games: None,
             tournament_role: None,
+            rules_url: None,
         },
     );
     assert!(
@@ -402,6 +403,7 @@ fn reminders_by_direct_message_or_not_at_all() {
             rate_limit: None,
             max_ai_games: None,
             tournament_role: None,
+            rules_url: None,
         },
     );
     advance(&h, 24 * HOUR);
@@ -422,6 +424,7 @@ fn moderators_set_the_server_default_time_control() {
         rate_limit: None,
         max_ai_games: None,
         tournament_role: None,
+        rules_url: None,
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(r[0].plain_text().contains("Manage Server"));
@@ -807,6 +810,7 @@ fn vacation_is_counted_over_any_365_days_not_per_calendar_year() {
         rate_limit: None,
         max_ai_games: None,
         tournament_role: None,
+        rules_url: None,
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(
@@ -937,6 +941,7 @@ fn settings_read_well_in_the_singular() {
             rate_limit: None,
             max_ai_games: None,
             tournament_role: None,
+            rules_url: None,
         },
     );
     let t = r[0].plain_text();
@@ -1039,6 +1044,7 @@ fn a_server_sets_how_long_challenges_stay_open() {
             rate_limit: None,
             max_ai_games: None,
             tournament_role: None,
+            rules_url: None,
         },
     );
     assert!(
@@ -1157,6 +1163,7 @@ fn the_audit_log_describes_a_tournament_role_change_as_such() {
         rate_limit: None,
         max_ai_games: None,
         tournament_role: role.map(str::to_string),
+        rules_url: None,
     };
     h.bot.handle(&m, settings(Some("<@&42>"), None));
     h.bot.handle(

@@ -69,6 +69,9 @@ pub enum Press {
         ply: u32,
         best: String,
     },
+    /// A page of the full rules, from 1 (`rules:<variant or all>:<page>`): the variant whose
+    /// summary led there, if any.
+    Rules { variant: Option<Variant>, page: u32 },
 }
 
 /// The `drawn` of a board's buttons that do not expire: those an analysis's better move
@@ -133,6 +136,11 @@ impl fmt::Display for Press {
                 drawn,
             } => write!(f, "step-jump:{}:{}:{drawn}", game.0, shared_mark(*shared)),
             Press::Better { game, ply, best } => write!(f, "better:{}:{ply}:{best}", game.0),
+            Press::Rules { variant, page } => write!(
+                f,
+                "rules:{}:{page}",
+                variant.map(Variant::id).unwrap_or("all")
+            ),
         }
     }
 }
@@ -150,6 +158,17 @@ impl Press {
             "history" => return read_history(rest),
             "step" | "step-jump" => return read_step(kind, rest),
             "better" => return read_better(rest),
+            "rules" => {
+                let (variant, page) = rest.split_once(':')?;
+                let variant = match variant {
+                    "all" => None,
+                    v => Some(v.parse::<Variant>().ok()?),
+                };
+                let page: u32 = page.parse().ok()?;
+                return (1..=1000)
+                    .contains(&page)
+                    .then_some(Press::Rules { variant, page });
+            }
             _ => {}
         }
         let n: i64 = rest.parse().ok()?;
@@ -307,6 +326,20 @@ mod tests {
                 },
                 "better:5:31:a1-a4",
             ),
+            (
+                Press::Rules {
+                    variant: Some(Variant::ArdRi),
+                    page: 4,
+                },
+                "rules:ard-ri:4",
+            ),
+            (
+                Press::Rules {
+                    variant: None,
+                    page: 1,
+                },
+                "rules:all:1",
+            ),
         ]
     }
 
@@ -341,6 +374,9 @@ mod tests {
             "better:5:3:",
             "better:5:3:D4 E5",
             "better:5:3:a:b",
+            "rules:all:0",
+            "rules:chess:1",
+            "rules:all",
         ] {
             assert_eq!(Press::parse(id), None, "{id}");
         }

@@ -270,8 +270,9 @@ commands! {
     /// Your active games everywhere.
     Games = "games", "Your games in progress", private: true, super::info::games {}
     /// A summary of a variant's rules.
-    Rules = "rules", "A short summary of the rules", private: true @dm, super::info::rules {
+    Rules = "rules", "The rules: a short summary, or the full rules page by page", private: true @dm, super::info::rules {
         variant: Option<Variant> = "variant", "Which game";
+        page: Option<u32> = "page", "A page of the full rules (the buttons turn them)" .min(0) .max(1000);
     }
     Help = "help", "What tara-bot can do", private: true @dm, Bot::help {}
     /// Abort this channel's game (before any move, or by a moderator).
@@ -303,6 +304,7 @@ commands! {
         rate_limit: Option<u32> = "rate-limit", "Manage Server: commands per player per 10 seconds (default 10)" .min(1) .max(100);
         max_ai_games: Option<u32> = "max-ai-games", "Manage Server: games against the AI in progress per player (default 3)" .min(1) .max(20);
         tournament_role: Option<String> = "tournament-role", "Manage Server: a role whose members may create tournaments (@role; \"moderators\": only moderators)" .max_length(100);
+        rules_url: Option<String> = "rules-url", "Manage Server: a link to the server's own rules, given with /rules (- removes it)" .max_length(200);
     }
     /// The server's best players of a game (rated games in the last 90 days).
     Leaderboard = "leaderboard", "The server's best rated players of a game", private: false, super::ratings::leaderboard {
@@ -475,6 +477,10 @@ impl Command {
                 shared,
                 drawn,
             } => Command::stepped(game, ply, shared, drawn),
+            Press::Rules { variant, page } => Command::Rules {
+                variant,
+                page: Some(page),
+            },
             // It opens a dialog ([`Press::dialog`]); its answer is the command.
             Press::StepJump { .. } => return None,
             Press::Better { game, ply, best } => {

@@ -602,19 +602,188 @@ pub(crate) fn games(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
     })
 }
 
-/// `/rules`: a summary of one variant's rules, or of all five.
-pub(crate) fn rules(_bot: &Bot, _ctx: &Ctx, variant: Option<Variant>) -> Outcome<Vec<Out>> {
-    let text = match variant {
-        Some(v) => text::rules(v).to_string(),
-        None => Variant::ALL
-            .iter()
-            .map(|v| text::rules(*v))
-            .collect::<Vec<_>>()
-            .join("\n\n"),
-    };
-    let text = format!(
-        "{text}\n\nThe full rules as tara-bot applies them: `docs/rules.md` in the tara-bot \
-         repository."
-    );
-    Ok(vec![Out::text(Reply::private(text))])
+/// The rules as the bot applies them (`docs/rules.md`, built in), for `/rules`.
+const RULES_DOC: &str = include_str!("../../docs/rules.md");
+/// The most characters of a page of `/rules` (Discord's messages hold 2,000).
+const RULES_PAGE_CHARS: usize = 1_800;
+
+/// The full rules in pages of at most [`RULES_PAGE_CHARS`]: sections kept whole where they
+/// fit, else cut between paragraphs; a paragraph's lines joined (Discord breaks lines where the
+/// file does), lists, tables and code left as written. Made once.
+fn rules_pages() -> &'static [String] {
+    static PAGES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    PAGES.get_or_init(|| paginate(&blocks(RULES_DOC), RULES_PAGE_CHARS))
 }
+
+/// The document's paragraphs (and headings, list items, tables, code blocks), each one piece.
+fn blocks(doc: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut code = false;
+    let flush = |current: &mut String, out: &mut Vec<String>| {
+        if !current.trim().is_empty() {
+            out.push(std::mem::take(current));
+        }
+        current.clear();
+    };
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            if code {
+                current.push_str(line);
+                current.push('\n');
+                flush(&mut current, &mut out);
+            } else {
+                flush(&mut current, &mut out);
+                current.push_str(line);
+                current.push('\n');
+            }
+            code = !code;
+            continue;
+        }
+        if code {
+            current.push_str(line);
+            current.push('\n');
+            continue;
+        }
+        let trimmed = line.trim_start();
+        let starts_item = trimmed.starts_with("* ")
+            || trimmed.starts_with("- ")
+            || trimmed.starts_with('|')
+            || trimmed
+                .split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if line.trim().is_empty() {
+            flush(&mut current, &mut out);
+        } else if line.starts_with('#') {
+            flush(&mut current, &mut out);
+            out.push(format!("{line}\n"));
+        } else if starts_item || current.is_empty() {
+            if starts_item && !current.is_empty() && !current.ends_with('\n') {
+                current.push('\n');
+            }
+            current.push_str(line);
+        } else if current.ends_with('\n') {
+            current.push_str(line);
+        } else {
+            // A paragraph's next line: joined to it.
+            current.push(' ');
+            current.push_str(trimmed);
+        }
+        if trimmed.starts_with('|') {
+            current.push('\n');
+        }
+    }
+    flush(&mut current, &mut out);
+    out.into_iter().map(|b| b.trim_end().to_string()).collect()
+}
+
+/// Blocks packed into pages of at most `max` characters, a new page at each top-level
+/// section (`## `); a block longer than a page is cut between lines.
+fn paginate(blocks: &[String], max: usize) -> Vec<String> {
+    let mut pages: Vec<String> = Vec::new();
+    let mut page = String::new();
+    for block in blocks {
+        let pieces: Vec<String> = if block.chars().count() > max {
+            let mut cut = Vec::new();
+            let mut piece = String::new();
+            for line in block.split_inclusive('\n') {
+                if piece.chars().count() + line.chars().count() > max && !piece.is_empty() {
+                    cut.push(std::mem::take(&mut piece));
+                }
+                piece.push_str(line);
+            }
+            cut.push(piece);
+            cut
+        } else {
+            vec![block.clone()]
+        };
+        for piece in pieces {
+            let section = piece.starts_with("## ");
+            if !page.is_empty()
+                && (section || page.chars().count() + 2 + piece.chars().count() > max)
+            {
+                pages.push(std::mem::take(&mut page));
+            }
+            if !page.is_empty() {
+                page.push_str("\n\n");
+            }
+            page.push_str(&piece);
+        }
+    }
+    if !page.is_empty() {
+        pages.push(page);
+    }
+    pages
+}
+
+/// The page (from 1) where `variant`'s own section starts.
+fn rules_page_of(variant: Variant) -> u32 {
+    let tag = format!("`{}`", variant.id());
+    rules_pages()
+        .iter()
+        .position(|p| p.lines().any(|l| l.starts_with("## ") && l.contains(&tag)))
+        .map_or(1, |i| i as u32 + 1)
+}
+
+/// `/rules [variant] [page]`: without a page, a short summary (of one game, or all five) and
+/// the way into the full rules; with one, that page of the full rules (`docs/rules.md`, built
+/// in), with buttons to turn the pages (each replacing the page before). Privately, in a server
+/// or a direct message; a server's own rules link (`/settings rules-url`) is given with them.
+pub(crate) fn rules(
+    bot: &Bot,
+    ctx: &Ctx,
+    variant: Option<Variant>,
+    page: Option<u32>,
+) -> Outcome<Vec<Out>> {
+    let pages = rules_pages();
+    let total = pages.len() as u32;
+    // (In a direct message the server is `DM_SERVER`, which has no settings.)
+    let link = bot
+        .read(|tx| Ok(tx.server_setting(&ctx.server, RULES_URL)?))?
+        .filter(|u| !u.is_empty());
+    let mut b = Builder::new();
+    let to = |page| Press::Rules { variant, page };
+    match page {
+        None | Some(0) => {
+            let summary = match variant {
+                Some(v) => text::rules(v).to_string(),
+                None => Variant::ALL
+                    .iter()
+                    .map(|v| text::rules(*v))
+                    .collect::<Vec<_>>()
+                    .join("\n\n"),
+            };
+            let start = variant.map_or(1, rules_page_of);
+            b = b.text(format!(
+                "{summary}\n\nThe full rules as tara-bot applies them are here too, in {total} \
+                 pages: the button below, or `/rules page:{start}`{}.",
+                if variant.is_some() {
+                    " (this game's own section)"
+                } else {
+                    ""
+                }
+            ));
+            b = b.button(to(start), "Full rules ▶", ButtonStyle::Primary);
+        }
+        Some(n) => {
+            let n = n.min(total);
+            b = b.text(format!("**The rules** · page {n} of {total}\n"));
+            b = b.text(pages[n as usize - 1].clone());
+            if n > 1 {
+                b = b.button(to(n - 1), "◀ Previous", ButtonStyle::Secondary);
+            }
+            if n < total {
+                b = b.button(to(n + 1), "Next ▶", ButtonStyle::Secondary);
+            }
+        }
+    }
+    if let Some(url) = link {
+        b = b.text(format!("\nThis server's own rules: <{url}>"));
+    }
+    let mut reply = b.private().build();
+    reply.replaces_pressed = page.is_some();
+    Ok(vec![Out::text(reply)])
+}
+
+/// The server setting of `/settings rules-url`: a link to the server's own rules.
+pub(crate) const RULES_URL: &str = "rules_url";

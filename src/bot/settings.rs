@@ -4,6 +4,7 @@
 use super::ai_games;
 use super::clocks::{reminders_of, server_reminder_hours, vacation_available, Reminders};
 use super::digest;
+use super::info::RULES_URL;
 use super::lobby;
 use super::moderation::record_action;
 use super::options::Choices;
@@ -35,6 +36,8 @@ pub struct SettingsOptions {
     pub max_ai_games: Option<u32>,
     /// Manage Server: the role whose members may create tournaments, as typed.
     pub tournament_role: Option<String>,
+    /// Manage Server: a link to the server's own rules (`-` removes it), as typed.
+    pub rules_url: Option<String>,
 }
 
 /// `settings`: your reminders (channel, dm or off); Manage Server: the server's default time
@@ -53,7 +56,9 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
         rate_limit,
         max_ai_games,
         tournament_role,
+        rules_url,
     } = options;
+    let rules_url = rules_url.map(|u| read_rules_url(&u)).transpose()?;
     let tournament_role = tournament_role
         .map(|r| tournaments::parse_role(&r).map_err(Fail::User))
         .transpose()?;
@@ -64,6 +69,7 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
         .map(|z| digest::read_zone(&z).map_err(Fail::User))
         .transpose()?;
     let server_change = tournament_role.is_some()
+        || rules_url.is_some()
         || default_days.is_some()
         || reminder_hours.is_some()
         || challenge_days.is_some()
@@ -137,6 +143,9 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
         if let Some(r) = &tournament_role {
             tournaments::set_creator_role(tx, &ctx.server, r.as_deref())?;
         }
+        if let Some(u) = &rules_url {
+            tx.set_server_setting(&ctx.server, RULES_URL, u)?;
+        }
         let mut outs = Vec::new();
         if server_change {
             let mut changed = Vec::new();
@@ -149,6 +158,13 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
             if let Some(d) = default_days {
                 changed.push(format!("default-days set to {}", d.id()));
             }
+            if let Some(u) = &rules_url {
+                changed.push(if u.is_empty() {
+                    "rules-url removed".to_string()
+                } else {
+                    format!("rules-url set to <{u}>")
+                });
+            }
             for (key, value) in [
                 ("reminder-hours", reminder_hours),
                 ("challenge-days", challenge_days),
@@ -160,8 +176,8 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
                     changed.push(format!("{key} set to {v}"));
                 }
             }
-            // What the entry is about: the clocks and limits, who may create tournaments,
-            // or both.
+            // What the entry is about: the clocks and limits (and the rules link), who may
+            // create tournaments, or both.
             let clocks = changed.len() > usize::from(tournament_role.is_some());
             let subject = match (clocks, tournament_role.is_some()) {
                 (true, false) => "the server's clock settings and limits",
@@ -213,4 +229,25 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
         bot.remember_rate_limit(&ctx.server, limit);
     }
     Ok(replies)
+}
+
+/// A server's rules link as typed for `/settings rules-url`: an `https://` (or `http://`)
+/// address without spaces, or `-` to remove it (the empty text).
+fn read_rules_url(typed: &str) -> Outcome<String> {
+    let t = typed.trim();
+    if t == "-" {
+        return Ok(String::new());
+    }
+    let ok = (t.starts_with("https://") || t.starts_with("http://"))
+        && t.len() > "https://".len()
+        && !t.chars().any(|c| c.is_whitespace() || "<>`".contains(c));
+    if ok {
+        Ok(t.to_string())
+    } else {
+        let shown: String = t.chars().filter(|c| *c != '`').take(60).collect();
+        Err(Fail::User(format!(
+            "`{shown}` is not a link: give the whole address, starting with https://, or `-` \
+             to remove the server's rules link."
+        )))
+    }
 }

@@ -1086,6 +1086,7 @@ mod tests {
                 rate_limit: None,
                 max_ai_games: None,
                 tournament_role: None,
+                rules_url: None,
             }
         );
         assert_eq!(
@@ -1120,7 +1121,8 @@ mod tests {
         assert_eq!(
             run("/rules ard-ri"),
             Command::Rules {
-                variant: Some(Variant::ArdRi)
+                variant: Some(Variant::ArdRi),
+                page: None,
             }
         );
     }
