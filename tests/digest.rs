@@ -51,6 +51,24 @@ fn three_games(h: &Harness) {
     h.mv("aoife", "c3", &pos.legal_moves()[0].to_string());
 }
 
+/// The platform refuses the digest `id` for good; what is owed a little later, and the
+/// notices among it that say so.
+fn refused(h: &Harness, id: tara_bot::store::MessageId) -> (Vec<Reply>, Vec<Reply>) {
+    h.bot
+        .delivery_failed(id, "Cannot send messages to this user (50007)", true);
+    advance(h, 120_000);
+    let owed = h.bot.undelivered(false);
+    let notices = owed
+        .iter()
+        .filter(|r| {
+            r.plain_text()
+                .contains("your daily digest could not reach you")
+        })
+        .cloned()
+        .collect();
+    (owed, notices)
+}
+
 fn advance(h: &Harness, ms: i64) {
     assert!(h.bot.advance_clock(ms));
 }
@@ -131,6 +149,9 @@ fn times_and_zones_that_do_not_read_are_refused() {
         ("/settings digest:8.30", "`8.30` is not a time of day"),
         ("/settings digest:noon", "HH:MM on a 24-hour clock"),
         ("/settings digest:08:300", "is not a time of day"),
+        ("/settings digest:8:5", "`8:5` is not a time of day"),
+        ("/settings digest:+8:30", "`+8:30` is not a time of day"),
+        ("/settings digest:008:30", "`008:30` is not a time of day"),
         (
             "/settings digest:08:30 tz:Mars/Olympus",
             "`Mars/Olympus` is not a time zone",
@@ -153,17 +174,7 @@ fn closed_direct_messages_pause_the_digest_and_say_so_once() {
     let replies = h.bot.tick();
     let id = digests(&replies)[0].outbox.unwrap();
     // The platform refuses it for good.
-    h.bot
-        .delivery_failed(id, "Cannot send messages to this user (50007)", true);
-    advance(&h, 120_000);
-    let owed = h.bot.undelivered(false);
-    let notices: Vec<&Reply> = owed
-        .iter()
-        .filter(|r| {
-            r.plain_text()
-                .contains("your daily digest could not reach you")
-        })
-        .collect();
+    let (owed, notices) = refused(&h, id);
     assert_eq!(notices.len(), 1, "{}", texts(&owed));
     assert_eq!(notices[0].channel.as_deref(), Some("c2"));
     assert_eq!(notices[0].mentions, vec!["aoife".to_string()]);
@@ -179,4 +190,28 @@ fn closed_direct_messages_pause_the_digest_and_say_so_once() {
     settings(&h, "aoife", "/settings digest:07:00");
     advance(&h, 24 * 3_600_000);
     assert_eq!(digests(&h.bot.tick()).len(), 1);
+}
+
+#[test]
+fn a_refusal_after_the_player_has_moved_everywhere_is_said_in_a_game_still_in_play() {
+    let h = Harness::new(false);
+    three_games(&h);
+    settings(&h, "aoife", "/settings digest:07:00 tz:UTC");
+    advance(&h, 7 * 3_600_000);
+    let replies = h.bot.tick();
+    let id = digests(&replies)[0].outbox.unwrap();
+    for r in &replies {
+        h.bot.delivered(r.outbox.unwrap());
+    }
+    // Aoife moves in c1 and c2: no game waits on her when the refusal comes.
+    for ch in ["c1", "c2"] {
+        let g = common::active(&h.db(), ch).unwrap();
+        let (_, _, pos) = stored(&h.db(), g.id);
+        h.mv("aoife", ch, &pos.legal_moves()[0].to_string());
+    }
+    let (owed, notices) = refused(&h, id);
+    assert_eq!(notices.len(), 1, "{}", texts(&owed));
+    let channel = notices[0].channel.as_deref().unwrap();
+    assert!(["c1", "c2", "c3"].contains(&channel), "{channel}");
+    assert_eq!(notices[0].mentions, vec!["aoife".to_string()]);
 }

@@ -154,6 +154,24 @@ fn a_server_may_add_a_link_to_its_own_rules() {
         "{}",
         log.plain_text()
     );
+    // With the longest link, every page still fits one Discord message.
+    let long = format!("https://example.org/{}", "r".repeat(180));
+    assert_eq!(long.len(), 200);
+    set(&manager, &long);
+    let mut page = 1;
+    loop {
+        let r = rules(&h, &me, None, Some(page));
+        let text = r.markdown_with(|_, n| n.to_string(), |c| c.to_string());
+        assert!(
+            text.chars().count() <= 2000,
+            "page {page}: {}",
+            text.chars().count()
+        );
+        if r.buttons.iter().all(|b| b.label != "Next ▶") {
+            break;
+        }
+        page += 1;
+    }
     set(&manager, "-");
     let r = rules(&h, &me, None, None);
     assert!(!r.plain_text().contains("own rules"), "{}", r.plain_text());

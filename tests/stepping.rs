@@ -138,9 +138,12 @@ fn the_jump_asks_for_a_move_and_refuses_one_that_does_not_read() {
     let id = played(&h, 4);
     let r = game(&h, "aoife", id);
     let jump = button(&r, "Jump to move…");
-    // The button opens a dialog, not a command.
-    assert_eq!(Command::from_button(&jump.id), None);
-    let dialog = Press::parse(&jump.id).unwrap().dialog().unwrap();
+    // The button opens a dialog.
+    let dialog = h.bot.dialog_of(&jump.id).unwrap();
+    assert_eq!(
+        Some(&dialog),
+        Press::parse(&jump.id).unwrap().dialog().as_ref()
+    );
     assert_eq!(dialog.id, jump.id);
     assert!(dialog.title.contains(&format!("game {}", id.0)));
     // Its answer is the board at that move, privately (a copy: the message was public).
@@ -167,6 +170,15 @@ fn the_jump_asks_for_a_move_and_refuses_one_that_does_not_read() {
         r.plain_text()
     );
     assert_eq!(Command::from_dialog("accept:1", "2"), None);
+    // Once its buttons have expired it opens none: the press says they have expired.
+    assert!(h.bot.advance_clock(16 * 60_000));
+    assert_eq!(h.bot.dialog_of(&jump.id), None);
+    let late = press(&h, "aoife", jump);
+    assert!(
+        late.plain_text().contains("These buttons have expired"),
+        "{}",
+        late.plain_text()
+    );
 }
 
 #[test]

@@ -481,8 +481,13 @@ impl Command {
                 variant,
                 page: Some(page),
             },
-            // It opens a dialog ([`Press::dialog`]); its answer is the command.
-            Press::StepJump { .. } => return None,
+            // It opens a dialog ([`Bot::dialog_of`]), whose answer is the command; pressed
+            // without one (its buttons expired) it shows the start, which refuses with the note.
+            Press::StepJump {
+                game,
+                shared,
+                drawn,
+            } => Command::stepped(game, 0, shared, drawn),
             Press::Better { game, ply, best } => {
                 // A move from one place to another is drawn as an arrow, a build marked.
                 let drawn = best.trim_end_matches('*').to_string();
@@ -501,6 +506,13 @@ impl Command {
                 }
             }
         })
+    }
+
+    /// Whether only the sender sees the answer: a private command's, and a stepping or
+    /// better-move button's (its board is a private copy), so that an adapter that must
+    /// defer the answer defers it privately.
+    pub fn answers_privately(&self) -> bool {
+        self.is_private() || matches!(self, Command::Game { drawn: Some(_), .. })
     }
 
     /// `/game` at `ply` as a stepping button asks for it ([`Press::Step`]).
@@ -759,6 +771,23 @@ mod tests {
             "{help}"
         );
         assert_eq!(spec("live").unwrap().subcommand(), None);
+    }
+
+    #[test]
+    fn a_stepping_press_is_answered_privately_though_game_is_public() {
+        let game = |drawn| Command::Game {
+            id: GameId(3),
+            ply: Some(1),
+            marks: None,
+            arrows: None,
+            drawn,
+            shared: true,
+        };
+        assert!(!game(None).is_private() && !game(None).answers_privately());
+        assert!(game(Some(5)).answers_privately());
+        assert!(Command::from_button("step:3:1:s:5")
+            .unwrap()
+            .answers_privately());
     }
 
     #[test]

@@ -41,10 +41,13 @@ pub(crate) fn read_time(text: &str) -> Result<Option<NaiveTime>, String> {
         )
     };
     let (h, m) = t.split_once(':').ok_or_else(bad)?;
-    let (h, m): (u32, u32) = (h.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
-    if m.to_string().len() > 2 || t.len() > 5 {
+    let digits = |s: &str, n: std::ops::RangeInclusive<usize>| {
+        n.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+    };
+    if !digits(h, 1..=2) || !digits(m, 2..=2) {
         return Err(bad());
     }
+    let (h, m): (u32, u32) = (h.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
     NaiveTime::from_hms_opt(h, m, 0).map(Some).ok_or_else(bad)
 }
 
@@ -167,11 +170,25 @@ pub(crate) fn send_due(bot: &Bot, now: i64) -> Vec<Reply> {
             return Vec::new();
         }
     };
-    let mut out = Vec::new();
-    for (user, time) in users {
-        if !matches!(read_time(&time), Ok(Some(_))) {
-            continue;
+    // Who is due, in one read: the write (one per due player) comes only when there is
+    // something to send, and checks again inside.
+    let due: Vec<UserId> = match bot.read(|tx| {
+        let mut due = Vec::new();
+        for (user, time) in users {
+            if matches!(read_time(&time), Ok(Some(_))) && is_due(tx, &user, now)?.is_some() {
+                due.push(user);
+            }
         }
+        Ok(due)
+    }) {
+        Ok(d) => d,
+        Err(e) => {
+            tracing::error!(error = ?e, "reading the digests failed");
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for user in due {
         match bot.write_owed(None, now, |tx, now| digest(bot, tx, &user, now)) {
             Ok(replies) => out.extend(replies),
             Err(Fail::User(_)) => {}
@@ -183,10 +200,11 @@ pub(crate) fn send_due(bot: &Bot, now: i64) -> Vec<Reply> {
     out
 }
 
-/// `user`'s digest, if it is due: owed (its day recorded as sent) and returned.
-fn digest(bot: &Bot, tx: &Tx, user: &UserId, now: i64) -> Outcome<Vec<super::session::Out>> {
+/// The local day (`YYYY-MM-DD`) whose digest `user` is owed at `now`, if one is: set, not
+/// paused, its time come and that day not yet sent.
+fn is_due(tx: &Tx, user: &UserId, now: i64) -> Outcome<Option<String>> {
     let Some((time, zone)) = setting_of(tx, user)? else {
-        return Ok(vec![]);
+        return Ok(None);
     };
     let (today, come) = local_day(now, time, zone);
     let sent = tx.user_setting(user, SENT)?;
@@ -194,8 +212,16 @@ fn digest(bot: &Bot, tx: &Tx, user: &UserId, now: i64) -> Outcome<Vec<super::ses
         .user_setting(user, PAUSED)?
         .is_some_and(|p| !p.is_empty());
     if !come || sent.as_deref() == Some(today.as_str()) || paused {
-        return Ok(vec![]);
+        return Ok(None);
     }
+    Ok(Some(today))
+}
+
+/// `user`'s digest, if it is due: owed (its day recorded as sent) and returned.
+fn digest(bot: &Bot, tx: &Tx, user: &UserId, now: i64) -> Outcome<Vec<super::session::Out>> {
+    let Some(today) = is_due(tx, user, now)? else {
+        return Ok(vec![]);
+    };
     tx.set_user_setting(user, SENT, &today)?;
     let games = games_on_move(tx, user)?;
     if games.is_empty() {
@@ -275,7 +301,7 @@ fn digest(bot: &Bot, tx: &Tx, user: &UserId, now: i64) -> Outcome<Vec<super::ses
 
 /// A direct message refused for good (`id`, given up): when it was someone's digest, the
 /// digest pauses and they are told once, with a ping in the channel of their most pressing
-/// game. The notice, if any.
+/// game (or, with none on move, in one of their games in play). The notice, if any.
 pub(crate) fn refused(tx: &Tx, id: MessageId) -> Outcome<Option<Reply>> {
     let Some((user, _)) = tx
         .users_with_setting(MESSAGE)?
@@ -285,7 +311,10 @@ pub(crate) fn refused(tx: &Tx, id: MessageId) -> Outcome<Option<Reply>> {
         return Ok(None);
     };
     tx.set_user_setting(&user, PAUSED, "dm-closed")?;
-    let Some(game) = games_on_move(tx, &user)?.into_iter().next() else {
+    // Where they will look: their most pressing game, else any game of theirs in play (with
+    // no game in play there is no channel of theirs to say it in).
+    let pressing = games_on_move(tx, &user)?.into_iter().next();
+    let Some(game) = pressing.or(tx.active_games_of(&user)?.into_iter().next()) else {
         return Ok(None);
     };
     let n = names(tx, &game)?;

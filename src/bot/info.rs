@@ -37,6 +37,20 @@ fn ago(ms: i64) -> String {
 }
 
 impl Bot {
+    /// The dialog a pressed button opens ([`Press::dialog`]), unless it has none or its
+    /// stepping buttons have expired: such a press is then run as a command
+    /// ([`Command::from_button`](super::Command::from_button)), which says so.
+    pub fn dialog_of(&self, custom_id: &str) -> Option<super::Dialog> {
+        let press = Press::parse(custom_id)?;
+        if let Press::StepJump { drawn, .. } = press {
+            let now = unix_seconds(self.now());
+            if drawn != NEVER_EXPIRES && now.saturating_sub(drawn) > STEP_SECONDS {
+                return None;
+            }
+        }
+        press.dialog()
+    }
+
     /// Legal moves matching what has been typed, most useful first, at most 25 (Discord's
     /// limit on choices). Empty unless the user is the player on move in
     /// this channel's game.
@@ -604,8 +618,9 @@ pub(crate) fn games(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
 
 /// The rules as the bot applies them (`docs/rules.md`, built in), for `/rules`.
 const RULES_DOC: &str = include_str!("../../docs/rules.md");
-/// The most characters of a page of `/rules` (Discord's messages hold 2,000).
-const RULES_PAGE_CHARS: usize = 1_800;
+/// The most characters of a page of `/rules`: with its header line and a server's rules link
+/// (at most 200 characters) it stays within a Discord message (2,000).
+const RULES_PAGE_CHARS: usize = 1_700;
 
 /// The full rules in pages of at most [`RULES_PAGE_CHARS`]: sections kept whole where they
 /// fit, else cut between paragraphs; a paragraph's lines joined (Discord breaks lines where the
@@ -678,26 +693,33 @@ fn blocks(doc: &str) -> Vec<String> {
 }
 
 /// Blocks packed into pages of at most `max` characters, a new page at each top-level
-/// section (`## `); a block longer than a page is cut between lines.
+/// section (`## `); a heading stays on the page of the block it heads; a block longer than a
+/// page is cut between lines, and a line longer than a page between words.
 fn paginate(blocks: &[String], max: usize) -> Vec<String> {
+    // Each heading joined to the block after it, so no page ends on a heading.
+    let mut units: Vec<String> = Vec::new();
+    let mut heading = String::new();
+    for block in blocks {
+        if block.starts_with('#') {
+            if !heading.is_empty() {
+                heading.push_str("\n\n");
+            }
+            heading.push_str(block);
+            continue;
+        }
+        if heading.is_empty() {
+            units.push(block.clone());
+        } else {
+            units.push(format!("{}\n\n{block}", std::mem::take(&mut heading)));
+        }
+    }
+    if !heading.is_empty() {
+        units.push(heading);
+    }
     let mut pages: Vec<String> = Vec::new();
     let mut page = String::new();
-    for block in blocks {
-        let pieces: Vec<String> = if block.chars().count() > max {
-            let mut cut = Vec::new();
-            let mut piece = String::new();
-            for line in block.split_inclusive('\n') {
-                if piece.chars().count() + line.chars().count() > max && !piece.is_empty() {
-                    cut.push(std::mem::take(&mut piece));
-                }
-                piece.push_str(line);
-            }
-            cut.push(piece);
-            cut
-        } else {
-            vec![block.clone()]
-        };
-        for piece in pieces {
+    for unit in units {
+        for piece in cut_to(&unit, max) {
             let section = piece.starts_with("## ");
             if !page.is_empty()
                 && (section || page.chars().count() + 2 + piece.chars().count() > max)
@@ -714,6 +736,49 @@ fn paginate(blocks: &[String], max: usize) -> Vec<String> {
         pages.push(page);
     }
     pages
+}
+
+/// `text` in pieces of at most `max` characters: whole when it fits, else cut after a line
+/// break, and a line longer than `max` after its last space within the limit (or at the
+/// limit, when it has none).
+fn cut_to(text: &str, max: usize) -> Vec<String> {
+    if text.chars().count() <= max {
+        return vec![text.to_string()];
+    }
+    let mut cut = Vec::new();
+    let mut piece = String::new();
+    for line in text.split_inclusive('\n') {
+        let mut rest = line;
+        loop {
+            let room = max - piece.chars().count();
+            if rest.chars().count() <= room {
+                piece.push_str(rest);
+                break;
+            }
+            if rest.chars().count() <= max && !piece.is_empty() {
+                cut.push(std::mem::take(&mut piece));
+                continue;
+            }
+            // A line longer than a page: as much of it as fits, up to a space where it has one.
+            let limit = rest.char_indices().nth(room).map_or(rest.len(), |(i, _)| i);
+            let at = rest[..limit].rfind(' ').map(|i| i + 1);
+            let at = match at {
+                Some(at) => at,
+                None if piece.is_empty() => limit,
+                None => {
+                    cut.push(std::mem::take(&mut piece));
+                    continue;
+                }
+            };
+            piece.push_str(&rest[..at]);
+            rest = &rest[at..];
+            cut.push(std::mem::take(&mut piece));
+        }
+    }
+    if !piece.is_empty() || cut.is_empty() {
+        cut.push(piece);
+    }
+    cut
 }
 
 /// The page (from 1) where `variant`'s own section starts.
@@ -787,3 +852,32 @@ pub(crate) fn rules(
 
 /// The server setting of `/settings rules-url`: a link to the server's own rules.
 pub(crate) const RULES_URL: &str = "rules_url";
+
+#[cfg(test)]
+mod tests {
+    use super::{blocks, paginate};
+
+    #[test]
+    fn a_paragraph_longer_than_a_page_is_cut_between_words_and_headings_stay_with_their_text() {
+        let long = "word ".repeat(100);
+        let doc = format!("## One\n\nshort\n\n### Two\n\n{long}\n");
+        let pages = paginate(&blocks(&doc), 120);
+        assert!(pages.iter().all(|p| p.chars().count() <= 120), "{pages:?}");
+        // No page ends on a heading; "### Two" starts the page of its text.
+        assert!(pages
+            .iter()
+            .all(|p| !p.lines().last().unwrap().starts_with('#')));
+        assert!(
+            pages.iter().any(|p| p.starts_with("### Two\n\nword")),
+            "{pages:?}"
+        );
+        let squeezed = |s: &str| s.split_whitespace().collect::<String>();
+        assert_eq!(squeezed(&pages.concat()), squeezed(&doc));
+        // A word longer than a page is cut at the limit.
+        let pages = paginate(&blocks(&"x".repeat(250)), 100);
+        assert_eq!(
+            pages.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            [100, 100, 50]
+        );
+    }
+}

@@ -1117,7 +1117,7 @@ async fn handle_timed(
     admitted: bool,
 ) -> (Vec<Reply>, Deferred) {
     let b = bot.clone();
-    let private = cmd.is_private();
+    let private = cmd.answers_privately();
     let mut job = tokio::task::spawn_blocking(move || {
         if admitted {
             b.handle_admitted(&ctx, cmd)
@@ -1553,8 +1553,9 @@ impl Handler {
 
     async fn on_component(&self, dctx: &Context, c: ComponentInteraction) {
         let target = Target::Component(&c);
-        // A button that asks for a value first (the jump of the stepping buttons).
-        if let Some(d) = bot::Press::parse(&c.data.custom_id).and_then(|p| p.dialog()) {
+        // A button that asks for a value first (the jump of the stepping buttons, unless they
+        // have expired).
+        if let Some(d) = self.bot.dialog_of(&c.data.custom_id) {
             let m = modal(d);
             let _ = retry("opening a dialog", || target.respond(&dctx.http, &m, &[])).await;
             return;
