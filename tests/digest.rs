@@ -51,6 +51,17 @@ fn three_games(h: &Harness) {
     h.mv("aoife", "c3", &pos.legal_moves()[0].to_string());
 }
 
+/// Three games, Aoife's digest at 07:00 UTC, and the tick at 07:00: its replies and the
+/// digest's id in the outbox.
+fn first_digest(h: &Harness) -> (Vec<Reply>, tara_bot::store::MessageId) {
+    three_games(h);
+    settings(h, "aoife", "/settings digest:07:00 tz:UTC");
+    advance(h, 7 * 3_600_000);
+    let replies = h.bot.tick();
+    let id = digests(&replies)[0].outbox.unwrap();
+    (replies, id)
+}
+
 /// The platform refuses the digest `id` for good; what is owed a little later, and the
 /// notices among it that say so.
 fn refused(h: &Harness, id: tara_bot::store::MessageId) -> (Vec<Reply>, Vec<Reply>) {
@@ -168,11 +179,7 @@ fn times_and_zones_that_do_not_read_are_refused() {
 #[test]
 fn closed_direct_messages_pause_the_digest_and_say_so_once() {
     let h = Harness::new(false);
-    three_games(&h);
-    settings(&h, "aoife", "/settings digest:07:00 tz:UTC");
-    advance(&h, 7 * 3_600_000);
-    let replies = h.bot.tick();
-    let id = digests(&replies)[0].outbox.unwrap();
+    let (_, id) = first_digest(&h);
     // The platform refuses it for good.
     let (owed, notices) = refused(&h, id);
     assert_eq!(notices.len(), 1, "{}", texts(&owed));
@@ -195,11 +202,7 @@ fn closed_direct_messages_pause_the_digest_and_say_so_once() {
 #[test]
 fn a_refusal_after_the_player_has_moved_everywhere_is_said_in_a_game_still_in_play() {
     let h = Harness::new(false);
-    three_games(&h);
-    settings(&h, "aoife", "/settings digest:07:00 tz:UTC");
-    advance(&h, 7 * 3_600_000);
-    let replies = h.bot.tick();
-    let id = digests(&replies)[0].outbox.unwrap();
+    let (replies, id) = first_digest(&h);
     for r in &replies {
         h.bot.delivered(r.outbox.unwrap());
     }
