@@ -479,8 +479,51 @@ fn golden_cases() -> Vec<(&'static str, Vec<u8>)> {
         ),
         ("bracket", bracket_png(&knockout_bracket())),
         ("bracket-running", bracket_png(&running_bracket())),
+        // Names in their own scripts: Arabic and Hebrew joined and right to left, Devanagari
+        // shaped, Chinese, Japanese and Korean, Greek and Cyrillic, and emoji.
+        ("profile-scripts", {
+            let mut p = profile(2, 12);
+            p.name = "अर्जुन शर्मा 🐉".into();
+            p.open_games[0] = "#12 hkot-1 vs محمد الأول, your turn, 2 days left".into();
+            p.open_games[1] = "#15 ard-ri vs 김민준, their turn, 5 days left".into();
+            profile_png(&p)
+        }),
+        ("crosstable-scripts", {
+            let mut t = round_robin_table(false);
+            for (player, name) in t.players.iter_mut().zip(SCRIPT_NAMES) {
+                player.name = name.into();
+            }
+            crosstable_png(&t)
+        }),
+        ("bracket-scripts", {
+            let mut b = knockout_bracket();
+            for (round, (_, ties)) in b.rounds.iter_mut().enumerate() {
+                for (i, tie) in ties.iter_mut().enumerate() {
+                    for (k, seat) in tie.seats.iter_mut().enumerate() {
+                        if let BracketSeat::Player { name, .. } = seat {
+                            *name = SCRIPT_NAMES[(round + i * 2 + k) % SCRIPT_NAMES.len()].into();
+                        }
+                    }
+                }
+            }
+            bracket_png(&b)
+        }),
+        (
+            "chart-scripts",
+            rating_chart_png("דוד כהן: Ard Rí (ard-ri)", &history(25, 7, 50)),
+        ),
     ]
 }
+
+/// Players' names in several scripts, for the golden pictures.
+const SCRIPT_NAMES: [&str; 6] = [
+    "محمد الأول",
+    "张伟 🐉",
+    "דוד כהן",
+    "अर्जुन शर्मा",
+    "さくら 김민준",
+    "Ελένη Дмитрий",
+];
 
 #[test]
 fn golden_rating_pictures_match_exactly() {

@@ -244,7 +244,12 @@ fn gif_positions(bytes: &[u8]) -> Vec<Vec<u8>> {
 
 /// Checks that each position a replay of `moves` shows is the board image of that position.
 fn replay_shows_each_board(options: GameOptions, moves: &[Move]) {
-    let names = ["Aoife".to_string(), "Brian".to_string()];
+    replay_with_names_shows_each_board(options, moves, ["Aoife", "Brian"]);
+}
+
+/// As [`replay_shows_each_board`], with the players' names.
+fn replay_with_names_shows_each_board(options: GameOptions, moves: &[Move], names: [&str; 2]) {
+    let names = names.map(str::to_string);
     let shown = gif_positions(&replay_gif(options, moves, &names));
     assert_eq!(shown.len(), moves.len() + 1);
     let mut pos = Position::new(options);
@@ -279,6 +284,9 @@ fn every_position_of_a_replay_is_the_board_image_of_that_position() {
         .collect();
     assert!(pos.outcome().is_some());
     replay_shows_each_board(options, &moves);
+    // Names in other scripts (shaped, right to left, in other faces) are drawn on the
+    // replay's frames as on the board pictures.
+    replay_with_names_shows_each_board(options, &moves[..12], ["محمد الأول 🐉", "张伟 अर्जुन"]);
 }
 
 /// The game of the `hkot2-end` golden image: it ends with a sacrifice and a king captured by

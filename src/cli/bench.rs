@@ -95,6 +95,7 @@ pub fn render_one(variant: Variant, seconds: f64) -> serde_json::Value {
         positions.push((pos.clone(), Some(*m)));
     }
     let names = ["Aoife".to_string(), "Brian".to_string()];
+    let scripts = [SCRIPT_NAMES[0].to_string(), SCRIPT_NAMES[1].to_string()];
     let budget = Duration::from_secs_f64(seconds / 2.0);
     let t0 = Instant::now();
     let mut times = Vec::new();
@@ -122,6 +123,19 @@ pub fn render_one(variant: Variant, seconds: f64) -> serde_json::Value {
         gif_bytes = gif.len();
     }
     replay_times.sort_by(f64::total_cmp);
+    // The board with names in other scripts, as many times as the Latin ones above.
+    let mut script_times: Vec<f64> = positions
+        .iter()
+        .cycle()
+        .step_by(7)
+        .take(times.len())
+        .map(|(p, last)| {
+            let t = Instant::now();
+            black_box(board_png(p, &Frame::new(scripts.clone(), *last)));
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    script_times.sort_by(f64::total_cmp);
     let png_ms = times[times.len() / 2];
     let frame_ms = replay_times[replay_times.len() / 2] / frames as f64;
     let round = |x: f64, places: i32| (x * 10f64.powi(places)).round() / 10f64.powi(places);
@@ -136,8 +150,13 @@ pub fn render_one(variant: Variant, seconds: f64) -> serde_json::Value {
         "replay_ms_per_frame": round(frame_ms, 3),
         "replay_bytes_per_frame": (gif_bytes as f64 / frames as f64).round(),
         "replay_ratio": round(frame_ms / png_ms, 3),
+        "png_ms_median_scripts": round(script_times[script_times.len() / 2], 3),
     })
 }
+
+/// Names in other scripts for the benchmarks: Arabic with an emoji, Chinese and Devanagari,
+/// Hebrew, Japanese and Korean.
+const SCRIPT_NAMES: [&str; 4] = ["محمد الأول 🐉", "张伟 अर्जुन", "דוד כהן", "さくら 김민준"];
 
 /// A rating history for the benchmarks: `n` rated games, one a day, ending now-ish.
 fn bench_history(n: usize, rng: &mut Rng) -> Vec<crate::render::RatingPoint> {
@@ -232,12 +251,28 @@ pub fn render_ratings(seconds: f64) -> Vec<serde_json::Value> {
         ratings,
     };
     let history = card.ratings[0].history.clone();
+    // The same leaderboard with names in other scripts (shaped, in fallback faces).
+    let scripts: Vec<LeaderboardRow> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| LeaderboardRow {
+            name: format!("{} {}", SCRIPT_NAMES[i % SCRIPT_NAMES.len()], i + 1),
+            ..r.clone()
+        })
+        .collect();
     vec![
         time_picture("leaderboard-25", seconds, || {
             leaderboard_png(
                 "High Kings of Tara (hkot-1)",
                 "Players with a rated game in the last 90 days",
                 &rows,
+            )
+        }),
+        time_picture("leaderboard-25-scripts", seconds, || {
+            leaderboard_png(
+                "High Kings of Tara (hkot-1)",
+                "Players with a rated game in the last 90 days",
+                &scripts,
             )
         }),
         time_picture("profile-5x200", seconds, || profile_png(&card)),

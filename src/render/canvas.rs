@@ -1,7 +1,8 @@
 //! A thin drawing layer over tiny-skia: anti-aliased shapes and text (ab_glyph) on an opaque
 //! RGBA pixmap, and PNG encoding.
 
-use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
+use super::fonts::{self, FaceId};
+use ab_glyph::{point, Font, FontRef, PxScale};
 use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 use tiny_skia::{FillRule, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
@@ -144,8 +145,8 @@ pub(super) fn blend(under: [u8; 3], colour: Rgba, cov: f32) -> [u8; 3] {
     std::array::from_fn(|k| (f32::from(v[k]) * a + f32::from(under[k]) * (1.0 - a) + 0.5) as u8)
 }
 
-/// Key of a rasterised glyph: font, size, glyph and sub-pixel offsets.
-type GlyphKey = (bool, u32, u16, u8, u8);
+/// Key of a rasterised glyph: face, size, glyph and sub-pixel offsets.
+type GlyphKey = (u8, u32, u16, u8, u8);
 
 /// The glyphs rasterised so far (`None`: the glyph draws nothing, e.g. a space).
 #[derive(Default)]
@@ -158,8 +159,7 @@ impl Glyphs {
     /// pixel of the origin and the glyph, rasterised now if not seen before.
     fn get(
         &mut self,
-        fnt: &FontRef<'static>,
-        weight: Weight,
+        face: FaceId,
         scale: PxScale,
         id: ab_glyph::GlyphId,
         at: (i32, i32),
@@ -169,12 +169,13 @@ impl Glyphs {
             (v.div_euclid(n), v.rem_euclid(n) as u8)
         };
         let ((ox, fx), (oy, fy)) = (split(at.0), split(at.1));
-        let key = (weight == Weight::Bold, scale.y.to_bits(), id.0, fx, fy);
+        let key = (face.0, scale.y.to_bits(), id.0, fx, fy);
         if let Some(g) = self.0.get(&key) {
             return g.clone().map(|g| (ox, oy, g));
         }
         let origin = point(f32::from(fx) / SUBPIXEL, f32::from(fy) / SUBPIXEL);
-        let glyph = fnt
+        let glyph = fonts::face(face)
+            .font
             .outline_glyph(id.with_scale_and_position(scale, origin))
             .map(|o| {
                 let b = o.px_bounds();
@@ -202,26 +203,6 @@ impl Glyphs {
     }
 }
 
-/// The glyphs of `text` in font `f`, each with the pen's place before and after it: the
-/// advances and kerning summed in order (the last place is the text's width).
-fn laid_out<'a>(
-    f: &'a ab_glyph::PxScaleFont<&'static FontRef<'static>>,
-    text: &'a str,
-) -> impl Iterator<Item = (ab_glyph::GlyphId, f32, f32)> + 'a {
-    let mut pen = 0.0;
-    let mut prev = None;
-    text.chars().map(move |ch| {
-        let id = f.glyph_id(ch);
-        if let Some(p) = prev {
-            pen += f.kern(p, id);
-        }
-        let before = pen;
-        pen += f.h_advance(id);
-        prev = Some(id);
-        (id, before, pen)
-    })
-}
-
 /// Lays out `text` as [`Canvas::text`] writes it in a `w` by `h` image, and calls
 /// `glyph(g, (x, y), cols, rows)` for each glyph that has pixels inside it: where its top-left
 /// pixel is in the image, and its columns and rows inside the image. Returns the width.
@@ -234,12 +215,9 @@ pub(super) fn place(
     mut glyph: impl FnMut(&Glyph, (i32, i32), Range<usize>, Range<usize>),
 ) -> f32 {
     let Style { weight, size, .. } = style;
-    let fnt = font(weight);
-    let scale = PxScale::from(size);
-    let f = fnt.as_scaled(scale);
     // Laid out once, for the alignment and the drawing.
-    let laid: Vec<_> = laid_out(&f, text).collect();
-    let width = laid.last().map_or(0.0, |(_, _, end)| *end);
+    let laid = fonts::layout(weight, size, text);
+    let width = laid.width;
     // Positions in whole steps of the sub-pixel grid: where the text starts, and each
     // glyph's advance from there, rounded apart, so that the same text at a place a whole
     // number of pixels away is the same pixels moved.
@@ -252,9 +230,9 @@ pub(super) fn place(
         };
     let baseline = steps(y);
     let mut glyphs = GLYPHS.lock().unwrap_or_else(|e| e.into_inner());
-    for (id, pen, _) in laid {
-        let at = (start + steps(pen), baseline);
-        let Some((ox, oy, g)) = glyphs.get(fnt, weight, scale, id, at) else {
+    for g in laid.glyphs {
+        let at = (start + steps(g.x), baseline + steps(g.y));
+        let Some((ox, oy, g)) = glyphs.get(g.face, fonts::scale(g.face, size), g.id, at) else {
             continue;
         };
         // The glyph's columns and rows inside the image.
@@ -361,16 +339,15 @@ impl Canvas {
         Surface::line(self, x0, y0, x1, y1, width, c);
     }
 
-    /// Whether the bundled font of `weight` has a glyph for `ch` (without one it would draw
-    /// its missing-glyph box).
+    /// Whether a face (bundled, or the system's fallback) has a glyph for `ch` in `weight`
+    /// (without one it would draw a missing-glyph box).
     pub fn has_glyph(weight: Weight, ch: char) -> bool {
-        font(weight).glyph_id(ch).0 != 0
+        fonts::has_glyph(weight, ch)
     }
 
     /// Width in pixels of `text` at `size`.
     pub fn text_width(weight: Weight, size: f32, text: &str) -> f32 {
-        let f = font(weight).as_scaled(PxScale::from(size));
-        laid_out(&f, text).last().map_or(0.0, |(_, _, end)| end)
+        fonts::layout(weight, size, text).width
     }
 
     /// Writes `text` with its baseline at `y`; returns the width written.

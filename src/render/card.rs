@@ -2,6 +2,7 @@
 //! bundled fonts, anti-aliased rounded panels, discs and chips, and PNG encoding.
 
 use super::canvas::{font, Align, Canvas, Rgba, Style, Weight};
+use super::fonts;
 use super::header::legible;
 use super::layout::{fit, fit_lines, Fitted};
 use super::theme;
@@ -46,6 +47,22 @@ impl Card {
             Align::Centre => x - width / 2.0,
             Align::Right => x - width,
         };
+        if !text.chars().all(|ch| fonts::simple(style.weight, ch)) {
+            // Shaped, in several faces ([`fonts::layout`]): each glyph drawn from its face.
+            for g in fonts::layout(style.weight, style.size, text).glyphs {
+                let scale = fonts::scale(g.face, style.size);
+                let at = ab_glyph::point(left + g.x, y + g.y);
+                let glyph = g.id.with_scale_and_position(scale, at);
+                if let Some(o) = fonts::face(g.face).font.outline_glyph(glyph) {
+                    let b = o.px_bounds();
+                    let (x0, y0) = (b.min.x as i32, b.min.y as i32);
+                    o.draw(|gx, gy, cov| {
+                        self.blend(x0 + gx as i32, y0 + gy as i32, style.colour, cov);
+                    });
+                }
+            }
+            return width;
+        }
         let f = font(style.weight);
         let scale = PxScale::from(style.size);
         let top = y - f.as_scaled(scale).ascent();

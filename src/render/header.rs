@@ -31,17 +31,28 @@ pub(super) fn emblem(c: &mut Canvas, side: Side, cx: f32, cy: f32, size: f32) {
     }
 }
 
-/// A player's name as the bundled font can draw it. Characters it has are kept as they are;
-/// invisible ones (control and formatting characters, emoji modifiers and variation
-/// selectors) are left out; letters and digits styled with Unicode's mathematical, fullwidth,
-/// enclosed or regional-indicator forms (`𝓐𝓸𝓲𝓯𝓮`, `ＡＢＣ`, `🅰`) become their plain Latin
-/// form; any other character the font lacks (Chinese, Japanese, Korean, Indic or Thai
-/// letters, emoji) is written as its code point in hexadecimal between single guillemets,
-/// `‹5F20›`, instead of the font's missing-glyph box, so that every name is legible and two
-/// different names stay different.
+/// A player's name as the fonts can draw it ([`super::fonts`]: every script they cover, in
+/// its own letters, shaped and in its own direction). Characters some face has are kept as
+/// they are; invisible ones (control and formatting characters, emoji modifiers and variation
+/// selectors) are left out, except the joiners after a letter of a script that uses them;
+/// letters and digits styled with Unicode's mathematical forms (`𝓐𝓸𝓲𝓯𝓮`) and others that
+/// no face has become their plain Latin form; any other character no face has (Thai,
+/// Ethiopic, a Han character outside the bundled subset without `fonts-noto-cjk`) is written
+/// as its code point in hexadecimal between single guillemets, `‹E01›`, instead of a
+/// missing-glyph box, so that every name is legible and two different names stay different.
 pub(super) fn legible(name: &str, weight: Weight) -> String {
     let mut out = String::with_capacity(name.len());
     for ch in name.chars() {
+        let joiner = matches!(ch, '\u{200C}' | '\u{200D}');
+        if joiner
+            && out
+                .chars()
+                .last()
+                .is_some_and(|p| !super::fonts::simple(weight, p))
+        {
+            out.push(ch);
+            continue;
+        }
         if invisible(ch) {
             continue;
         }
@@ -683,18 +694,33 @@ mod tests {
     }
 
     #[test]
-    fn names_with_glyphs_the_font_lacks_are_drawn_legibly() {
+    fn names_in_every_covered_script_are_kept_in_their_own_letters() {
+        for name in [
+            "محمد علي",
+            "דוד כהן",
+            "अर्जुन",
+            "张伟",
+            "さくら",
+            "민준",
+            "🐉 Dragon",
+            "🇮🇪 Aoife",
+            "ＡＢＣ　１２",
+            "می\u{200c}خواهم",
+        ] {
+            for weight in [Weight::Bold, Weight::Regular] {
+                assert_eq!(legible(name, weight), name);
+                assert!(drawable(name, weight), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn names_with_characters_no_face_has_are_drawn_legibly() {
         for (name, shown) in [
             ("𝓐𝓸𝓲𝓯𝓮", "Aoife"),
             ("𝐁𝐫𝐢𝐚𝐧 𝟕", "Brian 7"),
-            ("ＡＢＣ　１２", "ABC 12"),
-            ("🅰🅱", "AB"),
-            ("🇮🇪 Aoife", "IE Aoife"),
-            ("张伟", "‹5F20›‹4F1F›"),
-            ("さくら", "‹3055›‹304F›‹3089›"),
-            ("민준", "‹BBFC›‹C900›"),
-            ("🐉 Dragon", "‹1F409› Dragon"),
-            ("👍🏽", "‹1F44D›"),
+            ("สมชาย", "‹E2A›‹E21›‹E0A›‹E32›‹E22›"),
+            ("👍🏽", "👍"),
             ("a\u{7}b\u{200d}c\u{fe0f}", "abc"),
         ] {
             let drawn = legible(name, Weight::Bold);
@@ -704,8 +730,8 @@ mod tests {
                 "{drawn}: no missing-glyph box"
             );
         }
-        // What the font lacks, which is why the names above are substituted.
-        for ch in ['张', 'さ', '민', '🐉', '𝓐', 'Ａ'] {
+        // What no face has, which is why the names above are substituted.
+        for ch in ['𝓐', 'ส'] {
             assert!(!Canvas::has_glyph(Weight::Bold, ch), "{ch}");
         }
     }

@@ -10,6 +10,7 @@ mod chart;
 mod digest;
 mod draw;
 mod eval_chart;
+mod fonts;
 mod frame;
 mod fx;
 mod header;
