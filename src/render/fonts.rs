@@ -13,12 +13,15 @@
 
 use super::canvas::Weight;
 use ab_glyph::{Font, FontRef, GlyphId, PxScale, ScaleFont};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
-/// A face: its outlines (ab_glyph, which draws them) and its shaping tables (rustybuzz).
+/// A face: its outlines (ab_glyph, which draws them) and its shaping tables (rustybuzz, read
+/// the first time text in the face is shaped).
 pub(crate) struct Face {
     pub(crate) font: FontRef<'static>,
-    shaper: rustybuzz::Face<'static>,
+    bytes: &'static [u8],
+    index: u32,
+    shaper: OnceLock<Option<rustybuzz::Face<'static>>>,
     /// Font units per em.
     upem: f32,
     /// ab_glyph's height (ascent less descent), in font units: its pixel scales are of it.
@@ -28,13 +31,20 @@ pub(crate) struct Face {
 impl Face {
     fn new(bytes: &'static [u8], index: u32) -> Option<Face> {
         let font = FontRef::try_from_slice_and_index(bytes, index).ok()?;
-        let shaper = rustybuzz::Face::from_slice(bytes, index)?;
         Some(Face {
             upem: font.units_per_em()?,
             height: font.height_unscaled(),
             font,
-            shaper,
+            bytes,
+            index,
+            shaper: OnceLock::new(),
         })
+    }
+
+    fn shaper(&self) -> Option<&rustybuzz::Face<'static>> {
+        self.shaper
+            .get_or_init(|| rustybuzz::Face::from_slice(self.bytes, self.index))
+            .as_ref()
     }
 
     fn has(&self, ch: char) -> bool {
@@ -59,25 +69,22 @@ const EMOJI: FaceId = FaceId(9);
 /// The first of the system's faces.
 const SYSTEM_FIRST: u8 = 10;
 
-/// The bundled faces, in the order of the [`FaceId`]s above.
-static BUNDLED: LazyLock<Vec<Face>> = LazyLock::new(|| {
-    let files: [&'static [u8]; 10] = [
-        super::canvas::REGULAR_TTF,
-        super::canvas::BOLD_TTF,
-        include_bytes!("../../assets/fonts/NotoSansArabic-Regular.ttf"),
-        include_bytes!("../../assets/fonts/NotoSansArabic-Bold.ttf"),
-        include_bytes!("../../assets/fonts/NotoSansHebrew-Regular.ttf"),
-        include_bytes!("../../assets/fonts/NotoSansHebrew-Bold.ttf"),
-        include_bytes!("../../assets/fonts/NotoSansDevanagari-Regular.ttf"),
-        include_bytes!("../../assets/fonts/NotoSansDevanagari-Bold.ttf"),
-        include_bytes!("../../assets/fonts/NotoSansCJKsc-Regular-Subset.otf"),
-        include_bytes!("../../assets/fonts/NotoEmoji-Regular.ttf"),
-    ];
-    files
-        .into_iter()
-        .map(|bytes| Face::new(bytes, 0).expect("bundled font"))
-        .collect()
-});
+/// The bundled fonts, in the order of the [`FaceId`]s above.
+const BUNDLED_FILES: [&[u8]; 10] = [
+    super::canvas::REGULAR_TTF,
+    super::canvas::BOLD_TTF,
+    include_bytes!("../../assets/fonts/NotoSansArabic-Regular.ttf"),
+    include_bytes!("../../assets/fonts/NotoSansArabic-Bold.ttf"),
+    include_bytes!("../../assets/fonts/NotoSansHebrew-Regular.ttf"),
+    include_bytes!("../../assets/fonts/NotoSansHebrew-Bold.ttf"),
+    include_bytes!("../../assets/fonts/NotoSansDevanagari-Regular.ttf"),
+    include_bytes!("../../assets/fonts/NotoSansDevanagari-Bold.ttf"),
+    include_bytes!("../../assets/fonts/NotoSansCJKsc-Regular-Subset.otf"),
+    include_bytes!("../../assets/fonts/NotoEmoji-Regular.ttf"),
+];
+
+/// The bundled faces, each read the first time it is needed (Latin text needs only DejaVu).
+static BUNDLED: [OnceLock<Face>; 10] = [const { OnceLock::new() }; 10];
 
 /// The system's fonts the bundled set falls back to, where installed: Noto Sans CJK
 /// (Debian's and Ubuntu's `fonts-noto-cjk`; face 2 of the collection is Simplified Chinese, as
@@ -100,7 +107,8 @@ static SYSTEM: LazyLock<Vec<Face>> = LazyLock::new(|| {
 /// The face of an id.
 pub(crate) fn face(id: FaceId) -> &'static Face {
     match id.0.checked_sub(SYSTEM_FIRST) {
-        None => &BUNDLED[id.0 as usize],
+        None => BUNDLED[id.0 as usize]
+            .get_or_init(|| Face::new(BUNDLED_FILES[id.0 as usize], 0).expect("bundled font")),
         Some(i) => &SYSTEM[i as usize],
     }
 }
@@ -135,6 +143,19 @@ fn complex(ch: char) -> bool {
 /// Whether `ch` is laid out on the fast path: DejaVu Sans has it and it is of no script that
 /// needs shaping.
 pub(crate) fn simple(weight: Weight, ch: char) -> bool {
+    // Latin, Greek and Cyrillic (below Hebrew) answered from a table made once, as every
+    // character of every text is asked about.
+    static BELOW_HEBREW: [OnceLock<Vec<bool>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let c = u32::from(ch) as usize;
+    if c < 0x0590 {
+        let table = BELOW_HEBREW[usize::from(weight == Weight::Bold)].get_or_init(|| {
+            let f = face(dejavu(weight));
+            (0..0x0590u32)
+                .map(|c| char::from_u32(c).is_some_and(|ch| f.has(ch)))
+                .collect()
+        });
+        return table[c];
+    }
     !complex(ch) && face(dejavu(weight)).has(ch)
 }
 
@@ -177,7 +198,7 @@ pub(crate) fn face_for(weight: Weight, ch: char) -> Option<FaceId> {
 
 /// Whether some face can draw `ch`.
 pub(crate) fn has_glyph(weight: Weight, ch: char) -> bool {
-    face_for(weight, ch).is_some()
+    simple(weight, ch) || face_for(weight, ch).is_some()
 }
 
 /// The pixel scale of a face for text of `size` pixels, so that its em is DejaVu Sans's at
@@ -321,7 +342,22 @@ fn shape_piece(
         rustybuzz::Direction::LeftToRight
     });
     buffer.guess_segment_properties();
-    let out = rustybuzz::shape(&f.shaper, &[], buffer);
+    let Some(shaper) = f.shaper() else {
+        // Every face parses for shaping where it parses for drawing; should one not, its
+        // piece is drawn unshaped, a glyph a character with its advance.
+        for ch in piece.chars() {
+            let g = f.font.glyph_id(ch);
+            glyphs.push(Placed {
+                face: id,
+                id: g,
+                x: pen,
+                y: 0.0,
+            });
+            pen += f.font.as_scaled(scale(id, size)).h_advance(g);
+        }
+        return pen;
+    };
+    let out = rustybuzz::shape(shaper, &[], buffer);
     // Font units to pixels, at the em of DejaVu Sans at this size.
     let k = scale(id, size).y / f.height;
     for (info, pos) in out.glyph_infos().iter().zip(out.glyph_positions()) {
