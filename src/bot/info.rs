@@ -40,7 +40,7 @@ impl Bot {
     /// The dialog a pressed button opens ([`Press::dialog`]), unless it has none or its
     /// stepping buttons have expired: such a press is then run as a command
     /// ([`Command::from_button`](super::Command::from_button)), which says so.
-    pub fn dialog_of(&self, custom_id: &str) -> Option<super::Dialog> {
+    pub fn dialog_of(&self, custom_id: &str) -> Option<super::buttons::Dialog> {
         let press = Press::parse(custom_id)?;
         if let Press::StepJump { drawn, .. } = press {
             let now = unix_seconds(self.now());

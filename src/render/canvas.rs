@@ -1,7 +1,9 @@
 //! A thin drawing layer over tiny-skia: anti-aliased shapes and text (ab_glyph) on an opaque
 //! RGBA pixmap, and PNG encoding.
 
+pub use super::fonts::Weight;
 use super::fonts::{self, FaceId};
+pub(crate) use super::fonts::{BOLD_TTF, REGULAR_TTF};
 use ab_glyph::{point, Font, FontRef, PxScale};
 use std::ops::Range;
 use std::sync::{Arc, LazyLock};
@@ -26,22 +28,10 @@ impl Rgba {
     }
 }
 
-/// The bundled regular font (DejaVu Sans), as TrueType bytes.
-pub(crate) const REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-/// The bundled bold font (DejaVu Sans Bold), as TrueType bytes.
-pub(crate) const BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
-
 static REGULAR: LazyLock<FontRef<'static>> =
     LazyLock::new(|| FontRef::try_from_slice(REGULAR_TTF).expect("bundled font"));
 static BOLD: LazyLock<FontRef<'static>> =
     LazyLock::new(|| FontRef::try_from_slice(BOLD_TTF).expect("bundled font"));
-
-/// Which bundled font to write with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Weight {
-    Regular,
-    Bold,
-}
 
 /// How text looks: font weight, size in pixels and colour.
 #[derive(Clone, Copy, Debug)]

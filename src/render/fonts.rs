@@ -11,9 +11,20 @@
 //! runs so), each run into pieces of one face, and each piece shaped with rustybuzz (joined,
 //! with its ligatures and its marks placed).
 
-use super::canvas::Weight;
 use ab_glyph::{Font, FontRef, GlyphId, PxScale, ScaleFont};
 use std::sync::{LazyLock, OnceLock};
+
+/// The bundled regular font (DejaVu Sans), as TrueType bytes.
+pub(crate) const REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+/// The bundled bold font (DejaVu Sans Bold), as TrueType bytes.
+pub(crate) const BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+
+/// Which bundled font to write with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Weight {
+    Regular,
+    Bold,
+}
 
 /// A face: its outlines (ab_glyph, which draws them) and its shaping tables (rustybuzz, read
 /// the first time text in the face is shaped).
@@ -71,8 +82,8 @@ const SYSTEM_FIRST: u8 = 10;
 
 /// The bundled fonts, in the order of the [`FaceId`]s above.
 const BUNDLED_FILES: [&[u8]; 10] = [
-    super::canvas::REGULAR_TTF,
-    super::canvas::BOLD_TTF,
+    REGULAR_TTF,
+    BOLD_TTF,
     include_bytes!("../../assets/fonts/NotoSansArabic-Regular.ttf"),
     include_bytes!("../../assets/fonts/NotoSansArabic-Bold.ttf"),
     include_bytes!("../../assets/fonts/NotoSansHebrew-Regular.ttf"),
