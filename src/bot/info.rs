@@ -36,6 +36,12 @@ fn ago(ms: i64) -> String {
     }
 }
 
+/// Whether stepping buttons shown at `drawn` (Unix seconds) have expired at `now`: after
+/// [`STEP_SECONDS`], unless they never expire ([`NEVER_EXPIRES`]).
+fn expired(drawn: u32, now: u32) -> bool {
+    drawn != NEVER_EXPIRES && now.saturating_sub(drawn) > STEP_SECONDS
+}
+
 impl Bot {
     /// The dialog a pressed button opens ([`Press::dialog`]), unless it has none or its
     /// stepping buttons have expired: such a press is then run as a command
@@ -43,8 +49,7 @@ impl Bot {
     pub fn dialog_of(&self, custom_id: &str) -> Option<super::buttons::Dialog> {
         let press = Press::parse(custom_id)?;
         if let Press::StepJump { drawn, .. } = press {
-            let now = unix_seconds(self.now());
-            if drawn != NEVER_EXPIRES && now.saturating_sub(drawn) > STEP_SECONDS {
+            if expired(drawn, unix_seconds(self.now())) {
                 return None;
             }
         }
@@ -383,8 +388,8 @@ pub(crate) fn game(
     shared: bool,
 ) -> Outcome<Vec<Out>> {
     let now = unix_seconds(bot.now());
-    if let Some(drawn) = drawn.filter(|d| *d != NEVER_EXPIRES) {
-        if now.saturating_sub(drawn) > STEP_SECONDS {
+    if let Some(drawn) = drawn {
+        if expired(drawn, now) {
             return Err(Fail::User(format!(
                 "These buttons have expired: they work for {} minutes after they are shown. \
                  `/game {} ply:{}` shows that board again, with new buttons.",

@@ -28,11 +28,6 @@ impl Rgba {
     }
 }
 
-static REGULAR: LazyLock<FontRef<'static>> =
-    LazyLock::new(|| FontRef::try_from_slice(REGULAR_TTF).expect("bundled font"));
-static BOLD: LazyLock<FontRef<'static>> =
-    LazyLock::new(|| FontRef::try_from_slice(BOLD_TTF).expect("bundled font"));
-
 /// How text looks: font weight, size in pixels and colour.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
@@ -61,10 +56,7 @@ pub enum Align {
 
 /// The bundled font of a weight.
 pub(crate) fn font(w: Weight) -> &'static FontRef<'static> {
-    match w {
-        Weight::Regular => &REGULAR,
-        Weight::Bold => &BOLD,
-    }
+    &fonts::face(fonts::dejavu(w)).font
 }
 
 /// Glyph positions are rounded to this fraction of a pixel, so that a glyph is rasterised

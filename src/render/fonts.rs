@@ -125,7 +125,7 @@ pub(crate) fn face(id: FaceId) -> &'static Face {
 }
 
 /// DejaVu Sans of a weight: the face of the fast path.
-fn dejavu(weight: Weight) -> FaceId {
+pub(crate) fn dejavu(weight: Weight) -> FaceId {
     match weight {
         Weight::Regular => DEJAVU,
         Weight::Bold => DEJAVU_BOLD,
