@@ -382,6 +382,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ("ai_games", &["play", "clocks"]),
     ("lobby", &["ai_games"]),
     ("tournaments", &["moderation"]),
+    ("ladders", &["tournaments"]),
     (
         "settings",
         &[
@@ -414,6 +415,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
             "ai_games",
             "lobby",
             "tournaments",
+            "ladders",
             "settings",
             "discussion",
         ],
@@ -428,6 +430,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
             "digest",
             "lobby",
             "tournaments",
+            "ladders",
             "clocks",
         ],
     ),

@@ -7,9 +7,10 @@
 
 use std::path::PathBuf;
 use tara_bot::render::{
-    bracket_png, crosstable_png, leaderboard_png, profile_png, rating_chart_png, standings_png,
-    BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, LeaderboardRow, ProfileCard,
-    ProfileRating, RatingPoint, StandingsCard, StandingsRow,
+    bracket_png, crosstable_png, ladder_png, leaderboard_png, profile_png, rating_chart_png,
+    standings_png, BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, LadderCard,
+    LadderRow, LeaderboardRow, ProfileCard, ProfileRating, RatingPoint, StandingsCard,
+    StandingsRow,
 };
 
 /// 2026-11-30 00:00 UTC.
@@ -512,7 +513,42 @@ fn golden_cases() -> Vec<(&'static str, Vec<u8>)> {
             "chart-scripts",
             rating_chart_png("דוד כהן: Ard Rí (ard-ri)", &history(25, 7, 50)),
         ),
+        ("ladder", ladder_png(&ladder_card())),
+        ("ladder-empty", {
+            let mut c = ladder_card();
+            c.rows.clear();
+            ladder_png(&c)
+        }),
     ]
+}
+
+/// A ladder of 40 seen by the player at rank 30: the top 15, a gap, and ranks 23 to 37 (as
+/// `/ladder show` picks them), with ratings, games in progress and names in several scripts.
+fn ladder_card() -> LadderCard {
+    let mut ranks: Vec<u32> = (1..=15).collect();
+    ranks.extend(23..=37);
+    LadderCard {
+        title: "Autumn ladder · Ard Rí".into(),
+        subtitle: "Ladder #2 · 40 players".into(),
+        rows: ranks
+            .iter()
+            .map(|&r| LadderRow {
+                rank: r,
+                name: if r % 7 == 3 {
+                    SCRIPT_NAMES[(r as usize / 7) % SCRIPT_NAMES.len()].into()
+                } else {
+                    format!("Player {r}")
+                },
+                rating: match r % 5 {
+                    0 => "–".into(),
+                    1 => format!("{}?", 1700 - r * 7),
+                    _ => (1800 - r * 9).to_string(),
+                },
+                playing: r % 4,
+                you: r == 30,
+            })
+            .collect(),
+    }
 }
 
 /// Players' names in several scripts, for the golden pictures.

@@ -3761,3 +3761,92 @@ async fn the_daily_digest_is_a_direct_message_and_closed_ones_are_said_once() {
     assert_eq!(digests, 1);
     assert!(fake.dms(BOB.0).is_empty());
 }
+
+/// Sends `/ladder sub` with these options in the channel as `who`; the answer.
+async fn ladder(fake: &FakeDiscord, who: &Invoker, sub_name: &str, options: Value) -> Recorded {
+    let id = fake
+        .slash(who.clone(), CH, "ladder", sub(sub_name, options))
+        .await;
+    fake.response(id, T).await.expect("answered")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ladder_challenge_through_discord_starts_its_game_in_a_thread_and_the_winner_climbs() {
+    let (dir, fake, bot) = boot().await;
+    let moderator = Invoker::new(7, "mona").moderator();
+    let r = ladder(
+        &fake,
+        &moderator,
+        "create",
+        json!([
+            {"name": "name", "type": 3, "value": "Autumn"},
+            {"name": "variant", "type": 3, "value": "hkot-1"},
+        ]),
+    )
+    .await;
+    assert!(
+        r.content().unwrap().contains("Ladder #1: Autumn"),
+        "{:?}",
+        r.content()
+    );
+    for p in [ALICE, BOB] {
+        fake.add_user(p.0, p.1);
+        let id = fake.slash(p, CH, "ladder", sub("join", json!([]))).await;
+        let r = fake.response(id, T).await;
+        let r = r.unwrap_or_else(|| panic!("{}", bot_log(dir.path())));
+        assert!(!r.ephemeral(), "{:?}", r.content());
+    }
+    // Bob (rank 2) challenges Alice (rank 1): the game starts at once in a new thread, which
+    // pings both; the answer says so.
+    let player = fake.user_option("player", ALICE);
+    let r = ladder(
+        &fake,
+        &Invoker::new(BOB.0, BOB.1),
+        "challenge",
+        json!([player]),
+    )
+    .await;
+    assert!(!r.ephemeral(), "{:?}", r.content());
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 1, "{threads:?}");
+    assert!(
+        threads[0]["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("Ladder · brian vs aoife"),
+        "{threads:?}"
+    );
+    let thread: u64 = threads[0]["id"].as_str().unwrap().parse().unwrap();
+    let start = channel_post_containing(&fake, thread, "Game on!")
+        .await
+        .expect("the game's start in its thread");
+    assert_eq!(allowed_users(&start).len(), 2);
+    assert!(
+        r.content().unwrap().contains("challenges") && r.content().unwrap().contains("starts now"),
+        "{:?}",
+        r.content()
+    );
+    // The private view, with its picture.
+    let show = ladder(&fake, &Invoker::new(BOB.0, BOB.1), "show", json!([])).await;
+    assert!(show.ephemeral());
+    assert!(show
+        .content()
+        .unwrap()
+        .contains("Your ladder games in progress"));
+    // Alice resigns over the board: Bob takes rank 1, said in the thread and the channel.
+    opening_in(&fake, thread, [BOB, ALICE]).await;
+    let res = fake.slash(ALICE, thread, "resign", json!([])).await;
+    let ask = fake.response(res, T).await.unwrap();
+    let button = ask.custom_ids()[0].clone();
+    let click = fake
+        .button(ALICE, thread, fake.message_from(&ask), &button)
+        .await;
+    fake.response(click, T).await.unwrap();
+    let moved = channel_post_containing(&fake, CH, "climbs from rank 2 to rank 1")
+        .await
+        .expect("the ladder's change in its channel");
+    assert!(allowed_users(&moved).is_empty());
+    assert_eq!(fake.threads().len(), 1);
+    drop(bot);
+    drop(dir);
+}

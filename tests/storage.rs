@@ -84,7 +84,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     let (_dir, path) = v2_copy();
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 15);
+    assert_eq!(SCHEMA_VERSION, 16);
 
     // Games: 12 in all; (id, channel, variant, scoring, first, seats, status, move count).
     let expected: [ExpectedGame; 12] = [
@@ -1163,6 +1163,9 @@ fn migration_12_escapes_the_reasons_recorded_before() {
          ALTER TABLE games DROP COLUMN ai_claimed_by; ALTER TABLE games DROP COLUMN ai_lease_until;
          ALTER TABLE analyses DROP COLUMN claimed_by; ALTER TABLE analyses DROP COLUMN lease_until;
          DROP TABLE notes; DROP TABLE conditionals;
+         DROP TABLE league_results; DROP TABLE league_divisions; DROP TABLE league_players;
+         DROP TABLE leagues; DROP TABLE ladder_games; DROP TABLE ladder_players;
+         DROP TABLE ladders; ALTER TABLE tournaments DROP COLUMN forfeit_limit;
          PRAGMA user_version = 11;",
     )
     .unwrap();

@@ -8,6 +8,7 @@
 
 use super::buttons::{Press, NEVER_EXPIRES};
 use super::draws::DrawAnswer;
+use super::ladders::LadderOptions;
 use super::options::{ChallengeOptions, OptionSpec, Param, Values};
 use super::play::TakebackAnswer;
 use super::reply::{Ctx, Reply, User};
@@ -16,7 +17,7 @@ use super::settings::SettingsOptions;
 use super::time::TimeControl;
 use super::tournaments::{CreateOptions, TournamentSystem};
 use crate::game::{Scoring, Variant};
-use crate::store::{ChallengeId, TournamentId};
+use crate::store::{ChallengeId, LadderId, TournamentId};
 use crate::store::{FirstChoice, GameId, Pace};
 
 /// One command as adapters offer it.
@@ -65,6 +66,10 @@ pub const GROUPS: &[(&str, &str)] = &[
     (
         "conditional",
         "Conditional moves: replies played at once if your opponent plays as you expect",
+    ),
+    (
+        "ladder",
+        "Ladders: challenge the players above you and climb",
     ),
 ];
 
@@ -423,6 +428,36 @@ commands! {
     }
     /// The server's tournaments.
     TournamentList = "tournament list", "The server's tournaments", private: true, super::tournaments::views::tournament_list {}
+    // Ladders (`ladders.rs`): the subcommands of `/ladder`.
+    /// Create a ladder whose games open in threads of this channel (moderators).
+    LadderCreate = "ladder create", "Moderators (or the tournament role): create a ladder in this channel", private: false, super::ladders::create as LadderOptions {
+        name: String = "name", "Its name" .max_length(60);
+        variant: Variant = "variant", "Which game";
+        scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
+        days: Option<TimeControl> = "days", "Days per move (default: the server's setting)";
+        rated: Option<bool> = "rated", "Rated: its games count for the server's ratings (default: yes)";
+    }
+    /// Join a ladder at the bottom.
+    LadderJoin = "ladder join", "Join a ladder: you start at the bottom", private: false, super::ladders::join {
+        id: Option<LadderId> = "id", "The ladder's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    /// Challenge a player above you: the game starts at once.
+    LadderChallenge = "ladder challenge", "Challenge a player above you on the ladder: the game starts at once in a thread", private: false, super::ladders::challenge {
+        player: User = "player", "Whom to challenge (above you, within your reach)";
+        id: Option<LadderId> = "id", "The ladder's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    /// The ladder, whom you may challenge and your ladder games.
+    LadderShow = "ladder show", "The ladder, whom you may challenge and your ladder games in progress", private: true, super::ladders::show {
+        id: Option<LadderId> = "id", "The ladder's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    /// Leave a ladder.
+    LadderLeave = "ladder leave", "Leave a ladder (everyone below you moves up one)", private: false, super::ladders::leave {
+        id: Option<LadderId> = "id", "The ladder's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    /// Close a ladder (the organiser).
+    LadderClose = "ladder close", "Organiser: close a ladder (no more joins or challenges)", private: false, super::ladders::close {
+        id: Option<LadderId> = "id", "The ladder's number (default: this channel's, or the server's only one)" .min(1);
+    }
     /// A tournament as a FIDE TRF-16 file.
     TournamentExport = "tournament export", "A tournament as a FIDE TRF-16 file (for pairing checkers)", private: true, super::tournaments::views::tournament_export {
         id: Option<TournamentId> = "id", "The tournament's number (default: this channel's newest one)" .min(1);

@@ -5,7 +5,7 @@
 use super::reply::Reply;
 use super::session::{Bot, Subscriber};
 use super::time::Clock;
-use super::{conditionals, draws, lifecycle, lobby, matches, ratings, tournaments};
+use super::{conditionals, draws, ladders, lifecycle, lobby, matches, ratings, tournaments};
 use crate::store::Store;
 use std::sync::Arc;
 
@@ -29,6 +29,9 @@ pub(crate) const GAME_ENDED: &[Subscriber] = &[
     ("rematch", lobby::offer_rematch),
     // A tournament game's pairing scored, and the tournament moved on (next round, the end).
     ("tournaments", tournaments::game_ended),
+    // A ladder game's result moves the ladder (a challenger who won climbs; a no-show is
+    // taken off).
+    ("ladders", ladders::game_ended),
 ];
 
 impl Bot {

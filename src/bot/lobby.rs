@@ -41,13 +41,14 @@ pub(crate) fn challenge_days(tx: &Tx, server: &ServerId) -> Outcome<u32> {
 
 /// Subscriber: either player may ask for a rematch of a game decided by a result: of a single
 /// game at once, of a match once the match is over (never of a game against the AI, nor of a
-/// tournament's).
-pub(crate) fn offer_rematch(_: &Session, e: &GameEnded, ann: &mut Announcement) -> Outcome<()> {
+/// tournament's, nor of a ladder's: a ladder game is played again by a new ladder challenge).
+pub(crate) fn offer_rematch(s: &Session, e: &GameEnded, ann: &mut Announcement) -> Outcome<()> {
     let g = &e.game.game;
     if e.outcome.is_some()
         && !ann.next_game
         && g.pairing_id.is_none()
         && g.ai_levels.iter().all(Option::is_none)
+        && s.tx.ladder_game_of(g.id)?.is_none()
     {
         ann.text = std::mem::take(&mut ann.text).button(
             Press::Rematch(g.id),

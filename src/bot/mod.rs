@@ -43,6 +43,7 @@ mod discussion;
 mod draws;
 mod entry;
 mod info;
+mod ladders;
 mod lifecycle;
 mod live;
 mod lobby;

@@ -9,7 +9,7 @@
 use super::reply::{escape_markdown, User};
 use super::time::TimeControl;
 use crate::game::{Scoring, Variant};
-use crate::store::{ChallengeId, FirstChoice, GameId, TournamentId};
+use crate::store::{ChallengeId, FirstChoice, GameId, LadderId, LeagueId, TournamentId};
 
 /// The options of `/challenge`, as its handler gets them: the lobby's, or the AI's when the
 /// opponent is the bot.
@@ -317,7 +317,7 @@ macro_rules! number_params {
         }
     )*};
 }
-number_params!(TournamentId, ChallengeId);
+number_params!(TournamentId, ChallengeId, LadderId, LeagueId);
 
 impl Param for User {
     const KIND: Kind = Kind::User;

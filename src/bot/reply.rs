@@ -338,6 +338,18 @@ impl Reply {
             bytes: board.png(),
         });
     }
+
+    /// Puts `head`'s text before this reply's, and its mentions with this reply's (each once).
+    pub(crate) fn prepend(&mut self, head: Reply) {
+        let mut parts = head.parts;
+        parts.append(&mut self.parts);
+        self.parts = parts;
+        for m in head.mentions {
+            if !self.mentions.contains(&m) {
+                self.mentions.push(m);
+            }
+        }
+    }
 }
 
 impl Reply {

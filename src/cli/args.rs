@@ -48,6 +48,11 @@ pub(crate) enum Command {
         #[command(subcommand)]
         command: TournamentCommand,
     },
+    /// The stored ladders: their players in rank order and their games (see docs/cli.md).
+    Ladder {
+        #[command(subcommand)]
+        command: LadderCommand,
+    },
     /// Back up or check the database.
     Db {
         #[command(subcommand)]
@@ -97,6 +102,21 @@ pub(crate) enum TournamentCommand {
         /// The tournament's number (as `/tournament list` shows it).
         id: i64,
         /// One JSON object per line (else tab-separated fields).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum LadderCommand {
+    /// Write every ladder (or one) to stdout: its players top first and its games.
+    Export {
+        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+        /// Only this ladder (its number, as `/ladder show` gives it).
+        id: Option<i64>,
+        /// One JSON object per ladder and line (else a tab-separated line per player).
         #[arg(long)]
         json: bool,
     },

@@ -15,6 +15,7 @@ pub mod bench_pair;
 pub mod bench_processes;
 pub mod engine;
 pub mod export;
+pub mod ladder;
 mod logging;
 pub mod pair;
 pub mod run;

@@ -1,6 +1,6 @@
-//! The commands on a database: `db backup`, `db check`, `export` and `tournament`.
+//! The commands on a database: `db backup`, `db check`, `export`, `tournament` and `ladder`.
 
-use super::args::{DbCommand, TournamentCommand};
+use super::args::{DbCommand, LadderCommand, TournamentCommand};
 use super::output::is_broken_pipe;
 use std::process::ExitCode;
 
@@ -64,6 +64,26 @@ pub(crate) fn run_tournament(command: TournamentCommand) -> ExitCode {
         Ok(lines) => {
             for l in lines {
                 out!("{}", l.trim_end_matches('\n'));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+pub(crate) fn run_ladder(command: LadderCommand) -> ExitCode {
+    let LadderCommand::Export { db, id, json } = command;
+    let mut store = match open_to_read(db) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    match super::ladder::export(&mut store, id.map(crate::store::LadderId), json) {
+        Ok(lines) => {
+            for l in lines {
+                out!("{l}");
             }
             ExitCode::SUCCESS
         }

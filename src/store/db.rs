@@ -5,8 +5,8 @@
 use super::error::{DbError, RESTORE_HINT};
 pub(super) use super::error::{Result, StoreError};
 use super::ids::{
-    AnalysisId, AuditId, ChallengeId, ChannelId, GameId, MatchId, MessageId, PairingId, ServerId,
-    TournamentId, UserId, VacationId,
+    AnalysisId, AuditId, ChallengeId, ChannelId, GameId, LadderGameId, LadderId, LeagueId, MatchId,
+    MessageId, PairingId, ServerId, TournamentId, UserId, VacationId,
 };
 use super::migrations::{pending, SCHEMA_VERSION};
 use super::pg::{self, Mode, PgConn};
@@ -909,7 +909,15 @@ macro_rules! plain_fields {
     )*};
 }
 plain_fields!(i64, i32, u32, u8, bool, f64, String, Vec<u8>);
-plain_fields!(MessageId, AnalysisId, VacationId, AuditId);
+plain_fields!(
+    MessageId,
+    AnalysisId,
+    VacationId,
+    AuditId,
+    LadderId,
+    LadderGameId,
+    LeagueId
+);
 plain_fields!(
     GameId,
     TournamentId,

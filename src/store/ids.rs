@@ -71,6 +71,12 @@ number_ids! {
     VacationId;
     /// A moderator action's id (the key of `audit_log`).
     AuditId;
+    /// A ladder's id (the key of `ladders`), which `/ladder` takes.
+    LadderId;
+    /// A ladder game's id (the key of `ladder_games`): one challenge, played as one game.
+    LadderGameId;
+    /// A league's id (the key of `leagues`), which `/league` takes.
+    LeagueId;
 }
 
 /// Tournament, challenge, match and pairing ids print as their number.
@@ -91,7 +97,10 @@ plain_display!(
     MessageId,
     AnalysisId,
     VacationId,
-    AuditId
+    AuditId,
+    LadderId,
+    LadderGameId,
+    LeagueId
 );
 
 impl fmt::Display for GameId {

@@ -62,6 +62,10 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
         "0015_conditionals",
         include_str!("../../migrations/0015_conditionals.sql"),
     ),
+    (
+        "0016_leagues_ladders",
+        include_str!("../../migrations/0016_leagues_ladders.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
@@ -91,6 +95,13 @@ pub(super) const TABLES: &[(&str, &str)] = &[
     ("analyses", "id"),
     ("notes", "game_id, user_id"),
     ("conditionals", "game_id, user_id, seq"),
+    ("ladders", "id"),
+    ("ladder_players", "ladder_id, user_id"),
+    ("ladder_games", "id"),
+    ("leagues", "id"),
+    ("league_players", "league_id, user_id"),
+    ("league_divisions", "league_id, season, division"),
+    ("league_results", "league_id, season, user_id"),
 ];
 
 /// The migrations a database of schema `version` lacks; a newer schema is refused.

@@ -100,6 +100,7 @@ mod db;
 mod error;
 pub mod games;
 mod ids;
+pub mod ladders;
 pub mod matches;
 mod migrations;
 pub mod notes;
@@ -121,8 +122,11 @@ pub use games::{
     TakebackRow, AI_LEVELS, AI_USER_ID,
 };
 pub use ids::{
-    AnalysisId, AuditId, ChallengeId, ChannelId, MatchId, MessageId, PairingId, ServerId,
-    TournamentId, UserId, VacationId,
+    AnalysisId, AuditId, ChallengeId, ChannelId, LadderGameId, LadderId, LeagueId, MatchId,
+    MessageId, PairingId, ServerId, TournamentId, UserId, VacationId,
+};
+pub use ladders::{
+    LadderGameRow, LadderPlayerRow, LadderResult, LadderRow, LadderStatus, NewLadder,
 };
 pub use matches::MatchRow;
 pub use notes::NoteRow;

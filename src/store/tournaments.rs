@@ -384,26 +384,35 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// The platform's thread recorded for a thread key, if it has been opened.
+    /// The platform's thread recorded for a thread key (a tournament pairing's or a ladder
+    /// game's), if it has been opened.
     pub fn thread_of_key(&self, key: &str) -> Result<Option<ChannelId>> {
-        Ok(self
-            .first(
-                "tournament_pairings",
-                "SELECT * FROM tournament_pairings WHERE thread_key = ?1",
-                params![key],
-                PairingRow::from_row,
-            )?
-            .and_then(|p| p.thread_id))
+        if let Some(p) = self.first(
+            "tournament_pairings",
+            "SELECT * FROM tournament_pairings WHERE thread_key = ?1",
+            params![key],
+            PairingRow::from_row,
+        )? {
+            return Ok(p.thread_id);
+        }
+        Ok(self.ladder_game_by_key(key)?.and_then(|g| g.thread_id))
     }
 
-    /// Records the thread opened for a key, once: the games played under the key move to it.
-    /// False when the key is unknown or a thread was already recorded (the earlier one stays).
+    /// Records the thread opened for a key (a tournament pairing's or a ladder game's), once:
+    /// the games played under the key move to it. False when the key is unknown or a thread
+    /// was already recorded (the earlier one stays).
     pub fn record_thread(&self, key: &str, thread_id: &ChannelId, now: i64) -> Result<bool> {
-        let n = self.exec(
+        let mut n = self.exec(
             "UPDATE tournament_pairings SET thread_id = ?2, updated_at = ?3
              WHERE thread_key = ?1 AND thread_id IS NULL",
             params![key, thread_id, now],
         )?;
+        if n == 0 {
+            n = self.exec(
+                "UPDATE ladder_games SET thread_id = ?2 WHERE thread_key = ?1 AND thread_id IS NULL",
+                params![key, thread_id],
+            )?;
+        }
         if n == 1 {
             self.exec(
                 "UPDATE games SET channel_id = ?2 WHERE channel_id = ?1",

@@ -6,6 +6,7 @@ mod berger;
 pub mod dutch;
 pub mod dutch_pair;
 mod knockout;
+pub mod league;
 pub mod matching;
 mod points;
 mod standings;

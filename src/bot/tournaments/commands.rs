@@ -111,6 +111,23 @@ pub(crate) fn creator_role_text(tx: &Tx, server: &ServerId) -> Outcome<String> {
     })
 }
 
+/// Whether `ctx.user` may create `what` (tournaments, ladders, leagues): by default only
+/// moderators; `/settings tournament-role` names a role whose members may too. The refusal
+/// if not.
+pub(crate) fn may_create(tx: &Tx, ctx: &Ctx, what: &str) -> Outcome<()> {
+    let role = creator_role(tx, &ctx.server)?;
+    if !ctx.moderator && !role.as_ref().is_some_and(|r| ctx.roles.contains(r)) {
+        return Err(Fail::User(match role {
+            Some(r) => format!(
+                "Only moderators (Manage Messages) and members with <@&{r}> can create \
+                 {what} on this server."
+            ),
+            None => format!("Only moderators (Manage Messages) can create {what} on this server."),
+        }));
+    }
+    Ok(())
+}
+
 fn is_organiser(ctx: &Ctx, t: &TournamentRow) -> bool {
     ctx.moderator || ctx.user.id == t.creator_id
 }
@@ -315,20 +332,7 @@ pub(crate) fn tournament_create(bot: &Bot, ctx: &Ctx, options: CreateOptions) ->
     let pace = pace.unwrap_or(Pace::AllAtOnce);
     let rated = rated.unwrap_or(true);
     bot.write(ctx, |tx, now| {
-        // By default only moderators create tournaments; `/settings tournament-role`
-        // names a role whose members may too.
-        let role = creator_role(tx, &ctx.server)?;
-        if !ctx.moderator && !role.as_ref().is_some_and(|r| ctx.roles.contains(r)) {
-            return Err(Fail::User(match role {
-                Some(r) => format!(
-                    "Only moderators (Manage Messages) and members with <@&{r}> can create \
-                     tournaments on this server."
-                ),
-                None => "Only moderators (Manage Messages) can create tournaments on this \
-                         server."
-                    .into(),
-            }));
-        }
+        may_create(tx, ctx, "tournaments")?;
         let days = match days {
             Some(d) => d,
             None => default_time_control(tx, &ctx.server)?,

@@ -18,7 +18,7 @@ pub(crate) mod results;
 pub(crate) mod runner;
 pub(crate) mod views;
 
-pub(crate) use commands::{creator_role_text, parse_role, set_creator_role};
+pub(crate) use commands::{creator_role_text, may_create, parse_role, set_creator_role};
 pub use commands::{CreateOptions, TournamentSystem};
 pub use model::StandingLine;
 pub(crate) use model::{report_error, standing_lines, trf_text};

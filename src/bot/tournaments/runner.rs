@@ -154,14 +154,7 @@ pub(super) fn pairing_game(
         .ping(p1, &n1)
         .text("\n")
         .build();
-    let mut parts = head.parts;
-    parts.append(&mut out.reply.parts);
-    out.reply.parts = parts;
-    for m in head.mentions {
-        if !out.reply.mentions.contains(&m) {
-            out.reply.mentions.push(m);
-        }
-    }
+    out.reply.prepend(head);
     out.reply.channel = Some(channel);
     let mut thread = thread_request(tx, t, p)?;
     thread.key = key;

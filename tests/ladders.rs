@@ -1,0 +1,353 @@
+//! Ladders through the bot core, typed as console lines (docs/rules.md §11): joining at the
+//! bottom, the reach of a challenge, the limits on challenges, a challenger's win moving them
+//! to just above the loser, results that change nothing, the rematch ban, leaving, and a
+//! player who never moves taken off the ladder. Every rank is checked against the rule.
+
+mod common;
+
+use common::{texts, Harness};
+use tara_bot::bot::{Bot, Command, Ctx, Reply, User};
+use tara_bot::console::{parse_line, Action};
+use tara_bot::store::{LadderId, LadderResult, Store};
+
+const CHANNEL: &str = "ladder";
+const DAY: i64 = 24 * 3_600_000;
+
+fn ctx(who: &str, channel: &str) -> Ctx {
+    Ctx {
+        server: "server".into(),
+        channel: channel.into(),
+        user: User::new(who, who),
+        moderator: who == "mod",
+        manager: false,
+        roles: Vec::new(),
+    }
+}
+
+fn command(line: &str) -> Command {
+    match parse_line(line) {
+        Ok(Action::Run(c)) => c,
+        other => panic!("{line}: {other:?}"),
+    }
+}
+
+fn send(bot: &Bot, who: &str, channel: &str, line: &str) -> Vec<Reply> {
+    bot.handle(&ctx(who, channel), command(line))
+}
+
+/// Sends a line that must be accepted (a public answer).
+fn ok(bot: &Bot, who: &str, channel: &str, line: &str) -> Vec<Reply> {
+    let r = send(bot, who, channel, line);
+    assert!(r.iter().all(|r| !r.ephemeral), "{line}: {}", texts(&r));
+    r
+}
+
+/// Sends a line that must be refused privately; the refusal.
+fn refused(bot: &Bot, who: &str, channel: &str, line: &str) -> String {
+    let r = send(bot, who, channel, line);
+    assert!(r.len() == 1 && r[0].ephemeral, "{line}: {}", texts(&r));
+    r[0].plain_text()
+}
+
+/// The ladder's players, top first.
+fn ranks(h: &Harness) -> Vec<String> {
+    let mut s = Store::open(h.db()).unwrap();
+    s.read(|tx| tx.ladder_players(LadderId(1)))
+        .unwrap()
+        .into_iter()
+        .map(|p| p.user_id.to_string())
+        .collect()
+}
+
+fn names(n: usize) -> Vec<String> {
+    (1..=n).map(|i| format!("p{i:02}")).collect()
+}
+
+/// Ladder 1 with players p01..pNN joined in order (so ranked in that order).
+fn setup(h: &Harness, create: &str, n: usize) {
+    let r = ok(&h.bot, "mod", CHANNEL, create);
+    assert!(texts(&r).contains("Ladder #1"), "{}", texts(&r));
+    for (i, p) in names(n).iter().enumerate() {
+        let r = ok(&h.bot, p, CHANNEL, "/ladder join");
+        assert!(
+            texts(&r).contains(&format!("at rank {}", i + 1)),
+            "{}",
+            texts(&r)
+        );
+    }
+    assert_eq!(ranks(h), names(n));
+}
+
+/// The thread key of the ladder game between `a` and `b` in progress.
+fn thread_of(h: &Harness, a: &str, b: &str) -> String {
+    let mut s = Store::open(h.db()).unwrap();
+    s.read(|tx| tx.ladder_games(LadderId(1), true))
+        .unwrap()
+        .into_iter()
+        .find(|g| g.challenger_id == a && g.defender_id == b)
+        .map(|g| g.thread_key)
+        .expect("a ladder game in progress")
+}
+
+/// Both players make a first move in the game of `channel`, so that a resignation is a loss
+/// over the board (docs/rules.md §9).
+fn opening(bot: &Bot, channel: &str, players: [&str; 2]) {
+    for _ in 0..2 {
+        let (who, m) = players
+            .iter()
+            .find_map(|p| {
+                let offered = bot.autocomplete_move(&ctx(p, channel), "");
+                offered.first().map(|m| (*p, m.clone()))
+            })
+            .expect("a player to move");
+        ok(bot, who, channel, &format!("/move {m}"));
+    }
+}
+
+#[test]
+fn a_challenger_who_wins_moves_just_above_the_loser() {
+    let h = Harness::new(false);
+    setup(&h, "/ladder create Autumn sacred-hill-1 days:none", 14);
+    // p14 (rank 14, 14th by rating: everyone is unrated) reaches 10 places up: ranks 4 to 13.
+    let why = refused(&h.bot, "p14", CHANNEL, "/ladder challenge @p03");
+    assert!(
+        why.contains("from rank 14 you may challenge ranks 4 to 13"),
+        "{why}"
+    );
+    let why = refused(&h.bot, "p03", CHANNEL, "/ladder challenge @p14");
+    assert!(why.contains("not above you"), "{why}");
+    let r = ok(&h.bot, "p14", CHANNEL, "/ladder challenge @p04");
+    // The game starts at once, in the thread of its key, with both players pinged; the
+    // ladder's channel is told.
+    let thread = thread_of(&h, "p14", "p04");
+    assert_eq!(thread, "l1-g1");
+    let start = r
+        .iter()
+        .find(|r| r.thread.is_some())
+        .expect("the game's start opens its thread");
+    assert_eq!(start.thread.as_ref().unwrap().key, thread);
+    assert_eq!(start.thread.as_ref().unwrap().parent, CHANNEL);
+    assert!(
+        start.plain_text().contains("Game on!"),
+        "{}",
+        start.plain_text()
+    );
+    assert_eq!(start.mentions.len(), 2);
+    assert!(
+        texts(&r).contains("(rank 14) challenges")
+            && texts(&r).contains("(rank 4): game #1 starts now"),
+        "{}",
+        texts(&r)
+    );
+    // Resigned over the board by the defender: p14 takes rank 4, p04..p13 move down one.
+    opening(&h.bot, &thread, ["p14", "p04"]);
+    let r = ok(&h.bot, "p04", &thread, "/resign confirm");
+    let said = texts(&r);
+    assert!(
+        said.contains("p14 beat p04 and climbs from rank 14 to rank 4"),
+        "{said}"
+    );
+    assert!(!said.contains("Rematch"), "{said}");
+    let mut expected = names(14);
+    let p14 = expected.pop().unwrap();
+    expected.insert(3, p14);
+    assert_eq!(ranks(&h), expected);
+    // The same pair may not meet again for 7 days, whoever challenges.
+    let why = refused(&h.bot, "p04", CHANNEL, "/ladder challenge @p14");
+    assert!(why.contains("less than 7 days ago"), "{why}");
+    h.bot.advance_clock(7 * DAY + 1);
+    ok(&h.bot, "p04", CHANNEL, "/ladder challenge @p14");
+    // A defender's win changes nothing.
+    let thread = thread_of(&h, "p04", "p14");
+    opening(&h.bot, &thread, ["p04", "p14"]);
+    let r = ok(&h.bot, "p04", &thread, "/resign confirm");
+    assert!(
+        texts(&r).contains("the ladder does not change: the defender keeps the place"),
+        "{}",
+        texts(&r)
+    );
+    assert_eq!(ranks(&h), expected);
+    let mut s = Store::open(h.db()).unwrap();
+    let results: Vec<Option<LadderResult>> = s
+        .read(|tx| tx.ladder_games(LadderId(1), false))
+        .unwrap()
+        .into_iter()
+        .map(|g| g.result)
+        .collect();
+    assert_eq!(
+        results,
+        [Some(LadderResult::Challenger), Some(LadderResult::Defender)]
+    );
+    // `ladder export --json`: the ranks and the games as stored.
+    let db = h.db();
+    let out = cli(&["ladder", "export", "--db", db.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(v["name"], "Autumn");
+    assert_eq!(v["variant"], "sacred-hill-1");
+    assert_eq!(v["days_per_move"], serde_json::Value::Null);
+    let exported: Vec<&str> = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(exported, expected);
+    assert_eq!(v["players"][3]["rank"], 4);
+    assert_eq!(v["games"][0]["result"], "challenger");
+    assert_eq!(v["games"][1]["result"], "defender");
+    assert_eq!(v["games"][0]["challenger"], "p14");
+    let tsv = cli(&["ladder", "export", "--db", db.to_str().unwrap(), "1"]);
+    assert_eq!(tsv.lines().nth(3), Some("1\tAutumn\t4\tp14\tp14"));
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(["ladder", "export", "--db", db.to_str().unwrap(), "9"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no ladder #9"));
+}
+
+/// Runs `tara-bot` with `args`, which must succeed; its standard output.
+fn cli(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn challenges_are_limited_going_out_and_coming_in() {
+    let h = Harness::new(false);
+    setup(&h, "/ladder create Limits ard-ri days:none", 16);
+    // At most 3 outgoing.
+    for t in ["p10", "p11", "p12"] {
+        ok(&h.bot, "p16", CHANNEL, &format!("/ladder challenge @{t}"));
+    }
+    let why = refused(&h.bot, "p16", CHANNEL, "/ladder challenge @p13");
+    assert!(why.contains("already have 3 ladder challenges"), "{why}");
+    // Rank 12 (11+) takes at most 3 incoming: p16's, then p15's and p14's.
+    ok(&h.bot, "p15", CHANNEL, "/ladder challenge @p12");
+    ok(&h.bot, "p14", CHANNEL, "/ladder challenge @p12");
+    let why = refused(&h.bot, "p13", CHANNEL, "/ladder challenge @p12");
+    assert!(
+        why.contains("(rank 12) already has 3 ladder challenges"),
+        "{why}"
+    );
+    // Rank 5 (1–5) takes 5.
+    for c in ["p06", "p07", "p08", "p09", "p13"] {
+        ok(&h.bot, c, CHANNEL, "/ladder challenge @p05");
+    }
+    let why = refused(&h.bot, "p15", CHANNEL, "/ladder challenge @p05");
+    assert!(why.contains("(rank 5) already has 5"), "{why}");
+    // Rank 8 (6–10) takes 4.
+    for c in ["p09", "p11", "p13", "p14"] {
+        ok(&h.bot, c, CHANNEL, "/ladder challenge @p08");
+    }
+    let why = refused(&h.bot, "p15", CHANNEL, "/ladder challenge @p08");
+    assert!(why.contains("(rank 8) already has 4"), "{why}");
+    // One game at a time between a pair.
+    let why = refused(&h.bot, "p16", CHANNEL, "/ladder challenge @p10");
+    assert!(why.contains("already have"), "{why}");
+    // /ladder show lists the reach, whom the caller may challenge now, and their games.
+    let r = send(&h.bot, "p16", CHANNEL, "/ladder show");
+    assert!(r[0].ephemeral);
+    let shown = r[0].plain_text();
+    assert!(
+        shown.contains("From rank 16 you may challenge ranks 6 to 15"),
+        "{shown}"
+    );
+    assert!(shown.contains("Your ladder games in progress"), "{shown}");
+    // p16 has three challenges out: nobody is open to one from them now.
+    assert!(shown.contains("but nobody there now"), "{shown}");
+    assert!(
+        shown.contains("16. p16 · 3 games in progress ← you"),
+        "{shown}"
+    );
+    let shown = send(&h.bot, "p13", CHANNEL, "/ladder show")[0].plain_text();
+    // p13 reaches ranks 3 to 12; it already plays p05 and p08, and p12 is full.
+    assert!(
+        shown.contains(
+            "open to a challenge now: 3. p03, 4. p04, 6. p06, 7. p07, 9. p09, 10. p10, 11. p11."
+        ),
+        "{shown}"
+    );
+}
+
+#[test]
+fn the_rating_order_and_the_share_above_widen_the_reach() {
+    let h = Harness::new(false);
+    setup(&h, "/ladder create Wide hkot-2 days:none", 31);
+    // Rank 31 has 30 players above: 40% is 12 places, ranks 19 to 30.
+    let why = refused(&h.bot, "p31", CHANNEL, "/ladder challenge @p18");
+    assert!(why.contains("ranks 19 to 30"), "{why}");
+    ok(&h.bot, "p31", CHANNEL, "/ladder challenge @p19");
+}
+
+#[test]
+fn leaving_and_a_no_show_take_players_off_the_ladder() {
+    let h = Harness::new(false);
+    setup(&h, "/ladder create Quick hkot-1 days:1", 5);
+    let r = ok(&h.bot, "p02", CHANNEL, "/ladder leave");
+    assert!(texts(&r).contains("was rank 2"), "{}", texts(&r));
+    assert_eq!(ranks(&h), ["p01", "p03", "p04", "p05"]);
+    let why = refused(&h.bot, "p02", CHANNEL, "/ladder challenge @p01");
+    assert!(why.contains("not on"), "{why}");
+    // Nobody moves: the first mover's time runs out before any move.
+    ok(&h.bot, "p05", CHANNEL, "/ladder challenge @p01");
+    let thread = thread_of(&h, "p05", "p01");
+    let game = common::active(&h.db(), &thread).expect("the ladder game");
+    let first = game.seats[game.options.first].to_string();
+    h.bot.advance_clock(2 * DAY);
+    let out = h.bot.tick();
+    assert!(
+        texts(&out).contains(&format!(
+            "{first} ran out of time before any move and is taken off"
+        )),
+        "{}",
+        texts(&out)
+    );
+    let left: Vec<String> = ["p01", "p03", "p04", "p05"]
+        .into_iter()
+        .filter(|p| *p != first)
+        .map(String::from)
+        .collect();
+    assert_eq!(ranks(&h), left);
+    // A restart changes nothing more.
+    let mut h = h;
+    h.restart();
+    h.bot.tick();
+    assert_eq!(ranks(&h), left);
+}
+
+#[test]
+fn bad_ladder_commands_get_clear_answers() {
+    let h = Harness::new(false);
+    let why = refused(&h.bot, "p01", CHANNEL, "/ladder join");
+    assert!(why.contains("no open ladder"), "{why}");
+    let why = refused(&h.bot, "p01", CHANNEL, "/ladder create Mine hkot-1");
+    assert!(why.contains("Only moderators"), "{why}");
+    setup(&h, "/ladder create Autumn sacred-hill-2", 2);
+    let why = refused(&h.bot, "p01", CHANNEL, "/ladder join");
+    assert!(why.contains("already on"), "{why}");
+    let why = refused(&h.bot, "p03", CHANNEL, "/ladder challenge @p01");
+    assert!(why.contains("not on"), "{why}");
+    let why = refused(&h.bot, "p02", CHANNEL, "/ladder challenge @p02");
+    assert!(why.contains("yourself"), "{why}");
+    let why = refused(&h.bot, "p02", CHANNEL, "/ladder challenge @p09");
+    assert!(why.contains("p09 is not on"), "{why}");
+    let why = refused(&h.bot, "p01", CHANNEL, "/ladder close");
+    assert!(why.contains("Only the organiser"), "{why}");
+    ok(&h.bot, "mod", CHANNEL, "/ladder close");
+    let why = refused(&h.bot, "p02", CHANNEL, "/ladder challenge @p01");
+    assert!(
+        why.contains("closed") || why.contains("no open ladder"),
+        "{why}"
+    );
+    let why = refused(&h.bot, "p01", CHANNEL, "/ladder show id:9");
+    assert!(why.contains("no ladder #9"), "{why}");
+}
