@@ -383,6 +383,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ("lobby", &["ai_games"]),
     ("tournaments", &["moderation"]),
     ("ladders", &["tournaments"]),
+    ("leagues", &["tournaments"]),
     (
         "settings",
         &[
@@ -416,6 +417,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
             "lobby",
             "tournaments",
             "ladders",
+            "leagues",
             "settings",
             "discussion",
         ],
@@ -431,6 +433,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
             "lobby",
             "tournaments",
             "ladders",
+            "leagues",
             "clocks",
         ],
     ),

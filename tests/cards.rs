@@ -7,10 +7,10 @@
 
 use std::path::PathBuf;
 use tara_bot::render::{
-    bracket_png, crosstable_png, ladder_png, leaderboard_png, profile_png, rating_chart_png,
-    standings_png, BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, LadderCard,
-    LadderRow, LeaderboardRow, ProfileCard, ProfileRating, RatingPoint, StandingsCard,
-    StandingsRow,
+    bracket_png, crosstable_png, division_png, ladder_png, leaderboard_png, profile_png,
+    rating_chart_png, standings_png, BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable,
+    LadderCard, LadderRow, LeaderboardRow, LevelMove, ProfileCard, ProfileRating, RatingPoint,
+    StandingsCard, StandingsRow,
 };
 
 /// 2026-11-30 00:00 UTC.
@@ -514,6 +514,21 @@ fn golden_cases() -> Vec<(&'static str, Vec<u8>)> {
             rating_chart_png("דוד כהן: Ard Rí (ard-ri)", &history(25, 7, 50)),
         ),
         ("ladder", ladder_png(&ladder_card())),
+        ("division", {
+            // A league division: the first promoted, the last two staying relegated (the
+            // withdrawn player leaves the league and takes no place).
+            let mut card = final_standings();
+            card.title = "Samhain league · season 2 · division 2a".into();
+            let n = card.rows.len();
+            let marks: Vec<Option<LevelMove>> = (0..n)
+                .map(|i| match i {
+                    0 => Some(LevelMove::Up),
+                    i if i + 3 >= n && i + 1 < n => Some(LevelMove::Down),
+                    _ => None,
+                })
+                .collect();
+            division_png(&card, &marks)
+        }),
         ("ladder-empty", {
             let mut c = ladder_card();
             c.rows.clear();

@@ -3850,3 +3850,69 @@ async fn a_ladder_challenge_through_discord_starts_its_game_in_a_thread_and_the_
     drop(bot);
     drop(dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_league_season_through_discord_opens_a_thread_per_game_and_ends_with_its_standings() {
+    let (dir, fake, bot) = boot().await;
+    const CARA: (u64, &str) = (1_000_000_000_000_000_003, "ciara");
+    let moderator = Invoker::new(7, "mona").moderator();
+    let league = |who: Invoker, name: &'static str, options: Value| {
+        let fake = &fake;
+        async move {
+            let id = fake.slash(who, CH, "league", sub(name, options)).await;
+            fake.response(id, T).await.expect("answered")
+        }
+    };
+    let r = league(
+        moderator.clone(),
+        "create",
+        json!([
+            {"name": "name", "type": 3, "value": "Samhain"},
+            {"name": "variant", "type": 3, "value": "ard-ri"},
+            {"name": "division-size", "type": 4, "value": 3},
+            {"name": "match", "type": 5, "value": false},
+        ]),
+    )
+    .await;
+    assert!(
+        r.content().unwrap().contains("League #1: Samhain"),
+        "{:?}",
+        r.content()
+    );
+    for p in [ALICE, BOB, CARA] {
+        fake.add_user(p.0, p.1);
+        let r = league(Invoker::new(p.0, p.1), "join", json!([])).await;
+        assert!(!r.ephemeral(), "{:?}", r.content());
+    }
+    let r = league(moderator.clone(), "start", json!([])).await;
+    assert!(
+        r.content().unwrap().contains("season 1"),
+        "{:?}",
+        r.content()
+    );
+    // One division of three: three games, each in its own thread; one message pings each
+    // player once with links to their games.
+    channel_post_containing(&fake, CH, "Your games:")
+        .await
+        .expect("the division's start");
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 3, "{threads:?}");
+    let standings = league(Invoker::new(BOB.0, BOB.1), "standings", json!([])).await;
+    assert!(
+        standings.content().unwrap().contains("division 1"),
+        "{:?}",
+        standings.content()
+    );
+    for th in fake.threads() {
+        resign_in_thread(&fake, &th, &[ALICE, BOB, CARA]).await;
+    }
+    // The last game ends the season: the champion is named in the league's channel.
+    let end = channel_post_containing(&fake, CH, "season 1 is over")
+        .await
+        .unwrap_or_else(|| panic!("the season's end; {}", bot_log(dir.path())));
+    assert!(end.content().unwrap().contains("Champion"));
+    let history = league(Invoker::new(CARA.0, CARA.1), "history", json!([])).await;
+    assert!(history.ephemeral());
+    assert!(history.content().unwrap().contains("Season 1:"));
+    drop(bot);
+}

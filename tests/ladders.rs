@@ -5,49 +5,12 @@
 
 mod common;
 
+use common::console::{cli, ok, opening, refused, send};
 use common::{texts, Harness};
-use tara_bot::bot::{Bot, Command, Ctx, Reply, User};
-use tara_bot::console::{parse_line, Action};
 use tara_bot::store::{LadderId, LadderResult, Store};
 
 const CHANNEL: &str = "ladder";
 const DAY: i64 = 24 * 3_600_000;
-
-fn ctx(who: &str, channel: &str) -> Ctx {
-    Ctx {
-        server: "server".into(),
-        channel: channel.into(),
-        user: User::new(who, who),
-        moderator: who == "mod",
-        manager: false,
-        roles: Vec::new(),
-    }
-}
-
-fn command(line: &str) -> Command {
-    match parse_line(line) {
-        Ok(Action::Run(c)) => c,
-        other => panic!("{line}: {other:?}"),
-    }
-}
-
-fn send(bot: &Bot, who: &str, channel: &str, line: &str) -> Vec<Reply> {
-    bot.handle(&ctx(who, channel), command(line))
-}
-
-/// Sends a line that must be accepted (a public answer).
-fn ok(bot: &Bot, who: &str, channel: &str, line: &str) -> Vec<Reply> {
-    let r = send(bot, who, channel, line);
-    assert!(r.iter().all(|r| !r.ephemeral), "{line}: {}", texts(&r));
-    r
-}
-
-/// Sends a line that must be refused privately; the refusal.
-fn refused(bot: &Bot, who: &str, channel: &str, line: &str) -> String {
-    let r = send(bot, who, channel, line);
-    assert!(r.len() == 1 && r[0].ephemeral, "{line}: {}", texts(&r));
-    r[0].plain_text()
-}
 
 /// The ladder's players, top first.
 fn ranks(h: &Harness) -> Vec<String> {
@@ -87,21 +50,6 @@ fn thread_of(h: &Harness, a: &str, b: &str) -> String {
         .find(|g| g.challenger_id == a && g.defender_id == b)
         .map(|g| g.thread_key)
         .expect("a ladder game in progress")
-}
-
-/// Both players make a first move in the game of `channel`, so that a resignation is a loss
-/// over the board (docs/rules.md §9).
-fn opening(bot: &Bot, channel: &str, players: [&str; 2]) {
-    for _ in 0..2 {
-        let (who, m) = players
-            .iter()
-            .find_map(|p| {
-                let offered = bot.autocomplete_move(&ctx(p, channel), "");
-                offered.first().map(|m| (*p, m.clone()))
-            })
-            .expect("a player to move");
-        ok(bot, who, channel, &format!("/move {m}"));
-    }
 }
 
 #[test]
@@ -204,20 +152,6 @@ fn a_challenger_who_wins_moves_just_above_the_loser() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no ladder #9"));
-}
-
-/// Runs `tara-bot` with `args`, which must succeed; its standard output.
-fn cli(args: &[&str]) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]

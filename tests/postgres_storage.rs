@@ -224,7 +224,7 @@ fn db_copy_moves_every_row_to_postgres_and_back() {
             .map(str::to_string)
             .collect()
     };
-    assert_eq!(sums(&home).len(), 20, "{home}");
+    assert_eq!(sums(&home).len(), 27, "{home}");
     let notes = home.lines().find(|l| l.starts_with("notes ")).unwrap();
     assert!(notes.contains(" 1 rows"), "{notes}");
     let lines = home

@@ -9,6 +9,7 @@
 use super::buttons::{Press, NEVER_EXPIRES};
 use super::draws::DrawAnswer;
 use super::ladders::LadderOptions;
+use super::leagues::LeagueOptions;
 use super::options::{ChallengeOptions, OptionSpec, Param, Values};
 use super::play::TakebackAnswer;
 use super::reply::{Ctx, Reply, User};
@@ -17,7 +18,7 @@ use super::settings::SettingsOptions;
 use super::time::TimeControl;
 use super::tournaments::{CreateOptions, TournamentSystem};
 use crate::game::{Scoring, Variant};
-use crate::store::{ChallengeId, LadderId, TournamentId};
+use crate::store::{ChallengeId, LadderId, LeagueId, TournamentId};
 use crate::store::{FirstChoice, GameId, Pace};
 
 /// One command as adapters offer it.
@@ -70,6 +71,10 @@ pub const GROUPS: &[(&str, &str)] = &[
     (
         "ladder",
         "Ladders: challenge the players above you and climb",
+    ),
+    (
+        "league",
+        "Leagues: seasons of divisions with promotion and relegation",
     ),
 ];
 
@@ -457,6 +462,46 @@ commands! {
     /// Close a ladder (the organiser).
     LadderClose = "ladder close", "Organiser: close a ladder (no more joins or challenges)", private: false, super::ladders::close {
         id: Option<LadderId> = "id", "The ladder's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    // Leagues (`leagues.rs`): the subcommands of `/league`.
+    /// Create a league whose seasons are played in this channel (moderators).
+    LeagueCreate = "league create", "Moderators (or the tournament role): create a league in this channel", private: false, super::leagues::create as LeagueOptions {
+        name: String = "name", "Its name" .max_length(60);
+        variant: Variant = "variant", "Which game";
+        scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
+        division_size: Option<u32> = "division-size", "Players per division (default 10)" .min(3) .max(20);
+        promote: Option<u32> = "promote", "Players promoted from each division (default 2)" .min(0) .max(19);
+        relegate: Option<u32> = "relegate", "Players relegated from each division (default 3)" .min(0) .max(19);
+        days: Option<TimeControl> = "days", "Days per move (default: the server's setting)";
+        is_match: Option<bool> = "match", "Each pairing a two-game match, each player starting one (default: yes)";
+        rated: Option<bool> = "rated", "Rated: its games count for the server's ratings (default: yes)";
+        gap_days: Option<u32> = "gap-days", "Days from a season's last game to the next season (default 7)" .min(0) .max(90);
+    }
+    /// Join a league: you play from its next season.
+    LeagueJoin = "league join", "Join a league: you play from its next season", private: false, super::leagues::join {
+        id: Option<LeagueId> = "id", "The league's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    /// Leave a league at the end of the season.
+    LeagueLeave = "league leave", "Leave a league at the end of this season (games in progress are played out)", private: false, super::leagues::leave {
+        id: Option<LeagueId> = "id", "The league's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    /// Start season 1 (the organiser).
+    LeagueStart = "league start", "Organiser: start season 1 (later seasons start by themselves)", private: false, super::leagues::start {
+        id: Option<LeagueId> = "id", "The league's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    /// The days between seasons (the organiser sets them).
+    LeagueSettings = "league settings", "The days between seasons (the organiser changes them)", private: false, super::leagues::settings {
+        gap_days: Option<u32> = "gap-days", "Days from a season's last game to the next season" .min(0) .max(90);
+        id: Option<LeagueId> = "id", "The league's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    /// A division's standings this season, with promotion and relegation places.
+    LeagueStandings = "league standings", "A division's standings this season, with promotion and relegation places", private: false, super::leagues::standings {
+        division: Option<String> = "division", "Which division, e.g. 1 or 2a (default: yours)" .max_length(8);
+        id: Option<LeagueId> = "id", "The league's number (default: this channel's, or the server's only one)" .min(1);
+    }
+    /// Past champions and each player's path between divisions.
+    LeagueHistory = "league history", "Past champions and each player's path between divisions", private: true, super::leagues::history {
+        id: Option<LeagueId> = "id", "The league's number (default: this channel's, or the server's only one)" .min(1);
     }
     /// A tournament as a FIDE TRF-16 file.
     TournamentExport = "tournament export", "A tournament as a FIDE TRF-16 file (for pairing checkers)", private: true, super::tournaments::views::tournament_export {

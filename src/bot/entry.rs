@@ -5,7 +5,9 @@
 use super::reply::Reply;
 use super::session::{Bot, Subscriber};
 use super::time::Clock;
-use super::{conditionals, draws, ladders, lifecycle, lobby, matches, ratings, tournaments};
+use super::{
+    conditionals, draws, ladders, leagues, lifecycle, lobby, matches, ratings, tournaments,
+};
 use crate::store::Store;
 use std::sync::Arc;
 
@@ -32,6 +34,9 @@ pub(crate) const GAME_ENDED: &[Subscriber] = &[
     // A ladder game's result moves the ladder (a challenger who won climbs; a no-show is
     // taken off).
     ("ladders", ladders::game_ended),
+    // A league's season ended by its last game: places, promotions and relegations stored,
+    // the next season set (after the tournament has recorded the division's end).
+    ("leagues", leagues::game_ended),
 ];
 
 impl Bot {
@@ -42,13 +47,14 @@ impl Bot {
 
     /// Settles everything that fell due: timeouts, then reminders (each game once, in its own
     /// transaction), then expired challenges, then the daily digests (each player's once a
-    /// day). Returns the messages to post (each says where:
+    /// day), then the leagues (seasons ended and started). Returns the messages to post (each says where:
     /// [`Reply::channel`] or [`Reply::dm`]). Safe to call often and from several processes.
     pub fn tick(&self) -> Vec<Reply> {
         let now = self.now();
         let mut out = super::clocks::settle_clocks(self, now);
         out.extend(super::lobby::expire_challenges(self, now));
         out.extend(super::digest::send_due(self, now));
+        out.extend(super::leagues::settle(self, now));
         out
     }
 }

@@ -44,6 +44,7 @@ mod draws;
 mod entry;
 mod info;
 mod ladders;
+mod leagues;
 mod lifecycle;
 mod live;
 mod lobby;

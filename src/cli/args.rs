@@ -53,6 +53,11 @@ pub(crate) enum Command {
         #[command(subcommand)]
         command: LadderCommand,
     },
+    /// The stored leagues: their players and each season's divisions (see docs/cli.md).
+    League {
+        #[command(subcommand)]
+        command: LeagueCommand,
+    },
     /// Back up or check the database.
     Db {
         #[command(subcommand)]
@@ -123,6 +128,22 @@ pub(crate) enum LadderCommand {
 }
 
 #[derive(Subcommand)]
+pub(crate) enum LeagueCommand {
+    /// Write every league (or one) to stdout: its players and each season's divisions.
+    Export {
+        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+        /// Only this league (its number).
+        id: Option<i64>,
+        /// One JSON object per league and line (else a tab-separated line per player and
+        /// division).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
 pub(crate) enum DbCommand {
     /// Copy the database to FILE, safe while the bot runs: SQLite's online backup API, or
     /// pg_dump (custom format) for a PostgreSQL database.
@@ -174,6 +195,8 @@ pub(crate) enum BenchTarget {
     Pair,
     /// Round robins of 16, 32 and 64 players started through the bot core, a result, standings.
     Tournament,
+    /// A league of 200 players in divisions of 10: season 1 started, then season 2 by the tick.
+    League,
     /// One and two processes on one PostgreSQL database (--db): moves/s and the AI's moves/s.
     Processes,
     /// One process of `bench processes` playing moves (started by it).

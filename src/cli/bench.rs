@@ -963,3 +963,82 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
     let _ = std::fs::remove_dir(&dir);
     Ok(out)
 }
+
+/// `bench league`: a league of `n` players in divisions of 10 (two-game matches, the
+/// defaults) started through the bot core: season 1 by `/league start`, then (every division
+/// called off, the season ended, the gap passed) season 2 by the tick, placed from season 1's
+/// results. Each start creates and announces every game of the season in one transaction.
+pub fn league(n: u32) -> anyhow::Result<Vec<serde_json::Value>> {
+    use crate::bot::{Bot, Command, Ctx, ManualClock, User};
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("tara-bench-l-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join(format!("l{n}.db"));
+    let _ = std::fs::remove_file(&db);
+    let clock = Arc::new(ManualClock::new(1_795_996_800_000));
+    let bot = Bot::new(crate::store::Store::open(&db)?, clock, 1).with_images(true);
+    let ctx = |u: &str| Ctx {
+        server: "bench".into(),
+        channel: "league".into(),
+        user: User::new(u, u),
+        moderator: u == "mod",
+        manager: false,
+        roles: Vec::new(),
+    };
+    let refused = |r: &[crate::bot::Reply]| r.iter().any(|r| r.ephemeral);
+    let create = Command::LeagueCreate {
+        name: "Bench".into(),
+        variant: Variant::Hkot1,
+        scoring: None,
+        division_size: None,
+        promote: None,
+        relegate: None,
+        days: None,
+        is_match: None,
+        rated: None,
+        gap_days: None,
+    };
+    anyhow::ensure!(!refused(&bot.handle(&ctx("mod"), create)), "create");
+    for i in 0..n {
+        bot.advance_clock(1);
+        let r = bot.handle(&ctx(&format!("p{i}")), Command::LeagueJoin { id: None });
+        anyhow::ensure!(!refused(&r), "join");
+    }
+    let t = Instant::now();
+    let r = bot.handle(&ctx("mod"), Command::LeagueStart { id: None });
+    let start_ms = t.elapsed().as_secs_f64() * 1000.0;
+    anyhow::ensure!(!refused(&r), "start");
+    let games = r.iter().filter(|r| r.thread.is_some()).count();
+    let divisions = {
+        let mut s = crate::store::Store::open(&db)?;
+        s.read(|tx| tx.league_divisions(crate::store::LeagueId(1), Some(1)))?
+    };
+    for d in &divisions {
+        let r = bot.handle(
+            &ctx("mod"),
+            Command::TournamentCancel {
+                id: Some(d.tournament_id),
+            },
+        );
+        anyhow::ensure!(!refused(&r), "cancel");
+    }
+    bot.tick();
+    bot.advance_clock(8 * 86_400_000);
+    let t = Instant::now();
+    let r = bot.tick();
+    let next_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let next_games = r.iter().filter(|r| r.thread.is_some()).count();
+    anyhow::ensure!(next_games > 0, "season 2 did not start");
+    drop(bot);
+    let _ = std::fs::remove_file(&db);
+    let _ = std::fs::remove_dir(&dir);
+    Ok(vec![json!({
+        "bench": "league",
+        "players": n,
+        "divisions": divisions.len(),
+        "games": games,
+        "start_ms": (start_ms * 10.0).round() / 10.0,
+        "next_season_games": next_games,
+        "next_season_ms": (next_ms * 10.0).round() / 10.0,
+    })])
+}

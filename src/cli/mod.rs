@@ -16,6 +16,7 @@ pub mod bench_processes;
 pub mod engine;
 pub mod export;
 pub mod ladder;
+pub mod league;
 mod logging;
 pub mod pair;
 pub mod run;

@@ -4,7 +4,7 @@ use super::args::{parse_cli, BenchTarget, Command, PairArgs};
 use super::output::is_broken_pipe;
 use super::run_bot::{run_discord, run_local};
 use super::run_game::{run_ai, run_analyse, run_engine, run_render};
-use super::run_store::{run_db, run_export, run_ladder, run_tournament};
+use super::run_store::{run_db, run_export, run_ladder, run_league, run_tournament};
 use super::{bench, bench_pair, pair};
 use crate::game::Variant;
 use std::process::ExitCode;
@@ -34,6 +34,7 @@ pub fn main() -> ExitCode {
         Command::Export { db, server } => run_export(db, server),
         Command::Tournament { command } => run_tournament(command),
         Command::Ladder { command } => run_ladder(command),
+        Command::League { command } => run_league(command),
         Command::Pair(args) => run_pair(args),
         Command::Bench {
             what,
@@ -124,6 +125,7 @@ fn run_bench(
             }
         }
         BenchTarget::Tournament => return print_lines(bench::tournament(&[16, 32, 64])),
+        BenchTarget::League => return print_lines(bench::league(200)),
         BenchTarget::Processes => {
             let Some(url) = db else {
                 say!("error: bench processes needs --db postgres://… (a database it may create a schema in)");

@@ -1,6 +1,7 @@
-//! The commands on a database: `db backup`, `db check`, `export`, `tournament` and `ladder`.
+//! The commands on a database: `db backup`, `db check`, `export`, `tournament`, `ladder` and
+//! `league`.
 
-use super::args::{DbCommand, LadderCommand, TournamentCommand};
+use super::args::{DbCommand, LadderCommand, LeagueCommand, TournamentCommand};
 use super::output::is_broken_pipe;
 use std::process::ExitCode;
 
@@ -80,7 +81,29 @@ pub(crate) fn run_ladder(command: LadderCommand) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    match super::ladder::export(&mut store, id.map(crate::store::LadderId), json) {
+    print_or_fail(super::ladder::export(
+        &mut store,
+        id.map(crate::store::LadderId),
+        json,
+    ))
+}
+
+pub(crate) fn run_league(command: LeagueCommand) -> ExitCode {
+    let LeagueCommand::Export { db, id, json } = command;
+    let mut store = match open_to_read(db) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    print_or_fail(super::league::export(
+        &mut store,
+        id.map(crate::store::LeagueId),
+        json,
+    ))
+}
+
+/// Prints the lines of an export, or its error (exit status 1).
+fn print_or_fail(lines: Result<Vec<String>, String>) -> ExitCode {
+    match lines {
         Ok(lines) => {
             for l in lines {
                 out!("{l}");

@@ -40,7 +40,7 @@ pub use leaderboard::leaderboard_png;
 pub use profile::profile_png;
 pub use ratings::{LeaderboardRow, ProfileCard, ProfileRating, RatingPoint};
 pub use replay::{replay_gif, replay_gif_within, Replay, PART_DELAY, UPLOAD_LIMIT};
-pub use tournament_cards::{bracket_png, crosstable_png, standings_png};
+pub use tournament_cards::{bracket_png, crosstable_png, division_png, standings_png, LevelMove};
 pub use tournaments::{
     BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, StandingsCard, StandingsRow,
 };

@@ -27,6 +27,23 @@ const ROW: f32 = 34.0;
 /// rating, which the caller passes as the last) and the games in progress (no such column
 /// when no game is); withdrawn players muted. Without rows it says that nobody has joined yet.
 pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
+    standings_marked(card, &[])
+}
+
+/// A league division's standings picture: [`standings_png`] with an arrow before the place of
+/// each row that `marks` (in row order) says goes up (▲, green) or down (▼, red) a level.
+pub fn division_png(card: &StandingsCard, marks: &[Option<LevelMove>]) -> Vec<u8> {
+    standings_marked(card, marks)
+}
+
+/// Where a row of a league division goes at the season's end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelMove {
+    Up,
+    Down,
+}
+
+fn standings_marked(card: &StandingsCard, marks: &[Option<LevelMove>]) -> Vec<u8> {
     const PLACE_X: f32 = 46.0;
     const NAME_X: f32 = 78.0;
     const SCORE_W: f32 = 70.0;
@@ -108,6 +125,19 @@ pub fn standings_png(card: &StandingsCard) -> Vec<u8> {
             );
         } else {
             c.place_badge(PLACE_X, mid, row.place, row.shared);
+        }
+        if let Some(Some(m)) = marks.get(i) {
+            let (arrow, colour) = match m {
+                LevelMove::Up => ("▲", palette::WIN),
+                LevelMove::Down => ("▼", palette::LOSS),
+            };
+            c.text(
+                Style::new(Weight::Bold, 12.0, colour),
+                24.0,
+                base - 1.0,
+                Align::Centre,
+                arrow,
+            );
         }
         let mut name_room = name_w;
         if row.withdrawn {

@@ -101,6 +101,7 @@ mod error;
 pub mod games;
 mod ids;
 pub mod ladders;
+pub mod leagues;
 pub mod matches;
 mod migrations;
 pub mod notes;
@@ -127,6 +128,10 @@ pub use ids::{
 };
 pub use ladders::{
     LadderGameRow, LadderPlayerRow, LadderResult, LadderRow, LadderStatus, NewLadder,
+};
+pub use leagues::{
+    LeagueDivisionRow, LeagueMove, LeaguePlayerRow, LeagueResultRow, LeagueRow, LeagueStatus,
+    NewLeague,
 };
 pub use matches::MatchRow;
 pub use notes::NoteRow;

@@ -39,6 +39,7 @@ row! {
         days_per_move: Option<u32>, rated: bool, status: TournamentStatus, created_at: i64,
         updated_at: i64, is_match: bool, double_rr: bool, max_players: Option<u32>,
         pace: Pace, total_rounds: Option<u32>, winner_id: Option<UserId>,
+        forfeit_limit: Option<u32>,
     }
 }
 
@@ -373,6 +374,16 @@ impl Tx<'_> {
              WHERE tournament_id = ?1 AND user_id = ?2 AND withdrawn_at IS NULL",
             params![tournament_id, user_id, now],
         )? == 1)
+    }
+
+    /// Sets the number of forfeits that withdraws a player (a league division's: more than half
+    /// of their games).
+    pub fn set_forfeit_limit(&self, id: TournamentId, limit: u32) -> Result<()> {
+        self.exec(
+            "UPDATE tournaments SET forfeit_limit = ?2 WHERE id = ?1",
+            params![id, limit],
+        )?;
+        Ok(())
     }
 
     /// Names the thread a pairing is played in by its stable key.

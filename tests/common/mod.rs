@@ -321,3 +321,77 @@ pub fn assert_stays_text(label: &str, text: &str) {
         panic!("{label}: {e}");
     }
 }
+
+/// Console lines sent to the bot core on server `server` (the ladder and league tests): a
+/// user named `mod` is a moderator.
+pub mod console {
+    use super::texts;
+    use tara_bot::bot::{Bot, Command, Ctx, Reply, User};
+    use tara_bot::console::{parse_line, Action};
+
+    pub fn ctx(who: &str, channel: &str) -> Ctx {
+        Ctx {
+            server: "server".into(),
+            channel: channel.into(),
+            user: User::new(who, who),
+            moderator: who == "mod",
+            manager: false,
+            roles: Vec::new(),
+        }
+    }
+
+    /// A console line read as the console reads it.
+    pub fn command(line: &str) -> Command {
+        match parse_line(line) {
+            Ok(Action::Run(c)) => c,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    pub fn send(bot: &Bot, who: &str, channel: &str, line: &str) -> Vec<Reply> {
+        bot.handle(&ctx(who, channel), command(line))
+    }
+
+    /// Sends a line that must be accepted (every answer public).
+    pub fn ok(bot: &Bot, who: &str, channel: &str, line: &str) -> Vec<Reply> {
+        let r = send(bot, who, channel, line);
+        assert!(r.iter().all(|r| !r.ephemeral), "{line}: {}", texts(&r));
+        r
+    }
+
+    /// Sends a line that must be refused privately; the refusal.
+    pub fn refused(bot: &Bot, who: &str, channel: &str, line: &str) -> String {
+        let r = send(bot, who, channel, line);
+        assert!(r.len() == 1 && r[0].ephemeral, "{line}: {}", texts(&r));
+        r[0].plain_text()
+    }
+
+    /// Both players make a first move in the game of `channel` (the first the bot offers), so
+    /// that a resignation is a loss over the board (docs/rules.md §9).
+    pub fn opening(bot: &Bot, channel: &str, players: [&str; 2]) {
+        for _ in 0..2 {
+            let (who, m) = players
+                .iter()
+                .find_map(|p| {
+                    let offered = bot.autocomplete_move(&ctx(p, channel), "");
+                    offered.first().map(|m| (*p, m.clone()))
+                })
+                .expect("a player to move");
+            ok(bot, who, channel, &format!("/move {m}"));
+        }
+    }
+
+    /// Runs `tara-bot` with `args`, which must succeed; its standard output.
+    pub fn cli(args: &[&str]) -> String {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+}

@@ -8,7 +8,9 @@ use super::runner::{advance, insert_pairing};
 use crate::bot::lifecycle;
 use crate::bot::options::choices;
 use crate::bot::reply::{escape_markdown, Ctx, User};
-use crate::bot::session::{default_time_control, load_game, Bot, EndCause, Fail, Out, Outcome};
+use crate::bot::session::{
+    default_time_control, load_game, Bot, EndCause, Fail, Out, Outcome, Session,
+};
 use crate::bot::text::Builder;
 use crate::bot::time::TimeControl;
 use crate::game::{GameOptions, Scoring, Variant};
@@ -531,7 +533,7 @@ pub(crate) fn tournament_start(
         if t.status != TournamentStatus::Open {
             return Err(Fail::User(format!("{} has already started.", title(&t))));
         }
-        let mut players = tx.entrants(t.id)?;
+        let players = tx.entrants(t.id)?;
         if players.len() < 2 {
             return Err(Fail::User(format!(
                 "{} needs at least two players to start; {} signed up.",
@@ -539,64 +541,8 @@ pub(crate) fn tournament_start(
                 players.len()
             )));
         }
-        // docs/rules.md §10 (round robin, knockout): seeds by rating (highest first), then the earlier sign-up.
-        for p in &mut players {
-            p.rating = tx
-                .rating(&t.server_id, t.variant.id(), &p.user_id)?
-                .map_or(UNRATED, |r| r.rating.round() as i32);
-        }
-        players.sort_by_key(|p| (-p.rating, p.signup));
-        for (i, p) in players.iter().enumerate() {
-            tx.seed_entrant(t.id, &p.user_id, p.rating, i as u32 + 1)?;
-        }
-        let user = |seed: u32| &players[seed as usize - 1].user_id;
+        let (players, total, cut) = seed_and_pair(tx, &t, now)?;
         let n = players.len() as u32;
-        let mut cut = None;
-        let total = match t.format {
-            TournamentFormat::RoundRobin => {
-                let table = if t.double_rr {
-                    double_round_robin(n)
-                } else {
-                    single_round_robin(n)
-                };
-                for (r, round) in table.iter().enumerate() {
-                    for (b, tp) in round.iter().enumerate() {
-                        let (p0, p1) = match *tp {
-                            TablePairing::Game { first, second } => {
-                                (user(first), Some(user(second)))
-                            }
-                            TablePairing::Bye { player } => (user(player), None),
-                        };
-                        insert_pairing(tx, &t, r as u32 + 1, b as u32 + 1, p0, p1, now)?;
-                    }
-                }
-                table.len() as u32
-            }
-            TournamentFormat::Knockout => {
-                let bracket = Bracket::new(n)
-                    .ok_or_else(|| Fail::User("A knockout needs two players.".into()))?;
-                for (b, tie) in bracket.first_round().iter().enumerate() {
-                    let (p0, p1) = match *tie {
-                        Tie::Match { high, low } => (user(high), Some(user(low))),
-                        Tie::Bye { seed } => (user(seed), None),
-                    };
-                    insert_pairing(tx, &t, 1, b as u32 + 1, p0, p1, now)?;
-                }
-                bracket.rounds()
-            }
-            // docs/rules.md §10 (Swiss): the rounds chosen at creation, else ⌈log2 n⌉ + 1; at most
-            // n − 1 (with fewer players no pairing avoids rematches). Each round is
-            // paired by `advance` when the previous one has ended.
-            TournamentFormat::Swiss => {
-                let most = n - 1;
-                let asked = t.total_rounds.unwrap_or_else(|| default_swiss_rounds(n));
-                if asked > most {
-                    cut = Some(asked);
-                }
-                asked.min(most)
-            }
-        };
-        tx.start_tournament(t.id, total, now)?;
         let mut b = Builder::new().text(format!(
             "{} starts: {n} players, {total} round{}. Seeds: ",
             title(&t),
@@ -623,6 +569,84 @@ pub(crate) fn tournament_start(
         outs.extend(advance(&bot.session(tx, now), t.id)?);
         Ok(outs)
     })
+}
+
+/// Seeds a tournament's players by rating (docs/rules.md §10, round robin and knockout:
+/// highest first, unrated as 1500, then the earlier sign-up), stores its first pairings (a
+/// round robin's whole Berger table, a knockout's first round; a Swiss is paired by
+/// `advance`) and marks it running. The players in seed order, the number of rounds, and a
+/// Swiss's rounds asked for when more than its players allow.
+fn seed_and_pair(
+    tx: &Tx,
+    t: &TournamentRow,
+    now: i64,
+) -> Outcome<(Vec<crate::store::EntrantRow>, u32, Option<u32>)> {
+    let mut players = tx.entrants(t.id)?;
+    // docs/rules.md §10 (round robin, knockout): seeds by rating (highest first), then the earlier sign-up.
+    for p in &mut players {
+        p.rating = tx
+            .rating(&t.server_id, t.variant.id(), &p.user_id)?
+            .map_or(UNRATED, |r| r.rating.round() as i32);
+    }
+    players.sort_by_key(|p| (-p.rating, p.signup));
+    for (i, p) in players.iter().enumerate() {
+        tx.seed_entrant(t.id, &p.user_id, p.rating, i as u32 + 1)?;
+    }
+    let user = |seed: u32| &players[seed as usize - 1].user_id;
+    let n = players.len() as u32;
+    let mut cut = None;
+    let total = match t.format {
+        TournamentFormat::RoundRobin => {
+            let table = if t.double_rr {
+                double_round_robin(n)
+            } else {
+                single_round_robin(n)
+            };
+            for (r, round) in table.iter().enumerate() {
+                for (b, tp) in round.iter().enumerate() {
+                    let (p0, p1) = match *tp {
+                        TablePairing::Game { first, second } => (user(first), Some(user(second))),
+                        TablePairing::Bye { player } => (user(player), None),
+                    };
+                    insert_pairing(tx, t, r as u32 + 1, b as u32 + 1, p0, p1, now)?;
+                }
+            }
+            table.len() as u32
+        }
+        TournamentFormat::Knockout => {
+            let bracket = Bracket::new(n)
+                .ok_or_else(|| Fail::User("A knockout needs two players.".into()))?;
+            for (b, tie) in bracket.first_round().iter().enumerate() {
+                let (p0, p1) = match *tie {
+                    Tie::Match { high, low } => (user(high), Some(user(low))),
+                    Tie::Bye { seed } => (user(seed), None),
+                };
+                insert_pairing(tx, t, 1, b as u32 + 1, p0, p1, now)?;
+            }
+            bracket.rounds()
+        }
+        // docs/rules.md §10 (Swiss): the rounds chosen at creation, else ⌈log2 n⌉ + 1; at most
+        // n − 1 (with fewer players no pairing avoids rematches). Each round is
+        // paired by `advance` when the previous one has ended.
+        TournamentFormat::Swiss => {
+            let most = n - 1;
+            let asked = t.total_rounds.unwrap_or_else(|| default_swiss_rounds(n));
+            if asked > most {
+                cut = Some(asked);
+            }
+            asked.min(most)
+        }
+    };
+    tx.start_tournament(t.id, total, now)?;
+    Ok((players, total, cut))
+}
+
+/// Starts a league division's tournament (open, its players entered): seeded, its whole
+/// table stored, every game started at once in its thread (docs/rules.md §11.2).
+pub(crate) fn start_division(s: &Session, id: TournamentId) -> Outcome<Vec<Out>> {
+    let t = read_tournament(s.tx, id)?;
+    seed_and_pair(s.tx, &t, s.now)?;
+    advance(s, t.id)
 }
 
 /// `/tournament withdraw [player]`: the organiser withdraws anyone, a player themselves.

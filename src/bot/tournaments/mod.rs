@@ -18,8 +18,11 @@ pub(crate) mod results;
 pub(crate) mod runner;
 pub(crate) mod views;
 
-pub(crate) use commands::{creator_role_text, may_create, parse_role, set_creator_role};
+pub(crate) use commands::{
+    creator_role_text, may_create, parse_role, set_creator_role, start_division,
+};
 pub use commands::{CreateOptions, TournamentSystem};
 pub use model::StandingLine;
 pub(crate) use model::{report_error, standing_lines, trf_text};
+pub(crate) use presentation::division_standings;
 pub(crate) use results::game_ended;

@@ -1,7 +1,7 @@
 //! How a tournament is shown: the standings as text, and the data of its pictures (the
 //! standings card, a round robin's crosstable, a knockout's bracket).
 
-use super::model::{format_name, title, Model};
+use super::model::{format_name, model, standings_of, title, Model};
 use crate::bot::reply::{Attachment, Reply};
 use crate::bot::session::{Out, Outcome};
 use crate::bot::text::Builder;
@@ -332,6 +332,36 @@ pub(crate) fn pictures(
         TournamentFormat::Swiss => {}
     }
     Ok(out)
+}
+
+/// A tournament's standings as a league division shows them: the lines best first (as
+/// `tara-bot tournament standings` gives them), each line's player withdrawn or not, the
+/// picture's data and the table as text.
+pub(crate) fn division_standings(
+    tx: &crate::store::Tx,
+    id: crate::store::TournamentId,
+) -> Outcome<(
+    Vec<super::model::StandingLine>,
+    Vec<bool>,
+    StandingsCard,
+    String,
+)> {
+    let lines = super::model::standing_lines(tx, id)?;
+    let t = tx
+        .tournament(id)?
+        .ok_or_else(|| crate::bot::session::Fail::User(format!("there is no tournament {id}")))?;
+    let m = model(tx, &t)?;
+    let rows = standings_of(&t, &m);
+    let withdrawn = rows
+        .iter()
+        .map(|r| m.players[r.player].withdrawn_at.is_some())
+        .collect();
+    Ok((
+        lines,
+        withdrawn,
+        standings_card(&t, &m, &rows),
+        standings_table(&t, &m, &rows),
+    ))
 }
 
 /// The standings as a text table: place, player, score, the system's tiebreak columns and

@@ -222,8 +222,16 @@ pub(crate) fn tournament_game_over(
     reply.channel = Some(game.channel_id.clone());
     outs.push(Out::text(reply));
     if let Some(loser) = forfeiter {
-        if tx.add_forfeit(t.id, &loser)? >= 2 {
-            outs.extend(withdraw(s, &t, &loser, "two forfeits")?);
+        // Two forfeits withdraw a player; a league division's own limit is more than half of
+        // their games (docs/rules.md §11.2).
+        let limit = t.forfeit_limit.unwrap_or(2);
+        if tx.add_forfeit(t.id, &loser)? >= limit {
+            let why = if limit == 2 {
+                "two forfeits".to_string()
+            } else {
+                format!("{limit} forfeits, more than half of their games")
+            };
+            outs.extend(withdraw(s, &t, &loser, &why)?);
         }
     }
     outs.extend(advance(s, t.id)?);

@@ -1,0 +1,256 @@
+//! Leagues through the bot core, typed as console lines (docs/rules.md §11.2): season 1 sorted
+//! into divisions, every game played, the season's end with promotion and relegation worked
+//! out by hand from the written rule, a join and a leave between seasons, the next season
+//! started by the tick after the gap, once, and its divisions checked against the rule.
+
+mod common;
+
+use common::console::{cli, ctx, ok, opening, refused, send};
+use common::{texts, Harness};
+use tara_bot::bot::Reply;
+use tara_bot::store::{LeagueId, LeagueMove, PairingRow, Store, TournamentId};
+
+const CHANNEL: &str = "league";
+const DAY: i64 = 24 * 3_600_000;
+
+/// The divisions of `season`: name and players (in seed order).
+fn divisions(h: &Harness, season: u32) -> Vec<(String, Vec<String>)> {
+    let mut s = Store::open(h.db()).unwrap();
+    s.read(|tx| {
+        let mut out = Vec::new();
+        for d in tx.league_divisions(LeagueId(1), Some(season))? {
+            let mut players: Vec<String> = tx
+                .entrants(d.tournament_id)?
+                .into_iter()
+                .map(|e| e.user_id.to_string())
+                .collect();
+            players.sort();
+            out.push((d.division, players));
+        }
+        Ok::<_, tara_bot::store::StoreError>(out)
+    })
+    .unwrap()
+}
+
+fn division_tournaments(h: &Harness, season: u32) -> Vec<TournamentId> {
+    let mut s = Store::open(h.db()).unwrap();
+    s.read(|tx| tx.league_divisions(LeagueId(1), Some(season)))
+        .unwrap()
+        .into_iter()
+        .map(|d| d.tournament_id)
+        .collect()
+}
+
+fn pairings(h: &Harness, t: TournamentId) -> Vec<PairingRow> {
+    let mut s = Store::open(h.db()).unwrap();
+    s.read(|tx| tx.pairings(t, None)).unwrap()
+}
+
+/// Plays every game of the season: the player with the higher number wins (the other
+/// resigns after both have moved). The replies of the last game.
+fn play_season(h: &Harness, season: u32) -> Vec<Reply> {
+    let mut last = Vec::new();
+    for t in division_tournaments(h, season) {
+        for p in pairings(h, t) {
+            let Some(p1) = p.player1.clone() else {
+                continue;
+            };
+            let ch = p.thread_key.clone().expect("started in a thread");
+            opening(&h.bot, &ch, [&p.player0, &p1]);
+            let loser = std::cmp::min(p.player0.to_string(), p1.to_string());
+            last = ok(&h.bot, &loser, &ch, "/resign confirm");
+        }
+    }
+    last
+}
+
+fn results(h: &Harness, season: u32) -> Vec<(String, String, u32, LeagueMove)> {
+    let mut s = Store::open(h.db()).unwrap();
+    s.read(|tx| tx.league_results(LeagueId(1)))
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.season == season)
+        .map(|r| (r.user_id.to_string(), r.division, r.place, r.movement))
+        .collect()
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn two_seasons_with_promotion_relegation_a_join_and_a_leave() {
+    let h = Harness::new(false);
+    let r = ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create Samhain sacred-hill-1 division-size:4 promote:1 relegate:1 match:no rated:no days:none",
+    );
+    assert!(texts(&r).contains("League #1: Samhain"), "{}", texts(&r));
+    for i in 1..=9 {
+        ok(&h.bot, &format!("p{i}"), CHANNEL, "/league join");
+        h.bot.advance_clock(1000);
+    }
+    let why = refused(&h.bot, "p1", CHANNEL, "/league start");
+    assert!(why.contains("Only the organiser"), "{why}");
+    let r = ok(&h.bot, "mod", CHANNEL, "/league start");
+    assert!(texts(&r).contains("season 1"), "{}", texts(&r));
+    // Season 1 (§11.2): 9 players, all unrated, so in the order they joined; divisions of 4
+    // give D = 3: division 1 takes 4, level 2's 5 are dealt 3 and 2.
+    assert_eq!(
+        divisions(&h, 1),
+        [
+            ("1".to_string(), strings(&["p1", "p2", "p3", "p4"])),
+            ("2a".to_string(), strings(&["p5", "p6", "p7"])),
+            ("2b".to_string(), strings(&["p8", "p9"])),
+        ]
+    );
+    // A join and a leave during season 1: p10 enters season 2; p2 goes at its end.
+    let r = ok(&h.bot, "p10", CHANNEL, "/league join");
+    assert!(texts(&r).contains("enter season 2"), "{}", texts(&r));
+    let r = ok(&h.bot, "p2", CHANNEL, "/league leave");
+    assert!(
+        texts(&r).contains("at the end of season 1"),
+        "{}",
+        texts(&r)
+    );
+    // Standings mid-season show the places that move.
+    let r = ok(&h.bot, "p5", CHANNEL, "/league standings");
+    assert!(texts(&r).contains("division 2a (level 2)"), "{}", texts(&r));
+    let last = play_season(&h, 1);
+    let said = texts(&last);
+    assert!(said.contains("season 1 is over"), "{said}");
+    // Division 1 ends p4 3, p3 2, p2 1, p1 0; p2 leaves, so among those staying (p4, p3, p1)
+    // level 1 promotes nobody and relegates the last, p1. 2a ends p7, p6, p5: p7 up, p5 down.
+    // 2b ends p9, p8: p9 up, p8 down.
+    use LeagueMove::*;
+    let s = |u: &str, d: &str, p: u32, m: LeagueMove| (u.to_string(), d.to_string(), p, m);
+    assert_eq!(
+        results(&h, 1),
+        [
+            s("p4", "1", 1, Stay),
+            s("p3", "1", 2, Stay),
+            s("p2", "1", 3, Out),
+            s("p1", "1", 4, Down),
+            s("p7", "2a", 1, Up),
+            s("p6", "2a", 2, Stay),
+            s("p5", "2a", 3, Down),
+            s("p9", "2b", 1, Up),
+            s("p8", "2b", 2, Down),
+        ]
+    );
+    assert!(said.contains("Champion:"), "{said}");
+    // The next season starts 7 days after the last game, not before, and once.
+    h.bot.advance_clock(7 * DAY - 60_000);
+    h.bot.tick();
+    assert!(divisions(&h, 2).is_empty());
+    h.bot.advance_clock(120_000);
+    let out = h.bot.tick();
+    assert!(texts(&out).contains("season 2"), "{}", texts(&out));
+    h.bot.tick();
+    // Season 2 (§11.2): targets p3, p4, p7, p9 level 1; p1, p6 level 2; p5, p8 level 3; p10
+    // new. 9 players again: [4], [3, 2]. Level 1 takes the four heading for it; level 2's 5
+    // places take p1, p6, then p5, p8 (heading for level 3, which does not exist) and p10.
+    // Within level 2, all unrated, by joining order: p1, p5, p6 | p8, p10.
+    assert_eq!(
+        divisions(&h, 2),
+        [
+            ("1".to_string(), strings(&["p3", "p4", "p7", "p9"])),
+            ("2a".to_string(), strings(&["p1", "p5", "p6"])),
+            ("2b".to_string(), strings(&["p10", "p8"])),
+        ]
+    );
+    assert_eq!(division_tournaments(&h, 2).len(), 3);
+    // A restart starts nothing again.
+    let mut h = h;
+    h.restart();
+    h.bot.tick();
+    assert_eq!(division_tournaments(&h, 2).len(), 3);
+    // History: the champion of season 1 and each player's path.
+    let r = send(&h.bot, "p4", CHANNEL, "/league history");
+    let hist = r[0].plain_text();
+    assert!(hist.contains("Season 1: p4"), "{hist}");
+    assert!(hist.contains("p7: S1 2a#1 ▲"), "{hist}");
+    assert!(hist.contains("p2: S1 1#3 ✕"), "{hist}");
+    let why = refused(&h.bot, "p2", CHANNEL, "/league leave");
+    assert!(why.contains("not in"), "{why}");
+    // `league export --json`: season 1 as it ended, season 2 as it is played.
+    let db = h.db();
+    let out = cli(&["league", "export", "--db", db.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(v["season"], 2);
+    assert_eq!(v["seasons"][0]["ended"], true);
+    assert_eq!(v["seasons"][0]["divisions"][1]["division"], "2a");
+    assert_eq!(v["seasons"][0]["divisions"][1]["players"][0]["id"], "p7");
+    assert_eq!(
+        v["seasons"][0]["divisions"][1]["players"][0]["movement"],
+        "up"
+    );
+    assert_eq!(v["seasons"][1]["ended"], false);
+    assert_eq!(
+        v["seasons"][1]["divisions"][0]["players"][0]["place"],
+        serde_json::Value::Null
+    );
+    let tsv = cli(&["league", "export", "--db", db.to_str().unwrap(), "1"]);
+    assert_eq!(tsv.lines().next(), Some("1\t1\t1\t1\tp4\tp4\tstay"));
+}
+
+#[test]
+fn a_player_who_forfeits_more_than_half_of_their_games_is_withdrawn_from_the_league() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create Quick hkot-2 division-size:3 promote:1 relegate:1 match:no days:1",
+    );
+    for p in ["p1", "p2", "p3"] {
+        ok(&h.bot, p, CHANNEL, "/league join");
+        h.bot.advance_clock(1000);
+    }
+    ok(&h.bot, "mod", CHANNEL, "/league start");
+    let t = division_tournaments(&h, 1)[0];
+    // p1 and p2 play theirs; p3 never moves: each of p3's two games is forfeited (a timeout
+    // before their first move), more than half of their games, so p3 is withdrawn.
+    for p in pairings(&h, t) {
+        let Some(p1) = p.player1.clone() else {
+            continue;
+        };
+        let ch = p.thread_key.clone().unwrap();
+        if p.player0 == "p3" || p1 == "p3" {
+            let other = if p.player0 == "p3" { &p1 } else { &p.player0 };
+            // The other player moves if it is their turn first.
+            let offered = h.bot.autocomplete_move(&ctx(other, &ch), "");
+            if let Some(m) = offered.first() {
+                ok(&h.bot, other, &ch, &format!("/move {m}"));
+            }
+        } else {
+            opening(&h.bot, &ch, [&p.player0, &p1]);
+            ok(&h.bot, "p1", &ch, "/resign confirm");
+        }
+    }
+    h.bot.advance_clock(2 * DAY);
+    let out = h.bot.tick();
+    let said = texts(&out);
+    assert!(said.contains("p3 is withdrawn"), "{said}");
+    assert!(said.contains("season 1 is over"), "{said}");
+    let r = results(&h, 1);
+    let p3 = r.iter().find(|x| x.0 == "p3").unwrap();
+    assert_eq!(p3.3, LeagueMove::Out);
+    let mut s = Store::open(h.db()).unwrap();
+    let gone = s
+        .read(|tx| tx.league_players(LeagueId(1)))
+        .unwrap()
+        .into_iter()
+        .find(|p| p.user_id == "p3")
+        .unwrap();
+    assert!(gone.left_at.is_some());
+    // With two players left, season 2 starts after the gap with them alone.
+    h.bot.advance_clock(8 * DAY);
+    h.bot.tick();
+    assert_eq!(
+        divisions(&h, 2),
+        [("1".to_string(), strings(&["p1", "p2"]))]
+    );
+}
