@@ -253,4 +253,38 @@ fn a_player_who_forfeits_more_than_half_of_their_games_is_withdrawn_from_the_lea
         divisions(&h, 2),
         [("1".to_string(), strings(&["p1", "p2"]))]
     );
+    // A season in progress is played out before the league closes.
+    let why = refused(&h.bot, "mod", CHANNEL, "/league close");
+    assert!(why.contains("Season 2 of"), "{why}");
+    let why = refused(&h.bot, "p1", CHANNEL, "/league close");
+    assert!(why.contains("Only the organiser"), "{why}");
+}
+
+#[test]
+fn a_league_closed_between_seasons_starts_none_and_bad_commands_are_explained() {
+    let h = Harness::new(false);
+    let why = refused(&h.bot, "p1", CHANNEL, "/league join");
+    assert!(why.contains("no league"), "{why}");
+    let why = refused(&h.bot, "p1", CHANNEL, "/league create Mine ard-ri");
+    assert!(why.contains("Only moderators"), "{why}");
+    let why = refused(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create Mine ard-ri division-size:4 promote:4",
+    );
+    assert!(why.contains("at most 3"), "{why}");
+    ok(&h.bot, "mod", CHANNEL, "/league create Mine ard-ri");
+    ok(&h.bot, "p1", CHANNEL, "/league join");
+    let why = refused(&h.bot, "mod", CHANNEL, "/league start");
+    assert!(why.contains("at least two players"), "{why}");
+    let why = refused(&h.bot, "p1", CHANNEL, "/league standings");
+    assert!(why.contains("has not started"), "{why}");
+    ok(&h.bot, "p2", CHANNEL, "/league join");
+    ok(&h.bot, "mod", CHANNEL, "/league close");
+    let why = refused(&h.bot, "mod", CHANNEL, "/league start");
+    assert!(why.contains("no league"), "{why}");
+    h.bot.advance_clock(30 * DAY);
+    h.bot.tick();
+    assert!(divisions(&h, 1).is_empty());
 }

@@ -499,6 +499,10 @@ commands! {
         division: Option<String> = "division", "Which division, e.g. 1 or 2a (default: yours)" .max_length(8);
         id: Option<LeagueId> = "id", "The league's number (default: this channel's, or the server's only one)" .min(1);
     }
+    /// Close a league between seasons (the organiser).
+    LeagueClose = "league close", "Organiser: close a league between seasons (no season starts any more)", private: false, super::leagues::close {
+        id: Option<LeagueId> = "id", "The league's number (default: this channel's, or the server's only one)" .min(1);
+    }
     /// Past champions and each player's path between divisions.
     LeagueHistory = "league history", "Past champions and each player's path between divisions", private: true, super::leagues::history {
         id: Option<LeagueId> = "id", "The league's number (default: this channel's, or the server's only one)" .min(1);

@@ -74,7 +74,7 @@ fn find(tx: &Tx, ctx: &Ctx, id: Option<LadderId>) -> Outcome<LadderRow> {
                 ))
             });
     }
-    if let Some(g) = tx.ladder_game_by_key(&ctx.channel)? {
+    if let Some(g) = tx.ladder_game_in(&ctx.channel)? {
         if let Some(l) = tx.ladder(g.ladder_id)? {
             return Ok(l);
         }
@@ -285,44 +285,64 @@ pub(crate) fn close(bot: &Bot, ctx: &Ctx, id: Option<LadderId>) -> Outcome<Vec<O
     })
 }
 
+/// A ladder as a challenge is checked against it: its players by rank, each one's place in
+/// rating order, and its games.
+struct Standing {
+    players: Vec<LadderPlayerRow>,
+    orders: Vec<u32>,
+    games: Vec<LadderGameRow>,
+}
+
+impl Standing {
+    fn read(tx: &Tx, l: &LadderRow) -> Outcome<Standing> {
+        let players = tx.ladder_players(l.id)?;
+        let orders = rating_orders(tx, l, &players)?;
+        let games = tx.ladder_games(l.id, false)?;
+        Ok(Standing {
+            players,
+            orders,
+            games,
+        })
+    }
+}
+
 /// Why `challenger` may not challenge `defender` on `l` now, if anything forbids it.
 fn refusal(
-    tx: &Tx,
+    st: &Standing,
     l: &LadderRow,
     challenger: &UserId,
     defender: &User,
     now: i64,
-) -> Outcome<Option<String>> {
-    let players = tx.ladder_players(l.id)?;
+) -> Option<String> {
+    let (players, orders, games) = (&st.players, &st.orders, &st.games);
     let Some(me) = players.iter().position(|p| p.user_id == challenger) else {
-        return Ok(Some(format!(
+        return Some(format!(
             "You are not on {}: `/ladder join` puts you at the bottom.",
             title(l)
-        )));
+        ));
     };
     if defender.id == challenger {
-        return Ok(Some("You cannot challenge yourself.".into()));
+        return Some("You cannot challenge yourself.".into());
     }
     let Some(them) = players.iter().find(|p| p.user_id == defender.id) else {
-        return Ok(Some(format!(
+        return Some(format!(
             "{} is not on {}.",
             escape_markdown(&defender.name),
             title(l)
-        )));
+        ));
     };
     let rank = players[me].rank;
-    let orders = rating_orders(tx, l, &players)?;
     let range = challenge_range(rank, orders[me]);
     if them.rank >= rank {
-        return Ok(Some(format!(
+        return Some(format!(
             "{} is at rank {}, not above you (rank {rank}): on a ladder you challenge players \
              above you.",
             escape_markdown(&defender.name),
             them.rank
-        )));
+        ));
     }
     if !range.contains(&them.rank) {
-        return Ok(Some(format!(
+        return Some(format!(
             "{} is at rank {}, out of your reach: from rank {rank} you may challenge ranks {} \
              to {} (the highest of 10 places, 40% of the players above you, and 5 places above \
              your place in rating order, {}).",
@@ -331,9 +351,8 @@ fn refusal(
             range.start(),
             range.end(),
             orders[me]
-        )));
+        ));
     }
-    let games = tx.ladder_games(l.id, false)?;
     let open = |u: &UserId, as_challenger: bool| {
         games
             .iter()
@@ -348,42 +367,42 @@ fn refusal(
             .count()
     };
     if open(challenger, true) >= MAX_OUTGOING {
-        return Ok(Some(format!(
+        return Some(format!(
             "You already have {MAX_OUTGOING} ladder challenges in progress, the most allowed: \
              finish one first."
-        )));
+        ));
     }
     let limit = incoming_limit(them.rank);
     if open(&defender.id, false) >= limit {
-        return Ok(Some(format!(
+        return Some(format!(
             "{} (rank {}) already has {limit} ladder challenges to answer, the most at that \
              rank: try again when one ends.",
             escape_markdown(&defender.name),
             them.rank
-        )));
+        ));
     }
     let pair = |g: &&LadderGameRow| {
         (g.challenger_id == challenger && g.defender_id == defender.id)
             || (g.challenger_id == defender.id && g.defender_id == challenger)
     };
     if games.iter().filter(pair).any(|g| g.ended_at.is_none()) {
-        return Ok(Some(format!(
+        return Some(format!(
             "You already have a ladder game with {} in progress.",
             escape_markdown(&defender.name)
-        )));
+        ));
     }
     if let Some(end) = games.iter().filter(pair).filter_map(|g| g.ended_at).max() {
         let free = end + REMATCH_DAYS * DAY;
         if now < free {
-            return Ok(Some(format!(
+            return Some(format!(
                 "You played {} on the ladder less than {REMATCH_DAYS} days ago: you may meet \
                  again from {}.",
                 escape_markdown(&defender.name),
                 date_text(free)
-            )));
+            ));
         }
     }
-    Ok(None)
+    None
 }
 
 /// `/ladder challenge player`: the game starts at once, in a thread of the ladder's channel.
@@ -396,7 +415,7 @@ pub(crate) fn challenge(
     bot.write(ctx, |tx, now| {
         let l = find(tx, ctx, id)?;
         open_only(&l)?;
-        if let Some(why) = refusal(tx, &l, &ctx.user.id, &player, now)? {
+        if let Some(why) = refusal(&Standing::read(tx, &l)?, &l, &ctx.user.id, &player, now) {
             return Err(Fail::User(why));
         }
         tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
@@ -522,15 +541,15 @@ impl View {
 const SHOWN: usize = 15;
 
 fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
-    let players = tx.ladder_players(l.id)?;
-    let games = tx.ladder_games(l.id, true)?;
-    let orders = rating_orders(tx, l, &players)?;
+    let st = Standing::read(tx, l)?;
+    let (players, orders) = (&st.players, &st.orders);
+    let games: Vec<&LadderGameRow> = st.games.iter().filter(|g| g.ended_at.is_none()).collect();
     let mut names = Vec::with_capacity(players.len());
-    for p in &players {
+    for p in players {
         names.push(user_name(tx, &p.user_id)?);
     }
     let mut ratings = Vec::with_capacity(players.len());
-    for p in &players {
+    for p in players {
         ratings.push(
             tx.rating(&l.server_id, l.variant.id(), &p.user_id)?
                 .map(|r| {
@@ -606,7 +625,7 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
                 for k in range.clone() {
                     let t = &players[k as usize - 1];
                     let who = User::new(t.user_id.clone(), names[k as usize - 1].clone());
-                    if refusal(tx, l, me, &who, now)?.is_none() {
+                    if refusal(&st, l, me, &who, now).is_none() {
                         free.push(format!("{}. {}", k, escape_markdown(&who.name)));
                     }
                 }
@@ -628,6 +647,7 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
             }
             let my_games: Vec<&LadderGameRow> = games
                 .iter()
+                .copied()
                 .filter(|g| g.challenger_id == me || g.defender_id == me)
                 .collect();
             if !my_games.is_empty() {

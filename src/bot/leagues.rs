@@ -313,6 +313,30 @@ pub(crate) fn start(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec<O
     })
 }
 
+/// `/league close`: the organiser closes a league between seasons (a season in progress is
+/// played out first); no season starts any more, and its history stays.
+pub(crate) fn close(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec<Out>> {
+    bot.write(ctx, |tx, now| {
+        let l = find(tx, ctx, id)?;
+        organiser_only(ctx, &l, "close it")?;
+        if l.status == LeagueStatus::Running && l.next_season_at.is_none() {
+            return Err(Fail::User(format!(
+                "Season {} of {} is being played: it is played out first; close the league \
+                 once it has ended.",
+                l.season,
+                title(&l)
+            )));
+        }
+        tx.close_league(l.id, now)?;
+        let reply = Builder::new()
+            .text(format!("{} is closed by ", title(&l)))
+            .user(&ctx.user.id, &ctx.user.name)
+            .text(": no season starts any more; `/league history` keeps its seasons.")
+            .build();
+        Ok(vec![Out::text(reply)])
+    })
+}
+
 /// The players in the league now (not left), in the order they joined.
 fn active_players(tx: &Tx, l: &LeagueRow) -> Outcome<Vec<crate::store::LeaguePlayerRow>> {
     Ok(tx

@@ -256,6 +256,17 @@ impl Tx<'_> {
         )
     }
 
+    /// The ladder game played in a thread (by its key, or the platform's id once opened).
+    pub fn ladder_game_in(&self, channel: &ChannelId) -> Result<Option<LadderGameRow>> {
+        self.first(
+            "ladder_games",
+            "SELECT * FROM ladder_games WHERE thread_key = ?1 OR thread_id = ?1
+             ORDER BY id DESC LIMIT 1",
+            params![channel],
+            LadderGameRow::from_row,
+        )
+    }
+
     /// A ladder's games, oldest first: all of them, or only those in progress.
     pub fn ladder_games(&self, id: LadderId, only_open: bool) -> Result<Vec<LadderGameRow>> {
         self.all(

@@ -186,6 +186,16 @@ impl Tx<'_> {
         )? == 1)
     }
 
+    /// Closes a league: no season starts any more.
+    pub fn close_league(&self, id: LeagueId, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE leagues SET status = 'closed', next_season_at = NULL, updated_at = ?2
+             WHERE id = ?1",
+            params![id, now],
+        )?;
+        Ok(())
+    }
+
     /// Puts a league back to waiting for `/league start` (too few players for a season).
     pub fn pause_league(&self, id: LeagueId, now: i64) -> Result<()> {
         self.exec(
