@@ -162,11 +162,13 @@ fn two_seasons_with_promotion_relegation_a_join_and_a_leave() {
         ]
     );
     assert_eq!(division_tournaments(&h, 2).len(), 3);
-    // A restart starts nothing again.
+    // A restart starts nothing again, and ends nothing twice.
     let mut h = h;
     h.restart();
     h.bot.tick();
     assert_eq!(division_tournaments(&h, 2).len(), 3);
+    assert_eq!(results(&h, 1).len(), 9);
+    assert!(results(&h, 2).is_empty());
     // History: the champion of season 1 and each player's path.
     let r = send(&h.bot, "p4", CHANNEL, "/league history");
     let hist = r[0].plain_text();

@@ -185,9 +185,7 @@ pub(crate) fn join(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec<Ou
             Some(p) if p.left_at.is_none() => {
                 " takes back their leave: they stay in the league.".to_string()
             }
-            _ if l.season == 0 || l.status == LeagueStatus::Open => {
-                " joins: they play from season 1.".to_string()
-            }
+            _ if l.season == 0 => " joins: they play from season 1.".to_string(),
             _ => format!(
                 " joins: they enter season {} in the lowest level.",
                 l.season + 1
