@@ -11,7 +11,7 @@ use super::session::{
 };
 use super::text::Builder;
 use super::time::{date_text, TimeControl, DAY};
-use super::tournaments::may_create;
+use super::tournaments::{may_create, organiser_only};
 use crate::game::{GameOptions, Scoring, Variant};
 use crate::store::{
     ChannelId, LadderGameRow, LadderId, LadderPlayerRow, LadderResult, LadderRow, LadderStatus,
@@ -267,12 +267,7 @@ pub(crate) fn leave(bot: &Bot, ctx: &Ctx, id: Option<LadderId>) -> Outcome<Vec<O
 pub(crate) fn close(bot: &Bot, ctx: &Ctx, id: Option<LadderId>) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, now| {
         let l = find(tx, ctx, id)?;
-        if !ctx.moderator && ctx.user.id != l.creator_id {
-            return Err(Fail::User(format!(
-                "Only the organiser (the creator of {} or a moderator) can close it.",
-                title(&l)
-            )));
-        }
+        organiser_only(ctx, &l.creator_id, &title(&l), "close it")?;
         open_only(&l)?;
         tx.close_ladder(l.id, now)?;
         let mut reply = Builder::new()
@@ -415,13 +410,13 @@ pub(crate) fn challenge(
     bot.write(ctx, |tx, now| {
         let l = find(tx, ctx, id)?;
         open_only(&l)?;
-        if let Some(why) = refusal(&Standing::read(tx, &l)?, &l, &ctx.user.id, &player, now) {
+        let st = Standing::read(tx, &l)?;
+        if let Some(why) = refusal(&st, &l, &ctx.user.id, &player, now) {
             return Err(Fail::User(why));
         }
         tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-        let players = tx.ladder_players(l.id)?;
         let rank_of = |u: &UserId| {
-            players
+            st.players
                 .iter()
                 .find(|p| p.user_id == u)
                 .map_or(0, |p| p.rank)
@@ -447,8 +442,8 @@ pub(crate) fn challenge(
         )?;
         tx.set_ladder_game_game(lg, game.id)?;
         let n = names(tx, &game)?;
+        // The start with its board, as any challenge shows it.
         let mut out = game_start(&game, &n, "drawn by lot");
-        out.board = None;
         let defender_name = user_name(tx, &player.id)?;
         let head = Builder::new()
             .text(format!("{} · ", title(&l)))
@@ -464,9 +459,6 @@ pub(crate) fn challenge(
             parent: l.channel_id.clone(),
             name: format!("Ladder · {} vs {}", ctx.user.name, defender_name),
         });
-        // The board of the start, as any challenge shows it.
-        let board = game_start(&game, &n, "drawn by lot").board;
-        out.board = board;
         // The answer, where the command was sent: the thread's own message pings both.
         let note = Builder::new()
             .text(format!("{}: ", title(&l)))

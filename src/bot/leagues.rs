@@ -12,7 +12,7 @@ use super::session::{
 };
 use super::text::Builder;
 use super::time::{date_text, plural, TimeControl, DAY};
-use super::tournaments::{division_standings, may_create, start_division};
+use super::tournaments::{division_standings, may_create, organiser_only, start_division};
 use crate::game::{GameOptions, Scoring, Variant};
 use crate::render::LevelMove;
 use crate::store::{
@@ -63,17 +63,6 @@ fn find(tx: &Tx, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<LeagueRow> {
                 .collect::<Vec<_>>()
                 .join(", ")
         ))),
-    }
-}
-
-fn organiser_only(ctx: &Ctx, l: &LeagueRow, what: &str) -> Outcome<()> {
-    if ctx.moderator || ctx.user.id == l.creator_id {
-        Ok(())
-    } else {
-        Err(Fail::User(format!(
-            "Only the organiser (the creator of {} or a moderator) can {what}.",
-            title(l)
-        )))
     }
 }
 
@@ -274,7 +263,7 @@ pub(crate) fn settings(
                 plural(i64::from(l.gap_days), "day")
             )))]);
         };
-        organiser_only(ctx, &l, "change its settings")?;
+        organiser_only(ctx, &l.creator_id, &title(&l), "change its settings")?;
         tx.set_league_gap(l.id, gap, now)?;
         let reply = Builder::new()
             .text(format!(
@@ -291,7 +280,7 @@ pub(crate) fn settings(
 pub(crate) fn start(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, now| {
         let l = find(tx, ctx, id)?;
-        organiser_only(ctx, &l, "start it")?;
+        organiser_only(ctx, &l.creator_id, &title(&l), "start it")?;
         if l.status != LeagueStatus::Open {
             return Err(Fail::User(format!(
                 "{} is running: each next season starts by itself {} after the last game of \
@@ -316,7 +305,7 @@ pub(crate) fn start(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec<O
 pub(crate) fn close(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, now| {
         let l = find(tx, ctx, id)?;
-        organiser_only(ctx, &l, "close it")?;
+        organiser_only(ctx, &l.creator_id, &title(&l), "close it")?;
         if l.status == LeagueStatus::Running && l.next_season_at.is_none() {
             return Err(Fail::User(format!(
                 "Season {} of {} is being played: it is played out first; close the league \

@@ -130,10 +130,6 @@ pub(crate) fn may_create(tx: &Tx, ctx: &Ctx, what: &str) -> Outcome<()> {
     Ok(())
 }
 
-fn is_organiser(ctx: &Ctx, t: &TournamentRow) -> bool {
-    ctx.moderator || ctx.user.id == t.creator_id
-}
-
 /// An organiser's action taken by a moderator's right (not the tournament's creator) goes in
 /// the audit log like every moderator action; the entry for the log channel, if any.
 /// An organiser's action (`what`: the audit log's action and detail) announced by `b` in the
@@ -169,13 +165,14 @@ fn audit_if_moderator(
     crate::bot::moderation::record_action(tx, ctx, action, &subject, detail, now)
 }
 
-fn organiser_only(ctx: &Ctx, t: &TournamentRow, what: &str) -> Outcome<()> {
-    if is_organiser(ctx, t) {
+/// Refuses `what` to anyone but the organiser of `titled` (its creator, `creator`, or a
+/// moderator): a tournament, a ladder or a league.
+pub(crate) fn organiser_only(ctx: &Ctx, creator: &UserId, titled: &str, what: &str) -> Outcome<()> {
+    if ctx.moderator || ctx.user.id == creator {
         Ok(())
     } else {
         Err(Fail::User(format!(
-            "Only the organiser (the creator of {} or a moderator) can {what}.",
-            title(t)
+            "Only the organiser (the creator of {titled} or a moderator) can {what}."
         )))
     }
 }
@@ -478,7 +475,7 @@ pub(crate) fn tournament_cancel(
             id,
             &[TournamentStatus::Open, TournamentStatus::Running],
         )?;
-        organiser_only(ctx, &t, "call it off")?;
+        organiser_only(ctx, &t.creator_id, &title(&t), "call it off")?;
         if matches!(
             t.status,
             TournamentStatus::Finished | TournamentStatus::Cancelled
@@ -529,7 +526,7 @@ pub(crate) fn tournament_start(
 ) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, now| {
         let t = find(tx, ctx, id, &[TournamentStatus::Open])?;
-        organiser_only(ctx, &t, "start it")?;
+        organiser_only(ctx, &t.creator_id, &title(&t), "start it")?;
         if t.status != TournamentStatus::Open {
             return Err(Fail::User(format!("{} has already started.", title(&t))));
         }
@@ -660,7 +657,7 @@ pub(crate) fn tournament_withdraw(
     bot.write(ctx, |tx, now| {
         let t = find(tx, ctx, id, &[TournamentStatus::Running])?;
         if who.id != ctx.user.id {
-            organiser_only(ctx, &t, "withdraw another player")?;
+            organiser_only(ctx, &t.creator_id, &title(&t), "withdraw another player")?;
         }
         if t.status != TournamentStatus::Running {
             return Err(Fail::User(format!(
