@@ -17,7 +17,7 @@
 //! core at every tenth of the way ([`Bot::analysis_progress`], which owes an edit of the
 //! progress message), and the result at the end ([`Bot::finish_analysis`]).
 
-use crate::ai::{analyse, think, Limit};
+use crate::ai::{analyse, think_threads, Limit};
 use crate::bot::{AiTurn, AnalysisJob, Bot, Reply};
 use crate::game::Move;
 use crate::store::AnalysisId;
@@ -38,6 +38,8 @@ pub struct AiSettings {
     pub ms: u64,
     /// The most searches run at once.
     pub searches: usize,
+    /// The threads each level-5 search uses (levels 1 to 4, bounded by their budgets, use one).
+    pub threads: usize,
 }
 
 impl AiSettings {
@@ -47,6 +49,11 @@ impl AiSettings {
             .map_or(1, |n| n.get().saturating_sub(1))
             .max(1)
     }
+
+    /// The default threads of a level-5 search: one per core but one, at least one.
+    pub fn default_threads() -> usize {
+        AiSettings::default_searches()
+    }
 }
 
 impl Default for AiSettings {
@@ -54,20 +61,27 @@ impl Default for AiSettings {
         AiSettings {
             ms: DEFAULT_AI_MS,
             searches: AiSettings::default_searches(),
+            threads: AiSettings::default_threads(),
         }
     }
 }
 
 /// The AI's move for `turn`, found within `ms` milliseconds (levels 1 to 4: their playout
-/// budget, unless the time runs out first; level 5: until the time runs out).
+/// budget, unless the time runs out first; level 5: until the time runs out), on one thread.
 pub fn find_move(turn: &AiTurn, ms: u64) -> Move {
+    find_move_threads(turn, ms, 1)
+}
+
+/// [`find_move`] with level 5 searching on `threads` threads.
+pub fn find_move_threads(turn: &AiTurn, ms: u64, threads: usize) -> Move {
     let deadline = Instant::now() + Duration::from_millis(ms.max(1));
     let mut stop = move || Instant::now() >= deadline;
-    think(
+    think_threads(
         &turn.position,
         turn.level,
         Limit::Level,
         turn.seed,
+        threads,
         &mut stop,
     )
     .map(|found| found.chosen)
@@ -340,7 +354,8 @@ impl AiRunner {
         let (game, ply) = (turn.game, turn.ply);
         let replies = match self.permits.clone().acquire_owned().await {
             Ok(permit) => {
-                let (bot, ms) = (self.bot.clone(), self.settings.ms);
+                let (bot, ms, threads) =
+                    (self.bot.clone(), self.settings.ms, self.settings.threads);
                 tokio::task::spawn_blocking(move || {
                     // Another process sharing the database may be searching it.
                     if !bot.claim_ai_turn(turn.game, turn.ply, ms) {
@@ -348,7 +363,7 @@ impl AiRunner {
                         return None;
                     }
                     tracing::debug!(game = game.0, ply, "searching the AI's move");
-                    let mv = find_move(&turn, ms);
+                    let mv = find_move_threads(&turn, ms, threads);
                     drop(permit);
                     let replies = bot.apply_ai_move(turn.game, turn.ply, mv);
                     bot.release_ai_turn(turn.game);

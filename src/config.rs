@@ -12,6 +12,7 @@
 //! | `TARA_BOT_RATE_LIMIT` | `rate_limit` | `on` (`off` for load tests against a fake Discord) |
 //! | `TARA_BOT_AI_MS` | `ai_ms` | `3000`: the most one AI move may take, in milliseconds |
 //! | `TARA_BOT_AI_SEARCHES` | `ai_searches` | one per core but one (at least 1): AI searches at once |
+//! | `TARA_BOT_AI_THREADS` | `ai_threads` | one per core but one (at least 1): threads of one level-5 search |
 //! | `TARA_BOT_LEASE_MS` | `lease_ms` | `120000`: how long work taken by a process that died waits for another (4000 to 86400000) |
 
 use crate::ai_runner::AiSettings;
@@ -34,6 +35,7 @@ struct File {
     rate_limit: Option<bool>,
     ai_ms: Option<u64>,
     ai_searches: Option<usize>,
+    ai_threads: Option<usize>,
     lease_ms: Option<u64>,
 }
 
@@ -74,6 +76,21 @@ pub enum ConfigError {
     Lease { name: &'static str, value: u64 },
     #[error("{name} must be on or off, not '{value}'")]
     Switch { name: &'static str, value: String },
+}
+
+/// The threads of a level-5 search for the command line (`ai`, `bench ai`):
+/// `TARA_BOT_AI_THREADS`, else one per core but one (at least 1).
+pub fn ai_threads_from_env() -> Result<usize, ConfigError> {
+    match std::env::var("TARA_BOT_AI_THREADS") {
+        Ok(v) if !v.trim().is_empty() => match v.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(ConfigError::Positive {
+                name: "TARA_BOT_AI_THREADS",
+                value: v,
+            }),
+        },
+        _ => Ok(AiSettings::default_threads()),
+    }
 }
 
 impl Config {
@@ -132,10 +149,14 @@ impl Config {
             .map(|n| n as usize)
             .or(file.ai_searches)
             .unwrap_or(defaults.searches);
-        if ai_ms == 0 || ai_searches == 0 {
+        let ai_threads = number("TARA_BOT_AI_THREADS")?
+            .map(|n| n as usize)
+            .or(file.ai_threads)
+            .unwrap_or(defaults.threads);
+        if ai_ms == 0 || ai_searches == 0 || ai_threads == 0 {
             return Err(ConfigError::Parse {
                 path,
-                message: "ai_ms and ai_searches must be at least 1".into(),
+                message: "ai_ms, ai_searches and ai_threads must be at least 1".into(),
             });
         }
         let lease_ms = match number("TARA_BOT_LEASE_MS")? {
@@ -162,6 +183,7 @@ impl Config {
             ai: AiSettings {
                 ms: ai_ms,
                 searches: ai_searches,
+                threads: ai_threads,
             },
             rate_limit: rate_limit.unwrap_or(true),
             database: env("TARA_BOT_DATABASE_URL")

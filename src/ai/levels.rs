@@ -1,6 +1,7 @@
 //! The five strengths of the AI, and the plain players it is measured against.
 
-use super::mcts::{search, Found, Settings};
+use super::mcts::{search_threads, Found, Settings};
+use super::tafl;
 use crate::game::playout::Rng;
 use crate::game::{GamePosition, Move, Position};
 
@@ -43,7 +44,7 @@ impl Level {
                 Limit::Playouts(n) => Some(n),
                 Limit::Clock => None,
             },
-            exploration: 0.9,
+            exploration: 0.5,
             margin_weight: 0.2,
             seed,
         }
@@ -77,7 +78,38 @@ pub fn think(
     seed: u64,
     stop: &mut dyn FnMut() -> bool,
 ) -> Option<Found> {
-    search(pos, &level.settings(seed, limit), stop)
+    think_threads(pos, level, limit, seed, 1, stop)
+}
+
+/// [`think`] with up to `threads` threads searching at once. Only a search with no budget of
+/// playouts (level 5 against a clock) uses more than one; a budgeted search is the same on one
+/// thread whatever `threads` says, so it stays deterministic.
+pub fn think_threads(
+    pos: &Position,
+    level: Level,
+    limit: Limit,
+    seed: u64,
+    threads: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Found> {
+    let settings = level.settings(seed, limit);
+    let threads = if settings.playouts.is_some() {
+        1
+    } else {
+        threads.max(1)
+    };
+    match pos {
+        Position::ArdRi(p) => tafl::search(
+            p,
+            &mut tafl::Bounds {
+                nodes: settings.playouts,
+                stop,
+                seed,
+                threads,
+            },
+        ),
+        Position::Tara(_) => search_threads(pos, &settings, threads, stop),
+    }
 }
 
 /// A uniformly random legal move.

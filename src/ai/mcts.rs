@@ -16,6 +16,7 @@
 
 use crate::game::playout::{playout_preferring, Rng};
 use crate::game::{GamePosition, Move, MoveList, Outcome, Position, Side};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// How a search is bounded and tuned.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -229,13 +230,7 @@ pub fn search(
         }
         child = n.next_sibling;
     }
-    moves.sort_by(|a, b| {
-        b.visits.cmp(&a.visits).then(
-            b.eval
-                .partial_cmp(&a.eval)
-                .unwrap_or(std::cmp::Ordering::Equal),
-        )
-    });
+    sort_moves(&mut moves);
     let (chosen, eval) = match winning_move(pos, &list) {
         Some(m) => (m, 1.0),
         None => (moves[0].mv, moves[0].eval),
@@ -246,6 +241,77 @@ pub fn search(
         playouts,
         moves,
     })
+}
+
+/// [`search`] on `threads` threads at once when the search has no budget of playouts (root
+/// parallelism: each thread grows its own tree from its own seed until `stop` fires on this
+/// thread, and the roots' statistics are added up); otherwise [`search`] itself.
+pub fn search_threads(
+    pos: &Position,
+    settings: &Settings,
+    threads: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Found> {
+    if threads <= 1 || settings.playouts.is_some() {
+        return search(pos, settings, stop);
+    }
+    let done = AtomicBool::new(false);
+    let (main, helpers) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .map(|i| {
+                let done = &done;
+                let settings = Settings {
+                    seed: settings.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                    ..*settings
+                };
+                scope.spawn(move || search(pos, &settings, &mut || done.load(Relaxed)))
+            })
+            .collect();
+        let main = search(pos, settings, &mut || {
+            let s = stop();
+            if s {
+                done.store(true, Relaxed);
+            }
+            s
+        });
+        done.store(true, Relaxed);
+        let helpers: Vec<Option<Found>> = handles
+            .into_iter()
+            .map(|h| h.join().expect("a helper search does not panic"))
+            .collect();
+        (main, helpers)
+    });
+    let mut found = main?;
+    for other in helpers.into_iter().flatten() {
+        found.playouts += other.playouts;
+        for o in other.moves {
+            if let Some(s) = found.moves.iter_mut().find(|s| s.mv == o.mv) {
+                let visits = s.visits + o.visits;
+                if visits > 0 {
+                    s.eval = (s.eval * s.visits as f64 + o.eval * o.visits as f64) / visits as f64;
+                }
+                s.visits = visits;
+            }
+        }
+    }
+    sort_moves(&mut found.moves);
+    if winning_move(pos, &pos.legal_moves()).is_none() {
+        // The most visited move over all the trees (a move that wins at once stays chosen).
+        found.chosen = found.moves[0].mv;
+        found.eval = found.moves[0].eval;
+    }
+    Some(found)
+}
+
+/// Root moves most visited first (ties by the better score, then generation order).
+fn sort_moves(moves: &mut [MoveStat]) {
+    moves.sort_by(|a, b| {
+        b.visits.cmp(&a.visits).then(
+            b.eval
+                .partial_cmp(&a.eval)
+                .unwrap_or(std::cmp::Ordering::Equal),
+        )
+    });
 }
 
 /// Plays the game out from `p`: at random, except that in Ard Rí a move that wins at once is

@@ -5,7 +5,8 @@
 mod analyse;
 mod levels;
 mod mcts;
+mod tafl;
 
 pub use analyse::{analyse, analyse_with, round3, Analysis, MoveReview, ReviewRecord};
-pub use levels::{greedy_move, random_move, think, Level, Limit};
-pub use mcts::{result_for, search, winning_move, Found, MoveStat, Settings};
+pub use levels::{greedy_move, random_move, think, think_threads, Level, Limit};
+pub use mcts::{result_for, search, search_threads, winning_move, Found, MoveStat, Settings};

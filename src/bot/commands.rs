@@ -231,7 +231,7 @@ commands! {
     /// A game against the bot's AI in this channel (never rated).
     PlayAi = "play-ai", "Play a game against the bot's AI (never rated)", private: false, super::ai_games::play_ai {
         variant: Variant = "variant", "Which game";
-        level: Option<u32> = "level", "1 (weakest) to 5 (strongest; default 3)" .min(1) .max(5);
+        level: Option<u32> = "level", "1 learning the rules, 2 beginner, 3 casual (default), 4 club player, 5 strongest" .min(1) .max(5);
         first: Option<FirstChoice> = "first", "Who moves first: me, opponent (the AI) or random (default)";
         scoring: Option<Scoring> = "scoring", "Kingdoms (default) or knots (hkot-1 and sacred-hill-1)";
     } @edge {

@@ -2,7 +2,7 @@
 //! docs/cli.md): `{"move":"D4","eval":0.62,"playouts":5000,"ms":41}`.
 
 use super::engine::{replay_from, MoveFailure};
-use crate::ai::{think, Level, Limit};
+use crate::ai::{think_threads, Level, Limit};
 use crate::game::Position;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -76,6 +76,7 @@ pub fn run(
     level: Level,
     bound: Bound,
     seed: u64,
+    threads: usize,
 ) -> Result<String, AiError> {
     let began = Instant::now();
     let pos = replay_from(start, moves, |_| {}).map_err(AiError::Move)?;
@@ -91,7 +92,7 @@ pub fn run(
     let (limit, ms) = bound.limit(level);
     // Leave a little of the time for choosing and printing.
     let deadline = ms.map(|ms| began + Duration::from_micros(ms * 970));
-    let found = think(&pos, level, limit, seed, &mut stop_at(deadline))
+    let found = think_threads(&pos, level, limit, seed, threads, &mut stop_at(deadline))
         .expect("a game in progress has a legal move");
     let json = AiJson {
         mv: found.chosen.to_string(),

@@ -79,6 +79,13 @@ pub(crate) enum Command {
         /// `bench ai`: only this variant.
         #[arg(long, value_parser = parse_variant)]
         variant: Option<Variant>,
+        /// `bench ai`: only these pairings, comma-separated, each `<player>-<opponent>` of
+        /// l1..l5, greedy and random (e.g. `l2-l1,l5-greedy`).
+        #[arg(long, value_delimiter = ',', value_parser = crate::cli::bench_ai::parse_pairing)]
+        pairings: Vec<crate::cli::bench_ai::Pairing>,
+        /// `bench ai`: games played at once (each on its own thread).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
         /// For `pair`: the field sizes, comma-separated.
         #[arg(long, value_delimiter = ',', default_values_t = [100u32, 500, 2000])]
         players: Vec<u32>,

@@ -42,9 +42,23 @@ pub fn main() -> ExitCode {
             games,
             ms,
             variant,
+            pairings,
+            jobs,
             players,
             db,
-        } => run_bench(what, seconds, games, ms, variant, players, db),
+        } => run_bench(
+            what,
+            seconds,
+            games,
+            ms,
+            AiBench {
+                variant,
+                pairings,
+                jobs,
+            },
+            players,
+            db,
+        ),
     }
 }
 
@@ -78,13 +92,20 @@ fn run_pair(args: PairArgs) -> ExitCode {
     }
 }
 
+/// What `bench ai` measures besides the games and time: a variant, pairings, games at once.
+struct AiBench {
+    variant: Option<Variant>,
+    pairings: Vec<super::bench_ai::Pairing>,
+    jobs: usize,
+}
+
 /// `bench`: the measurements of `what`, one line each.
 fn run_bench(
     what: BenchTarget,
     seconds: f64,
     games: u32,
     ms: u64,
-    variant: Option<Variant>,
+    ai: AiBench,
     players: Vec<u32>,
     db: Option<String>,
 ) -> ExitCode {
@@ -115,7 +136,24 @@ fn run_bench(
             }
         }
         BenchTarget::Ai => {
-            for line in super::bench_ai::ai(games, ms, variant) {
+            if ai.jobs == 0 {
+                say!("error: --jobs must be at least 1 (the games `bench ai` plays at once)");
+                return ExitCode::from(2);
+            }
+            let pairings = if ai.pairings.is_empty() {
+                super::bench_ai::pairings()
+            } else {
+                ai.pairings
+            };
+            let threads = match crate::config::ai_threads_from_env() {
+                Ok(n) => n,
+                Err(e) => {
+                    say!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let clock = super::bench_ai::Clock { ms, threads };
+            for line in super::bench_ai::ai(games, clock, ai.variant, &pairings, ai.jobs) {
                 out!("{line}");
             }
         }

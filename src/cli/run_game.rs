@@ -117,7 +117,14 @@ pub(crate) fn run_ai(args: AiArgs) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    match ai::run(s.start, &s.moves, s.level, s.bound, s.seed) {
+    let threads = match crate::config::ai_threads_from_env() {
+        Ok(n) => n,
+        Err(e) => {
+            say!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match ai::run(s.start, &s.moves, s.level, s.bound, s.seed, threads) {
         Ok(line) => {
             out!("{line}");
             ExitCode::SUCCESS

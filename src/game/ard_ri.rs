@@ -542,9 +542,15 @@ impl ArdRiPosition {
             return false;
         }
         // Same pieces on the same squares, unless the move captures (then it is a new position).
+        self.captures_by(piece, from, to) == 0
+    }
+
+    /// The pieces that `piece` stepping from `from` to `to` would capture custodially.
+    #[inline]
+    fn captures_by(&self, piece: Piece, from: u32, to: u32) -> Bits {
         let step = 1 << from | 1 << to;
         let to_bit = 1 << to;
-        let captured = match piece {
+        match piece {
             Piece::Attacker => {
                 let attackers = self.attackers ^ step;
                 custodial(
@@ -559,8 +565,21 @@ impl ArdRiPosition {
                 (self.defenders ^ step) | RESTRICTED | 1 << self.king,
             ),
             Piece::King => custodial(to_bit, self.attackers, self.defenders | RESTRICTED | to_bit),
+        }
+    }
+
+    /// The pieces a step of the side to move would capture custodially, without playing it
+    /// (0 for a move that is not a step of the side to move). For the AI's move ordering.
+    pub fn step_captures(&self, m: Move) -> Bits {
+        let Move::Step { from, to } = m else {
+            return 0;
         };
-        captured == 0
+        match self.piece_at(from) {
+            Some(piece) if piece.team() == self.to_move => {
+                self.captures_by(piece, u32::from(from.index()), u32::from(to.index()))
+            }
+            _ => 0,
+        }
     }
 
     /// Whether the side to move has a legal move, ignoring a recorded outcome.
