@@ -36,6 +36,19 @@ impl Level {
         }
     }
 
+    /// The positions an Ard Rí move searches at most at this level when no other bound is
+    /// given (alpha-beta's work grows by a ply for about eight times the positions): fixed
+    /// budgets at levels 1 to 4, none at level 5.
+    pub fn positions(self) -> Option<u64> {
+        match self.0 {
+            1 => Some(40),
+            2 => Some(300),
+            3 => Some(2_500),
+            4 => Some(20_000),
+            _ => None,
+        }
+    }
+
     /// The search settings of this level with `seed`, bounded as `limit` says.
     pub fn settings(self, seed: u64, limit: Limit) -> Settings {
         Settings {
@@ -92,7 +105,10 @@ pub fn think_threads(
     threads: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> Option<Found> {
-    let settings = level.settings(seed, limit);
+    let mut settings = level.settings(seed, limit);
+    if let (Position::ArdRi(_), Limit::Level) = (pos, limit) {
+        settings.playouts = level.positions();
+    }
     let threads = if settings.playouts.is_some() {
         1
     } else {

@@ -1,4 +1,4 @@
-//! `tara-bot bench ai`: the AI's strength, measured in matches on one thread. Per variant:
+//! `tara-bot bench ai`: the AI's strength, measured in matches (`--jobs` games at once). Per variant:
 //! level 1 against random, each level against the one below, level 5 against the greedy
 //! one-ply player and against random. Sides alternate game by game; each pairing reports wins,
 //! draws and losses of the stronger side, its score with a 95% interval, the Elo difference,
