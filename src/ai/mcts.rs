@@ -1,4 +1,5 @@
-//! Monte Carlo tree search (UCT) over any of the five games.
+//! Monte Carlo tree search (UCT) over any of the five games; the levels use it for the Tara games
+//! (Ard Rí has its alpha-beta search, `tafl.rs`).
 //!
 //! One iteration walks down the tree by UCB1, adds one new child (the next untried move, in an
 //! order shuffled per node by the seeded generator), plays the rest of the game at random, and

@@ -1,6 +1,7 @@
-//! The AI: a Monte Carlo tree search for all five games at five levels, and the plain
-//! players (random, greedy) it is measured against. Pure and synchronous like the engine:
-//! no I/O and no clock (a time limit comes in as a `stop` check from the caller).
+//! The AI: a Monte Carlo tree search for the Tara games and an alpha-beta search for Ard Rí, at
+//! five levels, and the plain players (random, greedy) they are measured against. Pure like the
+//! engine: no I/O and no clock (a time limit comes in as a `stop` check from the caller); a
+//! level-5 search may run on several threads of its own, joined before it returns.
 
 mod analyse;
 mod levels;
