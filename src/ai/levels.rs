@@ -109,11 +109,7 @@ pub fn think_threads(
     if let (Position::ArdRi(_), Limit::Level) = (pos, limit) {
         settings.playouts = level.positions();
     }
-    let threads = if settings.playouts.is_some() {
-        1
-    } else {
-        threads.max(1)
-    };
+    // Both searches run a budgeted search on one thread, whatever `threads` says.
     match pos {
         Position::ArdRi(p) => tafl::search(
             p,

@@ -14,8 +14,8 @@
 //! that games with different seeds differ.
 
 use super::mcts::{winning_move, Found, MoveStat};
-use crate::game::ard_ri::RESTRICTED;
-use crate::game::board::{dilate, Bits, ALL, CORNERS, SQUARE_NEIGHBOURS};
+use crate::game::ard_ri::{EDGE, THRONE};
+use crate::game::board::{dilate, ALL, CORNERS, SQUARE_NEIGHBOURS};
 use crate::game::{ArdRiPosition, Move, MoveList, Outcome, Position, Side, Team};
 use std::cmp::Reverse;
 use std::sync::atomic::Ordering::Relaxed;
@@ -31,14 +31,6 @@ const PROVEN: i32 = WIN - 1_000;
 const MAX_DEPTH: i32 = 64;
 /// Plies of captures the quiescence search follows past the nominal depth.
 const QUIESCENCE_PLIES: i32 = 4;
-/// The throne.
-const THRONE: Bits = RESTRICTED & !CORNERS;
-/// Squares with fewer than four neighbours (the king cannot be captured there).
-const EDGE: Bits = ALL
-    & !(crate::game::board::north(ALL)
-        & crate::game::board::south(ALL)
-        & crate::game::board::east(ALL)
-        & crate::game::board::west(ALL));
 /// Log2 of the transposition table's most slots (16 bytes each: 16 MiB).
 const TABLE_BITS: u32 = 20;
 

@@ -51,11 +51,11 @@ impl Piece {
 
 /// The throne `d4`.
 const THRONE_INDEX: u8 = 3 * 7 + 3;
-const THRONE: Bits = 1 << THRONE_INDEX;
+pub const THRONE: Bits = 1 << THRONE_INDEX;
 /// The squares only the king may stop on: the throne and the four corners.
 pub const RESTRICTED: Bits = CORNERS | THRONE;
 /// Squares with fewer than four neighbours: a king there cannot be captured.
-const EDGE: Bits = ALL & !(north(ALL) & south(ALL) & east(ALL) & west(ALL));
+pub const EDGE: Bits = ALL & !(north(ALL) & south(ALL) & east(ALL) & west(ALL));
 
 /// Plies without a capture after which the game is drawn.
 pub const MOVE_LIMIT: u32 = 100;
