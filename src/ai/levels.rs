@@ -60,6 +60,7 @@ impl Level {
             exploration: 0.5,
             margin_weight: 0.2,
             seed,
+            playout_greed: 0.5,
         }
     }
 }
