@@ -500,3 +500,71 @@ fn backpropagate(nodes: &mut [Node], mut at: u32, result: impl Fn(Side) -> (f64,
         at = n.parent;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::Hill;
+
+    fn hill(col: u8, row: u8) -> Hill {
+        Hill::new(col, row).expect("a hill of the board")
+    }
+
+    #[test]
+    fn move_averages_start_at_one_and_average_each_sides_results() {
+        let mut mast = Mast::new();
+        assert_eq!(mast.value(0, 5), 1.0);
+        let line = [(0, 5), (1, 7), (0, 5)];
+        mast.add(&line, |side| if side == 0 { 1.0 } else { 0.0 });
+        mast.add(&line[..2], |side| if side == 0 { 0.0 } else { 0.5 });
+        // Side 0's key 5: results 1, 1 and 0; side 1's key 7: 0 and 0.5.
+        assert!((mast.value(0, 5) - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(mast.value(1, 7), 0.25);
+        // The same key for the other side is its own entry.
+        assert_eq!(mast.value(1, 5), 1.0);
+    }
+
+    #[test]
+    fn keys_tell_destinations_sacrifices_and_a_pass_apart() {
+        let (a, b) = (hill(3, 3), hill(4, 5));
+        let build = mast_key(Move::Build { hill: b });
+        let king = mast_key(Move::King {
+            from: a,
+            to: b,
+            sacrifice: false,
+        });
+        let sacrifice = mast_key(Move::King {
+            from: a,
+            to: b,
+            sacrifice: true,
+        });
+        assert_eq!(build, king, "the key is where the move lands");
+        assert_ne!(king, sacrifice);
+        assert_eq!(mast_key(Move::Pass), MAST_KEYS - 1);
+        assert!(sacrifice < MAST_KEYS - 1);
+    }
+
+    #[test]
+    fn the_best_rated_move_without_a_child_is_expanded_next() {
+        let moves = [hill(0, 1), hill(3, 3), hill(6, 1)].map(|hill| Move::Build { hill });
+        let mut legal = MoveList::new();
+        for m in moves {
+            legal.push(m);
+        }
+        let mut nodes = vec![Node::new(Move::Pass, Side::Blue, NONE)];
+        // The best-rated move already has a child.
+        nodes.push(Node::new(moves[1], Side::Red, 0));
+        nodes[0].first_child = 1;
+        let rating = |m: Move| match m {
+            m if m == moves[0] => 0.2,
+            m if m == moves[1] => 0.9,
+            _ => 0.7,
+        };
+        assert_eq!(next_untried(&nodes, 0, &legal, rating), moves[2]);
+        // Between equal ratings, the node's shuffled order decides.
+        nodes[0].offset = 2;
+        assert_eq!(next_untried(&nodes, 0, &legal, |_| 0.5), moves[2]);
+        nodes[0].offset = 0;
+        assert_eq!(next_untried(&nodes, 0, &legal, |_| 0.5), moves[0]);
+    }
+}
