@@ -23,6 +23,7 @@
 //! inputs give the same move on any machine. Only the optional `stop` check (a clock, for a
 //! time limit) can end a search early.
 
+use crate::game::board::SQUARES;
 use crate::game::playout::{Rng, MAX_PLIES};
 use crate::game::{GamePosition, Move, MoveList, Outcome, Position, Side};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -426,7 +427,8 @@ fn side_index(side: Side) -> usize {
     }
 }
 
-/// A move's key in [`Mast`]: the cell it goes to (plus 49 for a sacrifice), 127 for a pass.
+/// A move's key in [`Mast`]: the cell it goes to (plus the 49 cells for a sacrifice), 127 for a
+/// pass.
 /// Where a move lands is what decides its worth in these games: the ringfort built or taken,
 /// the king's new neighbours, the square a piece steps to.
 #[inline]
@@ -434,7 +436,7 @@ fn mast_key(m: Move) -> usize {
     match m {
         Move::Build { hill } => usize::from(hill.index()),
         Move::King { to, sacrifice, .. } => {
-            usize::from(to.index()) + if sacrifice { 49 } else { 0 }
+            usize::from(to.index()) + if sacrifice { SQUARES } else { 0 }
         }
         Move::Step { to, .. } => usize::from(to.index()),
         Move::Pass => MAST_KEYS - 1,
