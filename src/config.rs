@@ -9,6 +9,7 @@
 //! | `DISCORD_TOKEN` / `DISCORD_TOKEN_FILE` | `discord_token_file` | none |
 //! | `DISCORD_GUILD_ID` | `discord_guild_id` | none (global commands) |
 //! | `DISCORD_PROXY_URL` | `discord_proxy_url` | none |
+//! | `TARA_BOT_DISCORD_RPS` | `discord_requests_per_second` | `40`: the most REST requests a second this process sends to Discord, interaction answers aside (Discord allows 50 in all) |
 //! | `TARA_BOT_RATE_LIMIT` | `rate_limit` | `on` (`off` for load tests against a fake Discord) |
 //! | `TARA_BOT_AI_MS` | `ai_ms` | `3000`: the most one AI move may take, in milliseconds |
 //! | `TARA_BOT_AI_SEARCHES` | `ai_searches` | one per core but one (at least 1): AI searches at once |
@@ -23,6 +24,10 @@ use std::path::{Path, PathBuf};
 /// lease (at least 2 s, so that no other delivery races it), and a day is the most.
 const LEASE_RANGE: std::ops::RangeInclusive<u64> = 4_000..=86_400_000;
 
+/// The REST requests a second a process sends to Discord unless configured: room under
+/// Discord's 50 for the gateway's own calls and a second look.
+pub const DEFAULT_DISCORD_RPS: u32 = 40;
+
 /// The settings read from the TOML file (every key optional).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -32,6 +37,7 @@ struct File {
     discord_token_file: Option<PathBuf>,
     discord_guild_id: Option<u64>,
     discord_proxy_url: Option<String>,
+    discord_requests_per_second: Option<u32>,
     rate_limit: Option<bool>,
     ai_ms: Option<u64>,
     ai_searches: Option<usize>,
@@ -47,6 +53,9 @@ pub struct Config {
     pub discord_token_file: Option<PathBuf>,
     pub discord_guild_id: Option<u64>,
     pub discord_proxy_url: Option<String>,
+    /// The most REST requests a second this process sends to Discord, interaction answers
+    /// aside (which Discord does not count against its global limit of 50 a second).
+    pub discord_requests_per_second: u32,
     /// Whether `tara-bot run` limits how fast each user may send commands (each server sets
     /// the rate with `/settings rate-limit`).
     pub rate_limit: bool,
@@ -74,6 +83,10 @@ pub enum ConfigError {
     Positive { name: &'static str, value: String },
     #[error("{name} must be from 4000 to 86400000 (milliseconds: 4 s to a day), not {value}")]
     Lease { name: &'static str, value: u64 },
+    #[error(
+        "{name} must be from 1 to 50 (Discord allows a bot 50 requests a second), not {value}"
+    )]
+    Budget { name: &'static str, value: u64 },
     #[error("{name} must be on or off, not '{value}'")]
     Switch { name: &'static str, value: String },
 }
@@ -159,6 +172,18 @@ impl Config {
                 message: "ai_ms, ai_searches and ai_threads must be at least 1".into(),
             });
         }
+        let (name, rps) = match number("TARA_BOT_DISCORD_RPS")? {
+            Some(n) => ("TARA_BOT_DISCORD_RPS", n),
+            None => (
+                "discord_requests_per_second",
+                file.discord_requests_per_second
+                    .map_or(u64::from(DEFAULT_DISCORD_RPS), u64::from),
+            ),
+        };
+        if !(1..=50).contains(&rps) {
+            return Err(ConfigError::Budget { name, value: rps });
+        }
+        let discord_requests_per_second = rps as u32;
         let lease_ms = match number("TARA_BOT_LEASE_MS")? {
             Some(ms) if !LEASE_RANGE.contains(&ms) => {
                 return Err(ConfigError::Lease {
@@ -180,6 +205,7 @@ impl Config {
         };
         Ok(Config {
             lease_ms,
+            discord_requests_per_second,
             ai: AiSettings {
                 ms: ai_ms,
                 searches: ai_searches,
@@ -248,6 +274,26 @@ mod tests {
         assert!(c.rate_limit, "the command rate limit is on by default");
         assert_eq!(c.ai.ms, 3_000);
         assert!(c.ai.searches >= 1);
+        assert_eq!(c.discord_requests_per_second, 40);
+        let rps = [
+            ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
+            ("TARA_BOT_DISCORD_RPS", "25"),
+        ];
+        assert_eq!(
+            Config::from_sources(env(&rps))
+                .unwrap()
+                .discord_requests_per_second,
+            25
+        );
+        let over = [
+            ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
+            ("TARA_BOT_DISCORD_RPS", "51"),
+        ];
+        assert_eq!(
+            Config::from_sources(env(&over)).unwrap_err().to_string(),
+            "TARA_BOT_DISCORD_RPS must be from 1 to 50 (Discord allows a bot 50 requests a \
+             second), not 51"
+        );
         let ai = [
             ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
             ("TARA_BOT_AI_MS", "500"),
@@ -286,7 +332,8 @@ mod tests {
         let f = dir.join("c.toml");
         std::fs::write(
             &f,
-            "database = \"from-file.db\"\ndiscord_guild_id = 42\nai_ms = 1500\n",
+            "database = \"from-file.db\"\ndiscord_guild_id = 42\nai_ms = 1500\n\
+             discord_requests_per_second = 20\n",
         )
         .unwrap();
         let p = f.to_str().unwrap();
@@ -294,6 +341,7 @@ mod tests {
         assert_eq!(c.database, PathBuf::from("from-file.db"));
         assert_eq!(c.discord_guild_id, Some(42));
         assert_eq!(c.ai.ms, 1500);
+        assert_eq!(c.discord_requests_per_second, 20);
         let c = Config::from_sources(env(&[
             ("TARA_BOT_CONFIG", p),
             ("TARA_BOT_DB", "env.db"),

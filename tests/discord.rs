@@ -2404,6 +2404,33 @@ async fn a_round_robin_through_discord_opens_one_thread_per_game_even_across_a_r
         .expect("the end");
     assert_eq!(allowed_users(&end).len(), 3, "each participant pinged once");
     assert_eq!(fake.threads().len(), 3);
+    // Each game's thread is archived once its last message is posted (Discord holds 1,000
+    // active threads a server): still there, no longer active.
+    let ids: Vec<u64> = fake
+        .threads()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().parse().unwrap())
+        .collect();
+    let all_archived = fake
+        .wait_for(T, |f| ids.iter().all(|id| f.is_archived(*id)).then_some(()))
+        .await;
+    assert!(all_archived.is_some(), "{:?}", fake.threads());
+    assert_eq!(fake.active_threads(FakeDiscord::GUILD_ID), 0);
+    assert_eq!(fake.peak_active_threads(FakeDiscord::GUILD_ID), 3);
+    // A later message in one (an analysis, a word after the game) unarchives it, and it
+    // archives itself after a day of quiet.
+    let (status, _, _) = raw(
+        &fake,
+        reqwest::Method::POST,
+        &format!("/channels/{}/messages", ids[0]),
+        Some(json!({"content": "good game"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(!fake.is_archived(ids[0]));
+    fake.advance_clock(Duration::from_secs(86_400));
+    assert!(fake.is_archived(ids[0]));
+    assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
     drop(bot);
 }
 
@@ -3915,4 +3942,199 @@ async fn a_league_season_through_discord_opens_a_thread_per_game_and_ends_with_i
     assert!(history.ephemeral());
     assert!(history.content().unwrap().contains("Season 1:"));
     drop(bot);
+}
+
+/// Sends one request straight to the fake (as a bot would): status, headers and JSON body.
+async fn raw(
+    fake: &FakeDiscord,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, reqwest::header::HeaderMap, Value) {
+    let client = reqwest::Client::new();
+    let mut req = client
+        .request(method, format!("{}/api/v10{path}", fake.proxy_url()))
+        .header("authorization", "Bot fake-token");
+    if let Some(b) = body {
+        req = req
+            .header("content-type", "application/json")
+            .body(b.to_string());
+    }
+    let answer = req.send().await.unwrap();
+    let status = answer.status().as_u16();
+    let headers = answer.headers().clone();
+    let text = answer.text().await.unwrap();
+    (
+        status,
+        headers,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+    )
+}
+
+fn header<'a>(h: &'a reqwest::header::HeaderMap, name: &str) -> Option<&'a str> {
+    h.get(name).and_then(|v| v.to_str().ok())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fake_enforces_discords_limits() {
+    use fake_discord::Limits;
+    use reqwest::Method;
+    let fake = FakeDiscord::start().await;
+    let guild = FakeDiscord::GUILD_ID;
+    // Per-route buckets, with Discord's headers: five posts in a channel, then a 429 for the
+    // rest of the bucket's window; another channel has a bucket of its own.
+    let post = format!("/channels/{CH}/messages");
+    for left in (0..5).rev() {
+        let (status, h, _) = raw(&fake, Method::POST, &post, Some(json!({"content": "x"}))).await;
+        assert_eq!(status, 200);
+        assert_eq!(header(&h, "x-ratelimit-limit"), Some("5"));
+        assert_eq!(
+            header(&h, "x-ratelimit-remaining"),
+            Some(left.to_string().as_str())
+        );
+        let reset: f64 = header(&h, "x-ratelimit-reset-after")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(reset > 0.0 && reset <= 5.0, "{reset}");
+        assert!(header(&h, "x-ratelimit-bucket").is_some());
+        assert!(header(&h, "x-ratelimit-reset").is_some());
+    }
+    let (status, h, body) = raw(&fake, Method::POST, &post, Some(json!({"content": "x"}))).await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["global"], json!(false));
+    assert!(body["retry_after"].as_f64().unwrap() > 0.0);
+    assert_eq!(header(&h, "x-ratelimit-scope"), Some("user"));
+    assert_eq!(header(&h, "x-ratelimit-remaining"), Some("0"));
+    let other = format!("/channels/{}/messages", FakeDiscord::OTHER_CHANNEL_ID);
+    assert_eq!(
+        raw(&fake, Method::POST, &other, Some(json!({"content": "y"})))
+            .await
+            .0,
+        200
+    );
+    assert_eq!(fake.invalid_requests(), 1);
+
+    // The global limit: 50 requests in a second, then a global 429.
+    let fake = FakeDiscord::start().await;
+    let mut limits = Limits::none();
+    limits.global_per_second = 50;
+    fake.set_limits(limits);
+    let mut refused = None;
+    for i in 0..60 {
+        let (status, h, body) = raw(&fake, Method::GET, "/users/@me", None).await;
+        if status == 429 {
+            refused = Some((i, h, body));
+            break;
+        }
+    }
+    let (i, h, body) = refused.expect("a global 429 within 60 requests");
+    assert!(i >= 50, "refused after {i}");
+    assert_eq!(body["global"], json!(true));
+    assert_eq!(header(&h, "x-ratelimit-global"), Some("true"));
+    assert_eq!(header(&h, "x-ratelimit-scope"), Some("global"));
+    assert!(body["retry_after"].as_f64().unwrap() <= 1.0);
+    assert_eq!(fake.invalid_requests(), 1);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(raw(&fake, Method::GET, "/users/@me", None).await.0, 200);
+
+    // Active threads: three at most here; archiving frees a place, a post in an archived
+    // thread unarchives it (when there is room), and so does the fake's clock moving past a
+    // thread's auto-archive time.
+    let fake = FakeDiscord::start().await;
+    let mut limits = Limits::none();
+    limits.active_threads = 3;
+    limits.thread_creation = vec![(1, Duration::from_millis(1500))];
+    fake.set_limits(limits);
+    let busy = fake.add_threads(FakeDiscord::OTHER_CHANNEL_ID, 2);
+    assert_eq!(fake.active_threads(guild), 2);
+    let make = |name: &str| json!({"name": name, "type": 11, "auto_archive_duration": 60});
+    let threads = format!("/channels/{CH}/threads");
+    let (status, _, mine) = raw(&fake, Method::POST, &threads, Some(make("game 1"))).await;
+    assert_eq!(status, 200);
+    let mine: u64 = mine["id"].as_str().unwrap().parse().unwrap();
+    let (status, _, body) = raw(&fake, Method::POST, &threads, Some(make("game 2"))).await;
+    assert_eq!(
+        (status, body["code"].as_u64()),
+        (400, Some(160006)),
+        "{body}"
+    );
+    // The active list is what GUILD_CREATE and GET /guilds/{id}/threads/active show.
+    let (_, _, active) = raw(
+        &fake,
+        Method::GET,
+        &format!("/guilds/{guild}/threads/active"),
+        None,
+    )
+    .await;
+    assert_eq!(active["threads"].as_array().unwrap().len(), 3);
+    let (status, _, _) = raw(
+        &fake,
+        Method::PATCH,
+        &format!("/channels/{}", busy[0]),
+        Some(json!({"archived": true})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(fake.is_archived(busy[0]));
+    assert_eq!(fake.active_threads(guild), 2);
+    // Thread creation per guild: one in 1.5 s here, then a shared 429 (not an invalid request).
+    let (status, h, _) = raw(&fake, Method::POST, &threads, Some(make("game 2"))).await;
+    assert_eq!(status, 429);
+    assert_eq!(header(&h, "x-ratelimit-scope"), Some("shared"));
+    assert_eq!(fake.invalid_requests(), 0);
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    let (status, _, _) = raw(&fake, Method::POST, &threads, Some(make("game 2"))).await;
+    assert_eq!(status, 200);
+    // Full again: a post in the archived thread is refused, 160006.
+    let (status, _, body) = raw(
+        &fake,
+        Method::POST,
+        &format!("/channels/{}/messages", busy[0]),
+        Some(json!({"content": "hello"})),
+    )
+    .await;
+    assert_eq!((status, body["code"].as_u64()), (400, Some(160006)));
+    assert!(fake.is_archived(busy[0]));
+    // An hour of quiet archives the bot's threads (their auto-archive is 60 minutes), not the
+    // other one (a week)…
+    fake.advance_clock(Duration::from_secs(3601));
+    assert!(fake.is_archived(mine));
+    assert!(!fake.is_archived(busy[1]));
+    assert_eq!(fake.active_threads(guild), 1);
+    // … an edit in it is refused (50083), and a post unarchives it.
+    let (status, _, body) = raw(
+        &fake,
+        Method::PATCH,
+        &format!("/channels/{mine}/messages/1"),
+        Some(json!({"content": "edited"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_u64()),
+        (400, Some(50083)),
+        "{body}"
+    );
+    let (status, _, _) = raw(
+        &fake,
+        Method::POST,
+        &format!("/channels/{mine}/messages"),
+        Some(json!({"content": "hello again"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(!fake.is_archived(mine));
+    assert_eq!(fake.active_threads(guild), 2);
+    assert_eq!(fake.peak_active_threads(guild), 3);
+    let codes: Vec<u64> = fake.refusals().iter().map(|r| r.code).collect();
+    assert_eq!(
+        codes.iter().filter(|c| **c == 160006).count(),
+        2,
+        "{codes:?}"
+    );
+    assert_eq!(
+        codes.iter().filter(|c| **c == 50083).count(),
+        1,
+        "{codes:?}"
+    );
 }

@@ -12,6 +12,7 @@ use super::board::Board;
 use super::session::{Announcement, EndCause, GameEnded, Loaded, Out, Outcome, Session};
 use super::text::{self, Builder};
 use crate::render::Frame;
+use crate::store::GameStatus;
 
 /// Ends `ended.game` as `ended.outcome` says (a result, or aborted without one) and raises
 /// [`GameEnded`]. `text` is the start of the announcement (what happened), `board` its
@@ -38,7 +39,19 @@ pub(crate) fn end_game(
         s.traced(id, name);
         subscriber(s, &ended, &mut ann)?;
     }
-    Ok(ann.into_outs())
+    let mut outs = ann.into_outs();
+    // The game's channel, once nothing more goes on in it (no next game of a match, no open
+    // challenge): archived by the adapter after the last of these messages, if it is a thread
+    // the adapter opened (Discord holds at most 1,000 active threads a server).
+    let channel = &ended.game.game.channel_id;
+    let idle =
+        s.tx.latest_game(channel)?
+            .is_none_or(|g| g.status != GameStatus::Active)
+            && s.tx.open_challenges(channel)?.is_empty();
+    if let (true, Some(last)) = (idle, outs.last_mut()) {
+        last.reply.archive_channel = Some(channel.clone());
+    }
+    Ok(outs)
 }
 
 /// Ends `l`'s game with the result `o` decided off the board (a resignation, a timeout, an

@@ -95,6 +95,7 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
         token,
         guild: config.discord_guild_id,
         proxy_url: config.discord_proxy_url,
+        requests_per_second: config.discord_requests_per_second,
         shards,
         ai: config.ai,
     };

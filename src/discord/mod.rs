@@ -13,13 +13,13 @@ use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, EditTarget, Reply, User};
 pub use redact::{error_chain, redact};
 use rest::{Body, Failure};
 use serenity::all::{
-    ActionRowComponent, AutoArchiveDuration, ButtonKind, ButtonStyle as DButtonStyle, Channel,
-    ChannelId, ChannelType, CommandInteraction, ComponentInteraction, Context, CreateActionRow,
+    ActionRowComponent, AutoArchiveDuration, ButtonKind, ButtonStyle as DButtonStyle, ChannelId,
+    ChannelType, CommandInteraction, ComponentInteraction, Context, CreateActionRow,
     CreateAllowedMentions, CreateAutocompleteResponse, CreateButton, CreateInputText,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateMessage, CreateModal, CreateThread, EditInteractionResponse, EditMessage, EditThread,
-    EventHandler, GatewayIntents, GetMessages, GuildId, Http, InputTextStyle, Interaction,
-    MessageId, ModalInteraction, Nonce, Permissions, Ready, UserId,
+    CreateMessage, CreateModal, CreateThread, EditInteractionResponse, EditMessage, EventHandler,
+    GatewayIntents, GuildId, Http, InputTextStyle, Interaction, MessageId, ModalInteraction, Nonce,
+    Permissions, Ready, UserId,
 };
 pub use shards::ShardRange;
 use split::split_content;
@@ -41,6 +41,8 @@ pub struct Settings {
     pub token: String,
     pub guild: Option<u64>,
     pub proxy_url: Option<String>,
+    /// The most REST requests a second this process sends, interaction answers aside.
+    pub requests_per_second: u32,
     /// The shards this process runs; `None` for every shard Discord recommends.
     pub shards: Option<ShardRange>,
     /// How the AI's searches run (time per move, searches at once).
@@ -49,6 +51,7 @@ pub struct Settings {
 
 /// Connects and serves until stopped (Ctrl-C or SIGTERM).
 pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
+    rest::set_budget(settings.requests_per_second);
     let mut http = serenity::http::HttpBuilder::new(&settings.token);
     if let Some(url) = &settings.proxy_url {
         // With the ratelimiter on, serenity builds requests without the proxy.
@@ -189,6 +192,7 @@ async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: Use
     let quarter = Duration::from_millis(bot.lease_ms() as u64 / 4);
     let mut interval = tokio::time::interval(TICK_EVERY.min(quarter));
     let mut at_start = true;
+    let mut invalid_logged = 0;
     loop {
         interval.tick().await;
         // What is owed from before goes first, then what the clocks bring due now.
@@ -218,6 +222,14 @@ async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: Use
             }
         }
         at_start = false;
+        let invalid = rest::invalid_requests();
+        if invalid != invalid_logged {
+            tracing::info!(
+                invalid,
+                "requests Discord refused (401, 403, 429) in the last 10 minutes"
+            );
+            invalid_logged = invalid;
+        }
         let b = bot.clone();
         let due = tokio::task::spawn_blocking(move || b.tick())
             .await
@@ -242,9 +254,7 @@ async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> Option<Messag
         return None;
     };
     let first = outgoing(reply).into_iter().next()?;
-    let recent = ChannelId::new(channel)
-        .messages(http, GetMessages::new().limit(50))
-        .await;
+    let recent = recent_messages(http, ChannelId::new(channel)).await;
     match recent {
         Ok(messages) => messages
             .iter()
@@ -417,9 +427,9 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
         .and_then(|c| c.parse::<u64>().ok())
         .map(ChannelId::new);
     if let Some(user) = reply.dm.as_deref().and_then(|u| u.parse::<u64>().ok()) {
-        let dm = match UserId::new(user).create_dm_channel(http).await {
-            Ok(dm) => post(http, dm.id, reply).await,
-            Err(e) => Err(e.into()),
+        let dm = match dm_channel(http, UserId::new(user)).await {
+            Ok(dm) => post(http, dm, reply).await,
+            Err(e) => Err(e),
         };
         match (dm, channel) {
             (Ok(_), _) => {
@@ -446,7 +456,7 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     .await;
     if r.is_ok() {
         retire_buttons(http, reply).await;
-        archive_spent_thread(http, reply).await;
+        archive_spent_thread(bot, http, reply).await;
     }
     let problem = permission_problem(r.as_ref().err()?, channel, "post")?;
     tracing::error!(%channel, "{problem}");
@@ -478,19 +488,22 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
             None => {
                 let parent = ChannelId::new(req.parent.parse::<u64>().unwrap_or(1));
                 let name: String = req.name.chars().take(100).collect();
-                let existing = match parent.to_channel(http).await {
-                    Ok(Channel::Guild(c)) => c
-                        .guild_id
-                        .get_active_threads(http)
-                        .await
-                        .ok()
-                        .and_then(|t| {
-                            t.threads
-                                .into_iter()
-                                .find(|t| t.parent_id == Some(parent) && t.name == name)
-                        })
-                        .map(|t| t.id),
-                    _ => None,
+                let existing = match get_channel(http, parent).await {
+                    Ok(c) => match c["guild_id"].as_str().and_then(|g| g.parse::<u64>().ok()) {
+                        Some(guild) => active_threads(http, guild)
+                            .await
+                            .ok()
+                            .and_then(|threads| {
+                                threads.into_iter().find(|t| {
+                                    t["parent_id"].as_str() == Some(&parent.to_string())
+                                        && t["name"].as_str() == Some(name.as_str())
+                                })
+                            })
+                            .and_then(|t| rest::id_of(Some(&t)).ok())
+                            .map(ChannelId::new),
+                        None => None,
+                    },
+                    Err(_) => None,
                 };
                 let made = match existing {
                     Some(id) => id,
@@ -510,7 +523,7 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
                     .unwrap_or_else(|| made.to_string().into());
                 if recorded != made.to_string() && existing.is_none() {
                     // Another delivery opened it first: ours goes.
-                    let _ = made.delete(http).await;
+                    let _ = delete_channel(http, made).await;
                 }
                 recorded
             }
@@ -522,8 +535,15 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
             if c.parse::<u64>().is_err() {
                 let b = bot.clone();
                 let key = c.clone();
-                if let Ok(Some(t)) = tokio::task::spawn_blocking(move || b.thread_of(&key)).await {
-                    *c = t;
+                match tokio::task::spawn_blocking(move || b.thread_of(&key)).await {
+                    Ok(Some(t)) => *c = t,
+                    // A link to a thread not open yet would link nowhere: the message waits
+                    // (owed, tried again) until the thread is open.
+                    _ => {
+                        return Err(Failure::Unanswered(format!(
+                            "the thread {c} it links to is not open yet"
+                        )))
+                    }
                 }
             }
         }
@@ -545,7 +565,7 @@ async fn retire_buttons(http: &Http, reply: &Reply) {
     else {
         return;
     };
-    let Ok(recent) = channel.messages(http, GetMessages::new().limit(50)).await else {
+    let Ok(recent) = recent_messages(http, channel).await else {
         return;
     };
     let carries_button = |m: &&serenity::all::Message| {
@@ -571,37 +591,46 @@ async fn retire_buttons(http: &Http, reply: &Reply) {
     }
 }
 
+/// The bot's own user id, from READY.
+static ME: std::sync::OnceLock<UserId> = std::sync::OnceLock::new();
+
 /// Archives the thread a posted reply names ([`Reply::archive_channel`]: a challenge's thread
-/// that no game will use), if it is a thread this bot opened; any other channel is left alone.
-async fn archive_spent_thread(http: &Http, reply: &Reply) {
-    let Some(id) = reply
-        .archive_channel
-        .as_deref()
-        .and_then(|c| c.parse::<u64>().ok())
-        .filter(|&c| c != 0)
-    else {
+/// that no game will use, or the thread of a game that ended with nothing more to come there),
+/// if it is a thread this bot opened and still active; any other channel is left alone. A
+/// game's thread key names the thread opened for it. Archived for a day of quiet: a later
+/// message (an analysis) unarchives it, and it archives itself a day after.
+async fn archive_spent_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
+    let Some(c) = reply.archive_channel.clone() else {
         return;
     };
-    let channel = ChannelId::new(id);
-    let (Ok(Channel::Guild(thread)), Ok(me)) = (
-        channel.to_channel(http).await,
-        http.get_current_user().await,
-    ) else {
+    let id = match c.parse::<u64>() {
+        Ok(id) => Some(id),
+        Err(_) => {
+            let b = bot.clone();
+            tokio::task::spawn_blocking(move || b.thread_of(&c))
+                .await
+                .ok()
+                .flatten()
+                .and_then(|t| t.parse::<u64>().ok())
+        }
+    };
+    let Some(channel) = id.filter(|&c| c != 0).map(ChannelId::new) else {
         return;
     };
-    let is_thread = matches!(
-        thread.kind,
-        ChannelType::PublicThread | ChannelType::PrivateThread
-    );
-    if !is_thread || thread.owner_id != Some(me.id) {
+    let Ok(thread) = get_channel(http, channel).await else {
+        return;
+    };
+    let is_thread = matches!(thread["type"].as_u64(), Some(11 | 12));
+    let mine = ME
+        .get()
+        .is_some_and(|me| thread["owner_id"].as_str() == Some(me.to_string().as_str()));
+    let archived = thread["thread_metadata"]["archived"].as_bool() == Some(true);
+    if !is_thread || !mine || archived {
         return;
     }
-    match channel
-        .edit_thread(http, EditThread::new().archived(true))
-        .await
-    {
-        Ok(_) => tracing::info!(%channel, "archived the thread of a closed challenge"),
-        Err(e) => tracing::warn!(error = %e, %channel, "could not archive a challenge's thread"),
+    match archive_thread(http, channel).await {
+        Ok(()) => tracing::info!(%channel, "archived a thread with nothing more to come"),
+        Err(e) => tracing::warn!(error = %said(&e), %channel, "could not archive a spent thread"),
     }
 }
 
@@ -675,6 +704,71 @@ async fn edit_message(
         .map(|_| ())
 }
 
+/// `GET /channels/{c}/messages?limit=50`: the channel's 50 latest messages, newest first.
+async fn recent_messages(
+    http: &Http,
+    channel: ChannelId,
+) -> Result<Vec<serenity::all::Message>, Failure> {
+    let path = format!("/channels/{channel}/messages?limit=50");
+    let answer = rest::request(http, reqwest::Method::GET, &path, None).await?;
+    serde_json::from_value(answer.unwrap_or(serde_json::Value::Null))
+        .map_err(|e| Failure::Unanswered(format!("Discord's list of messages was unreadable: {e}")))
+}
+
+/// `POST /users/@me/channels`: the direct-message channel with a user.
+async fn dm_channel(http: &Http, user: UserId) -> Result<ChannelId, Failure> {
+    let body = Body {
+        json: serde_json::json!({ "recipient_id": user.to_string() }),
+        files: &[],
+    };
+    let answer = rest::request(
+        http,
+        reqwest::Method::POST,
+        "/users/@me/channels",
+        Some(body),
+    )
+    .await?;
+    rest::id_of(answer.as_ref()).map(ChannelId::new)
+}
+
+/// `GET /channels/{c}`: a channel as Discord describes it (type, guild, owner of a thread).
+async fn get_channel(http: &Http, channel: ChannelId) -> Result<serde_json::Value, Failure> {
+    let path = format!("/channels/{channel}");
+    rest::request(http, reqwest::Method::GET, &path, None)
+        .await?
+        .ok_or_else(|| Failure::Unanswered("Discord's answer carried no channel".into()))
+}
+
+/// `GET /guilds/{g}/threads/active`: the guild's active threads.
+async fn active_threads(http: &Http, guild: u64) -> Result<Vec<serde_json::Value>, Failure> {
+    let path = format!("/guilds/{guild}/threads/active");
+    let answer = rest::request(http, reqwest::Method::GET, &path, None).await?;
+    Ok(answer
+        .and_then(|a| a.get("threads").and_then(|t| t.as_array()).cloned())
+        .unwrap_or_default())
+}
+
+/// `PATCH /channels/{c}`: archives a thread, to archive itself again after a day of quiet
+/// when a later message unarchives it.
+async fn archive_thread(http: &Http, thread: ChannelId) -> Result<(), Failure> {
+    let body = Body {
+        json: serde_json::json!({ "archived": true, "auto_archive_duration": 1440 }),
+        files: &[],
+    };
+    let path = format!("/channels/{thread}");
+    rest::request(http, reqwest::Method::PATCH, &path, Some(body))
+        .await
+        .map(|_| ())
+}
+
+/// `DELETE /channels/{c}`: deletes a channel (a thread opened for nothing).
+async fn delete_channel(http: &Http, channel: ChannelId) -> Result<(), Failure> {
+    let path = format!("/channels/{channel}");
+    rest::request(http, reqwest::Method::DELETE, &path, None)
+        .await
+        .map(|_| ())
+}
+
 /// `POST /channels/{c}/threads`: a public thread (archived after a week of quiet), its id.
 async fn create_thread(http: &Http, parent: ChannelId, name: &str) -> Result<ChannelId, Failure> {
     let thread = CreateThread::new(name)
@@ -695,6 +789,7 @@ impl EventHandler for Handler {
         tracing::info!(user = %ready.user.name, shard = ?ready.shard, "connected to Discord");
         // A challenge to the bot's own user is a game against the AI.
         self.bot.set_self_user(&ready.user.id.to_string().into());
+        let _ = ME.set(ready.user.id);
         if !self.ticking.swap(true, Ordering::SeqCst) {
             // The clocks: caught up at once (what fell due while down), then every 30 s.
             tokio::spawn(tick_forever(
@@ -1173,8 +1268,15 @@ async fn send(
             || r.channel.as_ref().is_some_and(|c| *c != here)
     });
     let mut problems: Vec<String> = Vec::new();
+    // Threads to archive, once every reply is out (the answer here may go in one of them).
+    let mut spent: Vec<Reply> = Vec::new();
     for r in elsewhere {
-        problems.extend(deliver(bot, http, r).await);
+        let mut r = r.clone();
+        if r.archive_channel.is_some() {
+            spent.push(r.clone());
+            r.archive_channel = None;
+        }
+        problems.extend(deliver(bot, http, &r).await);
     }
     // Whether the interaction has been answered (follow-ups are possible), and whether its
     // answer is still the deferred "thinking…" waiting for its content.
@@ -1309,8 +1411,13 @@ async fn send(
                 // (A pressed button's own message was updated above.)
                 retire_buttons(http, reply).await;
             }
-            archive_spent_thread(http, reply).await;
+            if reply.archive_channel.is_some() {
+                spent.push(reply.clone());
+            }
         }
+    }
+    for r in &spent {
+        archive_spent_thread(bot, http, r).await;
     }
     problems.dedup();
     for p in problems {
@@ -1457,7 +1564,7 @@ impl Handler {
         let (replies, deferred) =
             handle_timed(&self.bot, &dctx.http, &target, ctx.clone(), command, true).await;
         if replies.first().is_none_or(|r| r.ephemeral) {
-            let _ = thread.delete(&dctx.http).await;
+            let _ = delete_channel(&dctx.http, thread).await;
             send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
             return;
         }
@@ -1501,7 +1608,7 @@ impl Handler {
                 for r in &withdrawn {
                     give_up(&self.bot, r.outbox, "the challenge was never seen").await;
                 }
-                let _ = thread.delete(&dctx.http).await;
+                let _ = delete_channel(&dctx.http, thread).await;
                 Reply::private(format!(
                     "{problem} Nobody could see your challenge there, so it is withdrawn. Ask a \
                      moderator for that permission, or challenge again with `thread: False` to \

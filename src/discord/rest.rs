@@ -5,16 +5,44 @@
 //! drops both, and with its rate limiter off (behind `DISCORD_PROXY_URL`) nothing would wait.
 //!
 //! Every request first waits out any rate limit still running for its route or for the whole
-//! bot (a global 429), and a route whose quota a response says is spent
-//! (`X-RateLimit-Remaining: 0`) waits for its reset; a wait longer than [`LONGEST_WAIT`] fails
-//! the request without sending it. Discord bans a bot that sends 10,000 refused requests in
-//! 10 minutes.
+//! bot (a global 429), and a route whose quota is spent (the `X-RateLimit-Remaining` and
+//! `-Reset-After` of its latest answer, counted down by each request sent since) waits for its
+//! reset; a wait longer than [`LONGEST_WAIT`] fails the request without sending it. Requests
+//! other than interaction responses and follow-ups (which Discord does not count against the
+//! global limit) then take the next slot of the process's own pace, at most
+//! [`budget`] a second (`discord_requests_per_second`, 40 unless configured; Discord allows
+//! 50 a second in all). Discord bans a bot that sends 10,000 refused requests (401, 403, 429)
+//! in 10 minutes: they are counted ([`invalid_requests`]), and past 1,000 in 10 minutes a
+//! warning names the route and the code that most of them had.
 
 use serde_json::Value;
 use serenity::all::Http;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
+
+/// The requests a second this process sends by default, outside interactions.
+pub const DEFAULT_BUDGET: u32 = 40;
+/// The most threads opened a second in one channel (Discord limits thread creation per server
+/// beyond its documented limits; a 429 for it says how long to wait, and is waited out).
+const THREADS_PER_SECOND: u32 = 5;
+/// How many invalid requests in 10 minutes make the bot warn (Discord bans at 10,000).
+const INVALID_WARNING: usize = 1000;
+/// The window Discord counts invalid requests in.
+const INVALID_WINDOW: Duration = Duration::from_secs(600);
+
+static BUDGET: AtomicU32 = AtomicU32::new(DEFAULT_BUDGET);
+
+/// Sets how many requests a second this process sends at most, interactions aside (at least 1).
+pub fn set_budget(per_second: u32) {
+    BUDGET.store(per_second.max(1), Ordering::Relaxed);
+}
+
+/// How many requests a second this process sends at most, interactions aside.
+pub fn budget() -> u32 {
+    BUDGET.load(Ordering::Relaxed)
+}
 
 /// The longest rate-limit wait one request sits out; a longer one fails it now (an owed message
 /// is then tried again later from the outbox).
@@ -123,7 +151,100 @@ impl Failure {
 #[derive(Default)]
 struct Limits {
     global: Option<Instant>,
-    routes: HashMap<String, Instant>,
+    routes: HashMap<String, Bucket>,
+    /// When the process's next paced request may go.
+    next_slot: Option<Instant>,
+    /// When the next thread may be opened in each parent channel.
+    next_thread: HashMap<String, Instant>,
+    /// The invalid requests of the last 10 minutes: when, route, status and code.
+    invalid: VecDeque<(Instant, String, u16, isize)>,
+    /// When the last warning about invalid requests was logged.
+    warned: Option<Instant>,
+}
+
+/// A route's bucket as its latest answer left it.
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    /// Requests left until `reset`; `None`: unknown (a 429 said to wait until `reset`).
+    remaining: Option<u32>,
+    reset: Instant,
+}
+
+impl Limits {
+    /// Takes a place for a request on `key` now, or says how long to wait first.
+    fn take(&mut self, key: &str, now: Instant) -> Option<Duration> {
+        let mut until = self.global.filter(|g| *g > now);
+        if let Some(b) = self.routes.get_mut(key) {
+            if b.reset <= now {
+                self.routes.remove(key);
+            } else {
+                match b.remaining {
+                    Some(0) | None => until = until.max(Some(b.reset)),
+                    Some(n) if until.is_none() => b.remaining = Some(n - 1),
+                    Some(_) => {}
+                }
+            }
+        }
+        until.map(|u| u - now)
+    }
+
+    /// Takes the next slot of the process's pace: when the request may go.
+    fn slot(&mut self, now: Instant) -> Instant {
+        let spacing = Duration::from_secs(1) / budget();
+        let slot = self.next_slot.map_or(now, |n| n.max(now));
+        self.next_slot = Some(slot + spacing);
+        slot
+    }
+
+    /// Takes the next slot for opening a thread under `key` (a parent channel's thread route):
+    /// at most [`THREADS_PER_SECOND`] a second in one channel.
+    fn thread_slot(&mut self, key: &str, now: Instant) -> Instant {
+        let spacing = Duration::from_secs(1) / THREADS_PER_SECOND;
+        let next = self.next_thread.entry(key.to_string()).or_insert(now);
+        let slot = (*next).max(now);
+        *next = slot + spacing;
+        slot
+    }
+
+    /// Counts an invalid request; the warning to log, when there are too many.
+    fn invalid(&mut self, key: &str, status: u16, code: isize, now: Instant) -> Option<String> {
+        while self
+            .invalid
+            .front()
+            .is_some_and(|(t, ..)| now.duration_since(*t) >= INVALID_WINDOW)
+        {
+            self.invalid.pop_front();
+        }
+        self.invalid.push_back((now, key.to_string(), status, code));
+        let n = self.invalid.len();
+        let recently = self
+            .warned
+            .is_some_and(|w| now.duration_since(w) < INVALID_WINDOW);
+        if n <= INVALID_WARNING || recently {
+            return None;
+        }
+        self.warned = Some(now);
+        let mut causes: HashMap<(&str, u16, isize), usize> = HashMap::new();
+        for (_, route, status, code) in &self.invalid {
+            *causes.entry((route.as_str(), *status, *code)).or_default() += 1;
+        }
+        let ((route, status, code), count) = causes.into_iter().max_by_key(|(_, c)| *c)?;
+        Some(format!(
+            "{n} requests refused by Discord in 10 minutes (it stops a bot at 10,000): {count} \
+             of them {status} (code {code}) on {route}"
+        ))
+    }
+}
+
+/// The invalid requests (401, 403, 429 but a shared one) this process met in the last
+/// 10 minutes.
+pub fn invalid_requests() -> usize {
+    let now = Instant::now();
+    limits()
+        .invalid
+        .iter()
+        .filter(|(t, ..)| now.duration_since(*t) < INVALID_WINDOW)
+        .count()
 }
 
 fn limits() -> std::sync::MutexGuard<'static, Limits> {
@@ -142,6 +263,7 @@ fn client() -> &'static reqwest::Client {
 /// The route a request's rate limit belongs to: its method and path, with a message id
 /// replaced (Discord counts a channel's message edits together).
 fn route_key(method: &reqwest::Method, path: &str) -> String {
+    let path = path.split('?').next().unwrap_or(path);
     let parts: Vec<&str> = path.split('/').collect();
     let key: Vec<&str> = parts
         .iter()
@@ -201,17 +323,11 @@ pub(super) async fn request(
     body: Option<Body<'_>>,
 ) -> Result<Option<Value>, Failure> {
     let key = route_key(&method, path);
-    let wait = {
-        let l = limits();
-        let until = l
-            .global
-            .into_iter()
-            .chain(l.routes.get(&key).copied())
-            .max();
-        until.map(|u| u.saturating_duration_since(Instant::now()))
-    };
-    if let Some(wait) = wait.filter(|w| !w.is_zero()) {
-        if wait > LONGEST_WAIT {
+    let started = Instant::now();
+    loop {
+        let wait = limits().take(&key, Instant::now());
+        let Some(wait) = wait else { break };
+        if started.elapsed() + wait > LONGEST_WAIT {
             return Err(Failure::Refused {
                 status: 429,
                 code: 0,
@@ -221,6 +337,16 @@ pub(super) async fn request(
         }
         tracing::debug!(route = %super::redact::redact(&key, &[]), ms = wait.as_millis() as u64, "waiting out a rate limit");
         tokio::time::sleep(wait).await;
+    }
+    // Interaction responses and follow-ups are not counted against the global limit: they are
+    // never held back behind the process's other traffic.
+    if method == reqwest::Method::POST && path.ends_with("/threads") {
+        let slot = limits().thread_slot(&key, Instant::now());
+        tokio::time::sleep_until(slot.into()).await;
+    }
+    if !exempt(path) {
+        let slot = limits().slot(Instant::now());
+        tokio::time::sleep_until(slot.into()).await;
     }
     let base = http
         .proxy
@@ -272,10 +398,15 @@ pub(super) async fn request(
         .map_err(|e| Failure::Unanswered(super::redact::error_chain(&e)))?;
     let json: Option<Value> = serde_json::from_str(&text).ok();
     let now = Instant::now();
-    if header("x-ratelimit-remaining").as_deref() == Some("0") {
-        if let Some(reset) = seconds("x-ratelimit-reset-after") {
-            limits().routes.insert(key.clone(), now + reset);
-        }
+    let remaining = header("x-ratelimit-remaining").and_then(|r| r.trim().parse::<u32>().ok());
+    if let (Some(remaining), Some(reset)) = (remaining, seconds("x-ratelimit-reset-after")) {
+        limits().routes.insert(
+            key.clone(),
+            Bucket {
+                remaining: Some(remaining),
+                reset: now + reset,
+            },
+        );
     }
     if (200..300).contains(&status) {
         return Ok(json);
@@ -297,20 +428,43 @@ pub(super) async fn request(
         if global {
             l.global = Some(now + wait);
         } else {
-            l.routes.insert(key, now + wait);
+            l.routes.insert(
+                key.clone(),
+                Bucket {
+                    remaining: None,
+                    reset: now + wait,
+                },
+            );
+        }
+    }
+    let code = field("code")
+        .and_then(Value::as_i64)
+        .and_then(|c| isize::try_from(c).ok())
+        .unwrap_or(0);
+    // Discord does not count a 429 of a limit shared with others (a thread-creation limit).
+    let shared = header("x-ratelimit-scope").as_deref() == Some("shared");
+    if matches!(status, 401 | 403) || (status == 429 && !shared) {
+        let route = super::redact::redact(&key, &[]);
+        let warning = limits().invalid(&route, status, code, now);
+        tracing::debug!(%route, status, code, "Discord refused a request");
+        if let Some(w) = warning {
+            tracing::warn!("{w}");
         }
     }
     Err(Failure::Refused {
         status,
-        code: field("code")
-            .and_then(Value::as_i64)
-            .and_then(|c| isize::try_from(c).ok())
-            .unwrap_or(0),
+        code,
         message: field("message")
             .and_then(Value::as_str)
             .map_or_else(|| text.chars().take(200).collect(), str::to_string),
         retry_after,
     })
+}
+
+/// Whether a request is an interaction's response or follow-up (or their edits), which
+/// Discord does not count against the global limit.
+fn exempt(path: &str) -> bool {
+    path.starts_with("/interactions/") || path.starts_with("/webhooks/")
 }
 
 /// The id in a JSON object Discord answered with (a message, a channel).
@@ -362,6 +516,85 @@ mod tests {
             "POST /interactions/9/tok/callback"
         );
         assert!(route_key(&patch, "/webhooks/1/tok/messages/@original").ends_with("{id}"));
+    }
+
+    #[test]
+    fn a_spent_bucket_waits_for_its_reset_and_a_known_one_counts_down() {
+        let now = Instant::now();
+        let mut l = Limits::default();
+        assert_eq!(l.take("POST /channels/5/messages", now), None);
+        l.routes.insert(
+            "POST /channels/5/messages".into(),
+            Bucket {
+                remaining: Some(2),
+                reset: now + Duration::from_secs(3),
+            },
+        );
+        assert_eq!(l.take("POST /channels/5/messages", now), None);
+        assert_eq!(l.take("POST /channels/5/messages", now), None);
+        assert_eq!(
+            l.take("POST /channels/5/messages", now),
+            Some(Duration::from_secs(3))
+        );
+        // Another channel's bucket is its own; after the reset the route goes again.
+        assert_eq!(l.take("POST /channels/6/messages", now), None);
+        let later = now + Duration::from_secs(3);
+        assert_eq!(l.take("POST /channels/5/messages", later), None);
+        // A global limit holds every route.
+        l.global = Some(later + Duration::from_millis(500));
+        assert_eq!(
+            l.take("POST /channels/6/messages", later),
+            Some(Duration::from_millis(500))
+        );
+    }
+
+    #[test]
+    fn threads_are_opened_at_most_five_a_second_in_one_channel() {
+        let now = Instant::now();
+        let mut l = Limits::default();
+        let a = "POST /channels/1/threads";
+        assert_eq!(l.thread_slot(a, now), now);
+        assert_eq!(l.thread_slot(a, now), now + Duration::from_millis(200));
+        assert_eq!(l.thread_slot("POST /channels/2/threads", now), now);
+    }
+
+    #[test]
+    fn the_pace_spaces_requests_by_the_budget() {
+        let now = Instant::now();
+        let mut l = Limits::default();
+        let spacing = Duration::from_secs(1) / budget();
+        assert_eq!(l.slot(now), now);
+        assert_eq!(l.slot(now), now + spacing);
+        assert_eq!(l.slot(now), now + spacing * 2);
+        // After a quiet spell the next goes at once.
+        let later = now + Duration::from_secs(5);
+        assert_eq!(l.slot(later), later);
+    }
+
+    #[test]
+    fn past_a_thousand_invalid_requests_in_ten_minutes_one_warning_names_the_cause() {
+        let now = Instant::now();
+        let mut l = Limits::default();
+        for i in 0..INVALID_WARNING {
+            let (route, code) = if i % 3 == 0 {
+                ("GET /channels/1", 50001)
+            } else {
+                ("POST /channels/2/threads", 0)
+            };
+            assert_eq!(l.invalid(route, 429, code, now), None);
+        }
+        let w = l.invalid("POST /channels/2/threads", 429, 0, now).unwrap();
+        assert!(w.starts_with("1001 requests refused"), "{w}");
+        assert!(
+            w.contains("667 of them 429 (code 0) on POST /channels/2/threads"),
+            "{w}"
+        );
+        // Once in ten minutes.
+        assert_eq!(l.invalid("GET /channels/1", 403, 50001, now), None);
+        // Ten minutes on, the old ones are forgotten.
+        let later = now + INVALID_WINDOW;
+        assert_eq!(l.invalid("GET /channels/1", 403, 50001, later), None);
+        assert_eq!(l.invalid.len(), 1);
     }
 
     #[test]

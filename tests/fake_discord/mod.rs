@@ -25,6 +25,11 @@
 //! follow Discord's attachment rule: an `attachments` array in an edit lists the attachments to
 //! keep (serenity's `UpdateMessage` always sends `[]`, which drops the message's images).
 //!
+//! Discord's limits are on from the start ([`limits`]): 1,000 active threads a guild (160006),
+//! the global 50 requests a second, per-route buckets with Discord's `X-RateLimit-*` headers, a
+//! thread-creation limit per guild, and a count of invalid requests; [`FakeDiscord::set_limits`]
+//! changes them, [`FakeDiscord::advance_clock`] moves the clock threads auto-archive on.
+//!
 //! Interactions injected while no shard is connected (before the bot is up, or between
 //! [`FakeDiscord::drop_gateway`] and serenity's RESUME) are queued and delivered once the guild's
 //! shard is READY or RESUMED; a RESUME replays the dispatches the shard missed, like Discord.
@@ -62,7 +67,10 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Map, Value};
 use tokio::sync::{mpsc, watch};
 
+pub mod limits;
 pub mod proxy;
+
+pub use limits::{Limits, Refusal};
 
 /// One REST request the bot made.
 #[derive(Clone, Debug)]
@@ -302,6 +310,10 @@ struct St {
     nonces: HashMap<(u64, String), u64>,
     /// The guilds the bot is in (the first: [`FakeDiscord::GUILD_ID`]).
     guilds: Vec<u64>,
+    /// Discord's limits and what they keep ([`limits`]).
+    lim: limits::LimitState,
+    /// Headers for the answer [`route`] is giving (a limit's).
+    answer_headers: Vec<(String, String)>,
 }
 
 /// A failure the fake answers a matching request with, `times` times.
@@ -920,6 +932,106 @@ impl FakeDiscord {
         v
     }
 
+    /// Sets the limits the fake enforces from now on ([`Limits::default`] at start).
+    pub fn set_limits(&self, limits: Limits) {
+        self.st().lim.limits = limits;
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.st().lim.limits.clone()
+    }
+
+    /// Moves the fake's clock on (threads auto-archive on it).
+    pub fn advance_clock(&self, by: Duration) {
+        self.st().lim.skew += by;
+        self.inner.bump();
+    }
+
+    /// Opens `n` active threads in `parent` that someone else started (a busy server), each
+    /// archived after a week of quiet like any thread. Their ids.
+    pub fn add_threads(&self, parent: u64, n: usize) -> Vec<u64> {
+        let mut st = self.st();
+        let guild = st.guild_of(parent);
+        let mut ids = Vec::with_capacity(n);
+        for i in 0..n {
+            let id = st.new_id();
+            let mut t = thread_channel(
+                id,
+                parent,
+                11,
+                &json!({"name": format!("chat {i}"), "auto_archive_duration": 10080}),
+            );
+            t["guild_id"] = json!(guild.to_string());
+            t["owner_id"] = json!(FakeDiscord::GUILD_OWNER_ID.to_string());
+            st.channels.insert(id, t);
+            st.thread_started(id);
+            ids.push(id);
+        }
+        ids
+    }
+
+    /// How many active (unarchived) threads a guild holds now, on the fake's clock.
+    pub fn active_threads(&self, guild: u64) -> usize {
+        self.st().active_threads(guild).len()
+    }
+
+    /// The most active threads the guild ever held at once.
+    pub fn peak_active_threads(&self, guild: u64) -> usize {
+        let mut st = self.st();
+        st.note_peak(guild);
+        st.lim.peak_threads.get(&guild).copied().unwrap_or(0)
+    }
+
+    /// Whether a thread (or any channel) is archived now, on the fake's clock.
+    pub fn is_archived(&self, channel: u64) -> bool {
+        let mut st = self.st();
+        st.sweep_threads();
+        st.channels
+            .get(&channel)
+            .is_some_and(|c| c["thread_metadata"]["archived"] == json!(true))
+    }
+
+    /// Every refused request that Discord counts or that a limit caused: each 401, 403 and 429,
+    /// and each 400 with 160006 or 50083.
+    pub fn refusals(&self) -> Vec<Refusal> {
+        self.st().lim.refusals.clone()
+    }
+
+    /// The invalid requests (401, 403 and 429 but a shared 429) in the last 10 minutes, as
+    /// Discord counts them toward its ban of 10,000.
+    pub fn invalid_requests(&self) -> usize {
+        let window = Duration::from_secs(600);
+        self.st()
+            .lim
+            .refusals
+            .iter()
+            .filter(|r| r.at.elapsed() < window)
+            .filter(|r| matches!(r.status, 401 | 403 | 429) && r.scope != Some("shared"))
+            .count()
+    }
+
+    /// The most requests in any one second that count against the global limit (not
+    /// interactions).
+    pub fn busiest_second(&self) -> usize {
+        let st = self.st();
+        let times: Vec<Instant> = st
+            .requests
+            .iter()
+            .filter(|r| !r.path.contains("/interactions/") && !r.path.contains("/webhooks/"))
+            .map(|r| r.at)
+            .collect();
+        let mut best = 0;
+        let mut start = 0;
+        for end in 0..times.len() {
+            while times[end].duration_since(times[start]) >= Duration::from_secs(1) {
+                start += 1;
+            }
+            best = best.max(end + 1 - start);
+        }
+        best
+    }
+
     /// The interaction's token (`faketoken<id>`).
     pub fn token(&self, interaction: u64) -> Option<String> {
         self.st()
@@ -1397,9 +1509,18 @@ async fn rest(
         .as_ref()
         .map(|f| f.headers.clone())
         .unwrap_or_default();
+    let mut limit_headers: Vec<(String, String)> = Vec::new();
     let (status, answer) = {
         let mut st = inner.st();
+        let gate = if fault.is_none() {
+            Some(st.admit(method.as_str(), &path))
+        } else {
+            None
+        };
+        let refused = gate.as_ref().and_then(|g| g.refused.clone());
+        limit_headers.extend(gate.map(|g| g.headers).unwrap_or_default());
         let (status, answer, message) = match fault {
+            _ if refused.is_some() => refused.unwrap_or_else(|| err(not_found())),
             Some(f) => {
                 if f.after_doing_it {
                     route(&inner, &mut st, &method, &path, &json, &files);
@@ -1412,6 +1533,23 @@ async fn rest(
             }
             None => route(&inner, &mut st, &method, &path, &json, &files),
         };
+        limit_headers.append(&mut st.answer_headers);
+        if matches!(status.as_u16(), 401 | 403 | 429) {
+            let scope = limit_headers
+                .iter()
+                .chain(&fault_headers)
+                .find(|(n, _)| n == "x-ratelimit-scope")
+                .map(|(_, v)| match v.as_str() {
+                    "global" => "global",
+                    "shared" => "shared",
+                    _ => "user",
+                });
+            let code = answer
+                .as_ref()
+                .and_then(|a| a["code"].as_u64())
+                .unwrap_or(0);
+            st.refuse(method.as_str(), &path, status.as_u16(), code, scope);
+        }
         st.requests.push(Recorded {
             method: method.to_string(),
             path,
@@ -1436,7 +1574,7 @@ async fn rest(
         )
             .into_response(),
     };
-    for (name, value) in fault_headers {
+    for (name, value) in limit_headers.into_iter().chain(fault_headers) {
         if let (Ok(n), Ok(v)) = (
             axum::http::HeaderName::from_bytes(name.as_bytes()),
             axum::http::HeaderValue::from_str(&value),
@@ -1555,6 +1693,10 @@ fn route(
             mem["guild_id"] = json!(g.to_string());
             ok(mem)
         }
+        ("GET", ["guilds", g, "threads", "active"]) if st.guilds.contains(&parse_id(g)) => {
+            let threads = st.active_threads(parse_id(g));
+            ok(json!({"threads": threads, "members": []}))
+        }
         ("GET", ["guilds", g, "channels"]) if st.guilds.contains(&parse_id(g)) => {
             let g = parse_id(g);
             let mut chans: Vec<Value> = st
@@ -1617,6 +1759,8 @@ fn route(
                     "Unknown Webhook",
                 ));
             };
+            // A follow-up in an archived thread unarchives it when there is room.
+            st.responding_in(ch);
             let mut msg = build_message(st, ch, &body, files, Some(20));
             msg["webhook_id"] = json!(app);
             st.store_message(msg.clone());
@@ -1657,16 +1801,30 @@ fn route(
         },
         ("PATCH", ["channels", c]) => {
             let id = parse_id(c);
+            if let Some(refused) = st.patching_thread(id, &body, m, path) {
+                return refused;
+            }
+            let was_archived = st
+                .channels
+                .get(&id)
+                .is_some_and(|ch| ch["thread_metadata"]["archived"] == json!(true));
             match st.channels.get_mut(&id) {
                 Some(ch) => {
                     for (k, v) in body.as_object().into_iter().flatten() {
                         if k == "archived" || k == "locked" || k == "auto_archive_duration" {
                             ch["thread_metadata"][k] = v.clone();
+                            if k == "archived" {
+                                ch["thread_metadata"]["archive_timestamp"] = json!(now_iso());
+                            }
                         } else {
                             ch[k] = v.clone();
                         }
                     }
-                    ok(ch.clone())
+                    let ch = ch.clone();
+                    if was_archived && ch["thread_metadata"]["archived"] != json!(true) {
+                        st.thread_started(id);
+                    }
+                    ok(ch)
                 }
                 None => err(discord_error(
                     StatusCode::NOT_FOUND,
@@ -1677,6 +1835,9 @@ fn route(
         }
         ("POST", ["channels", c, "messages"]) => {
             let c = parse_id(c);
+            if let Some(refused) = st.posting_in(c, m, path) {
+                return refused;
+            }
             if st.closed_dms.iter().any(|u| st.dms.get(u) == Some(&c)) {
                 return err(discord_error(
                     StatusCode::FORBIDDEN,
@@ -1715,14 +1876,26 @@ fn route(
             v.reverse();
             ok(Value::Array(v))
         }
-        (_, ["channels", _c, "messages", mid]) => message_op(st, m, parse_id(mid), &body, files),
+        (_, ["channels", c, "messages", mid]) => {
+            if m == "PATCH" {
+                if let Some(refused) = st.editing_in(parse_id(c), m, path) {
+                    return refused;
+                }
+            }
+            message_op(st, m, parse_id(mid), &body, files)
+        }
         ("POST", ["channels", c, "threads"]) => {
             let c = parse_id(c);
+            if let Err((refused, headers)) = st.may_create_thread(st.guild_of(c), m, path) {
+                st.answer_headers = headers;
+                return refused;
+            }
             let id = st.new_id();
             let kind = body["type"].as_u64().unwrap_or(11);
             let mut t = thread_channel(id, c, kind, &body);
             t["guild_id"] = json!(st.guild_of(c).to_string());
             st.channels.insert(id, t.clone());
+            st.thread_started(id);
             ok(t)
         }
         ("POST", ["channels", c, "messages", mid, "threads"]) => {
@@ -1735,9 +1908,14 @@ fn route(
                     "A thread has already been created for this message",
                 ));
             }
+            if let Err((refused, headers)) = st.may_create_thread(st.guild_of(c), m, path) {
+                st.answer_headers = headers;
+                return refused;
+            }
             let mut t = thread_channel(id, c, 11, &body);
             t["guild_id"] = json!(st.guild_of(c).to_string());
             st.channels.insert(id, t.clone());
+            st.thread_started(id);
             if let Some(msg) = st.messages.get_mut(&id) {
                 msg["thread"] = t.clone();
             }
@@ -1855,6 +2033,10 @@ fn interaction_callback(
         }
     }
     let mut message = None;
+    if matches!(kind, 4 | 5) {
+        // A response in an archived thread unarchives it when there is room.
+        st.responding_in(channel);
+    }
     match kind {
         4 => {
             let msg = build_message(st, channel, &data, files, Some(20));
@@ -2106,10 +2288,12 @@ fn guild_object(st: &St, id: u64) -> Value {
         .cloned()
         .collect();
     channels.sort_by_key(id_of);
+    // Active threads only, as Discord sends them.
     let threads: Vec<Value> = st
         .channels
         .values()
         .filter(|c| matches!(c["type"].as_u64(), Some(10..=12)))
+        .filter(|c| c["thread_metadata"]["archived"] != json!(true))
         .filter(here)
         .cloned()
         .collect();
