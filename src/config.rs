@@ -10,6 +10,7 @@
 //! | `DISCORD_GUILD_ID` | `discord_guild_id` | none (global commands) |
 //! | `DISCORD_PROXY_URL` | `discord_proxy_url` | none |
 //! | `TARA_BOT_DISCORD_RPS` | `discord_requests_per_second` | `40`: the most REST requests a second this process sends to Discord, interaction answers aside (Discord allows 50 in all) |
+//! | `TARA_BOT_THREAD_MARGIN` | `discord_thread_margin` | `950`: the most active threads a server may hold for the bot to open one more (Discord allows 1,000; the rest is left to people) |
 //! | `TARA_BOT_RATE_LIMIT` | `rate_limit` | `on` (`off` for load tests against a fake Discord) |
 //! | `TARA_BOT_AI_MS` | `ai_ms` | `3000`: the most one AI move may take, in milliseconds |
 //! | `TARA_BOT_AI_SEARCHES` | `ai_searches` | one per core but one (at least 1): AI searches at once |
@@ -28,6 +29,9 @@ const LEASE_RANGE: std::ops::RangeInclusive<u64> = 4_000..=86_400_000;
 /// Discord's 50 for the gateway's own calls and a second look.
 pub const DEFAULT_DISCORD_RPS: u32 = 40;
 
+/// The active threads a server may hold for the bot to open one more, unless configured.
+pub const DEFAULT_THREAD_MARGIN: u32 = 950;
+
 /// The settings read from the TOML file (every key optional).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -38,6 +42,7 @@ struct File {
     discord_guild_id: Option<u64>,
     discord_proxy_url: Option<String>,
     discord_requests_per_second: Option<u32>,
+    discord_thread_margin: Option<u32>,
     rate_limit: Option<bool>,
     ai_ms: Option<u64>,
     ai_searches: Option<usize>,
@@ -56,6 +61,9 @@ pub struct Config {
     /// The most REST requests a second this process sends to Discord, interaction answers
     /// aside (which Discord does not count against its global limit of 50 a second).
     pub discord_requests_per_second: u32,
+    /// The bot opens a thread only while its server holds fewer active threads than this
+    /// (Discord allows 1,000; the rest is left to people).
+    pub discord_thread_margin: u32,
     /// Whether `tara-bot run` limits how fast each user may send commands (each server sets
     /// the rate with `/settings rate-limit`).
     pub rate_limit: bool,
@@ -87,6 +95,10 @@ pub enum ConfigError {
         "{name} must be from 1 to 50 (Discord allows a bot 50 requests a second), not {value}"
     )]
     Budget { name: &'static str, value: u64 },
+    #[error(
+        "{name} must be from 1 to 1000 (Discord allows a server 1,000 active threads), not {value}"
+    )]
+    Margin { name: &'static str, value: u64 },
     #[error("{name} must be on or off, not '{value}'")]
     Switch { name: &'static str, value: String },
 }
@@ -184,6 +196,21 @@ impl Config {
             return Err(ConfigError::Budget { name, value: rps });
         }
         let discord_requests_per_second = rps as u32;
+        let (name, margin) = match number("TARA_BOT_THREAD_MARGIN")? {
+            Some(n) => ("TARA_BOT_THREAD_MARGIN", n),
+            None => (
+                "discord_thread_margin",
+                file.discord_thread_margin
+                    .map_or(u64::from(DEFAULT_THREAD_MARGIN), u64::from),
+            ),
+        };
+        if !(1..=1000).contains(&margin) {
+            return Err(ConfigError::Margin {
+                name,
+                value: margin,
+            });
+        }
+        let discord_thread_margin = margin as u32;
         let lease_ms = match number("TARA_BOT_LEASE_MS")? {
             Some(ms) if !LEASE_RANGE.contains(&ms) => {
                 return Err(ConfigError::Lease {
@@ -206,6 +233,7 @@ impl Config {
         Ok(Config {
             lease_ms,
             discord_requests_per_second,
+            discord_thread_margin,
             ai: AiSettings {
                 ms: ai_ms,
                 searches: ai_searches,
@@ -275,6 +303,16 @@ mod tests {
         assert_eq!(c.ai.ms, 3_000);
         assert!(c.ai.searches >= 1);
         assert_eq!(c.discord_requests_per_second, 40);
+        assert_eq!(c.discord_thread_margin, 950);
+        let over = [
+            ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
+            ("TARA_BOT_THREAD_MARGIN", "1001"),
+        ];
+        assert_eq!(
+            Config::from_sources(env(&over)).unwrap_err().to_string(),
+            "TARA_BOT_THREAD_MARGIN must be from 1 to 1000 (Discord allows a server 1,000 active \
+             threads), not 1001"
+        );
         let rps = [
             ("TARA_BOT_CONFIG", empty.to_str().unwrap()),
             ("TARA_BOT_DISCORD_RPS", "25"),

@@ -4138,3 +4138,314 @@ async fn the_fake_enforces_discords_limits() {
         "{codes:?}"
     );
 }
+
+/// A game in the second guild's channel between Alice and Bob (Alice first), started through
+/// a challenge and its Accept button.
+async fn start_game_in_second_guild(fake: &FakeDiscord, variant: &str) {
+    let ch = FakeDiscord::SECOND_CHANNEL_ID;
+    let opponent = fake.user_option("opponent", BOB);
+    let id = fake
+        .slash(
+            ALICE,
+            ch,
+            "challenge",
+            json!([
+                opponent,
+                {"name": "variant", "type": 3, "value": variant},
+                {"name": "first", "type": 3, "value": "me"},
+                {"name": "thread", "type": 5, "value": false}
+            ]),
+        )
+        .await;
+    let r = fake.response(id, T).await.expect("challenge answered");
+    let accept = r.custom_ids()[0].clone();
+    let click = fake.button(BOB, ch, fake.message_from(&r), &accept).await;
+    fake.response(click, T).await.expect("accepted");
+    fake.wait_followups(click, 1, T).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_twenty_player_round_robin_starts_within_discords_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start_two_guilds(1).await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    fake.registered_commands(T).await.unwrap();
+    // A game in progress on another server.
+    start_game_in_second_guild(&fake, "ard-ri").await;
+    let options = GameOptions::new(Variant::ArdRi);
+    let moves = player_moves(options, 7);
+    // A 20-player all-at-once round robin here: 190 games, each in a thread of its own.
+    let moderator = Invoker::new(7, "mona").moderator();
+    tournament(
+        &fake,
+        &moderator,
+        "create",
+        json!([
+            {"name": "name", "type": 3, "value": "Lughnasa"},
+            {"name": "variant", "type": 3, "value": "ard-ri"},
+            {"name": "system", "type": 3, "value": "round-robin"},
+        ]),
+    )
+    .await;
+    let players: Vec<(u64, String)> = (0..20u64)
+        .map(|i| (2_000_000_000_000_000_000 + i, format!("player{i}")))
+        .collect();
+    let named: Vec<(u64, &str)> = players.iter().map(|(id, n)| (*id, n.as_str())).collect();
+    join_all(&fake, &named).await;
+    let before = fake.requests().len();
+    let start = fake
+        .slash(moderator.clone(), CH, "tournament", sub("start", json!([])))
+        .await;
+    let answer = fake.response(start, T).await.expect("the start answered");
+    let waited = answer.at.duration_since(fake.injected_at(start).unwrap());
+    assert!(
+        waited < Duration::from_secs(3),
+        "the start answered after {waited:?}"
+    );
+    // While the bot opens the event's threads, moves on the other server are answered within
+    // Discord's 3 seconds.
+    let burst = std::time::Instant::now();
+    let mut slowest = Duration::ZERO;
+    let mut pos = Position::new(options);
+    for m in moves.iter().take(12) {
+        let who = if pos.to_move().unwrap().index() == 0 {
+            ALICE
+        } else {
+            BOB
+        };
+        let id = send_move(&fake, who, FakeDiscord::SECOND_CHANNEL_ID, &m.to_string()).await;
+        let r = fake.response(id, T).await.expect("the move answered");
+        assert!(!r.ephemeral(), "{m}: {:?}", r.content());
+        slowest = slowest.max(r.at.duration_since(fake.injected_at(id).unwrap()));
+        pos.play(*m).unwrap();
+        while pos.outcome().is_none() && pos.legal_moves().as_slice() == [Move::Pass] {
+            pos.play(Move::Pass).unwrap();
+        }
+    }
+    assert!(
+        slowest < Duration::from_secs(3),
+        "a move answered after {slowest:?}"
+    );
+    // Let the burst run for 20 s in all: the threads go out at the bot's pace.
+    tokio::time::sleep(Duration::from_secs(20).saturating_sub(burst.elapsed())).await;
+    let busiest = fake.busiest_second();
+    assert!(busiest <= 50, "{busiest} requests in one second");
+    let created: Vec<std::time::Instant> = fake.requests()[before..]
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/threads") && r.status == 200)
+        .map(|r| r.at)
+        .collect();
+    assert!(
+        created.len() >= 40,
+        "only {} threads in 20 s",
+        created.len()
+    );
+    let most_in_a_second = (0..created.len())
+        .map(|i| {
+            created[i..]
+                .iter()
+                .take_while(|t| t.duration_since(created[i]) < Duration::from_secs(1))
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    // Five a second, give or take a late wake-up.
+    assert!(
+        most_in_a_second <= 6,
+        "{most_in_a_second} threads in one second"
+    );
+    // No global 429 and nothing else Discord would count against the bot (the shared 429s of
+    // the server's thread-creation limit do not count).
+    assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
+    assert!(fake.peak_active_threads(FakeDiscord::GUILD_ID) <= 190);
+    println!(
+        "20-player start: answered in {waited:?}, slowest move elsewhere {slowest:?}, busiest \
+         second {busiest} requests, {} threads in 20 s",
+        created.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_at_discords_thread_limit_is_said_once_and_the_game_waits_for_a_place() {
+    // Discord holds the server at 12 active threads here (160006 past them).
+    threads_full(Some(12), None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_opens_no_thread_past_its_margin_and_the_game_waits_for_a_place() {
+    // The bot stops at 12 itself: Discord never refuses a thread.
+    threads_full(None, Some("12")).await;
+}
+
+/// A 3-player round robin on a server with ten active threads and room for two more (by
+/// Discord's limit `limit`, or the bot's `margin`): two threads open, the third waits, said
+/// once, and opens when a moderator archives a thread.
+async fn threads_full(limit: Option<usize>, margin: Option<&str>) {
+    use fake_discord::Limits;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    if let Some(n) = limit {
+        fake.set_limits(Limits {
+            active_threads: n,
+            ..Limits::default()
+        });
+    }
+    let busy = fake.add_threads(FakeDiscord::OTHER_CHANNEL_ID, 10);
+    // A short lease: owed messages are looked at every second.
+    let mut env = vec![("TARA_BOT_LEASE_MS", "4000")];
+    if let Some(m) = margin {
+        env.push(("TARA_BOT_THREAD_MARGIN", m));
+    }
+    let _bot = spawn_bot_env(&fake, dir.path(), &env);
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    const CARA: (u64, &str) = (1_000_000_000_000_000_003, "ciara");
+    let moderator = Invoker::new(7, "mona").moderator();
+    tournament(
+        &fake,
+        &moderator,
+        "create",
+        json!([
+            {"name": "name", "type": 3, "value": "Imbolc"},
+            {"name": "variant", "type": 3, "value": "ard-ri"},
+            {"name": "system", "type": 3, "value": "round-robin"},
+        ]),
+    )
+    .await;
+    join_all(&fake, &[ALICE, BOB, CARA]).await;
+    tournament(&fake, &moderator, "start", json!([])).await;
+    // Two threads open; the third cannot (Discord's 160006, or the margin), which is said once
+    // in the tournament's channel.
+    let notice = channel_post_containing(&fake, CH, "1,000 active threads")
+        .await
+        .unwrap_or_else(|| panic!("no notice: {}", bot_log(dir.path())));
+    assert!(allowed_users(&notice).is_empty(), "the notice pings nobody");
+    assert_eq!(fake.threads().len(), 12);
+    assert_eq!(fake.active_threads(FakeDiscord::GUILD_ID), 12);
+    // The round's message waits: it would link a thread that does not exist.
+    assert!(posts_to(&fake, CH)
+        .iter()
+        .all(|p| !p.content().unwrap_or_default().contains("Your games:")));
+    // A moderator archives a thread: the third game's thread opens, its game is announced,
+    // and the round's message links all three.
+    let (status, _, _) = raw(
+        &fake,
+        reqwest::Method::PATCH,
+        &format!("/channels/{}", busy[0]),
+        Some(json!({"archived": true})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let round = fake
+        .wait_request(
+            |r| {
+                r.method == "POST"
+                    && r.path == format!("/api/v10/channels/{CH}/messages")
+                    && r.content().is_some_and(|c| c.contains("Your games:"))
+            },
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap_or_else(|| panic!("no round message: {}", bot_log(dir.path())));
+    let games: Vec<Value> = fake
+        .threads()
+        .into_iter()
+        .filter(|t| t["owner_id"] == json!(FakeDiscord::BOT_USER_ID.to_string()))
+        .collect();
+    assert_eq!(games.len(), 3);
+    for t in &games {
+        let id = t["id"].as_str().unwrap();
+        assert!(round.content().unwrap().contains(&format!("<#{id}>")));
+        let posted = fake.channel_messages(id.parse().unwrap());
+        assert_eq!(posted.len(), 1, "thread {id}: {posted:?}");
+    }
+    assert!(fake.peak_active_threads(FakeDiscord::GUILD_ID) <= 12);
+    let notices = posts_to(&fake, CH)
+        .iter()
+        .filter(|p| {
+            p.content()
+                .unwrap_or_default()
+                .contains("1,000 active threads")
+        })
+        .count();
+    assert_eq!(notices, 1);
+    // 160006 is no invalid request; nothing else was refused. Within its margin the bot
+    // never meets it.
+    assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
+    let full = fake.refusals().iter().filter(|r| r.code == 160006).count();
+    if margin.is_some() {
+        assert_eq!(full, 0, "{:?}", fake.refusals());
+    } else {
+        assert!(full >= 1);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_in_an_archived_thread_unarchives_it_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = seed_finished(&dir.path().join("tara.db"), Variant::Hkot1, 3);
+    let fake = FakeDiscord::start().await;
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    // A thread someone opened to discuss the game; the analysis is asked for there.
+    let (_, _, thread) = raw(
+        &fake,
+        reqwest::Method::POST,
+        &format!("/channels/{CH}/threads"),
+        Some(json!({"name": "post-mortem", "type": 11, "auto_archive_duration": 60})),
+    )
+    .await;
+    let thread: u64 = thread["id"].as_str().unwrap().parse().unwrap();
+    let id = fake
+        .slash(
+            BOB,
+            thread,
+            "analyse",
+            json!([{"name": "id", "type": 4, "value": game}, {"name": "level", "type": 4, "value": 4}]),
+        )
+        .await;
+    fake.response(id, T).await.expect("the progress message");
+    // The thread is archived while the analysis runs (a moderator, or its quiet time).
+    let (status, _, _) = raw(
+        &fake,
+        reqwest::Method::PATCH,
+        &format!("/channels/{thread}"),
+        Some(json!({"archived": true})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let progress = fake.original(id).expect("the progress message");
+    let mid = progress["id"].as_str().unwrap().to_string();
+    let edit_path = format!("/api/v10/channels/{thread}/messages/{mid}");
+    let last = fake
+        .wait_request(
+            |q| {
+                q.method == "PATCH"
+                    && q.path == edit_path
+                    && q.status < 300
+                    && q.content().is_some_and(|c| c.starts_with("Analysed game"))
+            },
+            Duration::from_secs(90),
+        )
+        .await
+        .unwrap_or_else(|| panic!("no last edit: {}", bot_log(dir.path())));
+    assert!(last.status < 300);
+    // The edit met 50083 once, the bot unarchived the thread and edited again.
+    let refused = fake.refusals().iter().filter(|r| r.code == 50083).count();
+    assert_eq!(refused, 1, "{:?}", fake.refusals());
+    let unarchived = fake.requests().iter().any(|r| {
+        r.method == "PATCH"
+            && r.path == format!("/api/v10/channels/{thread}")
+            && r.json
+                .as_ref()
+                .is_some_and(|j| j["archived"] == json!(false))
+            && r.status == 200
+    });
+    assert!(unarchived);
+    assert_eq!(
+        fake.message(mid.parse().unwrap()).unwrap()["content"]
+            .as_str()
+            .unwrap(),
+        last.content().unwrap()
+    );
+}

@@ -96,6 +96,7 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
         guild: config.discord_guild_id,
         proxy_url: config.discord_proxy_url,
         requests_per_second: config.discord_requests_per_second,
+        thread_margin: config.discord_thread_margin,
         shards,
         ai: config.ai,
     };

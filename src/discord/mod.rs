@@ -27,6 +27,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// How long a command's messages elsewhere may go out before its answer (the rest follow it).
+const SEND_FIRST_FOR: Duration = Duration::from_millis(500);
 /// How long a command may take before the interaction is deferred (Discord allows 3 s).
 const DEFER_AFTER: Duration = Duration::from_millis(2000);
 /// How long one HTTP request may take before it is abandoned and retried.
@@ -43,6 +45,8 @@ pub struct Settings {
     pub proxy_url: Option<String>,
     /// The most REST requests a second this process sends, interaction answers aside.
     pub requests_per_second: u32,
+    /// The bot opens a thread only while its server holds fewer active threads than this.
+    pub thread_margin: u32,
     /// The shards this process runs; `None` for every shard Discord recommends.
     pub shards: Option<ShardRange>,
     /// How the AI's searches run (time per move, searches at once).
@@ -52,6 +56,7 @@ pub struct Settings {
 /// Connects and serves until stopped (Ctrl-C or SIGTERM).
 pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
     rest::set_budget(settings.requests_per_second);
+    THREAD_MARGIN.store(settings.thread_margin as usize, Ordering::Relaxed);
     let mut http = serenity::http::HttpBuilder::new(&settings.token);
     if let Some(url) = &settings.proxy_url {
         // With the ratelimiter on, serenity builds requests without the proxy.
@@ -333,7 +338,7 @@ async fn deliver_edit(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
         .content(content)
         .allowed_mentions(CreateAllowedMentions::new());
     let r = retry("editing a message", || {
-        edit_message(http, channel, MessageId::new(message), &edit)
+        edit_message_anywhere(http, channel, MessageId::new(message), &edit)
     })
     .await;
     report(bot, reply.outbox, r.as_ref().map(|_| ())).await;
@@ -415,6 +420,11 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
                     .as_ref()
                     .and_then(|t| t.parent.parse::<u64>().ok())
                     .map_or(ChannelId::new(1), ChannelId::new);
+                if discord_code(&e) == Some(THREADS_FULL) {
+                    if let Some(t) = &reply.thread {
+                        threads_full(http, parent, &t.name).await;
+                    }
+                }
                 return permission_problem(&e, parent, "thread");
             }
         }
@@ -488,23 +498,37 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
             None => {
                 let parent = ChannelId::new(req.parent.parse::<u64>().unwrap_or(1));
                 let name: String = req.name.chars().take(100).collect();
-                let existing = match get_channel(http, parent).await {
+                // The server's active threads: one opened by an earlier attempt that stopped
+                // before recording it is taken, and none is opened past the margin.
+                let active = match get_channel(http, parent).await {
                     Ok(c) => match c["guild_id"].as_str().and_then(|g| g.parse::<u64>().ok()) {
-                        Some(guild) => active_threads(http, guild)
-                            .await
-                            .ok()
-                            .and_then(|threads| {
-                                threads.into_iter().find(|t| {
-                                    t["parent_id"].as_str() == Some(&parent.to_string())
-                                        && t["name"].as_str() == Some(name.as_str())
-                                })
-                            })
-                            .and_then(|t| rest::id_of(Some(&t)).ok())
-                            .map(ChannelId::new),
+                        Some(guild) => active_threads(http, guild).await.ok(),
                         None => None,
                     },
                     Err(_) => None,
                 };
+                let existing = active
+                    .iter()
+                    .flatten()
+                    .find(|t| {
+                        t["parent_id"].as_str() == Some(&parent.to_string())
+                            && t["name"].as_str() == Some(name.as_str())
+                    })
+                    .and_then(|t| rest::id_of(Some(t)).ok())
+                    .map(ChannelId::new);
+                let held = active.as_ref().map_or(0, Vec::len);
+                let margin = THREAD_MARGIN.load(Ordering::Relaxed);
+                if existing.is_none() && held >= margin {
+                    return Err(Failure::Refused {
+                        status: 400,
+                        code: THREADS_FULL,
+                        message: format!(
+                            "the server holds {held} active threads, the most the bot fills \
+                             (Discord allows 1,000); not sent"
+                        ),
+                        retry_after: None,
+                    });
+                }
                 let made = match existing {
                     Some(id) => id,
                     None => {
@@ -530,25 +554,35 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
         };
         reply.channel = Some(thread);
     }
+    let owed = reply.outbox.is_some();
+    link_threads(bot, &mut reply, owed).await?;
+    Ok(reply)
+}
+
+/// Links to thread keys become links to their threads. A link to a thread not open yet would
+/// link nowhere: an owed message (`wait`) waits, owed and tried again, until it is open;
+/// anything else shows that the thread is being opened instead of a link.
+async fn link_threads(bot: &Arc<Bot>, reply: &mut Reply, wait: bool) -> Result<(), Failure> {
     for part in &mut reply.parts {
-        if let bot::Part::Channel(c) = part {
-            if c.parse::<u64>().is_err() {
-                let b = bot.clone();
-                let key = c.clone();
-                match tokio::task::spawn_blocking(move || b.thread_of(&key)).await {
-                    Ok(Some(t)) => *c = t,
-                    // A link to a thread not open yet would link nowhere: the message waits
-                    // (owed, tried again) until the thread is open.
-                    _ => {
-                        return Err(Failure::Unanswered(format!(
-                            "the thread {c} it links to is not open yet"
-                        )))
-                    }
-                }
+        let bot::Part::Channel(c) = part else {
+            continue;
+        };
+        if c.parse::<u64>().is_ok() {
+            continue;
+        }
+        let b = bot.clone();
+        let key = c.clone();
+        match tokio::task::spawn_blocking(move || b.thread_of(&key)).await {
+            Ok(Some(t)) => *c = t,
+            _ if wait => {
+                return Err(Failure::Unanswered(format!(
+                    "the thread {c} it links to is not open yet"
+                )))
             }
+            _ => *part = bot::Part::Text("*(its thread is being opened)*".into()),
         }
     }
-    Ok(reply)
+    Ok(())
 }
 
 /// Takes the buttons off the earlier message a posted reply makes useless ([`Reply::retire`]:
@@ -583,7 +617,7 @@ async fn retire_buttons(http: &Http, reply: &Reply) {
         .components(vec![])
         .allowed_mentions(CreateAllowedMentions::new());
     if let Err(e) = retry("taking the buttons off a message", || {
-        edit_message(http, channel, message.id, &edit)
+        edit_message_anywhere(http, channel, message.id, &edit)
     })
     .await
     {
@@ -685,6 +719,70 @@ async fn send_message(
     let path = format!("/channels/{channel}/messages");
     let answer = rest::request(http, reqwest::Method::POST, &path, Some(body)).await?;
     rest::id_of(answer.as_ref()).map(MessageId::new)
+}
+
+/// Discord's code for a server at its 1,000 active threads (also used when the server holds
+/// as many as [`THREAD_MARGIN`] allows).
+const THREADS_FULL: isize = 160_006;
+/// The bot opens a thread only while its server holds fewer active threads than this.
+static THREAD_MARGIN: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(crate::config::DEFAULT_THREAD_MARGIN as usize);
+/// Discord's code for an operation on an archived thread (editing a message in it).
+const THREAD_ARCHIVED: isize = 50_083;
+
+/// Says in `parent` that a game's thread cannot open because the server holds Discord's
+/// 1,000 active threads (at most once in 10 minutes a channel; the game's messages stay owed
+/// and are posted once a place frees).
+async fn threads_full(http: &Http, parent: ChannelId, name: &str) {
+    static SAID: std::sync::Mutex<Vec<(ChannelId, Instant)>> = std::sync::Mutex::new(Vec::new());
+    {
+        let mut said = SAID
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        said.retain(|(_, at)| at.elapsed() < Duration::from_secs(600));
+        if said.iter().any(|(c, _)| *c == parent) {
+            return;
+        }
+        said.push((parent, Instant::now()));
+    }
+    tracing::warn!(%parent, "the server holds as many active threads as it can: a game's thread waits");
+    let text = format!(
+        "This server holds as many active threads as it can (Discord allows 1,000 active threads \
+         a server, and the bot leaves the last {} to people), so the thread for **{}** (and any \
+         other that is due) cannot open yet. Nothing is lost: its messages are kept and posted \
+         as soon as a place frees. Moderators can make room by archiving threads that are done.",
+        1000usize.saturating_sub(THREAD_MARGIN.load(Ordering::Relaxed)),
+        name.replace(['*', '<', '@', '`', '_', '|', '~'], "")
+    );
+    let m = CreateMessage::new()
+        .content(text)
+        .allowed_mentions(CreateAllowedMentions::new());
+    if let Err(e) = send_message(http, parent, &m, &[]).await {
+        tracing::warn!(error = %said(&e), %parent, "could not say that the server's threads are full");
+    }
+}
+
+/// [`edit_message`] wherever the message is: in an archived thread (50083) the thread is
+/// unarchived first (it archives itself again after its quiet time).
+async fn edit_message_anywhere(
+    http: &Http,
+    channel: ChannelId,
+    message: MessageId,
+    e: &EditMessage,
+) -> Result<(), Failure> {
+    match edit_message(http, channel, message, e).await {
+        Err(f) if discord_code(&f) == Some(THREAD_ARCHIVED) => {
+            let body = Body {
+                json: serde_json::json!({ "archived": false }),
+                files: &[],
+            };
+            let path = format!("/channels/{channel}");
+            rest::request(http, reqwest::Method::PATCH, &path, Some(body)).await?;
+            tracing::info!(%channel, "unarchived a thread to edit a message in it");
+            edit_message(http, channel, message, e).await
+        }
+        r => r,
+    }
 }
 
 /// `PATCH /channels/{c}/messages/{m}`.
@@ -1243,7 +1341,7 @@ fn internal_error(e: tokio::task::JoinError) -> Reply {
 }
 
 /// Sends replies: the first as the interaction response (or the edit of a deferred one), the
-/// rest as follow-ups; replies for other channels are posted there. A private reply is only
+/// rest as follow-ups; replies for other channels are posted there, after the answer. A private reply is only
 /// ever sent as a private response or follow-up: when the interaction was deferred publicly,
 /// the public "thinking…" is deleted and the answer follows privately. A public reply that
 /// cannot be sent as a response falls back to a channel message. Owed replies are reported
@@ -1261,16 +1359,26 @@ async fn send(
         .iter()
         .find_map(|r| r.pressed_text_with(mention, |c| format!("<#{c}>")));
     let here = target.channel().to_string();
-    let (elsewhere, replies): (Vec<&Reply>, Vec<&Reply>) = replies.iter().partition(|r| {
-        r.dm.is_some()
-            || r.thread.is_some()
-            || has_thread_keys(r)
-            || r.channel.as_ref().is_some_and(|c| *c != here)
-    });
+    let elsewhere_of = |r: &Reply| {
+        r.dm.is_some() || r.thread.is_some() || r.channel.as_ref().is_some_and(|c| *c != here)
+    };
+    // An answer here: a reply with no channel of its own, even if it links to threads.
+    let answer_here = |r: &Reply| !elsewhere_of(r) && (r.channel.is_none() || !has_thread_keys(r));
+    let (elsewhere, here_replies): (Vec<&Reply>, Vec<&Reply>) =
+        replies.iter().partition(|r| !answer_here(r));
     let mut problems: Vec<String> = Vec::new();
     // Threads to archive, once every reply is out (the answer here may go in one of them).
     let mut spent: Vec<Reply> = Vec::new();
-    for r in elsewhere {
+    // What goes elsewhere (other channels, threads, DMs) goes first when it is little (a
+    // challenge's thread, so that the answer can link it); an event's hundreds of games
+    // follow the answer, so that the command is answered within Discord's 3 seconds whatever
+    // it brought about. Each is owed in the outbox, so a stop in between loses none.
+    let started = Instant::now();
+    let mut elsewhere = elsewhere.into_iter();
+    while started.elapsed() < SEND_FIRST_FOR {
+        let Some(r) = elsewhere.next() else {
+            break;
+        };
         let mut r = r.clone();
         if r.archive_channel.is_some() {
             spent.push(r.clone());
@@ -1278,6 +1386,17 @@ async fn send(
         }
         problems.extend(deliver(bot, http, &r).await);
     }
+    // An answer that links to threads: linked to those open, the others said to be opening
+    // (an answer cannot wait for them).
+    let mut linked: Vec<Reply> = Vec::with_capacity(here_replies.len());
+    for r in here_replies {
+        let mut r = r.clone();
+        if has_thread_keys(&r) {
+            let _ = link_threads(bot, &mut r, false).await;
+        }
+        linked.push(r);
+    }
+    let replies: Vec<&Reply> = linked.iter().collect();
     // Whether the interaction has been answered (follow-ups are possible), and whether its
     // answer is still the deferred "thinking…" waiting for its content.
     let mut answered = deferred != Deferred::No;
@@ -1415,6 +1534,14 @@ async fn send(
                 spent.push(reply.clone());
             }
         }
+    }
+    for r in elsewhere {
+        let mut r = r.clone();
+        if r.archive_channel.is_some() {
+            spent.push(r.clone());
+            r.archive_channel = None;
+        }
+        problems.extend(deliver(bot, http, &r).await);
     }
     for r in &spent {
         archive_spent_thread(bot, http, r).await;
