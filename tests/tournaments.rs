@@ -1564,3 +1564,47 @@ fn pair_dutch_refuses_a_round_in_progress() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn a_games_clock_waits_for_its_thread_and_starts_when_it_opens() {
+    const HOUR: i64 = 3_600_000;
+    let h = Harness::new(false);
+    setup_players(
+        &h,
+        "/tournament create Clock hkot-2 round-robin days:1",
+        &PLAYERS[..3],
+    );
+    let keys: Vec<String> = pairings(&h.db(), None)
+        .into_iter()
+        .filter(|p| p.player1.is_some())
+        .map(|p| p.thread_key.expect("a thread key"))
+        .collect();
+    assert_eq!(keys.len(), 3);
+    // 20 hours on, no thread could open yet (the server's threads are full): the games,
+    // which nobody sees yet, keep their whole first turn from now.
+    h.bot.advance_clock(20 * HOUR);
+    for k in &keys {
+        h.bot.thread_waits(k);
+    }
+    h.bot.advance_clock(10 * HOUR);
+    let out = h.bot.tick();
+    assert!(!texts(&out).contains("forfeit"), "{}", texts(&out));
+    // The threads open 40 hours after the start: each first turn runs a day from then.
+    h.bot.advance_clock(10 * HOUR);
+    for (i, k) in keys.iter().enumerate() {
+        let thread = tara_bot::store::ChannelId::from(format!("{}", 9000 + i));
+        assert_eq!(h.bot.thread_opened(k, &thread), Some(thread.clone()));
+    }
+    h.bot.advance_clock(23 * HOUR);
+    let out = h.bot.tick();
+    assert!(!texts(&out).contains("forfeit"), "{}", texts(&out));
+    assert_eq!(status(&h.db()), TournamentStatus::Running);
+    // A day after the threads opened, nobody having moved: forfeits, as without threads.
+    h.bot.advance_clock(2 * HOUR);
+    let out = h.bot.tick();
+    assert!(
+        texts(&out).contains("before a first move: a forfeit"),
+        "{}",
+        texts(&out)
+    );
+}

@@ -43,6 +43,21 @@ impl Bot {
         })
     }
 
+    /// The thread for `key` cannot open yet (the server's threads are full, or a permission
+    /// is missing): the games waiting for it, which nobody can see yet, keep their whole first
+    /// turn, counted from now (the adapter tries again at least once an hour, and a turn is
+    /// at least a day, so none of them runs out of time unseen).
+    pub fn thread_waits(&self, key: &str) {
+        let now = self.now();
+        let channel = ChannelId::from(key.to_string());
+        if let Err(e) = self
+            .store()
+            .write(|tx| tx.restart_unplayed_clocks(&channel, now))
+        {
+            tracing::error!(error = %e, key, "restarting the clocks of a waiting game failed");
+        }
+    }
+
     /// Records that the owed message `id` was delivered.
     pub fn delivered(&self, id: MessageId) {
         self.delivered_as(id, None);

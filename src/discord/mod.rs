@@ -415,6 +415,11 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
             }
             Err(e) => {
                 report(bot, reply.outbox, Err(&e)).await;
+                if let Some(t) = &reply.thread {
+                    // Its players cannot see the game yet: its clock waits too.
+                    let (b, key) = (bot.clone(), t.key.clone());
+                    let _ = tokio::task::spawn_blocking(move || b.thread_waits(&key)).await;
+                }
                 let parent = reply
                     .thread
                     .as_ref()

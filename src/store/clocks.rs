@@ -27,6 +27,20 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Starts again, at `now`, the clocks of the active games in `channel` that nobody has
+    /// moved in yet (a game whose thread opens only now, or cannot open yet): each keeps its
+    /// whole first turn from `now`, reminders included. How many.
+    pub fn restart_unplayed_clocks(&self, channel: &ChannelId, now: i64) -> Result<usize> {
+        self.exec(
+            "UPDATE games SET deadline_at = deadline_at + (?2 - clock_start_at),
+               clock_start_at = ?2, turn_started_at = ?2, reminders_sent = 0
+             WHERE channel_id = ?1 AND status = 'active' AND deadline_at IS NOT NULL
+               AND clock_start_at < ?2
+               AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id)",
+            params![channel, now],
+        )
+    }
+
     /// Records that this turn's reminder number `sent` (1 or 2) went out at `now`.
     pub fn set_reminded(&self, game_id: GameId, sent: u32, now: i64) -> Result<()> {
         self.exec(

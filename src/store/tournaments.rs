@@ -410,7 +410,8 @@ impl Tx<'_> {
     }
 
     /// Records the thread opened for a key (a tournament pairing's or a ladder game's), once:
-    /// the games played under the key move to it. False when the key is unknown or a thread
+    /// the games played under the key move to it, and the clock of one nobody has moved in yet
+    /// starts now (its players see it from now). False when the key is unknown or a thread
     /// was already recorded (the earlier one stays).
     pub fn record_thread(&self, key: &str, thread_id: &ChannelId, now: i64) -> Result<bool> {
         let mut n = self.exec(
@@ -429,6 +430,8 @@ impl Tx<'_> {
                 "UPDATE games SET channel_id = ?2 WHERE channel_id = ?1",
                 params![key, thread_id],
             )?;
+            // Its players see the game from now: its first turn starts now.
+            self.restart_unplayed_clocks(thread_id, now)?;
         }
         Ok(n == 1)
     }
