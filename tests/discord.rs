@@ -535,6 +535,7 @@ async fn ard_ri_through_discord() {
     let options = GameOptions::new(Variant::ArdRi);
     let moves = player_moves(options, 21);
     start_game(&fake, "ard-ri").await;
+    let before = fake.requests().len();
     let (answers, lat) = play(&fake, options, &moves, Interruptions::default()).await;
     let last = answers.last().unwrap().content().unwrap();
     assert!(
@@ -542,6 +543,11 @@ async fn ard_ri_through_discord() {
         "{last}"
     );
     report("ard-ri", lat);
+    // REST requests per move played, pictures and the end included (the refusals of a move by
+    // the wrong player, one in seven, included too).
+    let per_move = (fake.requests().len() - before) as f64 / moves.len() as f64;
+    println!("ard-ri: {per_move:.2} REST requests per move");
+    assert!(per_move <= 3.0, "{per_move} requests per move");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -4259,9 +4265,10 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
     // the server's thread-creation limit do not count).
     assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
     assert!(fake.peak_active_threads(FakeDiscord::GUILD_ID) <= 190);
+    let requests = fake.requests().len() - before;
     println!(
         "20-player start: answered in {waited:?}, slowest move elsewhere {slowest:?}, busiest \
-         second {busiest} requests, {} threads in 20 s",
+         second {busiest} requests, {} threads in 20 s, {requests} requests in all",
         created.len()
     );
 }
@@ -4448,4 +4455,87 @@ async fn an_edit_in_an_archived_thread_unarchives_it_first() {
             .unwrap(),
         last.content().unwrap()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_thread_deleted_by_a_moderator_is_opened_again_and_nothing_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    // A short lease: owed messages are looked at every second.
+    let _bot = spawn_bot_env(&fake, dir.path(), &[("TARA_BOT_LEASE_MS", "4000")]);
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    const CARA: (u64, &str) = (1_000_000_000_000_000_003, "ciara");
+    let moderator = Invoker::new(7, "mona").moderator();
+    tournament(
+        &fake,
+        &moderator,
+        "create",
+        json!([
+            {"name": "name", "type": 3, "value": "Bealtaine"},
+            {"name": "variant", "type": 3, "value": "ard-ri"},
+            {"name": "system", "type": 3, "value": "round-robin"},
+        ]),
+    )
+    .await;
+    join_all(&fake, &[ALICE, BOB, CARA]).await;
+    tournament(&fake, &moderator, "start", json!([])).await;
+    channel_post_containing(&fake, CH, "Your games:")
+        .await
+        .expect("the start's message");
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 3);
+    // A moderator deletes the thread of one of Ciara's games.
+    let gone = threads
+        .iter()
+        .find(|t| t["name"].as_str().unwrap().contains(CARA.1))
+        .unwrap();
+    let gone_id: u64 = gone["id"].as_str().unwrap().parse().unwrap();
+    let gone_name = gone["name"].as_str().unwrap().to_string();
+    let (status, _, _) = raw(
+        &fake,
+        reqwest::Method::DELETE,
+        &format!("/channels/{gone_id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    // Ciara is withdrawn: her games end, and their ends are announced in their threads. The
+    // deleted one meets 10003: a new thread opens under the same name, saying why, and the
+    // announcement follows it there.
+    let player = fake.user_option("player", CARA);
+    tournament(&fake, &moderator, "withdraw", json!([player])).await;
+    let reopened = fake
+        .wait_for(Duration::from_secs(60), |f| {
+            f.threads().into_iter().find(|t| {
+                t["name"].as_str() == Some(gone_name.as_str())
+                    && t["id"].as_str() != Some(gone_id.to_string().as_str())
+                    && f.channel_messages(t["id"].as_str().unwrap().parse().unwrap())
+                        .len()
+                        >= 2
+            })
+        })
+        .await
+        .unwrap_or_else(|| {
+            panic!(
+                "no new thread: {:#?}\n{}",
+                fake.threads(),
+                bot_log(dir.path())
+            )
+        });
+    let id: u64 = reopened["id"].as_str().unwrap().parse().unwrap();
+    let posted = fake.channel_messages(id);
+    assert!(
+        posted[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("was deleted"),
+        "{posted:#?}"
+    );
+    assert!(
+        posted[1..]
+            .iter()
+            .any(|m| m["content"].as_str().unwrap().contains("is withdrawn")),
+        "{posted:#?}"
+    );
+    assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
 }

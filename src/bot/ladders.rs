@@ -454,11 +454,7 @@ pub(crate) fn challenge(
             .build();
         out.reply.prepend(head);
         out.reply.channel = Some(channel.clone());
-        out.reply.thread = Some(ThreadRequest {
-            key: key.clone(),
-            parent: l.channel_id.clone(),
-            name: format!("Ladder · {} vs {}", ctx.user.name, defender_name),
-        });
+        out.reply.thread = Some(ladder_thread(&key, &l, &ctx.user.name, &defender_name));
         // The answer, where the command was sent: the thread's own message pings both.
         let note = Builder::new()
             .text(format!("{}: ", title(&l)))
@@ -783,6 +779,60 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
         ann.after.push(Out::text(reply));
     }
     Ok(())
+}
+
+/// The thread of a ladder game: its key, the ladder's channel, and its name
+/// ("Ladder · Brian vs Aoife", the challenger first).
+fn ladder_thread(key: &str, l: &LadderRow, challenger: &str, defender: &str) -> ThreadRequest {
+    ThreadRequest {
+        key: key.to_string(),
+        parent: l.channel_id.clone(),
+        name: format!("Ladder · {challenger} vs {defender}"),
+    }
+}
+
+impl Bot {
+    /// A thread the bot opened for a game is gone (a moderator deleted it): the game's key
+    /// forgets it, and a new thread is owed for the key, opened by a message saying why; the
+    /// games and the messages still owed in the old thread go to the new one. Nothing when
+    /// `thread` was no game's thread.
+    pub fn thread_gone(&self, thread: &ChannelId) -> Vec<Reply> {
+        let r = self.write_owed(None, self.now(), |tx, _| {
+            let Some(key) = tx.key_of_thread(thread)? else {
+                return Ok(Vec::new());
+            };
+            let request = match tx.ladder_game_by_key(&key)? {
+                Some(lg) => match tx.ladder(lg.ladder_id)? {
+                    Some(l) => Some(ladder_thread(
+                        &key,
+                        &l,
+                        &user_name(tx, &lg.challenger_id)?,
+                        &user_name(tx, &lg.defender_id)?,
+                    )),
+                    None => None,
+                },
+                None => super::tournaments::thread_request_of(tx, &key)?,
+            };
+            let Some(request) = request else {
+                return Ok(Vec::new());
+            };
+            tx.forget_thread(&key, thread)?;
+            let mut reply = Builder::new()
+                .text(
+                    "The thread of this game was deleted, so its messages come to this new one \
+                     from now on: every move so far is kept, and `/board` shows where the game \
+                     stands.",
+                )
+                .build();
+            reply.channel = Some(ChannelId::from(key));
+            reply.thread = Some(request);
+            Ok(vec![Out::text(reply)])
+        });
+        r.unwrap_or_else(|e| {
+            tracing::error!(error = ?e, thread = %thread, "moving the games of a deleted thread failed");
+            Vec::new()
+        })
+    }
 }
 
 #[cfg(test)]

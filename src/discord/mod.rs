@@ -7,6 +7,7 @@ mod redact;
 mod rest;
 mod shards;
 mod split;
+mod threads;
 
 use crate::ai_runner::{AiRunner, AiSettings};
 use crate::bot::{self, Bot, ButtonStyle, Command, Ctx, EditTarget, Reply, User};
@@ -406,6 +407,33 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
         deliver_edit(bot, http, reply).await;
         return None;
     }
+    // A message for a game whose thread is to open again (the old one was deleted): it goes
+    // to the thread open for its key, or waits, owed, until there is one.
+    let keyed;
+    let reply = match reply.channel.as_deref() {
+        Some(key) if reply.thread.is_none() && key.parse::<u64>().is_err() && !key.is_empty() => {
+            let (b, k) = (bot.clone(), key.to_string());
+            match tokio::task::spawn_blocking(move || b.thread_of(&k))
+                .await
+                .ok()
+                .flatten()
+            {
+                Some(thread) => {
+                    keyed = Reply {
+                        channel: Some(thread),
+                        ..reply.clone()
+                    };
+                    &keyed
+                }
+                None => {
+                    let why = Failure::Unanswered(format!("the thread of {key} is not open yet"));
+                    report(bot, reply.outbox, Err(&why)).await;
+                    return None;
+                }
+            }
+        }
+        _ => reply,
+    };
     let opened;
     let reply = if reply.thread.is_some() || has_thread_keys(reply) {
         match open_thread(bot, http, reply).await {
@@ -462,6 +490,32 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     }
     let channel = channel?;
     let r = post(http, channel, reply).await;
+    if let Err(e) = &r {
+        if discord_code(e) == Some(UNKNOWN_CHANNEL) && reply.dm.is_none() {
+            // A game's thread a moderator deleted: the game moves to a new thread, and this
+            // message (moved with it in the outbox) goes there when it is tried again.
+            threads::closed(channel.get());
+            let (b, gone) = (
+                bot.clone(),
+                crate::store::ChannelId::from(channel.to_string()),
+            );
+            let moved = tokio::task::spawn_blocking(move || b.thread_gone(&gone))
+                .await
+                .unwrap_or_default();
+            if !moved.is_empty() {
+                tracing::warn!(%channel, "a game's thread was deleted: the game moves to a new thread");
+                if let Some(id) = reply.outbox {
+                    let (b, why) = (bot.clone(), said(e));
+                    let _ = tokio::task::spawn_blocking(move || b.delivery_failed(id, &why, false))
+                        .await;
+                }
+                for m in moved {
+                    Box::pin(deliver(bot, http, &m)).await;
+                }
+                return None;
+            }
+        }
+    }
     report_as(
         bot,
         reply.outbox,
@@ -505,23 +559,13 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
                 let name: String = req.name.chars().take(100).collect();
                 // The server's active threads: one opened by an earlier attempt that stopped
                 // before recording it is taken, and none is opened past the margin.
-                let active = match get_channel(http, parent).await {
-                    Ok(c) => match c["guild_id"].as_str().and_then(|g| g.parse::<u64>().ok()) {
-                        Some(guild) => active_threads(http, guild).await.ok(),
-                        None => None,
-                    },
-                    Err(_) => None,
-                };
+                let active = threads::active(http, parent).await;
                 let existing = active
                     .iter()
-                    .flatten()
-                    .find(|t| {
-                        t["parent_id"].as_str() == Some(&parent.to_string())
-                            && t["name"].as_str() == Some(name.as_str())
-                    })
-                    .and_then(|t| rest::id_of(Some(t)).ok())
-                    .map(ChannelId::new);
-                let held = active.as_ref().map_or(0, Vec::len);
+                    .flat_map(|(_, list)| list)
+                    .find(|t| t.parent == parent.get() && t.name == name)
+                    .map(|t| ChannelId::new(t.id));
+                let held = active.as_ref().map_or(0, |(_, list)| list.len());
                 let margin = THREAD_MARGIN.load(Ordering::Relaxed);
                 if existing.is_none() && held >= margin {
                     return Err(Failure::Refused {
@@ -537,7 +581,18 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
                 let made = match existing {
                     Some(id) => id,
                     None => {
-                        retry("creating a thread", || create_thread(http, parent, &name)).await?
+                        let made =
+                            retry("creating a thread", || create_thread(http, parent, &name))
+                                .await?;
+                        if let Some((guild, _)) = &active {
+                            let thread = threads::Thread {
+                                id: made.get(),
+                                parent: parent.get(),
+                                name: name.clone(),
+                            };
+                            threads::opened(*guild, thread);
+                        }
+                        made
                     }
                 };
                 let b = bot.clone();
@@ -732,6 +787,8 @@ const THREADS_FULL: isize = 160_006;
 /// The bot opens a thread only while its server holds fewer active threads than this.
 static THREAD_MARGIN: std::sync::atomic::AtomicUsize =
     std::sync::atomic::AtomicUsize::new(crate::config::DEFAULT_THREAD_MARGIN as usize);
+/// Discord's code for a channel that does not exist (a thread a moderator deleted).
+const UNKNOWN_CHANNEL: isize = 10_003;
 /// Discord's code for an operation on an archived thread (editing a message in it).
 const THREAD_ARCHIVED: isize = 50_083;
 
@@ -842,15 +899,6 @@ async fn get_channel(http: &Http, channel: ChannelId) -> Result<serde_json::Valu
         .ok_or_else(|| Failure::Unanswered("Discord's answer carried no channel".into()))
 }
 
-/// `GET /guilds/{g}/threads/active`: the guild's active threads.
-async fn active_threads(http: &Http, guild: u64) -> Result<Vec<serde_json::Value>, Failure> {
-    let path = format!("/guilds/{guild}/threads/active");
-    let answer = rest::request(http, reqwest::Method::GET, &path, None).await?;
-    Ok(answer
-        .and_then(|a| a.get("threads").and_then(|t| t.as_array()).cloned())
-        .unwrap_or_default())
-}
-
 /// `PATCH /channels/{c}`: archives a thread, to archive itself again after a day of quiet
 /// when a later message unarchives it.
 async fn archive_thread(http: &Http, thread: ChannelId) -> Result<(), Failure> {
@@ -859,17 +907,17 @@ async fn archive_thread(http: &Http, thread: ChannelId) -> Result<(), Failure> {
         files: &[],
     };
     let path = format!("/channels/{thread}");
-    rest::request(http, reqwest::Method::PATCH, &path, Some(body))
-        .await
-        .map(|_| ())
+    rest::request(http, reqwest::Method::PATCH, &path, Some(body)).await?;
+    threads::closed(thread.get());
+    Ok(())
 }
 
 /// `DELETE /channels/{c}`: deletes a channel (a thread opened for nothing).
 async fn delete_channel(http: &Http, channel: ChannelId) -> Result<(), Failure> {
     let path = format!("/channels/{channel}");
-    rest::request(http, reqwest::Method::DELETE, &path, None)
-        .await
-        .map(|_| ())
+    rest::request(http, reqwest::Method::DELETE, &path, None).await?;
+    threads::closed(channel.get());
+    Ok(())
 }
 
 /// `POST /channels/{c}/threads`: a public thread (archived after a week of quiet), its id.

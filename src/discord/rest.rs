@@ -168,24 +168,61 @@ struct Bucket {
     /// Requests left until `reset`; `None`: unknown (a 429 said to wait until `reset`).
     remaining: Option<u32>,
     reset: Instant,
+    /// The route's first request is out, its answer not in yet.
+    probe: bool,
+}
+
+/// How often requests waiting for the answer to their route's first request look again.
+const PROBE_RECHECK: Duration = Duration::from_millis(10);
+/// The longest a route's first request holds the others back.
+const PROBE_LONGEST: Duration = Duration::from_secs(2);
+
+/// Lets a route's other requests go when its first request ends without telling its bucket
+/// (no answer, or an answer without rate-limit headers).
+struct ProbeGuard(String);
+
+impl Drop for ProbeGuard {
+    fn drop(&mut self) {
+        limits().probe_done(&self.0);
+    }
 }
 
 impl Limits {
     /// Takes a place for a request on `key` now, or says how long to wait first.
     fn take(&mut self, key: &str, now: Instant) -> Option<Duration> {
         let mut until = self.global.filter(|g| *g > now);
-        if let Some(b) = self.routes.get_mut(key) {
-            if b.reset <= now {
-                self.routes.remove(key);
-            } else {
-                match b.remaining {
-                    Some(0) | None => until = until.max(Some(b.reset)),
-                    Some(n) if until.is_none() => b.remaining = Some(n - 1),
-                    Some(_) => {}
-                }
+        if self.routes.get(key).is_some_and(|b| b.reset <= now) {
+            self.routes.remove(key);
+        }
+        match self.routes.get_mut(key) {
+            // The first request of a route is out: the others wait for its answer, which
+            // tells the route's bucket.
+            Some(b) if b.probe => until = until.max(Some(now + PROBE_RECHECK)),
+            Some(b) => match b.remaining {
+                Some(0) | None => until = until.max(Some(b.reset)),
+                Some(n) if until.is_none() => b.remaining = Some(n - 1),
+                Some(_) => {}
+            },
+            None if until.is_none() => {
+                self.routes.insert(
+                    key.to_string(),
+                    Bucket {
+                        remaining: Some(0),
+                        reset: now + PROBE_LONGEST,
+                        probe: true,
+                    },
+                );
             }
+            None => {}
         }
         until.map(|u| u - now)
+    }
+
+    /// The answer to a route's first request came without its bucket: the others go.
+    fn probe_done(&mut self, key: &str) {
+        if self.routes.get(key).is_some_and(|b| b.probe) {
+            self.routes.remove(key);
+        }
     }
 
     /// Takes the next slot of the process's pace: when the request may go.
@@ -338,6 +375,7 @@ pub(super) async fn request(
         tracing::debug!(route = %super::redact::redact(&key, &[]), ms = wait.as_millis() as u64, "waiting out a rate limit");
         tokio::time::sleep(wait).await;
     }
+    let _probe = ProbeGuard(key.clone());
     // Interaction responses and follow-ups are not counted against the global limit: they are
     // never held back behind the process's other traffic.
     if method == reqwest::Method::POST && path.ends_with("/threads") {
@@ -405,6 +443,7 @@ pub(super) async fn request(
             Bucket {
                 remaining: Some(remaining),
                 reset: now + reset,
+                probe: false,
             },
         );
     }
@@ -433,6 +472,7 @@ pub(super) async fn request(
                 Bucket {
                     remaining: None,
                     reset: now + wait,
+                    probe: false,
                 },
             );
         }
@@ -523,11 +563,17 @@ mod tests {
         let now = Instant::now();
         let mut l = Limits::default();
         assert_eq!(l.take("POST /channels/5/messages", now), None);
+        // Until its answer tells the bucket, the route's next request waits.
+        assert_eq!(
+            l.take("POST /channels/5/messages", now),
+            Some(PROBE_RECHECK)
+        );
         l.routes.insert(
             "POST /channels/5/messages".into(),
             Bucket {
                 remaining: Some(2),
                 reset: now + Duration::from_secs(3),
+                probe: false,
             },
         );
         assert_eq!(l.take("POST /channels/5/messages", now), None);

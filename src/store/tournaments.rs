@@ -436,6 +436,47 @@ impl Tx<'_> {
         Ok(n == 1)
     }
 
+    /// The key whose thread is recorded as `thread_id` (a tournament pairing's or a ladder
+    /// game's), if any.
+    pub fn key_of_thread(&self, thread_id: &ChannelId) -> Result<Option<String>> {
+        if let Some(p) = self.first(
+            "tournament_pairings",
+            "SELECT * FROM tournament_pairings WHERE thread_id = ?1 ORDER BY id LIMIT 1",
+            params![thread_id],
+            PairingRow::from_row,
+        )? {
+            return Ok(p.thread_key);
+        }
+        Ok(self
+            .ladder_game_in(thread_id)?
+            .filter(|g| g.thread_id.as_ref() == Some(thread_id))
+            .map(|g| g.thread_key))
+    }
+
+    /// Forgets a thread that is gone from the platform (a moderator deleted it): its key has
+    /// no thread again, and its games and the messages still owed in it go back to the key,
+    /// to go to the thread opened for the key next.
+    pub fn forget_thread(&self, key: &str, thread_id: &ChannelId) -> Result<()> {
+        self.exec(
+            "UPDATE tournament_pairings SET thread_id = NULL WHERE thread_key = ?1 AND thread_id = ?2",
+            params![key, thread_id],
+        )?;
+        self.exec(
+            "UPDATE ladder_games SET thread_id = NULL WHERE thread_key = ?1 AND thread_id = ?2",
+            params![key, thread_id],
+        )?;
+        self.exec(
+            "UPDATE games SET channel_id = ?1 WHERE channel_id = ?2",
+            params![key, thread_id],
+        )?;
+        self.exec(
+            "UPDATE outbox SET channel_id = ?1
+             WHERE channel_id = ?2 AND sent_at IS NULL AND given_up_at IS NULL",
+            params![key, thread_id],
+        )?;
+        Ok(())
+    }
+
     /// Marks a tournament game as part of its pairing.
     pub fn set_game_pairing(&self, game_id: GameId, pairing_id: PairingId) -> Result<()> {
         self.exec(

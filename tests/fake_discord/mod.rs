@@ -314,6 +314,8 @@ struct St {
     lim: limits::LimitState,
     /// Headers for the answer [`route`] is giving (a limit's).
     answer_headers: Vec<(String, String)>,
+    /// Channels deleted (`DELETE /channels/{id}`): anything sent there is answered 10003.
+    deleted: Vec<u64>,
 }
 
 /// A failure the fake answers a matching request with, `times` times.
@@ -1619,6 +1621,14 @@ fn route(
     };
     let seg: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
     let body = json.clone().unwrap_or(Value::Null);
+    // A deleted channel is gone for every request.
+    if seg.len() >= 2 && seg[0] == "channels" && st.deleted.contains(&parse_id(seg[1])) {
+        return err(discord_error(
+            StatusCode::NOT_FOUND,
+            10003,
+            "Unknown Channel",
+        ));
+    }
     let app = FakeDiscord::APP_ID.to_string();
     let m = method.as_str();
     match (m, seg.as_slice()) {
@@ -1926,7 +1936,10 @@ fn route(
         ("PUT" | "DELETE", ["channels", _, "messages", _, "reactions", ..]) => no_content(),
         ("PUT" | "DELETE", ["channels", _, "pins", _]) => no_content(),
         ("DELETE", ["channels", c]) => match st.channels.remove(&parse_id(c)) {
-            Some(ch) => ok(ch),
+            Some(ch) => {
+                st.deleted.push(parse_id(c));
+                ok(ch)
+            }
             None => err(discord_error(
                 StatusCode::NOT_FOUND,
                 10003,

@@ -26,3 +26,4 @@ pub use model::StandingLine;
 pub(crate) use model::{report_error, standing_lines, trf_text};
 pub(crate) use presentation::division_standings;
 pub(crate) use results::game_ended;
+pub(crate) use runner::thread_request_of;

@@ -31,6 +31,20 @@ fn thread_request(tx: &Tx, t: &TournamentRow, p: &PairingRow) -> Outcome<ThreadR
     })
 }
 
+/// The thread to open for a pairing's key (`t3-r2-b1`), when a pairing has that key.
+pub(crate) fn thread_request_of(tx: &Tx, key: &str) -> Outcome<Option<ThreadRequest>> {
+    let Some(p) = tx
+        .pairing_in_thread(&ChannelId::from(key.to_string()))?
+        .filter(|p| p.thread_key.as_deref() == Some(key))
+    else {
+        return Ok(None);
+    };
+    let Some(t) = tx.tournament(p.tournament_id)? else {
+        return Ok(None);
+    };
+    Ok(Some(thread_request(tx, &t, &p)?))
+}
+
 /// A message in a pairing's thread (opened by it if it is not open yet).
 pub(super) fn thread_out(
     tx: &Tx,
