@@ -571,3 +571,111 @@ async fn two_processes_share_one_rest_proxy() {
         }
     }
 }
+
+/// `/tournament sub` with these options, as a SUB_COMMAND option.
+fn tournament_sub(name: &str, options: Value) -> Value {
+    json!([{"name": name, "type": 1, "options": options}])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_start_events_at_once_within_one_shared_budget() {
+    // The proxy holds both processes to 45 requests a second in all, under Discord's 50.
+    const RATE: u32 = 45;
+    let _ = common::postgres_url();
+    let dir = tempfile::tempdir().unwrap();
+    let db: PathBuf = blocking(|| common::new_db(dir.path()));
+    let fake = FakeDiscord::start_two_guilds(2).await;
+    let proxy = RestProxy::start(&fake.proxy_url(), RATE).await;
+    let guilds = [FakeDiscord::GUILD_ID, FakeDiscord::SECOND_GUILD_ID];
+    let _processes = guilds.map(|g| spawn(&proxy.url(), &db, dir.path(), (g >> 22) % 2));
+    assert!(
+        fake.wait_ready_count(2, T).await,
+        "no READY: {}",
+        logs(dir.path())
+    );
+    let channels = [FakeDiscord::CHANNEL_ID, FakeDiscord::SECOND_CHANNEL_ID];
+    let moderator = fake_discord::Invoker::new(7, "mona").moderator();
+    // A six-player round robin on each server: fifteen games, each in a thread of its own.
+    // Every player shows as "player", so the threads of a round share their name, and each
+    // pairing still gets a thread of its own.
+    for (i, ch) in channels.into_iter().enumerate() {
+        let create = json!([
+            {"name": "name", "type": 3, "value": format!("Cup {i}")},
+            {"name": "variant", "type": 3, "value": "ard-ri"},
+            {"name": "system", "type": 3, "value": "round-robin"},
+        ]);
+        let id = fake
+            .slash(
+                moderator.clone(),
+                ch,
+                "tournament",
+                tournament_sub("create", create),
+            )
+            .await;
+        assert!(fake.response(id, T).await.is_some(), "{}", logs(dir.path()));
+        for p in 0..6u64 {
+            let who = (3_000_000_000_000_000_000 + 10 * i as u64 + p, "player");
+            fake.add_user(who.0, &format!("player{i}{p}"));
+            let id = fake
+                .slash(who, ch, "tournament", tournament_sub("join", json!([])))
+                .await;
+            assert!(fake.response(id, T).await.is_some());
+        }
+    }
+    let before = fake.requests().len();
+    // Both started at the same moment, each by its own process.
+    let starts = [
+        fake.slash(
+            moderator.clone(),
+            channels[0],
+            "tournament",
+            tournament_sub("start", json!([])),
+        )
+        .await,
+        fake.slash(
+            moderator.clone(),
+            channels[1],
+            "tournament",
+            tournament_sub("start", json!([])),
+        )
+        .await,
+    ];
+    for s in starts {
+        let r = fake.response(s, T).await.expect("the start answered");
+        let waited = r.at.duration_since(fake.injected_at(s).unwrap());
+        assert!(
+            waited < Duration::from_secs(3),
+            "a start answered after {waited:?}"
+        );
+    }
+    // Every game's thread opens and each server's start message links them all.
+    let done = poll(|| {
+        let posted = |ch: u64| {
+            fake.channel_messages(ch)
+                .iter()
+                .any(|m| m["content"].as_str().unwrap_or("").contains("Your games:"))
+        };
+        (fake.threads().len() == 30 && posted(channels[0]) && posted(channels[1])).then_some(())
+    })
+    .await;
+    assert!(
+        done.is_some(),
+        "{} threads: {}",
+        fake.threads().len(),
+        logs(dir.path())
+    );
+    for g in guilds {
+        assert_eq!(fake.peak_active_threads(g), 15);
+    }
+    // Everything went through the shared proxy, within its budget: no second above 50, and
+    // nothing Discord would count against the bot.
+    let all = fake.requests();
+    assert!(all.iter().all(|r| r.proxied));
+    let busiest = fake.busiest_second();
+    assert!(busiest <= 50, "{busiest} requests in one second");
+    assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
+    println!(
+        "two processes, two 6-player starts: {} requests, busiest second {busiest}",
+        all.len() - before
+    );
+}

@@ -43,6 +43,14 @@ impl Bot {
         })
     }
 
+    /// Whether a thread is already recorded for a key (a game's thread): another key must not
+    /// take it.
+    pub fn thread_taken(&self, thread: &ChannelId) -> bool {
+        self.store()
+            .read(|tx| tx.key_of_thread(thread))
+            .map_or(true, |k| k.is_some())
+    }
+
     /// The thread for `key` cannot open yet (the server's threads are full, or a permission
     /// is missing): the games waiting for it, which nobody can see yet, keep their whole first
     /// turn, counted from now (the adapter tries again at least once an hour, and a turn is

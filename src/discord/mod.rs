@@ -560,11 +560,24 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
                 // The server's active threads: one opened by an earlier attempt that stopped
                 // before recording it is taken, and none is opened past the margin.
                 let active = threads::active(http, parent).await;
-                let existing = active
+                // (By its name, and not already another key's: two pairings may share a name.)
+                let candidates: Vec<u64> = active
                     .iter()
                     .flat_map(|(_, list)| list)
-                    .find(|t| t.parent == parent.get() && t.name == name)
-                    .map(|t| ChannelId::new(t.id));
+                    .filter(|t| t.parent == parent.get() && t.name == name)
+                    .map(|t| t.id)
+                    .collect();
+                let mut existing = None;
+                for id in candidates {
+                    let (b, c) = (bot.clone(), crate::store::ChannelId::from(id.to_string()));
+                    let taken = tokio::task::spawn_blocking(move || b.thread_taken(&c))
+                        .await
+                        .unwrap_or(true);
+                    if !taken {
+                        existing = Some(ChannelId::new(id));
+                        break;
+                    }
+                }
                 let held = active.as_ref().map_or(0, |(_, list)| list.len());
                 let margin = THREAD_MARGIN.load(Ordering::Relaxed);
                 if existing.is_none() && held >= margin {
