@@ -4320,7 +4320,25 @@ async fn threads_full(limit: Option<usize>, margin: Option<&str>) {
     )
     .await;
     join_all(&fake, &[ALICE, BOB, CARA]).await;
-    tournament(&fake, &moderator, "start", json!([])).await;
+    let start = fake
+        .slash(moderator.clone(), CH, "tournament", sub("start", json!([])))
+        .await;
+    fake.response(start, T).await.expect("the start answered");
+    if margin.is_some() {
+        // Within its margin the bot knows the numbers at once, and tells the organiser
+        // privately.
+        let told = fake.wait_followups(start, 1, T).await;
+        let note = told
+            .iter()
+            .find(|f| f.content().unwrap_or_default().contains("needs 3 threads"))
+            .unwrap_or_else(|| panic!("{told:?}"));
+        assert!(note.ephemeral());
+        assert!(
+            note.content().unwrap().contains("room for 2 more"),
+            "{:?}",
+            note.content()
+        );
+    }
     // Two threads open; the third cannot (Discord's 160006, or the margin), which is said once
     // in the tournament's channel.
     let notice = channel_post_containing(&fake, CH, "1,000 active threads")

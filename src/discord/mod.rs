@@ -805,6 +805,41 @@ const UNKNOWN_CHANNEL: isize = 10_003;
 /// Discord's code for an operation on an archived thread (editing a message in it).
 const THREAD_ARCHIVED: isize = 50_083;
 
+/// When a command started more games in threads than the server has room for (an event's
+/// start): what the one who started it is told privately, with the numbers, and what to do.
+async fn threads_needed(http: &Http, replies: &[Reply]) -> Option<String> {
+    let mut keys: Vec<&str> = replies
+        .iter()
+        .filter_map(|r| r.thread.as_ref())
+        .map(|t| t.key.as_str())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let parent = replies
+        .iter()
+        .find_map(|r| r.thread.as_ref())?
+        .parent
+        .clone();
+    let parent = ChannelId::new(parent.parse::<u64>().ok().filter(|&c| c != 0)?);
+    let needed = keys.len();
+    let (_, active) = threads::active(http, parent).await?;
+    let margin = THREAD_MARGIN.load(Ordering::Relaxed);
+    let held = active.len();
+    let free = margin.saturating_sub(held);
+    (needed > free).then(|| {
+        format!(
+            "This needs {needed} threads, one per game, and the server has room for {free} \
+             more: it holds {held} active threads, and the bot opens none past {margin} (Discord \
+             allows 1,000 a server). {free} of the games start in their threads now; the other \
+             {} start as threads are archived (each game's thread is archived when the game \
+             ends), and each game's clock starts only when its thread opens. Nothing is lost. \
+             To start everything at once, archive threads that are done, or choose an event \
+             that needs fewer threads at a time (`pace:by-round`, smaller divisions).",
+            needed - free
+        )
+    })
+}
+
 /// Says in `parent` that a game's thread cannot open because the server holds Discord's
 /// 1,000 active threads (at most once in 10 minutes a channel; the game's messages stay owed
 /// and are posted once a place frees).
@@ -1681,8 +1716,11 @@ impl Handler {
                 .await;
             return;
         }
-        let (replies, deferred) =
+        let (mut replies, deferred) =
             handle_timed(&self.bot, &dctx.http, &target, ctx, command, false).await;
+        if let Some(note) = threads_needed(&dctx.http, &replies).await {
+            replies.push(Reply::private(note));
+        }
         send(&self.bot, &dctx.http, &target, &replies, deferred, false).await;
     }
 
