@@ -184,26 +184,30 @@ impl Config {
                 message: "ai_ms, ai_searches and ai_threads must be at least 1".into(),
             });
         }
-        let (name, rps) = match number("TARA_BOT_DISCORD_RPS")? {
-            Some(n) => ("TARA_BOT_DISCORD_RPS", n),
-            None => (
-                "discord_requests_per_second",
-                file.discord_requests_per_second
-                    .map_or(u64::from(DEFAULT_DISCORD_RPS), u64::from),
-            ),
+        // A number from the environment, else the file, else its default: with the name it
+        // came by, for a refusal.
+        let chosen = |var: &'static str, key: &'static str, file: Option<u32>, default: u32| {
+            Ok::<_, ConfigError>(match number(var)? {
+                Some(n) => (var, n),
+                None => (key, u64::from(file.unwrap_or(default))),
+            })
         };
+        let (name, rps) = chosen(
+            "TARA_BOT_DISCORD_RPS",
+            "discord_requests_per_second",
+            file.discord_requests_per_second,
+            DEFAULT_DISCORD_RPS,
+        )?;
         if !(1..=50).contains(&rps) {
             return Err(ConfigError::Budget { name, value: rps });
         }
         let discord_requests_per_second = rps as u32;
-        let (name, margin) = match number("TARA_BOT_THREAD_MARGIN")? {
-            Some(n) => ("TARA_BOT_THREAD_MARGIN", n),
-            None => (
-                "discord_thread_margin",
-                file.discord_thread_margin
-                    .map_or(u64::from(DEFAULT_THREAD_MARGIN), u64::from),
-            ),
-        };
+        let (name, margin) = chosen(
+            "TARA_BOT_THREAD_MARGIN",
+            "discord_thread_margin",
+            file.discord_thread_margin,
+            DEFAULT_THREAD_MARGIN,
+        )?;
         if !(1..=1000).contains(&margin) {
             return Err(ConfigError::Margin {
                 name,

@@ -735,7 +735,7 @@ async fn archive_spent_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
     if !is_thread || !mine || archived {
         return;
     }
-    match archive_thread(http, channel).await {
+    match set_archived(http, channel, true).await {
         Ok(()) => tracing::info!(%channel, "archived a thread with nothing more to come"),
         Err(e) => tracing::warn!(error = %said(&e), %channel, "could not archive a spent thread"),
     }
@@ -862,7 +862,7 @@ async fn threads_full(http: &Http, parent: ChannelId, name: &str) {
          other that is due) cannot open yet. Nothing is lost: its messages are kept and posted \
          as soon as a place frees. Moderators can make room by archiving threads that are done.",
         1000usize.saturating_sub(THREAD_MARGIN.load(Ordering::Relaxed)),
-        name.replace(['*', '<', '@', '`', '_', '|', '~'], "")
+        bot::escape_markdown(name)
     );
     let m = CreateMessage::new()
         .content(text)
@@ -882,12 +882,7 @@ async fn edit_message_anywhere(
 ) -> Result<(), Failure> {
     match edit_message(http, channel, message, e).await {
         Err(f) if discord_code(&f) == Some(THREAD_ARCHIVED) => {
-            let body = Body {
-                json: serde_json::json!({ "archived": false }),
-                files: &[],
-            };
-            let path = format!("/channels/{channel}");
-            rest::request(http, reqwest::Method::PATCH, &path, Some(body)).await?;
+            set_archived(http, channel, false).await?;
             tracing::info!(%channel, "unarchived a thread to edit a message in it");
             edit_message(http, channel, message, e).await
         }
@@ -947,16 +942,20 @@ async fn get_channel(http: &Http, channel: ChannelId) -> Result<serde_json::Valu
         .ok_or_else(|| Failure::Unanswered("Discord's answer carried no channel".into()))
 }
 
-/// `PATCH /channels/{c}`: archives a thread, to archive itself again after a day of quiet
-/// when a later message unarchives it.
-async fn archive_thread(http: &Http, thread: ChannelId) -> Result<(), Failure> {
-    let body = Body {
-        json: serde_json::json!({ "archived": true, "auto_archive_duration": 1440 }),
-        files: &[],
+/// `PATCH /channels/{c}`: archives a thread (to archive itself again after a day of quiet
+/// when a later message unarchives it), or unarchives it.
+async fn set_archived(http: &Http, thread: ChannelId, archived: bool) -> Result<(), Failure> {
+    let json = if archived {
+        serde_json::json!({ "archived": true, "auto_archive_duration": 1440 })
+    } else {
+        serde_json::json!({ "archived": false })
     };
+    let body = Body { json, files: &[] };
     let path = format!("/channels/{thread}");
     rest::request(http, reqwest::Method::PATCH, &path, Some(body)).await?;
-    threads::closed(thread.get());
+    if archived {
+        threads::closed(thread.get());
+    }
     Ok(())
 }
 
@@ -1441,12 +1440,32 @@ fn internal_error(e: tokio::task::JoinError) -> Reply {
     Reply::private("Something went wrong on our side and nothing was changed; please try again.")
 }
 
+/// [`deliver`], leaving the thread the reply archives to `spent` (archived once every reply of
+/// the command is out).
+async fn deliver_archiving_later(
+    bot: &Arc<Bot>,
+    http: &Http,
+    reply: &Reply,
+    spent: &mut Vec<Reply>,
+) -> Option<String> {
+    if reply.archive_channel.is_none() {
+        return deliver(bot, http, reply).await;
+    }
+    spent.push(reply.clone());
+    let now = Reply {
+        archive_channel: None,
+        ..reply.clone()
+    };
+    deliver(bot, http, &now).await
+}
+
 /// Sends replies: the first as the interaction response (or the edit of a deferred one), the
-/// rest as follow-ups; replies for other channels are posted there, after the answer. A private reply is only
-/// ever sent as a private response or follow-up: when the interaction was deferred publicly,
-/// the public "thinking…" is deleted and the answer follows privately. A public reply that
-/// cannot be sent as a response falls back to a channel message. Owed replies are reported
-/// delivered, or failed (to be retried from the outbox).
+/// rest as follow-ups; replies for other channels are posted there (a little before the
+/// answer, the rest after it). A private reply is only ever sent as a private response or
+/// follow-up: when the interaction was deferred publicly, the public "thinking…" is deleted
+/// and the answer follows privately. A public reply that cannot be sent as a response falls
+/// back to a channel message. Owed replies are reported delivered, or failed (to be retried
+/// from the outbox).
 async fn send(
     bot: &Arc<Bot>,
     http: &Http,
@@ -1480,12 +1499,7 @@ async fn send(
         let Some(r) = elsewhere.next() else {
             break;
         };
-        let mut r = r.clone();
-        if r.archive_channel.is_some() {
-            spent.push(r.clone());
-            r.archive_channel = None;
-        }
-        problems.extend(deliver(bot, http, &r).await);
+        problems.extend(deliver_archiving_later(bot, http, r, &mut spent).await);
     }
     // An answer that links to threads: linked to those open, the others said to be opening
     // (an answer cannot wait for them).
@@ -1637,12 +1651,7 @@ async fn send(
         }
     }
     for r in elsewhere {
-        let mut r = r.clone();
-        if r.archive_channel.is_some() {
-            spent.push(r.clone());
-            r.archive_channel = None;
-        }
-        problems.extend(deliver(bot, http, &r).await);
+        problems.extend(deliver_archiving_later(bot, http, r, &mut spent).await);
     }
     for r in &spent {
         archive_spent_thread(bot, http, r).await;

@@ -22,8 +22,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-/// The requests a second this process sends by default, outside interactions.
-pub const DEFAULT_BUDGET: u32 = 40;
 /// The most threads opened a second in one channel (Discord limits thread creation per server
 /// beyond its documented limits; a 429 for it says how long to wait, and is waited out).
 const THREADS_PER_SECOND: u32 = 5;
@@ -32,7 +30,7 @@ const INVALID_WARNING: usize = 1000;
 /// The window Discord counts invalid requests in.
 const INVALID_WINDOW: Duration = Duration::from_secs(600);
 
-static BUDGET: AtomicU32 = AtomicU32::new(DEFAULT_BUDGET);
+static BUDGET: AtomicU32 = AtomicU32::new(crate::config::DEFAULT_DISCORD_RPS);
 
 /// Sets how many requests a second this process sends at most, interactions aside (at least 1).
 pub fn set_budget(per_second: u32) {
