@@ -4183,22 +4183,11 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
     let moves = player_moves(options, 7);
     // A 20-player all-at-once round robin here: 190 games, each in a thread of its own.
     let moderator = Invoker::new(7, "mona").moderator();
-    tournament(
-        &fake,
-        &moderator,
-        "create",
-        json!([
-            {"name": "name", "type": 3, "value": "Lughnasa"},
-            {"name": "variant", "type": 3, "value": "ard-ri"},
-            {"name": "system", "type": 3, "value": "round-robin"},
-        ]),
-    )
-    .await;
     let players: Vec<(u64, String)> = (0..20u64)
         .map(|i| (2_000_000_000_000_000_000 + i, format!("player{i}")))
         .collect();
     let named: Vec<(u64, &str)> = players.iter().map(|(id, n)| (*id, n.as_str())).collect();
-    join_all(&fake, &named).await;
+    ard_ri_round_robin(&fake, &moderator, "Lughnasa", &named).await;
     let before = fake.requests().len();
     let start = fake
         .slash(moderator.clone(), CH, "tournament", sub("start", json!([])))
@@ -4308,18 +4297,7 @@ async fn threads_full(limit: Option<usize>, margin: Option<&str>) {
     assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
     const CARA: (u64, &str) = (1_000_000_000_000_000_003, "ciara");
     let moderator = Invoker::new(7, "mona").moderator();
-    tournament(
-        &fake,
-        &moderator,
-        "create",
-        json!([
-            {"name": "name", "type": 3, "value": "Imbolc"},
-            {"name": "variant", "type": 3, "value": "ard-ri"},
-            {"name": "system", "type": 3, "value": "round-robin"},
-        ]),
-    )
-    .await;
-    join_all(&fake, &[ALICE, BOB, CARA]).await;
+    ard_ri_round_robin(&fake, &moderator, "Imbolc", &[ALICE, BOB, CARA]).await;
     let start = fake
         .slash(moderator.clone(), CH, "tournament", sub("start", json!([])))
         .await;
@@ -4484,18 +4462,7 @@ async fn a_games_thread_deleted_by_a_moderator_is_opened_again_and_nothing_is_lo
     assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
     const CARA: (u64, &str) = (1_000_000_000_000_000_003, "ciara");
     let moderator = Invoker::new(7, "mona").moderator();
-    tournament(
-        &fake,
-        &moderator,
-        "create",
-        json!([
-            {"name": "name", "type": 3, "value": "Bealtaine"},
-            {"name": "variant", "type": 3, "value": "ard-ri"},
-            {"name": "system", "type": 3, "value": "round-robin"},
-        ]),
-    )
-    .await;
-    join_all(&fake, &[ALICE, BOB, CARA]).await;
+    ard_ri_round_robin(&fake, &moderator, "Bealtaine", &[ALICE, BOB, CARA]).await;
     tournament(&fake, &moderator, "start", json!([])).await;
     channel_post_containing(&fake, CH, "Your games:")
         .await
@@ -4556,4 +4523,26 @@ async fn a_games_thread_deleted_by_a_moderator_is_opened_again_and_nothing_is_lo
         "{posted:#?}"
     );
     assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
+}
+
+/// Creates an Ard Rí round robin (all at once) named `name` in the channel as `moderator`, with
+/// `players` signed up in order.
+async fn ard_ri_round_robin(
+    fake: &FakeDiscord,
+    moderator: &Invoker,
+    name: &str,
+    players: &[(u64, &str)],
+) {
+    tournament(
+        fake,
+        moderator,
+        "create",
+        json!([
+            {"name": "name", "type": 3, "value": name},
+            {"name": "variant", "type": 3, "value": "ard-ri"},
+            {"name": "system", "type": 3, "value": "round-robin"},
+        ]),
+    )
+    .await;
+    join_all(fake, players).await;
 }
