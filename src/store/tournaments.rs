@@ -439,12 +439,10 @@ impl Tx<'_> {
     /// The key whose thread is recorded as `thread_id` (a tournament pairing's or a ladder
     /// game's), if any.
     pub fn key_of_thread(&self, thread_id: &ChannelId) -> Result<Option<String>> {
-        if let Some(p) = self.first(
-            "tournament_pairings",
-            "SELECT * FROM tournament_pairings WHERE thread_id = ?1 ORDER BY id LIMIT 1",
-            params![thread_id],
-            PairingRow::from_row,
-        )? {
+        if let Some(p) = self
+            .pairing_in_thread(thread_id)?
+            .filter(|p| p.thread_id.as_ref() == Some(thread_id))
+        {
             return Ok(p.thread_key);
         }
         Ok(self
