@@ -261,7 +261,10 @@ fn the_ai_takes_no_draw_offer_and_no_command_and_plays_no_rated_game_or_match() 
     assert!(active(&h.db(), "d").is_none());
     // The bot's own user sends nothing: not a move, not a tournament sign-up.
     for cmd in [
-        Command::Move { text: "D4".into() },
+        Command::Move {
+            text: "D4".into(),
+            game: None,
+        },
         Command::TournamentJoin { id: None },
     ] {
         let r = h.bot.handle(&ctx("tara-bot", "c"), cmd);
@@ -402,7 +405,14 @@ fn aborting_a_game_against_the_ai_pings_nobody() {
         "c",
         play_ai(Variant::ArdRi, Some(1), Some(FirstChoice::Challenger)),
     );
-    let r = h.send("aoife", "c", Command::Abort { reason: None });
+    let r = h.send(
+        "aoife",
+        "c",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     assert_eq!(r.len(), 1, "{}", texts(&r));
     let text = r[0].plain_text();
     assert!(text.starts_with("Game aborted by @aoife"), "{text}");
@@ -470,7 +480,14 @@ fn a_player_may_have_three_games_against_the_ai_and_a_refusal_is_private_and_pos
     assert!(!h.bot.handle(&elsewhere, hkot())[0].ephemeral);
 
     // Once one of them is over, another is welcome.
-    let r = h.send("aoife", "a2", Command::Abort { reason: None });
+    let r = h.send(
+        "aoife",
+        "a2",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     assert!(!r[0].ephemeral, "{}", texts(&r));
     assert!(h.bot.ai_game_refusal(&c).is_none());
     assert!(!h.send("aoife", "a4", hkot())[0].ephemeral);
@@ -561,7 +578,13 @@ fn the_ai_is_never_pinged_at_the_end_of_a_game() {
     start("d");
     let mut mod_ctx = ctx("mona", "d");
     mod_ctx.moderator = true;
-    let r = h.bot.handle(&mod_ctx, Command::Abort { reason: None });
+    let r = h.bot.handle(
+        &mod_ctx,
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     let text = r[0].plain_text();
     assert!(text.ends_with("No result, no points. @aoife."), "{text}");
     assert_eq!(r[0].mentions, vec!["aoife".to_string()]);

@@ -65,6 +65,7 @@ fn game_on(
             who,
             Command::Move {
                 text: m.to_string(),
+                game: None,
             },
         );
         assert!(!r[0].ephemeral, "{m}: {}", texts(&r));
@@ -381,7 +382,14 @@ fn live_aborted_unknown_and_other_servers_games_are_refused() {
     // Aborted before any move.
     h.start("ciara", "dara", "other", "hkot-1", "me");
     let aborted = active(&h.db(), "other").unwrap().id;
-    let r = h.send("ciara", "other", Command::Abort { reason: None });
+    let r = h.send(
+        "ciara",
+        "other",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     assert!(!r[0].ephemeral, "{}", texts(&r));
     let r = h.send("ciara", "other", analyse_cmd(aborted, None));
     assert!(r[0].ephemeral && r[0].plain_text().contains("aborted"));

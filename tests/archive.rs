@@ -146,7 +146,7 @@ fn export_gives_a_file_that_the_engine_and_render_read() {
     assert_eq!(record.options, g.options);
     assert!(d.text.contains("# result: "), "{}", d.text);
     // The same text as /record gives.
-    let rec = h.send("aoife", "c", Command::Record {});
+    let rec = h.send("aoife", "c", Command::Record { game: None });
     assert_eq!(rec[0].document.as_ref().unwrap().text, d.text);
     // tara-bot engine --record and render --record read the file as it is.
     let file = h.dir.path().join(&d.filename);
@@ -637,7 +637,7 @@ fn status_board_and_record_show_an_ended_game_and_say_it_ended() {
     h.mv("aoife", "c", "D4");
     h.mv("brian", "c", "B2");
     resign(&h, "brian", "c");
-    let status = h.send("carol", "c", Command::Status {})[0].plain_text();
+    let status = h.send("carol", "c", Command::Status { game: None })[0].plain_text();
     assert!(status.contains(&format!("(game {})", g.id.0)), "{status}");
     assert!(
         status.contains("This game is over") && status.contains("Red wins"),
@@ -649,7 +649,7 @@ fn status_board_and_record_show_an_ended_game_and_say_it_ended() {
         t.contains("The game is over") && t.contains("after 2 of 2 moves"),
         "{t}"
     );
-    let record = h.send("carol", "c", Command::Record {});
+    let record = h.send("carol", "c", Command::Record { game: None });
     let t = record[0].plain_text();
     assert!(
         t.starts_with(&format!("Game {} has ended: Red wins", g.id.0)),
@@ -664,16 +664,23 @@ fn status_board_and_record_show_an_ended_game_and_say_it_ended() {
         .contains("has ended"));
     // An aborted game says so too.
     let g2 = h.start("aoife", "brian", "d", "hkot-1", "me");
-    h.send("aoife", "d", Command::Abort { reason: None });
-    let t = h.send("carol", "d", Command::Record {})[0].plain_text();
+    h.send(
+        "aoife",
+        "d",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
+    let t = h.send("carol", "d", Command::Record { game: None })[0].plain_text();
     assert!(
         t.starts_with(&format!("Game {} has ended: it was aborted", g2.id.0)),
         "{t}"
     );
-    let t = h.send("carol", "d", Command::Status {})[0].plain_text();
+    let t = h.send("carol", "d", Command::Status { game: None })[0].plain_text();
     assert!(t.contains("aborted"), "{t}");
     // A game in progress does not.
     h.start("aoife", "brian", "e", "hkot-1", "me");
-    let t = h.send("carol", "e", Command::Record {})[0].plain_text();
+    let t = h.send("carol", "e", Command::Record { game: None })[0].plain_text();
     assert!(!t.contains("has ended"), "{t}");
 }

@@ -251,23 +251,49 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
     let cases: Vec<(&str, Command, &str)> = vec![
         (
             "brian",
-            Command::Move { text: "Z9".into() },
+            Command::Move {
+                text: "Z9".into(),
+                game: None,
+            },
             "'Z9' is not a hill",
         ),
-        ("brian", Command::Move { text: "A1".into() }, "corners"),
-        ("brian", Command::Move { text: "D4".into() }, "not vacant"),
+        (
+            "brian",
+            Command::Move {
+                text: "A1".into(),
+                game: None,
+            },
+            "corners",
+        ),
+        (
+            "brian",
+            Command::Move {
+                text: "D4".into(),
+                game: None,
+            },
+            "not vacant",
+        ),
         (
             "brian",
             Command::Move {
                 text: "D4-E6".into(),
+                game: None,
             },
             "Placement",
         ),
-        ("brian", Command::Move { text: "".into() }, "no move given"),
+        (
+            "brian",
+            Command::Move {
+                text: "".into(),
+                game: None,
+            },
+            "no move given",
+        ),
         (
             "brian",
             Command::Move {
                 text: "x".repeat(100_000),
+                game: None,
             },
             "too long",
         ),
@@ -275,6 +301,7 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
             "brian",
             Command::Move {
                 text: "Ｄ４".into(),
+                game: None,
             },
             "is not a move",
         ),
@@ -282,6 +309,7 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
             "brian",
             Command::Move {
                 text: "🐉🐉".into(),
+                game: None,
             },
             "is not a move",
         ),
@@ -289,17 +317,24 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
             "brian",
             Command::Move {
                 text: "d4\u{0}".into(),
+                game: None,
             },
             "is not a move",
         ),
         (
             "aoife",
-            Command::Move { text: "E2".into() },
+            Command::Move {
+                text: "E2".into(),
+                game: None,
+            },
             "not your turn",
         ),
         (
             "carol",
-            Command::Move { text: "E2".into() },
+            Command::Move {
+                text: "E2".into(),
+                game: None,
+            },
             "not playing in this game",
         ),
         (
@@ -310,10 +345,20 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
             },
             "not playing",
         ),
-        ("carol", Command::Abort { reason: None }, "Only the players"),
+        (
+            "carol",
+            Command::Abort {
+                reason: None,
+                game: None,
+            },
+            "Only the players",
+        ),
         (
             "aoife",
-            Command::Abort { reason: None },
+            Command::Abort {
+                reason: None,
+                game: None,
+            },
             "can no longer be aborted",
         ),
         (
@@ -338,6 +383,7 @@ fn bad_input_gets_the_right_message_and_changes_nothing() {
                 ply: Some(99),
                 marks: None,
                 arrows: None,
+                game: None,
             },
             "only 1 move so far",
         ),
@@ -436,7 +482,14 @@ fn resign_asks_first_and_scores_part_e() {
 fn abort_before_the_first_move_or_by_a_moderator() {
     let h = Harness::new(false);
     h.start("aoife", "brian", "c", "hkot-2", "me");
-    let r = h.send("brian", "c", Command::Abort { reason: None });
+    let r = h.send(
+        "brian",
+        "c",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     assert!(
         r[0].plain_text().contains("aborted"),
         "{}",
@@ -454,7 +507,13 @@ fn abort_before_the_first_move_or_by_a_moderator() {
     h.mv("aoife", "c", "D4");
     let mut mod_ctx = ctx("mona", "c");
     mod_ctx.moderator = true;
-    let r = h.bot.handle(&mod_ctx, Command::Abort { reason: None });
+    let r = h.bot.handle(
+        &mod_ctx,
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     let text = r[0].plain_text();
     assert!(
         text.contains("aborted by a moderator") && text.contains("@mona"),
@@ -514,6 +573,7 @@ fn a_moderator_ends_a_match_with_a_reason_and_the_audit_log_keeps_it() {
         &mona,
         Command::Abort {
             reason: Some("players asked to *stop*".into()),
+            game: None,
         },
     );
     let text = r[0].plain_text();
@@ -682,7 +742,14 @@ fn an_aborted_match_game_is_replayed() {
     );
     h.send("brian", "c", Command::Accept { challenge: None });
     let g1 = active(&h.db(), "c").unwrap();
-    let r = h.send("aoife", "c", Command::Abort { reason: None });
+    let r = h.send(
+        "aoife",
+        "c",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     assert!(texts(&r).contains("is replayed"), "{}", texts(&r));
     let again = active(&h.db(), "c").unwrap();
     assert_ne!(again.id, g1.id);
@@ -704,6 +771,7 @@ fn board_record_status_games_rules_help() {
             ply: Some(1),
             marks: None,
             arrows: None,
+            game: None,
         },
     );
     assert!(!r[0].ephemeral && r[0].image.is_some());
@@ -712,7 +780,7 @@ fn board_record_status_games_rules_help() {
         "{}",
         r[0].plain_text()
     );
-    let r = h.send("carol", "c", Command::Record {});
+    let r = h.send("carol", "c", Command::Record { game: None });
     let rec = r[0].plain_text();
     let body: String = rec
         .lines()
@@ -721,7 +789,7 @@ fn board_record_status_games_rules_help() {
         .join("\n");
     let parsed = tara_bot::game::GameRecord::parse(&body).unwrap();
     assert_eq!(parsed.moves.len(), 3, "the record imports: {rec}");
-    let r = h.send("brian", "c", Command::Status {});
+    let r = h.send("brian", "c", Command::Status { game: None });
     assert!(
         r[0].ephemeral && r[0].plain_text().contains("to move"),
         "{}",
@@ -925,7 +993,7 @@ fn counts_of_one_are_singular() {
     h.start("aoife", "brian", "c", "sacred-hill-1", "me");
     h.mv("aoife", "c", "D4");
     h.bot.advance_clock(90 * 60_000);
-    let r = h.send("brian", "c", Command::Status {});
+    let r = h.send("brian", "c", Command::Status { game: None });
     let t = r[0].plain_text();
     assert!(t.contains("· 1 move played"), "{t}");
     assert!(t.contains("since 1 hour ago"), "{t}");
@@ -936,6 +1004,7 @@ fn counts_of_one_are_singular() {
             ply: Some(3),
             marks: None,
             arrows: None,
+            game: None,
         },
     );
     assert_eq!(
@@ -949,6 +1018,7 @@ fn counts_of_one_are_singular() {
             ply: None,
             marks: None,
             arrows: None,
+            game: None,
         },
     );
     assert!(
@@ -963,6 +1033,7 @@ fn counts_of_one_are_singular() {
             ply: Some(0),
             marks: None,
             arrows: None,
+            game: None,
         },
     );
     assert!(
@@ -1008,7 +1079,7 @@ fn a_scored_result_says_fewer_kingdoms_win() {
 #[test]
 fn status_and_board_of_an_ended_game_say_how_it_ended() {
     let h = Harness::new(false);
-    let r = h.send("brian", "c", Command::Status {});
+    let r = h.send("brian", "c", Command::Status { game: None });
     assert!(
         r[0].ephemeral
             && r[0]
@@ -1029,7 +1100,7 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
         },
     );
     h.bot.advance_clock(3 * 3_600_000);
-    let r = h.send("carol", "c", Command::Status {});
+    let r = h.send("carol", "c", Command::Status { game: None });
     let t = r[0].plain_text().replace("**", "");
     assert!(r[0].ephemeral, "{t}");
     assert!(t.contains(&format!("(game {})", g.id.0)), "{t}");
@@ -1049,6 +1120,7 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
             ply: None,
             marks: None,
             arrows: None,
+            game: None,
         },
     );
     let t = r[0].plain_text();
@@ -1063,14 +1135,22 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
             ply: Some(0),
             marks: None,
             arrows: None,
+            game: None,
         },
     );
     let t = r[0].plain_text();
     assert!(t.contains("its last position shows how it ended"), "{t}");
     // An aborted game says so.
     let g = h.start("aoife", "brian", "c", "hkot-1", "me");
-    h.send("aoife", "c", Command::Abort { reason: None });
-    let r = h.send("carol", "c", Command::Status {});
+    h.send(
+        "aoife",
+        "c",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
+    let r = h.send("carol", "c", Command::Status { game: None });
     let t = r[0].plain_text().replace("**", "");
     assert!(t.contains(&format!("(game {})", g.id.0)), "{t}");
     assert!(
@@ -1079,7 +1159,7 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
     );
     // A newer game in progress is shown instead.
     let g = h.start("aoife", "brian", "c", "ard-ri", "me");
-    let r = h.send("carol", "c", Command::Status {});
+    let r = h.send("carol", "c", Command::Status { game: None });
     let t = r[0].plain_text();
     assert!(
         t.contains(&format!("(game {})", g.id.0)) && t.contains("to move"),
@@ -1118,6 +1198,7 @@ fn hostile_names_and_reasons_never_become_markdown() {
         &eve,
         Command::Move {
             text: "d2-c2".into(),
+            game: None,
         },
     ));
     seen.extend(h.bot.handle(
@@ -1138,12 +1219,14 @@ fn hostile_names_and_reasons_never_become_markdown() {
         &eve,
         Command::Move {
             text: "d2-c2".into(),
+            game: None,
         },
     ));
     seen.extend(h.bot.handle(
         &fen,
         Command::Move {
             text: "`oops".into(),
+            game: None,
         },
     ));
     seen.extend(h.bot.handle(
@@ -1155,7 +1238,7 @@ fn hostile_names_and_reasons_never_become_markdown() {
     ));
     // The record names the players in its header: their backticks are kept apart (a joiner
     // between two), so that they cannot close the block.
-    let rec = h.bot.handle(&eve, Command::Record {});
+    let rec = h.bot.handle(&eve, Command::Record { game: None });
     let rec = discord(&rec[0]);
     // (After the line saying that the game has ended.)
     let (ended, rec) = rec.split_once('\n').unwrap();
@@ -1169,6 +1252,7 @@ fn hostile_names_and_reasons_never_become_markdown() {
         &mona,
         Command::Abort {
             reason: Some(format!("{evil} <@123> @everyone")),
+            game: None,
         },
     ));
     assert!(seen.len() >= 9, "{:?}", texts(&seen));
@@ -1753,6 +1837,7 @@ fn a_flood_from_one_user_is_refused_and_other_users_are_answered_meanwhile() {
                     ply: None,
                     marks: None,
                     arrows: None,
+                    game: None,
                 },
             );
             assert_eq!(r.len(), 1);
@@ -1894,7 +1979,7 @@ fn the_status_of_a_matchs_second_game_lists_only_the_first_as_earlier() {
     h.mv("aoife", "c", "B2");
     h.send("aoife", "c", resign_cmd(true));
     assert_eq!(stored(&h.db(), g2.id).0.status, GameStatus::Finished);
-    let t = h.send("carol", "c", Command::Status {})[0].plain_text();
+    let t = h.send("carol", "c", Command::Status { game: None })[0].plain_text();
     let line = t
         .lines()
         .find(|l| l.starts_with("Match "))

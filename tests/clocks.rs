@@ -135,7 +135,7 @@ fn a_move_resets_the_clock_and_the_status_shows_it() {
     let g = active(&h.db(), "c").unwrap();
     assert_eq!(g.deadline_at, Some(T0 + 30 * HOUR + 2 * DAY));
     advance(&h, 5 * HOUR);
-    let r = h.send("brian", "c", Command::Status {});
+    let r = h.send("brian", "c", Command::Status { game: None });
     assert!(
         r[0].plain_text().contains("1 day 19 hours left"),
         "{}",
@@ -276,7 +276,7 @@ fn vacation_pauses_the_clock_and_tells_the_opponent() {
     assert!(r[1].plain_text().contains("on vacation until"));
     let row = active(&h.db(), "c").unwrap();
     assert_eq!(row.deadline_at, Some(T0 + 5 * DAY));
-    let s = h.send("aoife", "c", Command::Status {});
+    let s = h.send("aoife", "c", Command::Status { game: None });
     assert!(
         s[0].plain_text().contains("paused until"),
         "{}",
@@ -300,7 +300,7 @@ fn a_vacation_taken_in_the_middle_of_a_turn_shows_as_paused_and_silences_reminde
     challenge(&h, "c", "ard-ri", "5", false);
     advance(&h, 2 * DAY);
     h.send("aoife", "c", vacation(2));
-    let s = h.send("brian", "c", Command::Status {});
+    let s = h.send("brian", "c", Command::Status { game: None });
     assert!(
         s[0].plain_text().contains("paused until"),
         "{}",
@@ -744,7 +744,7 @@ fn a_vacation_ends_early_and_gives_back_the_whole_days_not_begun() {
     );
     let row = active(&h.db(), "c").unwrap();
     assert_eq!(row.deadline_at, Some(now + 62 * HOUR));
-    let s = h.send("brian", "c", Command::Status {});
+    let s = h.send("brian", "c", Command::Status { game: None });
     assert!(
         !s[0].plain_text().contains("paused") && s[0].plain_text().contains("2 days 14 hours left"),
         "{}",
@@ -1107,7 +1107,7 @@ fn the_time_left_is_rounded_the_same_way_in_every_message() {
         r[0].plain_text()
     );
     advance(&h, 1_000);
-    let r = h.send("brian", "c", Command::Status {});
+    let r = h.send("brian", "c", Command::Status { game: None });
     assert!(
         r[0].plain_text().contains(" · 3 days left."),
         "{}",
@@ -1121,7 +1121,7 @@ fn the_time_left_is_rounded_the_same_way_in_every_message() {
     );
     // Ten minutes on, the minutes show.
     advance(&h, 10 * 60_000 - 1_000);
-    let r = h.send("brian", "c", Command::Status {});
+    let r = h.send("brian", "c", Command::Status { game: None });
     assert!(
         r[0].plain_text()
             .contains(" · 2 days 23 hours 50 minutes left."),

@@ -17,11 +17,18 @@ use tara_bot::store::FirstChoice;
 use tara_bot::store::{GameId, Store};
 
 fn add(h: &Harness, who: &str, channel: &str, line: &str) -> Reply {
-    private(h.send(who, channel, Command::ConditionalAdd { line: line.into() }))
+    private(h.send(
+        who,
+        channel,
+        Command::ConditionalAdd {
+            line: line.into(),
+            game: None,
+        },
+    ))
 }
 
 fn list(h: &Harness, who: &str, channel: &str) -> Reply {
-    private(h.send(who, channel, Command::ConditionalList {}))
+    private(h.send(who, channel, Command::ConditionalList { game: None }))
 }
 
 /// The one answer, which must be private and ping nobody.
@@ -234,7 +241,7 @@ fn bad_lines_are_refused_with_the_reason() {
     assert!(r.plain_text().contains("30 lines"), "{}", r.plain_text());
     assert_eq!(lines(&h, game).len(), 30);
     // Nothing was stored by a refusal, and clear removes all.
-    let r = private(h.send("aoife", "c1", Command::ConditionalClear {}));
+    let r = private(h.send("aoife", "c1", Command::ConditionalClear { game: None }));
     assert!(r.plain_text().contains("30 lines"), "{}", r.plain_text());
     assert!(lines(&h, game).is_empty());
     // In a finished game.
@@ -315,16 +322,16 @@ fn lines_are_dropped_on_a_takeback_a_draw_and_the_end() {
 fn the_console_reads_the_subcommands() {
     let parsed = parse_line(r#"/conditional add line:"E3 D5 F2 C4""#).unwrap();
     match parsed {
-        Action::Run(Command::ConditionalAdd { line }) => assert_eq!(line, "E3 D5 F2 C4"),
+        Action::Run(Command::ConditionalAdd { line, .. }) => assert_eq!(line, "E3 D5 F2 C4"),
         other => panic!("{other:?}"),
     }
     assert!(matches!(
         parse_line("/conditional list").unwrap(),
-        Action::Run(Command::ConditionalList {})
+        Action::Run(Command::ConditionalList { game: None })
     ));
     assert!(matches!(
         parse_line("/conditional clear").unwrap(),
-        Action::Run(Command::ConditionalClear {})
+        Action::Run(Command::ConditionalClear { game: None })
     ));
 }
 
@@ -459,7 +466,7 @@ fn random_games_with_random_lines_play_each_reply_exactly_when_its_line_matches(
             };
             sent = Some((now_played.len(), m));
             let r = if m == Move::Pass {
-                h.send(&mover, "c1", Command::Pass {})
+                h.send(&mover, "c1", Command::Pass { game: None })
             } else {
                 h.mv(&mover, "c1", &m.to_string())
             };

@@ -4181,7 +4181,8 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
     start_game_in_second_guild(&fake, "ard-ri").await;
     let options = GameOptions::new(Variant::ArdRi);
     let moves = player_moves(options, 7);
-    // A 20-player all-at-once round robin here: 190 games, each in a thread of its own.
+    // A 20-player all-at-once round robin here: 190 games, more than 50 threads at once, so a
+    // thread a round (19), each player's one game of the round in it.
     let moderator = Invoker::new(7, "mona").moderator();
     let players: Vec<(u64, String)> = (0..20u64)
         .map(|i| (2_000_000_000_000_000_000 + i, format!("player{i}")))
@@ -4222,8 +4223,69 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
         slowest < Duration::from_secs(3),
         "a move answered after {slowest:?}"
     );
-    // Let the burst run for 20 s in all: the threads go out at the bot's pace.
-    tokio::time::sleep(Duration::from_secs(20).saturating_sub(burst.elapsed())).await;
+    // Every player is told where their games are, in one message, within a minute: the
+    // threads go out at the bot's pace first, then the message that links them.
+    let told = fake
+        .wait_for(Duration::from_secs(60), |f| {
+            f.channel_messages(CH).into_iter().find(|m| {
+                m["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("Your games:"))
+            })
+        })
+        .await;
+    let Some(told) = told else {
+        let msgs: Vec<String> = fake
+            .channel_messages(CH)
+            .iter()
+            .map(|m| {
+                m["content"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .chars()
+                    .take(200)
+                    .collect()
+            })
+            .collect();
+        panic!(
+            "the players not told where their games are: {:?} threads; {msgs:#?}; {}",
+            fake.threads()
+                .iter()
+                .map(|t| t["name"].to_string())
+                .collect::<Vec<_>>(),
+            bot_log(dir.path())
+        );
+    };
+    let first = told["content"].as_str().unwrap_or_default().to_string();
+    assert!(first.contains("several in a thread"), "{first}");
+    // The message goes in parts of at most 2,000 characters; each player's line in one.
+    let everyone = fake
+        .wait_for(Duration::from_secs(30), |f| {
+            let all: Vec<String> = f
+                .channel_messages(CH)
+                .iter()
+                .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+                .skip_while(|c| !c.contains("Your games:"))
+                .collect();
+            let text = all.join("\n");
+            players
+                .iter()
+                .all(|(id, _)| text.contains(&format!("<@{id}>")))
+                .then_some(all)
+        })
+        .await
+        .expect("every player's line posted");
+    let told_after = burst.elapsed();
+    let content = everyone.join("\n");
+    assert!(!content.contains("<#t"), "a link to no channel: {content}");
+    for (id, _) in &players {
+        let lines = everyone
+            .iter()
+            .filter(|m| m.contains(&format!("<@{id}>")))
+            .count();
+        assert_eq!(lines, 1, "{content}");
+        assert_eq!(content.matches(&format!("<@{id}>")).count(), 1, "{content}");
+    }
     let busiest = fake.busiest_second();
     assert!(busiest <= 50, "{busiest} requests in one second");
     let created: Vec<std::time::Instant> = fake.requests()[before..]
@@ -4231,11 +4293,15 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
         .filter(|r| r.method == "POST" && r.path.ends_with("/threads") && r.status == 200)
         .map(|r| r.at)
         .collect();
-    assert!(
-        created.len() >= 40,
-        "only {} threads in 20 s",
-        created.len()
-    );
+    assert_eq!(created.len(), 19, "a thread a round");
+    // Each thread's one first message lists its round's ten games.
+    let id = |v: &Value| v.as_str().and_then(|s| s.parse::<u64>().ok()).unwrap_or(0);
+    for t in fake.threads().iter().filter(|t| id(&t["parent_id"]) == CH) {
+        let msgs = fake.channel_messages(id(&t["id"]));
+        assert!(!msgs.is_empty(), "{t}");
+        let first = msgs[0]["content"].as_str().unwrap_or_default();
+        assert_eq!(first.matches("\n• game ").count(), 10, "{first}");
+    }
     let most_in_a_second = (0..created.len())
         .map(|i| {
             created[i..]
@@ -4253,11 +4319,12 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
     // No global 429 and nothing else Discord would count against the bot (the shared 429s of
     // the server's thread-creation limit do not count).
     assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
-    assert!(fake.peak_active_threads(FakeDiscord::GUILD_ID) <= 190);
+    assert!(fake.peak_active_threads(FakeDiscord::GUILD_ID) <= 19 + 1);
     let requests = fake.requests().len() - before;
     println!(
-        "20-player start: answered in {waited:?}, slowest move elsewhere {slowest:?}, busiest \
-         second {busiest} requests, {} threads in 20 s, {requests} requests in all",
+        "20-player start: answered in {waited:?}, slowest move elsewhere {slowest:?}, everyone \
+         told after {told_after:?}, busiest second {busiest} requests, {} threads, {requests} \
+         requests in all",
         created.len()
     );
 }

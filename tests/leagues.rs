@@ -290,3 +290,91 @@ fn a_league_closed_between_seasons_starts_none_and_bad_commands_are_explained() 
     h.bot.tick();
     assert!(divisions(&h, 1).is_empty());
 }
+
+/// docs/operating.md, "Discord's limits": a season whose games would open more than 50
+/// threads at once (11 players: 55 games) plays each division in one thread, opened by one
+/// message that lists its games; a command there names its game with `game:` when the thread
+/// holds several of the player's, and says which are theirs when it does not.
+#[test]
+fn a_season_of_more_than_fifty_games_plays_each_division_in_one_thread() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create Big hkot-2 division-size:11 promote:1 relegate:1 match:no rated:no days:none",
+    );
+    for i in 1..=11 {
+        ok(&h.bot, &format!("p{i:02}"), CHANNEL, "/league join");
+        h.bot.advance_clock(1000);
+    }
+    let r = ok(&h.bot, "mod", CHANNEL, "/league start");
+    assert!(
+        texts(&r).contains("every game at once in its division's thread"),
+        "{}",
+        texts(&r)
+    );
+    let t = division_tournaments(&h, 1)[0];
+    let key = format!("t{t}");
+    let all = pairings(&h, t);
+    // 55 games, and a bye a round for the odd player out.
+    assert_eq!(all.iter().filter(|p| p.player1.is_some()).count(), 55);
+    assert!(all
+        .iter()
+        .all(|p| p.thread_key.as_deref() == Some(key.as_str())));
+    // One message opens the thread and lists the 55 games; no message a game.
+    let opening_messages: Vec<&Reply> = r
+        .iter()
+        .filter(|m| m.channel.as_ref().is_some_and(|c| *c == key.as_str()))
+        .collect();
+    assert_eq!(opening_messages.len(), 1, "{}", texts(&r));
+    let first = opening_messages[0].plain_text();
+    assert!(
+        first.contains("55 games** in this thread") || first.contains("55 games in this thread"),
+        "{first}"
+    );
+    assert_eq!(first.matches("\n• game ").count(), 55, "{first}");
+    assert!(opening_messages[0]
+        .thread
+        .as_ref()
+        .is_some_and(|th| th.name.contains("division 1")));
+    // The division's message links the thread once a player, with their number of games.
+    let division = texts(&r);
+    assert!(division.contains("(10 games)"), "{division}");
+    // Ten of p01's games are in the thread: a command that names none is refused with them.
+    let why = refused(&h.bot, "p01", &key, "/board");
+    assert!(
+        why.contains("10 games of yours") && why.contains("game:"),
+        "{why}"
+    );
+    let why = refused(&h.bot, "p01", &key, "/move D4");
+    assert!(why.contains("game:"), "{why}");
+    // A game of another channel, or one that does not exist, is refused by name.
+    let why = refused(&h.bot, "p01", &key, "/board game:999");
+    assert!(why.contains("no game #999"), "{why}");
+    // Every game played with `game:`: both players move once, the lower number resigns.
+    for p in &all {
+        let Some(p1) = p.player1.clone() else {
+            continue;
+        };
+        let id = p.game_id.expect("started").0;
+        for _ in 0..2 {
+            let (who, m) = [p.player0.to_string(), p1.to_string()]
+                .into_iter()
+                .find_map(|who| {
+                    let offered = h.bot.autocomplete_move_in(
+                        &ctx(&who, &key),
+                        "",
+                        Some(tara_bot::store::GameId(id)),
+                    );
+                    offered.first().map(|m| (who.clone(), m.clone()))
+                })
+                .expect("a player on move");
+            ok(&h.bot, &who, &key, &format!("/move game:{id} {m}"));
+        }
+        let loser = std::cmp::min(p.player0.to_string(), p1.to_string());
+        ok(&h.bot, &loser, &key, &format!("/resign confirm game:{id}"));
+    }
+    // The season is over: every player placed.
+    assert_eq!(results(&h, 1).len(), 11);
+}

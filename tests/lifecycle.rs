@@ -92,7 +92,7 @@ fn play_out(h: &Harness, channel: &str, game: GameId, moves: &[Move]) {
     for (i, m) in moves.iter().enumerate() {
         let who = g.seats[pos.to_move().expect("in progress")].clone();
         let r = if *m == Move::Pass {
-            h.send(&who, channel, Command::Pass {})
+            h.send(&who, channel, Command::Pass { game: None })
         } else {
             h.mv(&who, channel, &m.to_string())
         };
@@ -189,7 +189,14 @@ fn resignations_timeouts_and_draws_raise_the_event_once() {
 fn aborts_by_a_player_or_a_moderator_raise_the_event_once() {
     let h = traced();
     let g = h.start("aoife", "brian", "c", "hkot-1", "me");
-    h.send("aoife", "c", Command::Abort { reason: None });
+    h.send(
+        "aoife",
+        "c",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     assert_eq!(ended(&h.bot), vec![g.id]);
     assert_eq!(status(&h, g.id), GameStatus::Aborted);
 
@@ -197,6 +204,7 @@ fn aborts_by_a_player_or_a_moderator_raise_the_event_once() {
     h.opening("c");
     let why = Command::Abort {
         reason: Some("a test".into()),
+        game: None,
     };
     let r = h.bot.handle(&moderator("mod", "c"), why);
     assert!(!r[0].ephemeral, "{}", texts(&r));

@@ -603,7 +603,14 @@ fn a_match_is_rematched_as_a_match_once_it_is_over() {
 fn a_rematch_of_an_aborted_or_missing_game_is_refused() {
     let h = Harness::new(false);
     let g = h.start("aoife", "brian", "c", "hkot-1", "me");
-    h.send("aoife", "c", Command::Abort { reason: None });
+    h.send(
+        "aoife",
+        "c",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     let r = h.send("aoife", "c", Command::Rematch { game: None });
     assert!(r[0].ephemeral && r[0].plain_text().contains("was aborted"));
     let r = h.send("aoife", "elsewhere", Command::Rematch { game: None });
@@ -753,7 +760,14 @@ fn an_old_draw_button_says_the_game_has_ended() {
     let g2 = h.start("aoife", "brian", "c", "ard-ri", "me");
     let r = h.send("brian", "c", offer());
     let old = button(&r[0], "draw-no");
-    h.send("aoife", "c", Command::Abort { reason: None });
+    h.send(
+        "aoife",
+        "c",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     h.start("aoife", "brian", "c", "ard-ri", "me");
     let late = h.send("aoife", "c", old);
     assert_eq!(

@@ -108,7 +108,7 @@ fn a_players_note_is_theirs_alone_and_reaches_their_export_once_the_game_ends() 
     // Anyone else's export of it has no note at all.
     assert!(!export(&h, "ciara", "c1", g.id).contains("note"));
     // The public record never shows notes.
-    let r = h.send("ciara", "c1", Command::Record {});
+    let r = h.send("ciara", "c1", Command::Record { game: None });
     assert!(!r.iter().any(|r| r.plain_text().contains("north")));
     // The note is still hers to read after the game.
     let r = note(&h, "aoife", "c1", None, Some(g.id));

@@ -89,7 +89,7 @@ fn played(db: PathBuf, dir: tempfile::TempDir) -> Harness {
     let theirs = p.legal_moves()[0];
     p.play(theirs).unwrap();
     let line = format!("{theirs} {}", p.legal_moves()[0]);
-    let r = h.send(&waiting, "c2", Command::ConditionalAdd { line });
+    let r = h.send(&waiting, "c2", Command::ConditionalAdd { line, game: None });
     assert!(
         r[0].plain_text().starts_with("Stored"),
         "{}",

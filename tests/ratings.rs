@@ -190,7 +190,14 @@ fn casual_aborted_and_other_servers_games_leave_ratings_alone() {
     assert_eq!(rating(&h, "server", "aoife"), None);
     // Aborted before the first move: no result, unrated.
     start(&h, "aoife", "brian", "c2", None);
-    let r = h.send("aoife", "c2", Command::Abort { reason: None });
+    let r = h.send(
+        "aoife",
+        "c2",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
     assert!(!r[0].ephemeral, "{}", r[0].plain_text());
     assert_eq!(rating(&h, "server", "brian"), None);
     // A rated game on this server is invisible on another.
@@ -355,7 +362,14 @@ fn export_writes_each_finished_game_with_its_ratings_oldest_first() {
     h.mv("cara", "c4", "B1");
     resign_now(&h, "cara", "c4");
     start(&h, "aoife", "cara", "c5", None);
-    h.send("aoife", "c5", Command::Abort { reason: None });
+    h.send(
+        "aoife",
+        "c5",
+        Command::Abort {
+            reason: None,
+            game: None,
+        },
+    );
 
     let lines = export(&h, None);
     assert_eq!(lines.len(), 4);

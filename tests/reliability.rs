@@ -178,6 +178,7 @@ fn a_process_killed_mid_burst_leaves_every_game_consistent() {
             &ctx(&g.seats[seat], "r0k0"),
             Command::Move {
                 text: m.to_string(),
+                game: None,
             },
         );
         assert!(!r[0].ephemeral, "{}", r[0].plain_text());
@@ -223,6 +224,7 @@ fn simultaneous_moves_for_the_same_turn_apply_exactly_once() {
                             &ctx(who, "race"),
                             Command::Move {
                                 text: m.to_string(),
+                                game: None,
                             },
                         )
                     })
@@ -279,6 +281,7 @@ fn many_games_at_once_from_many_connections() {
                         &ctx(who, &channel),
                         Command::Move {
                             text: m.to_string(),
+                            game: None,
                         },
                     );
                     no_internal_errors(&r);
@@ -319,7 +322,7 @@ fn owed_messages_are_kept_until_delivered_and_retried_with_backoff() {
     assert_eq!(h.bot.owed_count(), 0);
     // A refused move and a private answer owe nothing.
     assert!(h.mv("bob", "c", "D4")[0].ephemeral);
-    let status = h.send("alice", "c", Command::Status {});
+    let status = h.send("alice", "c", Command::Status { game: None });
     assert!(status.iter().all(|r| r.outbox.is_none()));
     assert_eq!(h.bot.owed_count(), 0);
     // A move owes its announcement, with its board image and its ping.

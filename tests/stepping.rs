@@ -193,6 +193,7 @@ fn board_and_replay_carry_the_buttons_too() {
                 ply: Some(1),
                 marks: None,
                 arrows: None,
+                game: None,
             },
         )
         .remove(0);

@@ -294,6 +294,7 @@ fn start_ai_game(
             match_game: None,
             days_per_move: days,
             rated: false,
+            pairing: None,
         };
         let game = create_game(tx, spec, now)?;
         let n = names(tx, &game)?;

@@ -251,18 +251,22 @@ commands! {
     /// Play a move in this channel's game.
     Move = "move", "Play a move in this channel's game", private: false, super::play::play_move {
         text: String = "move", "e.g. D4, G2-E3, C5-B3*, d2-d3" .autocomplete() .max_length(32) .rest();
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
     }
-    Pass = "pass", "Pass (only when the rules allow it)", private: false, super::play::pass {}
+    Pass = "pass", "Pass (only when the rules allow it)", private: false, super::play::pass {
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
+    }
     /// Resign; without `confirmed` the bot asks first (a button confirms).
     Resign = "resign", "Resign this channel's game (asks first)", private: false, super::play::resign {
         confirmed: bool = "confirm", "Resign without asking again" .hidden();
-        game: Option<GameId> = "game", "The game the confirmation was asked for" .hidden();
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
     }
     /// The board now, or after `ply` moves.
     Board = "board", "Show the board now, or after a given move", private: false, super::info::board {
         ply: Option<u32> = "ply", "Show the position after this many moves" .min(0);
         marks: Option<String> = "marks", "Hills or squares to highlight, e.g. D4 E5" .max_length(100);
         arrows: Option<String> = "arrows", "Arrows to draw, e.g. G2-E3 C4-C6" .max_length(100);
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
     }
     /// A game by its number, from any channel of this server.
     Game = "game", "Show any game of this server by its number (#123)", private: false, super::info::game {
@@ -274,9 +278,13 @@ commands! {
         shared: bool = "shared", "Whether those buttons are under a public message" .hidden();
     }
     /// The game record as importable text.
-    Record = "record", "The game record (importable)", private: false, super::info::record {}
+    Record = "record", "The game record (importable)", private: false, super::info::record {
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
+    }
     /// Whose turn, since when, and the score so far.
-    Status = "status", "Whose turn, since when, and the score", private: true, super::info::status {}
+    Status = "status", "Whose turn, since when, and the score", private: true, super::info::status {
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
+    }
     /// Your active games everywhere.
     Games = "games", "Your games in progress", private: true, super::info::games {}
     /// A summary of a variant's rules.
@@ -288,6 +296,7 @@ commands! {
     /// Abort this channel's game (before any move, or by a moderator).
     Abort = "abort", "Call off this channel's game before the first move (moderators: any time, ending a match)", private: false, super::play::abort {
         reason: Option<String> = "reason", "Moderators: why (shown to the players and in the audit log)" .max_length(200);
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
     }
     /// Moderators: the server's latest moderator actions; Manage Server: where each is posted.
     Audit = "audit", "Moderators: the latest moderator actions; Manage Server: where each new one is posted", private: true, super::moderation::audit {
@@ -327,7 +336,7 @@ commands! {
     /// Ask to take back your last move, or answer your opponent's request.
     Takeback = "takeback", "Ask to take back your last move, or answer such a request", private: false, super::play::takeback {
         answer: Option<TakebackAnswer> = "answer", "Answer your opponent's request";
-        game: Option<GameId> = "game", "The game the request was made in" .hidden();
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
     }
     // The archive and discussion (`archive.rs`, `discussion.rs`).
     /// Any game of this server as an animated GIF.
@@ -347,11 +356,16 @@ commands! {
     /// Stores a line: the opponent's expected move, the reply, and so on.
     ConditionalAdd = "conditional add", "On your opponent's turn: moves to play if they play as you expect (private)", private: true, super::conditionals::add {
         line: String = "line", "Their move, your reply, and so on: E3 D5 F2 C4 = if E3 then D5, then if F2 then C4" .max_length(400);
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
     }
     /// The caller's lines as a tree, with the board of the main line.
-    ConditionalList = "conditional list", "Your conditional moves in this channel's game, with the board of the main line", private: true, super::conditionals::list {}
+    ConditionalList = "conditional list", "Your conditional moves in this channel's game, with the board of the main line", private: true, super::conditionals::list {
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
+    }
     /// Removes the caller's lines.
-    ConditionalClear = "conditional clear", "Remove your conditional moves in this channel's game", private: true, super::conditionals::clear {}
+    ConditionalClear = "conditional clear", "Remove your conditional moves in this channel's game", private: true, super::conditionals::clear {
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
+    }
     /// A finished game of this server weighed move by move by the AI, in the background.
     Analyse = "analyse", "Analyse a finished game (#123): the largest swings, a chart, the worst moment", private: false, super::analysis::analyse {
         id: GameId = "id", "The game's number, as in #123 (finished games only)" .min(1);
@@ -374,7 +388,7 @@ commands! {
     /// Offer a draw, or answer your opponent's offer (docs/rules.md §9).
     Draw = "draw", "Offer a draw, or answer your opponent's offer", private: false, super::draws::draw {
         answer: Option<DrawAnswer> = "answer", "Answer your opponent's offer";
-        game: Option<GameId> = "game", "The game the offer was made in" .hidden();
+        game: Option<GameId> = "game", "Which game, as in #123, when this thread holds several of yours" .min(1) .autocomplete();
     }
     /// Challenge your opponent of a finished game again, the first move swapped.
     Rematch = "rematch", "Challenge your opponent of this channel's last game again, the first move swapped", private: false, super::lobby::rematch {
@@ -779,7 +793,7 @@ mod tests {
             spec("challenge").unwrap().usage(),
             "/challenge [opponent] variant [scoring] [first] [days] [match] [rated] [thread]"
         );
-        assert_eq!(spec("resign").unwrap().usage(), "/resign");
+        assert_eq!(spec("resign").unwrap().usage(), "/resign [game]");
         let v = Values::new()
             .with("opponent", Value::User(User::new("bob", "Bob")))
             .with("variant", Value::Text("hkot-1".into()))
@@ -832,8 +846,11 @@ mod tests {
             Err("`days` must be from 1 to 14.".into())
         );
         assert!(Command::parse("frobnicate", &Values::new()).is_err());
-        assert!(Command::Status {}.is_private() && !Command::Pass {}.is_private());
-        assert_eq!(Command::Pass {}.name(), "pass");
+        assert!(
+            Command::Status { game: None }.is_private()
+                && !Command::Pass { game: None }.is_private()
+        );
+        assert_eq!(Command::Pass { game: None }.name(), "pass");
         let help = help_text();
         for c in &t {
             assert!(

@@ -9,12 +9,12 @@
 use super::board::Board;
 use super::reply::Ctx;
 use super::session::{
-    load_game, Announcement, Bot, Fail, GameEnded, Loaded, Out, Outcome, Session,
+    active_here, load_game, Announcement, Bot, Fail, GameEnded, Loaded, Out, Outcome, Pick, Session,
 };
 use super::text::{legal_hint, said, Builder};
 use crate::game::{notation, Move, Position, Side};
 use crate::render::Frame;
-use crate::store::{ConditionalRow, GameStatus, Tx, UserId};
+use crate::store::{ConditionalRow, GameId, GameStatus, Tx, UserId};
 
 /// The most lines a player may store on a game (Lichess's limit).
 pub const MAX_LINES: usize = 30;
@@ -55,8 +55,8 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, _: &mut Announcement) -> Ou
 }
 
 /// The channel's game in progress, for a player of it; a clear refusal otherwise.
-fn players_game(tx: &Tx, ctx: &Ctx) -> Outcome<(Loaded, Side)> {
-    let Some(game) = tx.active_game(&ctx.channel)? else {
+fn players_game(tx: &Tx, ctx: &Ctx, game: Option<GameId>) -> Outcome<(Loaded, Side)> {
+    let Some(game) = active_here(tx, ctx, game, Pick::Any)? else {
         return Err(Fail::User(match tx.latest_game(&ctx.channel)? {
             Some(g) if g.status != GameStatus::Active => format!(
                 "Game {} in this channel is over: conditional moves are for a game in progress.",
@@ -234,10 +234,10 @@ fn merge(lines: &mut Vec<Vec<String>>, new: Vec<String>) -> Outcome<Stored> {
 }
 
 /// `/conditional add line`: stores a line for the channel's game, privately.
-pub(crate) fn add(bot: &Bot, ctx: &Ctx, line: String) -> Outcome<Vec<Out>> {
+pub(crate) fn add(bot: &Bot, ctx: &Ctx, line: String, game: Option<GameId>) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, now| {
         tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-        let (l, seat) = players_game(tx, ctx)?;
+        let (l, seat) = players_game(tx, ctx, game)?;
         if l.pos.to_move() == Some(seat) {
             return Err(Fail::User(
                 "It is your move: play it with `/move`. Conditional moves are stored on your \
@@ -314,9 +314,9 @@ impl Tree {
 
 /// `/conditional list`: the caller's lines in the channel's game as a tree, privately, with the
 /// board at the end of the main line (the first stored).
-pub(crate) fn list(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
+pub(crate) fn list(bot: &Bot, ctx: &Ctx, game: Option<GameId>) -> Outcome<Vec<Out>> {
     bot.read(|tx| {
-        let (l, _) = players_game(tx, ctx)?;
+        let (l, _) = players_game(tx, ctx, game)?;
         let lines = lines_now(tx, &l, &ctx.user.id)?;
         let Some(main) = lines.first() else {
             let b = Builder::new().text(format!(
@@ -369,9 +369,9 @@ fn main_line_board(l: &Loaded, main: &[String]) -> Board {
 }
 
 /// `/conditional clear`: removes the caller's lines in the channel's game.
-pub(crate) fn clear(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
+pub(crate) fn clear(bot: &Bot, ctx: &Ctx, game: Option<GameId>) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, _| {
-        let (l, _) = players_game(tx, ctx)?;
+        let (l, _) = players_game(tx, ctx, game)?;
         let n = lines_now(tx, &l, &ctx.user.id)?.len();
         tx.clear_conditionals(l.game.id, Some(&ctx.user.id))?;
         let text = if n == 0 {

@@ -4,22 +4,36 @@ use super::board::Board;
 use super::buttons::{Press, NEVER_EXPIRES, STEP_SECONDS};
 use super::discussion::read_notes;
 use super::reply::{code_block, escape_markdown, ButtonStyle, Ctx, Part, Reply};
-use super::session::{load_active, load_game, names, replay, time_left, Bot, Fail, Out, Outcome};
+use super::session::{
+    active_here, load_game, load_here, names, replay, time_left, Bot, Fail, Out, Outcome, Pick,
+};
 use super::text::{self, Builder};
 use crate::game::{describe, BySide, GameRecord, Move, Position, Variant};
 use crate::render::Frame;
 use crate::store::{GameId, GameRow, GameStatus, Tx};
 
-/// This channel's active game, else its most recent one, if any.
+/// This channel's active game (the caller's, in a thread of several: [`active_here`]), else
+/// its most recent one, if any.
 pub(crate) fn channel_game(tx: &Tx, ctx: &Ctx) -> Outcome<Option<GameRow>> {
-    Ok(match tx.active_game(&ctx.channel)? {
+    Ok(match active_here(tx, ctx, None, Pick::Any)? {
         Some(g) => Some(g),
         None => tx.latest_game(&ctx.channel)?,
     })
 }
 
-/// This channel's active game, else its most recent one.
-fn game_here(tx: &Tx, ctx: &Ctx) -> Outcome<GameRow> {
+/// The game a command means: `game` when named (one played in this channel, in progress or
+/// not), else this channel's active game, else its most recent one.
+fn game_here(tx: &Tx, ctx: &Ctx, game: Option<GameId>) -> Outcome<GameRow> {
+    if let Some(id) = game {
+        return match tx.game(id)?.filter(|g| g.server_id == ctx.server) {
+            Some(g) if g.channel_id == ctx.channel => Ok(g),
+            Some(_) => Err(Fail::User(format!(
+                "Game {} is not played in this channel: `/game id:{}` shows it anywhere.",
+                id.0, id.0
+            ))),
+            None => Err(Fail::User(format!("There is no game {id} on this server."))),
+        };
+    }
     channel_game(tx, ctx)?
         .ok_or_else(|| Fail::User("No game has been played in this channel yet.".into()))
 }
@@ -60,15 +74,66 @@ impl Bot {
     /// limit on choices). Empty unless the user is the player on move in
     /// this channel's game.
     pub fn autocomplete_move(&self, ctx: &Ctx, typed: &str) -> Vec<String> {
-        let mut moves = self.moves_matching(ctx, typed);
+        self.autocomplete_move_in(ctx, typed, None)
+    }
+
+    /// [`Bot::autocomplete_move`] in game `game` when the command names one (a thread that
+    /// holds several games).
+    pub fn autocomplete_move_in(
+        &self,
+        ctx: &Ctx,
+        typed: &str,
+        game: Option<GameId>,
+    ) -> Vec<String> {
+        let mut moves = self.moves_in(ctx, typed, game);
         moves.truncate(AUTOCOMPLETE_LIMIT);
         moves
+    }
+
+    /// The caller's games in progress in this channel for a command's `game` option, those
+    /// where they are on move first, at most 25 (Discord's limit on choices): each a label
+    /// ("#12 vs Brian · your move") and the game's number. Empty unless the channel holds
+    /// several games.
+    pub fn autocomplete_game(&self, ctx: &Ctx) -> Vec<(String, i64)> {
+        let found = self.read(|tx| {
+            let games = tx.active_games_in(&ctx.channel)?;
+            if games.len() < 2 {
+                return Ok(Vec::new());
+            }
+            let mut choices = Vec::new();
+            for g in games {
+                let Some(seat) = g.seat_of(&ctx.user.id) else {
+                    continue;
+                };
+                let l = load_game(tx, g)?;
+                let on_move = l.pos.to_move() == Some(seat);
+                let label = format!(
+                    "#{} vs {}{}",
+                    l.game.id.0,
+                    l.names[seat.opponent()],
+                    if on_move { " · your move" } else { "" }
+                );
+                choices.push((!on_move, label, l.game.id.0));
+            }
+            choices.sort();
+            Ok(choices)
+        });
+        found
+            .unwrap_or_default()
+            .into_iter()
+            .take(AUTOCOMPLETE_LIMIT)
+            .map(|(_, label, id)| (label.chars().take(100).collect(), id))
+            .collect()
     }
 
     /// Every legal move matching what has been typed, most useful first (the console's
     /// `/moves`). Empty unless the user is the player on move in this channel's game.
     pub fn moves_matching(&self, ctx: &Ctx, typed: &str) -> Vec<String> {
-        let Ok(l) = self.read(|tx| load_active(tx, ctx)) else {
+        self.moves_in(ctx, typed, None)
+    }
+
+    fn moves_in(&self, ctx: &Ctx, typed: &str, game: Option<GameId>) -> Vec<String> {
+        let Ok(l) = self.read(|tx| load_here(tx, ctx, game, Pick::OnMove)) else {
             return Vec::new();
         };
         let Some(seat) = l.game.seat_of(&ctx.user.id) else {
@@ -352,6 +417,7 @@ pub(crate) fn board(
     ply: Option<u32>,
     marks: Option<String>,
     arrows: Option<String>,
+    game: Option<GameId>,
 ) -> Outcome<Vec<Out>> {
     let drawn = unix_seconds(bot.now());
     bot.read(|tx| {
@@ -362,7 +428,7 @@ pub(crate) fn board(
         };
         board_of(
             tx,
-            game_here(tx, ctx)?,
+            game_here(tx, ctx, game)?,
             ply,
             marks.as_deref(),
             arrows.as_deref(),
@@ -423,9 +489,9 @@ pub(crate) fn game(
 
 /// `/record`: this channel's game record (of its latest game when none is in progress,
 /// saying that it has ended).
-pub(crate) fn record(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
+pub(crate) fn record(bot: &Bot, ctx: &Ctx, game: Option<GameId>) -> Outcome<Vec<Out>> {
     bot.read(|tx| {
-        let game = game_here(tx, ctx)?;
+        let game = game_here(tx, ctx, game)?;
         let ended = ended_line(tx, &game)?;
         let (body, moves) = record_text(tx, &game)?;
         let mut reply = Builder::new()
@@ -448,10 +514,14 @@ pub(crate) fn record(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
 
 /// `/status`: this channel's game in progress, or, when none is, its latest game and how
 /// it ended.
-pub(crate) fn status(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
+pub(crate) fn status(bot: &Bot, ctx: &Ctx, game: Option<GameId>) -> Outcome<Vec<Out>> {
     let now = bot.now();
     bot.read(|tx| {
-        let game = match tx.active_game(&ctx.channel)? {
+        let named = match game {
+            Some(_) => Some(game_here(tx, ctx, game)?),
+            None => active_here(tx, ctx, None, Pick::Any)?,
+        };
+        let game = match named {
             Some(g) => g,
             None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
                 Fail::User(

@@ -437,6 +437,7 @@ pub(crate) fn challenge(
                 match_game: None,
                 days_per_move: l.days_per_move,
                 rated: l.rated,
+                pairing: None,
             },
             now,
         )?;

@@ -12,7 +12,9 @@ use super::session::{
 };
 use super::text::Builder;
 use super::time::{date_text, plural, TimeControl, DAY};
-use super::tournaments::{division_standings, may_create, organiser_only, start_division};
+use super::tournaments::{
+    division_standings, may_create, organiser_only, start_division, THREADS_AT_ONCE,
+};
 use crate::game::{GameOptions, Scoring, Variant};
 use crate::render::LevelMove;
 use crate::store::{
@@ -378,14 +380,27 @@ fn start_season(s: &Session, l: &LeagueRow) -> Outcome<Vec<Out>> {
         return Ok(Vec::new());
     }
     let levels = place(&placed, l.division_size as usize);
+    // One thread a game, unless that would open more threads at once than Discord allows a
+    // bot in about a minute: then one thread a division (docs/operating.md).
+    let pairings: usize = levels
+        .iter()
+        .flatten()
+        .map(|d| d.len() * d.len().saturating_sub(1) / 2)
+        .sum();
+    let shared = pairings > THREADS_AT_ONCE;
     let mut b = Builder::new().text(format!(
-        "{} · **season {season}** starts: {}, {}, every game at once in its thread.",
+        "{} · **season {season}** starts: {}, {}, every game at once {}.",
         title(l),
         plural(players.len() as i64, "player"),
         plural(
             levels.iter().map(Vec::len).sum::<usize>() as i64,
             "division"
-        )
+        ),
+        if shared {
+            "in its division's thread"
+        } else {
+            "in its thread"
+        }
     ));
     let mut games = Vec::new();
     for (li, divisions) in levels.iter().enumerate() {
@@ -429,7 +444,7 @@ fn start_season(s: &Session, l: &LeagueRow) -> Outcome<Vec<Out>> {
                 level,
                 tournament_id: tid,
             })?;
-            games.extend(start_division(s, tid)?);
+            games.extend(start_division(s, tid, shared)?);
         }
     }
     b = b.text("\n`/league standings` shows your division.");

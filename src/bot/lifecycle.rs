@@ -12,7 +12,6 @@ use super::board::Board;
 use super::session::{Announcement, EndCause, GameEnded, Loaded, Out, Outcome, Session};
 use super::text::{self, Builder};
 use crate::render::Frame;
-use crate::store::GameStatus;
 
 /// Ends `ended.game` as `ended.outcome` says (a result, or aborted without one) and raises
 /// [`GameEnded`]. `text` is the start of the announcement (what happened), `board` its
@@ -45,9 +44,7 @@ pub(crate) fn end_game(
     // the adapter opened (Discord holds at most 1,000 active threads a server).
     let channel = &ended.game.game.channel_id;
     let idle =
-        s.tx.latest_game(channel)?
-            .is_none_or(|g| g.status != GameStatus::Active)
-            && s.tx.open_challenges(channel)?.is_empty();
+        s.tx.active_games_in(channel)?.is_empty() && s.tx.open_challenges(channel)?.is_empty();
     if let (true, Some(last)) = (idle, outs.last_mut()) {
         last.reply.archive_channel = Some(channel.clone());
     }

@@ -643,6 +643,7 @@ pub(crate) fn accept(bot: &Bot, ctx: &Ctx, id: Option<ChallengeId>) -> Outcome<V
             match_game: match_id.map(|m| (m, 1)),
             days_per_move: c.days_per_move,
             rated: c.rated,
+            pairing: None,
         };
         let game = create_game(tx, spec, now)?;
         tx.set_challenge_status(c.id, ChallengeStatus::Accepted, Some(game.id), now)?;

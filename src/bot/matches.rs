@@ -56,6 +56,7 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
         match_game: Some((match_id, number)),
         days_per_move: l.game.days_per_move,
         rated: l.game.rated,
+        pairing: None,
     };
     let again = create_game(tx, spec, now)?;
     ann.text = std::mem::take(&mut ann.text).text(format!(" Match game {number} is replayed."));
@@ -109,6 +110,7 @@ fn match_progress(
             match_game: Some((match_id, 2)),
             days_per_move: game.days_per_move,
             rated: game.rated,
+            pairing: None,
         };
         let next = create_game(tx, spec, now)?;
         let n = names(tx, &next)?;

@@ -10,8 +10,8 @@ use super::moderation::record_action;
 use super::options::choices;
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Retire, User};
 use super::session::{
-    both_moved, load_active, load_game, load_pressed, replay, start_turn, time_left, Bot, EndCause,
-    Fail, GameEnded, Loaded, Out, Outcome, Session,
+    both_moved, load_game, load_here, load_pressed, replay, start_turn, time_left, Bot, EndCause,
+    Fail, GameEnded, Loaded, Out, Outcome, Pick, Session,
 };
 use super::text::{self, legal_hint, said, Builder};
 use crate::game::BySide;
@@ -414,16 +414,21 @@ fn after_move(s: &Session, l: &Loaded, b: Builder, last: Move) -> Outcome<Vec<Ou
 }
 
 /// `/pass`.
-pub(crate) fn pass(bot: &Bot, ctx: &Ctx) -> Outcome<Vec<Out>> {
-    play_move(bot, ctx, "pass".into())
+pub(crate) fn pass(bot: &Bot, ctx: &Ctx, game: Option<GameId>) -> Outcome<Vec<Out>> {
+    play_move(bot, ctx, "pass".into(), game)
 }
 
 /// `/move`: plays a move, then any forced passes.
-pub(crate) fn play_move(bot: &Bot, ctx: &Ctx, text_in: String) -> Outcome<Vec<Out>> {
+pub(crate) fn play_move(
+    bot: &Bot,
+    ctx: &Ctx,
+    text_in: String,
+    game: Option<GameId>,
+) -> Outcome<Vec<Out>> {
     let text_in = text_in.as_str();
     bot.write(ctx, |tx, now| {
         tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
-        let l = load_active(tx, ctx)?;
+        let l = load_here(tx, ctx, game, Pick::OnMove)?;
         if let Some(outs) = expire_if_due(&bot.session(tx, now), &l)? {
             // The clock ran out before this move arrived: the timeout stands.
             return Ok(outs);
@@ -543,9 +548,14 @@ fn abort_unstarted(bot: &Bot, tx: &Tx, l: &Loaded, seat: Side, now: i64) -> Outc
 /// `/abort [reason]`: a player's before the first move (a match game is replayed), or a
 /// moderator's at any time: that ends the whole match, pings both players with who did it
 /// and why, and goes in the audit log.
-pub(crate) fn abort(bot: &Bot, ctx: &Ctx, reason: Option<String>) -> Outcome<Vec<Out>> {
+pub(crate) fn abort(
+    bot: &Bot,
+    ctx: &Ctx,
+    reason: Option<String>,
+    game: Option<GameId>,
+) -> Outcome<Vec<Out>> {
     bot.write(ctx, |tx, now| {
-        let l = load_active(tx, ctx)?;
+        let l = load_here(tx, ctx, game, Pick::Any)?;
         if l.game.pairing_id.is_some() {
             return Err(Fail::User(
                 "A tournament game cannot be aborted: resign it, or ask the organiser to \

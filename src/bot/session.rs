@@ -515,8 +515,110 @@ pub(crate) struct Loaded {
     pub names: BySide<String>,
 }
 
-pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
-    let game = tx.active_game(&ctx.channel)?.ok_or_else(|| {
+/// How a command that names no game picks one among several of the caller's in a thread
+/// that holds several games (docs/operating.md, "Discord's limits").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pick {
+    /// Only the caller's one game there (or the thread's one game).
+    Any,
+    /// Also the caller's one game there in which they are on move (`/move`, `/pass`).
+    OnMove,
+}
+
+/// The game in progress in the context's channel that a command means: `game` when it
+/// names one (it must be in progress here); else the channel's one game; else, in a thread
+/// of several games, the caller's one game there (with [`Pick::OnMove`], the one where they
+/// are on move). `None` when the channel has no game in progress; a refusal listing the
+/// choices when it cannot tell.
+pub(crate) fn active_here(
+    tx: &Tx,
+    ctx: &Ctx,
+    game: Option<GameId>,
+    pick: Pick,
+) -> Outcome<Option<GameRow>> {
+    let games = tx.active_games_in(&ctx.channel)?;
+    if let Some(id) = game {
+        return match games.into_iter().find(|g| g.id == id) {
+            Some(g) => Ok(Some(g)),
+            None => Err(Fail::User(not_here(tx, ctx, id)?)),
+        };
+    }
+    if games.len() <= 1 {
+        return Ok(games.into_iter().next());
+    }
+    let mine: Vec<&GameRow> = games
+        .iter()
+        .filter(|g| g.seat_of(&ctx.user.id).is_some())
+        .collect();
+    if let [one] = mine.as_slice() {
+        return Ok(Some((*one).clone()));
+    }
+    let mut on_move = Vec::new();
+    if pick == Pick::OnMove {
+        for g in &mine {
+            let l = load_game(tx, (*g).clone())?;
+            if l.pos.to_move().is_some() && l.pos.to_move() == l.game.seat_of(&ctx.user.id) {
+                on_move.push(l.game);
+            }
+        }
+        if on_move.len() == 1 {
+            return Ok(on_move.pop());
+        }
+    }
+    let (choices, whose): (Vec<GameRow>, &str) = if !on_move.is_empty() {
+        (on_move, "of yours where you are on move")
+    } else if !mine.is_empty() {
+        (mine.into_iter().cloned().collect(), "of yours")
+    } else {
+        (games, "")
+    };
+    let mut list = String::new();
+    for g in choices.iter().take(GAMES_LISTED) {
+        let n = names(tx, g)?;
+        list.push_str(&format!(
+            "\n• game {}: {} vs {}",
+            g.id.0,
+            escape_markdown(n.first()),
+            escape_markdown(n.second())
+        ));
+    }
+    if choices.len() > GAMES_LISTED {
+        list.push_str(&format!("\n…and {} more", choices.len() - GAMES_LISTED));
+    }
+    let whose = if whose.is_empty() {
+        String::new()
+    } else {
+        format!(" {whose}")
+    };
+    Err(Fail::User(format!(
+        "This thread holds {} games{whose}: say which with `game:`, e.g. `game:{}`.{list}",
+        choices.len(),
+        choices[0].id.0
+    )))
+}
+
+/// How many games a refusal lists at most.
+const GAMES_LISTED: usize = 10;
+
+/// Why game `id`, named in a command, is not a game in progress in this channel.
+fn not_here(tx: &Tx, ctx: &Ctx, id: GameId) -> Outcome<String> {
+    Ok(match tx.game(id)?.filter(|g| g.server_id == ctx.server) {
+        Some(g) if g.channel_id == ctx.channel => {
+            format!("Game {} is over: this names a game in progress.", id.0)
+        }
+        Some(_) => format!(
+            "Game {} is not played in this channel: send the command in its thread, or see \
+             it with `/game id:{}`.",
+            id.0, id.0
+        ),
+        None => format!("There is no game {id} on this server."),
+    })
+}
+
+/// The game in progress here that a command means ([`active_here`]), loaded; a refusal when
+/// there is none.
+pub(crate) fn load_here(tx: &Tx, ctx: &Ctx, game: Option<GameId>, pick: Pick) -> Outcome<Loaded> {
+    let game = active_here(tx, ctx, game, pick)?.ok_or_else(|| {
         Fail::User(
             "There is no game in this channel. Start one with `/challenge`, or see `/games`."
                 .into(),
@@ -525,14 +627,14 @@ pub(crate) fn load_active(tx: &Tx, ctx: &Ctx) -> Outcome<Loaded> {
     load_game(tx, game)
 }
 
-/// The channel's active game for a button that names a game: a button left on an old
+/// The channel's game for a button or command that names a game: a button left on an old
 /// message must not act on a newer game.
 pub(crate) fn load_pressed(tx: &Tx, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<Loaded> {
     match game_id {
-        Some(id) if tx.active_game(&ctx.channel)?.map(|g| g.id) != Some(id) => {
+        Some(id) if !tx.active_games_in(&ctx.channel)?.iter().any(|g| g.id == id) => {
             Err(Fail::User(spent_button(tx, ctx, id)?))
         }
-        _ => load_active(tx, ctx),
+        _ => load_here(tx, ctx, game_id, Pick::Any),
     }
 }
 
@@ -725,6 +827,8 @@ pub(crate) struct GameSpec<'a> {
     pub match_game: Option<(MatchId, i64)>,
     pub days_per_move: Option<u32>,
     pub rated: bool,
+    /// The tournament pairing it is played for.
+    pub pairing: Option<crate::store::PairingId>,
 }
 
 /// Creates a game (with the first mover's clock started). Tara: the challenger is Red and the
@@ -739,6 +843,7 @@ pub(crate) fn create_game(tx: &Tx, spec: GameSpec, now: i64) -> Outcome<GameRow>
         match_game,
         days_per_move,
         rated,
+        pairing,
     } = spec;
     let Seating {
         players,
@@ -766,7 +871,7 @@ pub(crate) fn create_game(tx: &Tx, spec: GameSpec, now: i64) -> Outcome<GameRow>
             match_id: match_game.map(|m| m.0),
             match_game: match_game.map(|m| m.1),
             days_per_move,
-            pairing_id: None,
+            pairing_id: pairing,
             rated,
             ai_levels,
         },

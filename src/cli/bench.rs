@@ -398,6 +398,7 @@ pub(super) fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>
                 &ctx(who),
                 Command::Move {
                     text: m.to_string(),
+                    game: None,
                 },
             );
             lat.push(t.elapsed().as_secs_f64() * 1000.0);
@@ -667,6 +668,7 @@ pub fn flood(rounds: usize) -> anyhow::Result<serde_json::Value> {
         ply: None,
         marks: None,
         arrows: None,
+        game: None,
     };
     // Each read by a user of its own, so that no bucket of theirs runs dry.
     let measure = |tag: &str| -> anyhow::Result<f64> {

@@ -355,7 +355,10 @@ pub fn parse_line(line: &str) -> Result<Action, String> {
         return Ok(Action::Nothing);
     }
     let Some(body) = line.strip_prefix('/') else {
-        return Ok(Action::Run(Command::Move { text: line.into() }));
+        return Ok(Action::Run(Command::Move {
+            text: line.into(),
+            game: None,
+        }));
     };
     let (name, rest) = match body.split_once(char::is_whitespace) {
         Some((n, r)) => (n, r.trim()),
@@ -839,16 +842,24 @@ mod tests {
         assert_eq!(
             run("/move G2 E3"),
             Command::Move {
-                text: "G2 E3".into()
+                text: "G2 E3".into(),
+                game: None
             }
         );
         assert_eq!(
             run("/m g2e3"),
             Command::Move {
-                text: "g2e3".into()
+                text: "g2e3".into(),
+                game: None
             }
         );
-        assert_eq!(run("d4"), Command::Move { text: "d4".into() });
+        assert_eq!(
+            run("d4"),
+            Command::Move {
+                text: "d4".into(),
+                game: None
+            }
+        );
         assert_eq!(parse_line("/as carol"), Ok(Action::As("carol".into())));
         assert_eq!(
             parse_line(r#"/as "mary jane""#),
@@ -894,19 +905,22 @@ mod tests {
             Command::Board {
                 ply: None,
                 marks: Some("D4 E5".into()),
-                arrows: Some("G2-E3".into())
+                arrows: Some("G2-E3".into()),
+                game: None
             }
         );
         assert_eq!(
             run(r#"/abort reason:"players asked""#),
             Command::Abort {
-                reason: Some("players asked".into())
+                reason: Some("players asked".into()),
+                game: None
             }
         );
         assert_eq!(
             run("/abort reason:“players asked”"),
             Command::Abort {
-                reason: Some("players asked".into())
+                reason: Some("players asked".into()),
+                game: None
             }
         );
         assert_eq!(
@@ -989,7 +1003,8 @@ mod tests {
         assert_eq!(
             run(r#"/move "G2 E3""#),
             Command::Move {
-                text: "G2 E3".into()
+                text: "G2 E3".into(),
+                game: None
             }
         );
         // A quote left open, an empty quoted value, a second record: refused with the usage.
@@ -1022,7 +1037,8 @@ mod tests {
             Command::Board {
                 ply: Some(4),
                 marks: None,
-                arrows: None
+                arrows: None,
+                game: None
             }
         );
         assert_eq!(
@@ -1038,7 +1054,7 @@ mod tests {
         );
         assert_eq!(
             parse_line("/board x"),
-            Err("'x' is not a number (`ply`). (/board [ply] [marks] [arrows])".into())
+            Err("'x' is not a number (`ply`). (/board [ply] [marks] [arrows] [game])".into())
         );
         assert_eq!(
             parse_line("/challenge @bob ard-ri rated:maybe"),

@@ -1874,20 +1874,39 @@ impl Handler {
     }
 
     async fn on_autocomplete(&self, dctx: &Context, ac: CommandInteraction) {
-        let typed = ac
-            .data
-            .autocomplete()
+        let focused = ac.data.autocomplete();
+        let typed = focused
+            .as_ref()
             .map(|o| o.value.to_string())
             .unwrap_or_default();
+        let for_game = focused.is_some_and(|o| o.name == "game");
+        // The game the command names already, if any (a thread that holds several).
+        let game = ac
+            .data
+            .options()
+            .into_iter()
+            .find(|o| o.name == "game")
+            .and_then(|o| match o.value {
+                serenity::all::ResolvedValue::Integer(n) => Some(crate::store::GameId(n)),
+                _ => None,
+            });
         let ctx = command_ctx(&ac);
         let b = self.bot.clone();
-        let moves = tokio::task::spawn_blocking(move || b.autocomplete_move(&ctx, &typed))
-            .await
-            .unwrap_or_default();
-        let choices = moves
-            .into_iter()
-            .map(|m| serenity::all::AutocompleteChoice::new(m.clone(), m))
-            .collect();
+        let choices = tokio::task::spawn_blocking(move || {
+            if for_game {
+                b.autocomplete_game(&ctx)
+                    .into_iter()
+                    .map(|(label, id)| serenity::all::AutocompleteChoice::new(label, id))
+                    .collect()
+            } else {
+                b.autocomplete_move_in(&ctx, &typed, game)
+                    .into_iter()
+                    .map(|m| serenity::all::AutocompleteChoice::new(m.clone(), m))
+                    .collect()
+            }
+        })
+        .await
+        .unwrap_or_default();
         let _ = ac
             .create_response(
                 &dctx.http,

@@ -316,6 +316,15 @@ impl Tx<'_> {
         self.one_game("channel_id = ?1 AND status = 'active'", params![channel_id])
     }
 
+    /// Every active game in a channel, oldest first: one, except in an event's thread that
+    /// holds several games (docs/operating.md, "Discord's limits").
+    pub fn active_games_in(&self, channel_id: &ChannelId) -> Result<Vec<GameRow>> {
+        self.game_where(
+            "channel_id = ?1 AND status = 'active' ORDER BY id",
+            params![channel_id],
+        )
+    }
+
     /// The most recent game in a channel, whatever its status.
     pub fn latest_game(&self, channel_id: &ChannelId) -> Result<Option<GameRow>> {
         self.one_game(

@@ -66,6 +66,10 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
         "0016_leagues_ladders",
         include_str!("../../migrations/0016_leagues_ladders.sql"),
     ),
+    (
+        "0017_shared_threads",
+        include_str!("../../migrations/0017_shared_threads.sql"),
+    ),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.

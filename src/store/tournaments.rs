@@ -409,10 +409,10 @@ impl Tx<'_> {
         Ok(self.ladder_game_by_key(key)?.and_then(|g| g.thread_id))
     }
 
-    /// Records the thread opened for a key (a tournament pairing's or a ladder game's), once:
-    /// the games played under the key move to it, and the clock of one nobody has moved in yet
-    /// starts now (its players see it from now). False when the key is unknown or a thread
-    /// was already recorded (the earlier one stays).
+    /// Records the thread opened for a key (a tournament pairing's, a thread shared by several
+    /// pairings, or a ladder game's), once: the games played under the key move to it, and the
+    /// clock of one nobody has moved in yet starts now (its players see it from now). False
+    /// when the key is unknown or a thread was already recorded (the earlier one stays).
     pub fn record_thread(&self, key: &str, thread_id: &ChannelId, now: i64) -> Result<bool> {
         let mut n = self.exec(
             "UPDATE tournament_pairings SET thread_id = ?2, updated_at = ?3
@@ -425,7 +425,7 @@ impl Tx<'_> {
                 params![key, thread_id],
             )?;
         }
-        if n == 1 {
+        if n >= 1 {
             self.exec(
                 "UPDATE games SET channel_id = ?2 WHERE channel_id = ?1",
                 params![key, thread_id],
@@ -433,7 +433,7 @@ impl Tx<'_> {
             // Its players see the game from now: its first turn starts now.
             self.restart_unplayed_clocks(thread_id, now)?;
         }
-        Ok(n == 1)
+        Ok(n >= 1)
     }
 
     /// The key whose thread is recorded as `thread_id` (a tournament pairing's or a ladder

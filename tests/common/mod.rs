@@ -191,7 +191,14 @@ impl Harness {
     }
 
     pub fn mv(&self, who: &str, channel: &str, text: &str) -> Vec<Reply> {
-        self.send(who, channel, Command::Move { text: text.into() })
+        self.send(
+            who,
+            channel,
+            Command::Move {
+                text: text.into(),
+                game: None,
+            },
+        )
     }
 
     /// Both players of the channel's game make a move (the first legal one), so that a

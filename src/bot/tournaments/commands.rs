@@ -640,9 +640,16 @@ fn seed_and_pair(
 
 /// Starts a league division's tournament (open, its players entered): seeded, its whole
 /// table stored, every game started at once in its thread (docs/rules.md §11.2).
-pub(crate) fn start_division(s: &Session, id: TournamentId) -> Outcome<Vec<Out>> {
+pub(crate) fn start_division(s: &Session, id: TournamentId, shared: bool) -> Outcome<Vec<Out>> {
     let t = read_tournament(s.tx, id)?;
     seed_and_pair(s.tx, &t, s.now)?;
+    if shared {
+        // Every game of the division in one thread (docs/operating.md, "Discord's limits").
+        let key = super::model::shared_thread_key(t.id, None);
+        for p in s.tx.pairings(t.id, None)? {
+            s.tx.set_pairing_thread_key(p.id, &key)?;
+        }
+    }
     advance(s, t.id)
 }
 

@@ -33,6 +33,27 @@ pub(super) fn thread_key(t: &TournamentRow, p: &PairingRow) -> String {
     format!("t{}-r{}-b{}", t.id, p.round, p.board)
 }
 
+/// An event's start that would open more threads than this puts several games in a thread
+/// instead (docs/operating.md, "Discord's limits"): about a minute of the threads Discord lets
+/// a bot open on one server, so that every player hears where their games are within it.
+pub(crate) const THREADS_AT_ONCE: usize = 50;
+
+/// The stable key of a thread shared by several games: a round's (`t3-r2`), or with no round
+/// the whole event's (`t3`, a league division).
+pub(crate) fn shared_thread_key(t: TournamentId, round: Option<u32>) -> String {
+    match round {
+        Some(r) => format!("t{}-r{r}", t),
+        None => format!("t{}", t),
+    }
+}
+
+/// Whether a pairing's thread is shared with other games ([`shared_thread_key`]).
+pub(super) fn shares_thread(t: &TournamentRow, p: &PairingRow) -> bool {
+    p.thread_key
+        .as_deref()
+        .is_some_and(|k| k != thread_key(t, p))
+}
+
 pub(super) fn user_name(tx: &Tx, id: &UserId) -> Outcome<String> {
     Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
 }

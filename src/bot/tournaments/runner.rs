@@ -1,7 +1,10 @@
 //! The runner: the next round paired (a round robin's Berger table, a knockout's bracket, a
 //! Swiss by the FIDE Dutch system) and its games opened in their threads, and the end.
 
-use super::model::{model, standings_of, store_corrupt, swiss_trf, thread_key, title, user_name};
+use super::model::{
+    model, shared_thread_key, shares_thread, standings_of, store_corrupt, swiss_trf, thread_key,
+    title, user_name, THREADS_AT_ONCE,
+};
 use super::presentation::{pictures, standings_table, with_pictures};
 use crate::bot::reply::{code_block, Reply, ThreadRequest};
 use crate::bot::session::{
@@ -17,8 +20,22 @@ use crate::store::{
 use crate::tournament::{self as tm, Tie};
 use std::collections::HashMap;
 
-/// The thread of a pairing: its key, where it opens, and its name ("R2 · Aoife vs Brian").
+/// The thread of a pairing: its key, where it opens, and its name ("R2 · Aoife vs Brian";
+/// a shared thread's "R2 · Spring Cup", or a division's own name).
 fn thread_request(tx: &Tx, t: &TournamentRow, p: &PairingRow) -> Outcome<ThreadRequest> {
+    if shares_thread(t, p) {
+        let key = p.thread_key.clone().unwrap_or_default();
+        let name = if key == shared_thread_key(t.id, None) {
+            t.name.clone()
+        } else {
+            format!("R{} · {}", p.round, t.name)
+        };
+        return Ok(ThreadRequest {
+            key,
+            parent: t.channel_id.clone(),
+            name: name.chars().take(100).collect(),
+        });
+    }
     let n0 = user_name(tx, &p.player0)?;
     let n1 = match &p.player1 {
         Some(u) => user_name(tx, u)?,
@@ -149,6 +166,7 @@ pub(super) fn pairing_game(
         match_game,
         days_per_move: t.days_per_move,
         rated: t.rated,
+        pairing: Some(p.id),
     };
     let game = create_game(tx, spec, now)?;
     tx.set_game_pairing(game.id, p.id)?;
@@ -197,10 +215,14 @@ fn start_pairing(
         tx.set_pairing_result(p.id, PairingResult::Forfeit1, now)?;
         return Ok(None);
     }
-    tx.set_pairing_thread_key(p.id, &thread_key(t, p))?;
+    // Its own thread, unless it shares one (its key set before: [`share_if_many`]).
+    let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
+    if p.thread_key.is_none() {
+        tx.set_pairing_thread_key(p.id, &thread_key(t, &p))?;
+    }
     let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
     let match_game = if t.is_match {
-        let key = thread_key(t, &p);
+        let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, &p));
         let m = tx.insert_match(
             &t.server_id,
             &ChannelId::from(&key),
@@ -393,12 +415,20 @@ fn start_round(
         title(t),
         t.total_rounds.map_or(String::new(), |n| format!(" of {n}"))
     ));
-    for p in pairings
+    let todo: Vec<&PairingRow> = pairings
         .iter()
         .filter(|p| p.round == round && p.result.is_none() && p.game_id.is_none())
-    {
-        let started = start_pairing(s, t, p, withdrawn)?;
+        .collect();
+    let shared = share_if_many(tx, t, &todo, |p| shared_thread_key(t.id, Some(p.round)))?;
+    let mut in_shared = Vec::new();
+    for p in todo {
+        let mut started = start_pairing(s, t, p, withdrawn)?;
         let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
+        if shared {
+            // One message a shared thread lists its games instead.
+            started = None;
+            in_shared.push(p.clone());
+        }
         let n0 = user_name(tx, &p.player0)?;
         b = b.text(format!("\nBoard {}: ", p.board));
         match &p.player1 {
@@ -421,12 +451,117 @@ fn start_round(
         }
         games.extend(started);
     }
+    games.extend(shared_thread_messages(s, t, &in_shared)?);
     let mut reply = b.build();
     reply.channel = Some(t.channel_id.clone());
     // The threads first (they are opened by their first message), then the round message
     // that links to them.
     games.push(Out::text(reply));
     Ok(games)
+}
+
+/// How many threads the started pairings share (0: one thread a game).
+fn shared_threads(started: &[PairingRow]) -> usize {
+    let mut keys: Vec<&str> = Vec::new();
+    for p in started {
+        if let (Some(k), Some(_)) = (p.thread_key.as_deref(), p.game_id) {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    if keys.len() == started.iter().filter(|p| p.game_id.is_some()).count() {
+        0
+    } else {
+        keys.len()
+    }
+}
+
+/// Gives the pairings about to start shared threads (`key` names each one's) when one thread
+/// a game would open more than [`THREADS_AT_ONCE`] threads at once; true when they share
+/// (also when their keys were shared before, as a league's are).
+fn share_if_many(
+    tx: &Tx,
+    t: &TournamentRow,
+    todo: &[&PairingRow],
+    key: impl Fn(&PairingRow) -> String,
+) -> Outcome<bool> {
+    if todo.iter().any(|p| shares_thread(t, p)) {
+        return Ok(true);
+    }
+    let games = todo.iter().filter(|p| p.player1.is_some()).count();
+    if games <= THREADS_AT_ONCE {
+        return Ok(false);
+    }
+    for p in todo {
+        tx.set_pairing_thread_key(p.id, &key(p))?;
+    }
+    Ok(true)
+}
+
+/// The first message of each shared thread among `started` pairings: its games, each with
+/// its number, players and who moves first, and how to name one (`game:`). One message a
+/// thread, instead of one a game: a division's thread would otherwise take 45 messages.
+fn shared_thread_messages(
+    s: &Session,
+    t: &TournamentRow,
+    started: &[PairingRow],
+) -> Outcome<Vec<Out>> {
+    let tx = s.tx;
+    let mut keys: Vec<&str> = Vec::new();
+    for p in started {
+        if let Some(k) = p.thread_key.as_deref() {
+            if p.game_id.is_some() && !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    let mut outs = Vec::new();
+    for key in keys {
+        let here: Vec<&PairingRow> = started
+            .iter()
+            .filter(|p| p.thread_key.as_deref() == Some(key) && p.game_id.is_some())
+            .collect();
+        let days = t.days_per_move.map_or(String::new(), |d| {
+            format!(
+                ", {}",
+                crate::bot::time::plural(d as i64, "day") + " per move"
+            )
+        });
+        let mut b = Builder::new().text(format!(
+            "{} · **{}** in this thread, all starting now{days}. When several of yours are \
+             here, name one with `game:` in `/move`, `/board`, `/resign` and the other game \
+             commands (its list shows yours); `/move` alone plays in the one where you are \
+             on move.",
+            title(t),
+            crate::bot::time::plural(here.len() as i64, "game")
+        ));
+        for p in &here {
+            let Some(game) = p
+                .game_id
+                .and_then(|id| tx.game(id).transpose())
+                .transpose()?
+            else {
+                continue;
+            };
+            let n = names(tx, &game)?;
+            let [a, z] = game.sides();
+            b = b
+                .text(format!("\n• game {} · {}: ", game.id.0, a.name()))
+                .user(game.seats.first(), n.first())
+                .text(format!(" · {}: ", z.name()))
+                .user(game.seats.second(), n.second());
+            if let Some(g) = game.match_game {
+                b = b.text(format!(" · match {}", crate::bot::text::match_game(g)));
+            }
+            b = b.text(format!(" · {} first", game.options.first.name()));
+        }
+        let mut reply = b.build();
+        reply.channel = Some(ChannelId::from(key.to_string()));
+        reply.thread = Some(thread_request(tx, t, here[0])?);
+        outs.push(Out::text(reply));
+    }
+    Ok(outs)
 }
 
 /// Starts every pairing of an all-at-once round robin: its games in their threads, then
@@ -441,19 +576,32 @@ fn start_all_at_once(
     let tx = s.tx;
     let mut outs = Vec::new();
     let mut started = Vec::new();
-    for p in pairings
+    let todo: Vec<&PairingRow> = pairings
         .iter()
         .filter(|p| p.result.is_none() && p.game_id.is_none())
-    {
-        outs.extend(start_pairing(s, t, p, withdrawn)?);
+        .collect();
+    let shared = share_if_many(tx, t, &todo, |p| shared_thread_key(t.id, Some(p.round)))?;
+    for p in todo {
+        let out = start_pairing(s, t, p, withdrawn)?;
+        if !shared {
+            outs.extend(out);
+        }
         started.push(tx.pairing(p.id)?.unwrap_or_else(|| p.clone()));
     }
     let games = started.iter().filter(|p| p.game_id.is_some()).count();
     let mut b = Builder::new().text(format!(
-        "{} · all {} at once, each in its thread. Your games:",
+        "{} · all {} at once, {}. Your games:",
         title(t),
-        crate::bot::time::plural(games as i64, "game")
+        crate::bot::time::plural(games as i64, "game"),
+        match shared_threads(&started) {
+            0 => "each in its thread",
+            1 => "all in one thread (name yours with `game:` there)",
+            _ => "several in a thread (name yours with `game:` there)",
+        }
     ));
+    if shared {
+        outs.extend(shared_thread_messages(s, t, &started)?);
+    }
     let m = model(tx, t)?;
     for (i, player) in m.players.iter().enumerate() {
         let user = &player.user_id;
@@ -461,7 +609,27 @@ fn start_all_at_once(
             .iter()
             .filter(|p| p.player0 == user || p.player1.as_ref() == Some(user));
         b = b.text("\n").ping(user, &m.names[i]).text(":");
+        let mut listed: Vec<&str> = Vec::new();
         for (k, p) in mine.enumerate() {
+            // A shared thread is linked once, with the number of the player's games in it.
+            if shares_thread(t, p) && p.game_id.is_some() {
+                let key = p.thread_key.as_deref().unwrap_or_default();
+                if listed.contains(&key) {
+                    continue;
+                }
+                listed.push(key);
+                let n = started
+                    .iter()
+                    .filter(|q| q.thread_key.as_deref() == Some(key) && q.game_id.is_some())
+                    .filter(|q| q.player0 == user || q.player1.as_ref() == Some(user))
+                    .count();
+                b = b.text(if k == 0 { " " } else { ", " });
+                b = b.channel(&ChannelId::from(key.to_string()));
+                if n > 1 {
+                    b = b.text(format!(" ({n} games)"));
+                }
+                continue;
+            }
             b = b.text(if k == 0 { " " } else { ", " });
             b = match (&p.player1, p.result) {
                 (None, _) => b.text(format!("a bye in round {}", p.round)),
