@@ -4257,7 +4257,7 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
         );
     };
     let first = told["content"].as_str().unwrap_or_default().to_string();
-    assert!(first.contains("several in a thread"), "{first}");
+    assert!(first.contains("one thread a round"), "{first}");
     // The message goes in parts of at most 2,000 characters; each player's line in one.
     let everyone = fake
         .wait_for(Duration::from_secs(30), |f| {
@@ -4279,11 +4279,11 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
     let content = everyone.join("\n");
     assert!(!content.contains("<#t"), "a link to no channel: {content}");
     for (id, _) in &players {
-        let lines = everyone
+        let messages = everyone
             .iter()
             .filter(|m| m.contains(&format!("<@{id}>")))
             .count();
-        assert_eq!(lines, 1, "{content}");
+        assert_eq!(messages, 1, "{content}");
         assert_eq!(content.matches(&format!("<@{id}>")).count(), 1, "{content}");
     }
     let busiest = fake.busiest_second();
@@ -4612,4 +4612,313 @@ async fn ard_ri_round_robin(
     )
     .await;
     join_all(fake, players).await;
+}
+
+/// Issue 44's league through the fake Discord with every limit on: 200 players (20 divisions
+/// of 10, two-game matches) on a server that already has 600 active threads. The start is
+/// answered within Discord's 3 seconds, every player is told where their games are within a
+/// minute (one thread a division), no request is refused and the server never holds more
+/// threads than the bot's margin; then division 1 is played to its end through Discord (a move
+/// each, then a resignation, in every game, each command naming its game) and its thread is
+/// archived after its last game. (The whole season, timeouts and season 2 through the bot
+/// core: `tests/leagues.rs`.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    fake.add_threads(FakeDiscord::OTHER_CHANNEL_ID, 600);
+    let _bot = spawn_bot_env(&fake, dir.path(), &[("TARA_BOT_LEASE_MS", "4000")]);
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    let moderator = Invoker::new(7, "mona").moderator();
+    let league = |who: Invoker, name: &'static str, options: Value| {
+        let fake = &fake;
+        async move {
+            let id = fake.slash(who, CH, "league", sub(name, options)).await;
+            (id, fake.response(id, T).await.expect("answered"))
+        }
+    };
+    league(
+        moderator.clone(),
+        "create",
+        json!([
+            {"name": "name", "type": 3, "value": "Mór"},
+            {"name": "variant", "type": 3, "value": "hkot-2"},
+            {"name": "days", "type": 3, "value": "none"},
+        ]),
+    )
+    .await;
+    let players: Vec<(u64, String)> = (0..200u64)
+        .map(|i| (3_000_000_000_000_000_000 + i, format!("p{i:03}")))
+        .collect();
+    for (id, name) in &players {
+        fake.add_user(*id, name);
+        let (_, r) = league(Invoker::new(*id, name), "join", json!([])).await;
+        assert!(!r.ephemeral(), "{:?}", r.content());
+    }
+    let before = fake.requests().len();
+    let (start, answer) = league(moderator.clone(), "start", json!([])).await;
+    let waited = answer.at.duration_since(fake.injected_at(start).unwrap());
+    assert!(waited < Duration::from_secs(3), "answered after {waited:?}");
+    let started = std::time::Instant::now();
+    // Every player's line, in their division's message.
+    let everyone = fake
+        .wait_for(Duration::from_secs(60), |f| {
+            let text: Vec<String> = f
+                .channel_messages(CH)
+                .iter()
+                .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+                .filter(|c| c.contains("Your games:") || c.starts_with("<@"))
+                .collect();
+            let all = text.join("\n");
+            players
+                .iter()
+                .all(|(id, _)| all.contains(&format!("<@{id}>")))
+                .then_some(all)
+        })
+        .await;
+    let told_after = started.elapsed() + waited;
+    let Some(everyone) = everyone else {
+        panic!(
+            "not everyone told within a minute: {} threads; {}",
+            fake.threads().len(),
+            bot_log(dir.path())
+        );
+    };
+    assert!(!everyone.contains("<#t"), "a link to no channel");
+    for (id, _) in &players {
+        assert_eq!(everyone.matches(&format!("<@{id}>")).count(), 1, "{id}");
+    }
+    let created: Vec<Value> = fake
+        .threads()
+        .into_iter()
+        .filter(|t| t["parent_id"].as_str() == Some(&CH.to_string()))
+        .collect();
+    assert_eq!(created.len(), 20, "a thread a division");
+    assert!(created
+        .iter()
+        .all(|t| t["name"].as_str().unwrap_or_default().contains("division")));
+    let start_requests = fake.requests().len() - before;
+    // Division 1 played to its end through Discord: both players move once, then the lower
+    // number resigns, in every game; each command names its game.
+    let db = dir.path().join("tara.db");
+    let division = {
+        let mut s = tara_bot::store::Store::open(&db).unwrap();
+        s.read(|tx| tx.league_divisions(tara_bot::store::LeagueId(1), Some(1)))
+            .unwrap()[0]
+            .tournament_id
+    };
+    // The division's games in progress: thread, game, players.
+    let active = || {
+        let mut s = tara_bot::store::Store::open(&db).unwrap();
+        s.read(|tx| {
+            let mut out = Vec::new();
+            for p in tx.pairings(division, None)? {
+                let Some(g) = p.game_id.map(|id| tx.game(id)).transpose()?.flatten() else {
+                    continue;
+                };
+                if g.status == tara_bot::store::GameStatus::Active {
+                    let seat = |u: &UserId| u.to_string().parse::<u64>().unwrap_or(0);
+                    let thread = g.channel_id.to_string().parse::<u64>().unwrap_or(0);
+                    out.push((
+                        thread,
+                        g.id,
+                        [seat(g.seats.first()), seat(g.seats.second())],
+                    ));
+                }
+            }
+            Ok::<_, tara_bot::store::StoreError>(out)
+        })
+        .unwrap()
+    };
+    let name = |id: u64| players.iter().find(|p| p.0 == id).unwrap().1.clone();
+    let play_from = fake.requests().len();
+    let mut moves = 0;
+    let mut games = 0;
+    let mut refused = 0;
+    let mut thread = 0;
+    loop {
+        let todo = active();
+        if todo.is_empty() {
+            break;
+        }
+        for (channel, game, two) in todo {
+            thread = channel;
+            let mut moved = 0;
+            for m in ["D4", "B2", "F4", "B4", "D2", "F2"] {
+                for &who in &two {
+                    if moved == 2 {
+                        break;
+                    }
+                    let id = fake
+                        .slash(
+                            (who, name(who).as_str()),
+                            channel,
+                            "move",
+                            json!([
+                                {"name": "move", "type": 3, "value": m},
+                                {"name": "game", "type": 4, "value": game.0},
+                            ]),
+                        )
+                        .await;
+                    let r = fake.response(id, T).await.expect("the move answered");
+                    if r.ephemeral() {
+                        refused += 1;
+                    } else {
+                        moved += 1;
+                    }
+                }
+            }
+            assert_eq!(moved, 2, "game {game:?}");
+            moves += 2;
+            let loser = *two.iter().min().unwrap();
+            // `/resign` asks first; its button confirms.
+            let who = (loser, name(loser));
+            let id = fake
+                .slash(
+                    (who.0, who.1.as_str()),
+                    channel,
+                    "resign",
+                    json!([{"name": "game", "type": 4, "value": game.0}]),
+                )
+                .await;
+            let ask = fake.response(id, T).await.expect("the resignation asked");
+            let confirm = ask.custom_ids()[0].clone();
+            let click = fake
+                .button(
+                    (who.0, who.1.as_str()),
+                    channel,
+                    fake.message_from(&ask),
+                    &confirm,
+                )
+                .await;
+            fake.response(click, T).await.expect("the button answered");
+            let end = fake.wait_followups(click, 1, T).await;
+            assert!(
+                end.first()
+                    .and_then(|e| e.content())
+                    .is_some_and(|c| c.contains("resigned")),
+                "game {game:?}"
+            );
+            games += 1;
+        }
+    }
+    assert_eq!(games, 90, "45 two-game matches");
+    let archived = fake
+        .wait_for(Duration::from_secs(30), |f| {
+            f.is_archived(thread).then_some(())
+        })
+        .await;
+    assert!(
+        archived.is_some(),
+        "division 1's thread archived after its last game"
+    );
+    // Every request, interaction answers and pictures included, but the three of each
+    // resignation (its question, the button's answer, the result) and the one answer to each
+    // move tried by the player not on move; what the end of a game posts counts as its moves'.
+    let play_requests = fake.requests().len() - play_from;
+    let per_move = (play_requests - 3 * games - refused) as f64 / moves as f64;
+    assert!(
+        per_move <= 3.0,
+        "{play_requests} requests for {moves} moves, {games} resignations, {refused} refusals"
+    );
+    assert!(
+        !fake.refusals().iter().any(|r| r.code == 160006),
+        "{:?}",
+        fake.refusals()
+    );
+    assert!(fake.peak_active_threads(FakeDiscord::GUILD_ID) <= 950);
+    assert!(fake.busiest_second() <= 50, "{}", fake.busiest_second());
+    assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
+    println!(
+        "200-player league: answered in {waited:?}, everyone told after {told_after:?} \
+         ({start_requests} requests), 20 threads; division 1: {games} games, {moves} moves, \
+         {play_requests} REST requests in all ({per_move:.2} a move)"
+    );
+}
+
+/// Issue 44's round robin through the fake Discord with every limit on: 64 players all at once
+/// (2,016 games) on a server that already has 600 active threads. It starts: a thread a round
+/// (63), opened at Discord's pace for thread creation (50 a minute here), every player told
+/// once where their games are as soon as the threads exist, nothing refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_64_player_round_robin_on_a_busy_server_starts_a_thread_a_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    fake.add_threads(FakeDiscord::OTHER_CHANNEL_ID, 600);
+    let _bot = spawn_bot(&fake, dir.path());
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    let moderator = Invoker::new(7, "mona").moderator();
+    let players: Vec<(u64, String)> = (0..64u64)
+        .map(|i| (4_000_000_000_000_000_000 + i, format!("q{i:02}")))
+        .collect();
+    let named: Vec<(u64, &str)> = players.iter().map(|(id, n)| (*id, n.as_str())).collect();
+    ard_ri_round_robin(&fake, &moderator, "Samhain", &named).await;
+    let start = fake
+        .slash(moderator.clone(), CH, "tournament", sub("start", json!([])))
+        .await;
+    let answer = fake.response(start, T).await.expect("the start answered");
+    let waited = answer.at.duration_since(fake.injected_at(start).unwrap());
+    assert!(waited < Duration::from_secs(3), "answered after {waited:?}");
+    let started = std::time::Instant::now();
+    let everyone = fake
+        .wait_for(Duration::from_secs(180), |f| {
+            let all: Vec<String> = f
+                .channel_messages(CH)
+                .iter()
+                .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+                .skip_while(|c| !c.contains("Your games:"))
+                .collect();
+            let text = all.join("\n");
+            players
+                .iter()
+                .all(|(id, _)| text.contains(&format!("<@{id}>")))
+                .then_some(text)
+        })
+        .await;
+    let told_after = started.elapsed() + waited;
+    let Some(everyone) = everyone else {
+        panic!(
+            "not everyone told: {} threads; {}",
+            fake.threads().len(),
+            bot_log(dir.path())
+        );
+    };
+    assert!(!everyone.contains("<#t"), "a link to no channel");
+    for (id, _) in &players {
+        assert_eq!(everyone.matches(&format!("<@{id}>")).count(), 1, "{id}");
+    }
+    let threads: Vec<Value> = fake
+        .threads()
+        .into_iter()
+        .filter(|t| t["parent_id"].as_str() == Some(&CH.to_string()))
+        .collect();
+    assert_eq!(threads.len(), 63, "a thread a round");
+    for t in &threads {
+        let id = t["id"].as_str().unwrap().parse::<u64>().unwrap();
+        let first = fake.channel_messages(id);
+        let listed: usize = first
+            .iter()
+            .map(|m| {
+                m["content"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .matches("• game ")
+                    .count()
+            })
+            .sum();
+        assert_eq!(listed, 32, "{t}");
+    }
+    assert!(
+        !fake.refusals().iter().any(|r| r.code == 160006),
+        "{:?}",
+        fake.refusals()
+    );
+    assert!(fake.peak_active_threads(FakeDiscord::GUILD_ID) <= 950);
+    assert!(fake.busiest_second() <= 50, "{}", fake.busiest_second());
+    assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
+    println!(
+        "64-player round robin: answered in {waited:?}, 63 threads, everyone told after \
+         {told_after:?}, {} requests",
+        fake.requests().len()
+    );
 }

@@ -378,3 +378,169 @@ fn a_season_of_more_than_fifty_games_plays_each_division_in_one_thread() {
     // The season is over: every player placed.
     assert_eq!(results(&h, 1).len(), 11);
 }
+
+/// Issue 44's league through the bot core: 200 players in 20 divisions of 10 (two-game matches,
+/// a day a move), every division in one thread; season 1 played to its end with results drawn
+/// by a seeded generator (a resignation after a move each, or a loss on time after a move
+/// each), one player withdrawn by the organiser; then season 2 started by the tick. Every game
+/// ends, none is lost, and every pairing has its result.
+#[test]
+fn a_200_player_league_plays_its_season_a_thread_a_division_and_the_tick_starts_the_next() {
+    use tara_bot::store::{GameId, GameStatus};
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create Mor hkot-2 days:1 rated:no",
+    );
+    for i in 1..=200 {
+        ok(&h.bot, &format!("p{i:03}"), CHANNEL, "/league join");
+        h.bot.advance_clock(10);
+    }
+    let r = ok(&h.bot, "mod", CHANNEL, "/league start");
+    assert!(
+        texts(&r).contains("20 divisions, every game at once in its division's thread"),
+        "{}",
+        texts(&r)
+    );
+    let divisions = division_tournaments(&h, 1);
+    assert_eq!(divisions.len(), 20);
+    // One message opens each division's thread; each player is pinged once, in their
+    // division's message.
+    for t in &divisions {
+        let key = format!("t{t}");
+        let firsts = r
+            .iter()
+            .filter(|m| m.channel.as_ref().is_some_and(|c| *c == key.as_str()))
+            .count();
+        assert_eq!(firsts, 1, "{key}");
+        assert!(pairings(&h, *t)
+            .iter()
+            .all(|p| p.thread_key.as_deref() == Some(key.as_str())));
+    }
+    for i in 1..=200 {
+        let pinged = r
+            .iter()
+            .filter(|m| m.mentions.iter().any(|u| *u == format!("p{i:03}").as_str()))
+            .count();
+        assert_eq!(pinged, 1, "p{i:03}");
+    }
+    // The organiser withdraws a player: their games become forfeits.
+    let last = divisions[19];
+    let r = ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        &format!("/tournament withdraw player:@p200 id:{last}"),
+    );
+    assert!(texts(&r).contains("withdrawn"), "{}", texts(&r));
+    let active = |h: &Harness| -> Vec<(String, GameId)> {
+        let mut s = Store::open(h.db()).unwrap();
+        s.read(|tx| {
+            let mut out = Vec::new();
+            for t in &divisions {
+                for p in tx.pairings(*t, None)? {
+                    if let Some(g) = p.game_id.and_then(|id| tx.game(id).ok().flatten()) {
+                        if g.status == GameStatus::Active {
+                            out.push((g.channel_id.to_string(), g.id));
+                        }
+                    }
+                }
+            }
+            Ok::<_, tara_bot::store::StoreError>(out)
+        })
+        .unwrap()
+    };
+    let seats = |h: &Harness, id: GameId| -> [String; 2] {
+        let mut s = Store::open(h.db()).unwrap();
+        let g = s.read(|tx| tx.game(id)).unwrap().unwrap();
+        [g.seats.first().to_string(), g.seats.second().to_string()]
+    };
+    // A game whose number is a multiple of 7 is lost on time after a move each; every other
+    // is resigned after a move each by the player with the lower name.
+    let mut ended = 0;
+    let mut timeouts = 0;
+    for _round in 0..20 {
+        loop {
+            let todo: Vec<(String, GameId)> = active(&h)
+                .into_iter()
+                .filter(|(_, id)| id.0 % 7 != 0)
+                .collect();
+            if todo.is_empty() {
+                break;
+            }
+            for (ch, id) in todo {
+                let two = seats(&h, id);
+                for _ in 0..2 {
+                    let (who, m) = two
+                        .iter()
+                        .find_map(|w| {
+                            let offered = h.bot.autocomplete_move_in(&ctx(w, &ch), "", Some(id));
+                            offered.first().map(|m| (w.clone(), m.clone()))
+                        })
+                        .expect("a player on move");
+                    ok(&h.bot, &who, &ch, &format!("/move game:{} {m}", id.0));
+                }
+                let loser = two.iter().min().unwrap().clone();
+                ok(
+                    &h.bot,
+                    &loser,
+                    &ch,
+                    &format!("/resign confirm game:{}", id.0),
+                );
+                ended += 1;
+            }
+        }
+        let late = active(&h);
+        if late.is_empty() {
+            break;
+        }
+        for (ch, id) in &late {
+            let two = seats(&h, *id);
+            for _ in 0..2 {
+                let (who, m) = two
+                    .iter()
+                    .find_map(|w| {
+                        let offered = h.bot.autocomplete_move_in(&ctx(w, ch), "", Some(*id));
+                        offered.first().map(|m| (w.clone(), m.clone()))
+                    })
+                    .expect("a player on move");
+                ok(&h.bot, &who, ch, &format!("/move game:{} {m}", id.0));
+            }
+        }
+        // Two days later the player on move in each has run out of time.
+        h.bot.advance_clock(2 * DAY);
+        h.bot.tick();
+        timeouts += late.len();
+        assert!(
+            active(&h)
+                .iter()
+                .all(|(_, id)| !late.iter().any(|(_, l)| l == id)),
+            "a game not timed out"
+        );
+    }
+    assert!(active(&h).is_empty(), "games left in progress");
+    assert!(
+        ended > 1_000 && timeouts > 100,
+        "{ended} resigned, {timeouts} on time"
+    );
+    println!("200-player league, season 1: {ended} games resigned, {timeouts} lost on time");
+    // Every pairing has its result; every player but the withdrawn one has a place.
+    for t in &divisions {
+        assert!(pairings(&h, *t).iter().all(|p| p.result.is_some()), "t{t}");
+    }
+    let placed = results(&h, 1);
+    assert!(placed.len() >= 199, "{}", placed.len());
+    // Season 2 starts 7 days after the last game, by the tick, a thread a division again.
+    h.bot.advance_clock(7 * DAY + 60_000);
+    let out = h.bot.tick();
+    assert!(texts(&out).contains("season 2"), "{}", texts(&out));
+    let second = division_tournaments(&h, 2);
+    assert!(second.len() >= 19, "{}", second.len());
+    for t in &second {
+        assert!(pairings(&h, *t)
+            .iter()
+            .all(|p| p.thread_key.as_deref() == Some(format!("t{t}").as_str())));
+    }
+}

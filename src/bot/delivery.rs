@@ -102,6 +102,20 @@ impl Bot {
         self.store().read(|tx| tx.is_given_up(id)).unwrap_or(false)
     }
 
+    /// Records that delivering the owed message `id` failed for now: it is tried again after
+    /// `retry_in_ms` instead of the usual backoff (a rate limit's own wait, or a link to a
+    /// thread still being opened).
+    pub fn delivery_deferred(&self, id: MessageId, error: &str, retry_in_ms: i64) {
+        let now = self.now();
+        let r = self.write_owed(None, now, |tx, _| {
+            tx.mark_failed(id, error, false, Some(retry_in_ms), now)?;
+            Ok(Vec::new())
+        });
+        if let Err(e) = r {
+            tracing::error!(error = ?e, message = id.0, "recording a failed delivery failed");
+        }
+    }
+
     /// Records that delivering the owed message `id` failed: it is retried with backoff, or
     /// never again with `give_up` (the platform refuses it for good).
     ///
@@ -111,7 +125,7 @@ impl Bot {
     pub fn delivery_failed(&self, id: MessageId, error: &str, give_up: bool) {
         let now = self.now();
         let r = self.write_owed(None, now, |tx, _| {
-            tx.mark_failed(id, error, give_up, now)?;
+            tx.mark_failed(id, error, give_up, None, now)?;
             let notice = if give_up {
                 digest::refused(tx, id)?
             } else {

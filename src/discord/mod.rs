@@ -186,13 +186,15 @@ struct Handler {
     ticking: AtomicBool,
 }
 
-/// How often the clocks are checked for reminders and timeouts, and owed messages retried.
-const TICK_EVERY: Duration = Duration::from_secs(30);
+/// How often the clocks are checked for reminders and timeouts, and owed messages retried
+/// (often enough that a message held back by a rate limit's wait, or by a thread being
+/// opened, goes soon after).
+const TICK_EVERY: Duration = Duration::from_secs(10);
 
 /// Delivers what the clocks brought due (reminders and timeouts, to their channels or by DM)
 /// and every message still owed: at once on start-up (what a crash or an outage left unsent),
-/// then every 30 s (failed deliveries, each after its backoff), or four times a lease when the
-/// lease is shorter than 2 minutes (so that work a dead process held is taken over soon after
+/// then every 10 s (failed deliveries, each after its backoff), or four times a lease when the
+/// lease is shorter than 40 s (so that work a dead process held is taken over soon after
 /// its lease runs out).
 async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: UserId) {
     let quarter = Duration::from_millis(bot.lease_ms() as u64 / 4);
@@ -291,10 +293,13 @@ async fn report_as(
 ) {
     let Some(id) = id else { return };
     let b = bot.clone();
-    let failure = result.err().map(|e| (said(e), gone(e)));
+    let failure = result.err().map(|e| (said(e), gone(e), e.retry_in()));
     let _ = tokio::task::spawn_blocking(move || match failure {
         None => b.delivered_as(id, posted.map(|m| m.to_string()).as_deref()),
-        Some((error, give_up)) => b.delivery_failed(id, &error, give_up),
+        Some((error, false, Some(wait))) => {
+            b.delivery_deferred(id, &error, wait.as_millis() as i64 + 250)
+        }
+        Some((error, give_up, _)) => b.delivery_failed(id, &error, give_up),
     })
     .await;
 }
@@ -426,7 +431,7 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
                     &keyed
                 }
                 None => {
-                    let why = Failure::Unanswered(format!("the thread of {key} is not open yet"));
+                    let why = Failure::NotYet(format!("the thread of {key} is not open yet"));
                     report(bot, reply.outbox, Err(&why)).await;
                     return None;
                 }
@@ -648,7 +653,7 @@ async fn link_threads(bot: &Arc<Bot>, reply: &mut Reply, wait: bool) -> Result<(
         match tokio::task::spawn_blocking(move || b.thread_of(&key)).await {
             Ok(Some(t)) => *c = t,
             _ if wait => {
-                return Err(Failure::Unanswered(format!(
+                return Err(Failure::NotYet(format!(
                     "the thread {c} it links to is not open yet"
                 )))
             }
@@ -989,7 +994,7 @@ impl EventHandler for Handler {
         self.bot.set_self_user(&ready.user.id.to_string().into());
         let _ = ME.set(ready.user.id);
         if !self.ticking.swap(true, Ordering::SeqCst) {
-            // The clocks: caught up at once (what fell due while down), then every 30 s.
+            // The clocks: caught up at once (what fell due while down), then every 10 s.
             tokio::spawn(tick_forever(
                 self.bot.clone(),
                 self.ai.clone(),

@@ -46,6 +46,9 @@ pub fn budget() -> u32 {
 /// is then tried again later from the outbox).
 pub(super) const LONGEST_WAIT: Duration = Duration::from_secs(30);
 
+/// How soon a message that waits on our side is tried again (a link to a thread being opened).
+pub(super) const NOT_YET: Duration = Duration::from_secs(10);
+
 /// Why a request failed.
 #[derive(Debug)]
 pub(super) enum Failure {
@@ -60,6 +63,9 @@ pub(super) enum Failure {
     },
     /// No answer: network trouble, or none in time.
     Unanswered(String),
+    /// Not sent yet, on our side: it links to a thread that is not open yet. Tried again
+    /// soon ([`NOT_YET`]), without a request to Discord.
+    NotYet(String),
     /// A request made through serenity (boxed: its error is large).
     Serenity(Box<serenity::Error>),
 }
@@ -85,7 +91,7 @@ impl std::fmt::Display for Failure {
                 }
                 Ok(())
             }
-            Failure::Unanswered(e) => f.write_str(e),
+            Failure::Unanswered(e) | Failure::NotYet(e) => f.write_str(e),
             Failure::Serenity(e) => write!(f, "{e}"),
         }
     }
@@ -108,7 +114,17 @@ impl Failure {
                 }
                 _ => None,
             },
-            Failure::Unanswered(_) => None,
+            Failure::Unanswered(_) | Failure::NotYet(_) => None,
+        }
+    }
+
+    /// When an owed message that failed so should be tried again, if not after the usual
+    /// backoff: after a rate limit's own wait (Discord's `retry_after`: a thread-creation limit
+    /// may ask for a minute), or soon for one that waits on our side ([`Failure::NotYet`]).
+    pub(super) fn retry_in(&self) -> Option<Duration> {
+        match self {
+            Failure::NotYet(_) => Some(NOT_YET),
+            _ => self.retry_after(),
         }
     }
 
@@ -131,7 +147,7 @@ impl Failure {
             } => {
                 *status >= 500 || (*status == 429 && retry_after.is_none_or(|d| d <= LONGEST_WAIT))
             }
-            Failure::Unanswered(_) => true,
+            Failure::Unanswered(_) | Failure::NotYet(_) => true,
             Failure::Serenity(e) => match e.as_ref() {
                 serenity::Error::Http(h) => match h {
                     serenity::http::HttpError::UnsuccessfulRequest(r) => {

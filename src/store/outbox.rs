@@ -141,10 +141,17 @@ impl Tx<'_> {
             .is_some())
     }
 
-    /// Records a failed delivery: the next attempt waits by [`backoff_ms`]; with `give_up` (the
-    /// platform refuses it for good) there is none. The lease on it ends: whichever process
-    /// retries it first takes it.
-    pub fn mark_failed(&self, id: MessageId, error: &str, give_up: bool, now: i64) -> Result<()> {
+    /// Records a failed delivery: the next attempt waits `retry_in` milliseconds when given, else
+    /// by [`backoff_ms`]; with `give_up` (the platform refuses it for good) there is none. The
+    /// lease on it ends: whichever process retries it first takes it.
+    pub fn mark_failed(
+        &self,
+        id: MessageId,
+        error: &str,
+        give_up: bool,
+        retry_in: Option<i64>,
+        now: i64,
+    ) -> Result<()> {
         let attempts: u32 = self
             .first(
                 "outbox",
@@ -162,7 +169,7 @@ impl Tx<'_> {
                 id,
                 attempts,
                 error,
-                now + backoff_ms(attempts),
+                now + retry_in.unwrap_or_else(|| backoff_ms(attempts)),
                 give_up.then_some(now)
             ],
         )?;

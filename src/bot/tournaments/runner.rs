@@ -589,6 +589,53 @@ fn start_all_at_once(
         started.push(tx.pairing(p.id)?.unwrap_or_else(|| p.clone()));
     }
     let games = started.iter().filter(|p| p.game_id.is_some()).count();
+    if shared {
+        outs.extend(shared_thread_messages(s, t, &started)?);
+    }
+    let m = model(tx, t)?;
+    let per_round = started
+        .iter()
+        .any(|p| shares_thread(t, p) && p.thread_key != Some(shared_thread_key(t.id, None)));
+    if per_round {
+        // A thread a round: every player has one game (or a bye) in each, so one list of the
+        // rounds' threads says where everyone's games are (a line a player, each linking 63
+        // threads, would make a 64-player start 50 messages long).
+        let mut b = Builder::new().text(format!(
+            "{} · all {} at once, one thread a round: each of you has one game in each \
+             round's thread{}. Your games:",
+            title(t),
+            crate::bot::time::plural(games as i64, "game"),
+            if started.iter().any(|p| p.player1.is_none()) {
+                " (or a bye)"
+            } else {
+                ""
+            }
+        ));
+        let mut keys: Vec<(u32, &str)> = Vec::new();
+        for p in started.iter().filter(|p| p.game_id.is_some()) {
+            if let Some(k) = p.thread_key.as_deref() {
+                if !keys.iter().any(|(_, x)| *x == k) {
+                    keys.push((p.round, k));
+                }
+            }
+        }
+        keys.sort();
+        for (i, (round, key)) in keys.iter().enumerate() {
+            b = b
+                .text(format!("{}R{round} ", if i == 0 { " " } else { ", " }))
+                .channel(&ChannelId::from(key.to_string()));
+        }
+        b = b.text("\n");
+        for (i, player) in m.players.iter().enumerate() {
+            b = b
+                .text(if i == 0 { "" } else { " " })
+                .ping(&player.user_id, &m.names[i]);
+        }
+        let mut reply = b.build();
+        reply.channel = Some(t.channel_id.clone());
+        outs.push(Out::text(reply));
+        return Ok(outs);
+    }
     let mut b = Builder::new().text(format!(
         "{} · all {} at once, {}. Your games:",
         title(t),
@@ -599,10 +646,6 @@ fn start_all_at_once(
             _ => "several in a thread (name yours with `game:` there)",
         }
     ));
-    if shared {
-        outs.extend(shared_thread_messages(s, t, &started)?);
-    }
-    let m = model(tx, t)?;
     for (i, player) in m.players.iter().enumerate() {
         let user = &player.user_id;
         let mine = started
