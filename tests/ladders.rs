@@ -285,3 +285,58 @@ fn bad_ladder_commands_get_clear_answers() {
     let why = refused(&h.bot, "p01", CHANNEL, "/ladder show id:9");
     assert!(why.contains("no ladder #9"), "{why}");
 }
+
+/// docs/rules.md §9 and §11.1: a ladder game resigned before both players moved is a forfeit,
+/// so nobody dodges a challenge: the challenged player's forfeit moves the challenger up as a
+/// win would, the challenger's changes nothing, the game is unrated, and either starts the
+/// 7-day wait between the two; a moderator's abort does not.
+#[test]
+fn resigning_a_ladder_game_before_both_moved_is_a_forfeit_that_counts() {
+    let h = Harness::new(false);
+    setup(&h, "/ladder create Dodge hkot-1 days:none", 6);
+    // The challenged player resigns at once: a forfeit, and the challenger climbs.
+    ok(&h.bot, "p06", CHANNEL, "/ladder challenge @p05");
+    let thread = thread_of(&h, "p06", "p05");
+    let ask = send(&h.bot, "p05", &thread, "/resign");
+    assert!(ask[0].plain_text().contains("a forfeit"), "{}", texts(&ask));
+    let r = ok(&h.bot, "p05", &thread, "/resign confirm");
+    let said = texts(&r);
+    assert!(said.contains("a forfeit, not rated"), "{said}");
+    assert!(
+        said.contains("p06 beat p05 and climbs from rank 6 to rank 5"),
+        "{said}"
+    );
+    assert_eq!(ranks(&h), ["p01", "p02", "p03", "p04", "p06", "p05"]);
+    let why = refused(&h.bot, "p05", CHANNEL, "/ladder challenge @p06");
+    assert!(why.contains("less than 7 days ago"), "{why}");
+    // The challenger resigns at once: a forfeit too, which changes nothing, and the wait starts.
+    ok(&h.bot, "p04", CHANNEL, "/ladder challenge @p03");
+    let thread = thread_of(&h, "p04", "p03");
+    let r = ok(&h.bot, "p04", &thread, "/resign confirm");
+    assert!(texts(&r).contains("a forfeit"), "{}", texts(&r));
+    assert_eq!(ranks(&h), ["p01", "p02", "p03", "p04", "p06", "p05"]);
+    let why = refused(&h.bot, "p04", CHANNEL, "/ladder challenge @p03");
+    assert!(why.contains("less than 7 days ago"), "{why}");
+    // A moderator's abort is no result and starts no wait.
+    ok(&h.bot, "p02", CHANNEL, "/ladder challenge @p01");
+    let thread = thread_of(&h, "p02", "p01");
+    ok(&h.bot, "mod", &thread, "/abort reason:misclick");
+    ok(&h.bot, "p02", CHANNEL, "/ladder challenge @p01");
+    let mut s = Store::open(h.db()).unwrap();
+    let games = s.read(|tx| tx.ladder_games(LadderId(1), false)).unwrap();
+    let results: Vec<Option<LadderResult>> = games.iter().map(|g| g.result).collect();
+    assert_eq!(
+        results,
+        [
+            Some(LadderResult::Challenger),
+            Some(LadderResult::Defender),
+            Some(LadderResult::Aborted),
+            None
+        ]
+    );
+    // The forfeits are unrated.
+    for g in &games[..2] {
+        let id = g.game_id.expect("a game");
+        assert!(!s.read(|tx| tx.game(id)).unwrap().unwrap().rated);
+    }
+}

@@ -255,9 +255,14 @@ fn a_player_who_forfeits_more_than_half_of_their_games_is_withdrawn_from_the_lea
         divisions(&h, 2),
         [("1".to_string(), strings(&["p1", "p2"]))]
     );
-    // A season in progress is played out before the league closes.
-    let why = refused(&h.bot, "mod", CHANNEL, "/league close");
-    assert!(why.contains("Season 2 of"), "{why}");
+    // A season in progress is played out before the league closes (issue 45: the close is
+    // taken now and done at the season's end, as the docs say, instead of refused).
+    let r = ok(&h.bot, "mod", CHANNEL, "/league close");
+    assert!(
+        texts(&r).contains("season 2 is played out"),
+        "{}",
+        texts(&r)
+    );
     let why = refused(&h.bot, "p1", CHANNEL, "/league close");
     assert!(why.contains("Only the organiser"), "{why}");
 }
@@ -543,4 +548,101 @@ fn a_200_player_league_plays_its_season_a_thread_a_division_and_the_tick_starts_
             .iter()
             .all(|p| p.thread_key.as_deref() == Some(format!("t{t}").as_str())));
     }
+}
+
+/// docs/rules.md §11.2: unrated players are placed in the order they joined, also when they
+/// join in the same millisecond (the store keeps a join sequence, not only the time).
+#[test]
+fn players_joining_in_the_same_millisecond_keep_their_order() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create Order hkot-2 division-size:3 promote:1 relegate:1 match:no days:none",
+    );
+    for p in ["z6", "y5", "x4", "w3", "v2", "u1"] {
+        ok(&h.bot, p, CHANNEL, "/league join");
+    }
+    ok(&h.bot, "mod", CHANNEL, "/league start");
+    let d = divisions(&h, 1);
+    assert_eq!(d[0], ("1".to_string(), strings(&["x4", "y5", "z6"])));
+}
+
+/// docs/rules.md §11.2: promotion and relegation under which a division keeps nobody, or
+/// nobody ever moves, are refused with the limits; small divisions get defaults that fit.
+#[test]
+fn league_settings_that_keep_nobody_are_refused_with_the_limits() {
+    let h = Harness::new(false);
+    let why = refused(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create A hkot-2 division-size:3 promote:2 relegate:2",
+    );
+    assert!(
+        why.contains("together are at most 2") && why.contains("up to 20"),
+        "{why}"
+    );
+    let why = refused(&h.bot, "mod", CHANNEL, "/league create B hkot-2 promote:0");
+    assert!(why.contains("each at least 1"), "{why}");
+    let why = refused(&h.bot, "mod", CHANNEL, "/league create C hkot-2 relegate:0");
+    assert!(why.contains("each at least 1"), "{why}");
+    let r = ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create D hkot-2 division-size:3",
+    );
+    assert!(
+        texts(&r).contains("1 promoted, 1 relegated"),
+        "{}",
+        texts(&r)
+    );
+    let r = ok(&h.bot, "mod", CHANNEL, "/league create E hkot-2");
+    assert!(
+        texts(&r).contains("2 promoted, 3 relegated"),
+        "{}",
+        texts(&r)
+    );
+}
+
+/// docs/commands.md: `/league close` during a season closes the league when the season ends:
+/// the season is played out, nobody joins meanwhile, and no season starts after it.
+#[test]
+fn a_league_closed_during_a_season_closes_when_the_season_ends() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create Last hkot-2 division-size:3 match:no rated:no days:none",
+    );
+    for p in ["p1", "p2", "p3"] {
+        ok(&h.bot, p, CHANNEL, "/league join");
+        h.bot.advance_clock(1000);
+    }
+    ok(&h.bot, "mod", CHANNEL, "/league start");
+    let r = ok(&h.bot, "mod", CHANNEL, "/league close");
+    assert!(
+        texts(&r).contains("season 1 is played out, and no season starts after it"),
+        "{}",
+        texts(&r)
+    );
+    let why = refused(&h.bot, "mod", CHANNEL, "/league close");
+    assert!(why.contains("already closes"), "{why}");
+    let why = refused(&h.bot, "p4", CHANNEL, "/league join");
+    assert!(why.contains("closes when season 1 ends"), "{why}");
+    let last = play_season(&h, 1);
+    let said = texts(&last);
+    assert!(
+        said.contains("season 1 is over") && said.contains("The league is closed now"),
+        "{said}"
+    );
+    assert_eq!(results(&h, 1).len(), 3);
+    h.bot.advance_clock(30 * DAY);
+    h.bot.tick();
+    assert!(division_tournaments(&h, 2).is_empty());
+    let why = refused(&h.bot, "p1", CHANNEL, "/league join");
+    assert!(why.contains("no league"), "{why}");
 }

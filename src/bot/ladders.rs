@@ -386,7 +386,16 @@ fn refusal(
             escape_markdown(&defender.name)
         ));
     }
-    if let Some(end) = games.iter().filter(pair).filter_map(|g| g.ended_at).max() {
+    // Only a played or forfeited game starts the wait (docs/rules.md §11.1); an aborted one
+    // (a moderator's abort) does not.
+    let counted = |g: &&LadderGameRow| g.result != Some(LadderResult::Aborted);
+    if let Some(end) = games
+        .iter()
+        .filter(pair)
+        .filter(counted)
+        .filter_map(|g| g.ended_at)
+        .max()
+    {
         let free = end + REMATCH_DAYS * DAY;
         if now < free {
             return Some(format!(

@@ -83,6 +83,29 @@ pub struct LeagueOptions {
     pub gap_days: Option<u32>,
 }
 
+/// Refuses promotion and relegation under which a division cannot keep anyone, or nobody ever
+/// moves: at least one promoted and one relegated, and, in a division between two others, at
+/// least one who stays (docs/rules.md §11.2).
+fn league_moves_fit(size: u32, promote: u32, relegate: u32) -> Outcome<()> {
+    if promote == 0 || relegate == 0 {
+        return Err(Fail::User(format!(
+            "`promote` and `relegate` are each at least 1: a league moves at least one player \
+             up and one down from each division (here {promote} up, {relegate} down)."
+        )));
+    }
+    if promote + relegate >= size {
+        return Err(Fail::User(format!(
+            "In divisions of {size}, `promote` and `relegate` together are at most {}, so that \
+             a division between two others keeps someone: {promote} up and {relegate} down \
+             would move all {size}. Promote or relegate fewer, or make divisions larger \
+             (`division-size`, up to {}).",
+            size - 1,
+            SIZES.end()
+        )));
+    }
+    Ok(())
+}
+
 /// `/league create`: moderators (or the tournament role) create a league in this channel.
 pub(crate) fn create(bot: &Bot, ctx: &Ctx, o: LeagueOptions) -> Outcome<Vec<Out>> {
     let name = o.name.trim().to_string();
@@ -90,11 +113,6 @@ pub(crate) fn create(bot: &Bot, ctx: &Ctx, o: LeagueOptions) -> Outcome<Vec<Out>
         return Err(Fail::User("Give the league a name.".into()));
     }
     let size = o.division_size.unwrap_or(10);
-    // The defaults, 2 promoted and 3 relegated, fit small divisions by themselves.
-    let (promote, relegate) = (
-        o.promote.unwrap_or(2.min(size.saturating_sub(1))),
-        o.relegate.unwrap_or(3.min(size.saturating_sub(1))),
-    );
     if !SIZES.contains(&size) {
         return Err(Fail::User(format!(
             "`division-size` is from {} to {} players.",
@@ -102,12 +120,13 @@ pub(crate) fn create(bot: &Bot, ctx: &Ctx, o: LeagueOptions) -> Outcome<Vec<Out>
             SIZES.end()
         )));
     }
-    if promote >= size || relegate >= size {
-        return Err(Fail::User(format!(
-            "In divisions of {size}, `promote` and `relegate` are each at most {}.",
-            size - 1
-        )));
-    }
+    // The defaults, 2 promoted and 3 relegated, fit small divisions by themselves: at least
+    // one each way, and one who stays.
+    let promote = o.promote.unwrap_or(2.min((size - 1) / 2).max(1));
+    let relegate = o
+        .relegate
+        .unwrap_or(3.min(size.saturating_sub(1 + promote)).max(1));
+    league_moves_fit(size, promote, relegate)?;
     let scoring = o.scoring.unwrap_or(Scoring::Kingdoms);
     GameOptions::with(o.variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
     let is_match = o.is_match.unwrap_or(true);
@@ -169,6 +188,13 @@ pub(crate) fn join(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec<Ou
             .league_players(l.id)?
             .into_iter()
             .find(|p| p.user_id == ctx.user.id);
+        if l.closing {
+            return Err(Fail::User(format!(
+                "{} closes when season {} ends: no season starts after it to join.",
+                title(&l),
+                l.season
+            )));
+        }
         let text = match me {
             Some(p) if p.left_at.is_none() && !p.leaving => {
                 return Err(Fail::User(format!("You are already in {}.", title(&l))))
@@ -309,12 +335,25 @@ pub(crate) fn close(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec<O
         let l = find(tx, ctx, id)?;
         organiser_only(ctx, &l.creator_id, &title(&l), "close it")?;
         if l.status == LeagueStatus::Running && l.next_season_at.is_none() {
-            return Err(Fail::User(format!(
-                "Season {} of {} is being played: it is played out first; close the league \
-                 once it has ended.",
-                l.season,
-                title(&l)
-            )));
+            // docs/rules.md §11.2: a season in progress is played out first.
+            if l.closing {
+                return Err(Fail::User(format!(
+                    "{} already closes when season {} ends.",
+                    title(&l),
+                    l.season
+                )));
+            }
+            tx.set_league_closing(l.id, now)?;
+            let reply = Builder::new()
+                .text(format!("{} closes, by ", title(&l)))
+                .user(&ctx.user.id, &ctx.user.name)
+                .text(format!(
+                    ": season {} is played out, and no season starts after it; \
+                     `/league history` keeps its seasons.",
+                    l.season
+                ))
+                .build();
+            return Ok(vec![Out::text(reply)]);
         }
         tx.close_league(l.id, now)?;
         let reply = Builder::new()
@@ -576,11 +615,20 @@ fn end_season_if_over(s: &Session, l: &LeagueRow) -> Outcome<Vec<Out>> {
     if !out.is_empty() {
         b = b.text(format!("\nLeaving the league: {}.", list(&out)));
     }
-    b = b.text(format!(
-        "\nSeason {} starts on {}; new players join it with `/league join`.",
-        l.season + 1,
-        date_text(next)
-    ));
+    if l.closing {
+        // Closed by its organiser during the season: none starts after it.
+        tx.close_league(l.id, now)?;
+        b = b.text(
+            "\nThe league is closed now, as its organiser asked: no season starts after this \
+             one; `/league history` keeps its seasons.",
+        );
+    } else {
+        b = b.text(format!(
+            "\nSeason {} starts on {}; new players join it with `/league join`.",
+            l.season + 1,
+            date_text(next)
+        ));
+    }
     let mut reply = b.build();
     reply.channel = Some(l.channel_id.clone());
     Ok(vec![Out::text(reply)])

@@ -470,9 +470,11 @@ pub(crate) fn resign(
         })?;
         let opponent = &l.names[seat.opponent()];
         // docs/rules.md §9: before both players have moved, a resignation aborts the game
-        // (in a tournament: a forfeit, unrated).
+        // (in a tournament, a league or a ladder game: a forfeit, unrated, so that nobody
+        // dodges a pairing or a challenge).
         let started = both_moved(&l.game, &l.moves);
-        let tournament = l.game.pairing_id.is_some();
+        let ladder = tx.ladder_game_of(l.game.id)?.is_some();
+        let tournament = l.game.pairing_id.is_some() || ladder;
         if !confirmed {
             let question = format!("Resign this game against {}?", escape_markdown(opponent));
             let question = match (started, tournament) {
@@ -483,6 +485,11 @@ pub(crate) fn resign(
                 (false, false) => format!(
                     "Before both players have moved, resigning aborts the game: no result, \
                      no points, no rating change. {question}"
+                ),
+                (false, true) if ladder => format!(
+                    "Before both players have moved, resigning a ladder game is a forfeit: \
+                     {} wins it, as the ladder counts it, and the game is not rated. {question}",
+                    escape_markdown(opponent)
                 ),
                 (false, true) => format!(
                     "Before both players have moved, resigning a tournament game is a \
@@ -509,7 +516,8 @@ pub(crate) fn resign(
             b = b.text(".");
             &l
         } else {
-            // A tournament forfeit (docs/rules.md §10: forfeits): unrated, scored by the tournament as unplayed.
+            // A forfeit (docs/rules.md §10: forfeits): unrated; a tournament scores it as
+            // unplayed, a ladder as a result.
             tx.set_game_unrated(l.game.id)?;
             b = b.text(" before both players had moved: a forfeit, not rated.");
             let mut game = l.game.clone();

@@ -31,14 +31,15 @@ row! {
     /// `rated`; `is_match`: each pairing a two-game match; `division_size`; `promote`;
     /// `relegate`; `gap_days`: days between a season's last game and the next season;
     /// `status`; `season`: the latest season begun (0: none); `next_season_at`: when the next
-    /// season starts by itself, once the last one has ended; `created_at`; `updated_at`.
+    /// season starts by itself, once the last one has ended; `created_at`; `updated_at`;
+    /// `closing`: closed by its organiser during a season, so it closes when the season ends.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct LeagueRow {
         id: LeagueId, server_id: ServerId, channel_id: ChannelId, creator_id: UserId, name: String,
         variant: Variant, scoring: Scoring, days_per_move: Option<u32>, rated: bool,
         is_match: bool, division_size: u32, promote: u32, relegate: u32, gap_days: u32,
         status: LeagueStatus, season: u32, next_season_at: Option<i64>, created_at: i64,
-        updated_at: i64,
+        updated_at: i64, closing: bool,
     }
 }
 
@@ -186,6 +187,15 @@ impl Tx<'_> {
         )? == 1)
     }
 
+    /// Marks a league to close when its season in progress ends.
+    pub fn set_league_closing(&self, id: LeagueId, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE leagues SET closing = 1, updated_at = ?2 WHERE id = ?1",
+            params![id, now],
+        )?;
+        Ok(())
+    }
+
     /// Closes a league: no season starts any more.
     pub fn close_league(&self, id: LeagueId, now: i64) -> Result<()> {
         self.exec(
@@ -210,7 +220,7 @@ impl Tx<'_> {
     pub fn league_players(&self, id: LeagueId) -> Result<Vec<LeaguePlayerRow>> {
         self.all(
             "league_players",
-            "SELECT * FROM league_players WHERE league_id = ?1 ORDER BY joined_at, user_id",
+            "SELECT * FROM league_players WHERE league_id = ?1 ORDER BY joined_at, join_seq, user_id",
             params![id],
             LeaguePlayerRow::from_row,
         )
@@ -219,11 +229,14 @@ impl Tx<'_> {
     /// Adds a player (or takes one back who had left or was leaving).
     pub fn join_league(&self, id: LeagueId, user: &UserId, now: i64) -> Result<()> {
         self.exec(
-            "INSERT INTO league_players (league_id, user_id, joined_at, leaving, left_at)
-             VALUES (?1, ?2, ?3, 0, NULL)
+            "INSERT INTO league_players (league_id, user_id, joined_at, leaving, left_at, join_seq)
+             VALUES (?1, ?2, ?3, 0, NULL,
+                     (SELECT COALESCE(MAX(join_seq), 0) + 1 FROM league_players WHERE league_id = ?1))
              ON CONFLICT (league_id, user_id) DO UPDATE
                 SET joined_at = CASE WHEN league_players.left_at IS NULL
                                      THEN league_players.joined_at ELSE excluded.joined_at END,
+                    join_seq = CASE WHEN league_players.left_at IS NULL
+                                    THEN league_players.join_seq ELSE excluded.join_seq END,
                     leaving = 0, left_at = NULL",
             params![id, user, now],
         )?;
