@@ -1221,6 +1221,15 @@ async fn missing_permissions_are_explained_and_closed_dms_fall_back_to_the_chann
         "{reminder}"
     );
     assert!(fake.dms(ALICE.0).is_empty());
+    // The refusal is logged as what it is, not as a failure to post (issue 45).
+    let log = bot_log(dir.path());
+    assert!(
+        log.contains("takes no direct messages from the bot")
+            && !log
+                .lines()
+                .any(|l| l.contains("ERROR") && l.contains("50007")),
+        "{log}"
+    );
     // The game's start, owed since the refusal, was posted on start-up too.
     assert!(fake
         .channel_messages(CH)

@@ -245,6 +245,17 @@ fn leaving_and_a_no_show_take_players_off_the_ladder() {
         "{}",
         texts(&out)
     );
+    // Said once in the game's thread and once in the ladder's channel (issue 45: it was
+    // twice in the thread and never in the channel).
+    let notice = format!("{first} ran out of time before any move");
+    let said_in = |channel: &str| {
+        out.iter()
+            .filter(|r| r.channel.as_ref().is_some_and(|c| *c == channel))
+            .filter(|r| r.plain_text().contains(&notice))
+            .count()
+    };
+    assert_eq!(said_in(&thread), 1, "{}", texts(&out));
+    assert_eq!(said_in(CHANNEL), 1, "{}", texts(&out));
     let left: Vec<String> = ["p01", "p03", "p04", "p05"]
         .into_iter()
         .filter(|p| *p != first)
@@ -284,6 +295,10 @@ fn bad_ladder_commands_get_clear_answers() {
     );
     let why = refused(&h.bot, "p01", CHANNEL, "/ladder show id:9");
     assert!(why.contains("no ladder #9"), "{why}");
+    // A closed ladder offers no challenges (issue 45).
+    let shown = texts(&send(&h.bot, "p02", CHANNEL, "/ladder show id:1"));
+    assert!(!shown.contains("open to a challenge"), "{shown}");
+    assert!(shown.contains("takes no more challenges"), "{shown}");
 }
 
 /// docs/rules.md §9 and §11.1: a ladder game resigned before both players moved is a forfeit,

@@ -1608,3 +1608,27 @@ fn a_games_clock_waits_for_its_thread_and_starts_when_it_opens() {
         texts(&out)
     );
 }
+
+/// Issue 45: `/tournament withdraw` before the start names the tournament and says what to do
+/// instead, rather than finding none.
+#[test]
+fn withdrawing_before_the_start_says_to_leave_instead() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/tournament create Early hkot-1 swiss",
+    );
+    ok(&h.bot, "aoife", CHANNEL, "/tournament join");
+    let r = h.bot.handle(
+        &ctx("aoife", CHANNEL, false),
+        command("/tournament withdraw"),
+    );
+    let said = r[0].plain_text();
+    assert!(r[0].ephemeral, "{said}");
+    assert!(
+        said.contains("Early") && said.contains("`/tournament leave`"),
+        "{said}"
+    );
+}

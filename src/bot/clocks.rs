@@ -198,8 +198,12 @@ pub(crate) fn expire_if_due(s: &Session, l: &Loaded) -> Outcome<Option<Vec<Out>>
             ));
         let b = text::ping_players(b, &l.game, &l.names, " ");
         let mut outs = aborted(s, l, EndCause::NoShow, b)?;
+        // In the game's channel, but what a subscriber addressed elsewhere (a ladder's own
+        // channel) goes there.
         for out in &mut outs {
-            out.reply.channel = Some(l.game.channel_id.clone());
+            if out.reply.channel.is_none() && out.reply.dm.is_none() {
+                out.reply.channel = Some(l.game.channel_id.clone());
+            }
         }
         return Ok(Some(outs));
     }

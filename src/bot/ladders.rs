@@ -616,7 +616,13 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
         Some(i) => {
             let rank = players[i].rank;
             let range = challenge_range(rank, orders[i]);
-            if range.is_empty() {
+            if l.status == LadderStatus::Closed {
+                // A closed ladder takes no challenges (its games in progress are played out).
+                s.push_str(&format!(
+                    "\nYou finished at rank {rank}: the ladder is closed, so it takes no \
+                     more challenges."
+                ));
+            } else if range.is_empty() {
                 s.push_str("\nYou are at the top: defend your place.");
             } else {
                 let mut free = Vec::new();

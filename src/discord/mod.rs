@@ -1280,6 +1280,15 @@ where
                 tokio::time::sleep(pause).await;
                 attempt += 1;
             }
+            Err(e) if e.code() == Some(CANNOT_DM) => {
+                // Not a failure of ours: the user's privacy settings refuse the bot's direct
+                // messages; whatever has a channel to fall back on goes there.
+                tracing::warn!(
+                    error = %said(&e),
+                    "{what}: the user takes no direct messages from the bot (their privacy settings, Discord code 50007)"
+                );
+                return Err(e);
+            }
             Err(e) => {
                 tracing::error!(error = %said(&e), "{what} failed");
                 return Err(e);
@@ -1287,6 +1296,9 @@ where
         }
     }
 }
+
+/// Discord's code for a direct message the user's settings refuse.
+const CANNOT_DM: isize = 50007;
 
 /// The pause before try `attempt + 1`: 250 ms, 750 ms, 2.25 s… plus up to half again at
 /// random; after a rate limit, the wait Discord asked for plus up to a tenth more (and never

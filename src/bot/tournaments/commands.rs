@@ -662,7 +662,12 @@ pub(crate) fn tournament_withdraw(
 ) -> Outcome<Vec<Out>> {
     let who = player.unwrap_or_else(|| ctx.user.clone());
     bot.write(ctx, |tx, now| {
-        let t = find(tx, ctx, id, &[TournamentStatus::Running])?;
+        // A running tournament; else one before its start, to say what to do instead
+        // (`/tournament leave`).
+        let t = match find(tx, ctx, id, &[TournamentStatus::Running]) {
+            Ok(t) => t,
+            Err(e) => find(tx, ctx, id, &[TournamentStatus::Open]).map_err(|_| e)?,
+        };
         if who.id != ctx.user.id {
             organiser_only(ctx, &t.creator_id, &title(&t), "withdraw another player")?;
         }
