@@ -355,3 +355,26 @@ fn resigning_a_ladder_game_before_both_moved_is_a_forfeit_that_counts() {
         assert!(!s.read(|tx| tx.game(id)).unwrap().unwrap().rated);
     }
 }
+
+/// Issue 45: `ladder export` gives Ard Rí's scoring as `null`, as `engine` and `export` do
+/// (Ard Rí has no scoring); a Tara ladder's is its scoring.
+#[test]
+fn ladder_export_gives_no_scoring_for_ard_ri() {
+    let h = Harness::new(false);
+    setup(&h, "/ladder create Tafl ard-ri days:none", 2);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/ladder create Hills hkot-1 days:none",
+    );
+    let db = h.db();
+    let out = cli(&["ladder", "export", "--db", db.to_str().unwrap(), "--json"]);
+    let v: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v[0]["variant"], "ard-ri");
+    assert_eq!(v[0]["scoring"], serde_json::Value::Null);
+    assert_eq!(v[1]["scoring"], "kingdoms");
+}

@@ -1632,3 +1632,17 @@ fn withdrawing_before_the_start_says_to_leave_instead() {
         "{said}"
     );
 }
+
+/// Issue 45's wording: a two-player round robin starts "its one game", not "all 1 game".
+#[test]
+fn a_single_game_round_robin_says_its_one_game() {
+    let h = Harness::new(false);
+    let r = setup_players(
+        &h,
+        "/tournament create Duel hkot-1 round-robin",
+        &["aoife", "brian"],
+    );
+    let said = texts(&r);
+    assert!(said.contains("its one game starts now"), "{said}");
+    assert!(!said.contains("all 1 game"), "{said}");
+}

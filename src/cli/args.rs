@@ -25,25 +25,26 @@ pub(crate) enum Command {
     /// Weigh a game move by move as JSON: the first seat's expected score after every move,
     /// each move with the AI's choice, and the three largest swings.
     Analyse(AnalyseArgs),
-    /// Run the Discord bot (needs DISCORD_TOKEN; see the README).
+    /// Run the Discord bot (needs DISCORD_TOKEN; see the README and docs/operating.md).
     Run(RunArgs),
     /// Play in the terminal: the whole bot on the same database, commands as in Discord.
     Local(LocalArgs),
     /// Draw a position (PNG) or a whole game (animated GIF, with --replay).
     Render(RenderArgs),
-    /// Write every finished game as JSON lines, oldest first (see the README).
+    /// Write every finished game as JSON lines, oldest first (see docs/cli.md).
     Export {
-        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        /// The database: an SQLite file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+        /// TARA_BOT_DB, the config file, or ./tara-bot.db).
         #[arg(long)]
         db: Option<std::path::PathBuf>,
         /// Only this server's games (a Discord server id; `local` for the console's).
         #[arg(long)]
         server: Option<String>,
     },
-    /// Print tournament pairings (see the README): the next Swiss round of a TRF-16 file by the
+    /// Print tournament pairings (see docs/cli.md): the next Swiss round of a TRF-16 file by the
     /// FIDE Dutch system, or the Berger tables of a round robin.
     Pair(PairArgs),
-    /// A stored tournament: its FIDE TRF-16 file, or its standings (see the README).
+    /// A stored tournament: its FIDE TRF-16 file, or its standings (see docs/cli.md).
     Tournament {
         #[command(subcommand)]
         command: TournamentCommand,
@@ -100,7 +101,8 @@ pub(crate) enum Command {
 pub(crate) enum TournamentCommand {
     /// Write the tournament as a FIDE TRF-16 file (with XXR, the number of rounds) to stdout.
     Export {
-        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        /// The database: an SQLite file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+        /// TARA_BOT_DB, the config file, or ./tara-bot.db).
         #[arg(long)]
         db: Option<std::path::PathBuf>,
         /// The tournament's number (as `/tournament list` shows it).
@@ -108,7 +110,8 @@ pub(crate) enum TournamentCommand {
     },
     /// Print the standings, best first, one line per player.
     Standings {
-        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        /// The database: an SQLite file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+        /// TARA_BOT_DB, the config file, or ./tara-bot.db).
         #[arg(long)]
         db: Option<std::path::PathBuf>,
         /// The tournament's number (as `/tournament list` shows it).
@@ -123,7 +126,8 @@ pub(crate) enum TournamentCommand {
 pub(crate) enum LadderCommand {
     /// Write every ladder (or one) to stdout: its players top first and its games.
     Export {
-        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        /// The database: an SQLite file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+        /// TARA_BOT_DB, the config file, or ./tara-bot.db).
         #[arg(long)]
         db: Option<std::path::PathBuf>,
         /// Only this ladder (its number, as `/ladder show` gives it).
@@ -138,7 +142,8 @@ pub(crate) enum LadderCommand {
 pub(crate) enum LeagueCommand {
     /// Write every league (or one) to stdout: its players and each season's divisions.
     Export {
-        /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+        /// The database: an SQLite file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+        /// TARA_BOT_DB, the config file, or ./tara-bot.db).
         #[arg(long)]
         db: Option<std::path::PathBuf>,
         /// Only this league (its number).
@@ -357,7 +362,8 @@ pub(crate) struct PairArgs {
 
 #[derive(clap::Args)]
 pub(crate) struct RunArgs {
-    /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+    /// The database: an SQLite file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+    /// TARA_BOT_DB, the config file, or ./tara-bot.db).
     #[arg(long)]
     pub(crate) db: Option<std::path::PathBuf>,
     /// Run only Discord's shards A to B, both included (default: every shard Discord
@@ -399,7 +405,8 @@ pub(crate) fn parse_shard_range(s: &str) -> Result<(u32, u32), String> {
 
 #[derive(clap::Args)]
 pub(crate) struct LocalArgs {
-    /// The SQLite database (default: TARA_BOT_DB, the config file, or ./tara-bot.db).
+    /// The database: an SQLite file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+    /// TARA_BOT_DB, the config file, or ./tara-bot.db).
     #[arg(long)]
     pub(crate) db: Option<std::path::PathBuf>,
     /// Folder for board images (default: TARA_BOT_IMAGES, the config file, or ./tara-images).

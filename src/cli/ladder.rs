@@ -11,7 +11,8 @@ pub struct LadderExport {
     pub server: String,
     pub name: String,
     pub variant: String,
-    pub scoring: String,
+    /// As `engine` and `export` give it: `null` for Ard Rí, which has no scoring.
+    pub scoring: Option<String>,
     /// Days per move; `null` for no clock.
     pub days_per_move: Option<u32>,
     pub rated: bool,
@@ -79,7 +80,7 @@ fn export_one(tx: &Tx, l: crate::store::LadderRow) -> Result<LadderExport, Store
         server: l.server_id.to_string(),
         name: l.name,
         variant: l.variant.id().to_string(),
-        scoring: l.scoring.id().to_string(),
+        scoring: l.variant.is_tara().then(|| l.scoring.id().to_string()),
         days_per_move: l.days_per_move,
         rated: l.rated,
         status: l.status.id().to_string(),

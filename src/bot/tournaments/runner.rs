@@ -636,16 +636,20 @@ fn start_all_at_once(
         outs.push(Out::text(reply));
         return Ok(outs);
     }
-    let mut b = Builder::new().text(format!(
-        "{} · all {} at once, {}. Your games:",
-        title(t),
-        crate::bot::time::plural(games as i64, "game"),
-        match shared_threads(&started) {
-            0 => "each in its thread",
-            1 => "all in one thread (name yours with `game:` there)",
-            _ => "several in a thread (name yours with `game:` there)",
-        }
-    ));
+    // "all 12 games at once, each in its thread"; a single game is no "all 1 game".
+    let head = match (games, shared_threads(&started)) {
+        (1, _) => "its one game starts now, in its thread".to_string(),
+        (n, k) => format!(
+            "all {} at once, {}",
+            crate::bot::time::plural(n as i64, "game"),
+            match k {
+                0 => "each in its thread",
+                1 => "all in one thread (name yours with `game:` there)",
+                _ => "several in a thread (name yours with `game:` there)",
+            }
+        ),
+    };
+    let mut b = Builder::new().text(format!("{} · {head}. Your games:", title(t)));
     for (i, player) in m.players.iter().enumerate() {
         let user = &player.user_id;
         let mine = started
