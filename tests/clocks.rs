@@ -1185,3 +1185,27 @@ fn the_audit_log_describes_a_tournament_role_change_as_such() {
         "{log}"
     );
 }
+
+/// Issue 45: a vacation tells only the opponents of games with a clock; a game without one has
+/// no clock to stop, and its opponent is not pinged.
+#[test]
+fn a_vacation_pings_only_opponents_of_games_with_a_clock() {
+    let h = Harness::new(false);
+    challenge(&h, "c", "hkot-1", "3", false);
+    let r = h.send(
+        "aoife",
+        "d",
+        challenge_cmd("carol", "hkot-1", None, Some("me"), false, Some("none")),
+    );
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    let r = h.send("carol", "d", Command::Accept { challenge: None });
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    let r = h.send("aoife", "elsewhere", vacation_anyway(2));
+    let told: Vec<&str> = r
+        .iter()
+        .filter(|m| !m.ephemeral)
+        .filter_map(|m| m.channel.as_deref())
+        .collect();
+    assert_eq!(told, ["c"], "{}", texts(&r));
+    assert!(r.iter().all(|m| !m.mentions.iter().any(|u| *u == "carol")));
+}

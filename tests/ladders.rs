@@ -378,3 +378,18 @@ fn ladder_export_gives_no_scoring_for_ard_ri() {
     assert_eq!(v[0]["scoring"], serde_json::Value::Null);
     assert_eq!(v[1]["scoring"], "kingdoms");
 }
+
+/// Issue 45: with two open ladders in a channel, a command that names none asks which.
+#[test]
+fn two_ladders_in_a_channel_ask_which() {
+    let h = Harness::new(false);
+    ok(&h.bot, "mod", CHANNEL, "/ladder create North hkot-1");
+    ok(&h.bot, "mod", CHANNEL, "/ladder create South ard-ri");
+    let why = refused(&h.bot, "p01", CHANNEL, "/ladder join");
+    assert!(
+        why.contains("This channel has several ladders") && why.contains("North"),
+        "{why}"
+    );
+    let r = ok(&h.bot, "p01", CHANNEL, "/ladder join id:2");
+    assert!(texts(&r).contains("South"), "{}", texts(&r));
+}

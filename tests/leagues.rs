@@ -646,3 +646,21 @@ fn a_league_closed_during_a_season_closes_when_the_season_ends() {
     let why = refused(&h.bot, "p1", CHANNEL, "/league join");
     assert!(why.contains("no league"), "{why}");
 }
+
+/// Issue 45: with two leagues in a channel, a command that names none asks which, rather than
+/// picking the newest.
+#[test]
+fn two_leagues_in_a_channel_ask_which() {
+    let h = Harness::new(false);
+    ok(&h.bot, "mod", CHANNEL, "/league create First hkot-2");
+    ok(&h.bot, "mod", CHANNEL, "/league create Second ard-ri");
+    let why = refused(&h.bot, "p1", CHANNEL, "/league join");
+    assert!(
+        why.contains("This channel has several leagues")
+            && why.contains("`id:1` First")
+            && why.contains("`id:2` Second"),
+        "{why}"
+    );
+    let r = ok(&h.bot, "p1", CHANNEL, "/league join id:1");
+    assert!(texts(&r).contains("First"), "{}", texts(&r));
+}

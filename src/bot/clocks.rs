@@ -428,8 +428,9 @@ fn start_vacation(bot: &Bot, ctx: &Ctx, days: u32, confirmed: bool) -> Outcome<V
                 paused += 1;
             }
             let other = seat.opponent();
-            if l.game.ai_levels[other].is_some() {
-                // The AI has no clock and reads nothing: no one to tell.
+            if l.game.ai_levels[other].is_some() || l.game.days_per_move.is_none() {
+                // The AI has no clock and reads nothing, and a game without a clock has no
+                // clock to stop: no one to tell.
                 continue;
             }
             let mut r = Builder::new()

@@ -84,10 +84,17 @@ fn find(tx: &Tx, ctx: &Ctx, id: Option<LadderId>) -> Outcome<LadderRow> {
         .iter()
         .filter(|l| l.status == LadderStatus::Open)
         .collect();
-    if let Some(l) = open.iter().find(|l| l.channel_id == ctx.channel) {
-        return Ok((*l).clone());
-    }
-    match open.as_slice() {
+    let here: Vec<&LadderRow> = open
+        .iter()
+        .copied()
+        .filter(|l| l.channel_id == ctx.channel)
+        .collect();
+    let (choices, place) = match here.as_slice() {
+        [l] => return Ok((*l).clone()),
+        [] => (open, "server"),
+        _ => (here, "channel"),
+    };
+    match choices.as_slice() {
         [l] => Ok((*l).clone()),
         [] => Err(Fail::User(
             "This server has no open ladder: a moderator creates one with `/ladder create`.".into(),
@@ -106,7 +113,7 @@ fn find(tx: &Tx, ctx: &Ctx, id: Option<LadderId>) -> Outcome<LadderRow> {
                 })
                 .collect();
             Err(Fail::User(format!(
-                "This server has several ladders; give the number (`id:{}`): {}.",
+                "This {place} has several ladders; give the number (`id:{}`): {}.",
                 many[0].id,
                 list.join(", ")
             )))

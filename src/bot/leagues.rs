@@ -37,7 +37,8 @@ fn user_name(tx: &Tx, id: &UserId) -> Outcome<String> {
     Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
 }
 
-/// The league a command names (`id`), or the channel's newest, or the server's only one.
+/// The league a command names (`id`), or the channel's only one, or the server's only one;
+/// with several to choose from, a refusal that lists them.
 fn find(tx: &Tx, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<LeagueRow> {
     if let Some(id) = id {
         return tx
@@ -50,16 +51,22 @@ fn find(tx: &Tx, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<LeagueRow> {
         .into_iter()
         .filter(|l| l.status != LeagueStatus::Closed)
         .collect();
-    if let Some(l) = leagues.iter().find(|l| l.channel_id == ctx.channel) {
-        return Ok(l.clone());
-    }
-    match leagues.as_slice() {
-        [l] => Ok(l.clone()),
+    let here: Vec<&LeagueRow> = leagues
+        .iter()
+        .filter(|l| l.channel_id == ctx.channel)
+        .collect();
+    let (choices, place) = match here.as_slice() {
+        [l] => return Ok((*l).clone()),
+        [] => (leagues.iter().collect::<Vec<_>>(), "server"),
+        _ => (here, "channel"),
+    };
+    match choices.as_slice() {
+        [l] => Ok((*l).clone()),
         [] => Err(Fail::User(
             "This server has no league: a moderator creates one with `/league create`.".into(),
         )),
         many => Err(Fail::User(format!(
-            "This server has several leagues; give the number: {}.",
+            "This {place} has several leagues; give the number: {}.",
             many.iter()
                 .map(|l| format!("`id:{}` {}", l.id, escape_markdown(&l.name)))
                 .collect::<Vec<_>>()
