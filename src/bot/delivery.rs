@@ -106,14 +106,7 @@ impl Bot {
     /// `retry_in_ms` instead of the usual backoff (a rate limit's own wait, or a link to a
     /// thread still being opened).
     pub fn delivery_deferred(&self, id: MessageId, error: &str, retry_in_ms: i64) {
-        let now = self.now();
-        let r = self.write_owed(None, now, |tx, _| {
-            tx.mark_failed(id, error, false, Some(retry_in_ms), now)?;
-            Ok(Vec::new())
-        });
-        if let Err(e) = r {
-            tracing::error!(error = ?e, message = id.0, "recording a failed delivery failed");
-        }
+        self.record_failure(id, error, false, Some(retry_in_ms));
     }
 
     /// Records that delivering the owed message `id` failed: it is retried with backoff, or
@@ -123,9 +116,15 @@ impl Bot {
     /// digest, and they are told once in a game's channel: that notice is owed in the same
     /// transaction and delivered with the other owed messages.
     pub fn delivery_failed(&self, id: MessageId, error: &str, give_up: bool) {
+        self.record_failure(id, error, give_up, None);
+    }
+
+    /// [`Bot::delivery_failed`], the next try after `retry_in` ms when given (else the
+    /// backoff).
+    fn record_failure(&self, id: MessageId, error: &str, give_up: bool, retry_in: Option<i64>) {
         let now = self.now();
         let r = self.write_owed(None, now, |tx, _| {
-            tx.mark_failed(id, error, give_up, None, now)?;
+            tx.mark_failed(id, error, give_up, retry_in, now)?;
             let notice = if give_up {
                 digest::refused(tx, id)?
             } else {

@@ -517,13 +517,9 @@ pub(crate) fn record(bot: &Bot, ctx: &Ctx, game: Option<GameId>) -> Outcome<Vec<
 pub(crate) fn status(bot: &Bot, ctx: &Ctx, game: Option<GameId>) -> Outcome<Vec<Out>> {
     let now = bot.now();
     bot.read(|tx| {
-        let named = match game {
-            Some(_) => Some(game_here(tx, ctx, game)?),
-            None => active_here(tx, ctx, None, Pick::Any)?,
-        };
-        let game = match named {
-            Some(g) => g,
-            None => tx.latest_game(&ctx.channel)?.ok_or_else(|| {
+        let game = match game {
+            Some(_) => game_here(tx, ctx, game)?,
+            None => channel_game(tx, ctx)?.ok_or_else(|| {
                 Fail::User(
                     "There is no game in this channel. Start one with `/challenge`, or see \
                      `/games`."

@@ -216,11 +216,12 @@ fn start_pairing(
         return Ok(None);
     }
     // Its own thread, unless it shares one (its key set before: [`share_if_many`]).
-    let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
+    let mut p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
     if p.thread_key.is_none() {
-        tx.set_pairing_thread_key(p.id, &thread_key(t, &p))?;
+        let key = thread_key(t, &p);
+        tx.set_pairing_thread_key(p.id, &key)?;
+        p.thread_key = Some(key);
     }
-    let p = tx.pairing(p.id)?.unwrap_or_else(|| p.clone());
     let match_game = if t.is_match {
         let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, &p));
         let m = tx.insert_match(
@@ -460,20 +461,27 @@ fn start_round(
     Ok(games)
 }
 
-/// How many threads the started pairings share (0: one thread a game).
-fn shared_threads(started: &[PairingRow]) -> usize {
-    let mut keys: Vec<&str> = Vec::new();
-    for p in started {
-        if let (Some(k), Some(_)) = (p.thread_key.as_deref(), p.game_id) {
-            if !keys.contains(&k) {
-                keys.push(k);
+/// The threads of the started pairings' games, each once, in the order first met: the round
+/// that first meets it, and its key.
+fn thread_keys(started: &[PairingRow]) -> Vec<(u32, &str)> {
+    let mut keys: Vec<(u32, &str)> = Vec::new();
+    for p in started.iter().filter(|p| p.game_id.is_some()) {
+        if let Some(k) = p.thread_key.as_deref() {
+            if !keys.iter().any(|(_, x)| *x == k) {
+                keys.push((p.round, k));
             }
         }
     }
-    if keys.len() == started.iter().filter(|p| p.game_id.is_some()).count() {
+    keys
+}
+
+/// How many threads the started pairings share (0: one thread a game).
+fn shared_threads(started: &[PairingRow]) -> usize {
+    let keys = thread_keys(started).len();
+    if keys == started.iter().filter(|p| p.game_id.is_some()).count() {
         0
     } else {
-        keys.len()
+        keys
     }
 }
 
@@ -508,16 +516,8 @@ fn shared_thread_messages(
     started: &[PairingRow],
 ) -> Outcome<Vec<Out>> {
     let tx = s.tx;
-    let mut keys: Vec<&str> = Vec::new();
-    for p in started {
-        if let Some(k) = p.thread_key.as_deref() {
-            if p.game_id.is_some() && !keys.contains(&k) {
-                keys.push(k);
-            }
-        }
-    }
     let mut outs = Vec::new();
-    for key in keys {
+    for (_, key) in thread_keys(started) {
         let here: Vec<&PairingRow> = started
             .iter()
             .filter(|p| p.thread_key.as_deref() == Some(key) && p.game_id.is_some())
@@ -611,14 +611,7 @@ fn start_all_at_once(
                 ""
             }
         ));
-        let mut keys: Vec<(u32, &str)> = Vec::new();
-        for p in started.iter().filter(|p| p.game_id.is_some()) {
-            if let Some(k) = p.thread_key.as_deref() {
-                if !keys.iter().any(|(_, x)| *x == k) {
-                    keys.push((p.round, k));
-                }
-            }
-        }
+        let mut keys = thread_keys(&started);
         keys.sort();
         for (i, (round, key)) in keys.iter().enumerate() {
             b = b
