@@ -4233,67 +4233,24 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
         "a move answered after {slowest:?}"
     );
     // Every player is told where their games are, in one message, within a minute: the
-    // threads go out at the bot's pace first, then the message that links them.
-    let told = fake
-        .wait_for(Duration::from_secs(60), |f| {
-            f.channel_messages(CH).into_iter().find(|m| {
-                m["content"]
-                    .as_str()
-                    .is_some_and(|c| c.contains("Your games:"))
-            })
-        })
-        .await;
-    let Some(told) = told else {
-        let msgs: Vec<String> = fake
-            .channel_messages(CH)
-            .iter()
-            .map(|m| {
-                m["content"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .chars()
-                    .take(200)
-                    .collect()
-            })
-            .collect();
-        panic!(
-            "the players not told where their games are: {:?} threads; {msgs:#?}; {}",
-            fake.threads()
-                .iter()
-                .map(|t| t["name"].to_string())
-                .collect::<Vec<_>>(),
-            bot_log(dir.path())
-        );
-    };
-    let first = told["content"].as_str().unwrap_or_default().to_string();
-    assert!(first.contains("one thread a round"), "{first}");
-    // The message goes in parts of at most 2,000 characters; each player's line in one.
-    let everyone = fake
-        .wait_for(Duration::from_secs(30), |f| {
-            let all: Vec<String> = f
-                .channel_messages(CH)
-                .iter()
-                .map(|m| m["content"].as_str().unwrap_or_default().to_string())
-                .skip_while(|c| !c.contains("Your games:"))
-                .collect();
-            let text = all.join("\n");
-            players
-                .iter()
-                .all(|(id, _)| text.contains(&format!("<@{id}>")))
-                .then_some(all)
-        })
-        .await
-        .expect("every player's line posted");
+    // threads go out at the bot's pace first, then the message that links them (in parts of
+    // at most 2,000 characters; each player's line in one).
+    let everyone = everyone_told(&fake, dir.path(), &players, Duration::from_secs(60), |_| {
+        true
+    })
+    .await;
     let told_after = burst.elapsed();
-    let content = everyone.join("\n");
-    assert!(!content.contains("<#t"), "a link to no channel: {content}");
+    assert!(
+        everyone[0].contains("one thread a round"),
+        "{}",
+        everyone[0]
+    );
     for (id, _) in &players {
         let messages = everyone
             .iter()
             .filter(|m| m.contains(&format!("<@{id}>")))
             .count();
-        assert_eq!(messages, 1, "{content}");
-        assert_eq!(content.matches(&format!("<@{id}>")).count(), 1, "{content}");
+        assert_eq!(messages, 1, "{everyone:?}");
     }
     let busiest = fake.busiest_second();
     assert!(busiest <= 50, "{busiest} requests in one second");
@@ -4601,6 +4558,63 @@ async fn a_games_thread_deleted_by_a_moderator_is_opened_again_and_nothing_is_lo
     assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());
 }
 
+/// Waits up to `within` until every one of `players` is pinged in the messages of the event's
+/// channel from its first "Your games:" on (a long one goes in parts) that `keep` keeps, and
+/// checks that each is pinged exactly once and that no link names a thread key instead of a
+/// thread. Those messages, in order.
+async fn everyone_told(
+    fake: &FakeDiscord,
+    dir: &Path,
+    players: &[(u64, String)],
+    within: Duration,
+    keep: fn(&str) -> bool,
+) -> Vec<String> {
+    let everyone = fake
+        .wait_for(within, |f| {
+            let all: Vec<String> = f
+                .channel_messages(CH)
+                .iter()
+                .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+                .skip_while(|c| !c.contains("Your games:"))
+                .filter(|c| keep(c))
+                .collect();
+            let text = all.join("\n");
+            players
+                .iter()
+                .all(|(id, _)| text.contains(&format!("<@{id}>")))
+                .then_some(all)
+        })
+        .await;
+    let Some(everyone) = everyone else {
+        let msgs: Vec<String> = fake
+            .channel_messages(CH)
+            .iter()
+            .map(|m| {
+                m["content"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .chars()
+                    .take(200)
+                    .collect()
+            })
+            .collect();
+        panic!(
+            "not everyone told where their games are: {:?} threads; {msgs:#?}; {}",
+            fake.threads()
+                .iter()
+                .map(|t| t["name"].to_string())
+                .collect::<Vec<_>>(),
+            bot_log(dir)
+        );
+    };
+    let content = everyone.join("\n");
+    assert!(!content.contains("<#t"), "a link to no channel: {content}");
+    for (id, _) in players {
+        assert_eq!(content.matches(&format!("<@{id}>")).count(), 1, "{content}");
+    }
+    everyone
+}
+
 /// Creates an Ard Rí round robin (all at once) named `name` in the channel as `moderator`, with
 /// `players` signed up in order.
 async fn ard_ri_round_robin(
@@ -4669,34 +4683,13 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
     let waited = answer.at.duration_since(fake.injected_at(start).unwrap());
     assert!(waited < Duration::from_secs(3), "answered after {waited:?}");
     let started = std::time::Instant::now();
-    // Every player's line, in their division's message.
-    let everyone = fake
-        .wait_for(Duration::from_secs(60), |f| {
-            let text: Vec<String> = f
-                .channel_messages(CH)
-                .iter()
-                .map(|m| m["content"].as_str().unwrap_or_default().to_string())
-                .filter(|c| c.contains("Your games:") || c.starts_with("<@"))
-                .collect();
-            let all = text.join("\n");
-            players
-                .iter()
-                .all(|(id, _)| all.contains(&format!("<@{id}>")))
-                .then_some(all)
-        })
-        .await;
+    // Every player's line, in their division's message (not the season's list of divisions,
+    // which names everyone without pinging).
+    everyone_told(&fake, dir.path(), &players, Duration::from_secs(60), |c| {
+        c.contains("Your games:") || c.starts_with("<@")
+    })
+    .await;
     let told_after = started.elapsed() + waited;
-    let Some(everyone) = everyone else {
-        panic!(
-            "not everyone told within a minute: {} threads; {}",
-            fake.threads().len(),
-            bot_log(dir.path())
-        );
-    };
-    assert!(!everyone.contains("<#t"), "a link to no channel");
-    for (id, _) in &players {
-        assert_eq!(everyone.matches(&format!("<@{id}>")).count(), 1, "{id}");
-    }
     let created: Vec<Value> = fake
         .threads()
         .into_iter()
@@ -4869,33 +4862,15 @@ async fn a_64_player_round_robin_on_a_busy_server_starts_a_thread_a_round() {
     let waited = answer.at.duration_since(fake.injected_at(start).unwrap());
     assert!(waited < Duration::from_secs(3), "answered after {waited:?}");
     let started = std::time::Instant::now();
-    let everyone = fake
-        .wait_for(Duration::from_secs(180), |f| {
-            let all: Vec<String> = f
-                .channel_messages(CH)
-                .iter()
-                .map(|m| m["content"].as_str().unwrap_or_default().to_string())
-                .skip_while(|c| !c.contains("Your games:"))
-                .collect();
-            let text = all.join("\n");
-            players
-                .iter()
-                .all(|(id, _)| text.contains(&format!("<@{id}>")))
-                .then_some(text)
-        })
-        .await;
+    everyone_told(
+        &fake,
+        dir.path(),
+        &players,
+        Duration::from_secs(180),
+        |_| true,
+    )
+    .await;
     let told_after = started.elapsed() + waited;
-    let Some(everyone) = everyone else {
-        panic!(
-            "not everyone told: {} threads; {}",
-            fake.threads().len(),
-            bot_log(dir.path())
-        );
-    };
-    assert!(!everyone.contains("<#t"), "a link to no channel");
-    for (id, _) in &players {
-        assert_eq!(everyone.matches(&format!("<@{id}>")).count(), 1, "{id}");
-    }
     let threads: Vec<Value> = fake
         .threads()
         .into_iter()
