@@ -3804,6 +3804,61 @@ async fn the_daily_digest_is_a_direct_message_and_closed_ones_are_said_once() {
     assert!(fake.dms(BOB.0).is_empty());
 }
 
+/// Issue 45: a digest sent by DM whose answer was lost, the bot stopped before recording it
+/// and started again after Discord forgot the nonce (5 minutes): the bot finds it in the DM
+/// channel and does not send it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_digest_whose_answer_was_lost_is_not_sent_again_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = spawn_bot_env(&fake, dir.path(), &[("TARA_BOT_LEASE_MS", "4000")]);
+    assert!(fake.wait_ready(T).await, "{}", bot_log(dir.path()));
+    start_game(&fake, "hkot-1").await;
+    let digests = |f: &FakeDiscord| {
+        f.dms(ALICE.0)
+            .iter()
+            .filter(|m| {
+                m["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("daily digest"))
+            })
+            .count()
+    };
+    // Every try of the DM goes through, but its answer is lost.
+    fake.fail(
+        Fault::new("POST", "/messages", 500, 0, "Internal Server Error")
+            .times(4)
+            .after_doing_it(),
+    );
+    {
+        let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
+        store
+            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+                tx.set_user_setting(&id_str(ALICE).into(), "digest", "00:00")
+            })
+            .unwrap();
+    }
+    faults_spent(&fake).await;
+    drop(bot);
+    assert_eq!(digests(&fake), 1, "Discord has it once");
+    assert_eq!(
+        stored(dir.path()).1,
+        1,
+        "owed: the bot never heard it was sent"
+    );
+    fake.forget_nonces();
+    let _bot = spawn_bot_env(&fake, dir.path(), &[("TARA_BOT_LEASE_MS", "4000")]);
+    assert!(fake.wait_ready_count(2, T).await);
+    assert!(
+        fake.wait_for(T, |_| (stored(dir.path()).1 == 0).then_some(()))
+            .await
+            .is_some(),
+        "recorded as delivered after the restart: {}",
+        bot_log(dir.path())
+    );
+    assert_eq!(digests(&fake), 1, "still one digest");
+}
+
 /// Sends `/ladder sub` with these options in the channel as `who`; the answer.
 async fn ladder(fake: &FakeDiscord, who: &Invoker, sub_name: &str, options: Value) -> Recorded {
     let id = fake
@@ -4405,6 +4460,16 @@ async fn threads_full(limit: Option<usize>, margin: Option<&str>) {
         })
         .count();
     assert_eq!(notices, 1);
+    // The notice was owed like every other message: stored, then marked sent once.
+    let db = rusqlite::Connection::open(dir.path().join("tara.db")).unwrap();
+    let owed: Vec<Option<i64>> = db
+        .prepare("SELECT sent_at FROM outbox WHERE body LIKE '%1,000 active threads%'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(matches!(owed.as_slice(), [Some(_)]), "{owed:?}");
     // 160006 is no invalid request; nothing else was refused. Within its margin the bot
     // never meets it.
     assert_eq!(fake.invalid_requests(), 0, "{:?}", fake.refusals());

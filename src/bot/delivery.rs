@@ -3,8 +3,10 @@
 
 use super::digest;
 use super::outbox::reply_of;
+use super::reply::escape_markdown;
 use super::reply::Reply;
 use super::session::{Bot, Out};
+use super::text::Builder;
 use crate::store::ChannelId;
 use crate::store::EditTarget;
 use crate::store::MessageId;
@@ -64,6 +66,30 @@ impl Bot {
         {
             tracing::error!(error = %e, key, "restarting the clocks of a waiting game failed");
         }
+    }
+
+    /// The server of `parent` holds as many active threads as the bot may open (`left` are
+    /// left to people), so the thread `name` (and any other that is due) waits. Owes the
+    /// channel a notice that says so, pinging nobody, and returns it for delivery (the adapter
+    /// asks for it at most once in 10 minutes a channel).
+    pub fn threads_full(&self, parent: &ChannelId, name: &str, left: usize) -> Vec<Reply> {
+        let text = format!(
+            "This server holds as many active threads as it can (Discord allows 1,000 active \
+             threads a server, and the bot leaves the last {left} to people), so the thread for \
+             **{}** (and any other that is due) cannot open yet. Nothing is lost: its messages \
+             are kept and posted as soon as a place frees. Moderators can make room by \
+             archiving threads that are done.",
+            escape_markdown(name)
+        );
+        let r = self.write_owed(None, self.now(), |_, _| {
+            let mut reply = Builder::new().text(text).build();
+            reply.channel = Some(parent.clone());
+            Ok(vec![Out::text(reply)])
+        });
+        r.unwrap_or_else(|e| {
+            tracing::error!(error = ?e, %parent, "owing the notice that threads are full failed");
+            Vec::new()
+        })
     }
 
     /// Records that the owed message `id` was delivered.

@@ -251,25 +251,33 @@ async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: Use
     }
 }
 
-/// Whether an owed message is already in its channel: its delivery went through (as a
-/// command's reply, which carries no nonce) but the bot stopped before recording it. The id
-/// of the copy found.
+/// Whether an owed message is already in its channel or the player's direct messages: its
+/// delivery went through (as a command's reply, which carries no nonce, or longer ago than
+/// Discord remembers a nonce) but the bot stopped before recording it. The id of the copy
+/// found.
 async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> Option<MessageId> {
-    let (Some(channel), None) = (
-        reply.channel.as_deref().and_then(|c| c.parse::<u64>().ok()),
-        reply.dm.as_deref(),
-    ) else {
-        return None;
-    };
     let first = outgoing(reply).into_iter().next()?;
-    let recent = recent_messages(http, ChannelId::new(channel)).await;
-    match recent {
-        Ok(messages) => messages
-            .iter()
-            .find(|m| m.author.id == me && m.content == first.content)
-            .map(|m| m.id),
-        Err(_) => None,
+    let channel = reply.channel.as_deref().and_then(channel_of);
+    // A direct message is looked for in the player's DM channel (Discord remembers a nonce for
+    // a few minutes only), then in the channel it falls back to when DMs are closed.
+    let mut places = Vec::new();
+    if let Some(user) = reply.dm.as_deref().and_then(|u| u.parse::<u64>().ok()) {
+        if let Ok(dm) = dm_channel(http, UserId::new(user)).await {
+            places.push(dm);
+        }
     }
+    places.extend(channel);
+    for place in places {
+        if let Ok(messages) = recent_messages(http, place).await {
+            if let Some(m) = messages
+                .iter()
+                .find(|m| m.author.id == me && m.content == first.content)
+            {
+                return Some(m.id);
+            }
+        }
+    }
+    None
 }
 
 /// Records what became of an owed message.
@@ -317,12 +325,7 @@ async fn deliver_edit(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
             .ok()
             .flatten();
     let Some(target) = target else { return };
-    let channel = reply
-        .channel
-        .as_deref()
-        .and_then(|c| c.parse::<u64>().ok())
-        .filter(|&c| c != 0)
-        .map(ChannelId::new);
+    let channel = reply.channel.as_deref().and_then(channel_of);
     let message = match &target {
         EditTarget::Owed => return,
         EditTarget::Posted(Some(m)) => m.parse::<u64>().ok().filter(|&m| m != 0),
@@ -364,8 +367,45 @@ fn discord_code(e: &Failure) -> Option<isize> {
 /// Whether a refusal is for good: the channel or user no longer exists.
 fn gone(e: &Failure) -> bool {
     // An unknown channel or user, or a user who takes no direct messages from the bot (a
-    // message that may go only to them: one with a channel to fall back on never gets here).
-    matches!(discord_code(e), Some(10003 | 10013 | 50007))
+    // message that may go only to them: one with a channel to fall back on never gets here),
+    // or a place that is none on Discord.
+    matches!(e, Failure::Nowhere(_)) || matches!(discord_code(e), Some(10003 | 10013 | 50007))
+}
+
+/// Where a stored channel reference points on Discord. The store keeps both kinds in one
+/// [`crate::store::ChannelId`]: a channel or thread by its Discord id, or the key of a game's
+/// thread that may not be open yet ([`crate::bot::ThreadRequest::key`], `t3-r2-b1`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Place {
+    /// A channel or thread on Discord.
+    Channel(ChannelId),
+    /// A thread key: the thread recorded for it, once one is open.
+    Key(String),
+}
+
+impl Place {
+    /// What `c` names; `None` for an empty reference and for channel 0 (neither is anywhere).
+    fn of(c: &str) -> Option<Place> {
+        match c.parse::<u64>() {
+            Ok(0) => None,
+            Ok(id) => Some(Place::Channel(ChannelId::new(id))),
+            Err(_) if c.trim().is_empty() => None,
+            Err(_) => Some(Place::Key(c.to_string())),
+        }
+    }
+}
+
+/// The Discord channel `c` names, if it names one (not a thread key).
+fn channel_of(c: &str) -> Option<ChannelId> {
+    match Place::of(c)? {
+        Place::Channel(id) => Some(id),
+        Place::Key(_) => None,
+    }
+}
+
+/// Whether `c` is a thread key (a game's thread, by its key).
+fn is_key(c: &str) -> bool {
+    matches!(Place::of(c), Some(Place::Key(_)))
 }
 
 /// A user as Discord shows them: a mention; the AI (whose id is no Discord id, and whose name
@@ -415,9 +455,9 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     // A message for a game whose thread is to open again (the old one was deleted): it goes
     // to the thread open for its key, or waits, owed, until there is one.
     let keyed;
-    let reply = match reply.channel.as_deref() {
-        Some(key) if reply.thread.is_none() && key.parse::<u64>().is_err() && !key.is_empty() => {
-            let (b, k) = (bot.clone(), key.to_string());
+    let reply = match reply.channel.as_deref().and_then(Place::of) {
+        Some(Place::Key(key)) if reply.thread.is_none() => {
+            let (b, k) = (bot.clone(), key.clone());
             match tokio::task::spawn_blocking(move || b.thread_of(&k))
                 .await
                 .ok()
@@ -453,14 +493,10 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
                     let (b, key) = (bot.clone(), t.key.clone());
                     let _ = tokio::task::spawn_blocking(move || b.thread_waits(&key)).await;
                 }
-                let parent = reply
-                    .thread
-                    .as_ref()
-                    .and_then(|t| t.parent.parse::<u64>().ok())
-                    .map_or(ChannelId::new(1), ChannelId::new);
+                let parent = reply.thread.as_ref().and_then(|t| channel_of(&t.parent))?;
                 if discord_code(&e) == Some(THREADS_FULL) {
                     if let Some(t) = &reply.thread {
-                        threads_full(http, parent, &t.name).await;
+                        threads_full(bot, http, parent, &t.name).await;
                     }
                 }
                 return permission_problem(&e, parent, "thread");
@@ -469,11 +505,7 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     } else {
         reply
     };
-    let channel = reply
-        .channel
-        .as_deref()
-        .and_then(|c| c.parse::<u64>().ok())
-        .map(ChannelId::new);
+    let channel = reply.channel.as_deref().and_then(channel_of);
     if let Some(user) = reply.dm.as_deref().and_then(|u| u.parse::<u64>().ok()) {
         let dm = match dm_channel(http, UserId::new(user)).await {
             Ok(dm) => post(http, dm, reply).await,
@@ -542,7 +574,7 @@ fn has_thread_keys(reply: &Reply) -> bool {
     reply
         .parts
         .iter()
-        .any(|p| matches!(p, bot::Part::Channel(c) if c.parse::<u64>().is_err()))
+        .any(|p| matches!(p, bot::Part::Channel(c) if is_key(c)))
 }
 
 /// A reply for a tournament game's thread ([`Reply::thread`]), addressed to the thread: the one
@@ -560,7 +592,12 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
         let thread = match known {
             Some(t) => t,
             None => {
-                let parent = ChannelId::new(req.parent.parse::<u64>().unwrap_or(1));
+                let Some(parent) = channel_of(&req.parent) else {
+                    return Err(Failure::Nowhere(format!(
+                        "the thread {} was to open in \"{}\", which is no Discord channel",
+                        req.key, req.parent
+                    )));
+                };
                 let name: String = req.name.chars().take(100).collect();
                 // The server's active threads: one opened by an earlier attempt that stopped
                 // before recording it is taken, and none is opened past the margin.
@@ -645,7 +682,7 @@ async fn link_threads(bot: &Arc<Bot>, reply: &mut Reply, wait: bool) -> Result<(
         let bot::Part::Channel(c) = part else {
             continue;
         };
-        if c.parse::<u64>().is_ok() {
+        if !is_key(c) {
             continue;
         }
         let b = bot.clone();
@@ -668,13 +705,7 @@ async fn link_threads(bot: &Arc<Bot>, reply: &mut Reply, wait: bool) -> Result<(
 /// messages by the id of one of its buttons, its text replaced, pinging nobody.
 async fn retire_buttons(http: &Http, reply: &Reply) {
     let Some(r) = &reply.retire else { return };
-    let Some(channel) = r
-        .channel
-        .parse::<u64>()
-        .ok()
-        .filter(|&c| c != 0)
-        .map(ChannelId::new)
-    else {
+    let Some(channel) = channel_of(&r.channel) else {
         return;
     };
     let Ok(recent) = recent_messages(http, channel).await else {
@@ -715,18 +746,19 @@ async fn archive_spent_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
     let Some(c) = reply.archive_channel.clone() else {
         return;
     };
-    let id = match c.parse::<u64>() {
-        Ok(id) => Some(id),
-        Err(_) => {
+    let channel = match Place::of(&c) {
+        Some(Place::Channel(id)) => Some(id),
+        Some(Place::Key(key)) => {
             let b = bot.clone();
-            tokio::task::spawn_blocking(move || b.thread_of(&c))
+            tokio::task::spawn_blocking(move || b.thread_of(&key))
                 .await
                 .ok()
                 .flatten()
-                .and_then(|t| t.parse::<u64>().ok())
+                .and_then(|t| channel_of(&t))
         }
+        None => None,
     };
-    let Some(channel) = id.filter(|&c| c != 0).map(ChannelId::new) else {
+    let Some(channel) = channel else {
         return;
     };
     let Ok(thread) = get_channel(http, channel).await else {
@@ -825,7 +857,7 @@ async fn threads_needed(http: &Http, replies: &[Reply]) -> Option<String> {
         .find_map(|r| r.thread.as_ref())?
         .parent
         .clone();
-    let parent = ChannelId::new(parent.parse::<u64>().ok().filter(|&c| c != 0)?);
+    let parent = channel_of(&parent)?;
     let needed = keys.len();
     let (_, active) = threads::active(http, parent).await?;
     let margin = THREAD_MARGIN.load(Ordering::Relaxed);
@@ -848,7 +880,7 @@ async fn threads_needed(http: &Http, replies: &[Reply]) -> Option<String> {
 /// Says in `parent` that a game's thread cannot open because the server holds Discord's
 /// 1,000 active threads (at most once in 10 minutes a channel; the game's messages stay owed
 /// and are posted once a place frees).
-async fn threads_full(http: &Http, parent: ChannelId, name: &str) {
+async fn threads_full(bot: &Arc<Bot>, http: &Http, parent: ChannelId, name: &str) {
     static SAID: std::sync::Mutex<Vec<(ChannelId, Instant)>> = std::sync::Mutex::new(Vec::new());
     {
         let mut said = SAID
@@ -861,19 +893,17 @@ async fn threads_full(http: &Http, parent: ChannelId, name: &str) {
         said.push((parent, Instant::now()));
     }
     tracing::warn!(%parent, "the server holds as many active threads as it can: a game's thread waits");
-    let text = format!(
-        "This server holds as many active threads as it can (Discord allows 1,000 active threads \
-         a server, and the bot leaves the last {} to people), so the thread for **{}** (and any \
-         other that is due) cannot open yet. Nothing is lost: its messages are kept and posted \
-         as soon as a place frees. Moderators can make room by archiving threads that are done.",
-        1000usize.saturating_sub(THREAD_MARGIN.load(Ordering::Relaxed)),
-        bot::escape_markdown(name)
+    let left = 1000usize.saturating_sub(THREAD_MARGIN.load(Ordering::Relaxed));
+    let (b, channel, name) = (
+        bot.clone(),
+        crate::store::ChannelId::from(parent.to_string()),
+        name.to_string(),
     );
-    let m = CreateMessage::new()
-        .content(text)
-        .allowed_mentions(CreateAllowedMentions::new());
-    if let Err(e) = send_message(http, parent, &m, &[]).await {
-        tracing::warn!(error = %said(&e), %parent, "could not say that the server's threads are full");
+    let owed = tokio::task::spawn_blocking(move || b.threads_full(&channel, &name, left))
+        .await
+        .unwrap_or_default();
+    for m in owed {
+        Box::pin(deliver(bot, http, &m)).await;
     }
 }
 
@@ -2031,6 +2061,23 @@ README. To try the bot without Discord, run `tara-bot local` (the same bot in yo
 mod tests {
     use super::*;
     use crate::bot::{Document, Part};
+
+    /// Issue 45: a stored channel is a Discord channel or a thread key, told apart once; a
+    /// reference that is neither is nowhere (never channel 1, as an `unwrap_or(1)` made it).
+    #[test]
+    fn a_stored_channel_is_a_discord_channel_or_a_thread_key() {
+        assert_eq!(
+            Place::of("123456789"),
+            Some(Place::Channel(ChannelId::new(123_456_789)))
+        );
+        assert_eq!(Place::of("t3-r2-b1"), Some(Place::Key("t3-r2-b1".into())));
+        assert_eq!(Place::of("0"), None);
+        assert_eq!(Place::of(""), None);
+        assert_eq!(channel_of("t3"), None);
+        assert!(is_key("t3") && !is_key("42"));
+        let nowhere = Failure::Nowhere("no channel".into());
+        assert!(gone(&nowhere) && !nowhere.retriable());
+    }
 
     /// An error with a text and a source, as serenity's and reqwest's are.
     #[derive(Debug)]

@@ -68,6 +68,9 @@ pub(super) enum Failure {
     NotYet(String),
     /// A request made through serenity (boxed: its error is large).
     Serenity(Box<serenity::Error>),
+    /// Never sendable, on our side: it names no place on Discord (a stored channel that is
+    /// neither a Discord id nor a thread key). Given up, not tried again.
+    Nowhere(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -91,7 +94,7 @@ impl std::fmt::Display for Failure {
                 }
                 Ok(())
             }
-            Failure::Unanswered(e) | Failure::NotYet(e) => f.write_str(e),
+            Failure::Unanswered(e) | Failure::NotYet(e) | Failure::Nowhere(e) => f.write_str(e),
             Failure::Serenity(e) => write!(f, "{e}"),
         }
     }
@@ -114,7 +117,7 @@ impl Failure {
                 }
                 _ => None,
             },
-            Failure::Unanswered(_) | Failure::NotYet(_) => None,
+            Failure::Unanswered(_) | Failure::NotYet(_) | Failure::Nowhere(_) => None,
         }
     }
 
@@ -148,6 +151,7 @@ impl Failure {
                 *status >= 500 || (*status == 429 && retry_after.is_none_or(|d| d <= LONGEST_WAIT))
             }
             Failure::Unanswered(_) | Failure::NotYet(_) => true,
+            Failure::Nowhere(_) => false,
             Failure::Serenity(e) => match e.as_ref() {
                 serenity::Error::Http(h) => match h {
                     serenity::http::HttpError::UnsuccessfulRequest(r) => {

@@ -605,6 +605,12 @@ impl FakeDiscord {
     }
 
     /// The user no longer accepts direct messages from the bot (50007).
+    /// Discord remembers a message's nonce for a few minutes only: forgets every nonce, as
+    /// if they had passed.
+    pub fn forget_nonces(&self) {
+        self.st().nonces.clear();
+    }
+
     pub fn close_dms(&self, user: u64) {
         self.st().closed_dms.push(user);
     }
