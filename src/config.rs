@@ -101,6 +101,12 @@ pub enum ConfigError {
     Margin { name: &'static str, value: u64 },
     #[error("{name} must be on or off, not '{value}'")]
     Switch { name: &'static str, value: String },
+    #[error("{name} is set but empty: {what}, or unset it")]
+    Empty {
+        name: &'static str,
+        /// What it should hold, as an instruction.
+        what: &'static str,
+    },
 }
 
 /// The threads of a level-5 search for the command line (`ai`, `bench ai`):
@@ -116,6 +122,29 @@ pub fn ai_threads_from_env() -> Result<usize, ConfigError> {
         },
         _ => Ok(AiSettings::default_threads()),
     }
+}
+
+/// The database the environment names: `TARA_BOT_DATABASE_URL`, else `TARA_BOT_DB`. One set
+/// but empty is refused (it names no database; the file or the default would be used without
+/// a word otherwise).
+fn database(env: &impl Fn(&str) -> Option<String>) -> Result<Option<String>, ConfigError> {
+    for (name, what) in [
+        (
+            "TARA_BOT_DATABASE_URL",
+            "give it a PostgreSQL URL (postgres://user:password@host:port/database)",
+        ),
+        (
+            "TARA_BOT_DB",
+            "give it a database file or a postgres:// URL",
+        ),
+    ] {
+        match env(name) {
+            Some(v) if v.trim().is_empty() => return Err(ConfigError::Empty { name, what }),
+            Some(v) => return Ok(Some(v)),
+            None => {}
+        }
+    }
+    Ok(None)
 }
 
 impl Config {
@@ -244,8 +273,7 @@ impl Config {
                 threads: ai_threads,
             },
             rate_limit: rate_limit.unwrap_or(true),
-            database: env("TARA_BOT_DATABASE_URL")
-                .or_else(|| env("TARA_BOT_DB"))
+            database: database(&env)?
                 .map(PathBuf::from)
                 .or(file.database)
                 .unwrap_or_else(|| PathBuf::from("tara-bot.db")),
@@ -365,6 +393,17 @@ mod tests {
             "TARA_BOT_RATE_LIMIT must be on or off, not 'sometimes'"
         );
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Issue 45: an empty database variable names no database, and says so.
+    #[test]
+    fn an_empty_database_variable_is_refused_by_name() {
+        for name in ["TARA_BOT_DATABASE_URL", "TARA_BOT_DB"] {
+            let e = Config::from_sources(env(&[(name, " ")]))
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with(&format!("{name} is set but empty: ")), "{e}");
+        }
     }
 
     #[test]

@@ -299,6 +299,33 @@ fn finished_games_and_bad_moves_are_refused_like_engine() {
     }
 }
 
+/// `--ms` and `--budget` replace the level's own budget at every level, and the help says so
+/// (`--level 1 --ms 300` searches for 300 ms, not 40 playouts).
+#[test]
+fn the_help_says_that_ms_and_budget_replace_the_levels_budget() {
+    let help = String::from_utf8(ai(&["--help"]).stdout).unwrap();
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("milliseconds instead of the level's own budget, at every level"),
+        "{help}"
+    );
+    assert!(
+        flat.contains("playouts instead of the level's own budget, at every level"),
+        "{help}"
+    );
+    let v = json(&ai(&[
+        "--variant",
+        "hkot-1",
+        "--level",
+        "1",
+        "--budget",
+        "300",
+        "--seed",
+        "2",
+    ]));
+    assert_eq!(v["playouts"], 300, "{v}");
+}
+
 #[test]
 fn greedy_takes_a_win_and_random_moves_are_legal() {
     let pos = Position::ArdRi(ArdRiPosition::from_notation("1k5/7/3a3/7/7/7/7 d 0 0").unwrap());

@@ -1139,7 +1139,11 @@ fn status_and_board_of_an_ended_game_say_how_it_ended() {
         },
     );
     let t = r[0].plain_text();
-    assert!(t.contains("its last position shows how it ended"), "{t}");
+    // Said of the position shown, not of "its last position" (issue 45).
+    assert!(
+        t.contains("The game went on from here for 2 more moves and is over: `/board` without a move shows how it ended."),
+        "{t}"
+    );
     // An aborted game says so.
     let g = h.start("aoife", "brian", "c", "hkot-1", "me");
     h.send(

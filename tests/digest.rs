@@ -218,3 +218,25 @@ fn a_refusal_after_the_player_has_moved_everywhere_is_said_in_a_game_still_in_pl
     assert!(["c1", "c2", "c3"].contains(&channel), "{channel}");
     assert_eq!(notices[0].mentions, vec!["aoife".to_string()]);
 }
+
+/// Issue 45: a digest whose time was passed over (the bot down at 07:00, or no clock check
+/// near it) comes at the first check after its time on the same local day, once; a day
+/// passed over entirely (the bot down from before the time until the next day) is not sent
+/// late on the next day, which has its own digest at its time.
+#[test]
+fn a_digest_whose_time_was_passed_over_comes_at_the_next_check_that_day() {
+    let h = Harness::new(false);
+    three_games(&h);
+    settings(&h, "aoife", "/settings digest:07:00 tz:UTC");
+    // No check from 00:03 until 15:03: the digest comes then, once.
+    advance(&h, 15 * 3_600_000);
+    let replies = h.bot.tick();
+    assert_eq!(digests(&replies).len(), 1, "{}", texts(&replies));
+    assert!(digests(&h.bot.tick()).is_empty());
+    // Down from 15:03 until 06:59 two days later: the day in between is gone, the next
+    // comes at its time.
+    advance(&h, 39 * 3_600_000 + 56 * 60_000);
+    assert!(digests(&h.bot.tick()).is_empty(), "06:59");
+    advance(&h, 60_000);
+    assert_eq!(digests(&h.bot.tick()).len(), 1, "07:00");
+}

@@ -782,3 +782,32 @@ fn an_unwritable_standard_error_keeps_the_exit_status() {
         assert_eq!(out.status.code(), Some(status), "{args:?}");
     }
 }
+
+/// Issue 45: the console's `/time` carries over to the next console on the same database: a
+/// vacation that `/time` has run out is over there too, not "paused until" a date ahead.
+#[test]
+fn the_consoles_time_carries_over_to_the_next_console() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = tara_bot_in(
+        dir.path(),
+        &["local", "--db", "t.db", "--no-images"],
+        &[],
+        b"/as alice\n/challenge @bob hkot-1 first:me days:7\n/as bob\n/accept\n/as alice\nD4\n/as bob\n/vacation 3\n/time +4d\n/status\n",
+        false,
+    );
+    assert!(first.status.success(), "{}", stderr(&first));
+    let said = String::from_utf8(first.stdout).unwrap();
+    assert!(said.contains("The clock moves on 4 days"), "{said}");
+    assert!(!said.contains("(vacation)"), "{said}");
+    let next = tara_bot_in(
+        dir.path(),
+        &["local", "--db", "t.db", "--no-images"],
+        &[],
+        b"/as alice\n/status\n",
+        false,
+    );
+    assert!(next.status.success(), "{}", stderr(&next));
+    let said = String::from_utf8(next.stdout).unwrap();
+    assert!(said.contains("to move"), "{said}");
+    assert!(!said.contains("(vacation)"), "{said}");
+}

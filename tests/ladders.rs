@@ -196,6 +196,10 @@ fn challenges_are_limited_going_out_and_coming_in() {
         "{shown}"
     );
     assert!(shown.contains("Your ladder games in progress"), "{shown}");
+    // Who challenged whom, in words (issue 45: "p10 you challenged").
+    assert!(shown.contains("\n· you challenged p10: "), "{shown}");
+    let p12 = send(&h.bot, "p12", CHANNEL, "/ladder show")[0].plain_text();
+    assert!(p12.contains("\n· p16 challenged you: "), "{p12}");
     // p16 has three challenges out: nobody is open to one from them now.
     assert!(shown.contains("but nobody there now"), "{shown}");
     assert!(

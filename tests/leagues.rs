@@ -664,3 +664,81 @@ fn two_leagues_in_a_channel_ask_which() {
     let r = ok(&h.bot, "p1", CHANNEL, "/league join id:1");
     assert!(texts(&r).contains("First"), "{}", texts(&r));
 }
+
+/// Issue 45: one rule for places in a league. Three players who beat each other in a circle
+/// are level on every tiebreak: `/league standings` gives each a place of their own, by seed
+/// (docs/rules.md §11.2), and says so under the table; the season's end names the champion
+/// and says why; `/league history` and `league export` give the same places.
+#[test]
+fn players_level_on_every_tiebreak_are_placed_by_seed_everywhere() {
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        "/league create Circle hkot-2 division-size:3 promote:1 relegate:1 match:no days:none",
+    );
+    for p in ["p1", "p2", "p3"] {
+        ok(&h.bot, p, CHANNEL, "/league join");
+        h.bot.advance_clock(1000);
+    }
+    ok(&h.bot, "mod", CHANNEL, "/league start");
+    let t = division_tournaments(&h, 1)[0];
+    let beats = |a: &str, b: &str| matches!((a, b), ("p1", "p2") | ("p2", "p3") | ("p3", "p1"));
+    let mut end = Vec::new();
+    for p in pairings(&h, t) {
+        let Some(p1) = p.player1.clone() else {
+            continue;
+        };
+        let ch = p.thread_key.clone().expect("started in a thread");
+        opening(&h.bot, &ch, [&p.player0, &p1]);
+        let loser = if beats(p.player0.as_str(), p1.as_str()) {
+            p1.to_string()
+        } else {
+            p.player0.to_string()
+        };
+        end = ok(&h.bot, &loser, &ch, "/resign confirm");
+    }
+    let said = texts(&end);
+    assert!(
+        said.contains(
+            "Champion: @p1 (level with p2, p3 on every tiebreak: the higher seed takes the title)."
+        ),
+        "{said}"
+    );
+    let r = ok(&h.bot, "p2", CHANNEL, "/league standings");
+    let table = texts(&r);
+    assert!(!table.contains("1="), "{table}");
+    for (place, who) in [(1, "p1"), (2, "p2"), (3, "p3")] {
+        assert!(
+            table
+                .lines()
+                .any(|l| l.contains(&format!(" {place}  {who} "))),
+            "{who} at {place}: {table}"
+        );
+    }
+    assert!(
+        table.contains("Level on every tiebreak, so placed by seed (docs/rules.md §11.2): p1 above p2 above p3."),
+        "{table}"
+    );
+    assert_eq!(
+        results(&h, 1)
+            .iter()
+            .map(|r| (r.0.as_str(), r.2))
+            .collect::<Vec<_>>(),
+        [("p1", 1), ("p2", 2), ("p3", 3)]
+    );
+    let history = texts(&send(&h.bot, "p1", CHANNEL, "/league history"));
+    assert!(history.contains("Season 1: p1"), "{history}");
+    assert!(history.contains("p2: S1 1#2"), "{history}");
+    let db = h.db();
+    let tsv = cli(&["league", "export", "--db", db.to_str().unwrap(), "1"]);
+    let places: Vec<(&str, &str)> = tsv
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[4], f[3])
+        })
+        .collect();
+    assert_eq!(places, [("p1", "1"), ("p2", "2"), ("p3", "3")], "{tsv}");
+}

@@ -52,6 +52,12 @@ fn a_players_note_is_theirs_alone_and_reaches_their_export_once_the_game_ends() 
         None,
     );
     assert!(r.plain_text().contains("saved"), "{}", r.plain_text());
+    assert!(
+        r.plain_text()
+            .contains("includes it once the game has ended"),
+        "{}",
+        r.plain_text()
+    );
     let r = note(&h, "aoife", "c1", None, None);
     let text = r.plain_text();
     assert!(
@@ -113,6 +119,15 @@ fn a_players_note_is_theirs_alone_and_reaches_their_export_once_the_game_ends() 
     // The note is still hers to read after the game.
     let r = note(&h, "aoife", "c1", None, Some(g.id));
     assert!(r.plain_text().contains("then trade"), "{}", r.plain_text());
+    // A note written after the end reaches the export now, and says so (issue 45: it said
+    // "once the game has ended").
+    let r = note(&h, "brian", "c1", Some("Lost the north"), Some(g.id));
+    let said = r.plain_text();
+    assert!(
+        said.contains(&format!("your `/export {}` includes it.", g.id.0))
+            && !said.contains("once the game has ended"),
+        "{said}"
+    );
 }
 
 #[test]

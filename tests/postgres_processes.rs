@@ -689,3 +689,38 @@ async fn two_processes_start_events_at_once_within_one_shared_budget() {
         all.len() - before
     );
 }
+
+/// Issue 45: SIGTERM stops `tara-bot run` on PostgreSQL cleanly: exit status 0 and no panic in
+/// its log (the synchronous PostgreSQL client must not be closed inside the async runtime).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_a_process_on_postgres_without_a_panic() {
+    let _ = common::postgres_url();
+    let dir = tempfile::tempdir().unwrap();
+    let db: PathBuf = blocking(|| common::new_db(dir.path()));
+    let fake = FakeDiscord::start_two_guilds(2).await;
+    let shard = (FakeDiscord::GUILD_ID >> 22) % 2;
+    let mut process = spawn(&fake.proxy_url(), &db, dir.path(), shard);
+    assert!(
+        fake.wait_ready_count(1, T).await,
+        "no READY: {}",
+        logs(dir.path())
+    );
+    // The store in use: a game played, one against the AI started.
+    human_game(&fake, &db, FakeDiscord::CHANNEL_ID, AOIFE, BRIAN).await;
+    ai_game(&fake, &db, FakeDiscord::CHANNEL_ID, EIMEAR).await;
+    let pid = process.0.id().to_string();
+    let sent = Proc::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(sent.success());
+    let mut status = None;
+    for _ in 0..300 {
+        status = process.0.try_wait().unwrap();
+        if status.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let log = logs(dir.path());
+    assert_eq!(status.and_then(|s| s.code()), Some(0), "{log}");
+    assert!(!log.contains("panicked"), "{log}");
+    assert!(!log.contains("Cannot start a runtime"), "{log}");
+}

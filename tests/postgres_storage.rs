@@ -145,6 +145,24 @@ fn another_programs_schema_is_refused_untouched() {
     let out = tara_bot(&["db", "check", "--db", s(&url)]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("another program"), "{}", text(&out));
+    assert!(
+        !text(&out).contains("integrity: ok") && text(&out).contains("will not use this database"),
+        "{}",
+        text(&out)
+    );
+    // Issue 45: said as what it is (a PostgreSQL schema, not an SQLite file), naming the
+    // option that named it.
+    let from = dir.path().join("source.db");
+    Store::open(&from).unwrap();
+    let out = tara_bot(&["db", "copy", "--from", s(&from), "--to", s(&url)]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("--to postgres://")
+            && said.contains("the PostgreSQL schema is another program's"),
+        "{said}"
+    );
+    assert!(!said.contains("SQLite") && !said.contains("--db"), "{said}");
 }
 
 #[test]
@@ -166,6 +184,23 @@ fn a_bad_database_url_is_named_without_its_password() {
         "{said}"
     );
     assert!(!said.contains("hunter2"), "{said}");
+}
+
+/// Issue 45: a database that does not exist on a server that runs is named as the cause, in
+/// the server's words, not "(db error)".
+#[test]
+fn a_missing_database_is_said_in_the_servers_words() {
+    let base = common::postgres_url();
+    let (head, _) = base.rsplit_once('/').expect("a URL with a database");
+    let url = format!("{head}/tara_no_such_database");
+    let out = tara_bot(&["db", "check", "--db", &url]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("database \"tara_no_such_database\" does not exist"),
+        "{said}"
+    );
+    assert!(!said.contains("(db error)"), "{said}");
 }
 
 #[test]

@@ -312,7 +312,8 @@ fn a_profile_shows_ratings_streak_last_results_and_games_in_progress() {
         own.contains("@cara") && own.contains("0W 1D 0L · streak: 1 draw · last five: D"),
         "{own}"
     );
-    assert!(own.contains("vs aoife · their turn"), "{own}");
+    // Whose turn, by name (issue 45: "their turn" said nothing).
+    assert!(own.contains("vs aoife · cara's turn"), "{own}");
 }
 
 /// `tara-bot export` on the database the bot wrote, parsed.

@@ -234,3 +234,34 @@ fn the_console_presses_the_jump_with_its_value() {
     let e = parse_line(&format!("/press {id} x")).unwrap_err();
     assert!(e.contains("not a move number"), "{e}");
 }
+
+/// Issue 45: the buttons' time travels in their ids, so a forged id must not make buttons that
+/// never expire: a time ahead of the clock, or "never" on a game in progress (only an
+/// analysis's buttons, of a finished game, never expire), is refused as expired.
+#[test]
+fn forged_button_times_do_not_make_buttons_that_never_expire() {
+    let h = Harness::new(false);
+    let id = played(&h, 3);
+    let now = (h.clock.now_ms() / 1000) as u32;
+    for drawn in [now + 3_600, u32::MAX] {
+        let forged = Button {
+            id: format!("step:{}:1:p:{drawn}", id.0),
+            label: "◀".into(),
+            style: tara_bot::bot::ButtonStyle::Secondary,
+        };
+        let r = press(&h, "brian", &forged);
+        assert!(
+            r.ephemeral && r.plain_text().contains("These buttons have expired"),
+            "{drawn}: {}",
+            r.plain_text()
+        );
+    }
+    // A time a little ahead (another process's clock) still works.
+    let near = Button {
+        id: format!("step:{}:1:p:{}", id.0, now + 30),
+        label: "◀".into(),
+        style: tara_bot::bot::ButtonStyle::Secondary,
+    };
+    let r = press(&h, "brian", &near);
+    assert!(r.plain_text().contains("Move 1"), "{}", r.plain_text());
+}

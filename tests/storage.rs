@@ -1123,6 +1123,20 @@ fn a_backup_taken_while_games_are_written_restores_every_game_intact() {
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("the database itself"));
+    // A folder is no file to back up to (issue 45: it suggested --force).
+    let out = tara_bot(&[
+        "db",
+        "backup",
+        "--db",
+        live.to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("is a folder; name a file in it") && !err.contains("--force"),
+        "{err}"
+    );
     // A missing folder, a missing database: sentences naming the file.
     let nowhere = dir.path().join("no-such-folder").join("b.db");
     match tara_bot::store::backup(&live, &nowhere) {

@@ -1530,7 +1530,27 @@ fn pair_dutch_refuses_a_round_in_progress() {
     play(&h.bot, &games[0], "0");
     let file = h.dir.path().join("mid-round.trf");
     let export = || tournament_trf(&mut Store::open(h.db()).unwrap(), TournamentId(1)).unwrap();
-    std::fs::write(&file, export()).unwrap();
+    // One rule for places: the file's place is the standings' place, where the bye of the
+    // round in progress does not count yet; the file's points are its entries', the bye's
+    // point written with it (what a pairing program reads).
+    let text = export();
+    let trf = Trf::parse(&text).unwrap();
+    let standings =
+        tournament_standings(&mut Store::open(h.db()).unwrap(), TournamentId(1)).unwrap();
+    let bye = pairings(&h.db(), Some(1))
+        .into_iter()
+        .find(|p| p.player1.is_none())
+        .expect("five players: a bye");
+    for p in &trf.players {
+        let line = standings.iter().find(|l| l.player == p.name).unwrap();
+        assert_eq!(p.place, Some(line.rank), "{}: {text}", p.name);
+        if p.name == bye.player0.as_str() {
+            assert_eq!(p.points, Points::ONE, "{text}");
+            assert_eq!(line.score, 0.0);
+            assert!(line.rank > 1, "{standings:?}");
+        }
+    }
+    std::fs::write(&file, text).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
         .args(["pair", "--dutch", file.to_str().unwrap()])
         .output()

@@ -50,10 +50,18 @@ fn ago(ms: i64) -> String {
     }
 }
 
+/// How far ahead of this process's clock a button's time may be (the clocks of several
+/// processes sharing a database differ a little); a time further ahead was never given out.
+const CLOCK_SKEW_SECONDS: u32 = 60;
+
 /// Whether stepping buttons shown at `drawn` (Unix seconds) have expired at `now`: after
-/// [`STEP_SECONDS`], unless they never expire ([`NEVER_EXPIRES`]).
+/// [`STEP_SECONDS`], unless they never expire ([`NEVER_EXPIRES`]). The time is the button's
+/// own (it travels in its id), so one from the future, which the bot never gave out, counts
+/// as expired: a forged id cannot make buttons that never expire.
 fn expired(drawn: u32, now: u32) -> bool {
-    drawn != NEVER_EXPIRES && now.saturating_sub(drawn) > STEP_SECONDS
+    drawn != NEVER_EXPIRES
+        && (now.saturating_sub(drawn) > STEP_SECONDS
+            || drawn > now.saturating_add(CLOCK_SKEW_SECONDS))
 }
 
 impl Bot {
@@ -263,7 +271,13 @@ fn board_of(
             b = text::points_line(b, &game, &n, o).text(".");
         }
         (Some(_), _) => {
-            b = b.text("\nThe game is over; its last position shows how it ended.");
+            // A position from before the end (a move number, a better-move button): the
+            // game went on from here.
+            b = b.text(format!(
+                "\nThe game went on from here for {} and is over: `/board` without a move \
+                 shows how it ended.",
+                describe::count((moves.len() - upto) as u64, "more move")
+            ));
         }
         (None, GameStatus::Aborted) => {
             b = b.text("\nThe game was aborted: no result, no points.");
@@ -437,6 +451,18 @@ pub(crate) fn board(
     })
 }
 
+/// The refusal of a press on expired stepping buttons, with the command that shows the board
+/// again.
+fn expired_buttons(id: GameId, ply: Option<u32>) -> Fail {
+    Fail::User(format!(
+        "These buttons have expired: they work for {} minutes after they are shown. `/game {} \
+         ply:{}` shows that board again, with new buttons.",
+        STEP_SECONDS / 60,
+        id.0,
+        ply.unwrap_or(0)
+    ))
+}
+
 /// `/game id`: any game of this server by its number, now or after `ply` moves, with
 /// analysis marks and arrows. With `drawn` (a stepping button pressed, or the jump dialog
 /// answered: [`Press::Step`]), the board at `ply` comes privately: in place of the pressed
@@ -456,17 +482,16 @@ pub(crate) fn game(
     let now = unix_seconds(bot.now());
     if let Some(drawn) = drawn {
         if expired(drawn, now) {
-            return Err(Fail::User(format!(
-                "These buttons have expired: they work for {} minutes after they are shown. \
-                 `/game {} ply:{}` shows that board again, with new buttons.",
-                STEP_SECONDS / 60,
-                id.0,
-                ply.unwrap_or(0)
-            )));
+            return Err(expired_buttons(id, ply));
         }
     }
     bot.read(|tx| {
         let game = server_game(tx, ctx, id)?;
+        // Buttons that never expire are an analysis's, and an analysis is of a finished game
+        // only: on a game in progress such an id was never given out.
+        if drawn == Some(NEVER_EXPIRES) && game.status == GameStatus::Active {
+            return Err(expired_buttons(id, ply));
+        }
         let channel = game.channel_id.clone();
         let stepping = Stepping {
             pressed: drawn.is_some(),
@@ -698,7 +723,41 @@ const RULES_PAGE_CHARS: usize = 1_700;
 /// file does), lists, tables and code left as written. Made once.
 fn rules_pages() -> &'static [String] {
     static PAGES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    PAGES.get_or_init(|| paginate(&blocks(RULES_DOC), RULES_PAGE_CHARS))
+    PAGES.get_or_init(|| paginate(&blocks(&tables_as_lists(RULES_DOC)), RULES_PAGE_CHARS))
+}
+
+/// The document's Markdown tables as Discord can show them (it draws no tables): a table's
+/// header in italics, then a list item a row, the cells in order joined by " — ". Code blocks
+/// are left alone.
+fn tables_as_lists(doc: &str) -> String {
+    let cells = |line: &str| -> Vec<String> {
+        line.trim()
+            .trim_start_matches('|')
+            .trim_end_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect()
+    };
+    let separator = |line: &str| line.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '));
+    let mut out = String::with_capacity(doc.len());
+    let mut code = false;
+    let mut in_table = false;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            code = !code;
+        }
+        let row = !code && line.trim_start().starts_with('|');
+        if row && !in_table {
+            out.push_str(&format!("*{}*\n", cells(line).join(" — ")));
+        } else if row && !separator(line) {
+            out.push_str(&format!("- {}\n", cells(line).join(" — ")));
+        } else if !row {
+            out.push_str(line);
+            out.push('\n');
+        }
+        in_table = row;
+    }
+    out
 }
 
 /// The document's paragraphs (and headings, list items, tables, code blocks), each one piece.
@@ -926,7 +985,23 @@ pub(crate) const RULES_URL: &str = "rules_url";
 
 #[cfg(test)]
 mod tests {
-    use super::{blocks, paginate};
+    use super::{blocks, paginate, rules_pages, tables_as_lists};
+
+    #[test]
+    fn tables_become_a_header_line_and_a_list_item_a_row() {
+        let doc = "Before.\n\n| a | b |\n|---|---|\n| `x` | **1** |\n| y | 2 |\n\nAfter.\n\n```\n| kept |\n```\n";
+        assert_eq!(
+            tables_as_lists(doc),
+            "Before.\n\n*a — b*\n- `x` — **1**\n- y — 2\n\nAfter.\n\n```\n| kept |\n```\n"
+        );
+        // No page of the rules shows a table's Markdown.
+        for page in rules_pages() {
+            assert!(
+                !page.lines().any(|l| l.trim_start().starts_with('|')),
+                "{page}"
+            );
+        }
+    }
 
     #[test]
     fn a_paragraph_longer_than_a_page_is_cut_between_words_and_headings_stay_with_their_text() {

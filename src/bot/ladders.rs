@@ -664,19 +664,24 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
             if !my_games.is_empty() {
                 s.push_str("\nYour ladder games in progress:");
                 for g in my_games {
-                    let (other, role) = if g.challenger_id == me {
-                        (&g.defender_id, "you challenged")
+                    let challenger = g.challenger_id == me;
+                    let other = if challenger {
+                        &g.defender_id
                     } else {
-                        (&g.challenger_id, "challenged you")
+                        &g.challenger_id
                     };
-                    let name = user_name(tx, other)?;
+                    let name = escape_markdown(&user_name(tx, other)?);
+                    let who = if challenger {
+                        format!("you challenged {name}")
+                    } else {
+                        format!("{name} challenged you")
+                    };
                     let channel = g
                         .thread_id
                         .clone()
                         .unwrap_or_else(|| ChannelId::from(&g.thread_key));
                     s.push_str(&format!(
-                        "\n· {} {role}: {} in <#{}>",
-                        escape_markdown(&name),
+                        "\n· {who}: {} in <#{}>",
                         g.game_id.map_or(String::new(), |id| id.to_string()),
                         channel
                     ));

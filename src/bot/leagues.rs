@@ -512,6 +512,25 @@ type Places = (
     Vec<Option<Movement>>,
 );
 
+/// Names made safe for Markdown, joined by `sep`.
+fn escaped(names: &[String], sep: &str) -> String {
+    names
+        .iter()
+        .map(|n| escape_markdown(n))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The players of a division's standings level on every tiebreak, group by group (each
+/// group in the order their seeds place them).
+fn level_groups(lines: &[super::tournaments::StandingLine]) -> Vec<Vec<String>> {
+    lines
+        .chunk_by(|a, b| a.rank == b.rank)
+        .filter(|g| g.len() > 1)
+        .map(|g| g.iter().map(|l| l.player.clone()).collect())
+        .collect()
+}
+
 fn division_places(tx: &Tx, l: &LeagueRow, d: &LeagueDivisionRow) -> Outcome<Places> {
     let (lines, withdrawn, card, table) = division_standings(tx, d.tournament_id)?;
     let members: HashMap<UserId, crate::store::LeaguePlayerRow> = tx
@@ -591,7 +610,13 @@ fn end_season_if_over(s: &Session, l: &LeagueRow) -> Outcome<Vec<Out>> {
                 Some(Movement::Stay) => LeagueMove::Stay,
             };
             if d.level == 1 && k == 0 {
-                champion = Some((line.id.clone(), line.player.clone()));
+                let level: Vec<String> = lines
+                    .iter()
+                    .skip(1)
+                    .take_while(|o| o.rank == line.rank)
+                    .map(|o| o.player.clone())
+                    .collect();
+                champion = Some((line.id.clone(), line.player.clone(), level));
             }
             tx.insert_league_result(&LeagueResultRow {
                 league_id: l.id,
@@ -604,15 +629,17 @@ fn end_season_if_over(s: &Session, l: &LeagueRow) -> Outcome<Vec<Out>> {
         }
     }
     let mut b = Builder::new().text(format!("🏆 {} · season {} is over.", title(l), l.season));
-    if let Some((id, name)) = &champion {
-        b = b.text(" Champion: ").user(id, name).text(".");
+    if let Some((id, name, level)) = &champion {
+        b = b.text(" Champion: ").user(id, name);
+        if !level.is_empty() {
+            b = b.text(format!(
+                " (level with {} on every tiebreak: the higher seed takes the title)",
+                escaped(level, ", ")
+            ));
+        }
+        b = b.text(".");
     }
-    let list = |v: &[String]| {
-        v.iter()
-            .map(|n| escape_markdown(n))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let list = |v: &[String]| escaped(v, ", ");
     if !up.is_empty() {
         b = b.text(format!("\nPromoted: {}.", list(&up)));
     }
@@ -769,7 +796,7 @@ pub(crate) fn standings(
                     .ok_or_else(|| Fail::User(format!("{} has no divisions yet.", title(&l))))?
             }
         };
-        let (_, mut card, table, places) = division_places(tx, &l, d)?;
+        let (lines, mut card, table, places) = division_places(tx, &l, d)?;
         let marks: Vec<Option<LevelMove>> = places
             .iter()
             .map(|p| match p {
@@ -791,17 +818,22 @@ pub(crate) fn standings(
             text.push('\n');
         }
         let over = l.next_season_at.is_some();
-        let mut reply = Builder::new()
-            .text(format!(
-                "{} · season {} · division {} (level {}){}: ▲ promotion, ▼ relegation places.\n{}",
-                title(&l),
-                l.season,
-                d.division,
-                d.level,
-                if over { ", final" } else { "" },
-                code_block(&text)
-            ))
-            .build();
+        let mut b = Builder::new().text(format!(
+            "{} · season {} · division {} (level {}){}: ▲ promotion, ▼ relegation places.\n{}",
+            title(&l),
+            l.season,
+            d.division,
+            d.level,
+            if over { ", final" } else { "" },
+            code_block(&text)
+        ));
+        for group in level_groups(&lines) {
+            b = b.text(format!(
+                "\nLevel on every tiebreak, so placed by seed (docs/rules.md §11.2): {}.",
+                escaped(&group, " above ")
+            ));
+        }
+        let mut reply = b.build();
         if bot.images() {
             reply.image = Some(Attachment {
                 filename: format!("league-{}-s{}-{}.png", l.id, l.season, d.division),

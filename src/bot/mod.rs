@@ -79,7 +79,7 @@ pub use reply::{
     code_block, escape_code, escape_markdown, Attachment, Button, ButtonStyle, Ctx, Document, Part,
     Reply, Retire, ThreadRequest, User,
 };
-pub use session::Bot;
+pub use session::{console_clock_offset, Bot};
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};
 pub(crate) use tournaments::{report_error, standing_lines, trf_text};
 pub use tournaments::{StandingLine, TournamentSystem};

@@ -53,10 +53,18 @@ pub(crate) fn note(
                     )));
                 }
                 tx.set_note(game.id, &ctx.user.id, &text, now)?;
+                let export = if game.status == GameStatus::Active {
+                    format!(
+                        "your `/export {}` includes it once the game has ended",
+                        game.id.0
+                    )
+                } else {
+                    format!("your `/export {}` includes it", game.id.0)
+                };
                 b.text(format!(
                     "Your note on game {} is saved. Only you will see it: `/note` shows it, and \
-                     your `/export {}` includes it once the game has ended.",
-                    game.id, game.id.0
+                     {export}.",
+                    game.id
                 ))
             };
             Ok(vec![Out::text(b.private().build())])

@@ -166,7 +166,8 @@ impl OptionSpec {
         }
     }
 
-    /// Reads console text into a value of this option's kind.
+    /// Reads console text into a value of this option's kind. A refusal is for the terminal:
+    /// the text quoted as typed, no Markdown escapes.
     pub fn value_from_text(&self, text: &str) -> Result<Value, String> {
         let name = self.name;
         match self.kind {
@@ -175,14 +176,11 @@ impl OptionSpec {
                 .trim_start_matches('#')
                 .parse()
                 .map(Value::Integer)
-                .map_err(|_| format!("'{}' is not a number (`{name}`).", escape_markdown(text))),
+                .map_err(|_| format!("'{text}' is not a number (`{name}`).")),
             Kind::Boolean => match text.to_ascii_lowercase().as_str() {
                 "yes" | "true" | "on" | "y" => Ok(Value::Boolean(true)),
                 "no" | "false" | "off" | "n" => Ok(Value::Boolean(false)),
-                _ => Err(format!(
-                    "`{name}` is yes or no, not '{}'.",
-                    escape_markdown(text)
-                )),
+                _ => Err(format!("`{name}` is yes or no, not '{text}'.")),
             },
             Kind::User => {
                 let n = text.trim().trim_start_matches('@');
@@ -554,6 +552,15 @@ mod tests {
         assert_eq!(
             OptionSpec::of::<i64>("n", "").value_from_text("#12"),
             Ok(Value::Integer(12))
+        );
+        // The console shows these as typed, no Markdown escapes (issue 45: '\-x').
+        assert_eq!(
+            OptionSpec::of::<i64>("n", "").value_from_text("-x_1"),
+            Err("'-x_1' is not a number (`n`).".into())
+        );
+        assert_eq!(
+            OptionSpec::of::<bool>("rated", "").value_from_text("*maybe*"),
+            Err("`rated` is yes or no, not '*maybe*'.".into())
         );
     }
 

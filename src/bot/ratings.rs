@@ -199,9 +199,10 @@ fn open_game_line(tx: &Tx, g: &GameRow, user: &UserId, now: i64) -> Outcome<Open
     let their_turn = l.pos.to_move().map(|side| g.seats[side] == *user);
     let when = super::session::time_left(g, now, None)
         .unwrap_or_else(|| format!("since {}", date_text(g.turn_started_at)));
-    let line = |opponent: &str| {
+    // Whose turn, by name: the profile's own player's, or their opponent's.
+    let line = |me: &str, opponent: &str| {
         let turn = match their_turn {
-            Some(true) => "their turn".to_string(),
+            Some(true) => format!("{me}'s turn"),
             Some(false) => format!("{opponent}'s turn"),
             None => "ending".to_string(),
         };
@@ -211,10 +212,10 @@ fn open_game_line(tx: &Tx, g: &GameRow, user: &UserId, now: i64) -> Outcome<Open
             g.options.variant.id()
         )
     };
-    let opponent = &n[seat.opponent()];
+    let (me, opponent) = (&n[seat], &n[seat.opponent()]);
     Ok(OpenGame {
-        picture: line(opponent),
-        text: line(&escape_markdown(opponent)),
+        picture: line(me, opponent),
+        text: line(&escape_markdown(me), &escape_markdown(opponent)),
         channel: g.channel_id.clone(),
     })
 }

@@ -400,6 +400,23 @@ impl Bot {
         self.clock.advance_ms(ms)
     }
 
+    /// [`Bot::advance_clock`] for a console playing on `server`: the total it has moved the
+    /// clock is kept in the database, so that the next console on it starts at the same time
+    /// ([`console_clock_offset`]) instead of before what was played.
+    pub fn advance_console_clock(&self, server: &ServerId, ms: i64) -> bool {
+        if !self.clock.advance_ms(ms) {
+            return false;
+        }
+        let kept = self.store().write(|tx| {
+            let before = console_offset_in(tx, server)?;
+            tx.set_server_setting(server, CONSOLE_CLOCK, &(before + ms).to_string())
+        });
+        if let Err(e) = kept {
+            tracing::error!(error = %e, "keeping the console's clock failed");
+        }
+        true
+    }
+
     pub(crate) fn store(&self) -> MutexGuard<'_, Store> {
         // A panic while holding the lock cannot leave a half-written game (SQLite rolls the
         // transaction back), so a poisoned lock is safe to take over.
@@ -964,4 +981,25 @@ fn default_worker() -> String {
         .map(|h| h.trim().to_string())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "tara-bot".to_string())
+}
+
+/// Where a console keeps how far its `/time` has moved the clock (a setting of its server).
+const CONSOLE_CLOCK: &str = "console_clock_offset";
+
+fn console_offset_in(tx: &Tx, server: &ServerId) -> Result<i64, crate::store::StoreError> {
+    Ok(tx
+        .server_setting(server, CONSOLE_CLOCK)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0))
+}
+
+/// How far the consoles on this database have moved the clock of `server` with `/time`, in
+/// milliseconds (0 if never): a new console starts its clock there.
+pub fn console_clock_offset(store: &mut Store, server: &ServerId) -> i64 {
+    store
+        .read(|tx| console_offset_in(tx, server))
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "reading the console's clock failed");
+            0
+        })
 }

@@ -53,6 +53,14 @@ impl Clock for ManualClock {
 #[derive(Default)]
 pub struct OffsetClock(AtomicI64);
 
+impl OffsetClock {
+    /// The system clock moved forward by `ms` from the start (where an earlier console's
+    /// `/time` left it).
+    pub fn starting_at(ms: i64) -> OffsetClock {
+        OffsetClock(AtomicI64::new(ms))
+    }
+}
+
 impl Clock for OffsetClock {
     fn now_ms(&self) -> i64 {
         SystemClock.now_ms() + self.0.load(Ordering::SeqCst)

@@ -332,10 +332,13 @@ pub(crate) struct AiArgs {
     /// The AI's strength, 1 (weak) to 5 (strongest, bounded by time).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=5))]
     pub(crate) level: u8,
-    /// Think for this many milliseconds (the move may vary from run to run).
+    /// Think for this many milliseconds instead of the level's own budget, at every level
+    /// (levels 1 to 4 then search as long as level 5 would for N ms, not their 40 to 5,000
+    /// playouts); the move may vary from run to run.
     #[arg(long, value_name = "N", conflicts_with = "budget", value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub(crate) ms: Option<u64>,
-    /// Make exactly N playouts: the same position, seed and budget give the same move.
+    /// Make exactly N playouts instead of the level's own budget, at every level: the same
+    /// position, seed and budget give the same move.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub(crate) budget: Option<u64>,
     /// The random generator's seed.

@@ -24,8 +24,11 @@ pub(crate) fn run_local(args: LocalArgs) -> Result<()> {
         "database opened and checked"
     );
     let seed = SystemClock.now_ms() as u64;
-    // Real time, which `/time +2d` can move forward to try the clocks.
-    let clock = std::sync::Arc::new(OffsetClock::default());
+    // Real time, which `/time +2d` can move forward to try the clocks, from where an earlier
+    // console on this database left it.
+    let offset =
+        crate::bot::console_clock_offset(&mut store, &crate::console::CONSOLE_SERVER.into());
+    let clock = std::sync::Arc::new(OffsetClock::starting_at(offset));
     let bot = Bot::new(store, clock, seed).with_images(!args.no_images);
     let images = (!args.no_images).then(|| args.images.unwrap_or(config.images));
     let mut console =
@@ -110,7 +113,14 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(crate::discord::run(bot, settings)) {
+    // The last handle on the bot is this one, dropped after the runtime has stopped: the
+    // tasks' handles go with the runtime, and a PostgreSQL store (a synchronous client that
+    // runs a runtime of its own to close) must not be closed inside one.
+    let kept = bot.clone();
+    let result = runtime.block_on(crate::discord::run(bot, settings));
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    drop(kept);
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             say!("error: {}", crate::discord::error_chain(&*e));

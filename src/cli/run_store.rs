@@ -27,9 +27,26 @@ pub(crate) fn about_file(
     db: &std::path::Path,
     e: &crate::store::StoreError,
 ) -> String {
+    use crate::store::{Access, StoreError};
+    let shown = crate::store::shown(db);
     match e {
-        crate::store::StoreError::File { .. } => e.to_string(),
-        _ => format!("{doing} the database {}: {e}", crate::store::shown(db)),
+        StoreError::File { .. } => e.to_string(),
+        // On the command line the operator is the one reading: what is wrong with the file,
+        // and what to change, rather than "tell the bot's operator".
+        StoreError::Sql(d) => match d.access() {
+            Some(Access::ReadOnly) => format!(
+                "{doing} the database {shown}: the file may be read but not written by this \
+                 user (SQLite: {d}); make it writable (and its folder, where SQLite keeps the \
+                 -wal and -shm files beside it), or run tara-bot as a user who may write it"
+            ),
+            Some(Access::CannotOpen) => format!(
+                "{doing} the database {shown}: the file cannot be opened or created (SQLite: \
+                 {d}); check that its folder exists and that this user may write in it, or \
+                 name another file"
+            ),
+            None => format!("{doing} the database {shown}: {e}"),
+        },
+        _ => format!("{doing} the database {shown}: {e}"),
     }
 }
 
@@ -147,6 +164,14 @@ pub(crate) fn run_db(command: DbCommand) -> ExitCode {
                 Ok(db) => db,
                 Err(code) => return code,
             };
+            if file.is_dir() {
+                say!(
+                    "error: {} is a folder; name a file in it for the backup (`{}`)",
+                    file.display(),
+                    file.join("tara-bot-backup.db").display()
+                );
+                return ExitCode::from(2);
+            }
             if file.exists() {
                 let same = match (std::fs::canonicalize(&file), std::fs::canonicalize(&db)) {
                     (Ok(a), Ok(b)) => a == b,
@@ -236,5 +261,48 @@ pub(crate) fn run_db(command: DbCommand) -> ExitCode {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{DbError, StoreError};
+
+    fn sqlite_failure(code: std::ffi::c_int, message: &str) -> StoreError {
+        StoreError::Sql(DbError::sqlite(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(code),
+            Some(message.into()),
+        )))
+    }
+
+    /// Issue 45: a read-only file, or one that cannot be created, is said as what it is, with
+    /// what to change, not "try again, and tell the bot's operator".
+    #[test]
+    fn a_file_that_cannot_be_written_or_opened_says_what_to_change() {
+        let db = std::path::Path::new("ro.db");
+        let ro = sqlite_failure(
+            rusqlite::ffi::SQLITE_READONLY,
+            "attempt to write a readonly database",
+        );
+        let said = about_file("opening", db, &ro);
+        assert!(
+            said.starts_with("opening the database ro.db: the file may be read but not written")
+                && said.contains("make it writable")
+                && !said.contains("tell the bot's operator"),
+            "{said}"
+        );
+        let gone = sqlite_failure(
+            rusqlite::ffi::SQLITE_CANTOPEN,
+            "unable to open database file",
+        );
+        let said = about_file("opening", db, &gone);
+        assert!(
+            said.contains("cannot be opened or created") && said.contains("folder exists"),
+            "{said}"
+        );
+        // Anything else keeps the general message.
+        let busy = sqlite_failure(rusqlite::ffi::SQLITE_BUSY, "database is locked");
+        assert!(about_file("opening", db, &busy).contains("could not be read or written"));
     }
 }

@@ -452,6 +452,9 @@ fn new_file(dir: &std::path::Path, name: &str, bytes: &[u8]) -> io::Result<PathB
     }
 }
 
+/// The server the console plays on (its settings, and where its `/time` is kept).
+pub const CONSOLE_SERVER: &str = "local";
+
 /// A console session.
 pub struct Console<'a> {
     bot: &'a Bot,
@@ -521,7 +524,7 @@ impl<'a> Console<'a> {
 
     fn ctx(&self) -> Ctx {
         Ctx {
-            server: "local".into(),
+            server: CONSOLE_SERVER.into(),
             channel: self.channel.as_str().into(),
             user: self.user.clone(),
             moderator: self.moderator,
@@ -580,7 +583,7 @@ impl<'a> Console<'a> {
                 )
             }
             Ok(Action::Time(ms)) => {
-                if !self.bot.advance_clock(ms) {
+                if !self.bot.advance_console_clock(&CONSOLE_SERVER.into(), ms) {
                     return ("This bot runs on real time.\n".into(), false);
                 }
                 let mut s = format!("The clock moves on {}.\n", duration_text(ms));

@@ -301,6 +301,9 @@ fn dot_region(seat: usize) -> [usize; 4] {
 }
 
 /// Draws a player's panel within its half of the image, above [`PANELS_BOTTOM`].
+/// The size of a player's name in a board's header, in pixels.
+pub(super) const NAME_SIZE: f32 = 19.0;
+
 pub(super) fn draw_panel(c: &mut Canvas, p: &Panel) {
     let panel_w = PANEL_W;
     let (x, y) = panel_corner(p.seat);
@@ -323,9 +326,9 @@ pub(super) fn draw_panel(c: &mut Canvas, p: &Panel) {
     } else {
         tag_w
     };
-    let name = fit(&p.name, Weight::Bold, 19.0, panel_w - 60.0 - beside);
+    let name = fit(&p.name, Weight::Bold, NAME_SIZE, panel_w - 60.0 - beside);
     c.text(
-        Style::new(Weight::Bold, 19.0, palette::INK),
+        Style::new(Weight::Bold, NAME_SIZE, palette::INK),
         x + 50.0,
         y + 31.0,
         Align::Left,

@@ -128,8 +128,16 @@ impl Tx<'_> {
 /// of an older schema). A target that holds anything is refused unless `force`, which empties
 /// it first (in the same transaction).
 pub fn copy(from: &Path, to: &Path, force: bool) -> Result<CopySummary> {
-    let mut source = Store::open_to_read(from)?;
-    let mut target = Store::open(to)?;
+    let named = |option: &'static str, db: &Path| {
+        let db = super::shown(db);
+        move |e: StoreError| StoreError::Named {
+            option,
+            db,
+            source: Box::new(e),
+        }
+    };
+    let mut source = Store::open_to_read(from).map_err(named("--from", from))?;
+    let mut target = Store::open(to).map_err(named("--to", to))?;
     let tables = source.read(|tx| -> Result<Vec<Table>> {
         TABLES.iter().map(|(t, key)| tx.table(t, key)).collect()
     })?;

@@ -535,7 +535,13 @@ impl std::fmt::Display for CheckReport {
         } else {
             writeln!(f, "schema: version {v}")?;
         }
-        if self.problems.is_empty() && self.postgres {
+        if matches!(self.owner, Owner::Foreign(_)) {
+            writeln!(
+                f,
+                "integrity: not checked (not tara-bot's {})",
+                if self.postgres { "schema" } else { "file" }
+            )?;
+        } else if self.problems.is_empty() && self.postgres {
             writeln!(
                 f,
                 "integrity: ok (every table is there and every game's moves are in order; \
@@ -569,7 +575,11 @@ impl std::fmt::Display for CheckReport {
         if self.is_fine() {
             write!(f, "result: fine")
         } else if self.problems.is_empty() {
-            write!(f, "result: tara-bot will not use this file")
+            write!(
+                f,
+                "result: tara-bot will not use this {}",
+                if self.postgres { "database" } else { "file" }
+            )
         } else {
             write!(
                 f,

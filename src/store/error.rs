@@ -21,9 +21,30 @@ enum Backend {
     Postgres(postgres::Error),
 }
 
+/// Why a database file could not be used, where the file system says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// The file may be read but not written.
+    ReadOnly,
+    /// The file cannot be opened or created (a missing or unwritable folder).
+    CannotOpen,
+}
+
 impl DbError {
-    pub(super) fn sqlite(e: rusqlite::Error) -> DbError {
+    pub(crate) fn sqlite(e: rusqlite::Error) -> DbError {
         DbError(Backend::Sqlite(e))
+    }
+
+    /// Whether SQLite refused the file for want of access to it.
+    pub fn access(&self) -> Option<Access> {
+        match &self.0 {
+            Backend::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => match f.code {
+                rusqlite::ErrorCode::ReadOnly => Some(Access::ReadOnly),
+                rusqlite::ErrorCode::CannotOpen => Some(Access::CannotOpen),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     pub(super) fn postgres(e: postgres::Error) -> DbError {
@@ -103,10 +124,28 @@ pub enum StoreError {
     /// The file is another program's SQLite database; nothing was written to it.
     #[error(
         "the file is another program's SQLite database ({0}), not tara-bot's, and tara-bot \
-         has not changed it. Point --db or TARA_BOT_DB at tara-bot's database, or at a new \
-         file name to start a new one"
+         has not changed it. Name tara-bot's database instead, or a new file name to start a \
+         new one"
     )]
     Foreign(String),
+    /// The PostgreSQL database (its schema) is another program's; nothing was written to it.
+    #[error(
+        "the PostgreSQL schema is another program's ({0}), not tara-bot's, and tara-bot has \
+         not changed it. Name tara-bot's database instead (or a schema of its own: \
+         ?options=-csearch_path%3Dname), or an empty one to start a new one"
+    )]
+    ForeignSchema(String),
+    /// A database named by an option (`db copy`'s `--from` or `--to`) cannot be used: which
+    /// one, and why.
+    #[error("{option} {db}: {source}")]
+    Named {
+        /// The option, as typed.
+        option: &'static str,
+        /// The database as shown (a URL's password hidden).
+        db: String,
+        #[source]
+        source: Box<StoreError>,
+    },
     /// A file named for a check or a backup is missing or cannot be written.
     #[error("{path}: {message}")]
     File {

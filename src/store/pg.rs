@@ -120,7 +120,7 @@ impl PgConn {
         } else {
             let shown: Vec<&str> = tables.iter().take(5).map(String::as_str).collect();
             let more = tables.len().saturating_sub(shown.len());
-            return Err(StoreError::Foreign(format!(
+            return Err(StoreError::ForeignSchema(format!(
                 "the schema holds tables {}{} and no {META_TABLE}",
                 shown.join(", "),
                 if more > 0 {
@@ -335,7 +335,9 @@ pub(super) struct Inspection {
 fn connect(url: &str) -> Result<Client> {
     Client::connect(url, NoTls).map_err(|e| StoreError::Unreachable {
         url: redacted(url),
-        message: e.to_string(),
+        // The server's own words ("database \"x\" does not exist"), not the client's "db
+        // error".
+        message: DbError::postgres(e).to_string(),
     })
 }
 

@@ -231,11 +231,20 @@ pub(crate) fn standings_of(t: &TournamentRow, m: &Model) -> Vec<Standing> {
 /// The tournament as a FIDE TRF-16 file: players by starting rank, one entry per round.
 pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
     // The file's points are those of its round entries, a bye of the round in progress
-    // included.
-    let standings = tm::standings(&m.results, system(t));
-    let score: HashMap<usize, (Points, u32)> = standings
+    // included (a pairing program reads them with the entries); its places are the bot's
+    // standings' places, where that bye counts only once its round is over.
+    let points: HashMap<usize, Points> = tm::standings(&m.results, system(t))
         .iter()
-        .map(|s| (s.player, (s.score, s.rank)))
+        .map(|s| (s.player, s.score))
+        .collect();
+    let score: HashMap<usize, (Points, u32)> = standings_of(t, m)
+        .iter()
+        .map(|s| {
+            (
+                s.player,
+                (points.get(&s.player).copied().unwrap_or(s.score), s.rank),
+            )
+        })
         .collect();
     let rounds = m.results.rounds.len();
     let mut players: Vec<TrfPlayer> = m

@@ -335,8 +335,10 @@ pub(crate) fn pictures(
 }
 
 /// A tournament's standings as a league division shows them: the lines best first (as
-/// `tara-bot tournament standings` gives them), each line's player withdrawn or not, the
-/// picture's data and the table as text.
+/// `tara-bot tournament standings` gives them, players level on every tiebreak sharing a
+/// rank), each line's player withdrawn or not, the picture's data and the table as text. The
+/// picture and the table give every line a place of its own: a league places players level
+/// on every tiebreak by their seed (docs/rules.md §11.2), as promotion and relegation do.
 pub(crate) fn division_standings(
     tx: &crate::store::Tx,
     id: crate::store::TournamentId,
@@ -351,7 +353,11 @@ pub(crate) fn division_standings(
         .tournament(id)?
         .ok_or_else(|| crate::bot::session::Fail::User(format!("there is no tournament {id}")))?;
     let m = model(tx, &t)?;
-    let rows = standings_of(&t, &m);
+    let mut rows = standings_of(&t, &m);
+    for (k, r) in rows.iter_mut().enumerate() {
+        r.rank = k as u32 + 1;
+        r.shared = false;
+    }
     let withdrawn = rows
         .iter()
         .map(|r| m.players[r.player].withdrawn_at.is_some())
