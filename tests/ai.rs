@@ -491,3 +491,30 @@ fn a_bad_thread_count_is_a_usage_error() {
         .unwrap();
     assert!(json(&out)["playouts"].as_u64().unwrap() > 0);
 }
+
+/// Issue 45: level 1's evaluation means something. Its 40 playouts spread over dozens of
+/// moves, so the chosen move stands on a playout or two; its evaluation is drawn towards the
+/// search's average instead of being the 1.0 of one lucky playout (it was 1.0 for every seed).
+#[test]
+fn level_one_evaluations_are_not_the_one_lucky_playout() {
+    let evals: Vec<f64> = (1..=8)
+        .map(|seed| {
+            let seed = seed.to_string();
+            let v = json(&ai(&[
+                "--variant",
+                "sacred-hill-1",
+                "--level",
+                "1",
+                "--seed",
+                &seed,
+            ]));
+            assert_eq!(v["playouts"], 40, "{v}");
+            v["eval"].as_f64().unwrap()
+        })
+        .collect();
+    assert!(evals.iter().all(|e| (0.2..=0.85).contains(e)), "{evals:?}");
+    assert!(
+        evals.iter().any(|e| (e - evals[0]).abs() > 1e-9),
+        "every seed the same: {evals:?}"
+    );
+}

@@ -16,7 +16,7 @@ use tara_bot::store::MessageId;
 use tara_bot::store::{AnalysisRow, AnalysisStatus, GameId, GameStatus, Store};
 
 const CH: &str = "table";
-/// A generous time limit per search: levels 1 to 4 stop at their budget long before it.
+/// A generous time limit per search: levels 3 and 4 stop at their budget long before it.
 const MS: u64 = 60_000;
 
 fn analyse_cmd(id: GameId, level: Option<u32>) -> Command {
@@ -125,7 +125,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     let id = game(&h, Variant::Hkot1, CH, 3, true);
     let (start, moves) = moves_of(&h, id);
 
-    let r = h.send("ciara", CH, analyse_cmd(id, Some(1)));
+    let r = h.send("ciara", CH, analyse_cmd(id, Some(3)));
     assert_eq!(r.len(), 1, "{}", texts(&r));
     let progress = &r[0];
     assert!(!progress.ephemeral && progress.editable);
@@ -133,18 +133,18 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     assert!(
         progress
             .plain_text()
-            .starts_with(&format!("Analysing game {} at level 1: 0 of ", id.0)),
+            .starts_with(&format!("Analysing game {} at level 3: 0 of ", id.0)),
         "{}",
         progress.plain_text()
     );
-    let row = analysis_row(&h, id, 1).expect("stored");
+    let row = analysis_row(&h, id, 3).expect("stored");
     assert_eq!(row.status, AnalysisStatus::Running);
     assert_eq!(row.message_id, Some(message));
     assert_eq!(row.channel_id, CH);
     assert!(row.total as usize >= moves.len() / 2 && row.total as usize <= moves.len() + 1);
 
     // Asked again while it runs: pointed to it, nothing new.
-    let again = h.send("brian", "elsewhere", analyse_cmd(id, Some(1)));
+    let again = h.send("brian", "elsewhere", analyse_cmd(id, Some(3)));
     assert_eq!(again.len(), 1);
     assert!(again[0].ephemeral && again[0].outbox.is_none());
     let t = again[0].plain_text();
@@ -180,7 +180,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     assert!(shares.windows(2).all(|w| w[0] < w[1]), "{shares:?}");
     let last = edits.last().unwrap().plain_text();
     assert!(
-        last.starts_with(&format!("Analysed game {} at level 1: ", id.0)),
+        last.starts_with(&format!("Analysed game {} at level 3: ", id.0)),
         "{last}"
     );
     // The edits come before the result, which is two messages to the channel.
@@ -199,7 +199,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     let a = analyse(
         &start,
         &moves,
-        Level::new(1).unwrap(),
+        Level::new(3).unwrap(),
         Limit::Level,
         id.0 as u64,
         &mut |_| false,
@@ -226,7 +226,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     );
 
     // Stored once; only the latest edit is still owed (the others were superseded).
-    let row = analysis_row(&h, id, 1).unwrap();
+    let row = analysis_row(&h, id, 3).unwrap();
     assert_eq!(row.status, AnalysisStatus::Done);
     assert_eq!(row.done, row.total);
     let owed = h.bot.undelivered(true);
@@ -258,15 +258,15 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
 fn the_result_is_kept_per_game_and_level_and_posted_again_at_once() {
     let h = Harness::new(false);
     let id = game(&h, Variant::SacredHill1, CH, 5, true);
-    let r = h.send("aoife", CH, analyse_cmd(id, Some(2)));
+    let r = h.send("aoife", CH, analyse_cmd(id, Some(4)));
     assert_eq!(r.len(), 1);
     let first = analyse_pending(&h.bot, MS);
     let (_, results) = split(&first);
     assert_eq!(results.len(), 2);
-    let before = analysis_row(&h, id, 2).unwrap();
+    let before = analysis_row(&h, id, 4).unwrap();
 
     // Asked again: the stored result, at once, without a search.
-    let r = h.send("brian", CH, analyse_cmd(id, Some(2)));
+    let r = h.send("brian", CH, analyse_cmd(id, Some(4)));
     assert_eq!(r.len(), 2, "{}", texts(&r));
     assert_eq!(r[0].plain_text(), results[0].plain_text());
     assert_eq!(r[1].plain_text(), results[1].plain_text());
@@ -276,16 +276,16 @@ fn the_result_is_kept_per_game_and_level_and_posted_again_at_once() {
     assert!(h.bot.pending_analyses().is_empty());
     assert!(analyse_pending(&h.bot, MS).is_empty());
     assert_eq!(
-        analysis_row(&h, id, 2).unwrap(),
+        analysis_row(&h, id, 4).unwrap(),
         before,
         "the row is untouched"
     );
 
     // Another level is another analysis.
-    let r = h.send("brian", CH, analyse_cmd(id, Some(1)));
+    let r = h.send("brian", CH, analyse_cmd(id, Some(3)));
     assert!(r[0]
         .plain_text()
-        .starts_with(&format!("Analysing game {} at level 1", id.0)));
+        .starts_with(&format!("Analysing game {} at level 3", id.0)));
     assert_eq!(h.bot.pending_analyses().len(), 1);
 }
 
@@ -293,7 +293,7 @@ fn the_result_is_kept_per_game_and_level_and_posted_again_at_once() {
 fn a_restart_mid_analysis_resumes_it_and_finishes_it_once() {
     let mut h = Harness::new(false);
     let id = game(&h, Variant::ArdRi, CH, 9, true);
-    let r = h.send("aoife", CH, analyse_cmd(id, Some(1)));
+    let r = h.send("aoife", CH, analyse_cmd(id, Some(3)));
     let message = r[0].outbox.unwrap();
     let jobs = h.bot.pending_analyses();
     assert_eq!(jobs.len(), 1);
@@ -348,7 +348,7 @@ fn a_restart_mid_analysis_resumes_it_and_finishes_it_once() {
     assert!(done > half, "{shown}");
     assert!(analyse_pending(&h.bot, MS).is_empty(), "finished once");
     assert_eq!(
-        analysis_row(&h, id, 1).unwrap().status,
+        analysis_row(&h, id, 3).unwrap().status,
         AnalysisStatus::Done
     );
     // A result handed back twice (a search repeated) is not stored or posted again.
@@ -356,7 +356,7 @@ fn a_restart_mid_analysis_resumes_it_and_finishes_it_once() {
     let a = analyse(
         &start,
         &moves,
-        Level::new(1).unwrap(),
+        Level::new(3).unwrap(),
         Limit::Level,
         1,
         &mut |_| false,
@@ -432,7 +432,7 @@ fn the_console_shows_the_progress_as_edits_then_the_result() {
     }
     c.delivered();
     c.user = User::new("ciara", "ciara");
-    let (out, _) = c.line(&format!("/analyse {} level:1", g.id.0));
+    let (out, _) = c.line(&format!("/analyse {} level:3", g.id.0));
     let first = out.find("Analysing game").expect("the progress message");
     let edit = out.find("(edit) Analysing game").expect("a progress edit");
     let last = out.find("(edit) Analysed game").expect("the last edit");
@@ -440,7 +440,7 @@ fn the_console_shows_the_progress_as_edits_then_the_result() {
     assert!(first < edit && edit < last && last < result, "{out}");
     assert_eq!(out.matches("Analysis of game").count(), 1);
     // Asked again: the stored result, at once, and no edit.
-    let (again, _) = c.line(&format!("/analyse {} level:1", g.id.0));
+    let (again, _) = c.line(&format!("/analyse {} level:3", g.id.0));
     assert!(again.contains("Analysis of game") && !again.contains("(edit)"));
 }
 
@@ -461,13 +461,13 @@ fn a_player_has_one_analysis_queued_or_running_per_server_and_a_refusal_posts_no
     let h = Harness::new(false);
     let first = game(&h, Variant::Hkot1, CH, 3, true);
     let second = game(&h, Variant::Hkot1, "t2", 4, true);
-    let r = h.send("ciara", CH, analyse_cmd(first, Some(2)));
+    let r = h.send("ciara", CH, analyse_cmd(first, Some(4)));
     assert!(!r[0].ephemeral, "{}", texts(&r));
-    let total = analysis_row(&h, first, 2).unwrap().total;
+    let total = analysis_row(&h, first, 4).unwrap().total;
     let owed = h.bot.undelivered(true).len();
     let limit = |done: u32| {
         format!(
-            "You already have an analysis of game #{} running (level 2, {done} of {total} \
+            "You already have an analysis of game #{} running (level 4, {done} of {total} \
              positions so far); its progress and result are posted in #{CH}. Each player may \
              have 1 analysis queued or running at a time on this server: ask again once it is \
              done.",
@@ -476,7 +476,7 @@ fn a_player_has_one_analysis_queued_or_running_per_server_and_a_refusal_posts_no
     };
     // Another game, or the same game at another level, from any channel: refused privately,
     // naming the analysis in progress, pinging nobody, storing and owing nothing.
-    for (id, level) in [(second, None), (first, Some(1)), (second, Some(5))] {
+    for (id, level) in [(second, None), (first, Some(3)), (second, Some(5))] {
         let r = h.send("ciara", "t3", analyse_cmd(id, level));
         assert_eq!(r.len(), 1, "{}", texts(&r));
         assert!(r[0].ephemeral && r[0].outbox.is_none() && r[0].mentions.is_empty());
@@ -487,7 +487,7 @@ fn a_player_has_one_analysis_queued_or_running_per_server_and_a_refusal_posts_no
         owed,
         "nothing public is owed"
     );
-    assert!(analysis_row(&h, second, 3).is_none() && analysis_row(&h, first, 1).is_none());
+    assert!(analysis_row(&h, second, 3).is_none() && analysis_row(&h, first, 3).is_none());
     assert_eq!(h.bot.pending_analyses().len(), 1);
     // The refusal shows the progress as last shown.
     let job = h.bot.pending_analyses()[0].clone();
@@ -495,17 +495,17 @@ fn a_player_has_one_analysis_queued_or_running_per_server_and_a_refusal_posts_no
     let r = h.send("ciara", "t3", analyse_cmd(second, None));
     assert_eq!(r[0].plain_text(), limit(7));
     // The same analysis asked for again is pointed to, as before; others are not held back.
-    let r = h.send("ciara", "t3", analyse_cmd(first, Some(2)));
+    let r = h.send("ciara", "t3", analyse_cmd(first, Some(4)));
     assert!(r[0].ephemeral && r[0].plain_text().contains("already being analysed"));
-    let r = h.send("brian", CH, analyse_cmd(second, Some(1)));
+    let r = h.send("brian", CH, analyse_cmd(second, Some(3)));
     assert!(!r[0].ephemeral, "{}", texts(&r));
 
     // Once hers is done, Ciara may ask for another; a stored result is posted at once even
     // while that one waits (it costs no search).
     assert_eq!(analysed(&analyse_pending(&h.bot, MS)), vec![first, second]);
-    let r = h.send("ciara", "t3", analyse_cmd(second, Some(2)));
+    let r = h.send("ciara", "t3", analyse_cmd(second, Some(4)));
     assert!(!r[0].ephemeral && r[0].editable, "{}", texts(&r));
-    let r = h.send("ciara", "t3", analyse_cmd(first, Some(2)));
+    let r = h.send("ciara", "t3", analyse_cmd(first, Some(4)));
     assert_eq!(analysed(&r), vec![first], "{}", texts(&r));
     assert!(r.iter().all(|x| !x.ephemeral));
 }
@@ -522,7 +522,7 @@ fn analyses_are_served_round_robin_by_requester_not_first_come_first_served() {
         ("second", "ciara", "s2", a2),
         ("server", "dara", "s3", b1),
     ] {
-        let r = h.bot.handle(&on(server, who, ch), analyse_cmd(id, Some(1)));
+        let r = h.bot.handle(&on(server, who, ch), analyse_cmd(id, Some(3)));
         assert!(!r[0].ephemeral, "{}", texts(&r));
     }
     // Dara's comes before Ciara's second.
@@ -543,11 +543,11 @@ fn analyses_are_served_round_robin_by_requester_not_first_come_first_served() {
     // asked first.
     let r = h
         .bot
-        .handle(&on("server", "ciara", "s1"), analyse_cmd(a1, Some(2)));
+        .handle(&on("server", "ciara", "s1"), analyse_cmd(a1, Some(4)));
     assert!(!r[0].ephemeral, "{}", texts(&r));
     let r = h
         .bot
-        .handle(&on("server", "dara", "s3"), analyse_cmd(b1, Some(2)));
+        .handle(&on("server", "dara", "s3"), analyse_cmd(b1, Some(4)));
     assert!(!r[0].ephemeral, "{}", texts(&r));
     assert_eq!(order(&h), vec![b1, a1]);
     // The in-line runner (the console's) serves them in that order too.
@@ -561,7 +561,7 @@ fn each_swing_shows_its_better_move_on_a_private_board_to_step_through() {
         // With images, so that the reply carries the board as drawn.
         let h = Harness::new(true);
         let id = game(&h, variant, CH, seed, true);
-        h.send("ciara", CH, analyse_cmd(id, Some(1)));
+        h.send("ciara", CH, analyse_cmd(id, Some(3)));
         let replies = analyse_pending(&h.bot, MS);
         let (_, results) = split(&replies);
         let swings = results[0];
@@ -617,4 +617,42 @@ fn each_swing_shows_its_better_move_on_a_private_board_to_step_through() {
             assert!(r.buttons.iter().any(|b| b.id.starts_with("step:")));
         }
     }
+}
+
+/// Issue 45: levels 1 and 2 search too little to judge moves (40 and 200 playouts a position),
+/// so an analysis at either is refused with the reason, in the bot and on the command line
+/// (where `--budget` or `--ms` gives the search its own bound instead).
+#[test]
+fn levels_that_cannot_judge_are_refused_with_the_reason() {
+    let h = Harness::new(false);
+    let id = game(&h, Variant::Hkot1, CH, 3, true);
+    for level in [1, 2] {
+        let r = h.send("ciara", CH, analyse_cmd(id, Some(level)));
+        assert!(r[0].ephemeral, "{}", texts(&r));
+        let said = r[0].plain_text();
+        assert!(
+            said.starts_with(&format!("Level {level} searches too little to judge moves"))
+                && said.contains("Analyse at level 3 (the default), 4 or 5."),
+            "{said}"
+        );
+        assert!(analysis_row(&h, id, level as u8).is_none());
+    }
+    let analyse = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+            .arg("analyse")
+            .args(["--variant", "hkot-1", "--moves", "D4 B2"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = analyse(&["--level", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--level 1: Level 1 searches too little to judge moves"),
+        "{err}"
+    );
+    assert!(analyse(&["--level", "1", "--budget", "500"])
+        .status
+        .success());
 }

@@ -2890,14 +2890,14 @@ async fn analyse_posts_its_progress_edits_it_and_posts_the_result_once() {
             BOB,
             CH,
             "analyse",
-            json!([{"name": "id", "type": 4, "value": game}, {"name": "level", "type": 4, "value": 1}]),
+            json!([{"name": "id", "type": 4, "value": game}, {"name": "level", "type": 4, "value": 3}]),
         )
         .await;
     let r = final_answer(&fake, id).await;
     assert!(!r.ephemeral());
     let text = r.content().unwrap_or_default().to_string();
     assert!(
-        text.starts_with(&format!("Analysing game {game} at level 1: 0 of ")),
+        text.starts_with(&format!("Analysing game {game} at level 3: 0 of ")),
         "{text}"
     );
     let progress = fake.original(id).expect("the progress message");
@@ -2917,7 +2917,7 @@ async fn analyse_posts_its_progress_edits_it_and_posts_the_result_once() {
         .await
         .unwrap_or_else(|| panic!("no last edit: {}", bot_log(dir.path())));
     assert!(last.status < 300, "{:?}", last.answer);
-    let chart = format!("analysis-{game}-level-1.png");
+    let chart = format!("analysis-{game}-level-3.png");
     let results = fake
         .wait_for(Duration::from_secs(30), |f| {
             let posts: Vec<Recorded> = posts_to(f, CH)

@@ -811,3 +811,91 @@ fn the_consoles_time_carries_over_to_the_next_console() {
     assert!(said.contains("to move"), "{said}");
     assert!(!said.contains("(vacation)"), "{said}");
 }
+
+/// `"ms":<number>` (the time a command took, which differs from run to run) as `"ms":_`.
+fn without_ms(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\"ms\":") {
+        out.push_str(&rest[..at + 5]);
+        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push('_');
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A command line as a shell splits it: words, with "double quotes" around words with spaces.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// Issue 45: the examples in docs/cli.md (`$ tara-bot …` and what it prints) are what the
+/// commands print, every field but `ms` (the time taken); `…` stands for what an example
+/// leaves out. Those reading a database of the reader's own (`--db`) show its shape only.
+#[test]
+fn the_examples_in_docs_cli_md_are_what_the_commands_print() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let doc = std::fs::read_to_string(format!("{root}/docs/cli.md")).unwrap();
+    let mut examples: Vec<(String, Vec<String>)> = Vec::new();
+    // (What follows an example in its code block is what it prints.)
+    let mut in_block = false;
+    let mut collecting = false;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            in_block = !in_block;
+            collecting = false;
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ tara-bot ") {
+            examples.push((command.to_string(), Vec::new()));
+            collecting = true;
+        } else if let (true, Some((_, printed))) = (collecting, examples.last_mut()) {
+            printed.push(line.to_string());
+        }
+    }
+    let mut ran = 0;
+    for (command, printed) in examples.iter().filter(|(c, _)| !c.contains("--db")) {
+        let out = Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+            .args(shell_words(command))
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+        let actual = without_ms(&String::from_utf8(out.stdout).unwrap());
+        let expected = without_ms(&printed.join("\n"));
+        let mut rest = actual.as_str();
+        for piece in expected.split('…') {
+            let piece = piece.trim_matches('\n');
+            match rest.find(piece) {
+                Some(at) => rest = &rest[at + piece.len()..],
+                None => panic!(
+                    "docs/cli.md: `tara-bot {command}` prints\n{actual}\nwhich does not have, \
+                     where the example shows it,\n{piece}"
+                ),
+            }
+        }
+        ran += 1;
+    }
+    assert!(ran >= 5, "{ran} examples run");
+}

@@ -241,7 +241,7 @@ fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
         ("cat", "/leaderboard variant:hkot-1"),
         ("cat", "/replay id:1"),
         ("cat", "/game id:1"),
-        ("cat", "/analyse id:1 level:1"),
+        ("cat", "/analyse id:1 level:3"),
     ] {
         run.send(who, "c2", line);
     }

@@ -1123,6 +1123,28 @@ fn a_backup_taken_while_games_are_written_restores_every_game_intact() {
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("the database itself"));
+    // A file damaged where the check starts (its first page) gets a report naming the one
+    // problem, not an error that sends the reader to `db check` (issue 45).
+    let hurt = dir.path().join("hurt.db");
+    std::fs::copy(&live, &hurt).unwrap();
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut f = std::fs::OpenOptions::new().write(true).open(&hurt).unwrap();
+        f.seek(SeekFrom::Start(100)).unwrap();
+        f.write_all(&[0x13; 200]).unwrap();
+    }
+    let out = tara_bot(&["db", "check", "--db", hurt.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("integrity: PROBLEM: ") && said.contains("result: damaged"),
+        "{said}"
+    );
+    assert!(!said.contains("db check` lists"), "{said}");
     // A folder is no file to back up to (issue 45: it suggested --force).
     let out = tara_bot(&[
         "db",

@@ -100,6 +100,24 @@ impl Analysis {
     }
 }
 
+/// The lowest level whose own budget can weigh moves for an analysis (1,000 playouts a
+/// position): a search of level 1's 40 or level 2's 200 playouts is mostly chance, and an
+/// analysis on it would call good moves blunders.
+pub const LOWEST_ANALYSIS_LEVEL: u8 = 3;
+
+/// Why an analysis at `level`, on the level's own budget, is refused (levels 1 and 2), if it is.
+pub fn too_weak_to_judge(level: Level) -> Option<String> {
+    (level.number() < LOWEST_ANALYSIS_LEVEL).then(|| {
+        format!(
+            "Level {level} searches too little to judge moves ({} playouts a position in the \
+             Tara games, {} positions in Ard Rí): its numbers would be mostly chance. Analyse \
+             at level 3 (the default), 4 or 5.",
+            level.playouts().unwrap_or(0),
+            level.positions().unwrap_or(0)
+        )
+    })
+}
+
 /// The weight of the margin in a finished game's value, as the search's levels use it.
 fn margin_weight() -> f64 {
     Level::MIN.settings(0, Limit::Level).margin_weight

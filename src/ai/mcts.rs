@@ -17,7 +17,8 @@
 //! The result of a playout counts a win 1, a draw ½ and a loss 0, with a share of the reward
 //! for the margin in the Tara games (their points are 2 + the difference of kingdoms or knots,
 //! and a big win is worth more than a narrow one). The evaluation reported is the expected
-//! score alone (win 1, draw ½), from the side to move.
+//! score alone (win 1, draw ½), from the side to move, of the chosen move, drawn towards the
+//! whole search's average where few playouts stand behind it ([`EVAL_PRIOR`]).
 //!
 //! Everything is decided by the position, the seed and the number of playouts: the same
 //! inputs give the same move on any machine. Only the optional `stop` check (a clock, for a
@@ -259,7 +260,7 @@ pub fn search(
     sort_moves(&mut moves);
     let (chosen, eval) = match winning_move(pos, &list) {
         Some(m) => (m, 1.0),
-        None => (moves[0].mv, moves[0].eval),
+        None => (moves[0].mv, reported_eval(&moves)),
     };
     Some(Found {
         chosen,
@@ -324,9 +325,32 @@ pub fn search_threads(
     if winning_move(pos, &pos.legal_moves()).is_none() {
         // The most visited move over all the trees (a move that wins at once stays chosen).
         found.chosen = found.moves[0].mv;
-        found.eval = found.moves[0].eval;
+        found.eval = reported_eval(&found.moves);
     }
     Some(found)
+}
+
+/// How many playouts' worth of the whole search's average the reported evaluation of the
+/// chosen move starts from (see [`reported_eval`]).
+const EVAL_PRIOR: f64 = 10.0;
+
+/// The evaluation reported for the chosen (first, most visited) of `moves`: its average score,
+/// drawn towards the average of every playout of the search by [`EVAL_PRIOR`] playouts' worth.
+/// With thousands of playouts behind the chosen move this is its own average; with a handful
+/// (a small budget: level 1's 40 playouts spread over dozens of moves, where the chosen move
+/// is the one that happened to win its single playout) it is mostly the search's average,
+/// not the 1.0 of one lucky playout.
+fn reported_eval(moves: &[MoveStat]) -> f64 {
+    let Some(chosen) = moves.first() else {
+        return 0.5;
+    };
+    let visits: u64 = moves.iter().map(|m| m.visits).sum();
+    if visits == 0 {
+        return chosen.eval;
+    }
+    let all = moves.iter().map(|m| m.eval * m.visits as f64).sum::<f64>() / visits as f64;
+    let n = chosen.visits as f64;
+    (chosen.eval * n + EVAL_PRIOR * all) / (n + EVAL_PRIOR)
 }
 
 /// Root moves most visited first (ties by the better score, then generation order).

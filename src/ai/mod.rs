@@ -8,6 +8,9 @@ mod levels;
 mod mcts;
 mod tafl;
 
-pub use analyse::{analyse, analyse_with, round3, Analysis, MoveReview, ReviewRecord};
+pub use analyse::{
+    analyse, analyse_with, round3, too_weak_to_judge, Analysis, MoveReview, ReviewRecord,
+    LOWEST_ANALYSIS_LEVEL,
+};
 pub use levels::{greedy_move, random_move, think, think_threads, Level, Limit};
 pub use mcts::{result_for, search, search_threads, winning_move, Found, MoveStat, Settings};

@@ -103,10 +103,16 @@ fn progress_text(game: GameId, level: u8, done: u32, total: u32) -> String {
 fn level_of(level: Option<u32>) -> Outcome<Level> {
     match level {
         None => Ok(Level::new(DEFAULT_ANALYSIS_LEVEL).expect("the default level is 1 to 5")),
-        Some(n) => u8::try_from(n)
-            .ok()
-            .and_then(Level::new)
-            .ok_or_else(|| Fail::User(format!("The AI analyses at levels 1 to 5, not {n}."))),
+        Some(n) => {
+            let level = u8::try_from(n)
+                .ok()
+                .and_then(Level::new)
+                .ok_or_else(|| Fail::User(format!("The AI analyses at levels 3 to 5, not {n}.")))?;
+            match crate::ai::too_weak_to_judge(level) {
+                Some(why) => Err(Fail::User(why)),
+                None => Ok(level),
+            }
+        }
     }
 }
 

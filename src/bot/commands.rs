@@ -369,7 +369,7 @@ commands! {
     /// A finished game of this server weighed move by move by the AI, in the background.
     Analyse = "analyse", "Analyse a finished game (#123): the largest swings, a chart, the worst moment", private: false, super::analysis::analyse {
         id: GameId = "id", "The game's number, as in #123 (finished games only)" .min(1);
-        level: Option<u32> = "level", "The AI's level, 1 (quick) to 5 (deepest; default 3)" .min(1) .max(5);
+        level: Option<u32> = "level", "The AI's level, 3 (default) to 5 (deepest); 1 and 2 search too little to judge" .min(1) .max(5);
     }
     /// Finished games of a player on this server, page by page (buttons turn the pages).
     History = "history", "Finished games of a player on this server, newest first", private: true, super::archive::history {

@@ -94,6 +94,16 @@ pub(crate) fn run_analyse(args: AnalyseArgs) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
+    // On the level's own budget, levels 1 and 2 cannot judge (with --budget or --ms the bound
+    // is the caller's).
+    if let (ai::Bound::Level, Some(why)) = (s.bound, crate::ai::too_weak_to_judge(s.level)) {
+        say!(
+            "error: --level {}: {why} (Or give the search its own bound with --budget or --ms.)\n\nUsage: {}",
+            s.level,
+            ai_usage("analyse")
+        );
+        return ExitCode::from(2);
+    }
     match analyse::run(s.start, &s.moves, s.level, s.bound, s.seed) {
         Ok((line, png)) => {
             if let Some(path) = args.chart {

@@ -228,6 +228,21 @@ pub(crate) fn run_db(command: DbCommand) -> ExitCode {
                         ExitCode::from(1)
                     }
                 }
+                // Damaged where the check itself starts (the header, the list of tables):
+                // the one problem it can name, as a report, not "db check lists every
+                // problem" from db check itself.
+                Err(crate::store::StoreError::Damaged(what)) => {
+                    out!("database: {}", crate::store::shown(&db));
+                    out!(
+                        "integrity: PROBLEM: {what}; the file's first page (its header and list \
+                         of tables) cannot be read, so nothing further can be checked"
+                    );
+                    out!(
+                        "result: damaged; to restore the database, {}",
+                        crate::store::RESTORE_HINT
+                    );
+                    ExitCode::from(1)
+                }
                 Err(e) => {
                     say!("error: {}", about_file("checking", &db, &e));
                     ExitCode::from(1)

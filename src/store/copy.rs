@@ -129,7 +129,7 @@ impl Tx<'_> {
 /// it first (in the same transaction).
 pub fn copy(from: &Path, to: &Path, force: bool) -> Result<CopySummary> {
     let named = |option: &'static str, db: &Path| {
-        let db = super::shown(db);
+        let db = super::db::shown(db);
         move |e: StoreError| StoreError::Named {
             option,
             db,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 /// How to restore a database from a backup. The message names the README's "Backups" section,
 /// which points to the full steps in docs/operating.md.
-pub(super) const RESTORE_HINT: &str =
+pub(crate) const RESTORE_HINT: &str =
     "stop the bot, copy your latest backup (made with `tara-bot db backup`) \
      over the database file, delete the -wal and -shm files beside it if any, and start again \
      (README, \"Backups\")";

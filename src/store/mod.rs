@@ -145,6 +145,7 @@ pub use users::UserRow;
 
 pub use copy::{copy, CopySummary};
 pub use db::{backup, check, shown, BackupSummary, CheckReport, Owner, Store, Tx, APPLICATION_ID};
+pub(crate) use error::RESTORE_HINT;
 pub use error::{Access, DbError, Result, StoreError};
 pub use migrations::SCHEMA_VERSION;
 pub use pg::is_url;
