@@ -142,7 +142,7 @@ fn an_analysis_runs_in_one_process_at_a_time() {
         &ctx("brian", "c1"),
         Command::Analyse {
             id: g.id,
-            level: Some(1),
+            level: Some(3),
         },
     );
     assert!(!r[0].ephemeral, "{}", r[0].plain_text());
