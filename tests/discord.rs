@@ -3730,6 +3730,17 @@ fn id_of_message(m: &Value) -> u64 {
     m["id"].as_str().and_then(|s| s.parse().ok()).unwrap()
 }
 
+/// Gives `who` a daily digest at midnight UTC, in the bot's database under `dir`: its time
+/// has come today, so the bot's next clock check sends it.
+fn digest_at_midnight(dir: &Path, who: (u64, &str)) {
+    let mut store = tara_bot::store::Store::open(dir.join("tara.db")).unwrap();
+    store
+        .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+            tx.set_user_setting(&id_str(who).into(), "digest", "00:00")
+        })
+        .unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_daily_digest_is_a_direct_message_and_closed_ones_are_said_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -3741,14 +3752,7 @@ async fn the_daily_digest_is_a_direct_message_and_closed_ones_are_said_once() {
     // Alice (to move) and Bob have a digest at midnight UTC, which has come today; Bob's
     // direct messages are closed.
     fake.close_dms(BOB.0);
-    {
-        let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
-        store
-            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
-                tx.set_user_setting(&id_str(ALICE).into(), "digest", "00:00")
-            })
-            .unwrap();
-    }
+    digest_at_midnight(dir.path(), ALICE);
     let digest = fake
         .wait_for(T, |f| {
             f.dms(ALICE.0).into_iter().find(|m| {
@@ -3766,14 +3770,7 @@ async fn the_daily_digest_is_a_direct_message_and_closed_ones_are_said_once() {
     // Alice moves: now Bob is to move, and his digest falls due.
     let (_, r) = slash_move(&fake, ALICE, "D4").await;
     assert!(!r.ephemeral());
-    {
-        let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
-        store
-            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
-                tx.set_user_setting(&id_str(BOB).into(), "digest", "00:00")
-            })
-            .unwrap();
-    }
+    digest_at_midnight(dir.path(), BOB);
     let said = |f: &FakeDiscord| {
         posts_to(f, CH)
             .into_iter()
@@ -3830,14 +3827,7 @@ async fn a_digest_whose_answer_was_lost_is_not_sent_again_after_a_restart() {
             .times(4)
             .after_doing_it(),
     );
-    {
-        let mut store = tara_bot::store::Store::open(dir.path().join("tara.db")).unwrap();
-        store
-            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
-                tx.set_user_setting(&id_str(ALICE).into(), "digest", "00:00")
-            })
-            .unwrap();
-    }
+    digest_at_midnight(dir.path(), ALICE);
     faults_spent(&fake).await;
     drop(bot);
     assert_eq!(digests(&fake), 1, "Discord has it once");

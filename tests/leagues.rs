@@ -74,6 +74,26 @@ fn results(h: &Harness, season: u32) -> Vec<(String, String, u32, LeagueMove)> {
         .collect()
 }
 
+/// A league of divisions of 3 (single games, one promoted, one relegated) created by the
+/// organiser with `days`, joined by p1, p2 and p3 a second apart and started: its one
+/// division's tournament.
+fn three_player_league(h: &Harness, name: &str, days: &str) -> TournamentId {
+    ok(
+        &h.bot,
+        "mod",
+        CHANNEL,
+        &format!(
+            "/league create {name} hkot-2 division-size:3 promote:1 relegate:1 match:no {days}"
+        ),
+    );
+    for p in ["p1", "p2", "p3"] {
+        ok(&h.bot, p, CHANNEL, "/league join");
+        h.bot.advance_clock(1000);
+    }
+    ok(&h.bot, "mod", CHANNEL, "/league start");
+    division_tournaments(h, 1)[0]
+}
+
 fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
@@ -201,18 +221,7 @@ fn two_seasons_with_promotion_relegation_a_join_and_a_leave() {
 #[test]
 fn a_player_who_forfeits_more_than_half_of_their_games_is_withdrawn_from_the_league() {
     let h = Harness::new(false);
-    ok(
-        &h.bot,
-        "mod",
-        CHANNEL,
-        "/league create Quick hkot-2 division-size:3 promote:1 relegate:1 match:no days:1",
-    );
-    for p in ["p1", "p2", "p3"] {
-        ok(&h.bot, p, CHANNEL, "/league join");
-        h.bot.advance_clock(1000);
-    }
-    ok(&h.bot, "mod", CHANNEL, "/league start");
-    let t = division_tournaments(&h, 1)[0];
+    let t = three_player_league(&h, "Quick", "days:1");
     // p1 and p2 play theirs; p3 never moves: each of p3's two games is forfeited (a timeout
     // before their first move), more than half of their games, so p3 is withdrawn.
     for p in pairings(&h, t) {
@@ -672,18 +681,7 @@ fn two_leagues_in_a_channel_ask_which() {
 #[test]
 fn players_level_on_every_tiebreak_are_placed_by_seed_everywhere() {
     let h = Harness::new(false);
-    ok(
-        &h.bot,
-        "mod",
-        CHANNEL,
-        "/league create Circle hkot-2 division-size:3 promote:1 relegate:1 match:no days:none",
-    );
-    for p in ["p1", "p2", "p3"] {
-        ok(&h.bot, p, CHANNEL, "/league join");
-        h.bot.advance_clock(1000);
-    }
-    ok(&h.bot, "mod", CHANNEL, "/league start");
-    let t = division_tournaments(&h, 1)[0];
+    let t = three_player_league(&h, "Circle", "days:none");
     let beats = |a: &str, b: &str| matches!((a, b), ("p1", "p2") | ("p2", "p3") | ("p3", "p1"));
     let mut end = Vec::new();
     for p in pairings(&h, t) {

@@ -10,7 +10,6 @@ mod tafl;
 
 pub use analyse::{
     analyse, analyse_with, round3, too_weak_to_judge, Analysis, MoveReview, ReviewRecord,
-    LOWEST_ANALYSIS_LEVEL,
 };
 pub use levels::{greedy_move, random_move, think, think_threads, Level, Limit};
 pub use mcts::{result_for, search, search_threads, winning_move, Found, MoveStat, Settings};

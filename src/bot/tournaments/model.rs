@@ -237,14 +237,9 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
         .iter()
         .map(|s| (s.player, s.score))
         .collect();
-    let score: HashMap<usize, (Points, u32)> = standings_of(t, m)
+    let places: HashMap<usize, u32> = standings_of(t, m)
         .iter()
-        .map(|s| {
-            (
-                s.player,
-                (points.get(&s.player).copied().unwrap_or(s.score), s.rank),
-            )
-        })
+        .map(|s| (s.player, s.rank))
         .collect();
     let rounds = m.results.rounds.len();
     let mut players: Vec<TrfPlayer> = m
@@ -255,9 +250,9 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
             rank: i as u32 + 1,
             name: m.names[i].clone(),
             rating: u32::try_from(p.rating).unwrap_or(0),
-            points: score.get(&i).map_or(Points::ZERO, |s| s.0),
+            points: points.get(&i).copied().unwrap_or(Points::ZERO),
             // The place in the standings (final, or so far), once a round has been paired.
-            place: score.get(&i).map(|s| s.1).filter(|_| rounds > 0),
+            place: places.get(&i).copied().filter(|_| rounds > 0),
             rounds: vec![RoundEntry::NOT_PAIRED; rounds],
         })
         .collect();
