@@ -4280,9 +4280,14 @@ async fn a_twenty_player_round_robin_starts_within_discords_limits() {
     // Every player is told where their games are, in one message, within a minute: the
     // threads go out at the bot's pace first, then the message that links them (in parts of
     // at most 2,000 characters; each player's line in one).
-    let everyone = everyone_told(&fake, dir.path(), &players, Duration::from_secs(60), |_| {
-        true
-    })
+    let everyone = everyone_told(
+        &fake,
+        dir.path(),
+        &players,
+        Duration::from_secs(60),
+        |_| true,
+        0,
+    )
     .await;
     let told_after = burst.elapsed();
     assert!(
@@ -4639,19 +4644,21 @@ async fn a_games_thread_deleted_by_a_moderator_is_opened_again_and_nothing_is_lo
 /// Waits up to `within` until every one of `players` is pinged in the messages of the event's
 /// channel from its first "Your games:" on (a long one goes in parts) that `keep` keeps, and
 /// checks that each is pinged exactly once and that no link names a thread key instead of a
-/// thread. Those messages, in order.
+/// thread; the channel's first `after` messages left out. Those messages, in order.
 async fn everyone_told(
     fake: &FakeDiscord,
     dir: &Path,
     players: &[(u64, String)],
     within: Duration,
     keep: fn(&str) -> bool,
+    after: usize,
 ) -> Vec<String> {
     let everyone = fake
         .wait_for(within, |f| {
             let all: Vec<String> = f
                 .channel_messages(CH)
                 .iter()
+                .skip(after)
                 .map(|m| m["content"].as_str().unwrap_or_default().to_string())
                 .skip_while(|c| !c.contains("Your games:"))
                 .filter(|c| keep(c))
@@ -4883,7 +4890,12 @@ async fn play_out(
                     &confirm,
                 )
                 .await;
-            fake.response(click, T).await.expect("the button answered");
+            fake.response(click, T).await.unwrap_or_else(|| {
+                panic!(
+                    "the button of game {game:?} unanswered: {}",
+                    bot_log(db.parent().unwrap())
+                )
+            });
             let end = fake.wait_followups(click, 1, T).await;
             assert!(
                 end.first()
@@ -4904,8 +4916,9 @@ async fn play_out(
 /// each, then a resignation, in every game, each command naming its game) and its thread is
 /// archived after its last game; the organiser withdraws a player through Discord, and in the
 /// other divisions every game whose number is a multiple of 7 gets a move each and is lost on
-/// time by the bot's own clock check. (The whole season and season 2 through the bot core:
-/// `tests/leagues.rs`.)
+/// time by the bot's own clock check; then the other 19 divisions are played to their end side
+/// by side, season 1 ends with every game played, and the bot's clock check starts season 2,
+/// whose players are all told where their games are.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
     let dir = tempfile::tempdir().unwrap();
@@ -4928,6 +4941,7 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
             {"name": "name", "type": 3, "value": "Mór"},
             {"name": "variant", "type": 3, "value": "hkot-2"},
             {"name": "days", "type": 3, "value": "1"},
+            {"name": "gap-days", "type": 4, "value": 0},
         ]),
     )
     .await;
@@ -4946,21 +4960,28 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
     let started = std::time::Instant::now();
     // Every player's line, in their division's message (not the season's list of divisions,
     // which names everyone without pinging).
-    everyone_told(&fake, dir.path(), &players, Duration::from_secs(60), |c| {
-        c.contains("Your games:") || c.starts_with("<@")
-    })
+    everyone_told(
+        &fake,
+        dir.path(),
+        &players,
+        Duration::from_secs(60),
+        told,
+        0,
+    )
     .await;
     let told_after = started.elapsed() + waited;
-    let created: Vec<Value> = fake
-        .threads()
-        .into_iter()
-        .filter(|t| t["parent_id"].as_str() == Some(&CH.to_string()))
-        .collect();
+    let created = threads_in(&fake, CH);
     assert_eq!(created.len(), 20, "a thread a division");
     assert!(created
         .iter()
         .all(|t| t["name"].as_str().unwrap_or_default().contains("division")));
     let start_requests = fake.requests().len() - before;
+    // Then every game's own start message in its division's thread (900, at most five in
+    // five seconds a thread, the threads side by side), before anyone plays: players come
+    // over hours, not in the same second (a game played to its end before its start message
+    // is out would have it posted after the end).
+    all_delivered(&fake, dir.path()).await;
+    let all_out_after = started.elapsed() + waited;
     // Division 1 played to its end through Discord: both players move once, then the lower
     // number resigns, in every game; each command names its game.
     let db = dir.path().join("tara.db");
@@ -4999,7 +5020,8 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
     within_discords_limits(&fake);
     println!(
         "200-player league: answered in {waited:?}, everyone told after {told_after:?} \
-         ({start_requests} requests), 20 threads; division 1: {games} games, {moves} moves, \
+         ({start_requests} requests), 20 threads, every game's start message out after \
+         {all_out_after:?}; division 1: {games} games, {moves} moves, \
          {play_requests} REST requests in all ({per_move:.2} a move)"
     );
     // The rest of season 1 through Discord. The organiser withdraws a player of the last
@@ -5117,6 +5139,126 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
         fake.requests().len() - rest_from,
         rest_at.elapsed()
     );
+    // Every other game of season 1 through Discord, the 19 divisions side by side.
+    let season_from = fake.requests().len();
+    let season_at = std::time::Instant::now();
+    let rest = futures_util::future::join_all(
+        divisions[1..]
+            .iter()
+            .map(|t| play_out(&fake, &db, *t, &players, |_| false)),
+    )
+    .await;
+    assert!(rest.iter().all(|p| p.refused == 0));
+    let rest_games: usize = rest.iter().map(|p| p.games).sum();
+    let played_in = season_at.elapsed();
+    // Season 1 ends (every game of every division played, none lost), and, with no days
+    // between seasons, the bot's own clock check starts season 2: its divisions' threads open
+    // (the 20 of season 1 archived), and everyone still in the league is told where their
+    // games are, in one message, within two minutes (the 40 messages that end season 1's
+    // divisions go first in the league's channel, at Discord's 5 in 5 seconds a channel).
+    let (fake_ref, dir_path) = (&fake, dir.path());
+    let posted = move |needle: &'static str| {
+        let (fake, dir) = (fake_ref, dir_path);
+        async move {
+            fake.wait_for(Duration::from_secs(60), |f| {
+                f.channel_messages(CH)
+                    .iter()
+                    .position(|m| m["content"].as_str().is_some_and(|c| c.contains(needle)))
+            })
+            .await
+            .unwrap_or_else(|| panic!("no \"{needle}\": {}", bot_log(dir)))
+        }
+    };
+    posted("season 1 is over").await;
+    let season_1_at = std::time::Instant::now();
+    // (Season 2 may start while the last divisions' ends are still going out: its players'
+    // lines are looked for from its start on.)
+    let season_2 = posted("**season 2** starts").await;
+    {
+        let mut s = tara_bot::store::Store::open(&db).unwrap();
+        for t in &divisions {
+            let pairings = s.read(|tx| tx.pairings(*t, None)).unwrap();
+            assert!(
+                pairings.iter().all(|p| p.result.is_some()),
+                "every pairing of {t:?} has its result"
+            );
+        }
+    }
+    let staying: Vec<(u64, String)> = players
+        .iter()
+        .filter(|(id, _)| *id != leaving)
+        .cloned()
+        .collect();
+    everyone_told(
+        &fake,
+        dir.path(),
+        &staying,
+        Duration::from_secs(120),
+        told,
+        season_2,
+    )
+    .await;
+    let season_2_told = season_1_at.elapsed();
+    let threads = threads_in(&fake, CH);
+    assert_eq!(threads.len(), 40, "a thread a division, each season");
+    // Each of season 1's threads was archived once its division's last game had ended. The
+    // games were played far faster than Discord lets a bot post in one thread (five messages
+    // in five seconds), so some of their messages (a timeout, a match's next game) were still
+    // owed then: posted after it, they unarchive the thread, as a later message does, and it
+    // archives itself after a day of quiet (docs/operating.md). Nothing is left owed.
+    let season_1: Vec<String> = threads[..20]
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_string())
+        .collect();
+    for id in &season_1 {
+        let path = format!("/api/v10/channels/{id}");
+        assert!(
+            fake.requests().iter().any(|r| r.method == "PATCH"
+                && r.path == path
+                && r.json.as_ref().is_some_and(|j| j["archived"] == true)),
+            "thread {id} archived"
+        );
+    }
+    all_delivered(&fake, dir.path()).await;
+    fake.advance_clock(Duration::from_secs(24 * 3600 + 60));
+    for id in &season_1 {
+        assert!(
+            fake.is_archived(id.parse().unwrap()),
+            "thread {id} archived"
+        );
+    }
+    within_discords_limits(&fake);
+    println!(
+        "200-player league, the rest of season 1 through Discord (19 divisions side by side): \
+         {rest_games} games in {played_in:?}, {} requests; season 2 started by the clock check \
+         and all 199 players told {season_2_told:?} after season 1's end was posted",
+        fake.requests().len() - season_from,
+    );
+}
+
+/// The threads opened in `parent`, oldest first.
+fn threads_in(fake: &FakeDiscord, parent: u64) -> Vec<Value> {
+    fake.threads()
+        .into_iter()
+        .filter(|t| t["parent_id"].as_str() == Some(&parent.to_string()))
+        .collect()
+}
+
+/// Waits up to 3 minutes until the bot in `dir` owes no message.
+async fn all_delivered(fake: &FakeDiscord, dir: &Path) {
+    let all_out = fake
+        .wait_for(Duration::from_secs(180), |_| {
+            let mut s = tara_bot::store::Store::open(dir.join("tara.db")).unwrap();
+            (s.read(|tx| tx.unsent_count()).unwrap() == 0).then_some(())
+        })
+        .await;
+    assert!(all_out.is_some(), "messages still owed: {}", bot_log(dir));
+}
+
+/// A player's line in a league division's message ("Your games:", or the ping that begins a
+/// division's list).
+fn told(c: &str) -> bool {
+    c.contains("Your games:") || c.starts_with("<@")
 }
 
 /// Issue 44's round robin through the fake Discord with every limit on: 64 players all at once
@@ -5150,6 +5292,7 @@ async fn a_64_player_round_robin_on_a_busy_server_starts_a_thread_a_round() {
         &players,
         Duration::from_secs(180),
         |_| true,
+        0,
     )
     .await;
     let told_after = started.elapsed() + waited;

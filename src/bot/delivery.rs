@@ -11,10 +11,11 @@ use crate::store::ChannelId;
 use crate::store::EditTarget;
 use crate::store::MessageId;
 use crate::store::StoreError;
+use std::collections::HashSet;
 
 /// Sent and abandoned messages are forgotten after this long.
 const KEEP_SENT_MS: i64 = 7 * 24 * 3_600_000;
-/// At most this many owed messages per retry round.
+/// At most this many owed messages per claim.
 const BATCH: u32 = 50;
 
 impl Bot {
@@ -167,6 +168,12 @@ impl Bot {
     /// one is due at once; while running, each waits out its backoff, and those still in their
     /// own command's hands are left alone.
     pub fn undelivered(&self, at_start: bool) -> Vec<Reply> {
+        self.undelivered_besides(at_start, &HashSet::new())
+    }
+
+    /// [`Bot::undelivered`], leaving out the messages `held` (already on their way in this
+    /// process's delivery queues): at most [`BATCH`] others.
+    pub fn undelivered_besides(&self, at_start: bool, held: &HashSet<MessageId>) -> Vec<Reply> {
         let now = self.now();
         let (due_by, before) = if at_start {
             (i64::MAX, now)
@@ -181,7 +188,15 @@ impl Bot {
         // (Forgetting old sent messages deletes only rows nobody claims or changes again.)
         let rows = self.store().claim(|tx| {
             tx.prune_messages(now - KEEP_SENT_MS)?;
-            tx.claim_due_messages(due_by, before, BATCH, &worker, now, now + self.lease_ms())
+            tx.claim_due_messages(
+                due_by,
+                before,
+                BATCH,
+                &worker,
+                now,
+                now + self.lease_ms(),
+                held,
+            )
         });
         let rows = match rows {
             Ok(rows) => rows,
@@ -205,6 +220,23 @@ impl Bot {
                 }
             })
             .collect()
+    }
+
+    /// Keeps the owed messages `held` (on their way in this process's delivery queues) this
+    /// process's for another lease ([`Bot::with_lease_ms`]): another process sharing the
+    /// database does not take one while it waits its turn here.
+    pub fn renew_leases(&self, held: &[MessageId]) {
+        if held.is_empty() {
+            return;
+        }
+        let until = self.now() + self.lease_ms();
+        let worker = self.worker().to_string();
+        if let Err(e) = self
+            .store()
+            .claim(|tx| tx.renew_message_leases(held, &worker, until))
+        {
+            tracing::error!(error = %e, messages = held.len(), "renewing delivery leases failed");
+        }
     }
 
     /// An owed reply with its board's picture drawn from what it stores (nothing to do for one

@@ -3,6 +3,7 @@
 //! anything is sent.
 
 mod commands;
+mod queues;
 mod redact;
 mod rest;
 mod shards;
@@ -195,41 +196,52 @@ const TICK_EVERY: Duration = Duration::from_secs(10);
 /// and every message still owed: at once on start-up (what a crash or an outage left unsent),
 /// then every 10 s (failed deliveries, each after its backoff), or four times a lease when the
 /// lease is shorter than 40 s (so that work a dead process held is taken over soon after
-/// its lease runs out).
+/// its lease runs out). The clocks and the owed messages each keep their own schedule, and
+/// both go through the delivery queues ([`queues`]): a backlog never holds back the clocks,
+/// nor one thread's rate limit another thread's messages.
 async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: UserId) {
     let quarter = Duration::from_millis(bot.lease_ms() as u64 / 4);
-    let mut interval = tokio::time::interval(TICK_EVERY.min(quarter));
+    let every = TICK_EVERY.min(quarter);
+    let deliveries = owed_queues(bot.clone(), http, me);
+    // The clocks start once what was owed from before is queued: it goes first.
+    let mut clocks = Some(ai);
+    let mut interval = tokio::time::interval(every);
     let mut at_start = true;
     let mut invalid_logged = 0;
     loop {
         interval.tick().await;
-        // What is owed from before goes first, then what the clocks bring due now.
-        let b = bot.clone();
-        let owed = tokio::task::spawn_blocking(move || b.undelivered(at_start))
-            .await
-            .unwrap_or_default();
-        if !owed.is_empty() {
-            tracing::info!(messages = owed.len(), "delivering owed messages");
-        }
-        for reply in owed {
-            // A message for a game's thread is looked for in that thread.
-            let reply = if reply.thread.is_some() {
-                open_thread(&bot, &http, &reply).await.unwrap_or(reply)
-            } else {
-                reply
-            };
-            // (An edit is never a copy of a posted message: it is delivered as it is.)
-            let posted = match reply.edits {
-                None => already_posted(&http, me, &reply).await,
-                Some(_) => None,
-            };
-            if let Some(id) = posted {
-                report_as(&bot, reply.outbox, Ok(()), Some(id)).await;
-            } else {
-                deliver(&bot, &http, &reply).await;
+        // What waits in the queues stays this process's.
+        let (b, held) = (bot.clone(), deliveries.held());
+        let _ = tokio::task::spawn_blocking(move || {
+            b.renew_leases(&held.into_iter().collect::<Vec<_>>())
+        })
+        .await;
+        // Then what is owed and not queued yet, oldest first, up to what the queues hold.
+        let mut taken = 0;
+        loop {
+            let held = deliveries.held();
+            if held.len() >= queues::MOST_HELD {
+                break;
+            }
+            let b = bot.clone();
+            let owed = tokio::task::spawn_blocking(move || b.undelivered_besides(at_start, &held))
+                .await
+                .unwrap_or_default();
+            if owed.is_empty() {
+                break;
+            }
+            taken += owed.len();
+            for reply in owed {
+                push_owed(&deliveries, reply, true);
             }
         }
+        if taken > 0 {
+            tracing::info!(messages = taken, "delivering owed messages");
+        }
         at_start = false;
+        if let Some(ai) = clocks.take() {
+            tokio::spawn(clocks_forever(bot.clone(), ai, deliveries.clone(), every));
+        }
         let invalid = rest::invalid_requests();
         if invalid != invalid_logged {
             tracing::info!(
@@ -238,16 +250,141 @@ async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: Use
             );
             invalid_logged = invalid;
         }
+    }
+}
+
+/// The clocks, every `every`: reminders, timeouts, expired challenges, digests and league
+/// seasons, what they owe queued for delivery; then the AI's turns nobody searches.
+async fn clocks_forever(
+    bot: Arc<Bot>,
+    ai: Arc<AiRunner>,
+    deliveries: Arc<queues::Queues<Owed>>,
+    every: Duration,
+) {
+    let mut interval = tokio::time::interval(every);
+    loop {
+        interval.tick().await;
         let b = bot.clone();
         let due = tokio::task::spawn_blocking(move || b.tick())
             .await
             .unwrap_or_default();
         for reply in due {
-            deliver(&bot, &http, &reply).await;
+            push_owed(&deliveries, reply, false);
         }
         // Games where the AI is to move and no search runs (at start-up: those left by a
         // restart).
         ai.kick();
+    }
+}
+
+/// One owed message for the delivery queues.
+struct Owed {
+    reply: Reply,
+    /// Owed from before (not just made by the clocks): it may have been posted already by a
+    /// delivery that stopped before recording it, so it is looked for first.
+    look_first: bool,
+}
+
+/// How many owed messages are delivered at once, in all places: what a command posts itself
+/// (a move, an answer) then finds room in the request budget within a second, whatever the
+/// backlog.
+const AT_ONCE: usize = 16;
+
+/// How long a message that links to threads waits for them to open before it is tried (and,
+/// if they are still not open, left owed for its next try).
+const LINKS_WAIT: Duration = Duration::from_secs(10);
+/// How often it looks.
+const LINKS_RECHECK: Duration = Duration::from_millis(250);
+
+/// This process's delivery queues ([`queues`]): each owed message waits for the threads it
+/// links to (up to [`LINKS_WAIT`]), then for one of [`AT_ONCE`] turns, and is delivered.
+fn owed_queues(bot: Arc<Bot>, http: Arc<Http>, me: UserId) -> Arc<queues::Queues<Owed>> {
+    let turns = Arc::new(tokio::sync::Semaphore::new(AT_ONCE));
+    queues::Queues::new(Box::new(move |job: Owed| {
+        let (bot, http, turns) = (bot.clone(), http.clone(), turns.clone());
+        Box::pin(async move {
+            threads_linked(&bot, &job.reply).await;
+            let _turn = turns.acquire().await;
+            deliver_owed(&bot, &http, me, &job).await;
+        })
+    }))
+}
+
+/// Queues an owed message behind the others of its place.
+fn push_owed(queues: &Arc<queues::Queues<Owed>>, reply: Reply, look_first: bool) {
+    let (place, id) = (place_of(&reply), reply.outbox);
+    queues.push(place, id, Owed { reply, look_first });
+}
+
+/// The queue a message waits in: its game's thread (by key, whether open yet or not), the
+/// player's direct messages, or its channel.
+fn place_of(reply: &Reply) -> String {
+    if let Some(t) = &reply.thread {
+        return format!("key {}", t.key);
+    }
+    if let Some(user) = &reply.dm {
+        return format!("dm {user}");
+    }
+    match reply.channel.as_deref().and_then(Place::of) {
+        Some(Place::Key(key)) => format!("key {key}"),
+        Some(Place::Channel(c)) => format!("channel {c}"),
+        None => String::new(),
+    }
+}
+
+/// Waits, up to [`LINKS_WAIT`], until the threads a message links to are open (a round's
+/// "Your games:" goes out as its games' threads are being opened, side by side): then it links
+/// them at once, instead of waiting, owed, for its next try.
+async fn threads_linked(bot: &Arc<Bot>, reply: &Reply) {
+    let keys: Vec<String> = reply
+        .parts
+        .iter()
+        .filter_map(|p| match p {
+            bot::Part::Channel(c) if is_key(c) => Some(c.to_string()),
+            _ => None,
+        })
+        .collect();
+    if keys.is_empty() {
+        return;
+    }
+    let started = Instant::now();
+    while started.elapsed() < LINKS_WAIT {
+        let (b, k) = (bot.clone(), keys.clone());
+        let open =
+            tokio::task::spawn_blocking(move || k.iter().all(|key| b.thread_of(key).is_some()))
+                .await
+                .unwrap_or(false);
+        if open {
+            return;
+        }
+        tokio::time::sleep(LINKS_RECHECK).await;
+    }
+}
+
+/// Delivers one owed message from the queues.
+async fn deliver_owed(bot: &Arc<Bot>, http: &Http, me: UserId, job: &Owed) {
+    if !job.look_first {
+        deliver(bot, http, &job.reply).await;
+        return;
+    }
+    // A message for a game's thread is looked for in that thread.
+    let reply = if job.reply.thread.is_some() {
+        open_thread(bot, http, &job.reply)
+            .await
+            .unwrap_or_else(|_| job.reply.clone())
+    } else {
+        job.reply.clone()
+    };
+    // (An edit is never a copy of a posted message: it is delivered as it is.)
+    let posted = match reply.edits {
+        None => already_posted(http, me, &reply).await,
+        Some(_) => None,
+    };
+    match posted {
+        Some(id) => report_as(bot, reply.outbox, Ok(()), Some(id)).await,
+        None => {
+            deliver(bot, http, &reply).await;
+        }
     }
 }
 
@@ -599,6 +736,11 @@ async fn open_thread(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Result<Reply
                     )));
                 };
                 let name: String = req.name.chars().take(100).collect();
+                // One opening at a time in a server, each seeing the ones before it.
+                let _turn = match threads::guild_of(http, parent).await {
+                    Some(guild) => Some(threads::opening(guild).await),
+                    None => None,
+                };
                 // The server's active threads: one opened by an earlier attempt that stopped
                 // before recording it is taken, and none is opened past the margin.
                 let active = threads::active(http, parent).await;
@@ -955,6 +1097,30 @@ async fn recent_messages(
 
 /// `POST /users/@me/channels`: the direct-message channel with a user.
 async fn dm_channel(http: &Http, user: UserId) -> Result<ChannelId, Failure> {
+    // A user's DM channel never changes: asked for once per process.
+    static KNOWN: std::sync::Mutex<Option<std::collections::HashMap<UserId, ChannelId>>> =
+        std::sync::Mutex::new(None);
+    let known = || {
+        KNOWN
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    let cached = known()
+        .get_or_insert_with(Default::default)
+        .get(&user)
+        .copied();
+    if let Some(dm) = cached {
+        return Ok(dm);
+    }
+    let dm = open_dm_channel(http, user).await?;
+    known()
+        .get_or_insert_with(Default::default)
+        .insert(user, dm);
+    Ok(dm)
+}
+
+/// `POST /users/@me/channels`: the DM channel with `user`.
+async fn open_dm_channel(http: &Http, user: UserId) -> Result<ChannelId, Failure> {
     let body = Body {
         json: serde_json::json!({ "recipient_id": user.to_string() }),
         files: &[],
@@ -1533,90 +1699,96 @@ async fn send(
     let answer_here = |r: &Reply| !elsewhere_of(r) && (r.channel.is_none() || !has_thread_keys(r));
     let (elsewhere, here_replies): (Vec<&Reply>, Vec<&Reply>) =
         replies.iter().partition(|r| !answer_here(r));
-    let mut problems: Vec<String> = Vec::new();
-    // Threads to archive, once every reply is out (the answer here may go in one of them).
-    let mut spent: Vec<Reply> = Vec::new();
     // What goes elsewhere (other channels, threads, DMs) goes first when it is little (a
     // challenge's thread, so that the answer can link it); an event's hundreds of games
     // follow the answer, so that the command is answered within Discord's 3 seconds whatever
     // it brought about. Each is owed in the outbox, so a stop in between loses none.
-    let started = Instant::now();
-    let mut elsewhere = elsewhere.into_iter();
-    while started.elapsed() < SEND_FIRST_FOR {
-        let Some(r) = elsewhere.next() else {
-            break;
-        };
-        problems.extend(deliver_archiving_later(bot, http, r, &mut spent).await);
-    }
-    // An answer that links to threads: linked to those open, the others said to be opening
-    // (an answer cannot wait for them).
-    let mut linked: Vec<Reply> = Vec::with_capacity(here_replies.len());
-    for r in here_replies {
-        let mut r = r.clone();
-        if has_thread_keys(&r) {
-            let _ = link_threads(bot, &mut r, false).await;
+    // Both go side by side: the answer waits for what goes elsewhere at most
+    // SEND_FIRST_FOR, and never for a delivery held up by a rate limit beyond it.
+    let first_out = tokio::sync::Notify::new();
+    let elsewhere_part = async {
+        let (mut problems, mut spent) = (Vec::new(), Vec::new());
+        for r in elsewhere {
+            problems.extend(deliver_archiving_later(bot, http, r, &mut spent).await);
         }
-        linked.push(r);
-    }
-    let replies: Vec<&Reply> = linked.iter().collect();
-    // Whether the interaction has been answered (follow-ups are possible), and whether its
-    // answer is still the deferred "thinking…" waiting for its content.
-    let mut answered = deferred != Deferred::No;
-    let mut pending_edit = deferred != Deferred::No;
-    let mut replies = replies;
-    if update_buttons
-        && deferred == Deferred::No
-        && replies.first().is_some_and(|r| r.replaces_pressed)
-    {
-        // A pressed button whose answer takes the place of its message (a page of /history):
-        // the message is updated to the answer, text and buttons, pinging nobody.
-        let first = replies.remove(0);
-        let page = outgoing(first).into_iter().next();
-        let m = page.as_ref().map_or_else(
-            || CreateInteractionResponseMessage::new().components(vec![]),
-            |o| {
-                CreateInteractionResponseMessage::new()
-                    .content(o.content.clone())
-                    .allowed_mentions(CreateAllowedMentions::new())
-                    .components(if o.buttons.is_empty() {
-                        vec![]
-                    } else {
-                        vec![CreateActionRow::Buttons(o.buttons.clone())]
-                    })
-            },
-        );
-        let update = CreateInteractionResponse::UpdateMessage(m);
-        // Its picture (a board stepped to) replaces the message's, as Discord takes the files
-        // listed in an update for all the message keeps.
-        let files = page.map(|o| o.files).unwrap_or_default();
-        answered = retry("replacing the message", || {
-            target.respond(http, &update, &files)
-        })
-        .await
-        .is_ok();
-    } else if update_buttons && deferred == Deferred::No {
-        // A pressed button: its message loses its buttons (and takes the core's new text for
-        // it, without pinging anyone again), the replies follow.
-        let update = CreateInteractionResponse::UpdateMessage(pressed.iter().fold(
-            CreateInteractionResponseMessage::new().components(vec![]),
-            |m, text| {
-                m.content(text.clone())
-                    .allowed_mentions(CreateAllowedMentions::new())
-            },
-        ));
-        answered = retry("updating the message", || {
-            target.respond(http, &update, &[])
-        })
-        .await
-        .is_ok();
-    }
-    for reply in replies {
-        let mut result: Result<(), Failure> = Ok(());
-        // The id of the reply's first message, for a reply that will be edited.
-        let mut first_id: Option<MessageId> = None;
-        for (i, m) in outgoing(reply).into_iter().enumerate() {
-            let sent: Result<Option<MessageId>, Failure> =
-                if pending_edit && m.ephemeral == (deferred == Deferred::Private) {
+        first_out.notify_one();
+        (problems, spent)
+    };
+    let answer_part = async {
+        let _ = tokio::time::timeout(SEND_FIRST_FOR, first_out.notified()).await;
+        // Problems to tell the user; threads to archive, once every reply is out (the answer
+        // here may go in one of them).
+        let (mut problems, mut spent): (Vec<String>, Vec<Reply>) = (Vec::new(), Vec::new());
+        // An answer that links to threads: linked to those open, the others said to be opening
+        // (an answer cannot wait for them).
+        let mut linked: Vec<Reply> = Vec::with_capacity(here_replies.len());
+        for r in here_replies {
+            let mut r = r.clone();
+            if has_thread_keys(&r) {
+                let _ = link_threads(bot, &mut r, false).await;
+            }
+            linked.push(r);
+        }
+        let replies: Vec<&Reply> = linked.iter().collect();
+        // Whether the interaction has been answered (follow-ups are possible), and whether its
+        // answer is still the deferred "thinking…" waiting for its content.
+        let mut answered = deferred != Deferred::No;
+        let mut pending_edit = deferred != Deferred::No;
+        let mut replies = replies;
+        if update_buttons
+            && deferred == Deferred::No
+            && replies.first().is_some_and(|r| r.replaces_pressed)
+        {
+            // A pressed button whose answer takes the place of its message (a page of /history):
+            // the message is updated to the answer, text and buttons, pinging nobody.
+            let first = replies.remove(0);
+            let page = outgoing(first).into_iter().next();
+            let m = page.as_ref().map_or_else(
+                || CreateInteractionResponseMessage::new().components(vec![]),
+                |o| {
+                    CreateInteractionResponseMessage::new()
+                        .content(o.content.clone())
+                        .allowed_mentions(CreateAllowedMentions::new())
+                        .components(if o.buttons.is_empty() {
+                            vec![]
+                        } else {
+                            vec![CreateActionRow::Buttons(o.buttons.clone())]
+                        })
+                },
+            );
+            let update = CreateInteractionResponse::UpdateMessage(m);
+            // Its picture (a board stepped to) replaces the message's, as Discord takes the files
+            // listed in an update for all the message keeps.
+            let files = page.map(|o| o.files).unwrap_or_default();
+            answered = retry("replacing the message", || {
+                target.respond(http, &update, &files)
+            })
+            .await
+            .is_ok();
+        } else if update_buttons && deferred == Deferred::No {
+            // A pressed button: its message loses its buttons (and takes the core's new text for
+            // it, without pinging anyone again), the replies follow.
+            let update = CreateInteractionResponse::UpdateMessage(pressed.iter().fold(
+                CreateInteractionResponseMessage::new().components(vec![]),
+                |m, text| {
+                    m.content(text.clone())
+                        .allowed_mentions(CreateAllowedMentions::new())
+                },
+            ));
+            answered = retry("updating the message", || {
+                target.respond(http, &update, &[])
+            })
+            .await
+            .is_ok();
+        }
+        for reply in replies {
+            let mut result: Result<(), Failure> = Ok(());
+            // The id of the reply's first message, for a reply that will be edited.
+            let mut first_id: Option<MessageId> = None;
+            for (i, m) in outgoing(reply).into_iter().enumerate() {
+                let sent: Result<Option<MessageId>, Failure> = if pending_edit
+                    && m.ephemeral == (deferred == Deferred::Private)
+                {
                     pending_edit = false;
                     let edit = as_edit(&m);
                     retry("editing the deferred response", || {
@@ -1658,49 +1830,52 @@ async fn send(
                     .await
                     .map(Some)
                 };
-            if i == 0 {
-                first_id = sent.as_ref().ok().copied().flatten();
-            }
-            let sent = match sent {
-                Ok(_) => Ok(()),
-                Err(_) if m.ephemeral => {
-                    // Never shown to anyone else instead.
-                    tracing::error!("a private reply could not be delivered");
-                    Ok(())
+                if i == 0 {
+                    first_id = sent.as_ref().ok().copied().flatten();
                 }
-                Err(_) => {
-                    let r = post_part(http, target.channel(), &m, reply.outbox, i).await;
-                    if let Err(e) = &r {
-                        if let Some(p) = permission_problem(e, target.channel(), "post") {
-                            tracing::error!(channel = %target.channel(), error = %said(e), "{p}");
-                            problems.push(p);
+                let sent = match sent {
+                    Ok(_) => Ok(()),
+                    Err(_) if m.ephemeral => {
+                        // Never shown to anyone else instead.
+                        tracing::error!("a private reply could not be delivered");
+                        Ok(())
+                    }
+                    Err(_) => {
+                        let r = post_part(http, target.channel(), &m, reply.outbox, i).await;
+                        if let Err(e) = &r {
+                            if let Some(p) = permission_problem(e, target.channel(), "post") {
+                                tracing::error!(channel = %target.channel(), error = %said(e), "{p}");
+                                problems.push(p);
+                            }
                         }
+                        if i == 0 {
+                            first_id = r.as_ref().ok().copied();
+                        }
+                        r.map(|_| ())
                     }
-                    if i == 0 {
-                        first_id = r.as_ref().ok().copied();
-                    }
-                    r.map(|_| ())
+                };
+                if result.is_ok() {
+                    result = sent;
                 }
-            };
+            }
+            report_as(bot, reply.outbox, result.as_ref().map(|_| ()), first_id).await;
             if result.is_ok() {
-                result = sent;
+                if !update_buttons {
+                    // (A pressed button's own message was updated above.)
+                    retire_buttons(http, reply).await;
+                }
+                if reply.archive_channel.is_some() {
+                    spent.push(reply.clone());
+                }
             }
         }
-        report_as(bot, reply.outbox, result.as_ref().map(|_| ()), first_id).await;
-        if result.is_ok() {
-            if !update_buttons {
-                // (A pressed button's own message was updated above.)
-                retire_buttons(http, reply).await;
-            }
-            if reply.archive_channel.is_some() {
-                spent.push(reply.clone());
-            }
-        }
-    }
-    for r in elsewhere {
-        problems.extend(deliver_archiving_later(bot, http, r, &mut spent).await);
-    }
-    for r in &spent {
+        (problems, spent, answered)
+    };
+    let ((elsewhere_problems, elsewhere_spent), (answer_problems, answer_spent, answered)) =
+        tokio::join!(elsewhere_part, answer_part);
+    let mut problems = elsewhere_problems;
+    problems.extend(answer_problems);
+    for r in elsewhere_spent.iter().chain(&answer_spent) {
         archive_spent_thread(bot, http, r).await;
     }
     problems.dedup();
@@ -2060,6 +2235,34 @@ README. To try the bot without Discord, run `tara-bot local` (the same bot in yo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_waits_behind_others_of_its_thread_its_channel_or_its_player() {
+        let reply = |channel: Option<&str>, dm: Option<&str>, key: Option<&str>| Reply {
+            channel: channel.map(|c| c.to_string().into()),
+            dm: dm.map(|u| u.to_string().into()),
+            thread: key.map(|k| bot::ThreadRequest {
+                key: k.into(),
+                parent: "10".into(),
+                name: "game".into(),
+            }),
+            ..Reply::default()
+        };
+        // A game's thread by its key, opened or not, whatever channel the message names.
+        assert_eq!(
+            place_of(&reply(Some("t3-r1-b1"), None, Some("t3-r1-b1"))),
+            "key t3-r1-b1"
+        );
+        assert_eq!(
+            place_of(&reply(Some("t3-r1-b1"), None, None)),
+            "key t3-r1-b1"
+        );
+        // A direct message, whichever channel it falls back to.
+        assert_eq!(place_of(&reply(Some("42"), Some("7"), None)), "dm 7");
+        assert_eq!(place_of(&reply(Some("42"), None, None)), "channel 42");
+        assert_eq!(place_of(&reply(None, None, None)), "");
+        assert_eq!(place_of(&reply(Some("0"), None, None)), "");
+    }
     use crate::bot::{Document, Part};
 
     /// Issue 45: a stored channel is a Discord channel or a thread key, told apart once; a

@@ -236,6 +236,26 @@ impl Limits {
         until.map(|u| u - now)
     }
 
+    /// An answer on `key` told its bucket: `remaining` requests left until `reset`. Within a
+    /// window this process already counts, the lower count holds: the answer does not know
+    /// of the requests taken since it was sent (still on their way), and trusting it alone
+    /// would send those twice over the limit.
+    fn told(&mut self, key: &str, remaining: u32, reset: Instant, now: Instant) {
+        let bucket = match self.routes.get(key) {
+            Some(b) if !b.probe && b.reset > now => Bucket {
+                remaining: Some(b.remaining.unwrap_or(0).min(remaining)),
+                reset: b.reset.max(reset),
+                probe: false,
+            },
+            _ => Bucket {
+                remaining: Some(remaining),
+                reset,
+                probe: false,
+            },
+        };
+        self.routes.insert(key.to_string(), bucket);
+    }
+
     /// The answer to a route's first request came without its bucket: the others go.
     fn probe_done(&mut self, key: &str) {
         if self.routes.get(key).is_some_and(|b| b.probe) {
@@ -456,14 +476,7 @@ pub(super) async fn request(
     let now = Instant::now();
     let remaining = header("x-ratelimit-remaining").and_then(|r| r.trim().parse::<u32>().ok());
     if let (Some(remaining), Some(reset)) = (remaining, seconds("x-ratelimit-reset-after")) {
-        limits().routes.insert(
-            key.clone(),
-            Bucket {
-                remaining: Some(remaining),
-                reset: now + reset,
-                probe: false,
-            },
-        );
+        limits().told(&key, remaining, now + reset, now);
     }
     if (200..300).contains(&status) {
         return Ok(json);
@@ -610,6 +623,27 @@ mod tests {
             l.take("POST /channels/6/messages", later),
             Some(Duration::from_millis(500))
         );
+    }
+
+    #[test]
+    fn an_answer_does_not_give_back_places_taken_while_it_was_on_its_way() {
+        let mut l = Limits::default();
+        let now = Instant::now();
+        let reset = now + Duration::from_secs(5);
+        // A bucket of 5: the first answer says 4 are left; 4 requests go before the next.
+        l.told("r", 4, reset, now);
+        for _ in 0..4 {
+            assert_eq!(l.take("r", now), None);
+        }
+        assert!(l.take("r", now).is_some(), "spent");
+        // The answer to the second request (sent before the others) says 3 are left: still
+        // none, until the window resets.
+        l.told("r", 3, reset, now);
+        assert_eq!(l.take("r", now), Some(Duration::from_secs(5)));
+        // After it, an answer tells the new window as it is.
+        let later = reset + Duration::from_millis(1);
+        l.told("r", 4, later + Duration::from_secs(5), later);
+        assert_eq!(l.take("r", later), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use super::rest::{self, Failure};
 use serenity::all::{ChannelId, Http};
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How long a server's list of active threads is used before it is asked for again.
@@ -39,20 +39,39 @@ fn with<T>(f: impl FnOnce(&mut Known) -> T) -> T {
     f(k.get_or_insert_with(Known::default))
 }
 
+/// The server of `parent` (`None` when Discord could not say).
+pub(super) async fn guild_of(http: &Http, parent: ChannelId) -> Option<u64> {
+    if let Some(g) = with(|k| k.guild_of.get(&parent.get()).copied()) {
+        return Some(g);
+    }
+    let path = format!("/channels/{parent}");
+    let c = rest::request(http, reqwest::Method::GET, &path, None)
+        .await
+        .ok()??;
+    let g = c["guild_id"].as_str()?.parse::<u64>().ok()?;
+    with(|k| k.guild_of.insert(parent.get(), g));
+    Some(g)
+}
+
+/// The turn of one thread opening in `guild`: deliveries that run side by side open a
+/// server's threads one after another, each counting the ones opened before it against the
+/// margin.
+pub(super) async fn opening(guild: u64) -> tokio::sync::OwnedMutexGuard<()> {
+    static TURNS: Mutex<Option<HashMap<u64, Arc<tokio::sync::Mutex<()>>>>> = Mutex::new(None);
+    let turn = {
+        let mut turns = TURNS.lock().unwrap_or_else(PoisonError::into_inner);
+        turns
+            .get_or_insert_with(HashMap::new)
+            .entry(guild)
+            .or_default()
+            .clone()
+    };
+    turn.lock_owned().await
+}
+
 /// The server of `parent` and its active threads (`None` when Discord could not say).
 pub(super) async fn active(http: &Http, parent: ChannelId) -> Option<(u64, Vec<Thread>)> {
-    let guild = match with(|k| k.guild_of.get(&parent.get()).copied()) {
-        Some(g) => g,
-        None => {
-            let path = format!("/channels/{parent}");
-            let c = rest::request(http, reqwest::Method::GET, &path, None)
-                .await
-                .ok()??;
-            let g = c["guild_id"].as_str()?.parse::<u64>().ok()?;
-            with(|k| k.guild_of.insert(parent.get(), g));
-            g
-        }
-    };
+    let guild = guild_of(http, parent).await?;
     let fresh = with(|k| {
         k.lists
             .get(&guild)

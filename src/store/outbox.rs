@@ -179,8 +179,12 @@ impl Tx<'_> {
     /// Claims for `worker` until `until` the owed messages due now (not sent, not given up,
     /// past their backoff by `due_by`, stored by `created_before`, and, for an edit, once its
     /// message is posted) that no other process holds: those whose lease ran out, or never had
-    /// one, and those `worker` holds itself (a failed report, or its run before a restart).
-    /// Oldest first; rows another claimer has locked are skipped, not waited for.
+    /// one, and those `worker` holds itself (a failed report, or its run before a restart),
+    /// but for those in `held` (already on their way in this process: their leases are
+    /// renewed by [`Tx::renew_message_leases`], and they do not take the places of others).
+    /// At most `limit`, oldest first; rows another claimer has locked are skipped, not waited
+    /// for.
+    #[allow(clippy::too_many_arguments)]
     pub fn claim_due_messages(
         &self,
         due_by: i64,
@@ -189,11 +193,13 @@ impl Tx<'_> {
         worker: &str,
         now: i64,
         until: i64,
+        held: &std::collections::HashSet<MessageId>,
     ) -> Result<Vec<OutboxRow>> {
-        let rows = self.all(
+        // Enough ids that `limit` of them are not held, whichever are.
+        let ids: Vec<MessageId> = self.all(
             "outbox",
             &format!(
-                "SELECT * FROM outbox
+                "SELECT id FROM outbox
                  WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ?1
                    AND created_at <= ?2
                    AND (lease_until IS NULL OR lease_until <= ?5 OR claimed_by = ?4)
@@ -202,16 +208,55 @@ impl Tx<'_> {
                  ORDER BY id LIMIT ?3{}",
                 self.skip_locked()
             ),
-            params![due_by, created_before, limit, worker, now],
-            OutboxRow::from_row,
+            params![
+                due_by,
+                created_before,
+                i64::from(limit) + held.len() as i64,
+                worker,
+                now
+            ],
+            |c| c.get("id"),
         )?;
-        for row in &rows {
-            self.exec(
-                "UPDATE outbox SET claimed_by = ?2, lease_until = ?3 WHERE id = ?1",
-                params![row.id, worker, until],
+        let mut rows = Vec::new();
+        for id in ids.into_iter().filter(|id| !held.contains(id)) {
+            if rows.len() == limit as usize {
+                break;
+            }
+            let row = self.first(
+                "outbox",
+                "SELECT * FROM outbox WHERE id = ?1",
+                params![id],
+                OutboxRow::from_row,
             )?;
+            if let Some(row) = row {
+                self.exec(
+                    "UPDATE outbox SET claimed_by = ?2, lease_until = ?3 WHERE id = ?1",
+                    params![row.id, worker, until],
+                )?;
+                rows.push(row);
+            }
         }
         Ok(rows)
+    }
+
+    /// Keeps the messages `held` (claimed by `worker`, still owed, on their way in its
+    /// queues) its own until `until`, so that no other process takes one while it waits its
+    /// turn. How many were renewed.
+    pub fn renew_message_leases(
+        &self,
+        held: &[MessageId],
+        worker: &str,
+        until: i64,
+    ) -> Result<usize> {
+        let mut n = 0;
+        for id in held {
+            n += self.exec(
+                "UPDATE outbox SET lease_until = ?3
+                 WHERE id = ?1 AND claimed_by = ?2 AND sent_at IS NULL AND given_up_at IS NULL",
+                params![*id, worker, until],
+            )?;
+        }
+        Ok(n)
     }
 
     /// How many messages are still owed (not sent, not given up).
