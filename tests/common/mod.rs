@@ -77,8 +77,8 @@ pub fn forces_a_pass(options: GameOptions, moves: &[Move]) -> bool {
     forced
 }
 
-/// Whether this test binary runs on PostgreSQL: the `postgres_*` test files run another file's
-/// tests on PostgreSQL (`tests/postgres_bot_flows.rs` runs `bot_flows.rs`), the others on SQLite.
+/// Whether this test binary runs on PostgreSQL: `tests/postgres_suite.rs` runs ten other
+/// files' tests on PostgreSQL (`bot_flows.rs`, `leagues.rs`, …), the others run on SQLite.
 pub fn on_postgres() -> bool {
     env!("CARGO_CRATE_NAME").starts_with("postgres_")
 }
@@ -117,9 +117,12 @@ pub fn new_db(dir: &Path) -> PathBuf {
         return dir.join("tara.db");
     }
     let base = postgres_url();
+    // (One binary holds several files' tests, each with its own copy of this module and its
+    // own count: the module's path keeps their schemas apart.)
     let schema = format!(
-        "t{}_{}",
+        "t{}_{}_{}",
         std::process::id(),
+        module_path!().replace("::", "_"),
         NEXT.fetch_add(1, Ordering::Relaxed)
     );
     let mut admin = postgres::Client::connect(&base, postgres::NoTls)
@@ -134,7 +137,7 @@ pub fn new_db(dir: &Path) -> PathBuf {
 }
 
 /// A bot over a new database: a file in a temporary folder, or a PostgreSQL schema of its own
-/// in the `postgres_*` test binaries.
+/// in the PostgreSQL test binaries.
 pub struct Harness {
     pub dir: tempfile::TempDir,
     pub clock: Arc<ManualClock>,
