@@ -5169,11 +5169,15 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
             .unwrap_or_else(|| panic!("no \"{needle}\": {}", bot_log(dir)))
         }
     };
-    posted("season 1 is over").await;
+    let season_1 = posted("season 1 is over").await;
     let season_1_at = std::time::Instant::now();
-    // (Season 2 may start while the last divisions' ends are still going out: its players'
-    // lines are looked for from its start on.)
+    // In the league's channel in the order owed, whatever owed them (the last resignation's
+    // command, the clock check): season 1's end, then season 2's start.
     let season_2 = posted("**season 2** starts").await;
+    assert!(
+        season_1 < season_2,
+        "season 2 started before season 1 ended"
+    );
     {
         let mut s = tara_bot::store::Store::open(&db).unwrap();
         for t in &divisions {

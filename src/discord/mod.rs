@@ -203,6 +203,7 @@ async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: Use
     let quarter = Duration::from_millis(bot.lease_ms() as u64 / 4);
     let every = TICK_EVERY.min(quarter);
     let deliveries = owed_queues(bot.clone(), http, me);
+    let _ = OWED_QUEUES.set(deliveries.clone());
     // The clocks start once what was owed from before is queued: it goes first.
     let mut clocks = Some(ai);
     let mut interval = tokio::time::interval(every);
@@ -283,7 +284,16 @@ struct Owed {
     /// Owed from before (not just made by the clocks): it may have been posted already by a
     /// delivery that stopped before recording it, so it is looked for first.
     look_first: bool,
+    /// A command's own message elsewhere: it takes no turn of [`AT_ONCE`] (a command's messages
+    /// never waited for the backlog's), its thread is archived by the command once all its
+    /// messages are out, and the command hears what became of it: a problem to tell its user,
+    /// and the reply whose thread is to be archived.
+    command: Option<tokio::sync::oneshot::Sender<(Option<String>, Option<Reply>)>>,
 }
+
+/// The delivery queues of this process, once connected ([`owed_queues`]): commands queue their
+/// messages elsewhere there too, so that each place gets its messages in the order owed.
+static OWED_QUEUES: std::sync::OnceLock<Arc<queues::Queues<Owed>>> = std::sync::OnceLock::new();
 
 /// How many owed messages are delivered at once, in all places: what a command posts itself
 /// (a move, an answer) then finds room in the request budget within a second, whatever the
@@ -304,6 +314,13 @@ fn owed_queues(bot: Arc<Bot>, http: Arc<Http>, me: UserId) -> Arc<queues::Queues
         let (bot, http, turns) = (bot.clone(), http.clone(), turns.clone());
         Box::pin(async move {
             threads_linked(&bot, &job.reply).await;
+            if let Some(done) = job.command {
+                // A command's: delivered as the command would, its thread archived by it.
+                let mut archive = Vec::new();
+                let problem = deliver_archiving_later(&bot, &http, &job.reply, &mut archive).await;
+                let _ = done.send((problem, archive.pop()));
+                return;
+            }
             let _turn = turns.acquire().await;
             deliver_owed(&bot, &http, me, &job).await;
         })
@@ -313,7 +330,28 @@ fn owed_queues(bot: Arc<Bot>, http: Arc<Http>, me: UserId) -> Arc<queues::Queues
 /// Queues an owed message behind the others of its place.
 fn push_owed(queues: &Arc<queues::Queues<Owed>>, reply: Reply, look_first: bool) {
     let (place, id) = (place_of(&reply), reply.outbox);
-    queues.push(place, id, Owed { reply, look_first });
+    let job = Owed {
+        reply,
+        look_first,
+        command: None,
+    };
+    queues.push(place, id, job);
+}
+
+/// Queues a command's message elsewhere behind the others of its place; `done` hears what
+/// became of it.
+fn push_command_owed(
+    queues: &Arc<queues::Queues<Owed>>,
+    reply: Reply,
+    done: tokio::sync::oneshot::Sender<(Option<String>, Option<Reply>)>,
+) {
+    let (place, id) = (place_of(&reply), reply.outbox);
+    let job = Owed {
+        reply,
+        look_first: false,
+        command: Some(done),
+    };
+    queues.push(place, id, job);
 }
 
 /// The queue a message waits in: its game's thread (by key, whether open yet or not), the
@@ -1708,8 +1746,29 @@ async fn send(
     let first_out = tokio::sync::Notify::new();
     let elsewhere_part = async {
         let (mut problems, mut spent) = (Vec::new(), Vec::new());
-        for r in elsewhere {
-            problems.extend(deliver_archiving_later(bot, http, r, &mut spent).await);
+        match OWED_QUEUES.get() {
+            // Each behind what its place already waits for (in the order owed), the places
+            // side by side.
+            Some(queues) => {
+                let mut outcomes = Vec::with_capacity(elsewhere.len());
+                for r in elsewhere {
+                    let (done, outcome) = tokio::sync::oneshot::channel();
+                    push_command_owed(queues, r.clone(), done);
+                    outcomes.push(outcome);
+                }
+                for outcome in outcomes {
+                    // (Dropped unsent: the message was already on its way in the queues.)
+                    if let Ok((problem, archive)) = outcome.await {
+                        problems.extend(problem);
+                        spent.extend(archive);
+                    }
+                }
+            }
+            None => {
+                for r in elsewhere {
+                    problems.extend(deliver_archiving_later(bot, http, r, &mut spent).await);
+                }
+            }
         }
         first_out.notify_one();
         (problems, spent)
