@@ -91,7 +91,13 @@ pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
     tokio::spawn(async move {
         while let Some(replies) = ai_replies.recv().await {
             for reply in replies {
-                deliver(&b, &h, &reply).await;
+                // Behind what its channel already waits for, once the queues run.
+                match OWED_QUEUES.get() {
+                    Some(queues) => push_owed(queues, reply, false),
+                    None => {
+                        deliver(&b, &h, &reply).await;
+                    }
+                }
             }
         }
     });
