@@ -3089,7 +3089,7 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
         .expect("round 1's message");
     assert_eq!(allowed_users(&msg).len(), 4, "{:?}", msg.content());
     assert!(msg.content().unwrap().contains("has a bye"));
-    let threads = fake.threads();
+    let threads = threads_by_board(&fake, &db);
     assert_eq!(threads.len(), 2, "{threads:?}");
     resign_in_thread(&fake, &threads[0], &players).await;
     drop(bot);
@@ -3140,7 +3140,7 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
             panic!("no round 2 message: {posts:#?}\n{}", bot_log(dir.path()))
         });
     assert_eq!(allowed_users(&msg).len(), 4, "{:?}", msg.content());
-    let threads = fake.threads();
+    let threads = threads_by_board(&fake, &db);
     assert_eq!(threads.len(), 4, "{threads:?}");
     let name = threads[2]["name"].as_str().unwrap().to_string();
     let withdrawn = *players.iter().find(|p| name.ends_with(p.1)).unwrap();
@@ -3175,7 +3175,7 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
         !allowed_users(&msg).contains(&id_str(withdrawn)),
         "the withdrawn player is not paired again"
     );
-    let threads = fake.threads();
+    let threads = threads_by_board(&fake, &db);
     assert_eq!(threads.len(), 6, "{threads:?}");
     for th in &threads[4..] {
         resign_in_thread(&fake, th, &players).await;
@@ -4720,6 +4720,23 @@ async fn ard_ri_round_robin(
     )
     .await;
     join_all(fake, players).await;
+}
+
+/// The threads the fake holds, in the order of the tournament games they were opened for
+/// (round, then board; the bot opens several side by side, so their creation order may
+/// differ), any other after them.
+fn threads_by_board(fake: &FakeDiscord, db: &Path) -> Vec<Value> {
+    let mut s = tara_bot::store::Store::open(db).unwrap();
+    let pairings = s.read(|tx| tx.pairings(TournamentId(1), None)).unwrap();
+    let mut threads = fake.threads();
+    threads.sort_by_key(|t| {
+        let id = t["id"].as_str().unwrap_or_default();
+        pairings
+            .iter()
+            .find(|p| p.thread_id.as_deref() == Some(id))
+            .map_or((u32::MAX, u32::MAX), |p| (p.round, p.board))
+    });
+    threads
 }
 
 /// What every event through the fake Discord keeps to: no 160006 (the server's threads

@@ -1,28 +1,29 @@
-//! Ten files' tests run again on PostgreSQL (`common::on_postgres`: this binary's name begins
-//! with `postgres_`), all in this one test binary: skipped, saying so, when
-//! `TARA_BOT_TEST_POSTGRES` is not set. Each test has a schema of its own (`common::new_db`).
+//! The ten files of `tests/flows/` (`flows.rs` runs them on SQLite) run again on PostgreSQL
+//! (`common::on_postgres`: this binary's name begins with `postgres_`), all in this one test
+//! binary: skipped, saying so, when `TARA_BOT_TEST_POSTGRES` is not set. Each test has a
+//! schema of its own (`common::new_db`).
 
-// Each file declares `mod common;` as it does in its own SQLite binary: the helpers are
-// compiled once a file here, which is what lets the files stay as they are.
+// Each file declares `mod common;` for itself: the helpers are compiled once a file here,
+// which is what lets the files stay as they are.
 #![allow(clippy::duplicate_mod)]
 
-#[path = "bot_flows.rs"]
+#[path = "flows/bot_flows.rs"]
 mod bot_flows;
-#[path = "conditionals.rs"]
+#[path = "flows/conditionals.rs"]
 mod conditionals;
-#[path = "ladders.rs"]
+#[path = "flows/ladders.rs"]
 mod ladders;
-#[path = "leagues.rs"]
+#[path = "flows/leagues.rs"]
 mod leagues;
-#[path = "leases.rs"]
+#[path = "flows/leases.rs"]
 mod leases;
-#[path = "notes.rs"]
+#[path = "flows/notes.rs"]
 mod notes;
-#[path = "ratings.rs"]
+#[path = "flows/ratings.rs"]
 mod ratings;
-#[path = "reliability.rs"]
+#[path = "flows/reliability.rs"]
 mod reliability;
-#[path = "store_tables.rs"]
+#[path = "flows/store_tables.rs"]
 mod store_tables;
-#[path = "tournaments.rs"]
+#[path = "flows/tournaments.rs"]
 mod tournaments;

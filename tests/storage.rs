@@ -2,7 +2,7 @@
 //! `tests/data/v2-main.db`, made by `tests/data/make-v2-main-db.py`) with nothing lost, a
 //! fresh database, migrations run twice, a newer schema refused, bad stored values reported,
 //! damaged and foreign files, backups. The round trips through the tables are in
-//! `store_tables.rs`, which runs on both backends; `postgres_storage.rs` has PostgreSQL's own.
+//! `flows/store_tables.rs`, which runs on both backends; `postgres_storage.rs` has PostgreSQL's own.
 
 use std::path::{Path, PathBuf};
 use tara_bot::game::{

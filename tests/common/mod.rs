@@ -77,8 +77,8 @@ pub fn forces_a_pass(options: GameOptions, moves: &[Move]) -> bool {
     forced
 }
 
-/// Whether this test binary runs on PostgreSQL: `tests/postgres_suite.rs` runs ten other
-/// files' tests on PostgreSQL (`bot_flows.rs`, `leagues.rs`, …), the others run on SQLite.
+/// Whether this test binary runs on PostgreSQL: `tests/postgres_suite.rs` runs the files of
+/// `tests/flows/` on PostgreSQL (`tests/flows.rs` runs them on SQLite), the others run on SQLite.
 pub fn on_postgres() -> bool {
     env!("CARGO_CRATE_NAME").starts_with("postgres_")
 }

@@ -2,6 +2,7 @@
 //! values stored after each (checked against an independent computation to 0.01), idle-week RD
 //! growth, and `/leaderboard` and `/profile`.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::*;

@@ -1,7 +1,8 @@
 //! The store's tables through its typed methods: seats (a person or the AI), rated and casual
 //! games and challenges, tournaments and their pairings. These run on SQLite here and on
-//! PostgreSQL in `postgres_store_tables.rs`.
+//! PostgreSQL in `postgres_suite.rs`.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use tara_bot::game::{BySide, EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};

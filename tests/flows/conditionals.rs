@@ -4,6 +4,7 @@
 //! from them, on a takeback and when the game ends. The property test plays random games with
 //! random stored lines and checks each reply against the engine.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::{stored, texts, Harness};

@@ -2,6 +2,7 @@
 //! 5-player knockout with a decider, a restart mid-round, and two games ending at once. The
 //! standings are checked against values worked out by hand in the comments.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::{texts, Harness};

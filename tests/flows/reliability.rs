@@ -1,6 +1,7 @@
 //! Reliability: a process killed in the middle of a burst of moves leaves every game
 //! consistent; many threads and connections writing at once apply each turn exactly once.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::*;

@@ -3,6 +3,7 @@
 //! to just above the loser, results that change nothing, the rematch ban, leaving, and a
 //! player who never moves taken off the ladder. Every rank is checked against the rule.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::console::{cli, ok, opening, refused, send};

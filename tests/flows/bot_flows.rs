@@ -1,6 +1,7 @@
 //! The bot core with a real SQLite file: whole games of every variant, restarts, matches,
 //! challenges, takebacks, resignations, aborts, and bad input that must change nothing.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::*;

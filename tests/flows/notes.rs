@@ -2,6 +2,7 @@
 //! their own, privately; they reach the author's own `/export` once the game has ended, never
 //! before and never the opponent's.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::{ctx, Harness};

@@ -3,6 +3,7 @@
 //! out by hand from the written rule, a join and a leave between seasons, the next season
 //! started by the tick after the gap, once, and its divisions checked against the rule.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::console::{cli, ctx, ok, opening, refused, send};

@@ -2,8 +2,9 @@
 //! analyses) is taken by one process at a time, under a lease: another process leaves it alone
 //! until the lease runs out (the first one died), and a restarted process takes back its own
 //! at once. Two bots on one database stand for two processes. These run on SQLite here and on
-//! PostgreSQL in `postgres_leases.rs`.
+//! PostgreSQL in `postgres_suite.rs`.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::{ctx, Harness};
