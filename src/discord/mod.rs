@@ -93,7 +93,7 @@ pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
             for reply in replies {
                 // Behind what its channel already waits for, once the queues run.
                 match OWED_QUEUES.get() {
-                    Some(queues) => push_owed(queues, reply, false),
+                    Some(queues) => push_owed(queues, reply, false, None),
                     None => {
                         deliver(&b, &h, &reply).await;
                     }
@@ -239,7 +239,7 @@ async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: Use
             }
             taken += owed.len();
             for reply in owed {
-                push_owed(&deliveries, reply, true);
+                push_owed(&deliveries, reply, true, None);
             }
         }
         if taken > 0 {
@@ -276,7 +276,7 @@ async fn clocks_forever(
             .await
             .unwrap_or_default();
         for reply in due {
-            push_owed(&deliveries, reply, false);
+            push_owed(&deliveries, reply, false, None);
         }
         // Games where the AI is to move and no search runs (at start-up: those left by a
         // restart).
@@ -333,29 +333,19 @@ fn owed_queues(bot: Arc<Bot>, http: Arc<Http>, me: UserId) -> Arc<queues::Queues
     }))
 }
 
-/// Queues an owed message behind the others of its place.
-fn push_owed(queues: &Arc<queues::Queues<Owed>>, reply: Reply, look_first: bool) {
-    let (place, id) = (place_of(&reply), reply.outbox);
-    let job = Owed {
-        reply,
-        look_first,
-        command: None,
-    };
-    queues.push(place, id, job);
-}
-
-/// Queues a command's message elsewhere behind the others of its place; `done` hears what
-/// became of it.
-fn push_command_owed(
+/// Queues an owed message behind the others of its place (a command's own with `command`,
+/// which hears what became of it: [`Owed::command`]).
+fn push_owed(
     queues: &Arc<queues::Queues<Owed>>,
     reply: Reply,
-    done: tokio::sync::oneshot::Sender<(Option<String>, Option<Reply>)>,
+    look_first: bool,
+    command: Option<tokio::sync::oneshot::Sender<(Option<String>, Option<Reply>)>>,
 ) {
     let (place, id) = (place_of(&reply), reply.outbox);
     let job = Owed {
         reply,
-        look_first: false,
-        command: Some(done),
+        look_first,
+        command,
     };
     queues.push(place, id, job);
 }
@@ -380,14 +370,7 @@ fn place_of(reply: &Reply) -> String {
 /// "Your games:" goes out as its games' threads are being opened, side by side): then it links
 /// them at once, instead of waiting, owed, for its next try.
 async fn threads_linked(bot: &Arc<Bot>, reply: &Reply) {
-    let keys: Vec<String> = reply
-        .parts
-        .iter()
-        .filter_map(|p| match p {
-            bot::Part::Channel(c) if is_key(c) => Some(c.to_string()),
-            _ => None,
-        })
-        .collect();
+    let keys = thread_keys(reply);
     if keys.is_empty() {
         return;
     }
@@ -752,10 +735,19 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
 
 /// Whether a reply links to a pseudo-channel (a thread key such as `t3-r2-b1`).
 fn has_thread_keys(reply: &Reply) -> bool {
+    !thread_keys(reply).is_empty()
+}
+
+/// The thread keys a reply links to.
+fn thread_keys(reply: &Reply) -> Vec<String> {
     reply
         .parts
         .iter()
-        .any(|p| matches!(p, bot::Part::Channel(c) if is_key(c)))
+        .filter_map(|p| match p {
+            bot::Part::Channel(c) if is_key(c) => Some(c.to_string()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A reply for a tournament game's thread ([`Reply::thread`]), addressed to the thread: the one
@@ -1142,24 +1134,20 @@ async fn recent_messages(
 /// `POST /users/@me/channels`: the direct-message channel with a user.
 async fn dm_channel(http: &Http, user: UserId) -> Result<ChannelId, Failure> {
     // A user's DM channel never changes: asked for once per process.
-    static KNOWN: std::sync::Mutex<Option<std::collections::HashMap<UserId, ChannelId>>> =
-        std::sync::Mutex::new(None);
+    static KNOWN: std::sync::LazyLock<
+        std::sync::Mutex<std::collections::HashMap<UserId, ChannelId>>,
+    > = std::sync::LazyLock::new(Default::default);
     let known = || {
         KNOWN
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     };
-    let cached = known()
-        .get_or_insert_with(Default::default)
-        .get(&user)
-        .copied();
+    let cached = known().get(&user).copied();
     if let Some(dm) = cached {
         return Ok(dm);
     }
     let dm = open_dm_channel(http, user).await?;
-    known()
-        .get_or_insert_with(Default::default)
-        .insert(user, dm);
+    known().insert(user, dm);
     Ok(dm)
 }
 
@@ -1759,7 +1747,7 @@ async fn send(
                 let mut outcomes = Vec::with_capacity(elsewhere.len());
                 for r in elsewhere {
                     let (done, outcome) = tokio::sync::oneshot::channel();
-                    push_command_owed(queues, r.clone(), done);
+                    push_owed(queues, r.clone(), false, Some(done));
                     outcomes.push(outcome);
                 }
                 for outcome in outcomes {
