@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod console;
 pub mod discord;
+pub mod fake_discord;
 pub mod game;
 pub mod render;
 pub mod store;

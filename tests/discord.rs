@@ -6,13 +6,14 @@
 //! limits, server errors, missing permissions, closed DMs, a locked database.
 
 mod common;
-mod fake_discord;
+use tara_bot::fake_discord;
 
 use common::{forces_a_pass, player_moves};
+use fake_discord::players::{active_games, play_moves, play_out, subcommand, Played};
 use fake_discord::{FakeDiscord, Fault, Invoker, Recorded};
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::{Child, Command as Proc, Stdio};
+use std::process::{Child, Command as Proc};
 use std::time::Duration;
 use tara_bot::game::BySide;
 use tara_bot::game::{GameOptions, Move, Position, Side, Variant};
@@ -62,22 +63,12 @@ fn spawn_bot_run(
         .append(true)
         .open(dir.join("bot.log"))
         .unwrap();
-    let child = Proc::new(env!("CARGO_BIN_EXE_tara-bot"))
-        .arg("run")
+    let exe = Path::new(env!("CARGO_BIN_EXE_tara-bot"));
+    let child = fake_discord::tara_bot_run(exe, &fake.proxy_url(), dir)
         .args(args)
-        .current_dir(dir)
-        .env("DISCORD_TOKEN", "fake-token")
-        .env("DISCORD_PROXY_URL", fake.proxy_url())
         .env("TARA_BOT_DB", dir.join("tara.db"))
         .env("RUST_LOG", "warn,tara_bot=debug")
-        // Games here are played at machine speed, far above any human's command rate.
-        .env("TARA_BOT_RATE_LIMIT", "off")
         .envs(env.iter().copied())
-        .env_remove("DISCORD_GUILD_ID")
-        .env_remove("DISCORD_TOKEN_FILE")
-        .env_remove("TARA_BOT_CONFIG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
         .stderr(log)
         .spawn()
         .expect("start tara-bot run");
@@ -3946,8 +3937,10 @@ async fn a_league_season_through_discord_opens_a_thread_per_game_and_ends_with_i
     let league = |who: Invoker, name: &'static str, options: Value| {
         let fake = &fake;
         async move {
-            let id = fake.slash(who, CH, "league", sub(name, options)).await;
-            fake.response(id, T).await.expect("answered")
+            subcommand(fake, who, CH, ("league", name), options)
+                .await
+                .unwrap()
+                .1
         }
     };
     let r = league(
@@ -4768,7 +4761,9 @@ async fn round_robin_played_out(
     let db = dir.join("tara.db");
     let from = fake.requests().len();
     let at = std::time::Instant::now();
-    let played = play_out(fake, &db, t, players, |_| false).await;
+    let played = play_out(fake, &db, t, players)
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}: {}", bot_log(dir)));
     let took = at.elapsed();
     assert_eq!(played.refused, 0);
     let over = channel_post_containing(fake, CH, "is over")
@@ -4783,146 +4778,6 @@ async fn round_robin_played_out(
     assert!(archived.is_some(), "every round's thread archived");
     within_discords_limits(fake);
     (played, fake.requests().len() - from, took)
-}
-
-/// What [`play_out`] played.
-#[derive(Default)]
-struct Played {
-    games: usize,
-    moves: usize,
-    /// Commands answered with a refusal (none are expected: each player moves when on move).
-    refused: usize,
-    /// The thread of the last game played.
-    thread: u64,
-}
-
-/// The games in progress of tournament `t`: thread, game, the two players.
-fn active_games(db: &Path, t: TournamentId) -> Vec<(u64, GameId, [u64; 2])> {
-    let mut s = tara_bot::store::Store::open(db).unwrap();
-    s.read(|tx| {
-        let mut out = Vec::new();
-        for p in tx.pairings(t, None)? {
-            let Some(g) = p.game_id.map(|id| tx.game(id)).transpose()?.flatten() else {
-                continue;
-            };
-            if g.status == tara_bot::store::GameStatus::Active {
-                let seat = |u: &UserId| u.to_string().parse::<u64>().unwrap_or(0);
-                let thread = g.channel_id.to_string().parse::<u64>().unwrap_or(0);
-                out.push((
-                    thread,
-                    g.id,
-                    [seat(g.seats.first()), seat(g.seats.second())],
-                ));
-            }
-        }
-        Ok::<_, tara_bot::store::StoreError>(out)
-    })
-    .unwrap()
-}
-
-/// The name of player `id` among `players`.
-fn name_of(players: &[(u64, String)], id: u64) -> String {
-    players.iter().find(|p| p.0 == id).unwrap().1.clone()
-}
-
-/// `n` moves in `game` (in `channel`) through Discord, each by the player on move, their
-/// first legal move, naming the game (`game:`); counted in `played`.
-async fn play_moves(
-    fake: &FakeDiscord,
-    db: &Path,
-    (channel, game): (u64, GameId),
-    players: &[(u64, String)],
-    n: usize,
-    played: &mut Played,
-) {
-    for _ in 0..n {
-        let (g, _, pos) = common::stored(db, game);
-        let side = pos.to_move().expect("in progress");
-        let who = g.seats[side].to_string().parse::<u64>().unwrap();
-        let m = pos.legal_moves()[0].to_string();
-        let id = fake
-            .slash(
-                (who, name_of(players, who).as_str()),
-                channel,
-                "move",
-                json!([
-                    {"name": "move", "type": 3, "value": m},
-                    {"name": "game", "type": 4, "value": game.0},
-                ]),
-            )
-            .await;
-        let r = fake.response(id, T).await.expect("the move answered");
-        if r.ephemeral() {
-            played.refused += 1;
-        } else {
-            played.moves += 1;
-        }
-    }
-}
-
-/// Plays every game of tournament `t` to its end through Discord, as its players would, but
-/// those `skip` names: in each game in progress the player on move plays their first legal
-/// move, once each, then the player with the lower id resigns (`/resign`, confirmed with its
-/// button); every command names its game (`game:`), as in a thread that holds several. Until
-/// no game of the tournament but skipped ones is in progress (the next round's, a match's
-/// next game, included).
-async fn play_out(
-    fake: &FakeDiscord,
-    db: &Path,
-    t: TournamentId,
-    players: &[(u64, String)],
-    skip: impl Fn(GameId) -> bool,
-) -> Played {
-    let mut played = Played::default();
-    loop {
-        let todo: Vec<_> = active_games(db, t)
-            .into_iter()
-            .filter(|(_, g, _)| !skip(*g))
-            .collect();
-        if todo.is_empty() {
-            return played;
-        }
-        for (channel, game, two) in todo {
-            played.thread = channel;
-            assert_ne!(channel, 0, "game {game:?} has its thread");
-            play_moves(fake, db, (channel, game), players, 2, &mut played).await;
-            let loser = *two.iter().min().unwrap();
-            // `/resign` asks first; its button confirms.
-            let who = (loser, name_of(players, loser));
-            let id = fake
-                .slash(
-                    (who.0, who.1.as_str()),
-                    channel,
-                    "resign",
-                    json!([{"name": "game", "type": 4, "value": game.0}]),
-                )
-                .await;
-            let ask = fake.response(id, T).await.expect("the resignation asked");
-            let confirm = ask.custom_ids()[0].clone();
-            let click = fake
-                .button(
-                    (who.0, who.1.as_str()),
-                    channel,
-                    fake.message_from(&ask),
-                    &confirm,
-                )
-                .await;
-            fake.response(click, T).await.unwrap_or_else(|| {
-                panic!(
-                    "the button of game {game:?} unanswered: {}",
-                    bot_log(db.parent().unwrap())
-                )
-            });
-            let end = fake.wait_followups(click, 1, T).await;
-            assert!(
-                end.first()
-                    .and_then(|e| e.content())
-                    .is_some_and(|c| c.contains("resigned")),
-                "game {game:?}"
-            );
-            played.games += 1;
-        }
-    }
 }
 
 /// Issue 44's league through the fake Discord with every limit on: 200 players (20 divisions
@@ -4947,8 +4802,9 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
     let league = |who: Invoker, name: &'static str, options: Value| {
         let fake = &fake;
         async move {
-            let id = fake.slash(who, CH, "league", sub(name, options)).await;
-            (id, fake.response(id, T).await.expect("answered"))
+            subcommand(fake, who, CH, ("league", name), options)
+                .await
+                .unwrap()
         }
     };
     league(
@@ -5014,7 +4870,9 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
         moves,
         refused,
         thread,
-    } = play_out(&fake, &db, division, &players, |_| false).await;
+    } = play_out(&fake, &db, division, &players)
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}: {}", bot_log(dir.path())));
     assert_eq!(games, 90, "45 two-game matches");
     let archived = fake
         .wait_for(Duration::from_secs(30), |f| {
@@ -5094,12 +4952,14 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
     // run out in the database): the bot's own clock check ends it.
     let late: Vec<(u64, GameId, [u64; 2])> = divisions[1..]
         .iter()
-        .flat_map(|t| active_games(&db, *t))
+        .flat_map(|t| active_games(&db, *t).unwrap())
         .filter(|(_, g, _)| g.0 % 7 == 0)
         .collect();
     let mut moved = Played::default();
     for (channel, game, _) in &late {
-        play_moves(&fake, &db, (*channel, *game), &players, 2, &mut moved).await;
+        play_moves(&fake, &db, (*channel, *game), &players, 2, &mut moved)
+            .await
+            .unwrap();
     }
     assert_eq!(moved.refused, 0);
     {
@@ -5121,7 +4981,7 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
         .wait_for(Duration::from_secs(120), |_| {
             let still: Vec<GameId> = divisions[1..]
                 .iter()
-                .flat_map(|t| active_games(&db, *t))
+                .flat_map(|t| active_games(&db, *t).unwrap())
                 .map(|(_, g, _)| g)
                 .collect();
             late.iter()
@@ -5162,9 +5022,12 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
     let rest = futures_util::future::join_all(
         divisions[1..]
             .iter()
-            .map(|t| play_out(&fake, &db, *t, &players, |_| false)),
+            .map(|t| play_out(&fake, &db, *t, &players)),
     )
-    .await;
+    .await
+    .into_iter()
+    .collect::<anyhow::Result<Vec<_>>>()
+    .unwrap_or_else(|e| panic!("{e:#}: {}", bot_log(dir.path())));
     assert!(rest.iter().all(|p| p.refused == 0));
     let rest_games: usize = rest.iter().map(|p| p.games).sum();
     let played_in = season_at.elapsed();

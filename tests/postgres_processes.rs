@@ -7,14 +7,14 @@
 //! Runs only on PostgreSQL: skipped, saying so, when `TARA_BOT_TEST_POSTGRES` is not set.
 
 mod common;
-mod fake_discord;
+use tara_bot::fake_discord;
 
 use fake_discord::proxy::RestProxy;
 use fake_discord::{FakeDiscord, Fault, Recorded};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command as Proc, Stdio};
+use std::process::{Child, Command as Proc};
 use std::time::Duration;
 use tara_bot::game::{GameOptions, Move, Position, Variant};
 use tara_bot::store::{GameId, Store, StoreError};
@@ -53,23 +53,14 @@ fn spawn(rest: &str, db: &Path, dir: &Path, shard: u64) -> BotProcess {
         .open(dir.join(format!("bot-{shard}.log")))
         .unwrap();
     let range = format!("{shard}-{shard}");
-    let child = Proc::new(env!("CARGO_BIN_EXE_tara-bot"))
-        .args(["run", "--shards", &range, "--shard-total", "2"])
-        .current_dir(dir)
-        .env("DISCORD_TOKEN", "fake-token")
-        .env("DISCORD_PROXY_URL", rest)
+    let exe = Path::new(env!("CARGO_BIN_EXE_tara-bot"));
+    let child = fake_discord::tara_bot_run(exe, rest, dir)
+        .args(["--shards", &range, "--shard-total", "2"])
         .env("TARA_BOT_DB", db)
         .env("RUST_LOG", "warn,tara_bot=debug")
-        .env("TARA_BOT_RATE_LIMIT", "off")
         .env("TARA_BOT_LEASE_MS", LEASE_MS)
         .env("TARA_BOT_AI_MS", AI_MS)
         .env("TARA_BOT_AI_SEARCHES", "1")
-        .env_remove("TARA_BOT_DATABASE_URL")
-        .env_remove("DISCORD_GUILD_ID")
-        .env_remove("DISCORD_TOKEN_FILE")
-        .env_remove("TARA_BOT_CONFIG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
         .stderr(log)
         .spawn()
         .expect("start tara-bot run");

@@ -211,6 +211,9 @@ pub(crate) enum BenchTarget {
     League,
     /// One and two processes on one PostgreSQL database (--db): moves/s and the AI's moves/s.
     Processes,
+    /// A 200-player league through a fake Discord with Discord's limits on: the start, the
+    /// time until every player is told where their games are, REST requests per move.
+    Discord,
     /// One process of `bench processes` playing moves (started by it).
     #[value(hide = true)]
     ProcessMoves,

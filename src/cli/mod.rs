@@ -11,6 +11,7 @@ pub mod analyse;
 mod args;
 pub mod bench;
 pub mod bench_ai;
+pub mod bench_discord;
 pub mod bench_pair;
 pub mod bench_processes;
 pub mod engine;

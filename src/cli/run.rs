@@ -164,6 +164,7 @@ fn run_bench(
         }
         BenchTarget::Tournament => return print_lines(bench::tournament(&[16, 32, 64])),
         BenchTarget::League => return print_lines(bench::league(200)),
+        BenchTarget::Discord => return print_lines(super::bench_discord::league(200)),
         BenchTarget::Processes => {
             let Some(url) = db else {
                 say!("error: bench processes needs --db postgres://… (a database it may create a schema in)");

@@ -22,7 +22,7 @@
 //! ([`super::FakeDiscord::invalid_requests`]), as Discord counts them toward its ban at 10,000
 //! in 10 minutes.
 
-use super::{discord_error, id_of, Answer, St};
+use super::wire::{discord_error, id_of, now_iso, Answer, GUILD_ID};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
@@ -106,7 +106,7 @@ pub(super) struct LimitState {
     pub peak_threads: HashMap<u64, usize>,
 }
 
-/// What [`St::admit`] decided: a refusal, or headers for the answer.
+/// What [`Places::admit`] decided: a refusal, or headers for the answer.
 pub(super) struct Gate {
     pub refused: Option<Answer>,
     pub headers: Vec<(String, String)>,
@@ -178,7 +178,25 @@ fn bucket_hash(key: &str) -> String {
     format!("{h:016x}")
 }
 
-impl St {
+/// The guilds' channels (text channels, threads, DM channels, as JSON objects) and the
+/// limits' state: what the limits read and change.
+#[derive(Default)]
+pub(super) struct Places {
+    pub channels: HashMap<u64, Value>,
+    pub lim: LimitState,
+}
+
+impl Places {
+    /// The guild a channel belongs to (its `guild_id`; [`super::FakeDiscord::GUILD_ID`] for a
+    /// channel the fake does not know, or a DM).
+    pub(super) fn guild_of(&self, channel: u64) -> u64 {
+        self.channels
+            .get(&channel)
+            .map(|c| id_of(&c["guild_id"]))
+            .filter(|g| *g != 0)
+            .unwrap_or(GUILD_ID)
+    }
+
     /// The fake's clock: real time plus how far it was moved on.
     pub(super) fn now(&self) -> Instant {
         Instant::now() + self.lim.skew
@@ -290,7 +308,7 @@ impl St {
         for id in due {
             if let Some(c) = self.channels.get_mut(&id) {
                 c["thread_metadata"]["archived"] = json!(true);
-                c["thread_metadata"]["archive_timestamp"] = json!(super::now_iso());
+                c["thread_metadata"]["archive_timestamp"] = json!(now_iso());
             }
         }
     }
@@ -404,7 +422,7 @@ impl St {
             }
             if let Some(c) = self.channels.get_mut(&channel) {
                 c["thread_metadata"]["archived"] = json!(false);
-                c["thread_metadata"]["archive_timestamp"] = json!(super::now_iso());
+                c["thread_metadata"]["archive_timestamp"] = json!(now_iso());
             }
             self.thread_started(channel);
         }
@@ -469,7 +487,7 @@ impl St {
     }
 }
 
-fn archived_thread(st: &mut St, method: &str, path: &str) -> Answer {
+fn archived_thread(st: &mut Places, method: &str, path: &str) -> Answer {
     st.refuse(method, path, 400, 50_083, None);
     let (s, v) = discord_error(StatusCode::BAD_REQUEST, 50_083, "Thread is archived");
     (s, Some(v), None)

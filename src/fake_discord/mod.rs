@@ -1,4 +1,3 @@
-#![allow(dead_code)]
 //! A fake Discord (REST API + WebSocket gateway) on 127.0.0.1 that a real serenity 0.12.5 bot
 //! connects to, for end-to-end tests of the Discord adapter.
 //!
@@ -54,7 +53,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket, WebSocketUpgrade};
@@ -68,9 +67,12 @@ use serde_json::{json, Map, Value};
 use tokio::sync::{mpsc, watch};
 
 pub mod limits;
+pub mod players;
 pub mod proxy;
+mod wire;
 
 pub use limits::{Limits, Refusal};
+use wire::{discord_error, id_of, now_iso, Answer};
 
 /// One REST request the bot made.
 #[derive(Clone, Debug)]
@@ -298,7 +300,6 @@ struct St {
     originals: HashMap<String, u64>,
     messages: HashMap<u64, Value>,
     message_order: Vec<u64>,
-    channels: HashMap<u64, Value>,
     users: HashMap<u64, String>,
     /// user id -> DM channel id.
     dms: HashMap<u64, u64>,
@@ -310,8 +311,8 @@ struct St {
     nonces: HashMap<(u64, String), u64>,
     /// The guilds the bot is in (the first: [`FakeDiscord::GUILD_ID`]).
     guilds: Vec<u64>,
-    /// Discord's limits and what they keep ([`limits`]).
-    lim: limits::LimitState,
+    /// The guilds' channels, Discord's limits and what they keep ([`limits`]).
+    places: limits::Places,
     /// Headers for the answer [`route`] is giving (a limit's).
     answer_headers: Vec<(String, String)>,
     /// Channels deleted (`DELETE /channels/{id}`): anything sent there is answered 10003.
@@ -424,22 +425,38 @@ impl St {
         self.messages.insert(id, msg);
     }
 
-    /// The guild a channel belongs to (its `guild_id`; [`FakeDiscord::GUILD_ID`] for a channel
-    /// the fake does not know, or a DM).
-    fn guild_of(&self, channel: u64) -> u64 {
-        self.channels
-            .get(&channel)
-            .map(|c| id_of(&c["guild_id"]))
-            .filter(|g| *g != 0)
-            .unwrap_or(FakeDiscord::GUILD_ID)
-    }
-
     fn channel_object(&self, id: u64) -> Value {
-        self.channels
+        self.places
+            .channels
             .get(&id)
             .cloned()
             .unwrap_or_else(|| text_channel(id, &format!("channel-{id}"), 9))
     }
+}
+
+/// `tara-bot run` (the program at `exe`, in `dir`) set to connect to a fake Discord at
+/// `proxy_url` (its own or a [`proxy::RestProxy`]'s) with a made-up token, the players' own
+/// command rate limit off (they play at machine speed), and nothing of the caller's set-up
+/// (no `DISCORD_GUILD_ID`, token file, config file or PostgreSQL URL). The caller names the
+/// database (`TARA_BOT_DB` or `TARA_BOT_DATABASE_URL`) and the log.
+pub fn tara_bot_run(
+    exe: &std::path::Path,
+    proxy_url: &str,
+    dir: &std::path::Path,
+) -> std::process::Command {
+    let mut run = std::process::Command::new(exe);
+    run.arg("run")
+        .current_dir(dir)
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_PROXY_URL", proxy_url)
+        .env("TARA_BOT_RATE_LIMIT", "off")
+        .env_remove("TARA_BOT_DATABASE_URL")
+        .env_remove("DISCORD_GUILD_ID")
+        .env_remove("DISCORD_TOKEN_FILE")
+        .env_remove("TARA_BOT_CONFIG")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null());
+    run
 }
 
 impl FakeDiscord {
@@ -447,7 +464,7 @@ impl FakeDiscord {
     /// Discord gives a bot user the id of its application.
     pub const BOT_USER_ID: u64 = Self::APP_ID;
     pub const BOT_NAME: &'static str = "tara-bot";
-    pub const GUILD_ID: u64 = 1_100_000_000_000_000_100;
+    pub const GUILD_ID: u64 = wire::GUILD_ID;
     /// The second guild of [`FakeDiscord::start_two_guilds`]: with two shards, on the shard
     /// that does not own [`FakeDiscord::GUILD_ID`] (`(id >> 22) % 2` differs).
     pub const SECOND_GUILD_ID: u64 = Self::GUILD_ID + (1 << 22);
@@ -498,11 +515,11 @@ impl FakeDiscord {
         let port = listener.local_addr().unwrap().port();
         let (changed, _) = watch::channel(0u64);
         let mut st = St::default();
-        st.channels.insert(
+        st.places.channels.insert(
             Self::CHANNEL_ID,
             text_channel(Self::CHANNEL_ID, "general", 0),
         );
-        st.channels.insert(
+        st.places.channels.insert(
             Self::OTHER_CHANNEL_ID,
             text_channel(Self::OTHER_CHANNEL_ID, "tara", 1),
         );
@@ -512,7 +529,7 @@ impl FakeDiscord {
             st.guilds.push(Self::SECOND_GUILD_ID);
             let mut c = text_channel(Self::SECOND_CHANNEL_ID, "second", 0);
             c["guild_id"] = json!(Self::SECOND_GUILD_ID.to_string());
-            st.channels.insert(Self::SECOND_CHANNEL_ID, c);
+            st.places.channels.insert(Self::SECOND_CHANNEL_ID, c);
         }
         let inner = Arc::new(Inner {
             port,
@@ -660,7 +677,7 @@ impl FakeDiscord {
                         "flags": 0,
                         "recipients": [user_object(who.id, &who.name)],
                     });
-                    st.channels.insert(c, dm);
+                    st.places.channels.insert(c, dm);
                     c
                 }
             };
@@ -821,6 +838,11 @@ impl FakeDiscord {
         self.st().requests.clone()
     }
 
+    /// How many REST requests were made so far.
+    pub fn request_count(&self) -> usize {
+        self.st().requests.len()
+    }
+
     /// The first request (in order) matching `pred`, waiting for it.
     pub async fn wait_request(
         &self,
@@ -924,13 +946,14 @@ impl FakeDiscord {
 
     /// A channel object (the guild's text channels, threads and DM channels the bot created).
     pub fn channel(&self, id: u64) -> Option<Value> {
-        self.st().channels.get(&id).cloned()
+        self.st().places.channels.get(&id).cloned()
     }
 
     /// Threads the bot created, in creation order of their ids.
     pub fn threads(&self) -> Vec<Value> {
         let st = self.st();
         let mut v: Vec<Value> = st
+            .places
             .channels
             .values()
             .filter(|c| matches!(c["type"].as_u64(), Some(10..=12)))
@@ -942,17 +965,17 @@ impl FakeDiscord {
 
     /// Sets the limits the fake enforces from now on ([`Limits::default`] at start).
     pub fn set_limits(&self, limits: Limits) {
-        self.st().lim.limits = limits;
+        self.st().places.lim.limits = limits;
     }
 
     /// The limits in force.
     pub fn limits(&self) -> Limits {
-        self.st().lim.limits.clone()
+        self.st().places.lim.limits.clone()
     }
 
     /// Moves the fake's clock on (threads auto-archive on it).
     pub fn advance_clock(&self, by: Duration) {
-        self.st().lim.skew += by;
+        self.st().places.lim.skew += by;
         self.inner.bump();
     }
 
@@ -960,7 +983,7 @@ impl FakeDiscord {
     /// archived after a week of quiet like any thread. Their ids.
     pub fn add_threads(&self, parent: u64, n: usize) -> Vec<u64> {
         let mut st = self.st();
-        let guild = st.guild_of(parent);
+        let guild = st.places.guild_of(parent);
         let mut ids = Vec::with_capacity(n);
         for i in 0..n {
             let id = st.new_id();
@@ -972,8 +995,8 @@ impl FakeDiscord {
             );
             t["guild_id"] = json!(guild.to_string());
             t["owner_id"] = json!(FakeDiscord::GUILD_OWNER_ID.to_string());
-            st.channels.insert(id, t);
-            st.thread_started(id);
+            st.places.channels.insert(id, t);
+            st.places.thread_started(id);
             ids.push(id);
         }
         ids
@@ -981,21 +1004,22 @@ impl FakeDiscord {
 
     /// How many active (unarchived) threads a guild holds now, on the fake's clock.
     pub fn active_threads(&self, guild: u64) -> usize {
-        self.st().active_threads(guild).len()
+        self.st().places.active_threads(guild).len()
     }
 
     /// The most active threads the guild ever held at once.
     pub fn peak_active_threads(&self, guild: u64) -> usize {
         let mut st = self.st();
-        st.note_peak(guild);
-        st.lim.peak_threads.get(&guild).copied().unwrap_or(0)
+        st.places.note_peak(guild);
+        st.places.lim.peak_threads.get(&guild).copied().unwrap_or(0)
     }
 
     /// Whether a thread (or any channel) is archived now, on the fake's clock.
     pub fn is_archived(&self, channel: u64) -> bool {
         let mut st = self.st();
-        st.sweep_threads();
-        st.channels
+        st.places.sweep_threads();
+        st.places
+            .channels
             .get(&channel)
             .is_some_and(|c| c["thread_metadata"]["archived"] == json!(true))
     }
@@ -1003,7 +1027,7 @@ impl FakeDiscord {
     /// Every refused request that Discord counts or that a limit caused: each 401, 403 and 429,
     /// and each 400 with 160006 or 50083.
     pub fn refusals(&self) -> Vec<Refusal> {
-        self.st().lim.refusals.clone()
+        self.st().places.lim.refusals.clone()
     }
 
     /// The invalid requests (401, 403 and 429 but a shared 429) in the last 10 minutes, as
@@ -1011,6 +1035,7 @@ impl FakeDiscord {
     pub fn invalid_requests(&self) -> usize {
         let window = Duration::from_secs(600);
         self.st()
+            .places
             .lim
             .refusals
             .iter()
@@ -1144,7 +1169,7 @@ impl FakeDiscord {
             stringify_focused(&mut options);
         }
         // The interaction goes to the shard of the channel's guild.
-        let guild = self.st().guild_of(channel);
+        let guild = self.st().places.guild_of(channel);
         let payload = {
             let mut st = self.st();
             let (id, token) = new_interaction(&mut st, &who, channel, kind, None);
@@ -1194,7 +1219,7 @@ impl FakeDiscord {
         data: Value,
         kind: u64,
     ) -> u64 {
-        let guild = self.st().guild_of(channel);
+        let guild = self.st().places.guild_of(channel);
         let payload = {
             let mut st = self.st();
             let mid = id_of(&message["id"]);
@@ -1467,10 +1492,6 @@ fn resume(st: &mut St, ci: usize, d: Value) {
 // ---------------------------------------------------------------------------------------------
 // REST
 
-fn discord_error(status: StatusCode, code: u64, message: &str) -> (StatusCode, Value) {
-    (status, json!({"message": message, "code": code}))
-}
-
 fn not_found() -> (StatusCode, Value) {
     discord_error(StatusCode::NOT_FOUND, 0, "404: Not Found")
 }
@@ -1521,7 +1542,7 @@ async fn rest(
     let (status, answer) = {
         let mut st = inner.st();
         let gate = if fault.is_none() {
-            Some(st.admit(method.as_str(), &path))
+            Some(st.places.admit(method.as_str(), &path))
         } else {
             None
         };
@@ -1556,7 +1577,8 @@ async fn rest(
                 .as_ref()
                 .and_then(|a| a["code"].as_u64())
                 .unwrap_or(0);
-            st.refuse(method.as_str(), &path, status.as_u16(), code, scope);
+            st.places
+                .refuse(method.as_str(), &path, status.as_u16(), code, scope);
         }
         st.requests.push(Recorded {
             method: method.to_string(),
@@ -1592,8 +1614,6 @@ async fn rest(
     }
     response
 }
-
-type Answer = (StatusCode, Option<Value>, Option<Value>);
 
 fn ok(v: Value) -> Answer {
     (StatusCode::OK, Some(v), None)
@@ -1673,7 +1693,7 @@ fn route(
                 "flags": 0,
                 "recipients": [user_object(user, &st.user_name(user))],
             });
-            st.channels.insert(id, dm.clone());
+            st.places.channels.insert(id, dm.clone());
             ok(dm)
         }
         ("GET", ["users", id]) => {
@@ -1710,12 +1730,13 @@ fn route(
             ok(mem)
         }
         ("GET", ["guilds", g, "threads", "active"]) if st.guilds.contains(&parse_id(g)) => {
-            let threads = st.active_threads(parse_id(g));
+            let threads = st.places.active_threads(parse_id(g));
             ok(json!({"threads": threads, "members": []}))
         }
         ("GET", ["guilds", g, "channels"]) if st.guilds.contains(&parse_id(g)) => {
             let g = parse_id(g);
             let mut chans: Vec<Value> = st
+                .places
                 .channels
                 .values()
                 .filter(|c| c["type"] == 0 && id_of(&c["guild_id"]) == g)
@@ -1776,7 +1797,7 @@ fn route(
                 ));
             };
             // A follow-up in an archived thread unarchives it when there is room.
-            st.responding_in(ch);
+            st.places.responding_in(ch);
             let mut msg = build_message(st, ch, &body, files, Some(20));
             msg["webhook_id"] = json!(app);
             st.store_message(msg.clone());
@@ -1807,7 +1828,7 @@ fn route(
             message_op(st, m, mid, &body, files)
         }
         // Channels and messages.
-        ("GET", ["channels", c]) => match st.channels.get(&parse_id(c)) {
+        ("GET", ["channels", c]) => match st.places.channels.get(&parse_id(c)) {
             Some(ch) => ok(ch.clone()),
             None => err(discord_error(
                 StatusCode::NOT_FOUND,
@@ -1817,14 +1838,15 @@ fn route(
         },
         ("PATCH", ["channels", c]) => {
             let id = parse_id(c);
-            if let Some(refused) = st.patching_thread(id, &body, m, path) {
+            if let Some(refused) = st.places.patching_thread(id, &body, m, path) {
                 return refused;
             }
             let was_archived = st
+                .places
                 .channels
                 .get(&id)
                 .is_some_and(|ch| ch["thread_metadata"]["archived"] == json!(true));
-            match st.channels.get_mut(&id) {
+            match st.places.channels.get_mut(&id) {
                 Some(ch) => {
                     for (k, v) in body.as_object().into_iter().flatten() {
                         if k == "archived" || k == "locked" || k == "auto_archive_duration" {
@@ -1838,7 +1860,7 @@ fn route(
                     }
                     let ch = ch.clone();
                     if was_archived && ch["thread_metadata"]["archived"] != json!(true) {
-                        st.thread_started(id);
+                        st.places.thread_started(id);
                     }
                     ok(ch)
                 }
@@ -1851,7 +1873,7 @@ fn route(
         }
         ("POST", ["channels", c, "messages"]) => {
             let c = parse_id(c);
-            if let Some(refused) = st.posting_in(c, m, path) {
+            if let Some(refused) = st.places.posting_in(c, m, path) {
                 return refused;
             }
             if st.closed_dms.iter().any(|u| st.dms.get(u) == Some(&c)) {
@@ -1894,7 +1916,7 @@ fn route(
         }
         (_, ["channels", c, "messages", mid]) => {
             if m == "PATCH" {
-                if let Some(refused) = st.editing_in(parse_id(c), m, path) {
+                if let Some(refused) = st.places.editing_in(parse_id(c), m, path) {
                     return refused;
                 }
             }
@@ -1902,36 +1924,40 @@ fn route(
         }
         ("POST", ["channels", c, "threads"]) => {
             let c = parse_id(c);
-            if let Err((refused, headers)) = st.may_create_thread(st.guild_of(c), m, path) {
+            if let Err((refused, headers)) =
+                st.places.may_create_thread(st.places.guild_of(c), m, path)
+            {
                 st.answer_headers = headers;
                 return refused;
             }
             let id = st.new_id();
             let kind = body["type"].as_u64().unwrap_or(11);
             let mut t = thread_channel(id, c, kind, &body);
-            t["guild_id"] = json!(st.guild_of(c).to_string());
-            st.channels.insert(id, t.clone());
-            st.thread_started(id);
+            t["guild_id"] = json!(st.places.guild_of(c).to_string());
+            st.places.channels.insert(id, t.clone());
+            st.places.thread_started(id);
             ok(t)
         }
         ("POST", ["channels", c, "messages", mid, "threads"]) => {
             let c = parse_id(c);
             let id = parse_id(mid);
-            if st.channels.contains_key(&id) {
+            if st.places.channels.contains_key(&id) {
                 return err(discord_error(
                     StatusCode::BAD_REQUEST,
                     160004,
                     "A thread has already been created for this message",
                 ));
             }
-            if let Err((refused, headers)) = st.may_create_thread(st.guild_of(c), m, path) {
+            if let Err((refused, headers)) =
+                st.places.may_create_thread(st.places.guild_of(c), m, path)
+            {
                 st.answer_headers = headers;
                 return refused;
             }
             let mut t = thread_channel(id, c, 11, &body);
-            t["guild_id"] = json!(st.guild_of(c).to_string());
-            st.channels.insert(id, t.clone());
-            st.thread_started(id);
+            t["guild_id"] = json!(st.places.guild_of(c).to_string());
+            st.places.channels.insert(id, t.clone());
+            st.places.thread_started(id);
             if let Some(msg) = st.messages.get_mut(&id) {
                 msg["thread"] = t.clone();
             }
@@ -1941,7 +1967,7 @@ fn route(
         ("POST", ["channels", _, "typing"]) => no_content(),
         ("PUT" | "DELETE", ["channels", _, "messages", _, "reactions", ..]) => no_content(),
         ("PUT" | "DELETE", ["channels", _, "pins", _]) => no_content(),
-        ("DELETE", ["channels", c]) => match st.channels.remove(&parse_id(c)) {
+        ("DELETE", ["channels", c]) => match st.places.channels.remove(&parse_id(c)) {
             Some(ch) => {
                 st.deleted.push(parse_id(c));
                 ok(ch)
@@ -2054,7 +2080,7 @@ fn interaction_callback(
     let mut message = None;
     if matches!(kind, 4 | 5) {
         // A response in an archived thread unarchives it when there is room.
-        st.responding_in(channel);
+        st.places.responding_in(channel);
     }
     match kind {
         4 => {
@@ -2171,15 +2197,6 @@ fn command_object(st: &mut St, body: &Value, guild: Option<u64>) -> Value {
 
 // ---------------------------------------------------------------------------------------------
 // Objects
-
-fn id_of(v: &Value) -> u64 {
-    match v {
-        Value::String(s) => s.parse().unwrap_or(0),
-        Value::Number(n) => n.as_u64().unwrap_or(0),
-        Value::Object(o) => o.get("id").map(id_of).unwrap_or(0),
-        _ => 0,
-    }
-}
 
 fn parse_id(s: &str) -> u64 {
     s.parse().unwrap_or(0)
@@ -2300,6 +2317,7 @@ fn guild_object(st: &St, id: u64) -> Value {
     };
     let here = |c: &&Value| id_of(&c["guild_id"]) == id;
     let mut channels: Vec<Value> = st
+        .places
         .channels
         .values()
         .filter(|c| c["type"] == 0)
@@ -2309,6 +2327,7 @@ fn guild_object(st: &St, id: u64) -> Value {
     channels.sort_by_key(id_of);
     // Active threads only, as Discord sends them.
     let threads: Vec<Value> = st
+        .places
         .channels
         .values()
         .filter(|c| matches!(c["type"].as_u64(), Some(10..=12)))
@@ -2405,7 +2424,7 @@ fn partial_channel(st: &St, channel: u64) -> Value {
         "id": c["id"],
         "type": c["type"],
         "name": c["name"],
-        "guild_id": st.guild_of(channel).to_string(),
+        "guild_id": st.places.guild_of(channel).to_string(),
         "parent_id": c.get("parent_id").cloned().unwrap_or(Value::Null),
         "permissions": FakeDiscord::PERMS_BOT,
         "flags": 0,
@@ -2455,7 +2474,7 @@ fn interaction_base(
     kind: u64,
 ) -> Value {
     let user = user_object(who.id, &who.name);
-    let guild = st.guild_of(channel).to_string();
+    let guild = st.places.guild_of(channel).to_string();
     json!({
         "id": id.to_string(),
         "application_id": FakeDiscord::APP_ID.to_string(),
@@ -2656,7 +2675,7 @@ fn build_message(
         "id": id.to_string(),
         "type": kind.unwrap_or(0),
         "channel_id": channel.to_string(),
-        "guild_id": st.guild_of(channel).to_string(),
+        "guild_id": st.places.guild_of(channel).to_string(),
         "author": author,
         "content": content,
         "timestamp": now_iso(),
@@ -2674,7 +2693,12 @@ fn build_message(
         "components": data.get("components").cloned().filter(Value::is_array).unwrap_or(json!([])),
         "sticker_items": [],
     });
-    if st.channels.get(&channel).is_some_and(|c| c["type"] == 1) {
+    if st
+        .places
+        .channels
+        .get(&channel)
+        .is_some_and(|c| c["type"] == 1)
+    {
         if let Some(o) = msg.as_object_mut() {
             o.remove("guild_id");
         }
@@ -2805,30 +2829,4 @@ fn percent_decode(s: &str) -> String {
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
-}
-
-/// The current time as Discord formats it, e.g. `2025-01-31T12:34:56.789000+00:00`.
-fn now_iso() -> String {
-    let d = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    let secs = d.as_secs();
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil-from-days (Howard Hinnant).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}+00:00",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        d.subsec_micros()
-    )
 }

@@ -1,0 +1,204 @@
+//! `bench discord`: a 200-player league through the fake Discord with Discord's limits on
+//! (issue 44's figures). The bot is this program's own `run`, a process of its own connected
+//! to the fake as to Discord, on a fresh SQLite database; the players are the fake's
+//! ([`crate::fake_discord::players`]).
+
+use crate::fake_discord::players::{play_out, subcommand, Played};
+use crate::fake_discord::{tara_bot_run, FakeDiscord, Invoker};
+use crate::store::{LeagueId, Store};
+use anyhow::{anyhow, Context};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::Child;
+use std::time::{Duration, Instant};
+
+/// The league's channel.
+const CHANNEL: u64 = FakeDiscord::CHANNEL_ID;
+/// Threads other people keep open on the server (a busy server).
+const OTHERS_THREADS: usize = 600;
+/// How long the bot may take to connect.
+const CONNECT_WITHIN: Duration = Duration::from_secs(30);
+
+/// The bot process, killed when dropped (also when the bench fails half-way).
+struct Bot(Child);
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A temporary directory, removed when dropped.
+struct Dir(PathBuf);
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `players` players join a league of two-game High Kings matches (divisions of 10, the
+/// defaults) on a server that already holds 600 active threads, and the organiser starts it;
+/// then division 1 is played to its end through Discord (a move by each player, then a
+/// resignation confirmed with its button, in every game). Three lines: the start (the answer's
+/// time, the time until every player has been told where their games are, and until every
+/// game's start message is out), division 1's play (REST requests per move), and Discord's
+/// limits as the fake saw them.
+pub fn league(players: u32) -> anyhow::Result<Vec<Value>> {
+    let dir = Dir(std::env::temp_dir().join(format!("tara-bench-discord-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    std::fs::create_dir_all(&dir.0)?;
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?
+        .block_on(run(&dir.0, players))
+}
+
+async fn run(dir: &Path, n: u32) -> anyhow::Result<Vec<Value>> {
+    let fake = FakeDiscord::start().await;
+    fake.add_threads(FakeDiscord::OTHER_CHANNEL_ID, OTHERS_THREADS);
+    let _bot = spawn_bot(&fake, dir)?;
+    let log = || {
+        let text = std::fs::read_to_string(dir.join("bot.log")).unwrap_or_default();
+        let tail: Vec<&str> = text.lines().rev().take(20).collect();
+        tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+    };
+    anyhow::ensure!(
+        fake.wait_ready(CONNECT_WITHIN).await,
+        "the bot did not connect: {}",
+        log()
+    );
+    let moderator = Invoker::new(7, "mona").moderator();
+    let league = |who: Invoker, name: &'static str, options: Value| {
+        let fake = &fake;
+        async move {
+            let (id, answer) = subcommand(fake, who, CHANNEL, ("league", name), options).await?;
+            anyhow::ensure!(
+                !answer.ephemeral(),
+                "/league {name} refused: {:?}",
+                answer.content()
+            );
+            Ok::<_, anyhow::Error>((id, answer))
+        }
+    };
+    league(
+        moderator.clone(),
+        "create",
+        json!([
+            {"name": "name", "type": 3, "value": "Mór"},
+            {"name": "variant", "type": 3, "value": "hkot-2"},
+            {"name": "days", "type": 3, "value": "1"},
+        ]),
+    )
+    .await?;
+    let players: Vec<(u64, String)> = (0..u64::from(n))
+        .map(|i| (3_000_000_000_000_000_000 + i, format!("p{i:03}")))
+        .collect();
+    for (id, name) in &players {
+        fake.add_user(*id, name);
+        league(Invoker::new(*id, name), "join", json!([])).await?;
+    }
+    let before = fake.request_count();
+    let (start, answer) = league(moderator, "start", json!([])).await?;
+    let injected = fake
+        .injected_at(start)
+        .ok_or_else(|| anyhow!("the start was not injected"))?;
+    let answered = answer.at.duration_since(injected);
+    let told = fake
+        .wait_for(Duration::from_secs(300), |f| {
+            let text: Vec<String> = f
+                .channel_messages(CHANNEL)
+                .iter()
+                .filter_map(|m| m["content"].as_str())
+                .skip_while(|c| !c.contains("Your games:"))
+                .filter(|c| c.contains("Your games:") || c.starts_with("<@"))
+                .map(str::to_string)
+                .collect();
+            let text = text.join("\n");
+            players
+                .iter()
+                .all(|(id, _)| text.contains(&format!("<@{id}>")))
+                .then(|| injected.elapsed())
+        })
+        .await
+        .with_context(|| format!("not every player was told within 5 minutes: {}", log()))?;
+    let start_requests = fake.request_count() - before;
+    let db = dir.join("tara.db");
+    let all_out = fake
+        .wait_for(Duration::from_secs(600), |_| {
+            let owed = Store::open_to_read(&db).and_then(|mut s| s.read(|tx| tx.unsent_count()));
+            matches!(owed, Ok(0)).then(|| injected.elapsed())
+        })
+        .await
+        .with_context(|| format!("messages still owed after 10 minutes: {}", log()))?;
+    let divisions = {
+        let mut s = Store::open_to_read(&db)?;
+        s.read(|tx| tx.league_divisions(LeagueId(1), Some(1)))?
+    };
+    let division = divisions
+        .first()
+        .ok_or_else(|| anyhow!("the league has no division"))?
+        .tournament_id;
+    let from = fake.request_count();
+    let at = Instant::now();
+    let Played {
+        games,
+        moves,
+        refused,
+        ..
+    } = play_out(&fake, &db, division, &players)
+        .await
+        .with_context(log)?;
+    let took = at.elapsed();
+    let requests = fake.request_count() - from;
+    // A resignation takes three requests of its own (its question, the button's answer, the
+    // result); a refused move one.
+    let per_move = (requests - 3 * games - refused) as f64 / moves.max(1) as f64;
+    let secs = |d: Duration| (d.as_secs_f64() * 100.0).round() / 100.0;
+    let refusals = fake.refusals();
+    Ok(vec![
+        json!({
+            "bench": "discord league start",
+            "players": n,
+            "divisions": divisions.len(),
+            "threads_before": OTHERS_THREADS,
+            "answered_s": secs(answered),
+            "everyone_told_s": secs(told),
+            "requests": start_requests,
+            "every_start_message_out_s": secs(all_out),
+        }),
+        json!({
+            "bench": "discord league play",
+            "division": 1,
+            "games": games,
+            "moves": moves,
+            "refused": refused,
+            "requests": requests,
+            "requests_per_move": (per_move * 100.0).round() / 100.0,
+            "requests_per_move_with_resignations": ((requests as f64 / moves.max(1) as f64) * 100.0).round() / 100.0,
+            "seconds": secs(took),
+        }),
+        json!({
+            "bench": "discord limits",
+            "busiest_second": fake.busiest_second(),
+            "peak_active_threads": fake.peak_active_threads(FakeDiscord::GUILD_ID),
+            "invalid_requests": fake.invalid_requests(),
+            "max_active_threads_refusals": refusals.iter().filter(|r| r.code == 160_006).count(),
+        }),
+    ])
+}
+
+/// `tara-bot run` (this program) connected to `fake`, on a database in `dir`, its log in
+/// `dir/bot.log`.
+fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> anyhow::Result<Bot> {
+    let log = std::fs::File::create(dir.join("bot.log"))?;
+    let child = tara_bot_run(&std::env::current_exe()?, &fake.proxy_url(), dir)
+        .env("TARA_BOT_DB", dir.join("tara.db"))
+        .env("RUST_LOG", "warn")
+        .stderr(log)
+        .spawn()
+        .context("start tara-bot run")?;
+    Ok(Bot(child))
+}
