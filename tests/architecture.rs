@@ -1,190 +1,534 @@
 //! The module graph of `src/` has no cycles: no module uses another that uses it back,
-//! directly or through others, neither between files nor between the layers' folders.
+//! directly or through others, neither between files nor between the layers' folders; and
+//! inside the bot core, capabilities use each other only along declared edges.
 //!
-//! The graph is read from the source text: every `crate::…`, `super::…` and `$crate::…` path,
-//! and every path through one of the module's own children (`pub use child::X` counts: a parent
-//! that re-exports a child must not be used by it), outside `#[cfg(test)]` blocks, resolved to
-//! the longest module it names. Run with `-- --nocapture` to print the graph.
+//! The graph comes from a real parse of every file (`syn`), outside `#[cfg(test)]` items:
+//! every path in the code (imports, expressions, types, patterns, attributes' macros and the
+//! tokens of macro calls and `macro_rules!` bodies) is resolved the way the compiler resolves
+//! it, through `use` items, re-exports (a `pub use` in a parent, a private `use` a child sees,
+//! renames and globs) and child modules, to the module that *defines* the item it names. A
+//! module uses the modules that define what it names; a `use` item counts even when nothing
+//! else names it (a `mod.rs` that re-exports a child uses it, so the child must not use its
+//! parent). Run with `-- --nocapture` to print the graph.
 
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use syn::visit::Visit;
 
-/// Module path (`bot::play`) of every source file, with the file's text.
-fn modules() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, String>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
-        entries.sort_by_key(|e| e.path());
-        for e in entries {
-            let p = e.path();
-            let name = p.file_stem().unwrap().to_string_lossy().to_string();
-            if p.is_dir() {
-                let mut pre = prefix.to_vec();
-                pre.push(name);
-                walk(&p, &pre, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                let mut path = prefix.to_vec();
-                if !["mod", "lib", "main"].contains(&name.as_str()) {
-                    path.push(name.clone());
-                }
-                let key = if path.is_empty() {
-                    "crate".to_string()
-                } else {
-                    path.join("::")
-                };
-                if name != "main" {
-                    out.insert(key, std::fs::read_to_string(&p).unwrap());
-                }
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &[],
-        &mut out,
-    );
-    out
+// ---------------------------------------------------------------------------------------------
+// The crate as modules, scopes and uses.
+
+/// What a name in a module's scope stands for.
+#[derive(Clone, Debug)]
+enum Binding {
+    /// An item defined in this module.
+    Def,
+    /// A child module (its key).
+    Module(String),
+    /// An import: the path as written in the `use` item of this module.
+    Import(Vec<String>),
 }
 
-/// The text without `#[cfg(test)]` items (tests may use anything).
-fn without_tests(text: &str) -> String {
-    let mut out = String::new();
-    let mut lines = text.lines();
-    while let Some(l) = lines.next() {
-        if l.trim() == "#[cfg(test)]" {
-            // Skip the item that follows, up to its closing brace at the same indent.
-            let close = format!("{}}}", &l[..l.len() - l.trim_start().len()]);
-            for l2 in lines.by_ref() {
-                if l2 == close {
-                    break;
-                }
-            }
-            continue;
-        }
-        let code = l.split("//").next().unwrap_or("");
-        out.push_str(code);
-        out.push('\n');
-    }
-    out
+/// One module: its scope and what its code names.
+#[derive(Default, Debug)]
+struct Module {
+    /// Names in scope: a name may be bound twice, as a module and as an item (`mod analyse;`
+    /// and `pub use analyse::analyse;`), as Rust's namespaces allow.
+    scope: BTreeMap<String, Vec<Binding>>,
+    /// `use path::*` items (paths as written).
+    globs: Vec<Vec<String>>,
+    /// Every path the code names, as written, with what it was: `use` (an import, an item
+    /// named by path, a function passed as a value) or the method called.
+    paths: Vec<Vec<String>>,
+    /// Methods called (`x.name(…)`, on any receiver).
+    calls: BTreeSet<String>,
+    /// Methods this module defines on `Bot` (`impl Bot { fn name … }`).
+    bot_methods: BTreeSet<String>,
 }
 
-/// Every path segment list following `crate::`, `$crate::` or `super::` in `text`, with
-/// braces expanded one level (`super::{a, b::C}`).
-fn paths(module: &str, text: &str) -> Vec<Vec<String>> {
-    let own: Vec<String> = if module == "crate" {
-        vec![]
+/// The crate: module key (`crate`, `bot::play`) -> module.
+struct Crate {
+    mods: BTreeMap<String, Module>,
+    /// Modules declared `#[cfg(test)]` (in a file of their own): left out.
+    tests_only: Vec<String>,
+}
+
+/// Whether an item is compiled only for tests (`#[cfg(test)]`, `#[cfg(all(test, …))]`).
+fn is_test(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        let text: String = a
+            .meta
+            .to_token_stream()
+            .to_string()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        text == "cfg(test)" || text.starts_with("cfg(all(test,")
+    })
+}
+
+fn key(parts: &[String]) -> String {
+    if parts.is_empty() {
+        "crate".into()
     } else {
-        module.split("::").map(str::to_string).collect()
+        parts.join("::")
+    }
+}
+
+fn parts(key: &str) -> Vec<String> {
+    if key == "crate" {
+        Vec::new()
+    } else {
+        key.split("::").map(str::to_string).collect()
+    }
+}
+
+/// Adds the bindings of a `use` tree under `prefix` to `m`.
+fn use_tree(m: &mut Module, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_tree(m, prefix, &p.tree);
+            prefix.pop();
+        }
+        syn::UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            let mut path = prefix.clone();
+            if name != "self" {
+                path.push(name.clone());
+            }
+            let bound = if name == "self" {
+                prefix.last().cloned().unwrap_or_default()
+            } else {
+                name
+            };
+            m.paths.push(path.clone());
+            m.scope
+                .entry(bound)
+                .or_default()
+                .push(Binding::Import(path));
+        }
+        syn::UseTree::Rename(r) => {
+            let mut path = prefix.clone();
+            if r.ident != "self" {
+                path.push(r.ident.to_string());
+            }
+            m.paths.push(path.clone());
+            m.scope
+                .entry(r.rename.to_string())
+                .or_default()
+                .push(Binding::Import(path));
+        }
+        syn::UseTree::Glob(_) => {
+            m.paths.push(prefix.clone());
+            m.globs.push(prefix.clone());
+        }
+        syn::UseTree::Group(g) => {
+            for t in &g.items {
+                use_tree(m, prefix, t);
+            }
+        }
+    }
+}
+
+/// Collects what a module's code names (paths, method calls), skipping `#[cfg(test)]` items.
+struct Names<'a> {
+    m: &'a mut Module,
+    /// Inside `impl Bot`.
+    in_bot_impl: bool,
+}
+
+impl<'ast> Visit<'ast> for Names<'_> {
+    fn visit_item(&mut self, i: &'ast syn::Item) {
+        let attrs = match i {
+            syn::Item::Const(x) => &x.attrs,
+            syn::Item::Enum(x) => &x.attrs,
+            syn::Item::ExternCrate(x) => &x.attrs,
+            syn::Item::Fn(x) => &x.attrs,
+            syn::Item::ForeignMod(x) => &x.attrs,
+            syn::Item::Impl(x) => &x.attrs,
+            syn::Item::Macro(x) => &x.attrs,
+            syn::Item::Mod(x) => &x.attrs,
+            syn::Item::Static(x) => &x.attrs,
+            syn::Item::Struct(x) => &x.attrs,
+            syn::Item::Trait(x) => &x.attrs,
+            syn::Item::TraitAlias(x) => &x.attrs,
+            syn::Item::Type(x) => &x.attrs,
+            syn::Item::Union(x) => &x.attrs,
+            syn::Item::Use(x) => &x.attrs,
+            _ => return syn::visit::visit_item(self, i),
+        };
+        if is_test(attrs) {
+            return;
+        }
+        match i {
+            // Imports (also those inside functions) bind names in the module's scope.
+            syn::Item::Use(u) => use_tree(self.m, &mut Vec::new(), &u.tree),
+            // Modules are walked as modules of their own.
+            syn::Item::Mod(_) => {}
+            syn::Item::Impl(imp) => {
+                let bot = imp.trait_.is_none()
+                    && matches!(&*imp.self_ty, syn::Type::Path(p)
+                        if p.path.segments.last().is_some_and(|s| s.ident == "Bot"));
+                let was = self.in_bot_impl;
+                self.in_bot_impl = bot;
+                syn::visit::visit_item_impl(self, imp);
+                self.in_bot_impl = was;
+            }
+            _ => syn::visit::visit_item(self, i),
+        }
+    }
+
+    fn visit_impl_item(&mut self, i: &'ast syn::ImplItem) {
+        let attrs = match i {
+            syn::ImplItem::Const(x) => &x.attrs,
+            syn::ImplItem::Fn(x) => &x.attrs,
+            syn::ImplItem::Type(x) => &x.attrs,
+            syn::ImplItem::Macro(x) => &x.attrs,
+            _ => return syn::visit::visit_impl_item(self, i),
+        };
+        if is_test(attrs) {
+            return;
+        }
+        if let (true, syn::ImplItem::Fn(f)) = (self.in_bot_impl, i) {
+            self.m.bot_methods.insert(f.sig.ident.to_string());
+        }
+        syn::visit::visit_impl_item(self, i)
+    }
+
+    fn visit_stmt(&mut self, s: &'ast syn::Stmt) {
+        // A `#[cfg(test)]` statement (a local item or expression) is not there outside tests.
+        let attrs = match s {
+            syn::Stmt::Local(l) => &l.attrs,
+            syn::Stmt::Macro(m) => &m.attrs,
+            _ => return syn::visit::visit_stmt(self, s),
+        };
+        if !is_test(attrs) {
+            syn::visit::visit_stmt(self, s);
+        }
+    }
+
+    /// `pub(crate)`, `pub(super)`, `pub(in path)`: who may see an item, not a use.
+    fn visit_visibility(&mut self, _: &'ast syn::Visibility) {}
+
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+        // `Bot::name` names a method of `Bot` (a call, or the function as a value).
+        if segs.len() >= 2 && segs[segs.len() - 2] == "Bot" {
+            self.m.calls.insert(segs[segs.len() - 1].clone());
+        }
+        self.m.paths.push(segs);
+        syn::visit::visit_path(self, p);
+    }
+
+    fn visit_expr_method_call(&mut self, c: &'ast syn::ExprMethodCall) {
+        self.m.calls.insert(c.method.to_string());
+        syn::visit::visit_expr_method_call(self, c);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.visit_path(&mac.path);
+        tokens(self.m, mac.tokens.clone());
+    }
+}
+
+/// The paths (`a::b::c`, `$crate::x`) and method calls (`.name(`) in a macro's tokens.
+fn tokens(m: &mut Module, ts: TokenStream) {
+    let list: Vec<TokenTree> = ts.into_iter().collect();
+    let ident = |t: Option<&TokenTree>| match t {
+        Some(TokenTree::Ident(i)) => Some(i.to_string()),
+        _ => None,
     };
-    let parent: Vec<String> = own[..own.len().saturating_sub(1)].to_vec();
-    let mut out = Vec::new();
-    let s = text;
-    for (start, base) in [("crate::", vec![]), ("super::", parent.clone())] {
-        let mut from = 0;
-        while let Some(i) = s[from..].find(start) {
-            let at = from + i;
-            from = at + start.len();
-            let prev = s[..at].chars().last();
-            if prev.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+    let colons = |i: usize| {
+        matches!((list.get(i), list.get(i + 1)),
+            (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+                if a.as_char() == ':' && b.as_char() == ':')
+    };
+    let mut i = 0;
+    while i < list.len() {
+        match &list[i] {
+            TokenTree::Group(g) => tokens(m, g.stream()),
+            TokenTree::Punct(p) if p.as_char() == '.' => {
+                if let (Some(name), Some(TokenTree::Group(g))) =
+                    (ident(list.get(i + 1)), list.get(i + 2))
+                {
+                    if g.delimiter() == Delimiter::Parenthesis {
+                        m.calls.insert(name);
+                    }
+                }
+            }
+            TokenTree::Punct(p)
+                if p.as_char() == '$' && ident(list.get(i + 1)).as_deref() == Some("crate") =>
+            {
+                let mut segs = vec!["crate".to_string()];
+                let mut j = i + 2;
+                while colons(j) {
+                    match ident(list.get(j + 2)) {
+                        Some(s) => segs.push(s),
+                        None => break,
+                    }
+                    j += 3;
+                }
+                m.paths.push(segs);
+                i = j;
                 continue;
             }
-            let rest = &s[from..];
-            if let Some(inner) = rest.strip_prefix('{') {
-                let end = inner.find('}').unwrap_or(inner.len());
-                for item in inner[..end].split(',') {
-                    let segs: Vec<String> = item
-                        .trim()
-                        .split("::")
-                        .map(|x| x.trim().to_string())
-                        .filter(|x| !x.is_empty() && x != "self")
-                        .collect();
-                    let mut p = base.clone();
-                    p.extend(segs);
-                    out.push(p);
+            TokenTree::Ident(first) => {
+                // The start of a path: not itself after `::`.
+                let after_colons = i >= 2 && colons(i - 2);
+                if !after_colons {
+                    let mut segs = vec![first.to_string()];
+                    let mut j = i + 1;
+                    while colons(j) {
+                        match ident(list.get(j + 2)) {
+                            Some(s) => segs.push(s),
+                            None => break,
+                        }
+                        j += 3;
+                    }
+                    if segs.len() >= 2 && segs[segs.len() - 2] == "Bot" {
+                        m.calls.insert(segs[segs.len() - 1].clone());
+                    }
+                    m.paths.push(segs);
+                    i = j;
+                    continue;
                 }
-            } else {
-                let segs: Vec<String> = rest
-                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
-                    .next()
-                    .unwrap_or("")
-                    .split("::")
-                    .filter(|x| !x.is_empty())
-                    .map(str::to_string)
-                    .collect();
-                let mut p = base.clone();
-                p.extend(segs);
-                out.push(p);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+impl Crate {
+    /// Every file of `src/` parsed, with `extra` text appended to some modules (planted
+    /// violations).
+    fn read(extra: &[(&str, &str)]) -> Crate {
+        let mut files: Vec<(Vec<String>, String)> = Vec::new();
+        fn walk(dir: &Path, prefix: &[String], out: &mut Vec<(Vec<String>, String)>) {
+            let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+            entries.sort_by_key(|e| e.path());
+            for e in entries {
+                let p = e.path();
+                let name = p.file_stem().unwrap().to_string_lossy().to_string();
+                if p.is_dir() {
+                    let mut pre = prefix.to_vec();
+                    pre.push(name);
+                    walk(&p, &pre, out);
+                } else if p.extension().is_some_and(|x| x == "rs") && name != "main" {
+                    let mut path = prefix.to_vec();
+                    if !["mod", "lib"].contains(&name.as_str()) {
+                        path.push(name);
+                    }
+                    out.push((path, std::fs::read_to_string(&p).unwrap()));
+                }
             }
         }
+        walk(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &[],
+            &mut files,
+        );
+        for (k, text) in extra {
+            let (_, t) = files
+                .iter_mut()
+                .find(|(p, _)| key(p) == *k)
+                .unwrap_or_else(|| panic!("no module {k}"));
+            t.push('\n');
+            t.push_str(text);
+        }
+        let mut c = Crate {
+            mods: BTreeMap::new(),
+            tests_only: Vec::new(),
+        };
+        for (path, text) in files {
+            let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", key(&path)));
+            c.add(&path, &file.items);
+        }
+        let tests_only = std::mem::take(&mut c.tests_only);
+        c.mods.retain(|k, _| {
+            !tests_only
+                .iter()
+                .any(|t| k == t || k.starts_with(&format!("{t}::")))
+        });
+        c
     }
-    out
-}
 
-/// The longest known module a path names.
-fn resolve(known: &BTreeMap<String, String>, path: &[String]) -> Option<String> {
-    (1..=path.len())
-        .rev()
-        .map(|n| path[..n].join("::"))
-        .find(|m| known.contains_key(m))
-}
-
-/// Paths that start with the name of one of `module`'s own child modules (`use child::X`,
-/// `pub use child::X`, `child::f()`), as full paths.
-fn child_paths(mods: &BTreeMap<String, String>, module: &str, text: &str) -> Vec<Vec<String>> {
-    let own: Vec<String> = if module == "crate" {
-        vec![]
-    } else {
-        module.split("::").map(str::to_string).collect()
-    };
-    let children: Vec<String> = mods
-        .keys()
-        .filter_map(|k| {
-            let rest = if own.is_empty() {
-                Some(k.as_str())
-            } else {
-                k.strip_prefix(&format!("{module}::"))
-            }?;
-            (!rest.contains("::") && k != module).then(|| rest.to_string())
-        })
-        .collect();
-    let mut out = Vec::new();
-    for c in children {
-        let needle = format!("{c}::");
-        let mut from = 0;
-        while let Some(i) = text[from..].find(&needle) {
-            let at = from + i;
-            from = at + needle.len();
-            let prev = text[..at].chars().last();
-            if prev.is_some_and(|ch| ch.is_alphanumeric() || ch == '_' || ch == ':') {
+    /// Adds a module and its inline child modules.
+    fn add(&mut self, path: &[String], items: &[syn::Item]) {
+        let mut m = Module::default();
+        for item in items {
+            let (attrs, name): (&[syn::Attribute], Option<String>) = match item {
+                syn::Item::Const(x) => (&x.attrs, Some(x.ident.to_string())),
+                syn::Item::Enum(x) => (&x.attrs, Some(x.ident.to_string())),
+                syn::Item::Fn(x) => (&x.attrs, Some(x.sig.ident.to_string())),
+                syn::Item::Macro(x) => (&x.attrs, x.ident.as_ref().map(|i| i.to_string())),
+                syn::Item::Static(x) => (&x.attrs, Some(x.ident.to_string())),
+                syn::Item::Struct(x) => (&x.attrs, Some(x.ident.to_string())),
+                syn::Item::Trait(x) => (&x.attrs, Some(x.ident.to_string())),
+                syn::Item::Type(x) => (&x.attrs, Some(x.ident.to_string())),
+                syn::Item::Union(x) => (&x.attrs, Some(x.ident.to_string())),
+                syn::Item::Mod(x) => {
+                    if is_test(&x.attrs) {
+                        let mut child = path.to_vec();
+                        child.push(x.ident.to_string());
+                        self.tests_only.push(key(&child));
+                        continue;
+                    }
+                    let mut child = path.to_vec();
+                    child.push(x.ident.to_string());
+                    m.scope
+                        .entry(x.ident.to_string())
+                        .or_default()
+                        .push(Binding::Module(key(&child)));
+                    if let Some((_, inner)) = &x.content {
+                        self.add(&child, inner);
+                    }
+                    continue;
+                }
+                _ => (&[], None),
+            };
+            if is_test(attrs) {
                 continue;
             }
-            let mut p = own.clone();
-            p.push(c.clone());
-            out.push(p);
+            if let Some(name) = name {
+                m.scope.entry(name).or_default().push(Binding::Def);
+            }
         }
+        let mut names = Names {
+            m: &mut m,
+            in_bot_impl: false,
+        };
+        for item in items {
+            names.visit_item(item);
+        }
+        self.mods.insert(key(path), m);
     }
-    out
-}
 
-fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    let mods = modules();
-    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (m, text) in &mods {
-        let deps = g.entry(m.clone()).or_default();
-        let code = without_tests(text);
-        for p in paths(m, &code)
+    /// The bindings of `name` in module `k`: its own, else those through its globs.
+    fn lookup(&self, k: &str, name: &str, depth: usize) -> Vec<(String, Binding)> {
+        let Some(m) = self.mods.get(k) else {
+            return Vec::new();
+        };
+        if let Some(b) = m.scope.get(name) {
+            return b.iter().map(|b| (k.to_string(), b.clone())).collect();
+        }
+        if depth > 16 {
+            return Vec::new();
+        }
+        for g in &m.globs {
+            if let Some(Target::Module(gk)) = self.resolve(k, g, depth + 1) {
+                let found = self.lookup(&gk, name, depth + 1);
+                if !found.is_empty() {
+                    return found;
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    /// What `name` stands for in module `k`: a module where more of the path follows
+    /// (`more`), else the first binding that leads anywhere.
+    fn step(&self, k: &str, name: &str, more: bool, depth: usize) -> Option<Target> {
+        let targets: Vec<Target> = self
+            .lookup(k, name, depth)
             .into_iter()
-            .chain(child_paths(&mods, m, &code))
-        {
-            if let Some(d) = resolve(&mods, &p) {
-                if d != *m {
-                    deps.insert(d);
+            .filter_map(|(at, b)| self.bind(&at, b, depth))
+            .collect();
+        targets
+            .iter()
+            .find(|t| more && matches!(t, Target::Module(_)))
+            .or(targets.first())
+            .cloned()
+    }
+
+    /// What `path`, written in module `from`, names: the module that defines it (an item) or
+    /// the module it is. `None` for what is not the crate's (std, other crates, local names).
+    fn resolve(&self, from: &str, path: &[String], depth: usize) -> Option<Target> {
+        if depth > 16 || path.is_empty() {
+            return None;
+        }
+        let mut i = 0;
+        let mut cur: Target;
+        match path[0].as_str() {
+            "crate" => {
+                cur = Target::Module("crate".into());
+                i = 1;
+            }
+            "self" => {
+                cur = Target::Module(from.into());
+                i = 1;
+            }
+            "super" => {
+                let mut p = parts(from);
+                while path.get(i).is_some_and(|s| s == "super") {
+                    p.pop();
+                    i += 1;
                 }
+                cur = Target::Module(key(&p));
+            }
+            "Self" => return None,
+            first => {
+                cur = self.step(from, first, path.len() > 1, depth)?;
+                i = 1;
             }
         }
+        while i < path.len() {
+            let Target::Module(k) = &cur else { break };
+            let Some(next) = self.step(k, &path[i], i + 1 < path.len(), depth) else {
+                break;
+            };
+            cur = next;
+            i += 1;
+        }
+        Some(cur)
     }
-    g
+
+    fn bind(&self, at: &str, b: Binding, depth: usize) -> Option<Target> {
+        match b {
+            Binding::Def => Some(Target::Item(at.to_string())),
+            Binding::Module(k) => Some(Target::Module(k)),
+            Binding::Import(p) => self.resolve(at, &p, depth + 1),
+        }
+    }
+
+    /// Module -> the modules it uses (not itself).
+    fn graph(&self) -> BTreeMap<String, BTreeSet<String>> {
+        self.mods
+            .iter()
+            .map(|(k, m)| {
+                let deps = m
+                    .paths
+                    .iter()
+                    .filter_map(|p| self.resolve(k, p, 0))
+                    .map(Target::module)
+                    .filter(|d| d != k)
+                    .collect();
+                (k.clone(), deps)
+            })
+            .collect()
+    }
 }
+
+#[derive(Clone, Debug, PartialEq)]
+enum Target {
+    Module(String),
+    /// An item, by the module that defines it.
+    Item(String),
+}
+
+impl Target {
+    fn module(self) -> String {
+        match self {
+            Target::Module(k) | Target::Item(k) => k,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// No cycles.
 
 /// A cycle in `g`, if any.
 fn cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
@@ -222,24 +566,6 @@ fn cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         }
     }
     None
-}
-
-#[test]
-fn no_module_uses_one_that_uses_it_back() {
-    let g = graph();
-    for (m, deps) in &g {
-        println!(
-            "{m} -> {}",
-            deps.iter().cloned().collect::<Vec<_>>().join(", ")
-        );
-    }
-    assert!(g.contains_key("bot::session") && g["bot::play"].contains("bot::session"));
-    let cycles = all_cycles(&g);
-    assert!(
-        cycles.is_empty(),
-        "modules that use each other:\n{}",
-        cycles.join("\n")
-    );
 }
 
 /// The groups of modules that reach each other (strongly connected components with more than
@@ -285,18 +611,26 @@ fn all_cycles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
 }
 
 #[test]
-fn the_layers_depend_one_way() {
-    let g = graph();
-    let top = |m: &str| m.split("::").next().unwrap_or(m).to_string();
-    let mut layers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+fn no_module_uses_one_that_uses_it_back() {
+    let g = Crate::read(&[]).graph();
     for (m, deps) in &g {
-        let e = layers.entry(top(m)).or_default();
-        for d in deps {
-            if top(d) != top(m) {
-                e.insert(top(d));
-            }
-        }
+        println!(
+            "{m} -> {}",
+            deps.iter().cloned().collect::<Vec<_>>().join(", ")
+        );
     }
+    assert!(g.contains_key("bot::session") && g["bot::play"].contains("bot::session"));
+    let cycles = all_cycles(&g);
+    assert!(
+        cycles.is_empty(),
+        "modules that use each other:\n{}",
+        cycles.join("\n")
+    );
+}
+
+#[test]
+fn the_layers_depend_one_way() {
+    let layers = layers(&Crate::read(&[]).graph());
     for (m, deps) in &layers {
         println!(
             "{m} -> {}",
@@ -316,8 +650,15 @@ fn the_layers_depend_one_way() {
         "tournament uses {tournament:?}"
     );
     // The bot core knows no adapter.
-    for adapter in ["discord", "console", "cli"] {
+    for adapter in ["discord", "console", "cli", "fake_discord"] {
         assert!(!layers["bot"].contains(adapter));
+    }
+    // Nothing but the command line (its benchmark) uses the fake Discord.
+    for (l, deps) in &layers {
+        assert!(
+            l == "cli" || !deps.contains("fake_discord"),
+            "{l} uses the fake Discord"
+        );
     }
 }
 
@@ -331,22 +672,93 @@ fn a_planted_cycle_is_found() {
         cycle(&g),
         Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
     );
-    let text = "use super::{session::Bot, text};\nuse crate::game::Variant;";
-    let p = paths("bot::play", text);
-    assert!(p.contains(&vec!["bot".into(), "session".into(), "Bot".into()]));
-    assert!(p.contains(&vec!["bot".into(), "text".into()]));
-    assert!(p.contains(&vec!["game".into(), "Variant".into()]));
+    // Paths resolve through imports to the module defining what they name.
+    let c = Crate::read(&[]);
+    let at = |p: &[&str]| {
+        c.resolve(
+            "bot::play",
+            &p.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            0,
+        )
+    };
+    assert_eq!(
+        at(&["super", "session", "Bot"]),
+        Some(Target::Item("bot::session".into()))
+    );
+    assert_eq!(
+        at(&["crate", "game", "Variant"]),
+        Some(Target::Item("game::variant".into()))
+    );
+    assert_eq!(at(&["std", "fmt"]), None);
+}
+
+/// The layers' graph of a module graph.
+fn layers(g: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+    let top = |m: &str| m.split("::").next().unwrap_or(m).to_string();
+    let mut layers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (m, deps) in g {
+        let e = layers.entry(top(m)).or_default();
+        for d in deps {
+            if top(d) != top(m) {
+                e.insert(top(d));
+            }
+        }
+    }
+    layers
+}
+
+/// Forms of an edge the old, text-reading test missed, each planted in a copy of the sources
+/// as a use of a higher layer, each seen and making a cycle of layers that is found: the item
+/// after a one-line `#[cfg(test)] use`, a function taken as a value through a re-export of
+/// `bot/mod.rs`, and a `$crate::` path in a `macro_rules!` body.
+#[test]
+fn planted_edges_of_every_form_make_cycles_that_are_found() {
+    let found = |extra: &[(&str, &str)], from: &str, to: &str| {
+        let g = Crate::read(extra).graph();
+        assert!(g[from].contains(to), "{from} -> {to} unseen: {:?}", g[from]);
+        assert!(cycle(&layers(&g)).is_some(), "{from} -> {to}: no cycle");
+    };
+    found(
+        &[(
+            "game::board",
+            "#[cfg(test)]\nuse std::fmt;\nfn planted() -> u32 {\n    crate::render::theme::planted()\n}\n",
+        )],
+        "game::board",
+        "render::theme",
+    );
+    found(
+        &[
+            ("bot::outbox", "pub fn planted_value() -> u32 {\n    0\n}\n"),
+            ("bot", "pub use outbox::planted_value;\n"),
+            (
+                "game::board",
+                "fn planted() -> u32 {\n    let f: fn() -> u32 = crate::bot::planted_value;\n    f()\n}\n",
+            ),
+        ],
+        "game::board",
+        "bot::outbox",
+    );
+    found(
+        &[(
+            "game::board",
+            "macro_rules! planted {\n    () => {\n        $crate::discord::planted()\n    };\n}\n",
+        )],
+        "game::board",
+        "discord",
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Calls as well as imports, inside the bot core.
 //
-// A capability of `src/bot/` uses another when it imports from it (`use super::clocks::…`) or
-// calls a method that the other defines on `Bot` (`self.expire_if_due(…)`, `bot.tick()`,
-// `Bot::settings` in the command table): a call through a `Bot` method counts as a call. The
-// foundation (what goes in and out, messages, the session, the lifecycle that raises
-// `GameEnded`) may be used by every capability and uses none. Capabilities react to a game's end
-// only by subscribing to `GameEnded` (the list in `entry.rs`), never by calling each other.
+// A capability of `src/bot/` uses another when it names something the other defines (by
+// import, by path, through `bot/mod.rs`'s re-exports, as a function value, in a macro) or
+// calls a method that the other defines on `Bot`: `x.name(…)` on any receiver counts (the parse
+// does not know types, so a call of a method of the same name on another type counts too: the
+// check errs on the side of refusing), and so does the path `Bot::name`. The foundation (what goes
+// in and out, messages, the session, the lifecycle that raises `GameEnded`) may be used by every
+// capability and uses none. Capabilities react to a game's end only by subscribing to
+// `GameEnded` (the list in `entry.rs`), never by calling each other.
 
 /// The foundation of the bot core: used by any capability, using none.
 const FOUNDATION: &[&str] = &[
@@ -439,115 +851,43 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The methods each module of the bot core defines on `Bot` (in its `impl Bot` blocks, outside
-/// tests): method name -> module.
-fn bot_methods(bot: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-    let mut defs = BTreeMap::new();
-    for (m, text) in bot {
-        let mut inside = false;
-        for line in without_tests(text).lines() {
-            if line.starts_with("impl Bot {") {
-                inside = true;
-                continue;
-            }
-            if inside && line == "}" {
-                inside = false;
-                continue;
-            }
-            if !inside {
-                continue;
-            }
-            // A method at the impl's own indentation.
-            let Some(rest) = line.strip_prefix("    ") else {
-                continue;
-            };
-            let rest = rest
-                .trim_start_matches("pub(crate) ")
-                .trim_start_matches("pub(super) ")
-                .trim_start_matches("pub ");
-            if let Some(sig) = rest.strip_prefix("fn ") {
-                let name: String = sig
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                let before = defs.insert(name.clone(), m.clone());
+/// The capability (or foundation module) of a module of the bot core: `bot::tournaments::x`
+/// is `tournaments`; `None` outside the bot core and for `bot/mod.rs` itself.
+fn capability(k: &str) -> Option<String> {
+    let rest = k.strip_prefix("bot::")?;
+    Some(rest.split("::").next().unwrap_or(rest).to_string())
+}
+
+/// Who uses whom in the bot core: capability -> (used capability -> what: `use` or the `Bot`
+/// methods called).
+fn bot_uses(c: &Crate) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let mut defs: BTreeMap<String, String> = BTreeMap::new();
+    for (k, m) in &c.mods {
+        if let Some(cap) = capability(k) {
+            for name in &m.bot_methods {
+                let before = defs.insert(name.clone(), cap.clone());
                 assert!(
-                    before.is_none() || before.as_deref() == Some(m.as_str()),
+                    before.is_none() || before.as_deref() == Some(cap.as_str()),
                     "Bot::{name} is defined twice"
                 );
             }
         }
     }
-    defs
-}
-
-/// The bot core's modules (`bot::play` as `play`) with their text, from a crate's modules.
-fn bot_modules(mods: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-    mods.iter()
-        .filter_map(|(m, t)| Some((m.strip_prefix("bot::")?.to_string(), t.clone())))
-        .collect()
-}
-
-/// Who uses whom in the bot core, by import or by a call of a `Bot` method (`self.name(` in
-/// its methods, `bot.name(` elsewhere, or the path `Bot::name`): module -> (used module -> what: `use` or the methods called).
-fn bot_uses(
-    mods: &BTreeMap<String, String>,
-) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
-    let bot = bot_modules(mods);
-    let defs = bot_methods(&bot);
-    let top = |m: &str| m.split("::").next().unwrap_or(m).to_string();
     let mut uses: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
-    for (m, text) in &bot {
-        let code = without_tests(text);
-        let entry = uses.entry(top(m)).or_default();
-        let full = format!("bot::{m}");
-        for p in paths(&full, &code)
-            .into_iter()
-            .chain(child_paths(mods, &full, &code))
-        {
-            if let Some(d) = resolve(mods, &p).and_then(|d| d.strip_prefix("bot::").map(top)) {
-                if d != top(m) {
+    for (k, m) in &c.mods {
+        let Some(me) = capability(k) else { continue };
+        let entry = uses.entry(me.clone()).or_default();
+        for p in &m.paths {
+            if let Some(d) = c.resolve(k, p, 0).and_then(|t| capability(&t.module())) {
+                if d != me {
                     entry.entry(d).or_default().insert("use".into());
                 }
             }
         }
-        let bytes = code.as_bytes();
-        let ident = |from: usize| -> String {
-            bytes[from..]
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                .map(|b| *b as char)
-                .collect()
-        };
-        for i in 0..bytes.len() {
-            // A method call on a `Bot`: named `self` in its methods, `bot` elsewhere
-            // (`s.bot` in a session).
-            let receiver = |word: &[u8]| {
-                bytes[..i].ends_with(word)
-                    && (i == word.len()
-                        || !(bytes[i - word.len() - 1].is_ascii_alphanumeric()
-                            || bytes[i - word.len() - 1] == b'_'))
-            };
-            let after_dot = bytes[i] == b'.' && (receiver(b"self") || receiver(b"bot"));
-            let after_path = bytes[i..].starts_with(b"Bot::")
-                && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'));
-            if !(after_dot || after_path) {
-                continue;
-            }
-            let start = i + if after_dot { 1 } else { 5 };
-            let name = ident(start);
-            if name.is_empty() {
-                continue;
-            }
-            let rest = &bytes[start + name.len()..];
-            let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
-            // A call `.name(`, a turbofish `.name::<`, or a path `Bot::name` (as a function).
-            if after_dot && !(rest.starts_with(b"(") || rest.starts_with(b"::<")) {
-                continue;
-            }
-            if let Some(d) = defs.get(&name).map(|d| top(d)) {
-                if d != top(m) {
-                    entry.entry(d).or_default().insert(name);
+        for name in &m.calls {
+            if let Some(d) = defs.get(name) {
+                if *d != me {
+                    entry.entry(d.clone()).or_default().insert(name.clone());
                 }
             }
         }
@@ -555,18 +895,15 @@ fn bot_uses(
     uses
 }
 
-/// What breaks the declared capability graph in `mods`: uses not declared (or of a capability
-/// by the foundation), modules that are neither, and cycles among the declared uses.
-fn capability_faults(mods: &BTreeMap<String, String>, declared: &[(&str, &[&str])]) -> Vec<String> {
+/// What breaks the declared capability graph: uses not declared (or of a capability by the
+/// foundation), modules that are neither, and cycles among the declared uses.
+fn capability_faults(c: &Crate, declared: &[(&str, &[&str])]) -> Vec<String> {
     let mut faults = Vec::new();
     let allowed: BTreeMap<&str, BTreeSet<&str>> = declared
         .iter()
         .map(|(c, uses)| (*c, uses.iter().copied().collect()))
         .collect();
-    for (m, used) in bot_uses(mods) {
-        if m == "mod" || m.is_empty() {
-            continue;
-        }
+    for (m, used) in bot_uses(c) {
         let foundation = FOUNDATION.contains(&m.as_str());
         if !foundation && !allowed.contains_key(m.as_str()) {
             faults.push(format!(
@@ -575,10 +912,7 @@ fn capability_faults(mods: &BTreeMap<String, String>, declared: &[(&str, &[&str]
             continue;
         }
         for (d, what) in used {
-            if FOUNDATION.contains(&d.as_str()) && !foundation {
-                continue;
-            }
-            if FOUNDATION.contains(&d.as_str()) && foundation {
+            if FOUNDATION.contains(&d.as_str()) {
                 continue; // The foundation's own import graph is checked above.
             }
             let ok = !foundation && allowed[m.as_str()].contains(d.as_str());
@@ -603,8 +937,9 @@ fn capability_faults(mods: &BTreeMap<String, String>, declared: &[(&str, &[&str]
 
 #[test]
 fn capabilities_use_each_other_only_along_declared_edges() {
-    let mods = modules();
-    for (m, used) in bot_uses(&mods) {
+    let c = Crate::read(&[]);
+    let uses = bot_uses(&c);
+    for (m, used) in &uses {
         let list: Vec<String> = used
             .iter()
             .map(|(d, what)| {
@@ -616,12 +951,11 @@ fn capabilities_use_each_other_only_along_declared_edges() {
             .collect();
         println!("{m} -> {}", list.join(" "));
     }
-    // The parser sees calls through `Bot` methods.
-    let uses = bot_uses(&mods);
+    // The parser sees imports and calls through `Bot` methods.
     assert!(uses["lobby"]["ai_games"].contains("use"));
     assert!(uses["ai_games"]["play"].contains("use"));
     assert!(uses["entry"]["clocks"].contains("use"));
-    let faults = capability_faults(&mods, CAPABILITIES);
+    let faults = capability_faults(&c, CAPABILITIES);
     assert!(faults.is_empty(), "{}", faults.join("\n"));
 }
 
@@ -629,14 +963,15 @@ fn capabilities_use_each_other_only_along_declared_edges() {
 fn a_planted_call_cycle_is_caught() {
     // A copy of the sources where the clocks call back into the lobby (declared, so that only
     // the cycle is left to catch): lobby -> ai_games -> clocks -> lobby.
-    let mut mods = modules();
-    let clocks = mods.get_mut("bot::clocks").unwrap();
-    clocks.push_str("\nfn planted(bot: &Bot) {\n    super::lobby::expire_challenges(bot, 0);\n}\n");
+    let c = Crate::read(&[(
+        "bot::clocks",
+        "fn planted(bot: &Bot) {\n    super::lobby::expire_challenges(bot, 0);\n}\n",
+    )]);
     let mut declared: Vec<(&str, Vec<&str>)> =
         CAPABILITIES.iter().map(|(c, u)| (*c, u.to_vec())).collect();
     let plain: Vec<(&str, &[&str])> = declared.iter().map(|(c, u)| (*c, u.as_slice())).collect();
     // Undeclared, the call is refused as such.
-    let faults = capability_faults(&mods, &plain);
+    let faults = capability_faults(&c, &plain);
     assert!(
         faults
             .iter()
@@ -650,7 +985,7 @@ fn a_planted_call_cycle_is_caught() {
         }
     }
     let planted: Vec<(&str, &[&str])> = declared.iter().map(|(c, u)| (*c, u.as_slice())).collect();
-    let faults = capability_faults(&mods, &planted);
+    let faults = capability_faults(&c, &planted);
     assert!(
         faults.iter().any(|f| f.starts_with("capability cycle:")
             && f.contains("clocks -> lobby")
@@ -659,12 +994,11 @@ fn a_planted_call_cycle_is_caught() {
     );
     // A call through a `Bot` method counts as well: named after `bot.`, or as a path.
     for planted in [
-        "\nfn planted(bot: &Bot) {\n    bot.tick();\n}\n",
-        "\nfn planted() -> usize {\n    let f = Bot::tick;\n    0\n}\n",
+        "fn planted(bot: &Bot) {\n    bot.tick();\n}\n",
+        "fn planted() -> usize {\n    let f = Bot::tick;\n    0\n}\n",
     ] {
-        let mut mods = modules();
-        mods.get_mut("bot::ratings").unwrap().push_str(planted);
-        let faults = capability_faults(&mods, CAPABILITIES);
+        let c = Crate::read(&[("bot::ratings", planted)]);
+        let faults = capability_faults(&c, CAPABILITIES);
         assert!(
             faults
                 .iter()
@@ -672,4 +1006,59 @@ fn a_planted_call_cycle_is_caught() {
             "{faults:?}"
         );
     }
+}
+
+/// The holes of the old, text-reading test, each planted in a copy of the sources as the use
+/// of an undeclared capability, each refused.
+#[test]
+fn planted_undeclared_uses_of_every_form_are_refused() {
+    let refused = |module: &str, text: &str, fault: &str| {
+        let c = Crate::read(&[(module, text)]);
+        let faults = capability_faults(&c, CAPABILITIES);
+        assert!(
+            faults.iter().any(|f| f.contains(fault)),
+            "{module} + {text}: {faults:?}"
+        );
+    };
+    // 1. The item after a one-line `#[cfg(test)] use` is not hidden.
+    refused(
+        "bot::matches",
+        "#[cfg(test)]\nuse std::fmt;\nfn planted(bot: &Bot) {\n    super::lobby::expire_challenges(bot, 0);\n}\n",
+        "bot::matches uses bot::lobby (use)",
+    );
+    // 2. A capability reached through `bot/mod.rs`'s re-export resolves to the capability.
+    let analysis_reexport = Crate::read(&[])
+        .mods
+        .get("bot")
+        .map(|m| m.scope.contains_key("rank_moves"))
+        .unwrap_or(false);
+    assert!(analysis_reexport, "bot/mod.rs re-exports rank_moves");
+    refused(
+        "bot::matches",
+        "use super::rank_moves;\nfn planted() -> usize {\n    let _ = rank_moves;\n    0\n}\n",
+        "bot::matches uses bot::info (use)",
+    );
+    // 3. A call on a receiver that is neither `self` nor `bot`.
+    refused(
+        "bot::ratings",
+        "fn planted(host: &Bot) {\n    let me = host;\n    me.tick();\n}\n",
+        "bot::ratings uses bot::entry (tick)",
+    );
+    refused(
+        "bot::ratings",
+        "fn planted(s: &Session) {\n    s.bot.tick();\n}\n",
+        "bot::ratings uses bot::entry (tick)",
+    );
+    // 4. A subscriber taken as a function pointer and called through it.
+    refused(
+        "bot::matches",
+        "fn planted(bot: &Bot) {\n    let f: fn(&Bot, i64) = super::lobby::expire_challenges;\n    f(bot, 0);\n}\n",
+        "bot::matches uses bot::lobby (use)",
+    );
+    // 5. A path in a macro's tokens.
+    refused(
+        "bot::matches",
+        "fn planted(bot: &Bot) -> String {\n    format!(\"{:?}\", super::lobby::expire_challenges(bot, 0))\n}\n",
+        "bot::matches uses bot::lobby (use)",
+    );
 }
