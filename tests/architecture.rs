@@ -792,7 +792,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ("analysis", &["info"]),
     ("draws", &["clocks"]),
     ("ai_games", &["play", "clocks"]),
-    ("lobby", &["ai_games"]),
+    ("lobby", &["ai_games", "matches"]),
     ("tournaments", &["moderation"]),
     ("ladders", &["tournaments"]),
     ("leagues", &["tournaments"]),

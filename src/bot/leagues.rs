@@ -8,7 +8,7 @@
 
 use super::reply::{code_block, escape_markdown, Attachment, Ctx, Reply};
 use super::session::{
-    default_time_control, Announcement, Bot, Fail, GameEnded, Out, Outcome, Session,
+    default_time_control, Announcement, Bot, Fail, FollowUp, GameEnded, Out, Outcome, Session,
 };
 use super::text::Builder;
 use super::time::{date_text, plural, TimeControl, DAY};
@@ -727,9 +727,10 @@ pub(crate) fn settle(bot: &Bot, now: i64) -> Vec<Reply> {
     out
 }
 
-/// Subscriber: when a league division's last game ends the season's last game, the season
-/// ends in the same transaction ([`end_season_if_over`]).
-pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> Outcome<()> {
+/// Subscriber: when a league division's game ends, whether that ended the season is looked at
+/// once the game's end is handled (after the tournament has recorded the division's end, in the
+/// same transaction): [`season_over`].
+pub(crate) fn game_ended(s: &Session, e: &GameEnded, _: &mut Announcement) -> Outcome<()> {
     let Some(pid) = e.game.game.pairing_id else {
         return Ok(());
     };
@@ -741,10 +742,19 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
     };
     if let Some(l) = s.tx.league(d.league_id)? {
         if l.season == d.season {
-            ann.after.extend(end_season_if_over(s, &l)?);
+            s.follow_up(FollowUp::Call(season_over, l.id.0));
         }
     }
     Ok(())
+}
+
+/// A follow-up of a division's game end: league `id`'s season ends if that was its last game
+/// ([`end_season_if_over`]).
+fn season_over(s: &Session, id: i64) -> Outcome<Vec<Out>> {
+    match s.tx.league(LeagueId(id))? {
+        Some(l) => end_season_if_over(s, &l),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// `/league standings [division]`: a division's standings this season, with arrows for the

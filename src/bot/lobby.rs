@@ -2,6 +2,7 @@
 //! starting games and matches.
 
 use super::buttons::Press;
+use super::matches::next_game_follows;
 use super::options::ChallengeOptions;
 use super::reply::{escape_markdown, ButtonStyle, Ctx, Part, Reply, Retire, User};
 use super::session::{
@@ -45,10 +46,10 @@ pub(crate) fn challenge_days(tx: &Tx, server: &ServerId) -> Outcome<u32> {
 pub(crate) fn offer_rematch(s: &Session, e: &GameEnded, ann: &mut Announcement) -> Outcome<()> {
     let g = &e.game.game;
     if e.outcome.is_some()
-        && !ann.next_game
         && g.pairing_id.is_none()
         && g.ai_levels.iter().all(Option::is_none)
         && s.tx.ladder_game_of(g.id)?.is_none()
+        && !next_game_follows(s.tx, g)?
     {
         ann.text = std::mem::take(&mut ann.text).button(
             Press::Rematch(g.id),

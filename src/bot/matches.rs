@@ -22,10 +22,7 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
         if let (Some(match_id), None) = (l.game.match_id, l.game.pairing_id) {
             let (summary, start) = match_progress(tx, &l.game, match_id, now)?;
             ann.text = std::mem::take(&mut ann.text).text(format!("\n{summary}"));
-            if let Some(start) = start {
-                ann.next_game = true;
-                ann.after.push(start);
-            }
+            ann.after.extend(start);
         }
         return Ok(());
     }
@@ -61,10 +58,24 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
     let again = create_game(tx, spec, now)?;
     ann.text = std::mem::take(&mut ann.text).text(format!(" Match game {number} is replayed."));
     let n = names(tx, &again)?;
-    ann.next_game = true;
     ann.after
         .push(game_start(&again, &n, "the same player as before"));
     Ok(())
+}
+
+/// Whether the end of `game` with a result (stored) starts its match's next game: a match's
+/// (not a tournament's) first game played to a result. Read from the match's finished games
+/// only, so it is the same before and after [`game_ended`] has started that game.
+pub(crate) fn next_game_follows(tx: &Tx, game: &GameRow) -> Outcome<bool> {
+    let (Some(match_id), None) = (game.match_id, game.pairing_id) else {
+        return Ok(false);
+    };
+    let finished = tx
+        .match_games(match_id)?
+        .iter()
+        .filter(|g| g.outcome.is_some())
+        .count();
+    Ok(finished < 2)
 }
 
 /// After a game of a match ends: the running score, and the second game started.

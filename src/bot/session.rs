@@ -5,7 +5,7 @@
 
 use super::board::Board;
 use super::outbox;
-use super::reply::{escape_markdown, Ctx, Reply};
+use super::reply::{escape_markdown, Ctx, Reply, ThreadRequest};
 use super::text::{self, Builder};
 use super::time::{date_text, left_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
@@ -17,7 +17,8 @@ use crate::store::{ChannelId, ServerId, UserId};
 use crate::store::{
     GameId, GameRow, GameStatus, MoveRow, NewGame, Store, StoreError, Tx, AI_USER_ID,
 };
-use std::collections::HashMap;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Why a command did not go through.
@@ -80,6 +81,40 @@ pub(crate) struct Session<'a> {
     pub tx: &'a Tx<'a>,
     pub now: i64,
     bot: &'a Bot,
+    /// A game's end is being handled: another one raised meanwhile waits in `follow_ups`.
+    ending: Cell<bool>,
+    /// What waits for the game's end being handled to be done: game ends raised by its
+    /// subscribers, and their follow-ups ([`FollowUp`]), first in first out.
+    follow_ups: RefCell<VecDeque<FollowUp>>,
+}
+
+/// What a subscriber of [`GameEnded`] leaves to be done once the game's end it handles is
+/// done (in the same transaction): so that no subscriber depends on another having run.
+pub(crate) enum FollowUp {
+    /// Another game ended (a withdrawn player's game, a tournament match's other game): its
+    /// subscribers run after those of the game being handled.
+    GameEnded(Box<QueuedEnd>),
+    /// A reaction to the store as every subscriber left it (a league's season ended by its
+    /// last division): the function and its argument.
+    Call(fn(&Session, i64) -> Outcome<Vec<Out>>, i64),
+}
+
+/// A game's end waiting its turn: the [`GameEnded`] owned, with its announcement's start.
+pub(crate) struct QueuedEnd {
+    pub game: Loaded,
+    pub outcome: Option<crate::game::Outcome>,
+    pub reason: EndCause,
+    pub text: Builder,
+    pub board: Option<Board>,
+    pub place: Option<Place>,
+}
+
+/// Where a game's end is announced, when not in the game's own channel: a tournament game's
+/// thread (`thread`, opened under `channel` if it is not yet).
+#[derive(Clone)]
+pub(crate) struct Place {
+    pub channel: ChannelId,
+    pub thread: Option<ThreadRequest>,
 }
 
 impl Session<'_> {
@@ -93,9 +128,45 @@ impl Session<'_> {
         self.bot.images()
     }
 
-    /// The subscribers of [`GameEnded`], in order; each run is noted with [`Session::traced`].
+    /// The subscribers of [`GameEnded`], in the order their parts of the announcement are
+    /// put together; each run is noted with [`Session::traced`].
     pub fn game_ended_subscribers(&self) -> &'static [Subscriber] {
         self.bot.game_ended
+    }
+
+    /// The order the subscribers run in (indices into [`Session::game_ended_subscribers`]):
+    /// the list's own, or reversed ([`Bot::with_game_end_subscribers_reversed`]); no
+    /// subscriber depends on another's having run.
+    pub fn game_ended_run_order(&self) -> Vec<usize> {
+        let n = self.bot.game_ended.len();
+        if self.bot.reversed {
+            (0..n).rev().collect()
+        } else {
+            (0..n).collect()
+        }
+    }
+
+    /// Whether a game's end is being handled.
+    pub fn ending(&self) -> bool {
+        self.ending.get()
+    }
+
+    /// Marks that a game's end is being handled (or is done).
+    pub fn set_ending(&self, on: bool) {
+        self.ending.set(on);
+        if !on {
+            self.follow_ups.borrow_mut().clear();
+        }
+    }
+
+    /// Leaves `f` to be done once the game's end being handled is done.
+    pub fn follow_up(&self, f: FollowUp) {
+        self.follow_ups.borrow_mut().push_back(f);
+    }
+
+    /// The next follow-up waiting, if any.
+    pub fn next_follow_up(&self) -> Option<FollowUp> {
+        self.follow_ups.borrow_mut().pop_front()
     }
 
     /// Notes that `subscriber` ran for `game` (when the bot traces them).
@@ -144,19 +215,29 @@ pub(crate) struct GameEnded<'a> {
     pub reason: EndCause,
 }
 
-/// The message announcing a game's end, as the subscribers of [`GameEnded`] build it: its text
-/// (each appends to it in turn), its board, the message it retires, and what follows it.
+/// A part of the message announcing a game's end: each subscriber of [`GameEnded`] writes its
+/// own (its lines of text, the message it retires, the messages that follow), and
+/// `lifecycle::end_game` puts them together in the subscribers' list order, under the
+/// announcement's own start and over its board.
 pub(crate) struct Announcement {
     pub text: Builder,
     pub board: Option<Board>,
     pub retire: Option<super::reply::Retire>,
-    /// A match's next game started with this end (no rematch is offered then).
-    pub next_game: bool,
     /// The messages that follow the announcement, in order.
     pub after: Vec<Out>,
 }
 
 impl Announcement {
+    /// An empty part, for a subscriber to write.
+    pub fn part() -> Announcement {
+        Announcement {
+            text: Builder::new(),
+            board: None,
+            retire: None,
+            after: Vec::new(),
+        }
+    }
+
     /// The announcement and what follows it.
     pub fn into_outs(self) -> Vec<Out> {
         let mut reply = self.text.build();
@@ -190,6 +271,8 @@ pub struct Bot {
     self_user: Mutex<Option<UserId>>,
     /// What reacts to a game's end, in order (the list in `entry.rs`).
     game_ended: &'static [Subscriber],
+    /// Whether the subscribers of [`GameEnded`] run in reverse ([`Bot::with_game_end_subscribers_reversed`]).
+    reversed: bool,
     /// When on, each subscriber's run: the game and the subscriber's name (for tests).
     trace: Option<Mutex<Vec<(GameId, &'static str)>>>,
     /// This process's name in the leases it takes on shared work ([`Bot::with_worker`]).
@@ -217,6 +300,7 @@ impl Bot {
             ai_seed: seed,
             self_user: Mutex::new(None),
             game_ended,
+            reversed: false,
             trace: None,
             worker: default_worker(),
             lease_ms: super::outbox::DELIVERY_LEASE_MS,
@@ -268,6 +352,15 @@ impl Bot {
         self
     }
 
+    /// Runs the subscribers of [`GameEnded`] in reverse order. Their parts of the announcement
+    /// are put together in the list's order all the same, and none reads what another did, so
+    /// the bot stores and says exactly what it does with the list's order (tests/lifecycle.rs
+    /// checks that).
+    pub fn with_game_end_subscribers_reversed(mut self) -> Bot {
+        self.reversed = true;
+        self
+    }
+
     /// The subscriber runs recorded since the last call (with [`Bot::with_event_trace`]): the
     /// game and the subscriber's name, in order. (A run in a transaction that then rolled back
     /// is recorded too.)
@@ -278,14 +371,31 @@ impl Bot {
         }
     }
 
-    /// The names of what reacts to a game's end, in the order it runs.
+    /// The names of what reacts to a game's end, in the list's order (the order their parts
+    /// of the announcement are put together in).
     pub fn game_end_subscribers(&self) -> Vec<&'static str> {
         self.game_ended.iter().map(|(name, _)| *name).collect()
     }
 
+    /// The names of what reacts to a game's end, in the order they run (the list's, or
+    /// reversed: [`Bot::with_game_end_subscribers_reversed`]).
+    pub fn game_end_run_order(&self) -> Vec<&'static str> {
+        let mut names = self.game_end_subscribers();
+        if self.reversed {
+            names.reverse();
+        }
+        names
+    }
+
     /// The session of a change running in `tx` at `now`.
     pub(crate) fn session<'a>(&'a self, tx: &'a Tx<'a>, now: i64) -> Session<'a> {
-        Session { tx, now, bot: self }
+        Session {
+            tx,
+            now,
+            bot: self,
+            ending: Cell::new(false),
+            follow_ups: RefCell::new(VecDeque::new()),
+        }
     }
 
     /// Records the platform's own user id for the bot (Discord's bot user, the console's
@@ -523,6 +633,7 @@ pub(crate) fn replay(
 }
 
 /// The active game in the context's channel, its stored moves and the position.
+#[derive(Clone)]
 pub(crate) struct Loaded {
     pub game: GameRow,
     pub moves: Vec<MoveRow>,

@@ -74,6 +74,19 @@ impl Builder {
     pub fn build(self) -> Reply {
         self.reply
     }
+    /// This, then what `more` holds: its text, its pings (each user pinged once) and its
+    /// buttons.
+    pub fn then(mut self, more: Builder) -> Builder {
+        let more = more.reply;
+        self.reply.parts.extend(more.parts);
+        for m in more.mentions {
+            if !self.reply.mentions.contains(&m) {
+                self.reply.mentions.push(m);
+            }
+        }
+        self.reply.buttons.extend(more.buttons);
+        self
+    }
 }
 
 /// The message of a draw offer in `game` by `offerer` (id, name), whose buttons are spent: it

@@ -2,11 +2,12 @@
 //! to its next game), withdrawals and their forfeits, and the `GameEnded` subscriber.
 
 use super::model::{title, user_name};
-use super::runner::{advance, pairing_game, thread_out, PairingStart};
+use super::runner::{advance, pairing_game, thread_request, PairingStart};
 use crate::bot::lifecycle;
 use crate::bot::reply::escape_markdown;
 use crate::bot::session::{
-    both_moved, forfeited_by, load_game, Announcement, EndCause, GameEnded, Out, Outcome, Session,
+    both_moved, forfeited_by, load_game, Announcement, EndCause, GameEnded, Out, Outcome, Place,
+    Session,
 };
 use crate::bot::text::Builder;
 use crate::game::{forfeit, EndReason, Side};
@@ -88,11 +89,14 @@ pub(super) fn withdraw(
                 outcome: Some(&o),
                 reason: EndCause::Withdrawn,
             };
-            let mut said = lifecycle::end_game(s, event, b, None)?;
-            // The announcement goes to the game's thread.
-            let announcement = said.remove(0).reply;
-            outs.push(thread_out(tx, t, &p, &l.game.channel_id, announcement)?);
-            outs.extend(said);
+            // The announcement goes to the game's thread. (When a forfeit in another game
+            // withdraws the player, that game's end is being handled: this one is announced
+            // after it.)
+            let place = Place {
+                channel: l.game.channel_id.clone(),
+                thread: Some(thread_request(tx, t, &p)?),
+            };
+            outs.extend(lifecycle::end_game_in(s, event, b, None, Some(place))?);
             ended += 1;
             forfeits += usize::from(forfeited);
             if let Some(m) = p.match_id {

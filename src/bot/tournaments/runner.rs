@@ -6,7 +6,7 @@ use super::model::{
     title, user_name, THREADS_AT_ONCE,
 };
 use super::presentation::{pictures, standings_table, with_pictures};
-use crate::bot::reply::{code_block, Reply, ThreadRequest};
+use crate::bot::reply::{code_block, ThreadRequest};
 use crate::bot::session::{
     create_game, game_start, names, GameSpec, Out, Outcome, Seating, Session,
 };
@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 /// The thread of a pairing: its key, where it opens, and its name ("R2 · Aoife vs Brian";
 /// a shared thread's "R2 · Spring Cup", or a division's own name).
-fn thread_request(tx: &Tx, t: &TournamentRow, p: &PairingRow) -> Outcome<ThreadRequest> {
+pub(super) fn thread_request(tx: &Tx, t: &TournamentRow, p: &PairingRow) -> Outcome<ThreadRequest> {
     if shares_thread(t, p) {
         let key = p.thread_key.clone().unwrap_or_default();
         let name = if key == shared_thread_key(t.id, None) {
@@ -60,19 +60,6 @@ pub(crate) fn thread_request_of(tx: &Tx, key: &str) -> Outcome<Option<ThreadRequ
         return Ok(None);
     };
     Ok(Some(thread_request(tx, &t, &p)?))
-}
-
-/// A message in a pairing's thread (opened by it if it is not open yet).
-pub(super) fn thread_out(
-    tx: &Tx,
-    t: &TournamentRow,
-    p: &PairingRow,
-    channel: &ChannelId,
-    mut reply: Reply,
-) -> Outcome<Out> {
-    reply.channel = Some(channel.clone());
-    reply.thread = Some(thread_request(tx, t, p)?);
-    Ok(Out::text(reply))
 }
 
 pub(super) fn insert_pairing(
