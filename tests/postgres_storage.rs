@@ -310,3 +310,138 @@ fn db_backup_dumps_a_postgres_database() {
     let dump = std::fs::read(&file).unwrap();
     assert_eq!(&dump[..5], b"PGDMP", "pg_dump's custom format");
 }
+
+/// A game of server `server` between `a` and `b`, with no move yet.
+fn game_on(store: &mut Store, server: &str, a: &str, b: &str) -> tara_bot::store::GameId {
+    use tara_bot::game::{BySide, GameOptions, Variant};
+    use tara_bot::store::{NewGame, UserId};
+    let (a, b) = (UserId::from(a.to_string()), UserId::from(b.to_string()));
+    store
+        .write(|tx| {
+            tx.upsert_user(&a, &a, 0)?;
+            tx.upsert_user(&b, &b, 0)?;
+            tx.insert_game(
+                &NewGame {
+                    server_id: &server.to_string().into(),
+                    channel_id: &format!("{server}-c").into(),
+                    options: GameOptions::new(Variant::Hkot1),
+                    seats: BySide::new(&a, &b),
+                    match_id: None,
+                    match_game: None,
+                    pairing_id: None,
+                    rated: false,
+                    ai_levels: BySide::new(None, None),
+                    days_per_move: None,
+                },
+                0,
+            )
+        })
+        .unwrap()
+}
+
+/// Stores move `ply` of `game` by `user`, as a command on `server` would, in its own
+/// transaction; `hold` runs inside it, before the commit.
+fn move_within(
+    store: &mut Store,
+    (server, user): (&str, &str),
+    game: tara_bot::store::GameId,
+    ply: u32,
+    hold: impl FnOnce(),
+) {
+    use tara_bot::store::{MoveRow, StoreError, UserId};
+    store
+        .write_within(server, user, |tx| {
+            tx.insert_move(
+                game,
+                &MoveRow {
+                    ply,
+                    notation: ["D4", "B2", "F6"][ply as usize].into(),
+                    user_id: Some(UserId::from(user.to_string())),
+                    created_at: 0,
+                },
+            )?;
+            hold();
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+}
+
+/// Two processes (two connections) on one database: while one holds a command's transaction
+/// open on server 1's game, a move on server 2's game by another player commits beside it; a
+/// move on the same game (the same server), or a change for the whole database, waits until
+/// the first commits.
+#[test]
+fn commands_on_different_servers_do_not_wait_for_each_other() {
+    use std::sync::mpsc::channel;
+    let dir = tempfile::tempdir().unwrap();
+    let url = new_db(dir.path());
+    let mut setup = Store::open(&url).unwrap();
+    let g1 = game_on(&mut setup, "s1", "aoife", "brian");
+    let g2 = game_on(&mut setup, "s2", "ciara", "donal");
+    for (other, same_game) in [(("s2", "ciara"), false), (("s1", "brian"), true)] {
+        let (held, is_held) = channel();
+        let (release, released) = channel::<()>();
+        let (url_a, game_a) = (url.clone(), g1);
+        // Plies in order: g1 0 (A), g2 0 (B); then g1 1 (A), g1 2 (B).
+        let (ply_a, ply_b) = if same_game { (1, 2) } else { (0, 0) };
+        // Process A: a move on server 1's game, its transaction held open until B is done,
+        // or for 3 s at most (when B waits for A). Whether B was done while A held it.
+        let a = std::thread::spawn(move || {
+            let mut store = Store::open(&url_a).unwrap();
+            let mut b_done_meanwhile = false;
+            move_within(&mut store, ("s1", "aoife"), game_a, ply_a, || {
+                held.send(()).unwrap();
+                b_done_meanwhile = released
+                    .recv_timeout(std::time::Duration::from_secs(3))
+                    .is_ok();
+            });
+            b_done_meanwhile
+        });
+        is_held.recv().unwrap();
+        // Process B, while A holds its transaction open.
+        let mut store = Store::open(&url).unwrap();
+        let game_b = if same_game { g1 } else { g2 };
+        move_within(&mut store, other, game_b, ply_b, || {});
+        let _ = release.send(());
+        let b_done_meanwhile = a.join().unwrap();
+        if same_game {
+            assert!(
+                !b_done_meanwhile,
+                "a move on the same game waits for the one in progress"
+            );
+        } else {
+            assert!(
+                b_done_meanwhile,
+                "server 2's move committed while server 1's was open"
+            );
+        }
+    }
+    // A change for the whole database (the clocks, the AI) waits for a command in progress.
+    let (held, is_held) = channel();
+    let (release, released) = channel::<()>();
+    let url_a = url.clone();
+    let a = std::thread::spawn(move || {
+        let mut store = Store::open(&url_a).unwrap();
+        let mut done_meanwhile = false;
+        move_within(&mut store, ("s2", "ciara"), g2, 1, || {
+            held.send(()).unwrap();
+            done_meanwhile = released
+                .recv_timeout(std::time::Duration::from_secs(3))
+                .is_ok();
+        });
+        done_meanwhile
+    });
+    is_held.recv().unwrap();
+    let mut store = Store::open(&url).unwrap();
+    store
+        .write(|tx| tx.upsert_user(&"eimear".into(), "eimear", 0))
+        .unwrap();
+    let _ = release.send(());
+    assert!(
+        !a.join().unwrap(),
+        "the whole database waits for a command in progress"
+    );
+    // Every move is there, none lost.
+    let mut moves = |g| store.read(|tx| tx.moves(g)).unwrap().len();
+    assert_eq!((moves(g1), moves(g2)), (3, 2));
+}

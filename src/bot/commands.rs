@@ -685,8 +685,7 @@ pub fn help_text() -> String {
     s
 }
 
-/// The server of a command sent in a direct message with the bot (`Ctx::server`).
-pub const DM_SERVER: &str = "dm";
+pub use super::reply::DM_SERVER;
 
 impl Bot {
     /// Handles a command; returns the replies in order. The answer to a private command is

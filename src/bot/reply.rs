@@ -22,6 +22,9 @@ impl User {
     }
 }
 
+/// The server of a command sent in a direct message with the bot (`Ctx::server`).
+pub const DM_SERVER: &str = "dm";
+
 /// Who sent a command, and where.
 #[derive(Clone, Debug)]
 pub struct Ctx {

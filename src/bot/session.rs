@@ -554,32 +554,40 @@ impl Bot {
         now: i64,
         f: impl FnOnce(&Tx, i64) -> Outcome<Vec<Out>>,
     ) -> Outcome<Vec<Reply>> {
-        let drawn = self
-            .store()
-            .write(|tx| -> Outcome<Vec<(Reply, Option<Board>)>> {
-                let outs = f(tx, now)?;
-                let mut replies = Vec::with_capacity(outs.len());
-                for Out { mut reply, board } in outs {
-                    // Stored with its text board and what to draw; the picture is drawn once
-                    // the lock is released.
-                    if let Some(b) = &board {
-                        reply.board_text = Some(b.text());
-                        reply.board = self.images.then(|| b.spec());
-                    }
-                    // (A reply the change owed itself, to link to it, carries its id already.)
-                    if !reply.ephemeral && reply.outbox.is_none() {
-                        reply.outbox = Some(outbox::owe(
-                            tx,
-                            origin,
-                            &reply,
-                            now,
-                            (&self.worker, now + self.in_flight_ms()),
-                        )?);
-                    }
-                    replies.push((reply, board));
+        // A command in a server changes only that server's data and its user's own (on
+        // PostgreSQL, commands on other servers by other users go on beside it); anything
+        // else (a direct message, the clocks, the AI) takes the whole database.
+        let within = origin
+            .filter(|c| c.server.as_str() != super::reply::DM_SERVER)
+            .map(|c| (c.server.to_string(), c.user.id.to_string()));
+        let change = |tx: &Tx| -> Outcome<Vec<(Reply, Option<Board>)>> {
+            let outs = f(tx, now)?;
+            let mut replies = Vec::with_capacity(outs.len());
+            for Out { mut reply, board } in outs {
+                // Stored with its text board and what to draw; the picture is drawn once
+                // the lock is released.
+                if let Some(b) = &board {
+                    reply.board_text = Some(b.text());
+                    reply.board = self.images.then(|| b.spec());
                 }
-                Ok(replies)
-            })?;
+                // (A reply the change owed itself, to link to it, carries its id already.)
+                if !reply.ephemeral && reply.outbox.is_none() {
+                    reply.outbox = Some(outbox::owe(
+                        tx,
+                        origin,
+                        &reply,
+                        now,
+                        (&self.worker, now + self.in_flight_ms()),
+                    )?);
+                }
+                replies.push((reply, board));
+            }
+            Ok(replies)
+        };
+        let drawn = match &within {
+            Some((server, user)) => self.store().write_within(server, user, change)?,
+            None => self.store().write(change)?,
+        };
         Ok(drawn
             .into_iter()
             .map(|(mut reply, board)| {

@@ -352,13 +352,15 @@ pub(super) fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>
     let mut lat = Vec::new();
     let mut refused = 0;
     let mut g = 0u64;
-    // Each driver's own players, so that drivers running at once never share a player.
+    // Each driver's own players and server, so that drivers running at once never share a
+    // player, as processes serving different servers do not.
     let (red, blue) = (format!("red-{tag}"), format!("blue-{tag}"));
+    let server = format!("bench-{tag}");
     while t0.elapsed() < budget {
         let variant = Variant::ALL[(g as usize) % Variant::ALL.len()];
         let channel = format!("{tag}-{g}");
         let ctx = |u: &str| Ctx {
-            server: "bench".into(),
+            server: server.as_str().into(),
             channel: channel.as_str().into(),
             user: User::new(u, u),
             moderator: false,

@@ -150,7 +150,8 @@ impl Store {
 
     /// Runs `f` in one write transaction: committed when `f` returns `Ok`, rolled back
     /// otherwise. One writer at a time (SQLite's `BEGIN IMMEDIATE`, waiting out a busy
-    /// database; on PostgreSQL the schema's writer lock, across every process).
+    /// database; on PostgreSQL the schema's writer lock, across every process, which also
+    /// waits for every [`Store::write_within`]).
     pub fn write<T, E>(
         &mut self,
         f: impl FnOnce(&Tx) -> std::result::Result<T, E>,
@@ -159,6 +160,24 @@ impl Store {
         E: From<StoreError>,
     {
         self.transaction(Mode::Write, f)
+    }
+
+    /// Runs `f` in one write transaction that changes only what belongs to `server` and to
+    /// `user` (a command's change: its server's games, tournaments, settings and ratings, and
+    /// the user's own settings and notes). On SQLite it is [`Store::write`]. On PostgreSQL,
+    /// such changes on different servers by different users run side by side, each under its
+    /// server's and its user's lock; a change of one server or by one user waits for the
+    /// others, and [`Store::write`] for them all.
+    pub fn write_within<T, E>(
+        &mut self,
+        server: &str,
+        user: &str,
+        f: impl FnOnce(&Tx) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        self.transaction_in(Mode::Write, Some((server, user)), f)
     }
 
     /// Runs `f` in one write transaction that only claims work (leases on rows: owed
@@ -194,6 +213,18 @@ impl Store {
     where
         E: From<StoreError>,
     {
+        self.transaction_in(mode, None, f)
+    }
+
+    fn transaction_in<T, E>(
+        &mut self,
+        mode: Mode,
+        part: Option<(&str, &str)>,
+        f: impl FnOnce(&Tx) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E>
+    where
+        E: From<StoreError>,
+    {
         match &mut self.conn {
             Conn::Sqlite(conn) => {
                 let behavior = match mode {
@@ -208,7 +239,7 @@ impl Store {
                 Ok(out)
             }
             Conn::Postgres(conn) => {
-                conn.get_mut().begin(mode)?;
+                conn.get_mut().begin(mode, part)?;
                 let out = f(&Tx {
                     tx: TxInner::Postgres(conn),
                 });

@@ -28,6 +28,10 @@ use std::collections::HashMap;
 /// The first key of the writer lock ("TARA"); the second is the schema's.
 const LOCK_CLASS: i32 = 0x5441_5241;
 
+/// The first key of a server's or a user's writer lock ("TARC"); the second is a hash of the
+/// schema and the server or user.
+const PART_LOCK_CLASS: i32 = 0x5441_5243;
+
 /// The first key of the migration lock ("TARB"); the second is the schema's.
 const MIGRATION_LOCK_CLASS: i32 = 0x5441_5242;
 
@@ -153,9 +157,14 @@ impl PgConn {
         Ok(v)
     }
 
-    /// Starts a transaction: a write takes the schema's writer lock first; a read is one
-    /// read-only snapshot. A transaction left open (its caller panicked) is rolled back first.
-    pub(super) fn begin(&mut self, mode: Mode) -> Result<()> {
+    /// Starts a transaction: a write takes the schema's writer lock first (exclusive), or,
+    /// for a change within one server by one user (`part`: the server and the user), that
+    /// lock shared and then the server's and the user's own, so that changes on different
+    /// servers by different users run side by side while anything else waits for them all; a
+    /// read is one read-only snapshot. The locks are always taken in this order (schema,
+    /// server, user), so two writers never wait on each other in a circle. A transaction
+    /// left open (its caller panicked) is rolled back first.
+    pub(super) fn begin(&mut self, mode: Mode, part: Option<(&str, &str)>) -> Result<()> {
         let write = mode != Mode::Read;
         if self.open {
             self.open = false;
@@ -171,10 +180,18 @@ impl PgConn {
         self.open = true;
         self.failed = false;
         if mode == Mode::Write {
-            let locked = self.client.execute(
-                "SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))",
-                &[&LOCK_CLASS],
-            );
+            let locked = match part {
+                None => self.client.execute(
+                    "SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))",
+                    &[&LOCK_CLASS],
+                ),
+                Some((server, user)) => self.client.execute(
+                    "SELECT pg_advisory_xact_lock_shared($1, hashtext(current_schema())), \
+                     pg_advisory_xact_lock($2, hashtext(current_schema() || ' server ' || $3)), \
+                     pg_advisory_xact_lock($2, hashtext(current_schema() || ' user ' || $4))",
+                    &[&LOCK_CLASS, &PART_LOCK_CLASS, &server, &user],
+                ),
+            };
             if let Err(e) = locked {
                 self.rollback();
                 return Err(db(e));
