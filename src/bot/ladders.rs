@@ -547,7 +547,7 @@ const SHOWN: usize = 15;
 
 fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
     let st = Standing::read(tx, l)?;
-    let (players, orders) = (&st.players, &st.orders);
+    let players = &st.players;
     let games: Vec<&LadderGameRow> = st.games.iter().filter(|g| g.ended_at.is_none()).collect();
     let mut names = Vec::with_capacity(players.len());
     for p in players {
@@ -618,6 +618,54 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
     if players.is_empty() {
         s.push_str("\nNobody has joined yet: `/ladder join`.");
     }
+    s.push_str(&your_place(tx, &st, l, me, now, &names, &games)?);
+    let rows = shown
+        .iter()
+        .map(|&i| (i, &players[i]))
+        .map(|(i, p)| crate::render::LadderRow {
+            rank: p.rank,
+            name: names[i].clone(),
+            rating: match ratings[i] {
+                Some((r, true)) => r.to_string(),
+                Some((r, false)) => format!("{r}?"),
+                None => "–".into(),
+            },
+            playing: playing(&p.user_id) as u32,
+            you: Some(i) == mine,
+        })
+        .collect();
+    let card = crate::render::LadderCard {
+        title: format!("{} · {}", l.name, l.variant.name()),
+        subtitle: format!(
+            "Ladder #{} · {} player{}{}",
+            l.id,
+            players.len(),
+            if players.len() == 1 { "" } else { "s" },
+            if l.status == LadderStatus::Closed {
+                " · closed"
+            } else {
+                ""
+            }
+        ),
+        rows,
+    };
+    Ok(View { text: s, card })
+}
+
+/// What `/ladder show` tells `me` of their own place: where they may challenge and whom now,
+/// and their ladder games in progress (or how to join).
+fn your_place(
+    tx: &Tx,
+    st: &Standing,
+    l: &LadderRow,
+    me: &UserId,
+    now: i64,
+    names: &[String],
+    games: &[&LadderGameRow],
+) -> Outcome<String> {
+    let (players, orders) = (&st.players, &st.orders);
+    let mine = players.iter().position(|p| p.user_id == me);
+    let mut s = String::new();
     match mine {
         None => s.push_str("\nYou are not on this ladder: `/ladder join` puts you at the bottom."),
         Some(i) => {
@@ -636,7 +684,7 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
                 for k in range.clone() {
                     let t = &players[k as usize - 1];
                     let who = User::new(t.user_id.clone(), names[k as usize - 1].clone());
-                    if refusal(&st, l, me, &who, now).is_none() {
+                    if refusal(st, l, me, &who, now).is_none() {
                         free.push(format!("{}. {}", k, escape_markdown(&who.name)));
                     }
                 }
@@ -689,37 +737,7 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
             }
         }
     }
-    let rows = shown
-        .iter()
-        .map(|&i| (i, &players[i]))
-        .map(|(i, p)| crate::render::LadderRow {
-            rank: p.rank,
-            name: names[i].clone(),
-            rating: match ratings[i] {
-                Some((r, true)) => r.to_string(),
-                Some((r, false)) => format!("{r}?"),
-                None => "–".into(),
-            },
-            playing: playing(&p.user_id) as u32,
-            you: Some(i) == mine,
-        })
-        .collect();
-    let card = crate::render::LadderCard {
-        title: format!("{} · {}", l.name, l.variant.name()),
-        subtitle: format!(
-            "Ladder #{} · {} player{}{}",
-            l.id,
-            players.len(),
-            if players.len() == 1 { "" } else { "s" },
-            if l.status == LadderStatus::Closed {
-                " · closed"
-            } else {
-                ""
-            }
-        ),
-        rows,
-    };
-    Ok(View { text: s, card })
+    Ok(s)
 }
 
 /// Subscriber: a ladder game's end moves the ladder (docs/rules.md §11): a challenger who won

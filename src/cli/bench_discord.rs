@@ -70,18 +70,84 @@ async fn run(dir: &Path, n: u32) -> anyhow::Result<Vec<Value>> {
         "the bot did not connect: {}",
         log()
     );
+    let players: Vec<(u64, String)> = (0..u64::from(n))
+        .map(|i| (3_000_000_000_000_000_000 + i, format!("p{i:03}")))
+        .collect();
+    let start = start_league(&fake, &players).await?;
+    let db = dir.join("tara.db");
+    let all_out = fake
+        .wait_for(Duration::from_secs(600), |_| {
+            let owed = Store::open_to_read(&db).and_then(|mut s| s.read(|tx| tx.unsent_count()));
+            matches!(owed, Ok(0)).then(|| start.injected.elapsed())
+        })
+        .await
+        .with_context(|| format!("messages still owed after 10 minutes: {}", log()))?;
+    let divisions = {
+        let mut s = Store::open_to_read(&db)?;
+        s.read(|tx| tx.league_divisions(LeagueId(1), Some(1)))?
+    };
+    let division = divisions
+        .first()
+        .ok_or_else(|| anyhow!("the league has no division"))?
+        .tournament_id;
+    let from = fake.request_count();
+    let at = Instant::now();
+    let played = play_out(&fake, &db, division, &players)
+        .await
+        .with_context(log)?;
+    let took = at.elapsed();
+    let requests = fake.request_count() - from;
+    Ok(vec![
+        json!({
+            "bench": "discord league start",
+            "players": n,
+            "divisions": divisions.len(),
+            "threads_before": OTHERS_THREADS,
+            "answered_s": secs(start.answered),
+            "everyone_told_s": secs(start.told),
+            "requests": start.requests,
+            "every_start_message_out_s": secs(all_out),
+        }),
+        play_line(played, requests, took),
+        json!({
+            "bench": "discord limits",
+            "busiest_second": fake.busiest_second(),
+            "peak_active_threads": fake.peak_active_threads(FakeDiscord::GUILD_ID),
+            "invalid_requests": fake.invalid_requests(),
+            "max_active_threads_refusals": fake.refusals().iter().filter(|r| r.code == 160_006).count(),
+        }),
+    ])
+}
+
+/// Seconds, to the hundredth.
+fn secs(d: Duration) -> f64 {
+    (d.as_secs_f64() * 100.0).round() / 100.0
+}
+
+/// What the league's start took.
+struct Start {
+    /// When `/league start` was sent.
+    injected: Instant,
+    /// Until its answer.
+    answered: Duration,
+    /// Until every player was told where their games are.
+    told: Duration,
+    /// REST requests until then.
+    requests: usize,
+}
+
+/// The league created by the organiser, joined by `players`, and started; then waits until
+/// every player has been told where their games are (their line in their division's message).
+async fn start_league(fake: &FakeDiscord, players: &[(u64, String)]) -> anyhow::Result<Start> {
     let moderator = Invoker::new(7, "mona").moderator();
-    let league = |who: Invoker, name: &'static str, options: Value| {
-        let fake = &fake;
-        async move {
-            let (id, answer) = subcommand(fake, who, CHANNEL, ("league", name), options).await?;
-            anyhow::ensure!(
-                !answer.ephemeral(),
-                "/league {name} refused: {:?}",
-                answer.content()
-            );
-            Ok::<_, anyhow::Error>((id, answer))
-        }
+    let league = |who: Invoker, name: &'static str, options: Value| async move {
+        let (id, answer) = subcommand(fake, who, CHANNEL, ("league", name), options).await?;
+        anyhow::ensure!(
+            !answer.ephemeral(),
+            "/league {name} refused: {:?}",
+            answer.content()
+        );
+        Ok::<_, anyhow::Error>((id, answer))
     };
     league(
         moderator.clone(),
@@ -93,10 +159,7 @@ async fn run(dir: &Path, n: u32) -> anyhow::Result<Vec<Value>> {
         ]),
     )
     .await?;
-    let players: Vec<(u64, String)> = (0..u64::from(n))
-        .map(|i| (3_000_000_000_000_000_000 + i, format!("p{i:03}")))
-        .collect();
-    for (id, name) in &players {
+    for (id, name) in players {
         fake.add_user(*id, name);
         league(Invoker::new(*id, name), "join", json!([])).await?;
     }
@@ -105,7 +168,6 @@ async fn run(dir: &Path, n: u32) -> anyhow::Result<Vec<Value>> {
     let injected = fake
         .injected_at(start)
         .ok_or_else(|| anyhow!("the start was not injected"))?;
-    let answered = answer.at.duration_since(injected);
     let told = fake
         .wait_for(Duration::from_secs(300), |f| {
             let text: Vec<String> = f
@@ -123,71 +185,38 @@ async fn run(dir: &Path, n: u32) -> anyhow::Result<Vec<Value>> {
                 .then(|| injected.elapsed())
         })
         .await
-        .with_context(|| format!("not every player was told within 5 minutes: {}", log()))?;
-    let start_requests = fake.request_count() - before;
-    let db = dir.join("tara.db");
-    let all_out = fake
-        .wait_for(Duration::from_secs(600), |_| {
-            let owed = Store::open_to_read(&db).and_then(|mut s| s.read(|tx| tx.unsent_count()));
-            matches!(owed, Ok(0)).then(|| injected.elapsed())
-        })
-        .await
-        .with_context(|| format!("messages still owed after 10 minutes: {}", log()))?;
-    let divisions = {
-        let mut s = Store::open_to_read(&db)?;
-        s.read(|tx| tx.league_divisions(LeagueId(1), Some(1)))?
-    };
-    let division = divisions
-        .first()
-        .ok_or_else(|| anyhow!("the league has no division"))?
-        .tournament_id;
-    let from = fake.request_count();
-    let at = Instant::now();
+        .context("not every player was told within 5 minutes")?;
+    Ok(Start {
+        injected,
+        answered: answer.at.duration_since(injected),
+        told,
+        requests: fake.request_count() - before,
+    })
+}
+
+/// The line of division 1's play: `requests` REST requests in `took` for what was `played`.
+fn play_line(played: Played, requests: usize, took: Duration) -> Value {
     let Played {
         games,
         moves,
         refused,
         ..
-    } = play_out(&fake, &db, division, &players)
-        .await
-        .with_context(log)?;
-    let took = at.elapsed();
-    let requests = fake.request_count() - from;
+    } = played;
     // A resignation takes three requests of its own (its question, the button's answer, the
     // result); a refused move one.
     let per_move = (requests - 3 * games - refused) as f64 / moves.max(1) as f64;
-    let secs = |d: Duration| (d.as_secs_f64() * 100.0).round() / 100.0;
-    let refusals = fake.refusals();
-    Ok(vec![
-        json!({
-            "bench": "discord league start",
-            "players": n,
-            "divisions": divisions.len(),
-            "threads_before": OTHERS_THREADS,
-            "answered_s": secs(answered),
-            "everyone_told_s": secs(told),
-            "requests": start_requests,
-            "every_start_message_out_s": secs(all_out),
-        }),
-        json!({
-            "bench": "discord league play",
-            "division": 1,
-            "games": games,
-            "moves": moves,
-            "refused": refused,
-            "requests": requests,
-            "requests_per_move": (per_move * 100.0).round() / 100.0,
-            "requests_per_move_with_resignations": ((requests as f64 / moves.max(1) as f64) * 100.0).round() / 100.0,
-            "seconds": secs(took),
-        }),
-        json!({
-            "bench": "discord limits",
-            "busiest_second": fake.busiest_second(),
-            "peak_active_threads": fake.peak_active_threads(FakeDiscord::GUILD_ID),
-            "invalid_requests": fake.invalid_requests(),
-            "max_active_threads_refusals": refusals.iter().filter(|r| r.code == 160_006).count(),
-        }),
-    ])
+    let all = requests as f64 / moves.max(1) as f64;
+    json!({
+        "bench": "discord league play",
+        "division": 1,
+        "games": games,
+        "moves": moves,
+        "refused": refused,
+        "requests": requests,
+        "requests_per_move": (per_move * 100.0).round() / 100.0,
+        "requests_per_move_with_resignations": (all * 100.0).round() / 100.0,
+        "seconds": secs(took),
+    })
 }
 
 /// `tara-bot run` (this program) connected to `fake`, on a database in `dir`, its log in

@@ -692,29 +692,11 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     let channel = channel?;
     let r = post(http, channel, reply).await;
     if let Err(e) = &r {
-        if discord_code(e) == Some(UNKNOWN_CHANNEL) && reply.dm.is_none() {
-            // A game's thread a moderator deleted: the game moves to a new thread, and this
-            // message (moved with it in the outbox) goes there when it is tried again.
-            threads::closed(channel.get());
-            let (b, gone) = (
-                bot.clone(),
-                crate::store::ChannelId::from(channel.to_string()),
-            );
-            let moved = tokio::task::spawn_blocking(move || b.thread_gone(&gone))
-                .await
-                .unwrap_or_default();
-            if !moved.is_empty() {
-                tracing::warn!(%channel, "a game's thread was deleted: the game moves to a new thread");
-                if let Some(id) = reply.outbox {
-                    let (b, why) = (bot.clone(), said(e));
-                    let _ = tokio::task::spawn_blocking(move || b.delivery_failed(id, &why, false))
-                        .await;
-                }
-                for m in moved {
-                    Box::pin(deliver(bot, http, &m)).await;
-                }
-                return None;
-            }
+        if discord_code(e) == Some(UNKNOWN_CHANNEL)
+            && reply.dm.is_none()
+            && moved_to_a_new_thread(bot, http, channel, reply, e).await
+        {
+            return None;
         }
     }
     report_as(
@@ -731,6 +713,38 @@ async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Option<String> {
     let problem = permission_problem(r.as_ref().err()?, channel, "post")?;
     tracing::error!(%channel, "{problem}");
     Some(problem)
+}
+
+/// After `reply` met Discord's "unknown channel" (`e`) in `channel`: when that was a game's
+/// thread a moderator deleted, the game moves to a new thread, and this message (moved with
+/// it in the outbox) and the others moved go there. Whether the game moved.
+async fn moved_to_a_new_thread(
+    bot: &Arc<Bot>,
+    http: &Http,
+    channel: ChannelId,
+    reply: &Reply,
+    e: &Failure,
+) -> bool {
+    threads::closed(channel.get());
+    let (b, gone) = (
+        bot.clone(),
+        crate::store::ChannelId::from(channel.to_string()),
+    );
+    let moved = tokio::task::spawn_blocking(move || b.thread_gone(&gone))
+        .await
+        .unwrap_or_default();
+    if moved.is_empty() {
+        return false;
+    }
+    tracing::warn!(%channel, "a game's thread was deleted: the game moves to a new thread");
+    if let Some(id) = reply.outbox {
+        let (b, why) = (bot.clone(), said(e));
+        let _ = tokio::task::spawn_blocking(move || b.delivery_failed(id, &why, false)).await;
+    }
+    for m in moved {
+        Box::pin(deliver(bot, http, &m)).await;
+    }
+    true
 }
 
 /// Whether a reply links to a pseudo-channel (a thread key such as `t3-r2-b1`).
@@ -1719,10 +1733,6 @@ async fn send(
     deferred: Deferred,
     update_buttons: bool,
 ) {
-    // The new text of a pressed button's message (an answered challenge), if the core gives one.
-    let pressed = replies
-        .iter()
-        .find_map(|r| r.pressed_text_with(mention, |c| format!("<#{c}>")));
     let here = target.channel().to_string();
     let elsewhere_of = |r: &Reply| {
         r.dm.is_some() || r.thread.is_some() || r.channel.as_ref().is_some_and(|c| *c != here)
@@ -1739,38 +1749,115 @@ async fn send(
     // SEND_FIRST_FOR, and never for a delivery held up by a rate limit beyond it.
     let first_out = tokio::sync::Notify::new();
     let elsewhere_part = async {
-        let (mut problems, mut spent) = (Vec::new(), Vec::new());
-        match OWED_QUEUES.get() {
-            // Each behind what its place already waits for (in the order owed), the places
-            // side by side.
-            Some(queues) => {
-                let mut outcomes = Vec::with_capacity(elsewhere.len());
-                for r in elsewhere {
-                    let (done, outcome) = tokio::sync::oneshot::channel();
-                    push_owed(queues, r.clone(), false, Some(done));
-                    outcomes.push(outcome);
-                }
-                for outcome in outcomes {
-                    // (Dropped unsent: the message was already on its way in the queues.)
-                    if let Ok((problem, archive)) = outcome.await {
-                        problems.extend(problem);
-                        spent.extend(archive);
-                    }
-                }
-            }
-            None => {
-                for r in elsewhere {
-                    problems.extend(deliver_archiving_later(bot, http, r, &mut spent).await);
-                }
-            }
-        }
+        let out = send_elsewhere(bot, http, elsewhere).await;
         first_out.notify_one();
-        (problems, spent)
+        out
     };
     let answer_part = async {
         let _ = tokio::time::timeout(SEND_FIRST_FOR, first_out.notified()).await;
-        // Problems to tell the user; threads to archive, once every reply is out (the answer
-        // here may go in one of them).
+        let answer = Answer {
+            target,
+            deferred,
+            update_buttons,
+        };
+        answer.send(bot, http, replies, here_replies).await
+    };
+    let ((elsewhere_problems, elsewhere_spent), (answer_problems, answer_spent, answered)) =
+        tokio::join!(elsewhere_part, answer_part);
+    let mut problems = elsewhere_problems;
+    problems.extend(answer_problems);
+    for r in elsewhere_spent.iter().chain(&answer_spent) {
+        archive_spent_thread(bot, http, r).await;
+    }
+    problems.dedup();
+    for p in problems {
+        tell_privately(http, target, answered, p).await;
+    }
+}
+
+/// Delivers the replies of a command that go elsewhere (other channels, threads, DMs), each
+/// behind what its place already waits for (in the order owed), the places side by side: the
+/// problems to tell the user, and the threads to archive once every reply is out.
+async fn send_elsewhere(
+    bot: &Arc<Bot>,
+    http: &Http,
+    elsewhere: Vec<&Reply>,
+) -> (Vec<String>, Vec<Reply>) {
+    let (mut problems, mut spent) = (Vec::new(), Vec::new());
+    match OWED_QUEUES.get() {
+        Some(queues) => {
+            let mut outcomes = Vec::with_capacity(elsewhere.len());
+            for r in elsewhere {
+                let (done, outcome) = tokio::sync::oneshot::channel();
+                push_owed(queues, r.clone(), false, Some(done));
+                outcomes.push(outcome);
+            }
+            for outcome in outcomes {
+                // (Dropped unsent: the message was already on its way in the queues.)
+                if let Ok((problem, archive)) = outcome.await {
+                    problems.extend(problem);
+                    spent.extend(archive);
+                }
+            }
+        }
+        None => {
+            for r in elsewhere {
+                problems.extend(deliver_archiving_later(bot, http, r, &mut spent).await);
+            }
+        }
+    }
+    (problems, spent)
+}
+
+/// A problem told to the user privately: as a follow-up once the interaction is `answered`,
+/// else as its response.
+async fn tell_privately(http: &Http, target: &Target<'_>, answered: bool, problem: String) {
+    let m = Outgoing {
+        content: problem,
+        ephemeral: true,
+        mentions: vec![],
+        files: vec![],
+        buttons: vec![],
+    };
+    let _ = if answered {
+        let followup = as_followup(&m);
+        retry("sending a follow-up", || {
+            target.followup(http, &followup, &[])
+        })
+        .await
+        .map(|_| ())
+    } else {
+        let response = CreateInteractionResponse::Message(as_response(&m));
+        retry("responding", || target.respond(http, &response, &[])).await
+    };
+}
+
+/// The answer to an interaction: where, whether it was deferred (and to whom), and whether a
+/// pressed button's message is updated.
+struct Answer<'a, 'b> {
+    target: &'a Target<'b>,
+    deferred: Deferred,
+    update_buttons: bool,
+}
+
+/// Where an answer stands: whether the interaction has been answered (follow-ups are possible),
+/// and whether its answer is still the deferred "thinking…" waiting for its content.
+struct Answering {
+    answered: bool,
+    pending_edit: bool,
+}
+
+impl Answer<'_, '_> {
+    /// Sends the replies that answer here (`here_replies`, of all the command's `replies`):
+    /// the problems to tell the user, the threads to archive once every reply is out (the
+    /// answer here may go in one of them), and whether the interaction was answered.
+    async fn send(
+        &self,
+        bot: &Arc<Bot>,
+        http: &Http,
+        replies: &[Reply],
+        here_replies: Vec<&Reply>,
+    ) -> (Vec<String>, Vec<Reply>, bool) {
         let (mut problems, mut spent): (Vec<String>, Vec<Reply>) = (Vec::new(), Vec::new());
         // An answer that links to threads: linked to those open, the others said to be opening
         // (an answer cannot wait for them).
@@ -1782,19 +1869,40 @@ async fn send(
             }
             linked.push(r);
         }
-        let replies: Vec<&Reply> = linked.iter().collect();
-        // Whether the interaction has been answered (follow-ups are possible), and whether its
-        // answer is still the deferred "thinking…" waiting for its content.
-        let mut answered = deferred != Deferred::No;
-        let mut pending_edit = deferred != Deferred::No;
-        let mut replies = replies;
-        if update_buttons
-            && deferred == Deferred::No
-            && replies.first().is_some_and(|r| r.replaces_pressed)
-        {
-            // A pressed button whose answer takes the place of its message (a page of /history):
-            // the message is updated to the answer, text and buttons, pinging nobody.
-            let first = replies.remove(0);
+        let mut replies_here: Vec<&Reply> = linked.iter().collect();
+        let mut state = Answering {
+            answered: self.deferred != Deferred::No,
+            pending_edit: self.deferred != Deferred::No,
+        };
+        if self.update_buttons && self.deferred == Deferred::No {
+            let replaces = replies_here.first().is_some_and(|r| r.replaces_pressed);
+            let first = replaces.then(|| replies_here.remove(0));
+            state.answered = self.update_pressed(http, replies, first).await;
+        }
+        for reply in replies_here {
+            let result = self
+                .send_reply(bot, http, reply, &mut state, &mut problems)
+                .await;
+            if result.is_ok() {
+                if !self.update_buttons {
+                    // (A pressed button's own message was updated above.)
+                    retire_buttons(http, reply).await;
+                }
+                if reply.archive_channel.is_some() {
+                    spent.push(reply.clone());
+                }
+            }
+        }
+        (problems, spent, state.answered)
+    }
+
+    /// A pressed button's message updated: to the answer `first`, text and buttons, pinging
+    /// nobody, when the answer takes its place (a page of /history); else it loses its buttons
+    /// and takes the core's new text for it, if `replies` give one (an answered challenge).
+    /// Whether the interaction is answered.
+    async fn update_pressed(&self, http: &Http, replies: &[Reply], first: Option<&Reply>) -> bool {
+        let target = self.target;
+        if let Some(first) = first {
             let page = outgoing(first).into_iter().next();
             let m = page.as_ref().map_or_else(
                 || CreateInteractionResponseMessage::new().components(vec![]),
@@ -1813,144 +1921,125 @@ async fn send(
             // Its picture (a board stepped to) replaces the message's, as Discord takes the files
             // listed in an update for all the message keeps.
             let files = page.map(|o| o.files).unwrap_or_default();
-            answered = retry("replacing the message", || {
+            return retry("replacing the message", || {
                 target.respond(http, &update, &files)
             })
             .await
             .is_ok();
-        } else if update_buttons && deferred == Deferred::No {
-            // A pressed button: its message loses its buttons (and takes the core's new text for
-            // it, without pinging anyone again), the replies follow.
-            let update = CreateInteractionResponse::UpdateMessage(pressed.iter().fold(
-                CreateInteractionResponseMessage::new().components(vec![]),
-                |m, text| {
-                    m.content(text.clone())
-                        .allowed_mentions(CreateAllowedMentions::new())
-                },
-            ));
-            answered = retry("updating the message", || {
-                target.respond(http, &update, &[])
-            })
-            .await
-            .is_ok();
         }
-        for reply in replies {
-            let mut result: Result<(), Failure> = Ok(());
-            // The id of the reply's first message, for a reply that will be edited.
-            let mut first_id: Option<MessageId> = None;
-            for (i, m) in outgoing(reply).into_iter().enumerate() {
-                let sent: Result<Option<MessageId>, Failure> = if pending_edit
-                    && m.ephemeral == (deferred == Deferred::Private)
-                {
-                    pending_edit = false;
-                    let edit = as_edit(&m);
-                    retry("editing the deferred response", || {
-                        target.edit(http, &edit, &m.files)
-                    })
-                    .await
-                    .map(Some)
-                } else if pending_edit {
-                    // The deferral shows to the wrong audience: drop it, answer as a follow-up.
-                    pending_edit = false;
-                    let _ = retry("deleting the deferred response", || {
-                        target.delete_original(http)
-                    })
-                    .await;
-                    let followup = as_followup(&m);
-                    retry("sending a follow-up", || {
-                        target.followup(http, &followup, &m.files)
-                    })
-                    .await
-                    .map(Some)
-                } else if !answered {
-                    answered = true;
-                    let response = CreateInteractionResponse::Message(as_response(&m));
-                    let r = retry("responding", || target.respond(http, &response, &m.files)).await;
-                    match r {
-                        // A response does not come back with its id: asked for when it is needed.
-                        Ok(()) if reply.editable && i == 0 => {
-                            Ok(retry("reading the response", || target.original(http))
-                                .await
-                                .ok())
-                        }
-                        r => r.map(|()| None),
-                    }
-                } else {
-                    let followup = as_followup(&m);
-                    retry("sending a follow-up", || {
-                        target.followup(http, &followup, &m.files)
-                    })
-                    .await
-                    .map(Some)
-                };
-                if i == 0 {
-                    first_id = sent.as_ref().ok().copied().flatten();
-                }
-                let sent = match sent {
-                    Ok(_) => Ok(()),
-                    Err(_) if m.ephemeral => {
-                        // Never shown to anyone else instead.
-                        tracing::error!("a private reply could not be delivered");
-                        Ok(())
-                    }
-                    Err(_) => {
-                        let r = post_part(http, target.channel(), &m, reply.outbox, i).await;
-                        if let Err(e) = &r {
-                            if let Some(p) = permission_problem(e, target.channel(), "post") {
-                                tracing::error!(channel = %target.channel(), error = %said(e), "{p}");
-                                problems.push(p);
-                            }
-                        }
-                        if i == 0 {
-                            first_id = r.as_ref().ok().copied();
-                        }
-                        r.map(|_| ())
-                    }
-                };
-                if result.is_ok() {
-                    result = sent;
-                }
-            }
-            report_as(bot, reply.outbox, result.as_ref().map(|_| ()), first_id).await;
-            if result.is_ok() {
-                if !update_buttons {
-                    // (A pressed button's own message was updated above.)
-                    retire_buttons(http, reply).await;
-                }
-                if reply.archive_channel.is_some() {
-                    spent.push(reply.clone());
-                }
-            }
-        }
-        (problems, spent, answered)
-    };
-    let ((elsewhere_problems, elsewhere_spent), (answer_problems, answer_spent, answered)) =
-        tokio::join!(elsewhere_part, answer_part);
-    let mut problems = elsewhere_problems;
-    problems.extend(answer_problems);
-    for r in elsewhere_spent.iter().chain(&answer_spent) {
-        archive_spent_thread(bot, http, r).await;
+        let pressed = replies
+            .iter()
+            .find_map(|r| r.pressed_text_with(mention, |c| format!("<#{c}>")));
+        let update = CreateInteractionResponse::UpdateMessage(pressed.iter().fold(
+            CreateInteractionResponseMessage::new().components(vec![]),
+            |m, text| {
+                m.content(text.clone())
+                    .allowed_mentions(CreateAllowedMentions::new())
+            },
+        ));
+        retry("updating the message", || {
+            target.respond(http, &update, &[])
+        })
+        .await
+        .is_ok()
     }
-    problems.dedup();
-    for p in problems {
-        let m = Outgoing {
-            content: p,
-            ephemeral: true,
-            mentions: vec![],
-            files: vec![],
-            buttons: vec![],
-        };
-        let _ = if answered {
-            let followup = as_followup(&m);
-            retry("sending a follow-up", || {
-                target.followup(http, &followup, &[])
+
+    /// Sends one reply's messages as the response, the deferred answer's edit or follow-ups (a
+    /// public one that cannot be falls back to a channel message), reports it delivered or
+    /// failed, and notes a missing permission in `problems`.
+    async fn send_reply(
+        &self,
+        bot: &Arc<Bot>,
+        http: &Http,
+        reply: &Reply,
+        state: &mut Answering,
+        problems: &mut Vec<String>,
+    ) -> Result<(), Failure> {
+        let target = self.target;
+        let mut result: Result<(), Failure> = Ok(());
+        // The id of the reply's first message, for a reply that will be edited.
+        let mut first_id: Option<MessageId> = None;
+        for (i, m) in outgoing(reply).into_iter().enumerate() {
+            let sent = self.send_part(http, reply, i, &m, state).await;
+            if i == 0 {
+                first_id = sent.as_ref().ok().copied().flatten();
+            }
+            let sent = match sent {
+                Ok(_) => Ok(()),
+                Err(_) if m.ephemeral => {
+                    // Never shown to anyone else instead.
+                    tracing::error!("a private reply could not be delivered");
+                    Ok(())
+                }
+                Err(_) => {
+                    let r = post_part(http, target.channel(), &m, reply.outbox, i).await;
+                    if let Err(e) = &r {
+                        if let Some(p) = permission_problem(e, target.channel(), "post") {
+                            tracing::error!(channel = %target.channel(), error = %said(e), "{p}");
+                            problems.push(p);
+                        }
+                    }
+                    if i == 0 {
+                        first_id = r.as_ref().ok().copied();
+                    }
+                    r.map(|_| ())
+                }
+            };
+            if result.is_ok() {
+                result = sent;
+            }
+        }
+        report_as(bot, reply.outbox, result.as_ref().map(|_| ()), first_id).await;
+        result
+    }
+
+    /// Sends message `i` of `reply`: the deferred answer's edit, the response or a follow-up;
+    /// the id of the message when it is known.
+    async fn send_part(
+        &self,
+        http: &Http,
+        reply: &Reply,
+        i: usize,
+        m: &Outgoing,
+        state: &mut Answering,
+    ) -> Result<Option<MessageId>, Failure> {
+        let target = self.target;
+        if state.pending_edit && m.ephemeral == (self.deferred == Deferred::Private) {
+            state.pending_edit = false;
+            let edit = as_edit(m);
+            return retry("editing the deferred response", || {
+                target.edit(http, &edit, &m.files)
             })
             .await
-            .map(|_| ())
-        } else {
-            let response = CreateInteractionResponse::Message(as_response(&m));
-            retry("responding", || target.respond(http, &response, &[])).await
-        };
+            .map(Some);
+        }
+        if state.pending_edit {
+            // The deferral shows to the wrong audience: drop it, answer as a follow-up.
+            state.pending_edit = false;
+            let _ = retry("deleting the deferred response", || {
+                target.delete_original(http)
+            })
+            .await;
+        } else if !state.answered {
+            state.answered = true;
+            let response = CreateInteractionResponse::Message(as_response(m));
+            let r = retry("responding", || target.respond(http, &response, &m.files)).await;
+            return match r {
+                // A response does not come back with its id: asked for when it is needed.
+                Ok(()) if reply.editable && i == 0 => {
+                    Ok(retry("reading the response", || target.original(http))
+                        .await
+                        .ok())
+                }
+                r => r.map(|()| None),
+            };
+        }
+        let followup = as_followup(m);
+        retry("sending a follow-up", || {
+            target.followup(http, &followup, &m.files)
+        })
+        .await
+        .map(Some)
     }
 }
 

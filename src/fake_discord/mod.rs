@@ -1656,8 +1656,49 @@ fn route(
         ));
     }
     let app = FakeDiscord::APP_ID.to_string();
-    let m = method.as_str();
-    match (m, seg.as_slice()) {
+    let req = Req {
+        inner,
+        m: method.as_str(),
+        seg: &seg,
+        body: &body,
+        files,
+        path,
+        app: &app,
+    };
+    match seg.first().copied() {
+        Some("guilds") => guild_route(st, &req),
+        Some("interactions" | "webhooks") => interaction_route(st, &req),
+        Some("channels") if matches!(seg.get(2).copied(), Some("messages" | "threads")) => {
+            channel_content_route(st, &req)
+        }
+        Some("channels") => channel_route(st, &req),
+        _ => app_route(st, &req),
+    }
+}
+
+/// A REST request as [`route`] reads it: its method, its path's segments after the API's
+/// version, its JSON body (`Null` for none) and files, and the application's id.
+struct Req<'a> {
+    inner: &'a Inner,
+    m: &'a str,
+    seg: &'a [&'a str],
+    body: &'a Value,
+    files: &'a [(String, Vec<u8>)],
+    path: &'a str,
+    app: &'a str,
+}
+
+/// The gateway's address, users, DM channels and the application's commands.
+fn app_route(st: &mut St, req: &Req) -> Answer {
+    let Req {
+        inner,
+        m,
+        seg,
+        body,
+        app,
+        ..
+    } = *req;
+    match (m, seg) {
         ("GET", ["gateway"]) => ok(json!({"url": format!("ws://127.0.0.1:{}", inner.port)})),
         ("GET", ["gateway", "bot"]) => ok(json!({
             "url": format!("ws://127.0.0.1:{}", inner.port),
@@ -1703,6 +1744,53 @@ fn route(
         ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => {
             ok(application_info(st))
         }
+        ("PUT", ["applications", a, "commands"]) if *a == app => {
+            ok(register_commands(st, body, None))
+        }
+        ("PUT", ["applications", a, "guilds", g, "commands"]) if *a == app => {
+            ok(register_commands(st, body, Some(parse_id(g))))
+        }
+        ("GET", ["applications", a, "commands"]) if *a == app => ok(Value::Array(
+            st.commands
+                .iter()
+                .filter(|c| c.get("guild_id").is_none_or(Value::is_null))
+                .cloned()
+                .collect(),
+        )),
+        ("GET", ["applications", a, "guilds", g, "commands"]) if *a == app => {
+            let g = json!(g.to_string());
+            ok(Value::Array(
+                st.commands
+                    .iter()
+                    .filter(|c| c.get("guild_id") == Some(&g))
+                    .cloned()
+                    .collect(),
+            ))
+        }
+        ("POST", ["applications", a, "commands"]) if *a == app => {
+            let cmd = command_object(st, body, None);
+            st.commands
+                .retain(|c| !(c["name"] == cmd["name"] && c["guild_id"].is_null()));
+            st.commands.push(cmd.clone());
+            ok(cmd)
+        }
+        ("POST", ["applications", a, "guilds", g, "commands"]) if *a == app => {
+            let g = parse_id(g);
+            let cmd = command_object(st, body, Some(g));
+            st.commands
+                .retain(|c| !(c["name"] == cmd["name"] && c["guild_id"] == cmd["guild_id"]));
+            st.commands.push(cmd.clone());
+            ok(cmd)
+        }
+        // Interactions.
+        _ => err(not_found()),
+    }
+}
+
+/// A guild, its members, channels and active threads.
+fn guild_route(st: &mut St, req: &Req) -> Answer {
+    let Req { m, seg, .. } = *req;
+    match (m, seg) {
         ("GET", ["guilds", g]) if st.guilds.contains(&parse_id(g)) => {
             let mut g = guild_object(st, parse_id(g));
             if let Some(o) = g.as_object_mut() {
@@ -1746,47 +1834,23 @@ fn route(
             ok(Value::Array(chans))
         }
         // Commands.
-        ("PUT", ["applications", a, "commands"]) if *a == app => {
-            ok(register_commands(st, &body, None))
-        }
-        ("PUT", ["applications", a, "guilds", g, "commands"]) if *a == app => {
-            ok(register_commands(st, &body, Some(parse_id(g))))
-        }
-        ("GET", ["applications", a, "commands"]) if *a == app => ok(Value::Array(
-            st.commands
-                .iter()
-                .filter(|c| c.get("guild_id").is_none_or(Value::is_null))
-                .cloned()
-                .collect(),
-        )),
-        ("GET", ["applications", a, "guilds", g, "commands"]) if *a == app => {
-            let g = json!(g.to_string());
-            ok(Value::Array(
-                st.commands
-                    .iter()
-                    .filter(|c| c.get("guild_id") == Some(&g))
-                    .cloned()
-                    .collect(),
-            ))
-        }
-        ("POST", ["applications", a, "commands"]) if *a == app => {
-            let cmd = command_object(st, &body, None);
-            st.commands
-                .retain(|c| !(c["name"] == cmd["name"] && c["guild_id"].is_null()));
-            st.commands.push(cmd.clone());
-            ok(cmd)
-        }
-        ("POST", ["applications", a, "guilds", g, "commands"]) if *a == app => {
-            let g = parse_id(g);
-            let cmd = command_object(st, &body, Some(g));
-            st.commands
-                .retain(|c| !(c["name"] == cmd["name"] && c["guild_id"] == cmd["guild_id"]));
-            st.commands.push(cmd.clone());
-            ok(cmd)
-        }
-        // Interactions.
+        _ => err(not_found()),
+    }
+}
+
+/// Interaction callbacks, follow-ups and their edits.
+fn interaction_route(st: &mut St, req: &Req) -> Answer {
+    let Req {
+        m,
+        seg,
+        body,
+        files,
+        app,
+        ..
+    } = *req;
+    match (m, seg) {
         ("POST", ["interactions", id, token, "callback"]) => {
-            interaction_callback(st, parse_id(id), token, &body, files)
+            interaction_callback(st, parse_id(id), token, body, files)
         }
         ("POST", ["webhooks", a, token]) if *a == app => {
             let Some(ch) = acknowledged_channel(st, token) else {
@@ -1798,7 +1862,7 @@ fn route(
             };
             // A follow-up in an archived thread unarchives it when there is room.
             st.places.responding_in(ch);
-            let mut msg = build_message(st, ch, &body, files, Some(20));
+            let mut msg = build_message(st, ch, body, files, Some(20));
             msg["webhook_id"] = json!(app);
             st.store_message(msg.clone());
             ok_msg(msg)
@@ -1825,9 +1889,19 @@ fn route(
             } else {
                 parse_id(mid)
             };
-            message_op(st, m, mid, &body, files)
+            message_op(st, m, mid, body, files)
         }
         // Channels and messages.
+        _ => err(not_found()),
+    }
+}
+
+/// A channel: read, changed (a thread archived), deleted; typing, pins, reactions.
+fn channel_route(st: &mut St, req: &Req) -> Answer {
+    let Req {
+        m, seg, body, path, ..
+    } = *req;
+    match (m, seg) {
         ("GET", ["channels", c]) => match st.places.channels.get(&parse_id(c)) {
             Some(ch) => ok(ch.clone()),
             None => err(discord_error(
@@ -1838,7 +1912,7 @@ fn route(
         },
         ("PATCH", ["channels", c]) => {
             let id = parse_id(c);
-            if let Some(refused) = st.places.patching_thread(id, &body, m, path) {
+            if let Some(refused) = st.places.patching_thread(id, body, m, path) {
                 return refused;
             }
             let was_archived = st
@@ -1871,6 +1945,36 @@ fn route(
                 )),
             }
         }
+        ("PUT" | "DELETE", ["channels", _, "thread-members", _]) => no_content(),
+        ("POST", ["channels", _, "typing"]) => no_content(),
+        ("PUT" | "DELETE", ["channels", _, "messages", _, "reactions", ..]) => no_content(),
+        ("PUT" | "DELETE", ["channels", _, "pins", _]) => no_content(),
+        ("DELETE", ["channels", c]) => match st.places.channels.remove(&parse_id(c)) {
+            Some(ch) => {
+                st.deleted.push(parse_id(c));
+                ok(ch)
+            }
+            None => err(discord_error(
+                StatusCode::NOT_FOUND,
+                10003,
+                "Unknown Channel",
+            )),
+        },
+        _ => err(not_found()),
+    }
+}
+
+/// A channel's messages and its threads.
+fn channel_content_route(st: &mut St, req: &Req) -> Answer {
+    let Req {
+        m,
+        seg,
+        body,
+        files,
+        path,
+        ..
+    } = *req;
+    match (m, seg) {
         ("POST", ["channels", c, "messages"]) => {
             let c = parse_id(c);
             if let Some(refused) = st.places.posting_in(c, m, path) {
@@ -1895,7 +1999,7 @@ fn route(
                     }
                 }
             }
-            let msg = build_message(st, c, &body, files, None);
+            let msg = build_message(st, c, body, files, None);
             if let Some(n) = nonce {
                 st.nonces.insert((c, n), id_of(&msg));
             }
@@ -1920,7 +2024,7 @@ fn route(
                     return refused;
                 }
             }
-            message_op(st, m, parse_id(mid), &body, files)
+            message_op(st, m, parse_id(mid), body, files)
         }
         ("POST", ["channels", c, "threads"]) => {
             let c = parse_id(c);
@@ -1932,7 +2036,7 @@ fn route(
             }
             let id = st.new_id();
             let kind = body["type"].as_u64().unwrap_or(11);
-            let mut t = thread_channel(id, c, kind, &body);
+            let mut t = thread_channel(id, c, kind, body);
             t["guild_id"] = json!(st.places.guild_of(c).to_string());
             st.places.channels.insert(id, t.clone());
             st.places.thread_started(id);
@@ -1954,7 +2058,7 @@ fn route(
                 st.answer_headers = headers;
                 return refused;
             }
-            let mut t = thread_channel(id, c, 11, &body);
+            let mut t = thread_channel(id, c, 11, body);
             t["guild_id"] = json!(st.places.guild_of(c).to_string());
             st.places.channels.insert(id, t.clone());
             st.places.thread_started(id);
@@ -1963,21 +2067,6 @@ fn route(
             }
             ok(t)
         }
-        ("PUT" | "DELETE", ["channels", _, "thread-members", _]) => no_content(),
-        ("POST", ["channels", _, "typing"]) => no_content(),
-        ("PUT" | "DELETE", ["channels", _, "messages", _, "reactions", ..]) => no_content(),
-        ("PUT" | "DELETE", ["channels", _, "pins", _]) => no_content(),
-        ("DELETE", ["channels", c]) => match st.places.channels.remove(&parse_id(c)) {
-            Some(ch) => {
-                st.deleted.push(parse_id(c));
-                ok(ch)
-            }
-            None => err(discord_error(
-                StatusCode::NOT_FOUND,
-                10003,
-                "Unknown Channel",
-            )),
-        },
         _ => err(not_found()),
     }
 }

@@ -303,74 +303,14 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
         }
     }
     if t.format == TournamentFormat::Swiss {
-        // A round a player was not paired in (a late entrant's first, a withdrawn player's
-        // after withdrawing) is an absence, 0 points (`Z`), not a blank (a game in progress);
-        // a withdrawn player of a running Swiss is absent from the next round too, entered in
-        // advance, so that `pair --dutch` pairs the file as the bot does.
-        let absent = RoundEntry {
-            opponent: None,
-            colour: None,
-            code: Code::ZeroBye,
-        };
-        // Who was paired in which round, read once.
-        let paired: HashSet<(u32, &str)> = m
-            .pairings
-            .iter()
-            .flat_map(|q| {
-                std::iter::once(q.player0.as_str())
-                    .chain(q.player1.as_deref())
-                    .map(move |u| (q.round, u))
-            })
-            .collect();
-        for (i, p) in m.players.iter().enumerate() {
-            let tp = &mut players[i];
-            for (r, e) in tp.rounds.iter_mut().enumerate() {
-                if !paired.contains(&(r as u32 + 1, p.user_id.as_str())) {
-                    *e = absent;
-                }
-            }
-            let next = rounds as u32 + 1;
-            if p.withdrawn_at.is_some()
-                && t.status == TournamentStatus::Running
-                && t.total_rounds.is_some_and(|n| next <= n)
-            {
-                tp.rounds.push(absent);
-            }
-        }
+        swiss_absences(t, m, &mut players, rounds);
     }
     for p in &mut players {
         while p.rounds.last() == Some(&RoundEntry::NOT_PAIRED) {
             p.rounds.pop();
         }
     }
-    // A Swiss's `XXC`: the top player's colour in round 1, read back from its pairings (the
-    // first mover is player 0), drawn by lot before round 1 (docs/rules.md §10: Swiss). The top player is the
-    // highest seed who played round 1 (a late entrant did not): as board 1's higher player
-    // they had the initial colour.
-    let in_round_1 = |user: &UserId| {
-        m.pairings.iter().any(|p| {
-            p.round == 1
-                && p.player1.is_some()
-                && (p.player0 == user || p.player1.as_deref() == Some(user))
-        })
-    };
-    let top = m.players.iter().map(|p| &p.user_id).find(|u| in_round_1(u));
-    let first_colour = m
-        .pairings
-        .iter()
-        .filter(|_| t.format == TournamentFormat::Swiss)
-        .find(|p| {
-            p.round == 1
-                && p.player1.is_some()
-                && (Some(&p.player0) == top || p.player1.as_ref() == top)
-        })
-        .map(|p| {
-            if Some(&p.player0) == top {
-                Colour::White
-            } else {
-                Colour::Black
-            }
-        });
+    let first_colour = first_colour(t, m);
     Trf {
         players,
         total_rounds: t.total_rounds,
@@ -386,6 +326,77 @@ pub(crate) fn trf_of(t: &TournamentRow, m: &Model) -> Trf {
             ),
         ],
     }
+}
+
+/// A Swiss's rounds a player was not paired in (a late entrant's first, a withdrawn player's
+/// after withdrawing) entered as absences in `players`, and a withdrawn player's absence from
+/// the next round in advance.
+fn swiss_absences(t: &TournamentRow, m: &Model, players: &mut [TrfPlayer], rounds: usize) {
+    // A round a player was not paired in (a late entrant's first, a withdrawn player's
+    // after withdrawing) is an absence, 0 points (`Z`), not a blank (a game in progress);
+    // a withdrawn player of a running Swiss is absent from the next round too, entered in
+    // advance, so that `pair --dutch` pairs the file as the bot does.
+    let absent = RoundEntry {
+        opponent: None,
+        colour: None,
+        code: Code::ZeroBye,
+    };
+    // Who was paired in which round, read once.
+    let paired: HashSet<(u32, &str)> = m
+        .pairings
+        .iter()
+        .flat_map(|q| {
+            std::iter::once(q.player0.as_str())
+                .chain(q.player1.as_deref())
+                .map(move |u| (q.round, u))
+        })
+        .collect();
+    for (i, p) in m.players.iter().enumerate() {
+        let tp = &mut players[i];
+        for (r, e) in tp.rounds.iter_mut().enumerate() {
+            if !paired.contains(&(r as u32 + 1, p.user_id.as_str())) {
+                *e = absent;
+            }
+        }
+        let next = rounds as u32 + 1;
+        if p.withdrawn_at.is_some()
+            && t.status == TournamentStatus::Running
+            && t.total_rounds.is_some_and(|n| next <= n)
+        {
+            tp.rounds.push(absent);
+        }
+    }
+}
+
+/// A Swiss's `XXC` ([`trf_of`]).
+fn first_colour(t: &TournamentRow, m: &Model) -> Option<Colour> {
+    // A Swiss's `XXC`: the top player's colour in round 1, read back from its pairings (the
+    // first mover is player 0), drawn by lot before round 1 (docs/rules.md §10: Swiss). The top player is the
+    // highest seed who played round 1 (a late entrant did not): as board 1's higher player
+    // they had the initial colour.
+    let in_round_1 = |user: &UserId| {
+        m.pairings.iter().any(|p| {
+            p.round == 1
+                && p.player1.is_some()
+                && (p.player0 == user || p.player1.as_deref() == Some(user))
+        })
+    };
+    let top = m.players.iter().map(|p| &p.user_id).find(|u| in_round_1(u));
+    m.pairings
+        .iter()
+        .filter(|_| t.format == TournamentFormat::Swiss)
+        .find(|p| {
+            p.round == 1
+                && p.player1.is_some()
+                && (Some(&p.player0) == top || p.player1.as_ref() == top)
+        })
+        .map(|p| {
+            if Some(&p.player0) == top {
+                Colour::White
+            } else {
+                Colour::Black
+            }
+        })
 }
 
 /// The TRF-16 the Dutch system pairs Swiss round `paired + 1` from: [`trf_of`], with the
