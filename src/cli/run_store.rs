@@ -159,122 +159,130 @@ pub(crate) fn run_export(db: Option<std::path::PathBuf>, server: Option<String>)
 
 pub(crate) fn run_db(command: DbCommand) -> ExitCode {
     match command {
-        DbCommand::Backup { file, force, db } => {
-            let db = match database(db) {
-                Ok(db) => db,
-                Err(code) => return code,
-            };
-            if file.is_dir() {
-                say!(
-                    "error: {} is a folder; name a file in it for the backup (`{}`)",
-                    file.display(),
-                    file.join("tara-bot-backup.db").display()
-                );
-                return ExitCode::from(2);
-            }
-            if file.exists() {
-                let same = match (std::fs::canonicalize(&file), std::fs::canonicalize(&db)) {
-                    (Ok(a), Ok(b)) => a == b,
-                    _ => false,
-                };
-                if same {
-                    say!(
-                        "error: {} is the database itself; name another file for the backup",
-                        file.display()
-                    );
-                    return ExitCode::from(2);
-                }
-                if !force {
-                    say!(
-                        "error: {} already exists; name another file, or add --force to replace it",
-                        file.display()
-                    );
-                    return ExitCode::from(1);
-                }
-            }
-            match crate::store::backup(&db, &file) {
-                Ok(s) => {
-                    let count =
-                        |n: i64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-                    out!(
-                        "backed up {} to {}: {}, {}, schema {}, {} bytes",
-                        crate::store::shown(&db),
-                        file.display(),
-                        count(s.games, "game"),
-                        count(s.moves, "move"),
-                        s.schema_version,
-                        s.bytes
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    say!("error: {}", about_file("backing up", &db, &e));
-                    ExitCode::from(1)
-                }
+        DbCommand::Backup { file, force, db } => backup(&file, force, db),
+        DbCommand::Check { db } => check(db),
+        DbCommand::Copy { from, to, force } => copy(&from, &to, force),
+    }
+}
+
+/// `db backup FILE [--force]`: the database copied to `file`, checked.
+fn backup(file: &std::path::Path, force: bool, db: Option<std::path::PathBuf>) -> ExitCode {
+    let db = match database(db) {
+        Ok(db) => db,
+        Err(code) => return code,
+    };
+    if file.is_dir() {
+        say!(
+            "error: {} is a folder; name a file in it for the backup (`{}`)",
+            file.display(),
+            file.join("tara-bot-backup.db").display()
+        );
+        return ExitCode::from(2);
+    }
+    if file.exists() {
+        let same = match (std::fs::canonicalize(file), std::fs::canonicalize(&db)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        if same {
+            say!(
+                "error: {} is the database itself; name another file for the backup",
+                file.display()
+            );
+            return ExitCode::from(2);
+        }
+        if !force {
+            say!(
+                "error: {} already exists; name another file, or add --force to replace it",
+                file.display()
+            );
+            return ExitCode::from(1);
+        }
+    }
+    match crate::store::backup(&db, file) {
+        Ok(s) => {
+            let count = |n: i64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+            out!(
+                "backed up {} to {}: {}, {}, schema {}, {} bytes",
+                crate::store::shown(&db),
+                file.display(),
+                count(s.games, "game"),
+                count(s.moves, "move"),
+                s.schema_version,
+                s.bytes
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say!("error: {}", about_file("backing up", &db, &e));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `db check`: the database's report.
+fn check(db: Option<std::path::PathBuf>) -> ExitCode {
+    let db = match database(db) {
+        Ok(db) => db,
+        Err(code) => return code,
+    };
+    match crate::store::check(&db) {
+        Ok(report) => {
+            out!("database: {}", crate::store::shown(&db));
+            out!("{report}");
+            if report.is_fine() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
             }
         }
-        DbCommand::Check { db } => {
-            let db = match database(db) {
-                Ok(db) => db,
-                Err(code) => return code,
-            };
-            match crate::store::check(&db) {
-                Ok(report) => {
-                    out!("database: {}", crate::store::shown(&db));
-                    out!("{report}");
-                    if report.is_fine() {
-                        ExitCode::SUCCESS
-                    } else {
-                        ExitCode::from(1)
-                    }
-                }
-                // Damaged where the check itself starts (the header, the list of tables):
-                // the one problem it can name, as a report, not "db check lists every
-                // problem" from db check itself.
-                Err(crate::store::StoreError::Damaged(what)) => {
-                    out!("database: {}", crate::store::shown(&db));
-                    out!(
-                        "integrity: PROBLEM: {what}; the file's first page (its header and list \
-                         of tables) cannot be read, so nothing further can be checked"
-                    );
-                    out!(
-                        "result: damaged; to restore the database, {}",
-                        crate::store::RESTORE_HINT
-                    );
-                    ExitCode::from(1)
-                }
-                Err(e) => {
-                    say!("error: {}", about_file("checking", &db, &e));
-                    ExitCode::from(1)
-                }
-            }
+        // Damaged where the check itself starts (the header, the list of tables):
+        // the one problem it can name, as a report, not "db check lists every
+        // problem" from db check itself.
+        Err(crate::store::StoreError::Damaged(what)) => {
+            out!("database: {}", crate::store::shown(&db));
+            out!(
+                "integrity: PROBLEM: {what}; the file's first page (its header and list \
+                 of tables) cannot be read, so nothing further can be checked"
+            );
+            out!(
+                "result: damaged; to restore the database, {}",
+                crate::store::RESTORE_HINT
+            );
+            ExitCode::from(1)
         }
-        DbCommand::Copy { from, to, force } => {
-            if from == to {
-                say!("error: --from and --to name the same database");
-                return ExitCode::from(2);
-            }
-            match crate::store::copy(&from, &to, force) {
-                Ok(summary) => {
-                    out!("{summary}");
-                    let rows: usize = summary.tables.iter().map(|t| t.1).sum();
-                    out!(
-                        "copied {} to {}: {rows} rows in {} tables, each checked by its row count and checksum",
-                        crate::store::shown(&from),
-                        crate::store::shown(&to),
-                        summary.tables.len()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    say!(
-                        "error: copying {} to {}: {e}",
-                        crate::store::shown(&from),
-                        crate::store::shown(&to)
-                    );
-                    ExitCode::from(1)
-                }
-            }
+        Err(e) => {
+            say!("error: {}", about_file("checking", &db, &e));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `db copy --from A --to B [--force]`: every row copied, each table checked.
+fn copy(from: &std::path::Path, to: &std::path::Path, force: bool) -> ExitCode {
+    if from == to {
+        say!("error: --from and --to name the same database");
+        return ExitCode::from(2);
+    }
+    match crate::store::copy(from, to, force) {
+        Ok(summary) => {
+            out!("{summary}");
+            let rows: usize = summary.tables.iter().map(|t| t.1).sum();
+            out!(
+                "copied {} to {}: {rows} rows in {} tables, each checked by its row count and checksum",
+                crate::store::shown(from),
+                crate::store::shown(to),
+                summary.tables.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say!(
+                "error: copying {} to {}: {e}",
+                crate::store::shown(from),
+                crate::store::shown(to)
+            );
+            ExitCode::from(1)
         }
     }
 }

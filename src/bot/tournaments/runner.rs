@@ -3,7 +3,7 @@
 
 use super::model::{
     model, shared_thread_key, shares_thread, standings_of, store_corrupt, swiss_trf, thread_key,
-    title, user_name, THREADS_AT_ONCE,
+    title, user_name, Model, THREADS_AT_ONCE,
 };
 use super::presentation::{pictures, standings_table, with_pictures};
 use crate::bot::reply::{code_block, ThreadRequest};
@@ -583,41 +583,54 @@ fn start_all_at_once(
     let per_round = started
         .iter()
         .any(|p| shares_thread(t, p) && p.thread_key != Some(shared_thread_key(t.id, None)));
-    if per_round {
-        // A thread a round: every player has one game (or a bye) in each, so one list of the
-        // rounds' threads says where everyone's games are (a line a player, each linking 63
-        // threads, would make a 64-player start 50 messages long).
-        let mut b = Builder::new().text(format!(
-            "{} · all {} at once, one thread a round: each of you has one game in each \
-             round's thread{}. Your games:",
-            title(t),
-            crate::bot::time::plural(games as i64, "game"),
-            if started.iter().any(|p| p.player1.is_none()) {
-                " (or a bye)"
-            } else {
-                ""
-            }
-        ));
-        let mut keys = thread_keys(&started);
-        keys.sort();
-        for (i, (round, key)) in keys.iter().enumerate() {
-            b = b
-                .text(format!("{}R{round} ", if i == 0 { " " } else { ", " }))
-                .channel(&ChannelId::from(key.to_string()));
+    outs.push(if per_round {
+        rounds_message(t, &m, &started, games)
+    } else {
+        games_message(t, &m, &started, games)
+    });
+    Ok(outs)
+}
+
+/// The message of an all-at-once start with a thread a round: the rounds' threads, and every
+/// player pinged.
+fn rounds_message(t: &TournamentRow, m: &Model, started: &[PairingRow], games: usize) -> Out {
+    // A thread a round: every player has one game (or a bye) in each, so one list of the
+    // rounds' threads says where everyone's games are (a line a player, each linking 63
+    // threads, would make a 64-player start 50 messages long).
+    let mut b = Builder::new().text(format!(
+        "{} · all {} at once, one thread a round: each of you has one game in each \
+         round's thread{}. Your games:",
+        title(t),
+        crate::bot::time::plural(games as i64, "game"),
+        if started.iter().any(|p| p.player1.is_none()) {
+            " (or a bye)"
+        } else {
+            ""
         }
-        b = b.text("\n");
-        for (i, player) in m.players.iter().enumerate() {
-            b = b
-                .text(if i == 0 { "" } else { " " })
-                .ping(&player.user_id, &m.names[i]);
-        }
-        let mut reply = b.build();
-        reply.channel = Some(t.channel_id.clone());
-        outs.push(Out::text(reply));
-        return Ok(outs);
+    ));
+    let mut keys = thread_keys(started);
+    keys.sort();
+    for (i, (round, key)) in keys.iter().enumerate() {
+        b = b
+            .text(format!("{}R{round} ", if i == 0 { " " } else { ", " }))
+            .channel(&ChannelId::from(key.to_string()));
     }
+    b = b.text("\n");
+    for (i, player) in m.players.iter().enumerate() {
+        b = b
+            .text(if i == 0 { "" } else { " " })
+            .ping(&player.user_id, &m.names[i]);
+    }
+    let mut reply = b.build();
+    reply.channel = Some(t.channel_id.clone());
+    Out::text(reply)
+}
+
+/// The message of an all-at-once start: every player pinged with where each of their games
+/// is (a shared thread linked once, with the number of their games in it).
+fn games_message(t: &TournamentRow, m: &Model, started: &[PairingRow], games: usize) -> Out {
     // "all 12 games at once, each in its thread"; a single game is no "all 1 game".
-    let head = match (games, shared_threads(&started)) {
+    let head = match (games, shared_threads(started)) {
         (1, _) => "its one game starts now, in its thread".to_string(),
         (n, k) => format!(
             "all {} at once, {}",
@@ -671,10 +684,8 @@ fn start_all_at_once(
     }
     let mut reply = b.build();
     reply.channel = Some(t.channel_id.clone());
-    // The threads first (they are opened by their first message), then the message that
-    // links to them.
-    outs.push(Out::text(reply));
-    Ok(outs)
+    // (After the threads: they are opened by their first message.)
+    Out::text(reply)
 }
 
 /// The end: final standings, the winner announced, each participant pinged once.
