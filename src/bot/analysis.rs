@@ -24,7 +24,7 @@ use super::session::{names, replay, Bot, Fail, Out, Outcome};
 use super::text::Builder;
 use crate::ai::{Analysis, Level, MoveReview, ReviewRecord};
 use crate::game::notation::parse_move;
-use crate::game::{describe, Move, Position, Side};
+use crate::game::{describe, BySide, Move, Position, Side};
 use crate::render::{eval_chart_png, Cell, EvalChart, Frame};
 use crate::store::AnalysisId;
 use crate::store::{AnalysisRow, AnalysisStatus, GameId, GameRow, GameStatus, NewAnalysis, Tx};
@@ -416,41 +416,54 @@ fn result_outs(tx: &Tx, game: &GameRow, row: &AnalysisRow, images: bool) -> Outc
     }
     let mut outs = vec![Out::text(reply)];
     if let Some(worst) = stored.swings.first() {
-        let moves = tx.moves(game.id)?;
-        let (pos, played) = replay(game, &moves, Some(worst.ply - 1))?;
-        if let Ok(best) = parse_move(variant, &worst.best) {
-            let (marks, arrows) = drawing(best);
-            let how = match best {
-                Move::Build { .. } => "marked on its hill",
-                Move::Pass => "a pass, not drawn",
-                _ => "drawn as an arrow",
-            };
-            let reply = Builder::new()
-                .text(format!(
-                    "The worst moment of game {}: the position before move {}, {} to move. \
-                     {} played `{}`; the AI's `{}` ({how}) was better.",
-                    game.id.0,
-                    worst.ply,
-                    side_name(&worst.side),
-                    side_name(&worst.side),
-                    worst.played,
-                    worst.best
-                ))
-                .build();
-            let frame =
-                Frame::new(n.clone(), played.last().copied()).with_annotations(marks, arrows);
-            outs.push(Out {
-                reply,
-                board: Some(Board::new(
-                    pos,
-                    played.clone(),
-                    frame,
-                    format!("analysis-{}-move-{}.png", game.id.0, worst.ply),
-                )),
-            });
-        }
+        outs.extend(worst_moment(tx, game, worst, &n)?);
     }
     Ok(outs)
+}
+
+/// The position before the analysis's largest swing `worst`, the AI's better move marked on
+/// it (a build on its hill, a move as an arrow), said in words.
+fn worst_moment(
+    tx: &Tx,
+    game: &GameRow,
+    worst: &ReviewRecord,
+    n: &BySide<String>,
+) -> Outcome<Option<Out>> {
+    let variant = game.options.variant;
+    let side_name = |id: &str| Side::from_id(id).map_or(id.to_string(), |s| s.name().to_string());
+    let moves = tx.moves(game.id)?;
+    let (pos, played) = replay(game, &moves, Some(worst.ply - 1))?;
+    if let Ok(best) = parse_move(variant, &worst.best) {
+        let (marks, arrows) = drawing(best);
+        let how = match best {
+            Move::Build { .. } => "marked on its hill",
+            Move::Pass => "a pass, not drawn",
+            _ => "drawn as an arrow",
+        };
+        let reply = Builder::new()
+            .text(format!(
+                "The worst moment of game {}: the position before move {}, {} to move. \
+                 {} played `{}`; the AI's `{}` ({how}) was better.",
+                game.id.0,
+                worst.ply,
+                side_name(&worst.side),
+                side_name(&worst.side),
+                worst.played,
+                worst.best
+            ))
+            .build();
+        let frame = Frame::new(n.clone(), played.last().copied()).with_annotations(marks, arrows);
+        return Ok(Some(Out {
+            reply,
+            board: Some(Board::new(
+                pos,
+                played.clone(),
+                frame,
+                format!("analysis-{}-move-{}.png", game.id.0, worst.ply),
+            )),
+        }));
+    }
+    Ok(None)
 }
 
 /// `/analyse id [level]`: a finished game of this server weighed move by move at `level`

@@ -2043,6 +2043,40 @@ impl Answer<'_, '_> {
     }
 }
 
+/// Posts a new challenge's (or AI game's) replies in its thread; the problem if the thread
+/// refuses the bot's posts (Send Messages in Threads denied). A challenge's replies not posted
+/// then are given up (the challenge is withdrawn); an AI game's are left owed.
+async fn post_in_new_thread(
+    bot: &Arc<Bot>,
+    http: &Http,
+    thread: ChannelId,
+    replies: &[Reply],
+    against_ai: bool,
+) -> Option<String> {
+    let mut refused: Option<String> = None;
+    for r in replies {
+        let posted = post(http, thread, r).await;
+        if let Err(e) = &posted {
+            if let Some(p) = permission_problem(e, thread, "thread post") {
+                tracing::error!(channel = %thread, error = %said(e), "{p}");
+                refused.get_or_insert(p);
+            }
+        }
+        if refused.is_some() && !against_ai {
+            // Never to be posted: the challenge is withdrawn.
+            give_up(
+                bot,
+                r.outbox,
+                "the challenge's thread refused the bot's posts",
+            )
+            .await;
+        } else {
+            report(bot, r.outbox, posted.as_ref().map(|_| ())).await;
+        }
+    }
+    refused
+}
+
 impl Handler {
     async fn on_command(&self, dctx: &Context, cmd: CommandInteraction) {
         let ctx = command_ctx(&cmd);
@@ -2177,28 +2211,7 @@ impl Handler {
             Some(None) => false,
             None => true,
         };
-        // The thread may refuse the bot's posts (Send Messages in Threads denied).
-        let mut refused: Option<String> = None;
-        for r in &replies {
-            let posted = post(&dctx.http, thread, r).await;
-            if let Err(e) = &posted {
-                if let Some(p) = permission_problem(e, thread, "thread post") {
-                    tracing::error!(channel = %thread, error = %said(e), "{p}");
-                    refused.get_or_insert(p);
-                }
-            }
-            if refused.is_some() && !against_ai {
-                // Never to be posted: the challenge is withdrawn below.
-                give_up(
-                    &self.bot,
-                    r.outbox,
-                    "the challenge's thread refused the bot's posts",
-                )
-                .await;
-            } else {
-                report(&self.bot, r.outbox, posted.as_ref().map(|_| ())).await;
-            }
-        }
+        let refused = post_in_new_thread(&self.bot, &dctx.http, thread, &replies, against_ai).await;
         let note = match refused {
             Some(problem) if !against_ai => {
                 // Nobody could see the challenge: it is withdrawn (not left open, unseen, until

@@ -289,37 +289,7 @@ pub fn crosstable_png(table: &Crosstable) -> Vec<u8> {
             Align::Left,
             &name,
         );
-        for j in 0..n {
-            let cx = grid_x + cell * j as f32;
-            if i == j {
-                c.rect(
-                    cx + 1.0,
-                    y + 1.0,
-                    cell - 2.0,
-                    ROW - 2.0,
-                    palette::PANEL_EDGE,
-                );
-                continue;
-            }
-            let text = table
-                .cells
-                .get(i)
-                .and_then(|r| r.get(j))
-                .map(String::as_str)
-                .unwrap_or("");
-            let marks: Vec<&str> = text.split_whitespace().take(2).collect();
-            let slot = cell / marks.len().max(1) as f32;
-            for (k, m) in marks.iter().enumerate() {
-                let m = user_text(m, Weight::Bold, 16.0, slot, "");
-                c.text(
-                    Style::new(Weight::Bold, 16.0, mark_colour(&m)),
-                    cx + slot * (k as f32 + 0.5),
-                    base,
-                    Align::Centre,
-                    &m,
-                );
-            }
-        }
+        cross_row(&mut c, table, i, n, (grid_x, cell, y, base));
         c.text(
             Style::new(Weight::Bold, 17.0, palette::INK),
             score_x,
@@ -340,6 +310,49 @@ pub fn crosstable_png(table: &Crosstable) -> Vec<u8> {
         );
     }
     c.png()
+}
+
+/// The cells of player `i`'s row of a crosstable of `n`: the diagonal shaded, each other
+/// cell's one or two marks coloured by result. `grid_x` and `cell` place the grid, `y` the row
+/// and `base` its text.
+fn cross_row(
+    c: &mut Card,
+    table: &Crosstable,
+    i: usize,
+    n: usize,
+    (grid_x, cell, y, base): (f32, f32, f32, f32),
+) {
+    for j in 0..n {
+        let cx = grid_x + cell * j as f32;
+        if i == j {
+            c.rect(
+                cx + 1.0,
+                y + 1.0,
+                cell - 2.0,
+                ROW - 2.0,
+                palette::PANEL_EDGE,
+            );
+            continue;
+        }
+        let text = table
+            .cells
+            .get(i)
+            .and_then(|r| r.get(j))
+            .map(String::as_str)
+            .unwrap_or("");
+        let marks: Vec<&str> = text.split_whitespace().take(2).collect();
+        let slot = cell / marks.len().max(1) as f32;
+        for (k, m) in marks.iter().enumerate() {
+            let m = user_text(m, Weight::Bold, 16.0, slot, "");
+            c.text(
+                Style::new(Weight::Bold, 16.0, mark_colour(&m)),
+                cx + slot * (k as f32 + 0.5),
+                base,
+                Align::Centre,
+                &m,
+            );
+        }
+    }
 }
 
 /// Size of a tie's box in a bracket, and the gaps between rounds and between first-round ties.
