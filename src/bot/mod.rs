@@ -1,7 +1,8 @@
 //! The platform-agnostic bot: a [`Command`] from a user in a channel goes in, [`Reply`]s come
 //! out. It knows nothing of Discord or terminals; adapters turn replies into messages.
 //!
-//! Every command that changes anything does so in one SQLite transaction, and a move is
+//! Every command that changes anything does so in one store transaction (SQLite or
+//! PostgreSQL), and a move is
 //! appended only if it is legal in the position rebuilt inside that transaction. Every message
 //! the change owes (each reply that is not private, with its board image) is stored in the
 //! outbox in that same transaction; the adapter delivers it after the commit and reports it

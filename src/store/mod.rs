@@ -1,13 +1,15 @@
-//! Storage: SQLite with numbered migrations embedded in the binary, behind typed rows and
-//! methods. Every command's writes happen inside one [`Store::write`] transaction.
+//! Storage: SQLite (the default) or PostgreSQL (`pg.rs`), with numbered migrations embedded in
+//! the binary, behind typed rows and methods. Every command's writes happen inside one
+//! [`Store::write`] (or [`Store::write_within`]) transaction.
 //!
 //! # The interface
 //! The rest of the bot sees only [`Store`] (open, [`Store::write`], [`Store::read`]), [`Tx`] (one
 //! method per query or change, added by the domain modules below), the row types and
-//! [`StoreError`]. No SQLite type appears in any of them: the connection and transaction live in
-//! private fields, and SQLite's errors are wrapped in the opaque [`DbError`]. A second backend
-//! (another database, or an in-memory one for tests) therefore replaces only the internals of
-//! `store/`: the bodies of these methods and the migration runner, not their callers.
+//! [`StoreError`]. No SQLite or PostgreSQL type appears in any of them: the connections and
+//! transactions live in private fields, and the backends' errors are wrapped in the opaque
+//! [`DbError`]. Another backend (an in-memory one for tests, say) therefore replaces only the
+//! internals of `store/`: the bodies of these methods and the migration runner, not their
+//! callers.
 //!
 //! # Layout
 //! - `db`: [`Store`], the migration runner, transactions, [`StoreError`], [`Tx`] and the
