@@ -173,19 +173,8 @@ impl Config {
             }
             _ => file.discord_guild_id,
         };
-        let rate_limit = match env("TARA_BOT_RATE_LIMIT") {
-            Some(v) if !v.trim().is_empty() => match v.trim().to_ascii_lowercase().as_str() {
-                "on" | "true" | "1" | "yes" => Some(true),
-                "off" | "false" | "0" | "no" => Some(false),
-                _ => {
-                    return Err(ConfigError::Switch {
-                        name: "TARA_BOT_RATE_LIMIT",
-                        value: v.clone(),
-                    })
-                }
-            },
-            _ => file.rate_limit,
-        };
+        let rate_limit =
+            switch("TARA_BOT_RATE_LIMIT", env("TARA_BOT_RATE_LIMIT"))?.or(file.rate_limit);
         let number = |name: &'static str| -> Result<Option<u64>, ConfigError> {
             match env(name) {
                 Some(v) if !v.trim().is_empty() => match v.trim().parse::<u64>() {
@@ -244,25 +233,7 @@ impl Config {
             });
         }
         let discord_thread_margin = margin as u32;
-        let lease_ms = match number("TARA_BOT_LEASE_MS")? {
-            Some(ms) if !LEASE_RANGE.contains(&ms) => {
-                return Err(ConfigError::Lease {
-                    name: "TARA_BOT_LEASE_MS",
-                    value: ms,
-                })
-            }
-            Some(ms) => ms,
-            None => match file.lease_ms {
-                Some(ms) if !LEASE_RANGE.contains(&ms) => {
-                    return Err(ConfigError::Lease {
-                        name: "lease_ms",
-                        value: ms,
-                    })
-                }
-                Some(ms) => ms,
-                None => crate::bot::DELIVERY_LEASE_MS as u64,
-            },
-        };
+        let lease_ms = lease_ms(number("TARA_BOT_LEASE_MS")?, file.lease_ms)?;
         Ok(Config {
             lease_ms,
             discord_requests_per_second,
@@ -290,6 +261,33 @@ impl Config {
                 .or(file.discord_proxy_url),
         })
     }
+}
+
+/// An on/off setting from the environment variable `name` (`on`, `true`, `1`, `yes`; `off`,
+/// `false`, `0`, `no`); `None` when it is not set.
+fn switch(name: &'static str, value: Option<String>) -> Result<Option<bool>, ConfigError> {
+    match value {
+        Some(v) if !v.trim().is_empty() => match v.trim().to_ascii_lowercase().as_str() {
+            "on" | "true" | "1" | "yes" => Ok(Some(true)),
+            "off" | "false" | "0" | "no" => Ok(Some(false)),
+            _ => Err(ConfigError::Switch { name, value: v }),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// The lease: `TARA_BOT_LEASE_MS`, else the file's `lease_ms`, else the default; refused,
+/// naming where it came from, outside [`LEASE_RANGE`].
+fn lease_ms(from_env: Option<u64>, from_file: Option<u64>) -> Result<u64, ConfigError> {
+    for (name, value) in [("TARA_BOT_LEASE_MS", from_env), ("lease_ms", from_file)] {
+        if let Some(ms) = value {
+            if !LEASE_RANGE.contains(&ms) {
+                return Err(ConfigError::Lease { name, value: ms });
+            }
+            return Ok(ms);
+        }
+    }
+    Ok(crate::bot::DELIVERY_LEASE_MS as u64)
 }
 
 fn read_file(path: &Path) -> Result<File, ConfigError> {
