@@ -9,7 +9,9 @@ mod common;
 use tara_bot::fake_discord;
 
 use common::{forces_a_pass, player_moves};
-use fake_discord::players::{active_games, play_moves, play_out, subcommand, Played};
+use fake_discord::players::{
+    active_games, play_moves, play_out, subcommand, told, told_where, Played,
+};
 use fake_discord::{FakeDiscord, Fault, Invoker, Recorded};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -4647,21 +4649,7 @@ async fn everyone_told(
     after: usize,
 ) -> Vec<String> {
     let everyone = fake
-        .wait_for(within, |f| {
-            let all: Vec<String> = f
-                .channel_messages(CH)
-                .iter()
-                .skip(after)
-                .map(|m| m["content"].as_str().unwrap_or_default().to_string())
-                .skip_while(|c| !c.contains("Your games:"))
-                .filter(|c| keep(c))
-                .collect();
-            let text = all.join("\n");
-            players
-                .iter()
-                .all(|(id, _)| text.contains(&format!("<@{id}>")))
-                .then_some(all)
-        })
+        .wait_for(within, |f| told_where(f, CH, players, after, keep))
         .await;
     let Some(everyone) = everyone else {
         let msgs: Vec<String> = fake
@@ -5137,12 +5125,6 @@ async fn all_delivered(fake: &FakeDiscord, dir: &Path) {
         })
         .await;
     assert!(all_out.is_some(), "messages still owed: {}", bot_log(dir));
-}
-
-/// A player's line in a league division's message ("Your games:", or the ping that begins a
-/// division's list).
-fn told(c: &str) -> bool {
-    c.contains("Your games:") || c.starts_with("<@")
 }
 
 /// Issue 44's round robin through the fake Discord with every limit on: 64 players all at once

@@ -105,6 +105,13 @@ fn announce(
         subscriber(s, ended, &mut part)?;
         parts[i] = Some(part);
     }
+    if matches!(
+        ended.reason,
+        EndCause::TournamentCancelled | EndCause::MatchForfeited
+    ) {
+        // Nothing is announced per game: the tournament says it once.
+        return Ok(Vec::new());
+    }
     let mut ann = Announcement {
         text,
         board,
@@ -115,13 +122,6 @@ fn announce(
         ann.text = ann.text.then(part.text);
         ann.retire = ann.retire.or(part.retire);
         ann.after.extend(part.after);
-    }
-    if matches!(
-        ended.reason,
-        EndCause::TournamentCancelled | EndCause::MatchForfeited
-    ) {
-        // Nothing is announced per game: the tournament says it once.
-        return Ok(Vec::new());
     }
     let mut outs = ann.into_outs();
     if let Some(place) = place {

@@ -138,12 +138,7 @@ impl Session<'_> {
     /// the list's own, or reversed ([`Bot::with_game_end_subscribers_reversed`]); no
     /// subscriber depends on another's having run.
     pub fn game_ended_run_order(&self) -> Vec<usize> {
-        let n = self.bot.game_ended.len();
-        if self.bot.reversed {
-            (0..n).rev().collect()
-        } else {
-            (0..n).collect()
-        }
+        self.bot.run_order()
     }
 
     /// Whether a game's end is being handled.
@@ -380,11 +375,20 @@ impl Bot {
     /// The names of what reacts to a game's end, in the order they run (the list's, or
     /// reversed: [`Bot::with_game_end_subscribers_reversed`]).
     pub fn game_end_run_order(&self) -> Vec<&'static str> {
-        let mut names = self.game_end_subscribers();
+        self.run_order()
+            .into_iter()
+            .map(|i| self.game_ended[i].0)
+            .collect()
+    }
+
+    /// The order the subscribers of [`GameEnded`] run in, as indices into their list.
+    fn run_order(&self) -> Vec<usize> {
+        let n = self.game_ended.len();
         if self.reversed {
-            names.reverse();
+            (0..n).rev().collect()
+        } else {
+            (0..n).collect()
         }
-        names
     }
 
     /// The session of a change running in `tx` at `now`.

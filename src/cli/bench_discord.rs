@@ -3,7 +3,7 @@
 //! to the fake as to Discord, on a fresh SQLite database; the players are the fake's
 //! ([`crate::fake_discord::players`]).
 
-use crate::fake_discord::players::{play_out, subcommand, Played};
+use crate::fake_discord::players::{play_out, subcommand, told, told_where, Played};
 use crate::fake_discord::{tara_bot_run, FakeDiscord, Invoker};
 use crate::store::{LeagueId, Store};
 use anyhow::{anyhow, Context};
@@ -170,19 +170,7 @@ async fn start_league(fake: &FakeDiscord, players: &[(u64, String)]) -> anyhow::
         .ok_or_else(|| anyhow!("the start was not injected"))?;
     let told = fake
         .wait_for(Duration::from_secs(300), |f| {
-            let text: Vec<String> = f
-                .channel_messages(CHANNEL)
-                .iter()
-                .filter_map(|m| m["content"].as_str())
-                .skip_while(|c| !c.contains("Your games:"))
-                .filter(|c| c.contains("Your games:") || c.starts_with("<@"))
-                .map(str::to_string)
-                .collect();
-            let text = text.join("\n");
-            players
-                .iter()
-                .all(|(id, _)| text.contains(&format!("<@{id}>")))
-                .then(|| injected.elapsed())
+            told_where(f, CHANNEL, players, 0, told).map(|_| injected.elapsed())
         })
         .await
         .context("not every player was told within 5 minutes")?;

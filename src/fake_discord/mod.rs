@@ -1744,6 +1744,7 @@ fn app_route(st: &mut St, req: &Req) -> Answer {
         ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => {
             ok(application_info(st))
         }
+        // Commands.
         ("PUT", ["applications", a, "commands"]) if *a == app => {
             ok(register_commands(st, body, None))
         }
@@ -1782,7 +1783,6 @@ fn app_route(st: &mut St, req: &Req) -> Answer {
             st.commands.push(cmd.clone());
             ok(cmd)
         }
-        // Interactions.
         _ => err(not_found()),
     }
 }
@@ -1833,7 +1833,6 @@ fn guild_route(st: &mut St, req: &Req) -> Answer {
             chans.sort_by_key(id_of);
             ok(Value::Array(chans))
         }
-        // Commands.
         _ => err(not_found()),
     }
 }
@@ -1891,7 +1890,6 @@ fn interaction_route(st: &mut St, req: &Req) -> Answer {
             };
             message_op(st, m, mid, body, files)
         }
-        // Channels and messages.
         _ => err(not_found()),
     }
 }

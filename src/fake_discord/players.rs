@@ -78,6 +78,37 @@ pub async fn subcommand(
     Ok((id, answer))
 }
 
+/// The messages of `channel` (its first `after` left out) from its first "Your games:" on (a
+/// long list goes in parts) that `keep` keeps, in order, once every one of `players` is pinged
+/// in them; `None` until then.
+pub fn told_where(
+    fake: &FakeDiscord,
+    channel: u64,
+    players: &[(u64, String)],
+    after: usize,
+    keep: fn(&str) -> bool,
+) -> Option<Vec<String>> {
+    let all: Vec<String> = fake
+        .channel_messages(channel)
+        .iter()
+        .skip(after)
+        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+        .skip_while(|c| !c.contains("Your games:"))
+        .filter(|c| keep(c))
+        .collect();
+    let text = all.join("\n");
+    players
+        .iter()
+        .all(|(id, _)| text.contains(&format!("<@{id}>")))
+        .then_some(all)
+}
+
+/// A player's line in a league division's message ("Your games:", or the ping that begins a
+/// division's list), for [`told_where`].
+pub fn told(c: &str) -> bool {
+    c.contains("Your games:") || c.starts_with("<@")
+}
+
 /// `players`' name for `id` (`user{id}` for one not among them).
 fn name_of(players: &[(u64, String)], id: u64) -> String {
     players
