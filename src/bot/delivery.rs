@@ -168,17 +168,24 @@ impl Bot {
     /// one is due at once; while running, each waits out its backoff, and those still in their
     /// own command's hands are left alone.
     pub fn undelivered(&self, at_start: bool) -> Vec<Reply> {
-        self.undelivered_besides(at_start, &HashSet::new())
+        self.undelivered_besides(at_start.then(|| self.now()), &HashSet::new())
     }
 
     /// [`Bot::undelivered`], leaving out the messages `held` (already on their way in this
-    /// process's delivery queues): at most [`BATCH`] others.
-    pub fn undelivered_besides(&self, at_start: bool, held: &HashSet<MessageId>) -> Vec<Reply> {
+    /// process's delivery queues): at most [`BATCH`] others. `start_up`: the start-up sweep,
+    /// of the messages created by that time (the moment before the process started); every
+    /// one is due at once, but those created since are its own commands' (still being
+    /// answered) and left to them.
+    pub fn undelivered_besides(
+        &self,
+        start_up: Option<i64>,
+        held: &HashSet<MessageId>,
+    ) -> Vec<Reply> {
         let now = self.now();
-        let (due_by, before) = if at_start {
-            (i64::MAX, now)
-        } else {
-            (now, now - self.in_flight_ms())
+        let in_hand = now - self.in_flight_ms();
+        let (due_by, before) = match start_up {
+            Some(by) => (i64::MAX, by.max(in_hand).min(now)),
+            None => (now, in_hand),
         };
         // Claimed for this process: another one sharing the database leaves them alone
         // until the lease runs out (this process died before delivering them). What this

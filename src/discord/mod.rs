@@ -69,6 +69,7 @@ pub async fn run(bot: Arc<Bot>, settings: Settings) -> anyhow::Result<()> {
     let (ai, mut ai_replies) = AiRunner::new(bot.clone(), settings.ai);
     let b = bot.clone();
     let handler = Handler {
+        started: bot.now(),
         bot,
         ai,
         guild: settings.guild.map(GuildId::new),
@@ -186,6 +187,9 @@ async fn shutdown_signal() {
 
 struct Handler {
     bot: Arc<Bot>,
+    /// When this process started (the bot's clock): the owed messages created before are what
+    /// an earlier run left unsent; those created since belong to this process's commands.
+    started: i64,
     /// Searches the AI's moves off the async runtime.
     ai: Arc<AiRunner>,
     guild: Option<GuildId>,
@@ -205,7 +209,7 @@ const TICK_EVERY: Duration = Duration::from_secs(10);
 /// its lease runs out). The clocks and the owed messages each keep their own schedule, and
 /// both go through the delivery queues ([`queues`]): a backlog never holds back the clocks,
 /// nor one thread's rate limit another thread's messages.
-async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: UserId) {
+async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: UserId, started: i64) {
     let quarter = Duration::from_millis(bot.lease_ms() as u64 / 4);
     let every = TICK_EVERY.min(quarter);
     let deliveries = owed_queues(bot.clone(), http, me);
@@ -231,7 +235,10 @@ async fn tick_forever(bot: Arc<Bot>, ai: Arc<AiRunner>, http: Arc<Http>, me: Use
                 break;
             }
             let b = bot.clone();
-            let owed = tokio::task::spawn_blocking(move || b.undelivered_besides(at_start, &held))
+            // At start-up, what an earlier run left; a command of this process answered
+            // meanwhile sends its own answer.
+            let start_up = at_start.then_some(started - 1);
+            let owed = tokio::task::spawn_blocking(move || b.undelivered_besides(start_up, &held))
                 .await
                 .unwrap_or_default();
             if owed.is_empty() {
@@ -1242,6 +1249,7 @@ impl EventHandler for Handler {
                 self.ai.clone(),
                 ctx.http.clone(),
                 ready.user.id,
+                self.started,
             ));
         }
         // Register once per process, not once per shard.

@@ -76,6 +76,30 @@ fn a_failed_delivery_ends_the_lease_and_a_restarted_process_takes_back_its_own()
     assert!(ids(&retried).contains(&first), "b retries it");
 }
 
+#[test]
+fn a_restarted_process_leaves_the_answers_of_its_new_commands_to_them() {
+    let mut h = harness();
+    h.start("aoife", "brian", "c1", "hkot-1", "challenger");
+    h.clock.advance_ms(1_000);
+    let before = ids(&h.bot.undelivered(true));
+    assert!(!before.is_empty());
+    // a restarts (the same worker name), and a command comes in before its start-up sweep
+    // runs: its answers are its own to send, not the sweep's (which would post them twice).
+    h.bot = process(&h, "a", 9);
+    let started = h.clock.now_ms();
+    h.clock.advance_ms(5);
+    h.start("cian", "deirdre", "c2", "hkot-1", "challenger");
+    let swept = ids(&h
+        .bot
+        .undelivered_besides(Some(started - 1), &Default::default()));
+    assert_eq!(swept, before, "what the earlier run left, and only that");
+    // Once in its command's hands longer than that may take, the next sweeps retry them too.
+    h.clock.advance_ms(IN_FLIGHT_MS + 1);
+    let later = ids(&h.bot.undelivered(false));
+    assert!(later.len() > before.len(), "{later:?}");
+    assert!(before.iter().all(|id| later.contains(id)));
+}
+
 /// A game against the AI at level 1 where the AI is to move; its id.
 fn ai_to_move(h: &Harness) -> GameId {
     let r = h.send(
