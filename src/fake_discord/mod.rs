@@ -61,6 +61,7 @@ use axum::extract::{DefaultBodyLimit, State as AxState};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Map, Value};
@@ -543,6 +544,11 @@ impl FakeDiscord {
             .layer(DefaultBodyLimit::max(256 * 1024 * 1024))
             .with_state(inner.clone());
         tokio::spawn(async move {
+            // Without TCP_NODELAY a small write that follows another waits for the bot's
+            // delayed acknowledgement (40 ms): the gateway's events one after another.
+            let listener = listener.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             axum::serve(listener, app).await.ok();
         });
         FakeDiscord { inner }

@@ -9,6 +9,7 @@ use axum::body::Bytes;
 use axum::extract::State as AxState;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use axum::serve::ListenerExt;
 use axum::Router;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -59,6 +60,11 @@ impl RestProxy {
         });
         let app = Router::new().fallback(forward).with_state(inner.clone());
         tokio::spawn(async move {
+            // Without TCP_NODELAY a small write that follows another waits for the bot's
+            // delayed acknowledgement (40 ms): the gateway's events one after another.
+            let listener = listener.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             axum::serve(listener, app).await.ok();
         });
         RestProxy { inner }
