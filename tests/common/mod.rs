@@ -77,10 +77,10 @@ pub fn forces_a_pass(options: GameOptions, moves: &[Move]) -> bool {
     forced
 }
 
-/// Whether this test binary runs on PostgreSQL: `tests/postgres_suite.rs` runs the files of
-/// `tests/flows/` on PostgreSQL (`tests/flows.rs` runs them on SQLite), the others run on SQLite.
+/// Whether this test binary runs on PostgreSQL: `tests/postgres.rs` runs the files of
+/// `tests/flows/` on PostgreSQL (`tests/integration.rs` runs them on SQLite, and the others).
 pub fn on_postgres() -> bool {
-    env!("CARGO_CRATE_NAME").starts_with("postgres_")
+    env!("CARGO_CRATE_NAME") == "postgres"
 }
 
 /// The PostgreSQL server of the Postgres suite (`TARA_BOT_TEST_POSTGRES`). Without it, the
