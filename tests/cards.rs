@@ -3,7 +3,7 @@
 //! `tests/golden` pixel for pixel.
 //!
 //! On a golden mismatch the actual image is written next to the expected one as
-//! `<name>.actual.png`. `UPDATE_GOLDEN=1 cargo test --release --test cards` rewrites them.
+//! `<name>.actual.png`. `UPDATE_GOLDEN=1 cargo test --release --test integration cards::` rewrites them.
 
 use std::path::PathBuf;
 use tara_bot::render::{

@@ -1,10 +1,10 @@
-//! Whole flows through the bot core on SQLite, the ten files of `tests/flows/` as modules of
-//! one test binary (`postgres_suite.rs` runs the same files on PostgreSQL): games and commands
+//! Whole flows through the bot core on SQLite, the ten files of `tests/flows/` as modules
+//! (`postgres_suite.rs` runs the same files on PostgreSQL): games and commands
 //! (`bot_flows`), conditional moves, ladders, leagues, leases, notes, ratings, reliability
 //! (kills and concurrency), the store's tables, and tournaments.
 
 // Each file declares `mod common;` for itself (the PostgreSQL binary includes them too): the
-// helpers are compiled once a file here, which is what lets the files stay as they are.
+// helpers are compiled once a file, which is what lets the files stay as they are.
 #![allow(clippy::duplicate_mod)]
 
 #[path = "flows/bot_flows.rs"]

@@ -2,7 +2,7 @@
 //! images compared pixel for pixel.
 //!
 //! On a golden mismatch the actual image is written next to the expected one as
-//! `<name>.actual.png`. `UPDATE_GOLDEN=1 cargo test --release --test render` rewrites them.
+//! `<name>.actual.png`. `UPDATE_GOLDEN=1 cargo test --release --test integration render::` rewrites them.
 
 use std::path::PathBuf;
 use tara_bot::cli::engine::split_moves;

@@ -1522,7 +1522,7 @@ fn reference_geometry_matches_the_rules() {
 // =================================================================================================
 
 /// Multiplies the number of games of every randomized test: `TARA_PROPERTIES_SCALE=20 cargo
-/// test --release --test tara_properties` for a deeper search (default 1).
+/// test --release --test integration tara_properties::` for a deeper search (default 1).
 fn scale() -> u64 {
     std::env::var("TARA_PROPERTIES_SCALE")
         .ok()
