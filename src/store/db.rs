@@ -8,7 +8,7 @@ use super::ids::{
     AnalysisId, AuditId, ChallengeId, ChannelId, GameId, LadderGameId, LadderId, LeagueId, MatchId,
     MessageId, PairingId, ServerId, TournamentId, UserId, VacationId,
 };
-use super::migrations::{pending, SCHEMA_VERSION};
+use super::migrations::{self, SCHEMA_VERSION};
 use super::pg::{self, Mode, PgConn};
 use super::value::{sqlite::Bind, FromValue, Params, ToValue, Value};
 use rusqlite::{Connection, ErrorCode, OpenFlags, Row, TransactionBehavior};
@@ -259,27 +259,39 @@ impl Store {
     }
 }
 
-/// Applies the migrations the file lacks, all in one transaction: a failed upgrade leaves
-/// the file as it was.
+/// Applies the migrations the file lacks ([`migrations::migrate`]), all in one transaction: a
+/// failed upgrade leaves the file as it was.
 fn migrate(conn: &mut Connection) -> Result<()> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(db)?;
-    let version: i64 = tx
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(db)?;
-    for (name, sql) in pending(version)? {
-        tx.execute_batch(sql)
-            .map_err(|source| StoreError::Migration {
-                name,
-                source: DbError::sqlite(source),
-            })?;
-    }
-    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
-        .map_err(db)?;
-    tx.pragma_update(None, "application_id", APPLICATION_ID)
-        .map_err(db)?;
+    migrations::migrate(&mut SqliteSchema(&tx))?;
     tx.commit().map_err(db)
+}
+
+/// An SQLite file's schema: its version is `PRAGMA user_version`, and the file is marked as
+/// tara-bot's (`application_id`) with it.
+struct SqliteSchema<'a>(&'a rusqlite::Transaction<'a>);
+
+impl migrations::Schema for SqliteSchema<'_> {
+    fn applied(&mut self) -> Result<i64> {
+        self.0
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(db)
+    }
+
+    fn apply(&mut self, sql: &str) -> std::result::Result<(), DbError> {
+        self.0.execute_batch(sql).map_err(DbError::sqlite)
+    }
+
+    fn record(&mut self, version: i64) -> Result<()> {
+        self.0
+            .pragma_update(None, "user_version", version)
+            .map_err(db)?;
+        self.0
+            .pragma_update(None, "application_id", APPLICATION_ID)
+            .map_err(db)
+    }
 }
 
 /// Whose database a file is, from its header and tables (read without writing anything).
@@ -1239,4 +1251,49 @@ impl Tx<'_> {
 /// The parameters as rusqlite binds them.
 fn sqlite_params<'p>(params: Params<'p>) -> impl rusqlite::Params + 'p {
     rusqlite::params_from_iter(params.iter().map(|p| Bind(*p)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::migrations::MIGRATIONS;
+
+    fn user_version(conn: &Connection) -> i64 {
+        conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn the_migration_runner_upgrades_a_file_in_one_transaction_or_not_at_all() {
+        // A file at version 6 with a table in the way of migration 7 (`audit`).
+        let mut conn = Connection::open_in_memory().unwrap();
+        for (_, sql) in &MIGRATIONS[..6] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 6).unwrap();
+        conn.execute_batch("CREATE TABLE audit (x TEXT)").unwrap();
+        match migrate(&mut conn) {
+            Err(StoreError::Migration { name, .. }) => assert_eq!(name, "0007_audit"),
+            other => panic!("{other:?}"),
+        }
+        // Nothing of it stayed: the version, and no table of the later migrations.
+        assert_eq!(user_version(&conn), 6);
+        let later: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'analyses'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(later, 0);
+        // Out of the way, the same runner brings it to this build's version.
+        conn.execute_batch("DROP TABLE audit").unwrap();
+        migrate(&mut conn).unwrap();
+        assert_eq!(user_version(&conn), SCHEMA_VERSION);
+        // A file from a newer build is refused untouched.
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        assert!(matches!(migrate(&mut conn), Err(StoreError::TooNew { .. })));
+        assert_eq!(user_version(&conn), SCHEMA_VERSION + 1);
+    }
 }

@@ -1,9 +1,10 @@
 //! The schema's migrations, embedded in the binary: written once (in SQLite's dialect) and run
-//! on either backend (PostgreSQL's reads them through `pg::ddl`).
+//! by one runner ([`migrate`]) on either backend (PostgreSQL's reads them through `pg::ddl`).
 
-use super::error::{Result, StoreError};
+use super::error::{DbError, Result, StoreError};
 
-/// The migrations, in order; `PRAGMA user_version` records how many have been applied.
+/// The migrations, in order; a database records how many it has (SQLite: `PRAGMA
+/// user_version`; PostgreSQL: its meta table), and [`migrate`] applies the rest.
 pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_init", include_str!("../../migrations/0001_init.sql")),
     (
@@ -108,8 +109,32 @@ pub(super) const TABLES: &[(&str, &str)] = &[
     ("league_results", "league_id, season, user_id"),
 ];
 
+/// A database's schema as the migration runner sees it, inside the transaction its backend
+/// opened (and locked) for the upgrade: how many migrations it has, one applied in the
+/// backend's own dialect, and the new count recorded.
+pub(super) trait Schema {
+    /// How many migrations the database has.
+    fn applied(&mut self) -> Result<i64>;
+    /// Applies one migration (its text as written, in SQLite's dialect).
+    fn apply(&mut self, sql: &str) -> std::result::Result<(), DbError>;
+    /// Records that the database has `version` migrations.
+    fn record(&mut self, version: i64) -> Result<()>;
+}
+
+/// The migration runner of both backends: applies the migrations `schema` lacks, in order,
+/// and records the new version, all within the backend's one transaction (a failed upgrade
+/// leaves the database as it was). Refuses a database newer than this build.
+pub(super) fn migrate(schema: &mut impl Schema) -> Result<()> {
+    for (name, sql) in pending(schema.applied()?)? {
+        schema
+            .apply(sql)
+            .map_err(|source| StoreError::Migration { name, source })?;
+    }
+    schema.record(SCHEMA_VERSION)
+}
+
 /// The migrations a database of schema `version` lacks; a newer schema is refused.
-pub(super) fn pending(version: i64) -> Result<&'static [(&'static str, &'static str)]> {
+fn pending(version: i64) -> Result<&'static [(&'static str, &'static str)]> {
     if version > SCHEMA_VERSION {
         return Err(StoreError::TooNew {
             found: version,

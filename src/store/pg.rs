@@ -18,7 +18,7 @@
 //! `REPEATABLE READ, READ ONLY` transaction, one consistent snapshot as on SQLite.
 
 use super::error::{DbError, Result, StoreError};
-use super::migrations::{pending, SCHEMA_VERSION, TABLES};
+use super::migrations::{self, TABLES};
 use super::value::postgres::{Bind, Read};
 use super::value::{Params, Value};
 use postgres::types::ToSql;
@@ -134,18 +134,10 @@ impl PgConn {
                 }
             )));
         };
-        for (name, sql) in pending(version)? {
-            tx.batch_execute(&ddl(sql))
-                .map_err(|source| StoreError::Migration {
-                    name,
-                    source: DbError::postgres(source),
-                })?;
-        }
-        tx.execute(
-            &format!("UPDATE {META_TABLE} SET value = $1 WHERE key = 'schema_version'"),
-            &[&SCHEMA_VERSION.to_string()],
-        )
-        .map_err(db)?;
+        migrations::migrate(&mut PgSchema {
+            tx: &mut tx,
+            version,
+        })?;
         tx.commit().map_err(db)
     }
 
@@ -498,6 +490,33 @@ pub(super) fn dialect(sql: &str) -> String {
         }
     }
     out
+}
+
+/// A PostgreSQL schema's version, as [`PgConn::migrate`] found it (in its meta table, which it
+/// created for a new schema); a migration is applied in PostgreSQL's dialect ([`ddl`]).
+struct PgSchema<'a, 'b> {
+    tx: &'a mut postgres::Transaction<'b>,
+    version: i64,
+}
+
+impl migrations::Schema for PgSchema<'_, '_> {
+    fn applied(&mut self) -> Result<i64> {
+        Ok(self.version)
+    }
+
+    fn apply(&mut self, sql: &str) -> std::result::Result<(), DbError> {
+        self.tx.batch_execute(&ddl(sql)).map_err(DbError::postgres)
+    }
+
+    fn record(&mut self, version: i64) -> Result<()> {
+        self.tx
+            .execute(
+                &format!("UPDATE {META_TABLE} SET value = $1 WHERE key = 'schema_version'"),
+                &[&version.to_string()],
+            )
+            .map_err(db)?;
+        Ok(())
+    }
 }
 
 /// A migration (written for SQLite) in PostgreSQL's dialect: an integer key is a `BIGINT`
