@@ -1,7 +1,9 @@
 //! What a button under one of the bot's messages does when pressed: one [`Press`] per kind of
 //! button, written as the button's id (`accept:12`, `draw-yes:5`,
-//! `history:<user>:<variant or all>:<page>`) and read back from it here, and nowhere else.
-//! `Command::from_button` maps a press to the command it stands for.
+//! `history:<user>:<variant or all>:<page>`) and read back from it here, and nowhere else. Each
+//! kind is declared once (`presses!`): its variant, its id's kind, and its writer and reader;
+//! `Command::from_button` maps a press to the command it stands for (a `match` the compiler
+//! checks covers every kind).
 
 use crate::store::UserId;
 use std::fmt;
@@ -12,36 +14,117 @@ use crate::store::{ChallengeId, GameId};
 /// The highest page `/history` pages to (beyond it, narrow the list by variant).
 pub(crate) const HISTORY_PAGES: u32 = 1000;
 
-/// A button's payload: what pressing it asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Press {
-    /// Accept challenge number `n` (`accept:n`).
-    Accept(ChallengeId),
-    /// Decline challenge number `n` (`decline:n`).
-    Decline(ChallengeId),
-    /// Withdraw one's challenge number `n` (`cancel:n`).
-    Cancel(ChallengeId),
-    /// Resign the game, confirmed (`resign:n`).
-    Resign(GameId),
-    /// Allow the takeback asked for in the game (`takeback-yes:n`).
-    TakebackYes(GameId),
-    /// Refuse it (`takeback-no:n`).
-    TakebackNo(GameId),
-    /// Take a vacation of that many days, confirmed (`vacation:days`).
-    Vacation(u32),
-    /// Accept the draw offered in the game (`draw-yes:n`).
-    DrawYes(GameId),
-    /// Decline it (`draw-no:n`).
-    DrawNo(GameId),
-    /// Ask for a rematch of the finished game (`rematch:n`).
-    Rematch(GameId),
+/// Declares every kind of button once: its variant of [`Press`], the kind its id begins with,
+/// and how the rest of the id is written and read. A `kind:number` button needs only its number's
+/// type ([`Number`]); the others name their writer and reader.
+macro_rules! presses {
+    (
+        numbered {
+            $( $(#[$nm:meta])* $nv:ident($nt:ty) = $nkind:literal, )*
+        }
+        $(
+            $(#[$om:meta])*
+            $ov:ident { $($of:ident: $oty:ty),* $(,)? } = $okind:literal, $write:ident, $read:ident;
+        )*
+    ) => {
+        /// A button's payload: what pressing it asks for.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Press {
+            $( $(#[$nm])* $nv($nt), )*
+            $( $(#[$om])* $ov { $($of: $oty),* }, )*
+        }
+
+        impl fmt::Display for Press {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    $( Press::$nv(n) => write!(f, "{}:{}", $nkind, Number::number(n)), )*
+                    $( Press::$ov { $($of),* } => {
+                        write!(f, "{}:", $okind)?;
+                        $write(f, $($of),*)
+                    } )*
+                }
+            }
+        }
+
+        impl Press {
+            /// Reads a button's id: its kind, then what follows the first colon. `None` for
+            /// anything else.
+            pub fn parse(id: &str) -> Option<Press> {
+                let (kind, rest) = id.split_once(':')?;
+                match kind {
+                    $( $nkind => Some(Press::$nv(Number::from_number(rest.parse().ok()?)?)), )*
+                    $( $okind => $read(rest), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+/// What a `kind:number` button carries after its colon: a number as Rust reads an `i64`.
+trait Number: Sized {
+    fn number(&self) -> i64;
+    /// `None` for a number out of the type's range.
+    fn from_number(n: i64) -> Option<Self>;
+}
+
+impl Number for GameId {
+    fn number(&self) -> i64 {
+        self.0
+    }
+    fn from_number(n: i64) -> Option<Self> {
+        Some(GameId(n))
+    }
+}
+
+impl Number for ChallengeId {
+    fn number(&self) -> i64 {
+        self.0
+    }
+    fn from_number(n: i64) -> Option<Self> {
+        Some(ChallengeId(n))
+    }
+}
+
+impl Number for u32 {
+    fn number(&self) -> i64 {
+        i64::from(*self)
+    }
+    fn from_number(n: i64) -> Option<Self> {
+        u32::try_from(n).ok()
+    }
+}
+
+presses! {
+    numbered {
+        /// Accept challenge number `n` (`accept:n`).
+        Accept(ChallengeId) = "accept",
+        /// Decline challenge number `n` (`decline:n`).
+        Decline(ChallengeId) = "decline",
+        /// Withdraw one's challenge number `n` (`cancel:n`).
+        Cancel(ChallengeId) = "cancel",
+        /// Resign the game, confirmed (`resign:n`).
+        Resign(GameId) = "resign",
+        /// Allow the takeback asked for in the game (`takeback-yes:n`).
+        TakebackYes(GameId) = "takeback-yes",
+        /// Refuse it (`takeback-no:n`).
+        TakebackNo(GameId) = "takeback-no",
+        /// Take a vacation of that many days, confirmed (`vacation:days`).
+        Vacation(u32) = "vacation",
+        /// Accept the draw offered in the game (`draw-yes:n`).
+        DrawYes(GameId) = "draw-yes",
+        /// Decline it (`draw-no:n`).
+        DrawNo(GameId) = "draw-no",
+        /// Ask for a rematch of the finished game (`rematch:n`).
+        Rematch(GameId) = "rematch",
+    }
     /// A page of a player's finished games, of one variant or all (`None`), from 1
     /// (`history:<user>:<variant or all>:<page>`).
     History {
         user: UserId,
         variant: Option<Variant>,
         page: u32,
-    },
+    } = "history", write_history, read_history;
     /// A game's board at a ply, from the stepping buttons under a board
     /// (`step:<game>:<ply>:<s|p>:<drawn>`). `shared`: they are under a public message, so the
     /// board comes as a private copy for whoever pressed; otherwise it replaces the pressed
@@ -52,7 +135,7 @@ pub enum Press {
         ply: u32,
         shared: bool,
         drawn: u32,
-    },
+    } = "step", write_step, read_step;
     /// The "jump to move…" button of the stepping buttons (`step-jump:<game>:<s|p>:<drawn>`): it
     /// asks for the move in a dialog ([`Press::dialog`]), whose answer is read by
     /// `Command::from_dialog`.
@@ -60,7 +143,7 @@ pub enum Press {
         game: GameId,
         shared: bool,
         drawn: u32,
-    },
+    } = "step-jump", write_step_jump, read_step_jump;
     /// The board before move `ply` of the game with `best`, the AI's better move there, drawn
     /// (`better:<game>:<ply>:<best>`), under an analysis's swings: privately, with the stepping
     /// buttons.
@@ -68,10 +151,10 @@ pub enum Press {
         game: GameId,
         ply: u32,
         best: String,
-    },
+    } = "better", write_better, read_better;
     /// A page of the full rules, from 1 (`rules:<variant or all>:<page>`): the variant whose
     /// summary led there, if any.
-    Rules { variant: Option<Variant>, page: u32 },
+    Rules { variant: Option<Variant>, page: u32 } = "rules", write_rules, read_rules;
 }
 
 /// The `drawn` of a board's buttons that do not expire: those an analysis's better move
@@ -102,91 +185,84 @@ fn shared_mark(shared: bool) -> &'static str {
     }
 }
 
-impl fmt::Display for Press {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Press::Accept(n) => write!(f, "accept:{n}"),
-            Press::Decline(n) => write!(f, "decline:{n}"),
-            Press::Cancel(n) => write!(f, "cancel:{n}"),
-            Press::Resign(g) => write!(f, "resign:{}", g.0),
-            Press::TakebackYes(g) => write!(f, "takeback-yes:{}", g.0),
-            Press::TakebackNo(g) => write!(f, "takeback-no:{}", g.0),
-            Press::Vacation(days) => write!(f, "vacation:{days}"),
-            Press::DrawYes(g) => write!(f, "draw-yes:{}", g.0),
-            Press::DrawNo(g) => write!(f, "draw-no:{}", g.0),
-            Press::Rematch(g) => write!(f, "rematch:{}", g.0),
-            Press::History {
-                user,
-                variant,
-                page,
-            } => write!(
-                f,
-                "history:{user}:{}:{page}",
-                variant.map(Variant::id).unwrap_or("all")
-            ),
-            Press::Step {
-                game,
-                ply,
-                shared,
-                drawn,
-            } => write!(f, "step:{}:{ply}:{}:{drawn}", game.0, shared_mark(*shared)),
-            Press::StepJump {
-                game,
-                shared,
-                drawn,
-            } => write!(f, "step-jump:{}:{}:{drawn}", game.0, shared_mark(*shared)),
-            Press::Better { game, ply, best } => write!(f, "better:{}:{ply}:{best}", game.0),
-            Press::Rules { variant, page } => write!(
-                f,
-                "rules:{}:{page}",
-                variant.map(Variant::id).unwrap_or("all")
-            ),
-        }
+/// `s` or `p` read back ([`shared_mark`]).
+fn read_shared(mark: &str) -> Option<bool> {
+    match mark {
+        "s" => Some(true),
+        "p" => Some(false),
+        _ => None,
     }
+}
+
+/// A variant's id, or `all`.
+fn variant_mark(variant: &Option<Variant>) -> &'static str {
+    variant.map(Variant::id).unwrap_or("all")
+}
+
+/// A variant's id, or `all` (`None`), read back; `None` for anything else.
+fn read_variant(mark: &str) -> Option<Option<Variant>> {
+    match mark {
+        "all" => Some(None),
+        v => Some(Some(v.parse::<Variant>().ok()?)),
+    }
+}
+
+fn write_history(
+    f: &mut fmt::Formatter<'_>,
+    user: &UserId,
+    variant: &Option<Variant>,
+    page: &u32,
+) -> fmt::Result {
+    write!(f, "{user}:{}:{page}", variant_mark(variant))
+}
+
+fn write_step(
+    f: &mut fmt::Formatter<'_>,
+    game: &GameId,
+    ply: &u32,
+    shared: &bool,
+    drawn: &u32,
+) -> fmt::Result {
+    write!(f, "{}:{ply}:{}:{drawn}", game.0, shared_mark(*shared))
+}
+
+fn write_step_jump(
+    f: &mut fmt::Formatter<'_>,
+    game: &GameId,
+    shared: &bool,
+    drawn: &u32,
+) -> fmt::Result {
+    write!(f, "{}:{}:{drawn}", game.0, shared_mark(*shared))
+}
+
+fn write_better(
+    f: &mut fmt::Formatter<'_>,
+    game: &GameId,
+    ply: &u32,
+    best: &String,
+) -> fmt::Result {
+    write!(f, "{}:{ply}:{best}", game.0)
+}
+
+fn write_rules(f: &mut fmt::Formatter<'_>, variant: &Option<Variant>, page: &u32) -> fmt::Result {
+    write!(f, "{}:{page}", variant_mark(variant))
+}
+
+/// Reads the part of a rules page's button id after `rules:`: `<variant or all>:<page>`, the
+/// page from 1 to 1000.
+fn read_rules(rest: &str) -> Option<Press> {
+    let (variant, page) = rest.split_once(':')?;
+    let variant = read_variant(variant)?;
+    let page: u32 = page.parse().ok()?;
+    (1..=1000)
+        .contains(&page)
+        .then_some(Press::Rules { variant, page })
 }
 
 impl Press {
     /// The button's id, as Discord carries it.
     pub fn id(&self) -> String {
         self.to_string()
-    }
-
-    /// Reads a button's id: `kind:number`, or a `/history` page. `None` for anything else.
-    pub fn parse(id: &str) -> Option<Press> {
-        let (kind, rest) = id.split_once(':')?;
-        match kind {
-            "history" => return read_history(rest),
-            "step" | "step-jump" => return read_step(kind, rest),
-            "better" => return read_better(rest),
-            "rules" => {
-                let (variant, page) = rest.split_once(':')?;
-                let variant = match variant {
-                    "all" => None,
-                    v => Some(v.parse::<Variant>().ok()?),
-                };
-                let page: u32 = page.parse().ok()?;
-                return (1..=1000)
-                    .contains(&page)
-                    .then_some(Press::Rules { variant, page });
-            }
-            _ => {}
-        }
-        let n: i64 = rest.parse().ok()?;
-        let game = GameId(n);
-        let challenge = ChallengeId(n);
-        Some(match kind {
-            "accept" => Press::Accept(challenge),
-            "decline" => Press::Decline(challenge),
-            "cancel" => Press::Cancel(challenge),
-            "resign" => Press::Resign(game),
-            "takeback-yes" => Press::TakebackYes(game),
-            "takeback-no" => Press::TakebackNo(game),
-            "vacation" => Press::Vacation(u32::try_from(n).ok()?),
-            "draw-yes" => Press::DrawYes(game),
-            "draw-no" => Press::DrawNo(game),
-            "rematch" => Press::Rematch(game),
-            _ => return None,
-        })
     }
 }
 
@@ -206,30 +282,31 @@ impl Press {
     }
 }
 
-/// Reads the part of a stepping button's id after `step:` (`<game>:<ply>:<s|p>:<drawn>`) or
-/// `step-jump:` (`<game>:<s|p>:<drawn>`).
-fn read_step(kind: &str, rest: &str) -> Option<Press> {
+/// Reads the part of a stepping button's id after `step:`: `<game>:<ply>:<s|p>:<drawn>`.
+fn read_step(rest: &str) -> Option<Press> {
     let parts: Vec<&str> = rest.split(':').collect();
-    let shared = |m: &str| match m {
-        "s" => Some(true),
-        "p" => Some(false),
-        _ => None,
+    let [game, ply, mark, drawn] = parts.as_slice() else {
+        return None;
     };
-    let game = GameId(parts.first()?.parse().ok()?);
-    match (kind, parts.as_slice()) {
-        ("step", [_, ply, mark, drawn]) => Some(Press::Step {
-            game,
-            ply: ply.parse().ok()?,
-            shared: shared(mark)?,
-            drawn: drawn.parse().ok()?,
-        }),
-        ("step-jump", [_, mark, drawn]) => Some(Press::StepJump {
-            game,
-            shared: shared(mark)?,
-            drawn: drawn.parse().ok()?,
-        }),
-        _ => None,
-    }
+    Some(Press::Step {
+        game: GameId(game.parse().ok()?),
+        ply: ply.parse().ok()?,
+        shared: read_shared(mark)?,
+        drawn: drawn.parse().ok()?,
+    })
+}
+
+/// Reads the part of a "jump to move…" button's id after `step-jump:`: `<game>:<s|p>:<drawn>`.
+fn read_step_jump(rest: &str) -> Option<Press> {
+    let parts: Vec<&str> = rest.split(':').collect();
+    let [game, mark, drawn] = parts.as_slice() else {
+        return None;
+    };
+    Some(Press::StepJump {
+        game: GameId(game.parse().ok()?),
+        shared: read_shared(mark)?,
+        drawn: drawn.parse().ok()?,
+    })
 }
 
 /// Reads the part of a better move's button id after `better:`: `<game>:<ply>:<move>`, the
@@ -257,10 +334,7 @@ fn read_better(rest: &str) -> Option<Press> {
 fn read_history(rest: &str) -> Option<Press> {
     let mut it = rest.rsplitn(3, ':');
     let page: u32 = it.next()?.parse().ok()?;
-    let variant = match it.next()? {
-        "all" => None,
-        v => Some(v.parse::<Variant>().ok()?),
-    };
+    let variant = read_variant(it.next()?)?;
     let user = it.next()?;
     (!user.is_empty() && (1..=HISTORY_PAGES).contains(&page)).then(|| Press::History {
         user: UserId::from(user),
