@@ -398,10 +398,23 @@ pub(super) async fn request(
     body: Option<Body<'_>>,
 ) -> Result<Option<Value>, Failure> {
     let key = route_key(&method, path);
+    wait_out_limits(&key).await?;
+    let _probe = ProbeGuard(key.clone());
+    take_slots(&key, &method, path).await;
+    let response = prepared(http, method, path, body)?
+        .send()
+        .await
+        .map_err(|e| Failure::Unanswered(super::redact::error_chain(&e)))?;
+    answered(&key, response).await
+}
+
+/// Waits out any rate limit still running for route `key` or for the whole bot; a 429 when
+/// that would take longer than [`LONGEST_WAIT`].
+async fn wait_out_limits(key: &str) -> Result<(), Failure> {
     let started = Instant::now();
     loop {
-        let wait = limits().take(&key, Instant::now());
-        let Some(wait) = wait else { break };
+        let wait = limits().take(key, Instant::now());
+        let Some(wait) = wait else { return Ok(()) };
         if started.elapsed() + wait > LONGEST_WAIT {
             return Err(Failure::Refused {
                 status: 429,
@@ -410,30 +423,43 @@ pub(super) async fn request(
                 retry_after: Some(wait),
             });
         }
-        tracing::debug!(route = %super::redact::redact(&key, &[]), ms = wait.as_millis() as u64, "waiting out a rate limit");
+        tracing::debug!(route = %super::redact::redact(key, &[]), ms = wait.as_millis() as u64, "waiting out a rate limit");
         tokio::time::sleep(wait).await;
     }
-    let _probe = ProbeGuard(key.clone());
-    // Interaction responses and follow-ups are not counted against the global limit: they are
-    // never held back behind the process's other traffic.
-    if method == reqwest::Method::POST && path.ends_with("/threads") {
-        let slot = limits().thread_slot(&key, Instant::now());
+}
+
+/// Waits for the next thread-opening slot of the channel (a new thread) and the next slot of
+/// the process's pace. Interaction responses and follow-ups are not counted against the global
+/// limit: they are never held back behind the process's other traffic.
+async fn take_slots(key: &str, method: &reqwest::Method, path: &str) {
+    if *method == reqwest::Method::POST && path.ends_with("/threads") {
+        let slot = limits().thread_slot(key, Instant::now());
         tokio::time::sleep_until(slot.into()).await;
     }
     if !exempt(path) {
         let slot = limits().slot(Instant::now());
         tokio::time::sleep_until(slot.into()).await;
     }
+}
+
+/// The HTTP request: to Discord (or the proxy), with the bot's token, its JSON body, and its
+/// files as a multipart form when it has any.
+fn prepared(
+    http: &Http,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Body<'_>>,
+) -> Result<reqwest::RequestBuilder, Failure> {
     let base = http
         .proxy
         .as_deref()
         .unwrap_or("https://discord.com")
         .trim_end_matches('/');
-    let mut req = client()
+    let req = client()
         .request(method, format!("{base}/api/v10{path}"))
         .header(reqwest::header::AUTHORIZATION, http.token())
         .header(reqwest::header::USER_AGENT, serenity::constants::USER_AGENT);
-    req = match body {
+    Ok(match body {
         None => req,
         Some(b) if b.files.is_empty() => req
             .header(reqwest::header::CONTENT_TYPE, "application/json")
@@ -449,11 +475,14 @@ pub(super) async fn request(
             }
             req.multipart(form.text("payload_json", b.json.to_string()))
         }
-    };
-    let response = req
-        .send()
-        .await
-        .map_err(|e| Failure::Unanswered(super::redact::error_chain(&e)))?;
+    })
+}
+
+/// Discord's answer on route `key`: its JSON when it succeeded, else what it refused and why.
+/// The route's bucket learns what the answer's rate-limit headers say, a 429 holds back the
+/// route (or, a global one, every request) for its `retry_after`, and an invalid request is
+/// counted.
+async fn answered(key: &str, response: reqwest::Response) -> Result<Option<Value>, Failure> {
     let status = response.status().as_u16();
     let headers = response.headers().clone();
     let header = |name: &str| {
@@ -476,7 +505,7 @@ pub(super) async fn request(
     let now = Instant::now();
     let remaining = header("x-ratelimit-remaining").and_then(|r| r.trim().parse::<u32>().ok());
     if let (Some(remaining), Some(reset)) = (remaining, seconds("x-ratelimit-reset-after")) {
-        limits().told(&key, remaining, now + reset, now);
+        limits().told(key, remaining, now + reset, now);
     }
     if (200..300).contains(&status) {
         return Ok(json);
@@ -499,7 +528,7 @@ pub(super) async fn request(
             l.global = Some(now + wait);
         } else {
             l.routes.insert(
-                key.clone(),
+                key.to_string(),
                 Bucket {
                     remaining: None,
                     reset: now + wait,
@@ -515,7 +544,7 @@ pub(super) async fn request(
     // Discord does not count a 429 of a limit shared with others (a thread-creation limit).
     let shared = header("x-ratelimit-scope").as_deref() == Some("shared");
     if matches!(status, 401 | 403) || (status == 429 && !shared) {
-        let route = super::redact::redact(&key, &[]);
+        let route = super::redact::redact(key, &[]);
         let warning = limits().invalid(&route, status, code, now);
         tracing::debug!(%route, status, code, "Discord refused a request");
         if let Some(w) = warning {
