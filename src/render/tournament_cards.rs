@@ -6,7 +6,9 @@ use super::canvas::{Align, Rgba, Style, Weight};
 use super::card::{user_text, Card};
 use super::layout::{fit_lines, Fitted};
 use super::theme as palette;
-use super::tournaments::{BracketCard, BracketSeat, BracketTie, Crosstable, StandingsCard};
+use super::tournaments::{
+    BracketCard, BracketSeat, BracketTie, Crosstable, StandingsCard, StandingsRow,
+};
 
 /// Most rows of a standings picture, players of a crosstable, and first-round ties of a
 /// bracket drawn; the callers pass no more (the text beside the picture has everything).
@@ -43,11 +45,22 @@ pub enum LevelMove {
     Down,
 }
 
+/// Where a standings table's columns are: the name's start and room, the score's centre, each
+/// tiebreak's centre, the games in progress' centre (and whether that column is shown).
+struct Columns {
+    name_w: f32,
+    score_x: f32,
+    break_xs: Vec<f32>,
+    playing_x: f32,
+    playing_w: f32,
+}
+
+const PLACE_X: f32 = 46.0;
+const NAME_X: f32 = 78.0;
+const SCORE_W: f32 = 70.0;
+const BREAK_W: f32 = 70.0;
+
 fn standings_marked(card: &StandingsCard, marks: &[Option<LevelMove>]) -> Vec<u8> {
-    const PLACE_X: f32 = 46.0;
-    const NAME_X: f32 = 78.0;
-    const SCORE_W: f32 = 70.0;
-    const BREAK_W: f32 = 70.0;
     const PLAYING_W: f32 = 84.0;
     const NAME_W: f32 = 260.0;
     let rows = &card.rows[..card.rows.len().min(MAX_STANDINGS)];
@@ -68,7 +81,6 @@ fn standings_marked(card: &StandingsCard, marks: &[Option<LevelMove>]) -> Vec<u8
         (HEADING, ROW),
         (&card.title, &card.subtitle, "Standings"),
     );
-    let (px, pw) = (16.0, w - 32.0);
     if rows.is_empty() {
         c.empty_table(
             TOP,
@@ -83,18 +95,38 @@ fn standings_marked(card: &StandingsCard, marks: &[Option<LevelMove>]) -> Vec<u8
         playing_x - playing_w / 2.0 - BREAK_W * (breaks.len() - k) as f32 + BREAK_W / 2.0
     };
     let score_x = playing_x - playing_w / 2.0 - BREAK_W * breaks.len() as f32 - SCORE_W / 2.0;
-    let name_w = score_x - SCORE_W / 2.0 - NAME_X - 8.0;
+    let cols = Columns {
+        name_w: score_x - SCORE_W / 2.0 - NAME_X - 8.0,
+        score_x,
+        break_xs: (0..breaks.len()).map(break_x).collect(),
+        playing_x,
+        playing_w,
+    };
+    standings_heading(&mut c, &cols, breaks, w);
+    for (i, row) in rows.iter().enumerate() {
+        let y = TOP + HEADING + ROW * i as f32;
+        if i % 2 == 1 {
+            c.rect(18.0, y, w - 36.0, ROW, palette::STRIPE);
+        }
+        standings_row(&mut c, &cols, row, marks.get(i).copied().flatten(), y);
+    }
+    c.png()
+}
+
+/// The table's column headings and the rule under them.
+fn standings_heading(c: &mut Card, cols: &Columns, breaks: &[String], w: f32) {
+    let (px, pw) = (16.0, w - 32.0);
     let head = Style::new(Weight::Bold, 12.0, palette::MUTED);
     let hy = TOP + 22.0;
     c.text(head, PLACE_X, hy, Align::Centre, "#");
     c.text(head, NAME_X, hy, Align::Left, "PLAYER");
-    c.text(head, score_x, hy, Align::Centre, "SCORE");
-    for (k, name) in breaks.iter().enumerate() {
+    c.text(head, cols.score_x, hy, Align::Centre, "SCORE");
+    for (name, x) in breaks.iter().zip(&cols.break_xs) {
         let name = user_text(name, Weight::Bold, 12.0, BREAK_W - 6.0, "");
-        c.text(head, break_x(k), hy, Align::Centre, &name.to_uppercase());
+        c.text(head, *x, hy, Align::Centre, &name.to_uppercase());
     }
-    if playing_w > 0.0 {
-        c.text(head, playing_x, hy, Align::Centre, "PLAYING");
+    if cols.playing_w > 0.0 {
+        c.text(head, cols.playing_x, hy, Align::Centre, "PLAYING");
     }
     c.rect(
         px + 10.0,
@@ -103,106 +135,108 @@ fn standings_marked(card: &StandingsCard, marks: &[Option<LevelMove>]) -> Vec<u8
         1.0,
         palette::PANEL_EDGE,
     );
-    for (i, row) in rows.iter().enumerate() {
-        let y = TOP + HEADING + ROW * i as f32;
-        if i % 2 == 1 {
-            c.rect(18.0, y, w - 36.0, ROW, palette::STRIPE);
-        }
-        let mid = y + ROW / 2.0;
-        let base = mid + 6.0;
-        let ink = if row.withdrawn {
-            palette::MUTED
-        } else {
-            palette::INK
-        };
-        if row.withdrawn {
-            c.text(
-                Style::new(Weight::Regular, 13.0, palette::MUTED),
-                PLACE_X,
-                base - 1.0,
-                Align::Centre,
-                "–",
-            );
-        } else {
-            c.place_badge(PLACE_X, mid, row.place, row.shared);
-        }
-        if let Some(Some(m)) = marks.get(i) {
-            let (arrow, colour) = match m {
-                LevelMove::Up => ("▲", palette::WIN),
-                LevelMove::Down => ("▼", palette::LOSS),
-            };
-            c.text(
-                Style::new(Weight::Bold, 12.0, colour),
-                24.0,
-                base - 1.0,
-                Align::Centre,
-                arrow,
-            );
-        }
-        let mut name_room = name_w;
-        if row.withdrawn {
-            name_room -= 80.0;
-        }
-        let name = user_text(&row.name, Weight::Bold, 16.0, name_room, "Unknown player");
-        let nw = c.text(
-            Style::new(Weight::Bold, 16.0, ink),
-            NAME_X,
-            base,
-            Align::Left,
-            &name,
-        );
-        if row.withdrawn {
-            c.text(
-                Style::new(Weight::Regular, 12.0, palette::LOSS),
-                NAME_X + nw + 8.0,
-                base - 1.0,
-                Align::Left,
-                "withdrawn",
-            );
-        }
+}
+
+/// One player's row at `y`: place (or a dash, withdrawn), the promotion or relegation mark,
+/// name, score, tiebreaks and games in progress.
+fn standings_row(
+    c: &mut Card,
+    cols: &Columns,
+    row: &StandingsRow,
+    mark: Option<LevelMove>,
+    y: f32,
+) {
+    let mid = y + ROW / 2.0;
+    let base = mid + 6.0;
+    let ink = if row.withdrawn {
+        palette::MUTED
+    } else {
+        palette::INK
+    };
+    if row.withdrawn {
         c.text(
-            Style::new(Weight::Bold, 17.0, ink),
-            score_x,
+            Style::new(Weight::Regular, 13.0, palette::MUTED),
+            PLACE_X,
+            base - 1.0,
+            Align::Centre,
+            "–",
+        );
+    } else {
+        c.place_badge(PLACE_X, mid, row.place, row.shared);
+    }
+    if let Some(m) = mark {
+        let (arrow, colour) = match m {
+            LevelMove::Up => ("▲", palette::WIN),
+            LevelMove::Down => ("▼", palette::LOSS),
+        };
+        c.text(
+            Style::new(Weight::Bold, 12.0, colour),
+            24.0,
+            base - 1.0,
+            Align::Centre,
+            arrow,
+        );
+    }
+    let mut name_room = cols.name_w;
+    if row.withdrawn {
+        name_room -= 80.0;
+    }
+    let name = user_text(&row.name, Weight::Bold, 16.0, name_room, "Unknown player");
+    let nw = c.text(
+        Style::new(Weight::Bold, 16.0, ink),
+        NAME_X,
+        base,
+        Align::Left,
+        &name,
+    );
+    if row.withdrawn {
+        c.text(
+            Style::new(Weight::Regular, 12.0, palette::LOSS),
+            NAME_X + nw + 8.0,
+            base - 1.0,
+            Align::Left,
+            "withdrawn",
+        );
+    }
+    c.text(
+        Style::new(Weight::Bold, 17.0, ink),
+        cols.score_x,
+        base,
+        Align::Centre,
+        &user_text(&row.score, Weight::Bold, 17.0, SCORE_W - 6.0, "0"),
+    );
+    for (k, x) in cols.break_xs.iter().enumerate() {
+        let v = row.tiebreaks.get(k).map(String::as_str).unwrap_or("");
+        // A wider value (a knockout's "champion") goes smaller rather than being cut.
+        let (size, v) = match fit_lines(v, Weight::Regular, &VALUE_SIZES, BREAK_W - 6.0) {
+            Fitted::One { size, text } => (size, text.to_string()),
+            Fitted::Two { .. } => (15.0, user_text(v, Weight::Regular, 15.0, BREAK_W - 6.0, "")),
+        };
+        c.text(
+            Style::new(Weight::Regular, size, ink),
+            *x,
             base,
             Align::Centre,
-            &user_text(&row.score, Weight::Bold, 17.0, SCORE_W - 6.0, "0"),
+            &v,
         );
-        for k in 0..breaks.len() {
-            let v = row.tiebreaks.get(k).map(String::as_str).unwrap_or("");
-            // A wider value (a knockout's "champion") goes smaller rather than being cut.
-            let (size, v) = match fit_lines(v, Weight::Regular, &VALUE_SIZES, BREAK_W - 6.0) {
-                Fitted::One { size, text } => (size, text.to_string()),
-                Fitted::Two { .. } => {
-                    (15.0, user_text(v, Weight::Regular, 15.0, BREAK_W - 6.0, ""))
-                }
-            };
-            c.text(
-                Style::new(Weight::Regular, size, ink),
-                break_x(k),
-                base,
-                Align::Centre,
-                &v,
-            );
-        }
-        if row.playing > 0 {
-            c.rounded_rect(
-                playing_x - 16.0,
-                mid - 10.0,
-                32.0,
-                20.0,
-                10.0,
-                palette::GOLD,
-            );
-            c.text(
-                Style::new(Weight::Bold, 13.0, palette::GOLD_DARK),
-                playing_x,
-                mid + 5.0,
-                Align::Centre,
-                &row.playing.min(999).to_string(),
-            );
-        }
     }
-    c.png()
+    if row.playing > 0 {
+        c.rounded_rect(
+            cols.playing_x - 16.0,
+            mid - 10.0,
+            32.0,
+            20.0,
+            10.0,
+            palette::GOLD,
+        );
+        c.text(
+            Style::new(Weight::Bold, 13.0, palette::GOLD_DARK),
+            cols.playing_x,
+            mid + 5.0,
+            Align::Centre,
+            &row.playing.min(999).to_string(),
+        );
+    }
 }
 
 /// The colour a crosstable mark is drawn in: wins green, losses red, draws grey.
