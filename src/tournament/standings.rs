@@ -172,7 +172,6 @@ fn set(this: &mut [Option<Entry>], player: usize, e: Entry) {
 /// The standings, best first; players still tied are listed by sign-up.
 pub fn standings(results: &Results, system: System) -> Vec<Standing> {
     let entries = entries(results);
-    let n = results.players.len();
     let score: Vec<Points> = entries
         .iter()
         .map(|es| {
@@ -184,127 +183,17 @@ pub fn standings(results: &Results, system: System) -> Vec<Standing> {
                 .sum()
         })
         .collect();
-    let mut rows: Vec<Standing> = (0..n)
-        .map(|i| {
-            let mut terms = Vec::new();
-            let mut sb = Points::ZERO;
-            let mut wins = 0;
-            let mut in_progress = 0;
-            for e in &entries[i] {
-                match *e {
-                    Entry::Played { opponent, points } => {
-                        let opp = score[opponent];
-                        terms.push(opp);
-                        sb += if points == Points::ONE {
-                            wins += 1;
-                            opp
-                        } else if points == Points::HALF {
-                            opp.half()
-                        } else {
-                            Points::ZERO
-                        };
-                    }
-                    Entry::Unplayed { .. } => terms.push(score[i]),
-                    Entry::InProgress => in_progress += 1,
-                }
-            }
-            let buchholz: Points = terms.iter().copied().sum();
-            let lowest = terms.iter().copied().min().unwrap_or(Points::ZERO);
-            let buchholz_cut1 = Points::quarters(buchholz.in_quarters() - lowest.in_quarters());
-            Standing {
-                player: i,
-                rank: 0,
-                shared: false,
-                score: score[i],
-                buchholz_cut1,
-                buchholz,
-                sonneborn_berger: sb,
-                direct_encounter: None,
-                wins,
-                rating: results.players[i].rating,
-                round_reached: None,
-                in_progress,
-            }
-        })
+    let mut rows: Vec<Standing> = (0..results.players.len())
+        .map(|i| standing_of(i, &entries[i], &score, results.players[i].rating))
         .collect();
     if system == System::Knockout {
-        for (r, round) in results.rounds.iter().enumerate() {
-            let r = r as u32 + 1;
-            for p in round {
-                let (through, out) = match *p {
-                    Pairing::Game {
-                        first,
-                        second,
-                        result,
-                    } => match result {
-                        Some(GameResult::FirstWins) => (vec![first], vec![second]),
-                        Some(GameResult::SecondWins) => (vec![second], vec![first]),
-                        // A tie in progress (a drawn match goes on to deciders).
-                        _ => (vec![], vec![first, second]),
-                    },
-                    Pairing::Forfeit { winner, loser } => (vec![winner], vec![loser]),
-                    Pairing::Bye { player, .. } => (vec![player], vec![]),
-                };
-                for (who, reached) in through
-                    .into_iter()
-                    .map(|w| (w, r + 1))
-                    .chain(out.into_iter().map(|l| (l, r)))
-                {
-                    if let Some(row) = rows.get_mut(who) {
-                        row.round_reached = Some(row.round_reached.unwrap_or(0).max(reached));
-                    }
-                }
-            }
-        }
+        mark_rounds_reached(results, &mut rows);
     }
-    let key = |s: &Standing| -> Vec<i64> {
-        let q = |p: Points| i64::from(p.in_quarters());
-        match system {
-            System::Swiss => vec![
-                q(s.score),
-                q(s.buchholz_cut1),
-                q(s.buchholz),
-                q(s.sonneborn_berger),
-                i64::from(s.wins),
-                i64::from(s.rating),
-            ],
-            System::RoundRobin => vec![
-                q(s.score),
-                q(s.sonneborn_berger),
-                s.direct_encounter.map_or(-1, q),
-                i64::from(s.wins),
-                i64::from(s.rating),
-            ],
-            System::Knockout => vec![i64::from(s.round_reached.unwrap_or(0)), i64::from(s.rating)],
-        }
-    };
     let signup = |s: &Standing| results.players[s.player].signup;
     if system == System::RoundRobin {
-        rows.sort_by(|a, b| {
-            (b.score, b.sonneborn_berger)
-                .cmp(&(a.score, a.sonneborn_berger))
-                .then(signup(a).cmp(&signup(b)))
-        });
-        let mut i = 0;
-        while i < rows.len() {
-            let mut j = i + 1;
-            while j < rows.len()
-                && (rows[j].score, rows[j].sonneborn_berger)
-                    == (rows[i].score, rows[i].sonneborn_berger)
-            {
-                j += 1;
-            }
-            if j - i > 1 {
-                let group: Vec<usize> = rows[i..j].iter().map(|s| s.player).collect();
-                if let Some(de) = direct_encounter(&entries, &group) {
-                    for (row, d) in rows[i..j].iter_mut().zip(de) {
-                        row.direct_encounter = Some(d);
-                    }
-                }
-            }
-            i = j;
-        }
+        set_direct_encounters(&mut rows, &entries, signup);
     }
+    let key = |s: &Standing| sort_key(system, s);
     rows.sort_by(|a, b| key(b).cmp(&key(a)).then(signup(a).cmp(&signup(b))));
     let keys: Vec<Vec<i64>> = rows.iter().map(key).collect();
     let mut place = 1;
@@ -317,6 +206,141 @@ pub fn standings(results: &Results, system: System) -> Vec<Standing> {
             (i > 0 && keys[i] == keys[i - 1]) || (i + 1 < keys.len() && keys[i] == keys[i + 1]);
     }
     rows
+}
+
+/// Player `i`'s score and tiebreaks from their entries (`score`: everyone's score): an
+/// unplayed round counts the player's own score in the Buchholz (FIDE's virtual opponent).
+fn standing_of(i: usize, entries: &[Entry], score: &[Points], rating: i32) -> Standing {
+    let mut terms = Vec::new();
+    let mut sb = Points::ZERO;
+    let mut wins = 0;
+    let mut in_progress = 0;
+    for e in entries {
+        match *e {
+            Entry::Played { opponent, points } => {
+                let opp = score[opponent];
+                terms.push(opp);
+                sb += if points == Points::ONE {
+                    wins += 1;
+                    opp
+                } else if points == Points::HALF {
+                    opp.half()
+                } else {
+                    Points::ZERO
+                };
+            }
+            Entry::Unplayed { .. } => terms.push(score[i]),
+            Entry::InProgress => in_progress += 1,
+        }
+    }
+    let buchholz: Points = terms.iter().copied().sum();
+    let lowest = terms.iter().copied().min().unwrap_or(Points::ZERO);
+    let buchholz_cut1 = Points::quarters(buchholz.in_quarters() - lowest.in_quarters());
+    Standing {
+        player: i,
+        rank: 0,
+        shared: false,
+        score: score[i],
+        buchholz_cut1,
+        buchholz,
+        sonneborn_berger: sb,
+        direct_encounter: None,
+        wins,
+        rating,
+        round_reached: None,
+        in_progress,
+    }
+}
+
+/// A knockout: the round each player reached (the round after the last one they went through;
+/// both players of a tie still being played are in its round).
+fn mark_rounds_reached(results: &Results, rows: &mut [Standing]) {
+    for (r, round) in results.rounds.iter().enumerate() {
+        let r = r as u32 + 1;
+        for p in round {
+            let (through, out) = match *p {
+                Pairing::Game {
+                    first,
+                    second,
+                    result,
+                } => match result {
+                    Some(GameResult::FirstWins) => (vec![first], vec![second]),
+                    Some(GameResult::SecondWins) => (vec![second], vec![first]),
+                    // A tie in progress (a drawn match goes on to deciders).
+                    _ => (vec![], vec![first, second]),
+                },
+                Pairing::Forfeit { winner, loser } => (vec![winner], vec![loser]),
+                Pairing::Bye { player, .. } => (vec![player], vec![]),
+            };
+            for (who, reached) in through
+                .into_iter()
+                .map(|w| (w, r + 1))
+                .chain(out.into_iter().map(|l| (l, r)))
+            {
+                if let Some(row) = rows.get_mut(who) {
+                    row.round_reached = Some(row.round_reached.unwrap_or(0).max(reached));
+                }
+            }
+        }
+    }
+}
+
+/// A round robin: within each group tied on score and Sonneborn-Berger, the points each scored
+/// against the others of the group, when every two of them have met ([`direct_encounter`]).
+/// Leaves `rows` sorted by score and Sonneborn-Berger, then sign-up.
+fn set_direct_encounters(
+    rows: &mut [Standing],
+    entries: &[Vec<Entry>],
+    signup: impl Fn(&Standing) -> u32,
+) {
+    rows.sort_by(|a, b| {
+        (b.score, b.sonneborn_berger)
+            .cmp(&(a.score, a.sonneborn_berger))
+            .then(signup(a).cmp(&signup(b)))
+    });
+    let mut i = 0;
+    while i < rows.len() {
+        let mut j = i + 1;
+        while j < rows.len()
+            && (rows[j].score, rows[j].sonneborn_berger)
+                == (rows[i].score, rows[i].sonneborn_berger)
+        {
+            j += 1;
+        }
+        if j - i > 1 {
+            let group: Vec<usize> = rows[i..j].iter().map(|s| s.player).collect();
+            if let Some(de) = direct_encounter(entries, &group) {
+                for (row, d) in rows[i..j].iter_mut().zip(de) {
+                    row.direct_encounter = Some(d);
+                }
+            }
+        }
+        i = j;
+    }
+}
+
+/// What orders the standings of `system`, compared highest first: the score, then the system's
+/// tiebreaks in order, then the rating.
+fn sort_key(system: System, s: &Standing) -> Vec<i64> {
+    let q = |p: Points| i64::from(p.in_quarters());
+    match system {
+        System::Swiss => vec![
+            q(s.score),
+            q(s.buchholz_cut1),
+            q(s.buchholz),
+            q(s.sonneborn_berger),
+            i64::from(s.wins),
+            i64::from(s.rating),
+        ],
+        System::RoundRobin => vec![
+            q(s.score),
+            q(s.sonneborn_berger),
+            s.direct_encounter.map_or(-1, q),
+            i64::from(s.wins),
+            i64::from(s.rating),
+        ],
+        System::Knockout => vec![i64::from(s.round_reached.unwrap_or(0)), i64::from(s.rating)],
+    }
 }
 
 /// Each player's points in finished games over the board against the others of `group`, in
