@@ -292,102 +292,7 @@ fn parse_player(text: &str, line: usize) -> Result<TrfPlayer, TrfError> {
     let mut rounds = Vec::new();
     let mut start = 91;
     while start + 8 <= chars.len() {
-        let round = rounds.len() + 1;
-        let opp_text = field(&chars, start, start + 4);
-        let opponent = match opp_text.trim() {
-            "" => None,
-            t if t.chars().all(|c| c == '0') => None,
-            _ => {
-                let n = parse_rank(&opp_text, line, &format!("round {round}'s opponent"))?;
-                if n == rank {
-                    return Err(bad(
-                        line,
-                        format!("in round {round} player {rank} is paired with themselves"),
-                    ));
-                }
-                Some(n)
-            }
-        };
-        let colour = match chars[start + 5] {
-            'w' => Some(Colour::White),
-            'b' => Some(Colour::Black),
-            '-' | ' ' => None,
-            c => {
-                return Err(bad(
-                    line,
-                    format!("round {round}'s colour is '{c}'; it must be w, b or -"),
-                ))
-            }
-        };
-        let code = Code::from_letter(chars[start + 7]).ok_or_else(|| {
-            bad(
-                line,
-                format!(
-                    "round {round}'s result is '{}'; it must be one of 1 = 0 W D L + - U F H Z or blank",
-                    chars[start + 7]
-                ),
-            )
-        })?;
-        let blank_opponent = opp_text.trim().is_empty();
-        let entry = RoundEntry {
-            opponent,
-            colour,
-            code,
-        };
-        match code {
-            Code::NotPaired if blank_opponent && colour.is_none() => {}
-            Code::NotPaired
-            | Code::PairingBye
-            | Code::FullBye
-            | Code::HalfBye
-            | Code::ZeroBye
-                if opponent.is_some() || colour.is_some() =>
-            {
-                return Err(bad(
-                    line,
-                    format!(
-                        "round {round}: a bye ('{}') has no opponent and no colour (write 0000 - {})",
-                        code.letter(),
-                        code.letter()
-                    ),
-                ))
-            }
-            Code::ForfeitWin | Code::ForfeitLoss
-                if opponent.is_none() && colour.is_some() =>
-            {
-                return Err(bad(
-                    line,
-                    format!("round {round}: a colour without an opponent"),
-                ))
-            }
-            Code::Win
-            | Code::Draw
-            | Code::Loss
-            | Code::UnratedWin
-            | Code::UnratedDraw
-            | Code::UnratedLoss => match (opponent, colour) {
-                (Some(_), Some(_)) => {}
-                // bbpPairings reads `0000 - =` as a half-point bye.
-                (None, None) if code == Code::Draw => {}
-                (Some(_), None) => {
-                    return Err(bad(
-                        line,
-                        format!("round {round}: a game against {} needs a colour, w or b", opp_text.trim()),
-                    ))
-                }
-                _ => {
-                    return Err(bad(
-                        line,
-                        format!(
-                            "round {round}: the result '{}' is a game, which needs an opponent",
-                            code.letter()
-                        ),
-                    ))
-                }
-            },
-            _ => {}
-        }
-        rounds.push(entry);
+        rounds.push(parse_round(&chars, start, rounds.len() + 1, rank, line)?);
         start += 10;
     }
     if chars.iter().skip(start.min(chars.len())).any(|&c| c != ' ') {
@@ -410,6 +315,116 @@ fn parse_player(text: &str, line: usize) -> Result<TrfPlayer, TrfError> {
         place,
         rounds,
     })
+}
+
+/// Round `round` of player `rank`'s line, from column `start` (0-based): the opponent (4
+/// columns), the colour and the result, each checked against the others.
+fn parse_round(
+    chars: &[char],
+    start: usize,
+    round: usize,
+    rank: u32,
+    line: usize,
+) -> Result<RoundEntry, TrfError> {
+    let opp_text = field(chars, start, start + 4);
+    let opponent = match opp_text.trim() {
+        "" => None,
+        t if t.chars().all(|c| c == '0') => None,
+        _ => {
+            let n = parse_rank(&opp_text, line, &format!("round {round}'s opponent"))?;
+            if n == rank {
+                return Err(bad(
+                    line,
+                    format!("in round {round} player {rank} is paired with themselves"),
+                ));
+            }
+            Some(n)
+        }
+    };
+    let colour = match chars[start + 5] {
+        'w' => Some(Colour::White),
+        'b' => Some(Colour::Black),
+        '-' | ' ' => None,
+        c => {
+            return Err(bad(
+                line,
+                format!("round {round}'s colour is '{c}'; it must be w, b or -"),
+            ))
+        }
+    };
+    let code = Code::from_letter(chars[start + 7]).ok_or_else(|| {
+        bad(
+            line,
+            format!(
+                "round {round}'s result is '{}'; it must be one of 1 = 0 W D L + - U F H Z or blank",
+                chars[start + 7]
+            ),
+        )
+    })?;
+    let entry = RoundEntry {
+        opponent,
+        colour,
+        code,
+    };
+    check_round(&entry, opp_text.trim(), round, line)?;
+    Ok(entry)
+}
+
+/// Whether a round's opponent, colour and result fit together: a bye has neither opponent nor
+/// colour, a forfeit's colour comes with an opponent, a game has both (`0000 - =` is read as
+/// a half-point bye, as bbpPairings reads it). `opp_text`: the opponent's columns, trimmed.
+fn check_round(
+    entry: &RoundEntry,
+    opp_text: &str,
+    round: usize,
+    line: usize,
+) -> Result<(), TrfError> {
+    let RoundEntry {
+        opponent,
+        colour,
+        code,
+    } = *entry;
+    match code {
+        Code::NotPaired if opp_text.is_empty() && colour.is_none() => Ok(()),
+        Code::NotPaired | Code::PairingBye | Code::FullBye | Code::HalfBye | Code::ZeroBye
+            if opponent.is_some() || colour.is_some() =>
+        {
+            Err(bad(
+                line,
+                format!(
+                    "round {round}: a bye ('{}') has no opponent and no colour (write 0000 - {})",
+                    code.letter(),
+                    code.letter()
+                ),
+            ))
+        }
+        Code::ForfeitWin | Code::ForfeitLoss if opponent.is_none() && colour.is_some() => Err(bad(
+            line,
+            format!("round {round}: a colour without an opponent"),
+        )),
+        Code::Win
+        | Code::Draw
+        | Code::Loss
+        | Code::UnratedWin
+        | Code::UnratedDraw
+        | Code::UnratedLoss => match (opponent, colour) {
+            (Some(_), Some(_)) => Ok(()),
+            // bbpPairings reads `0000 - =` as a half-point bye.
+            (None, None) if code == Code::Draw => Ok(()),
+            (Some(_), None) => Err(bad(
+                line,
+                format!("round {round}: a game against {opp_text} needs a colour, w or b"),
+            )),
+            _ => Err(bad(
+                line,
+                format!(
+                    "round {round}: the result '{}' is a game, which needs an opponent",
+                    code.letter()
+                ),
+            )),
+        },
+        _ => Ok(()),
+    }
 }
 
 impl Trf {
