@@ -902,6 +902,10 @@ mod tests {
                 arrows: None
             }
         );
+    }
+
+    #[test]
+    fn quoted_console_values_and_records_parse_as_in_the_docs() {
         // Quoted values keep their spaces: the examples of docs/commands.md.
         assert_eq!(
             run(r#"/board marks:"D4 E5" arrows:"G2-E3""#),
@@ -1010,6 +1014,10 @@ mod tests {
                 game: None
             }
         );
+    }
+
+    #[test]
+    fn bad_quotes_are_refused_with_the_usage_and_quoted_names_kept() {
         // A quote left open, an empty quoted value, a second record: refused with the usage.
         for (line, says) in [
             (
@@ -1035,6 +1043,10 @@ mod tests {
             }),
             Ok("Spring Cup".to_string())
         );
+    }
+
+    #[test]
+    fn console_numbers_choices_and_refusals_parse_like_slash_commands() {
         assert_eq!(
             run("/board 4"),
             Command::Board {
