@@ -111,17 +111,14 @@ impl PgConn {
         )
         .map_err(db)?;
         let tables = tables(&mut tx)?;
-        let version = if tables.iter().any(|t| t == META_TABLE) {
-            schema_version(&mut tx)?
-        } else if tables.is_empty() {
+        if tables.is_empty() {
             tx.batch_execute(&format!(
                 "CREATE TABLE {META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL); \
                  INSERT INTO {META_TABLE} VALUES ('application', 'tara-bot'), \
                  ('schema_version', '0')"
             ))
             .map_err(db)?;
-            0
-        } else {
+        } else if !tables.iter().any(|t| t == META_TABLE) {
             let shown: Vec<&str> = tables.iter().take(5).map(String::as_str).collect();
             let more = tables.len().saturating_sub(shown.len());
             return Err(StoreError::ForeignSchema(format!(
@@ -133,11 +130,8 @@ impl PgConn {
                     String::new()
                 }
             )));
-        };
-        migrations::migrate(&mut PgSchema {
-            tx: &mut tx,
-            version,
-        })?;
+        }
+        migrations::migrate(&mut PgSchema(&mut tx))?;
         tx.commit().map_err(db)
     }
 
@@ -492,24 +486,21 @@ pub(super) fn dialect(sql: &str) -> String {
     out
 }
 
-/// A PostgreSQL schema's version, as [`PgConn::migrate`] found it (in its meta table, which it
-/// created for a new schema); a migration is applied in PostgreSQL's dialect ([`ddl`]).
-struct PgSchema<'a, 'b> {
-    tx: &'a mut postgres::Transaction<'b>,
-    version: i64,
-}
+/// A PostgreSQL schema, its version in its meta table; a migration is applied in
+/// PostgreSQL's dialect ([`ddl`]).
+struct PgSchema<'a, 'b>(&'a mut postgres::Transaction<'b>);
 
 impl migrations::Schema for PgSchema<'_, '_> {
     fn applied(&mut self) -> Result<i64> {
-        Ok(self.version)
+        schema_version(self.0)
     }
 
     fn apply(&mut self, sql: &str) -> std::result::Result<(), DbError> {
-        self.tx.batch_execute(&ddl(sql)).map_err(DbError::postgres)
+        self.0.batch_execute(&ddl(sql)).map_err(DbError::postgres)
     }
 
     fn record(&mut self, version: i64) -> Result<()> {
-        self.tx
+        self.0
             .execute(
                 &format!("UPDATE {META_TABLE} SET value = $1 WHERE key = 'schema_version'"),
                 &[&version.to_string()],
