@@ -1218,10 +1218,12 @@ fn migration_12_escapes_the_reasons_recorded_before() {
 
 /// Runs the binary as a user who may not write the database's folder: as `nobody` when the
 /// tests run as root (whom permissions do not stop), else as the user running the tests.
-fn tara_bot_unprivileged(args: &[&str]) -> std::process::Output {
+/// `bin` is a copy of the binary that user may run: the build's own may be in a folder
+/// only its owner can enter (a build cache in root's home, as `.ci/run` keeps it).
+fn tara_bot_unprivileged(bin: &Path, args: &[&str]) -> std::process::Output {
     use std::os::unix::fs::MetadataExt;
     use std::os::unix::process::CommandExt;
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"));
+    let mut cmd = std::process::Command::new(bin);
     cmd.args(args)
         .current_dir("/")
         .env_remove("RUST_LOG")
@@ -1259,6 +1261,9 @@ fn read_only_databases_are_read_by_the_commands_that_only_read() {
     ] {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
     }
+    let bin = dir.path().join("tara-bot");
+    std::fs::copy(env!("CARGO_BIN_EXE_tara-bot"), &bin).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
     let db_arg = db.to_str().unwrap();
     let backup = out_dir.join("b.db");
     for args in [
@@ -1266,7 +1271,7 @@ fn read_only_databases_are_read_by_the_commands_that_only_read() {
         vec!["db", "backup", "--db", db_arg, backup.to_str().unwrap()],
         vec!["export", "--db", db_arg],
     ] {
-        let out = tara_bot_unprivileged(&args);
+        let out = tara_bot_unprivileged(&bin, &args);
         assert!(
             out.status.success(),
             "{args:?}: {}",
@@ -1283,7 +1288,7 @@ fn read_only_databases_are_read_by_the_commands_that_only_read() {
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::write(folder.join("tara-bot.db-wal"), b"").unwrap();
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
-    let out = tara_bot_unprivileged(&["export", "--db", db_arg]);
+    let out = tara_bot_unprivileged(&bin, &["export", "--db", db_arg]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
