@@ -13,6 +13,7 @@ pub mod console;
 pub mod discord;
 pub mod fake_discord;
 pub mod game;
+pub mod ids;
 pub mod render;
 pub mod store;
 pub mod tournament;

@@ -14,6 +14,7 @@ use tara_bot::game::playout::Rng;
 use tara_bot::game::BySide;
 use tara_bot::game::{Move, Position, Scoring, Variant};
 use tara_bot::store::UserId;
+use tara_bot::store::{ChannelId, ServerId};
 use tara_bot::store::{FirstChoice, GameStatus, AI_USER_ID};
 
 /// A generous time limit: level 1 stops at its 40 playouts long before it.
@@ -66,7 +67,7 @@ fn whole_game(h: &Harness, variant: Variant, first: FirstChoice, seed: u64) -> V
             );
             let r: &Reply = &replies[0];
             assert!(!r.ephemeral && r.outbox.is_some(), "owed to the channel");
-            assert_eq!(r.channel.as_deref(), Some(ch));
+            assert_eq!(r.channel.as_ref().map(ChannelId::as_str), Some(ch));
             assert!(r.board_text.is_some(), "the AI's move shows the board");
             assert!(
                 r.mentions.iter().any(|m| m == "aoife"),
@@ -133,7 +134,10 @@ fn the_ai_moves_first_when_asked_and_its_moves_are_stored_as_its_own() {
     let mut s = tara_bot::store::Store::open(h.db()).unwrap();
     let moves = s.read(|tx| tx.moves(g.id)).unwrap();
     assert_eq!(moves.len(), 1);
-    assert_eq!(moves[0].user_id.as_deref(), Some(AI_USER_ID));
+    assert_eq!(
+        moves[0].user_id.as_ref().map(UserId::as_str),
+        Some(AI_USER_ID)
+    );
 }
 
 #[test]
@@ -192,7 +196,7 @@ fn a_takeback_against_the_ai_is_granted_at_once_before_it_answers() {
         "{text}"
     );
     assert!(
-        r[0].mentions.contains(&UserId::from(&"aoife".to_string())),
+        r[0].mentions.contains(&UserId::new("aoife".to_string())),
         "your move again"
     );
     let (_, moves, pos) = stored(&h.db(), g.id);
@@ -226,7 +230,7 @@ fn a_takeback_against_the_ai_is_granted_at_once_before_it_answers() {
 #[test]
 fn the_ai_takes_no_draw_offer_and_no_command_and_plays_no_rated_game_or_match() {
     let h = Harness::new(false);
-    h.bot.set_self_user(&UserId::from("tara-bot"));
+    h.bot.set_self_user(&UserId::new("tara-bot"));
     // `/challenge` naming the bot: a game against the AI at level 3.
     let r = h.send(
         "aoife",
@@ -434,7 +438,7 @@ fn settings(option: &str, value: i64) -> Command {
 #[test]
 fn a_player_may_have_three_games_against_the_ai_and_a_refusal_is_private_and_posts_nothing() {
     let h = Harness::new(false);
-    h.bot.set_self_user(&UserId::from("tara-bot"));
+    h.bot.set_self_user(&UserId::new("tara-bot"));
     let hkot = || play_ai(Variant::Hkot1, Some(5), Some(FirstChoice::Challenger));
     for ch in ["a1", "a2", "a3"] {
         let r = h.send("aoife", ch, hkot());
@@ -474,7 +478,7 @@ fn a_player_may_have_three_games_against_the_ai_and_a_refusal_is_private_and_pos
     assert!(h.bot.ai_game_refusal(&ctx("brian", "b1")).is_none());
     assert!(!h.send("brian", "b1", hkot())[0].ephemeral);
     let elsewhere = tara_bot::bot::Ctx {
-        server: "elsewhere".into(),
+        server: ServerId::new("elsewhere"),
         ..ctx("aoife", "x1")
     };
     assert!(!h.bot.handle(&elsewhere, hkot())[0].ephemeral);

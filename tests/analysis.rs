@@ -14,6 +14,7 @@ use tara_bot::bot::{Command, Ctx, EditTarget, Reply};
 use tara_bot::game::{GameOptions, Move, Position, Variant};
 use tara_bot::store::MessageId;
 use tara_bot::store::{AnalysisRow, AnalysisStatus, GameId, GameStatus, Store};
+use tara_bot::store::{ChannelId, ServerId};
 
 const CH: &str = "table";
 /// A generous time limit per search: levels 3 and 4 stop at their budget long before it.
@@ -32,7 +33,7 @@ fn game(h: &Harness, variant: Variant, ch: &str, seed: u64, finish: bool) -> Gam
 /// A user in a channel of `server`.
 fn on(server: &str, who: &str, ch: &str) -> Ctx {
     Ctx {
-        server: server.into(),
+        server: ServerId::new(server),
         ..ctx(who, ch)
     }
 }
@@ -62,7 +63,7 @@ fn game_on(
         let side = pos.to_move().expect("in progress");
         let who = &g.seats[side];
         let r = send(
-            who,
+            who.as_str(),
             Command::Move {
                 text: m.to_string(),
                 game: None,
@@ -173,7 +174,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     );
     for e in &edits {
         assert_eq!(e.edits, Some(message));
-        assert_eq!(e.channel.as_deref(), Some(CH));
+        assert_eq!(e.channel.as_ref().map(ChannelId::as_str), Some(CH));
         assert!(e.outbox.is_some() && e.mentions.is_empty());
     }
     let shares: Vec<u32> = edits[..edits.len() - 1].iter().map(|e| share(e)).collect();
@@ -187,7 +188,7 @@ fn a_finished_game_is_analysed_once_with_its_progress_edited_then_the_result() {
     assert!(replies[..edits.len()].iter().all(|r| r.edits.is_some()));
     assert_eq!(results.len(), 2, "{}", texts(&replies));
     for r in &results {
-        assert_eq!(r.channel.as_deref(), Some(CH));
+        assert_eq!(r.channel.as_ref().map(ChannelId::as_str), Some(CH));
         assert!(r.outbox.is_some() && !r.ephemeral);
     }
     let chart = results[0].image.as_ref().expect("the evaluation chart");
@@ -426,7 +427,7 @@ fn the_console_shows_the_progress_as_edits_then_the_result() {
         let (_, _, pos) = stored(&h.db(), g.id);
         let side = pos.to_move().expect("in progress");
         let who = g.seats[side].clone();
-        c.user = User::new(who.clone(), who);
+        c.user = User::of(who.clone(), who.into_string());
         let (out, _) = c.line(&m.to_string());
         assert!(!out.contains("only"), "{out}");
     }

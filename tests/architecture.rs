@@ -642,6 +642,8 @@ fn the_layers_depend_one_way() {
     }
     // The rules engine is pure: it uses no other layer.
     assert!(layers["game"].is_empty(), "game uses {:?}", layers["game"]);
+    // The domain's ids are the vocabulary of every layer above the engine: they use none.
+    assert!(layers["ids"].is_empty(), "ids uses {:?}", layers["ids"]);
     // Tournaments (tables, brackets, tiebreaks, TRF, pairings) are pure too: at most the
     // engine's types.
     let tournament = &layers["tournament"];

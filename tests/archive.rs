@@ -9,8 +9,8 @@ use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{Command, Reply, User};
 use tara_bot::game::BySide;
 use tara_bot::game::{forfeit, EndReason, GameOptions, GameRecord, Position, Variant};
+use tara_bot::store::{ChannelId, ServerId, UserId};
 use tara_bot::store::{GameId, GameRow, NewGame, Store};
-use tara_bot::store::{ServerId, UserId};
 
 fn resign(h: &Harness, who: &str, channel: &str) {
     let r = h.send(
@@ -41,7 +41,7 @@ fn text(s: &str) -> Value {
 fn other_server_game(h: &Harness) -> GameId {
     let r = h.bot.handle(
         &tara_bot::bot::Ctx {
-            server: "elsewhere".into(),
+            server: ServerId::new("elsewhere"),
             ..ctx("xena", "x1")
         },
         common::challenge_cmd("yuri", "hkot-1", None, Some("me"), false, None),
@@ -49,7 +49,7 @@ fn other_server_game(h: &Harness) -> GameId {
     assert!(!r[0].ephemeral, "{}", r[0].plain_text());
     let r = h.bot.handle(
         &tara_bot::bot::Ctx {
-            server: "elsewhere".into(),
+            server: ServerId::new("elsewhere"),
             ..ctx("yuri", "x1")
         },
         Command::Accept { challenge: None },
@@ -339,7 +339,7 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
     store
         .write(|tx| -> Result<(), tara_bot::store::StoreError> {
             for p in &players {
-                tx.upsert_user(&UserId::from(p), p, 0)?;
+                tx.upsert_user(&UserId::new(p), p, 0)?;
             }
             for i in 0..100_000usize {
                 let a = &players[i % 200];
@@ -348,10 +348,10 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
                 let options = GameOptions::new(variants[(i / 3) % 5]);
                 let id = tx.insert_game(
                     &NewGame {
-                        server_id: &ServerId::from(if i % 10 == 0 { "other" } else { "s" }),
-                        channel_id: &format!("c{i}").into(),
+                        server_id: &ServerId::new(if i % 10 == 0 { "other" } else { "s" }),
+                        channel_id: &ChannelId::new(format!("c{i}")),
                         options,
-                        seats: BySide::new(&UserId::from(a), &UserId::from(b)),
+                        seats: BySide::new(&UserId::new(a), &UserId::new(b)),
                         ai_levels: BySide::new(None, None),
                         match_id: None,
                         match_game: None,
@@ -391,8 +391,8 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
                 );
                 for page in [0u32, 1, 5, 20] {
                     let rows = tx.finished_games_page(
-                        &ServerId::from("s"),
-                        &UserId::from("p7"),
+                        &ServerId::new("s"),
+                        &UserId::new("p7"),
                         variant,
                         page * 10,
                         11,
@@ -406,9 +406,9 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
                 }
             }
             // The first page is the newest of all that player's games here.
-            let all = tx.finished_games_of(&ServerId::from("s"), &UserId::from("p7"), None, 11)?;
+            let all = tx.finished_games_of(&ServerId::new("s"), &UserId::new("p7"), None, 11)?;
             let page =
-                tx.finished_games_page(&ServerId::from("s"), &UserId::from("p7"), None, 0, 11)?;
+                tx.finished_games_page(&ServerId::new("s"), &UserId::new("p7"), None, 0, 11)?;
             assert_eq!(
                 all.iter().map(|g| g.id).collect::<Vec<_>>(),
                 page.iter().map(|g| g.id).collect::<Vec<_>>()
@@ -424,7 +424,7 @@ fn the_history_query_reads_the_indexes_with_100000_games_stored() {
         1,
     );
     let who = tara_bot::bot::Ctx {
-        server: "s".into(),
+        server: ServerId::new("s"),
         ..ctx("p7", "c")
     };
     for i in 0..6u32 {

@@ -11,6 +11,7 @@ use tara_bot::bot::{Bot, Command, Ctx, Reminders, Reply, TakebackAnswer, TimeCon
 use tara_bot::game::{EndReason, Points};
 use tara_bot::store::ChallengeId;
 use tara_bot::store::GameId;
+use tara_bot::store::ServerId;
 use tara_bot::store::{ChannelId, UserId};
 use tara_bot::store::{GameStatus, Store};
 
@@ -81,7 +82,7 @@ fn reminders_come_after_a_day_and_with_a_fifth_of_the_time_left_never_twice() {
     advance(&h, 2 * HOUR); // 25 h
     let r = tick(&h);
     assert_eq!(r.len(), 1);
-    assert_eq!(r[0].channel.as_deref(), Some("c"));
+    assert_eq!(r[0].channel.as_ref().map(ChannelId::as_str), Some("c"));
     assert_eq!(
         r[0].mentions,
         vec!["aoife".to_string()],
@@ -184,7 +185,7 @@ fn a_timeout_loses_the_game_and_is_scored_by_part_e() {
         "{t}"
     );
     assert_eq!(r[0].mentions.len(), 2, "both players are pinged");
-    assert_eq!(r[0].channel.as_deref(), Some("c"));
+    assert_eq!(r[0].channel.as_ref().map(ChannelId::as_str), Some("c"));
     let (row, _, _) = stored(&h.db(), g.id);
     assert_eq!(row.status, GameStatus::Finished);
     let o = row.outcome.unwrap();
@@ -228,7 +229,7 @@ fn a_timeout_before_a_first_move_aborts_the_game() {
             && t.contains("aborted"),
         "{t}"
     );
-    assert_eq!(r[0].channel.as_deref(), Some("c"));
+    assert_eq!(r[0].channel.as_ref().map(ChannelId::as_str), Some("c"));
     assert_eq!(r[0].mentions.len(), 2, "both players are pinged");
     let (row, _, _) = stored(&h.db(), g.id);
     assert_eq!(row.status, GameStatus::Aborted);
@@ -271,7 +272,7 @@ fn vacation_pauses_the_clock_and_tells_the_opponent() {
         "{}",
         r[0].plain_text()
     );
-    assert_eq!(r[1].channel.as_deref(), Some("c"));
+    assert_eq!(r[1].channel.as_ref().map(ChannelId::as_str), Some("c"));
     assert_eq!(r[1].mentions, vec!["brian".to_string()]);
     assert!(r[1].plain_text().contains("on vacation until"));
     let row = active(&h.db(), "c").unwrap();
@@ -384,10 +385,10 @@ fn reminders_by_direct_message_or_not_at_all() {
     );
     advance(&h, 25 * HOUR);
     let r = tick(&h);
-    assert_eq!(r[0].dm.as_deref(), Some("aoife"));
+    assert_eq!(r[0].dm.as_ref().map(UserId::as_str), Some("aoife"));
     // The game's channel is where it goes if Aoife takes no direct messages; it pings her
     // there (in the DM itself the mention pings no one else).
-    assert_eq!(r[0].channel.as_deref(), Some("c"));
+    assert_eq!(r[0].channel.as_ref().map(ChannelId::as_str), Some("c"));
     assert_eq!(r[0].mentions, vec!["aoife".to_string()]);
     h.send(
         "aoife",
@@ -561,7 +562,7 @@ fn a_version_1_database_is_upgraded_in_place() {
         tara_bot::store::SCHEMA_VERSION
     );
     let g = store
-        .read(|tx| tx.active_game(&ChannelId::from("c")))
+        .read(|tx| tx.active_game(&ChannelId::new("c")))
         .unwrap()
         .unwrap();
     assert_eq!(g.days_per_move, None);
@@ -734,7 +735,7 @@ fn a_vacation_ends_early_and_gives_back_the_whole_days_not_begun() {
             && note.contains("Vacation left: 11 days"),
         "{note}"
     );
-    assert_eq!(r[1].channel.as_deref(), Some("c"));
+    assert_eq!(r[1].channel.as_ref().map(ChannelId::as_str), Some("c"));
     assert_eq!(r[1].mentions, vec!["brian".to_string()]);
     assert!(
         r[1].plain_text().contains("back from vacation")
@@ -854,7 +855,7 @@ fn a_vacation_with_no_clocked_game_in_progress_asks_first() {
     assert_eq!(r[0].buttons[0].label, "Take it anyway");
     // Nothing was spent.
     let mut s = Store::open(h.db()).unwrap();
-    let taken = s.read(|tx| tx.vacations(&UserId::from("aoife"))).unwrap();
+    let taken = s.read(|tx| tx.vacations(&UserId::new("aoife"))).unwrap();
     assert!(taken.is_empty());
     // The button takes it.
     let pressed = Command::from_button(&r[0].buttons[0].id).unwrap();
@@ -865,7 +866,7 @@ fn a_vacation_with_no_clocked_game_in_progress_asks_first() {
         "{}",
         r[0].plain_text()
     );
-    let taken = s.read(|tx| tx.vacations(&UserId::from("aoife"))).unwrap();
+    let taken = s.read(|tx| tx.vacations(&UserId::new("aoife"))).unwrap();
     assert_eq!(taken.len(), 1);
     assert_eq!(taken[0].end_at - taken[0].start_at, 3 * DAY);
 }
@@ -976,9 +977,12 @@ fn an_unanswered_challenge_expires_after_seven_days_and_its_challenger_is_told()
          game."
     );
     assert_eq!(r[0].mentions, vec!["aoife".to_string()]);
-    assert_eq!(r[0].channel.as_deref(), Some("t"));
+    assert_eq!(r[0].channel.as_ref().map(ChannelId::as_str), Some("t"));
     // The thread held nothing else: the adapter may archive it.
-    assert_eq!(r[0].archive_channel.as_deref(), Some("t"));
+    assert_eq!(
+        r[0].archive_channel.as_ref().map(ChannelId::as_str),
+        Some("t")
+    );
     // The challenge's message loses its buttons and says what became of it.
     let retire = r[0].retire.as_ref().unwrap();
     assert_eq!(retire.button, "accept:1");
@@ -992,7 +996,10 @@ fn an_unanswered_challenge_expires_after_seven_days_and_its_challenger_is_told()
     let owed = h.bot.undelivered(true);
     let notice = owed.iter().find(|o| o.outbox == r[0].outbox).unwrap();
     assert_eq!(notice.plain_text(), r[0].plain_text());
-    assert_eq!(notice.archive_channel.as_deref(), Some("t"));
+    assert_eq!(
+        notice.archive_channel.as_ref().map(ChannelId::as_str),
+        Some("t")
+    );
     assert_eq!(notice.retire, r[0].retire);
     let mut store = Store::open(h.db()).unwrap();
     let c = store
@@ -1024,8 +1031,8 @@ fn an_unanswered_challenge_expires_after_seven_days_and_its_challenger_is_told()
 fn a_server_sets_how_long_challenges_stay_open() {
     let h = Harness::new(false);
     let moderator = Ctx {
-        server: "server".into(),
-        channel: "c".into(),
+        server: ServerId::new("server"),
+        channel: ChannelId::new("c"),
         user: user("mod"),
         moderator: true,
         manager: true,
@@ -1076,8 +1083,8 @@ fn a_server_sets_how_long_challenges_stay_open() {
     assert_eq!(r[0].archive_channel, None);
     // Another server keeps the default of 7 days.
     let elsewhere = Ctx {
-        server: "other".into(),
-        channel: "o".into(),
+        server: ServerId::new("other"),
+        channel: ChannelId::new("o"),
         user: user("erin"),
         moderator: false,
         manager: false,
@@ -1135,7 +1142,7 @@ fn the_time_left_is_rounded_the_same_way_in_every_message() {
     let r = tick(&h);
     let last = r
         .iter()
-        .find(|r| r.channel.as_deref() == Some("d"))
+        .find(|r| r.channel.as_ref().map(ChannelId::as_str) == Some("d"))
         .unwrap_or_else(|| panic!("{}", texts(&r)));
     assert!(
         last.plain_text().contains("Last call")
@@ -1204,7 +1211,7 @@ fn a_vacation_pings_only_opponents_of_games_with_a_clock() {
     let told: Vec<&str> = r
         .iter()
         .filter(|m| !m.ephemeral)
-        .filter_map(|m| m.channel.as_deref())
+        .filter_map(|m| m.channel.as_ref().map(ChannelId::as_str))
         .collect();
     assert_eq!(told, ["c"], "{}", texts(&r));
     assert!(r.iter().all(|m| !m.mentions.iter().any(|u| *u == "carol")));

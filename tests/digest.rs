@@ -10,6 +10,7 @@ use common::{stored, texts, Harness};
 use tara_bot::bot::{Bot, Reply};
 use tara_bot::console::{parse_line, Action};
 use tara_bot::store::Store;
+use tara_bot::store::{ChannelId, UserId};
 
 /// `/settings …` as the console reads it, sent by `who`; the private answer's text.
 fn settings(h: &Harness, who: &str, line: &str) -> String {
@@ -102,7 +103,7 @@ fn the_digest_comes_once_a_day_at_its_time_listing_the_games_on_move() {
     let d = digests(&replies);
     assert_eq!(d.len(), 1, "{}", texts(&replies));
     let d = d[0];
-    assert_eq!(d.dm.as_deref(), Some("aoife"));
+    assert_eq!(d.dm.as_ref().map(UserId::as_str), Some("aoife"));
     assert_eq!(d.channel, None, "never posted in a channel");
     assert!(d.outbox.is_some(), "owed through the outbox");
     let text = d.plain_text();
@@ -149,7 +150,7 @@ fn a_digest_set_after_its_time_starts_tomorrow_and_off_stops_it() {
     advance(&h, 24 * 3_600_000);
     assert!(digests(&h.bot.tick())
         .iter()
-        .all(|d| d.dm.as_deref() != Some("ciara")));
+        .all(|d| d.dm.as_ref().map(UserId::as_str) != Some("ciara")));
 }
 
 #[test]
@@ -183,7 +184,10 @@ fn closed_direct_messages_pause_the_digest_and_say_so_once() {
     // The platform refuses it for good.
     let (owed, notices) = refused(&h, id);
     assert_eq!(notices.len(), 1, "{}", texts(&owed));
-    assert_eq!(notices[0].channel.as_deref(), Some("c2"));
+    assert_eq!(
+        notices[0].channel.as_ref().map(ChannelId::as_str),
+        Some("c2")
+    );
     assert_eq!(notices[0].mentions, vec!["aoife".to_string()]);
     for r in &owed {
         h.bot.delivered(r.outbox.unwrap());
@@ -214,7 +218,7 @@ fn a_refusal_after_the_player_has_moved_everywhere_is_said_in_a_game_still_in_pl
     }
     let (owed, notices) = refused(&h, id);
     assert_eq!(notices.len(), 1, "{}", texts(&owed));
-    let channel = notices[0].channel.as_deref().unwrap();
+    let channel = notices[0].channel.as_ref().map(ChannelId::as_str).unwrap();
     assert!(["c1", "c2", "c3"].contains(&channel), "{channel}");
     assert_eq!(notices[0].mentions, vec!["aoife".to_string()]);
 }

@@ -7,6 +7,7 @@
 
 mod common;
 use tara_bot::fake_discord;
+use tara_bot::store::UserSetting;
 
 use common::{forces_a_pass, player_moves};
 use fake_discord::players::{
@@ -669,16 +670,16 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
         store
             .write(|tx| -> Result<(), tara_bot::store::StoreError> {
                 let (a, b) = (id_str(ALICE), id_str(BOB));
-                tx.upsert_user(&UserId::from(&a), ALICE.1, now)?;
-                tx.upsert_user(&UserId::from(&b), BOB.1, now)?;
-                tx.set_user_setting(&UserId::from(&a), "reminders", "dm")?;
+                tx.upsert_user(&UserId::new(&a), ALICE.1, now)?;
+                tx.upsert_user(&UserId::new(&b), BOB.1, now)?;
+                tx.set_user_setting(&UserId::new(&a), UserSetting::REMINDERS, "dm")?;
                 let options = GameOptions::with(Variant::ArdRi, None, None).unwrap();
                 let late = tx.insert_game(
                     &NewGame {
-                        server_id: &ServerId::from(&FakeDiscord::GUILD_ID.to_string()),
-                        channel_id: &ChannelId::from(&CH.to_string()),
+                        server_id: &ServerId::new(FakeDiscord::GUILD_ID.to_string()),
+                        channel_id: &ChannelId::new(CH.to_string()),
                         options,
-                        seats: BySide::new(&UserId::from(&b), &UserId::from(&a)),
+                        seats: BySide::new(&UserId::new(&b), &UserId::new(&a)),
                         match_id: None,
                         match_game: None,
                         pairing_id: None,
@@ -696,7 +697,7 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
                         &MoveRow {
                             ply: ply as u32,
                             notation: notation.into(),
-                            user_id: Some(UserId::from(who.clone())),
+                            user_id: Some(UserId::new(who.clone())),
                             created_at: now - 2 * DAY,
                         },
                     )?;
@@ -704,10 +705,10 @@ async fn on_start_up_the_clocks_catch_up_in_channels_and_by_dm() {
                 tx.start_turn(late, now - 2 * DAY, Some((now - 2 * DAY, now - DAY)))?;
                 let due = tx.insert_game(
                     &NewGame {
-                        server_id: &ServerId::from(&FakeDiscord::GUILD_ID.to_string()),
-                        channel_id: &ChannelId::from(&FakeDiscord::OTHER_CHANNEL_ID.to_string()),
+                        server_id: &ServerId::new(FakeDiscord::GUILD_ID.to_string()),
+                        channel_id: &ChannelId::new(FakeDiscord::OTHER_CHANNEL_ID.to_string()),
                         options,
-                        seats: BySide::new(&UserId::from(&a), &UserId::from(&b)),
+                        seats: BySide::new(&UserId::new(&a), &UserId::new(&b)),
                         match_id: None,
                         match_game: None,
                         pairing_id: None,
@@ -1046,7 +1047,7 @@ async fn with_the_database_locked_private_answers_and_errors_stay_private() {
         let mut store = tara_bot::store::Store::open(path).unwrap();
         store
             .write(|tx| -> Result<(), tara_bot::store::StoreError> {
-                tx.upsert_user(&UserId::from("lock-holder"), "lock", 0)?;
+                tx.upsert_user(&UserId::new("lock-holder"), "lock", 0)?;
                 locked_tx.send(()).unwrap();
                 std::thread::sleep(Duration::from_millis(3500));
                 Ok(())
@@ -1341,14 +1342,14 @@ async fn a_420_ply_record_arrives_whole_as_a_text_file() {
         store
             .write(|tx| -> Result<i64, tara_bot::store::StoreError> {
                 let (a, b) = (id_str(ALICE), id_str(BOB));
-                tx.upsert_user(&UserId::from(&a), ALICE.1, 0)?;
-                tx.upsert_user(&UserId::from(&b), BOB.1, 0)?;
+                tx.upsert_user(&UserId::new(&a), ALICE.1, 0)?;
+                tx.upsert_user(&UserId::new(&b), BOB.1, 0)?;
                 let g = tx.insert_game(
                     &NewGame {
-                        server_id: &ServerId::from(&FakeDiscord::GUILD_ID.to_string()),
-                        channel_id: &ChannelId::from(&CH.to_string()),
+                        server_id: &ServerId::new(FakeDiscord::GUILD_ID.to_string()),
+                        channel_id: &ChannelId::new(CH.to_string()),
                         options,
-                        seats: BySide::new(&UserId::from(&a), &UserId::from(&b)),
+                        seats: BySide::new(&UserId::new(&a), &UserId::new(&b)),
                         match_id: None,
                         match_game: None,
                         pairing_id: None,
@@ -1365,9 +1366,9 @@ async fn a_420_ply_record_arrives_whole_as_a_text_file() {
                             ply: ply as u32,
                             notation: m.to_string(),
                             user_id: Some(if ply % 2 == 0 {
-                                UserId::from(a.clone())
+                                UserId::new(a.clone())
                             } else {
-                                UserId::from(b.clone())
+                                UserId::new(b.clone())
                             }),
                             created_at: 0,
                         },
@@ -1727,17 +1728,17 @@ fn seed_archive(db: &Path) -> (i64, Vec<i64>, i64) {
     store
         .write(|tx| -> Result<_, tara_bot::store::StoreError> {
             let (a, b) = (id_str(ALICE), id_str(BOB));
-            tx.upsert_user(&UserId::from(&a), ALICE.1, 0)?;
-            tx.upsert_user(&UserId::from(&b), BOB.1, 0)?;
+            tx.upsert_user(&UserId::new(&a), ALICE.1, 0)?;
+            tx.upsert_user(&UserId::new(&b), BOB.1, 0)?;
             let guild = FakeDiscord::GUILD_ID.to_string();
             let game =
                 |tx: &tara_bot::store::Tx, server: &str, channel: String, options: GameOptions| {
                     tx.insert_game(
                         &NewGame {
-                            server_id: &ServerId::from(server),
-                            channel_id: &ChannelId::from(&channel),
+                            server_id: &ServerId::new(server),
+                            channel_id: &ChannelId::new(&channel),
                             options,
-                            seats: BySide::new(&UserId::from(&a), &UserId::from(&b)),
+                            seats: BySide::new(&UserId::new(&a), &UserId::new(&b)),
                             match_id: None,
                             match_game: None,
                             pairing_id: None,
@@ -1756,9 +1757,9 @@ fn seed_archive(db: &Path) -> (i64, Vec<i64>, i64) {
                         ply: ply as u32,
                         notation: m.to_string(),
                         user_id: Some(if ply % 2 == 0 {
-                            UserId::from(a.clone())
+                            UserId::new(a.clone())
                         } else {
-                            UserId::from(b.clone())
+                            UserId::new(b.clone())
                         }),
                         created_at: 0,
                     },
@@ -2261,13 +2262,13 @@ async fn an_open_challenge_left_unanswered_expires_with_one_notice() {
         let mut store = Store::open(dir.path().join("tara.db")).unwrap();
         store
             .write(|tx| -> Result<(), tara_bot::store::StoreError> {
-                tx.upsert_user(&UserId::from(&id_str(ALICE)), ALICE.1, now)?;
+                tx.upsert_user(&UserId::new(id_str(ALICE)), ALICE.1, now)?;
                 tx.insert_challenge(
                     &NewChallenge {
-                        server_id: &ServerId::from(&FakeDiscord::GUILD_ID.to_string()),
-                        channel_id: &ChannelId::from(&CH.to_string()),
-                        challenger_id: &UserId::from(&id_str(ALICE)),
-                        opponent_id: &UserId::from(OPEN_OPPONENT_ID),
+                        server_id: &ServerId::new(FakeDiscord::GUILD_ID.to_string()),
+                        channel_id: &ChannelId::new(CH.to_string()),
+                        challenger_id: &UserId::new(id_str(ALICE)),
+                        opponent_id: &UserId::new(OPEN_OPPONENT_ID),
                         variant: Variant::ArdRi,
                         scoring: Default::default(),
                         first: FirstChoice::Random,
@@ -2835,15 +2836,15 @@ fn seed_finished(db: &Path, variant: Variant, seed: u64) -> i64 {
     store
         .write(|tx| -> Result<_, tara_bot::store::StoreError> {
             let (a, b) = (id_str(ALICE), id_str(BOB));
-            tx.upsert_user(&UserId::from(&a), ALICE.1, 0)?;
-            tx.upsert_user(&UserId::from(&b), BOB.1, 0)?;
+            tx.upsert_user(&UserId::new(&a), ALICE.1, 0)?;
+            tx.upsert_user(&UserId::new(&b), BOB.1, 0)?;
             let guild = FakeDiscord::GUILD_ID.to_string();
             let g = tx.insert_game(
                 &NewGame {
-                    server_id: &ServerId::from(&guild),
-                    channel_id: &ChannelId::from(&CH.to_string()),
+                    server_id: &ServerId::new(&guild),
+                    channel_id: &ChannelId::new(CH.to_string()),
                     options,
-                    seats: BySide::new(&UserId::from(&a), &UserId::from(&b)),
+                    seats: BySide::new(&UserId::new(&a), &UserId::new(&b)),
                     match_id: None,
                     match_game: None,
                     pairing_id: None,
@@ -3094,7 +3095,9 @@ async fn a_five_player_swiss_through_discord_with_a_forfeit_a_withdrawal_and_res
                 let pairing = tx
                     .pairings(TournamentId(1), Some(1))?
                     .into_iter()
-                    .find(|p| p.thread_id.as_deref() == Some(&forfeited.to_string()))
+                    .find(|p| {
+                        p.thread_id.as_ref().map(ChannelId::as_str) == Some(&forfeited.to_string())
+                    })
                     .expect("the pairing of the thread");
                 let game = tx.pairing_games(pairing.id)?.remove(0);
                 let now = std::time::SystemTime::now()
@@ -3729,7 +3732,7 @@ fn digest_at_midnight(dir: &Path, who: (u64, &str)) {
     let mut store = tara_bot::store::Store::open(dir.join("tara.db")).unwrap();
     store
         .write(|tx| -> Result<(), tara_bot::store::StoreError> {
-            tx.set_user_setting(&id_str(who).into(), "digest", "00:00")
+            tx.set_user_setting(&UserId::new(id_str(who)), UserSetting::DIGEST_TIME, "00:00")
         })
         .unwrap();
 }
@@ -4714,7 +4717,7 @@ fn threads_by_board(fake: &FakeDiscord, db: &Path) -> Vec<Value> {
         let id = t["id"].as_str().unwrap_or_default();
         pairings
             .iter()
-            .find(|p| p.thread_id.as_deref() == Some(id))
+            .find(|p| p.thread_id.as_ref().map(ChannelId::as_str) == Some(id))
             .map_or((u32::MAX, u32::MAX), |p| (p.round, p.board))
     });
     threads
@@ -4983,7 +4986,7 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
     // The withdrawn player's pairings are scored (forfeits).
     {
         let mut s = tara_bot::store::Store::open(&db).unwrap();
-        let leaving = UserId::from(leaving.to_string());
+        let leaving = UserId::new(leaving.to_string());
         let open = s
             .read(|tx| tx.pairings(last, None))
             .unwrap()

@@ -12,6 +12,7 @@ use tara_bot::game::Move;
 use tara_bot::store::GameId;
 use tara_bot::store::GameStatus;
 use tara_bot::store::TournamentId;
+use tara_bot::store::{ChannelId, ServerId};
 
 const DAY: i64 = 86_400_000;
 
@@ -35,7 +36,7 @@ fn command(line: &str) -> Command {
         Ok(Action::Run(c)) => c,
         other => panic!("{line}: {other:?}"),
     };
-    let named = |u: Option<User>| u.map(|u| user(&u.id));
+    let named = |u: Option<User>| u.map(|u| user(u.id.as_str()));
     match cmd {
         Command::Challenge {
             opponent,
@@ -90,8 +91,8 @@ impl Run {
 
     fn ctx(who: &str, channel: &str) -> Ctx {
         Ctx {
-            server: "server".into(),
-            channel: channel.into(),
+            server: ServerId::new("server"),
+            channel: ChannelId::new(channel),
             user: user(who),
             moderator: who == "mona",
             manager: who == "mona",
@@ -138,7 +139,7 @@ impl Run {
         for m in player_moves(game.options, 7).into_iter().take(n) {
             let (g, _, pos) = common::stored(&self.h.db(), game.id);
             let who = g.seats[pos.to_move().unwrap()].clone();
-            self.ok(&who, channel, &m.to_string());
+            self.ok(who.as_str(), channel, &m.to_string());
             assert_ne!(m, Move::Pass);
         }
     }
@@ -281,10 +282,10 @@ fn a_hostile_name_stays_text_through_every_command_that_shows_names() {
             continue;
         };
         if k == 0 {
-            run.send(&p.player0, &key, "/status");
-            run.send(&p.player0, &key, "/record");
+            run.send(p.player0.as_str(), &key, "/status");
+            run.send(p.player0.as_str(), &key, "/record");
         }
-        run.ok(&p1, &key, "/resign confirm");
+        run.ok(p1.as_str(), &key, "/resign confirm");
     }
     run.send("cat", "t", "/tournament standings");
     run.send("cat", "t", "/tournament pairings round:1");

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use tara_bot::bot::{Bot, Command, Ctx, DrawAnswer, User};
 use tara_bot::console::{parse_line, Action};
 use tara_bot::game::{GameOptions, Move, Position};
+use tara_bot::store::{ChannelId, ServerId, UserId};
 use tara_bot::store::{GameId, TournamentId};
 use tara_bot::store::{GameStatus, Store};
 
@@ -153,9 +154,9 @@ fn play_out(h: &Harness, channel: &str, game: GameId, moves: &[Move]) {
     for (i, m) in moves.iter().enumerate() {
         let who = g.seats[pos.to_move().expect("in progress")].clone();
         let r = if *m == Move::Pass {
-            h.send(&who, channel, Command::Pass { game: None })
+            h.send(who.as_str(), channel, Command::Pass { game: None })
         } else {
-            h.mv(&who, channel, &m.to_string())
+            h.mv(who.as_str(), channel, &m.to_string())
         };
         assert!(!r[0].ephemeral, "{}", texts(&r));
         pos.play(*m).unwrap();
@@ -290,7 +291,7 @@ fn a_match_game_ends_once_and_its_next_game_goes_on() {
         h.opening("c");
         let loser = first.seats.second().clone();
         h.send(
-            &loser,
+            loser.as_str(),
             "c",
             Command::Resign {
                 confirmed: true,
@@ -309,8 +310,8 @@ fn line(bot: &Bot, who: &str, channel: &str, text: &str) -> String {
         other => panic!("{text}: {other:?}"),
     };
     let ctx = Ctx {
-        server: "server".into(),
-        channel: channel.into(),
+        server: ServerId::new("server"),
+        channel: ChannelId::new(channel),
         user: User::new(who, who),
         moderator: who == "mod",
         manager: false,
@@ -406,12 +407,12 @@ fn a_league_season_and_a_withdrawal_by_forfeits_end_the_same_in_either_order() {
             assert!(guard < 10, "games keep going");
             let (g, _, pos) = stored(&h.db(), id);
             let who = if g.seats.iter().any(|s| s == "aoife") {
-                "aoife".into()
+                UserId::new("aoife")
             } else {
                 g.seats[pos.to_move().expect("in progress")].clone()
             };
             let r = h.send(
-                &who,
+                who.as_str(),
                 g.channel_id.as_str(),
                 Command::Resign {
                     confirmed: true,

@@ -10,6 +10,7 @@ use tara_bot::game::BySide;
 use tara_bot::game::{EndReason, Points, Side};
 use tara_bot::store::MessageId;
 use tara_bot::store::{ChallengeId, GameId};
+use tara_bot::store::{ChannelId, ServerId};
 use tara_bot::store::{GameStatus, Store};
 
 fn offer() -> Command {
@@ -294,7 +295,7 @@ fn pressed(r: &[Reply]) -> String {
 
 fn ctx_on(server: &str, who: &str, channel: &str) -> tara_bot::bot::Ctx {
     let mut c = ctx(who, channel);
-    c.server = server.into();
+    c.server = ServerId::new(server);
     c
 }
 
@@ -424,7 +425,7 @@ fn an_open_challenge_expires_with_a_notice_and_counts_towards_the_limit() {
     let notices = h.bot.tick();
     let notice = notices
         .iter()
-        .find(|n| n.channel.as_deref() == Some("open"))
+        .find(|n| n.channel.as_ref().map(ChannelId::as_str) == Some("open"))
         .expect("the open challenge's notice");
     assert_eq!(
         notice.plain_text(),
@@ -546,7 +547,7 @@ fn a_finished_game_offers_a_rematch_with_the_first_move_swapped() {
         "{}",
         texts(&r)
     );
-    assert_eq!(r[1].channel.as_deref(), Some("c"));
+    assert_eq!(r[1].channel.as_ref().map(ChannelId::as_str), Some("c"));
     assert!(
         r[1].plain_text().contains("@aoife starts"),
         "{}",

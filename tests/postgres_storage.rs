@@ -9,6 +9,7 @@ use common::{new_db, player_moves, Harness};
 use std::path::{Path, PathBuf};
 use tara_bot::bot::Command;
 use tara_bot::game::Move;
+use tara_bot::store::{ChannelId, ServerId, UserId};
 use tara_bot::store::{Store, SCHEMA_VERSION};
 
 fn tara_bot(args: &[&str]) -> std::process::Output {
@@ -46,7 +47,7 @@ fn played(db: PathBuf, dir: tempfile::TempDir) -> Harness {
         let mut pos = tara_bot::game::Position::new(g.options);
         for m in moves.iter().take(if i == 2 { 12 } else { moves.len() }) {
             let who = &g.seats[pos.to_move().unwrap()];
-            let r = h.mv(who, &channel, &m.to_string());
+            let r = h.mv(who.as_str(), &channel, &m.to_string());
             assert!(!r[0].ephemeral, "{}", r[0].plain_text());
             pos.play(*m).unwrap();
             while pos.outcome().is_none() && pos.legal_moves().as_slice() == [Move::Pass] {
@@ -121,6 +122,70 @@ fn a_fresh_database_gets_the_schema_once_and_checks_fine() {
     );
     assert!(said.contains("contents: 0 games, 0 moves"), "{said}");
     assert!(said.contains("result: fine"), "{said}");
+}
+
+/// Each migration is written for SQLite and for PostgreSQL (`migrations/` and
+/// `migrations/postgres/`): the two schemas they make have the same tables, each with the same
+/// columns in the same order, of the same kinds, required alike, and the same primary key.
+#[test]
+fn the_two_texts_of_the_migrations_make_the_same_schema() {
+    type Columns = Vec<(String, String, String, bool, i64)>;
+    let dir = tempfile::tempdir().unwrap();
+    let url = new_db(dir.path());
+    drop(Store::open(&url).unwrap());
+    let file = dir.path().join("same.db");
+    drop(Store::open(&file).unwrap());
+    let sqlite = rusqlite::Connection::open(&file).unwrap();
+    let mut st = sqlite
+        .prepare(
+            "SELECT m.name, p.name, p.type, p.\"notnull\", p.pk \
+             FROM sqlite_master m, pragma_table_info(m.name) p \
+             WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid",
+        )
+        .unwrap();
+    let on_sqlite: Columns = st
+        .query_map([], |r| {
+            let kind = match r.get::<_, String>(2)?.as_str() {
+                "INTEGER" => "bigint",
+                "TEXT" => "text",
+                "REAL" => "double precision",
+                "BLOB" => "bytea",
+                other => panic!("a column of SQLite type {other}"),
+            };
+            let pk: i64 = r.get(4)?;
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                kind.to_string(),
+                r.get::<_, bool>(3)? || pk > 0,
+                pk,
+            ))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut pg = postgres::Client::connect(s(&url), postgres::NoTls).unwrap();
+    let on_postgres: Columns = pg
+        .query(
+            "SELECT c.table_name::text, c.column_name::text, c.data_type::text, \
+                    c.is_nullable = 'NO', COALESCE(k.ordinal_position, 0)::bigint \
+             FROM information_schema.columns c \
+             LEFT JOIN information_schema.table_constraints t \
+               ON t.table_schema = c.table_schema AND t.table_name = c.table_name \
+              AND t.constraint_type = 'PRIMARY KEY' \
+             LEFT JOIN information_schema.key_column_usage k \
+               ON k.constraint_schema = t.constraint_schema \
+              AND k.constraint_name = t.constraint_name AND k.column_name = c.column_name \
+             WHERE c.table_schema = current_schema() AND c.table_name <> 'tara_bot_meta' \
+             ORDER BY c.table_name COLLATE \"C\", c.ordinal_position",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
+        .collect();
+    assert!(on_sqlite.len() > 100, "{} columns", on_sqlite.len());
+    assert_eq!(on_sqlite, on_postgres);
 }
 
 #[test]
@@ -236,7 +301,7 @@ fn db_copy_moves_every_row_to_postgres_and_back() {
         let g = common::active(&h.db(), "c2").unwrap();
         let (_, _, pos) = common::stored(&h.db(), g.id);
         let who = &g.seats[pos.to_move().unwrap()];
-        let r = h.mv(who, "c2", &pos.legal_moves()[0].to_string());
+        let r = h.mv(who.as_str(), "c2", &pos.legal_moves()[0].to_string());
         assert!(!r[0].ephemeral, "{}", r[0].plain_text());
         // The conditional move came along: it answers that move at once (and is spent).
         assert!(
@@ -315,15 +380,15 @@ fn db_backup_dumps_a_postgres_database() {
 fn game_on(store: &mut Store, server: &str, a: &str, b: &str) -> tara_bot::store::GameId {
     use tara_bot::game::{BySide, GameOptions, Variant};
     use tara_bot::store::{NewGame, UserId};
-    let (a, b) = (UserId::from(a.to_string()), UserId::from(b.to_string()));
+    let (a, b) = (UserId::new(a.to_string()), UserId::new(b.to_string()));
     store
         .write(|tx| {
-            tx.upsert_user(&a, &a, 0)?;
-            tx.upsert_user(&b, &b, 0)?;
+            tx.upsert_user(&a, a.as_str(), 0)?;
+            tx.upsert_user(&b, b.as_str(), 0)?;
             tx.insert_game(
                 &NewGame {
-                    server_id: &server.to_string().into(),
-                    channel_id: &format!("{server}-c").into(),
+                    server_id: &ServerId::new(server.to_string()),
+                    channel_id: &ChannelId::new(format!("{server}-c")),
                     options: GameOptions::new(Variant::Hkot1),
                     seats: BySide::new(&a, &b),
                     match_id: None,
@@ -356,7 +421,7 @@ fn move_within(
                 &MoveRow {
                     ply,
                     notation: ["D4", "B2", "F6"][ply as usize].into(),
-                    user_id: Some(UserId::from(user.to_string())),
+                    user_id: Some(UserId::new(user.to_string())),
                     created_at: 0,
                 },
             )?;
@@ -434,7 +499,7 @@ fn commands_on_different_servers_do_not_wait_for_each_other() {
     is_held.recv().unwrap();
     let mut store = Store::open(&url).unwrap();
     store
-        .write(|tx| tx.upsert_user(&"eimear".into(), "eimear", 0))
+        .write(|tx| tx.upsert_user(&UserId::new("eimear"), "eimear", 0))
         .unwrap();
     let _ = release.send(());
     assert!(

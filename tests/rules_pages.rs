@@ -10,6 +10,7 @@ use tara_bot::bot::commands::DM_SERVER;
 use tara_bot::bot::{Command, Ctx, Reply};
 use tara_bot::console::{parse_line, Action};
 use tara_bot::game::Variant;
+use tara_bot::store::ServerId;
 
 fn rules(h: &Harness, who: &Ctx, variant: Option<Variant>, page: Option<u32>) -> Reply {
     let r = h.bot.handle(who, Command::Rules { variant, page });
@@ -102,7 +103,7 @@ fn the_summary_leads_to_every_page_of_the_full_rules_in_order() {
 fn a_games_summary_opens_the_full_rules_at_its_section_even_in_a_direct_message() {
     let h = Harness::new(false);
     let dm = Ctx {
-        server: DM_SERVER.into(),
+        server: ServerId::new(DM_SERVER),
         ..ctx("brian", "dm-brian")
     };
     let r = rules(&h, &dm, Some(Variant::ArdRi), None);

@@ -16,6 +16,7 @@ use tara_bot::store::{
     SCHEMA_VERSION,
 };
 use tara_bot::store::{ChannelId, ServerId, UserId};
+use tara_bot::store::{ServerSetting, UserSetting};
 
 /// Runs `f` in a read transaction.
 fn read<T>(store: &mut Store, f: impl FnOnce(&Tx) -> Result<T, StoreError>) -> T {
@@ -48,7 +49,7 @@ fn moves_digest(rows: &[(i64, MoveRow)]) -> u64 {
             "{game} {} {} {} {}\n",
             m.ply,
             m.notation,
-            m.user_id.as_deref().unwrap_or("-"),
+            m.user_id.as_ref().map(UserId::as_str).unwrap_or("-"),
             m.created_at
         );
         for b in line.bytes() {
@@ -243,7 +244,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         assert_eq!(
             g.seat(g.sides()[0]),
             Seat::Person {
-                user_id: seats[0].into()
+                user_id: UserId::new(seats[0])
             }
         );
         assert_eq!(g.pairing_id, None);
@@ -272,7 +273,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         MoveRow {
             ply: 251,
             notation: "f7-g7".into(),
-            user_id: Some("dave".into()),
+            user_id: Some(UserId::new("dave")),
             created_at: 1_796_045_775_006
         }
     );
@@ -281,7 +282,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
         MoveRow {
             ply: 0,
             notation: "B4".into(),
-            user_id: Some("bob".into()),
+            user_id: Some(UserId::new("bob")),
             created_at: 1_796_045_774_714
         }
     );
@@ -363,37 +364,37 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     read(&mut store, |tx| {
         // Lookups by channel and player.
         assert_eq!(
-            tx.active_game(&ChannelId::from("match-ch"))?.unwrap().id,
+            tx.active_game(&ChannelId::new("match-ch"))?.unwrap().id,
             GameId(8)
         );
         assert_eq!(
-            tx.latest_game(&ChannelId::from("match-ch"))?.unwrap().id,
+            tx.latest_game(&ChannelId::new("match-ch"))?.unwrap().id,
             GameId(8)
         );
         assert_eq!(
-            tx.latest_game(&ChannelId::from("abort-me"))?.unwrap().id,
+            tx.latest_game(&ChannelId::new("abort-me"))?.unwrap().id,
             GameId(6)
         );
-        assert!(tx.active_game(&ChannelId::from("hkot1-done"))?.is_none());
+        assert!(tx.active_game(&ChannelId::new("hkot1-done"))?.is_none());
         let ids = |gs: Vec<GameRow>| gs.into_iter().map(|g| g.id.0).collect::<Vec<_>>();
         assert_eq!(
-            ids(tx.active_games_of(&UserId::from("dave"))?),
+            ids(tx.active_games_of(&UserId::new("dave"))?),
             vec![9, 10, 11]
         );
-        assert_eq!(ids(tx.active_games_of(&UserId::from("erin"))?), vec![8, 10]);
+        assert_eq!(ids(tx.active_games_of(&UserId::new("erin"))?), vec![8, 10]);
         assert_eq!(tx.clocked_games()?, vec![GameId(11)]);
         assert_eq!(
-            ids(tx.server_games(&ServerId::from("local"), GameStatus::Active, 10)?),
+            ids(tx.server_games(&ServerId::new("local"), GameStatus::Active, 10)?),
             vec![11, 10, 9, 8]
         );
         assert_eq!(
-            ids(tx.finished_games_of(&ServerId::from("local"), &UserId::from("erin"), None, 10)?),
+            ids(tx.finished_games_of(&ServerId::new("local"), &UserId::new("erin"), None, 10)?),
             vec![12, 7, 5, 4]
         );
         assert_eq!(
             ids(tx.finished_games_of(
-                &ServerId::from("local"),
-                &UserId::from("erin"),
+                &ServerId::new("local"),
+                &UserId::new("erin"),
                 Some(Variant::ArdRi),
                 10
             )?),
@@ -405,7 +406,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             tx.match_row(MatchId(1))?,
             Some(MatchRow {
                 id: MatchId(1),
-                players: ["alice".into(), "erin".into()],
+                players: [UserId::new("alice"), UserId::new("erin")],
                 variant: Variant::Hkot2,
                 scoring: Scoring::Kingdoms,
                 finished: false,
@@ -432,7 +433,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             tx.challenge(ChallengeId(8))?.unwrap().game_id,
             Some(GameId(9))
         );
-        let open = tx.open_challenges(&ChannelId::from("lobby-2"))?;
+        let open = tx.open_challenges(&ChannelId::new("lobby-2"))?;
         assert_eq!(open.len(), 1);
         let c = &open[0];
         assert_eq!(
@@ -460,7 +461,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             (ChallengeStatus::Open, None, 1_796_218_575_048)
         );
         assert_eq!(
-            tx.open_challenges(&ChannelId::from("lobby"))?[0].first,
+            tx.open_challenges(&ChannelId::new("lobby"))?[0].first,
             FirstChoice::Random
         );
         let declined = tx.challenge(ChallengeId(14))?.unwrap();
@@ -483,38 +484,38 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             Some(TakebackRow {
                 game_id: GameId(9),
                 ply: 5,
-                requested_by: "dave".into()
+                requested_by: UserId::new("dave")
             })
         );
         assert_eq!(tx.takeback(GameId(8))?, None);
         assert_eq!(
-            tx.vacations(&UserId::from("erin"))?,
+            tx.vacations(&UserId::new("erin"))?,
             vec![VacationRow {
                 id: VacationId(1),
-                user_id: "erin".into(),
+                user_id: UserId::new("erin"),
                 start_at: 1_796_218_575_050,
                 end_at: 1_796_477_775_050
             }]
         );
         assert_eq!(
-            tx.vacation_end(&UserId::from("erin"), 1_796_300_000_000)?,
+            tx.vacation_end(&UserId::new("erin"), 1_796_300_000_000)?,
             Some(1_796_477_775_050)
         );
         assert_eq!(
-            tx.vacation_taken(&UserId::from("erin"), 0, i64::MAX)?,
+            tx.vacation_taken(&UserId::new("erin"), 0, i64::MAX)?,
             3 * 86_400_000
         );
         assert_eq!(
-            tx.user_settings(&UserId::from("alice"))?,
+            tx.user_settings(&UserId::new("alice"))?,
             vec![("reminders".into(), "off".into())]
         );
         assert_eq!(
-            tx.user_setting(&UserId::from("dave"), "reminders")?
+            tx.user_setting(&UserId::new("dave"), UserSetting::REMINDERS)?
                 .as_deref(),
             Some("dm")
         );
         assert_eq!(
-            tx.server_settings(&ServerId::from("local"))?,
+            tx.server_settings(&ServerId::new("local"))?,
             vec![
                 ("default_days".into(), "5".into()),
                 ("reminder_hours".into(), "12".into())
@@ -523,9 +524,9 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
 
         // The users, and the AI's user the migration added.
         assert_eq!(
-            tx.user(&UserId::from("carol"))?,
+            tx.user(&UserId::new("carol"))?,
             Some(UserRow {
-                id: "carol".into(),
+                id: UserId::new("carol"),
                 name: "Carol".into(),
                 created_at: 1_796_045_774_743,
                 updated_at: 1_796_045_774_743
@@ -537,9 +538,9 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             ("dave", "Dave"),
             ("erin", "Erin"),
         ] {
-            assert_eq!(tx.user_name(&UserId::from(id))?.as_deref(), Some(name));
+            assert_eq!(tx.user_name(&UserId::new(id))?.as_deref(), Some(name));
         }
-        assert!(tx.user(&UserId::from(AI_USER_ID))?.is_some());
+        assert!(tx.user(&UserId::new(AI_USER_ID))?.is_some());
         Ok(())
     });
 
@@ -558,16 +559,16 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
             &MoveRow {
                 ply: 6,
                 notation: next.clone(),
-                user_id: Some("carol".into()),
+                user_id: Some(UserId::new("carol")),
                 created_at: 1_796_300_000_000,
             },
         )?;
         tx.insert_game(
             &NewGame {
-                server_id: &ServerId::from("local"),
-                channel_id: &ChannelId::from("lobby"),
+                server_id: &ServerId::new("local"),
+                channel_id: &ChannelId::new("lobby"),
                 options: GameOptions::new(Variant::ArdRi),
-                seats: BySide::new(&UserId::from("alice"), &UserId::from("carol")),
+                seats: BySide::new(&UserId::new("alice"), &UserId::new("carol")),
                 ai_levels: BySide::new(None, None),
                 match_id: None,
                 match_game: None,
@@ -602,11 +603,11 @@ fn a_fresh_database_has_the_current_schema_and_opens_twice() {
     write(&mut store, |tx| {
         assert_eq!(tx.game_count()?, 0);
         assert!(
-            tx.user(&UserId::from(AI_USER_ID))?.is_some(),
+            tx.user(&UserId::new(AI_USER_ID))?.is_some(),
             "the AI's user is there from the start"
         );
-        tx.upsert_user(&UserId::from("aoife"), "Aoife", 10)?;
-        tx.set_server_setting(&ServerId::from("s"), "default_days", "3")?;
+        tx.upsert_user(&UserId::new("aoife"), "Aoife", 10)?;
+        tx.set_server_setting(&ServerId::new("s"), ServerSetting::DEFAULT_DAYS, "3")?;
         Ok(())
     });
     drop(store);
@@ -615,11 +616,11 @@ fn a_fresh_database_has_the_current_schema_and_opens_twice() {
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
         read(&mut store, |tx| {
             assert_eq!(
-                tx.user_name(&UserId::from("aoife"))?.as_deref(),
+                tx.user_name(&UserId::new("aoife"))?.as_deref(),
                 Some("Aoife")
             );
             assert_eq!(
-                tx.server_setting(&ServerId::from("s"), "default_days")?
+                tx.server_setting(&ServerId::new("s"), ServerSetting::DEFAULT_DAYS)?
                     .as_deref(),
                 Some("3")
             );
@@ -663,14 +664,14 @@ fn bad_stored_values_are_reported_as_corrupt_data() {
     let path = dir.path().join("bad.db");
     let mut store = Store::open(&path).unwrap();
     let id = write(&mut store, |tx| {
-        tx.upsert_user(&UserId::from("a"), "A", 0)?;
-        tx.upsert_user(&UserId::from("b"), "B", 0)?;
+        tx.upsert_user(&UserId::new("a"), "A", 0)?;
+        tx.upsert_user(&UserId::new("b"), "B", 0)?;
         tx.insert_game(
             &NewGame {
-                server_id: &ServerId::from("s"),
-                channel_id: &ChannelId::from("c"),
+                server_id: &ServerId::new("s"),
+                channel_id: &ChannelId::new("c"),
                 options: GameOptions::new(Variant::Hkot1),
-                seats: BySide::new(&UserId::from("a"), &UserId::from("b")),
+                seats: BySide::new(&UserId::new("a"), &UserId::new("b")),
                 ai_levels: BySide::new(None, None),
                 match_id: None,
                 match_game: None,
@@ -734,15 +735,15 @@ fn insert_random_game(store: &mut Store, seed: u64) -> GameId {
     let variant = Variant::ALL[seed as usize % Variant::ALL.len()];
     let (_, moves) = random_game(GameOptions::new(variant), &mut Rng::new(seed + 1));
     write(store, |tx| {
-        tx.upsert_user(&UserId::from("aoife"), "Aoife", 0)?;
-        tx.upsert_user(&UserId::from("brian"), "Brian", 0)?;
+        tx.upsert_user(&UserId::new("aoife"), "Aoife", 0)?;
+        tx.upsert_user(&UserId::new("brian"), "Brian", 0)?;
         let channel = format!("channel-{seed}");
         let id = tx.insert_game(
             &NewGame {
-                server_id: &ServerId::from("s"),
-                channel_id: &ChannelId::from(&channel),
+                server_id: &ServerId::new("s"),
+                channel_id: &ChannelId::new(&channel),
                 options: GameOptions::new(variant),
-                seats: BySide::new(&UserId::from("aoife"), &UserId::from("brian")),
+                seats: BySide::new(&UserId::new("aoife"), &UserId::new("brian")),
                 ai_levels: BySide::new(None, None),
                 match_id: None,
                 match_game: None,
@@ -758,7 +759,7 @@ fn insert_random_game(store: &mut Store, seed: u64) -> GameId {
                 &MoveRow {
                     ply: ply as u32,
                     notation: m.to_string(),
-                    user_id: Some(UserId::from(["aoife", "brian"][ply % 2].to_string())),
+                    user_id: Some(UserId::new(["aoife", "brian"][ply % 2].to_string())),
                     created_at: seed as i64 * 1000 + ply as i64,
                 },
             )?;
@@ -1208,7 +1209,7 @@ fn migration_12_escapes_the_reasons_recorded_before() {
     drop(conn);
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    let rows = read(&mut store, |tx| tx.audit_log(&ServerId::from("s"), 10));
+    let rows = read(&mut store, |tx| tx.audit_log(&ServerId::new("s"), 10));
     assert_eq!(rows[0].detail, "entries are posted in <#c>");
     assert_eq!(
         rows[1].detail,

@@ -18,6 +18,7 @@ use crate::ai::Level;
 use crate::game::{GameOptions, Move, Position, Scoring, Variant};
 use crate::store::GameId;
 use crate::store::ServerId;
+use crate::store::ServerSetting;
 use crate::store::UserId;
 use crate::store::{FirstChoice, Tx, AI_USER_ID};
 
@@ -30,7 +31,12 @@ pub(crate) const DEFAULT_MAX_AI_GAMES: u32 = 3;
 
 /// How many games against the AI a player may have in progress on the server at once.
 pub(crate) fn max_ai_games(tx: &Tx, server: &ServerId) -> Outcome<u32> {
-    super::session::server_number(tx, server, "max_ai_games", DEFAULT_MAX_AI_GAMES)
+    super::session::server_number(
+        tx,
+        server,
+        ServerSetting::MAX_AI_GAMES,
+        DEFAULT_MAX_AI_GAMES,
+    )
 }
 
 /// Why `ctx.user` may not start one more game against the AI: the server's `max_ai_games`, if
@@ -93,7 +99,7 @@ impl Bot {
     pub fn ai_turns(&self) -> Vec<AiTurn> {
         let turns = self.read(|tx| {
             let mut turns = Vec::new();
-            for game in tx.active_games_of(&UserId::from(AI_USER_ID))? {
+            for game in tx.active_games_of(&UserId::new(AI_USER_ID))? {
                 // Only games where the AI's seat is to move are loaded and replayed: the
                 // sides alternate every ply, so the count of moves says whose turn it is.
                 let plies = tx.move_count(game.id)? as usize;
@@ -281,7 +287,7 @@ fn start_ai_game(
             TimeControl::NoClock => None,
         };
         let seating = Seating {
-            players: [&ctx.user.id, &UserId::from(AI_USER_ID)],
+            players: [&ctx.user.id, &UserId::new(AI_USER_ID)],
             ai_levels: [None, Some(level)],
             challenger_first: human_first,
         };

@@ -337,7 +337,7 @@ fn read_history(rest: &str) -> Option<Press> {
     let variant = read_variant(it.next()?)?;
     let user = it.next()?;
     (!user.is_empty() && (1..=HISTORY_PAGES).contains(&page)).then(|| Press::History {
-        user: UserId::from(user),
+        user: UserId::new(user),
         variant,
         page,
     })
@@ -361,7 +361,7 @@ mod tests {
             (Press::Rematch(GameId(9)), "rematch:9"),
             (
                 Press::History {
-                    user: "123456789012345678".into(),
+                    user: UserId::new("123456789012345678"),
                     variant: Some(Variant::ArdRi),
                     page: 3,
                 },
@@ -369,7 +369,7 @@ mod tests {
             ),
             (
                 Press::History {
-                    user: "a:b".into(),
+                    user: UserId::new("a:b"),
                     variant: None,
                     page: 1,
                 },
@@ -464,7 +464,7 @@ mod tests {
     #[test]
     fn the_longest_history_button_fits_discord() {
         let longest = Press::History {
-            user: "9".repeat(20).into(),
+            user: UserId::new("9".repeat(20)),
             variant: Some(Variant::SacredHill2),
             page: HISTORY_PAGES,
         };

@@ -18,6 +18,7 @@ use crate::game::{forfeit, EndReason};
 use crate::store::GameId;
 use crate::store::{GameRow, Tx};
 use crate::store::{ServerId, UserId};
+use crate::store::{ServerSetting, UserSetting};
 
 /// A turn's first reminder comes at least this long before its last call; when the turn is
 /// too short for that, it has no first reminder.
@@ -45,7 +46,7 @@ choices!(Reminders {
 /// A player's reminder setting.
 pub(crate) fn reminders_of(tx: &Tx, user: &UserId) -> Outcome<Reminders> {
     Ok(tx
-        .user_setting(user, "reminders")?
+        .user_setting(user, UserSetting::REMINDERS)?
         .and_then(|r| Reminders::parse_text(&r))
         .unwrap_or_default())
 }
@@ -53,7 +54,7 @@ pub(crate) fn reminders_of(tx: &Tx, user: &UserId) -> Outcome<Reminders> {
 /// The server's first-reminder delay, in hours.
 pub(crate) fn server_reminder_hours(tx: &Tx, server: &ServerId) -> Outcome<i64> {
     Ok(tx
-        .server_setting(server, "reminder_hours")?
+        .server_setting(server, ServerSetting::REMINDER_HOURS)?
         .and_then(|h| h.parse::<i64>().ok())
         .unwrap_or(DEFAULT_REMINDER_HOURS))
 }

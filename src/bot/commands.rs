@@ -565,7 +565,7 @@ impl Command {
                 variant,
                 page,
             } => Command::History {
-                user: Some(User::new(user.clone(), user)),
+                user: Some(User::of(user.clone(), user.into_string())),
                 variant,
                 page: Some(page),
             },

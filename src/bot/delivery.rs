@@ -60,7 +60,7 @@ impl Bot {
     /// at least a day, so none of them runs out of time unseen).
     pub fn thread_waits(&self, key: &str) {
         let now = self.now();
-        let channel = ChannelId::from(key.to_string());
+        let channel = ChannelId::new(key.to_string());
         if let Err(e) = self
             .store()
             .write(|tx| tx.restart_unplayed_clocks(&channel, now))

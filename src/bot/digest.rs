@@ -13,17 +13,10 @@ use super::text::Builder;
 use super::time::left_text;
 use crate::game::describe;
 use crate::render::{digest_png, Frame, DIGEST_BOARDS};
-use crate::store::{GameRow, MessageId, Tx, UserId};
+use crate::store::{GameRow, MessageId, Tx, UserId, UserSetting};
 use chrono::{NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 
-/// The user settings of the digest: the time of day (`HH:MM`, or `off`), the time zone, the
-/// local day last sent, the outbox id of the last digest, and why it is paused.
-pub(crate) const TIME: &str = "digest";
-pub(crate) const ZONE: &str = "digest_tz";
-const SENT: &str = "digest_sent";
-const MESSAGE: &str = "digest_message";
-const PAUSED: &str = "digest_paused";
 /// The most games a digest lists (the picture shows the first [`DIGEST_BOARDS`]).
 const LISTED: usize = 25;
 
@@ -68,14 +61,14 @@ pub(crate) fn read_zone(text: &str) -> Result<Tz, String> {
 
 /// The player's digest time and zone, if they have one.
 fn setting_of(tx: &Tx, user: &UserId) -> Outcome<Option<(NaiveTime, Tz)>> {
-    let Some(time) = tx.user_setting(user, TIME)? else {
+    let Some(time) = tx.user_setting(user, UserSetting::DIGEST_TIME)? else {
         return Ok(None);
     };
     let Ok(Some(time)) = read_time(&time) else {
         return Ok(None);
     };
     let zone = tx
-        .user_setting(user, ZONE)?
+        .user_setting(user, UserSetting::DIGEST_ZONE)?
         .and_then(|z| read_zone(&z).ok())
         .unwrap_or(Tz::UTC);
     Ok(Some((time, zone)))
@@ -101,19 +94,23 @@ pub(crate) fn set(
     now: i64,
 ) -> Outcome<()> {
     if let Some(zone) = zone {
-        tx.set_user_setting(user, ZONE, zone.name())?;
+        tx.set_user_setting(user, UserSetting::DIGEST_ZONE, zone.name())?;
     }
     if let Some(time) = time {
         match time {
-            Some(t) => tx.set_user_setting(user, TIME, &t.format("%H:%M").to_string())?,
-            None => tx.set_user_setting(user, TIME, "off")?,
+            Some(t) => tx.set_user_setting(
+                user,
+                UserSetting::DIGEST_TIME,
+                &t.format("%H:%M").to_string(),
+            )?,
+            None => tx.set_user_setting(user, UserSetting::DIGEST_TIME, "off")?,
         }
-        tx.set_user_setting(user, PAUSED, "")?;
+        tx.set_user_setting(user, UserSetting::DIGEST_PAUSED, "")?;
     }
     if let Some((time, zone)) = setting_of(tx, user)? {
         let (today, come) = local_day(now, time, zone);
         if come {
-            tx.set_user_setting(user, SENT, &today)?;
+            tx.set_user_setting(user, UserSetting::DIGEST_SENT, &today)?;
         }
     }
     Ok(())
@@ -125,7 +122,7 @@ pub(crate) fn describe_setting(tx: &Tx, user: &UserId) -> Outcome<String> {
         return Ok("**off**".into());
     };
     let paused = tx
-        .user_setting(user, PAUSED)?
+        .user_setting(user, UserSetting::DIGEST_PAUSED)?
         .is_some_and(|p| !p.is_empty());
     Ok(format!(
         "**daily at {} ({})**{}",
@@ -163,7 +160,7 @@ fn games_on_move(tx: &Tx, user: &UserId) -> Outcome<Vec<GameRow>> {
 /// Owes every digest that has fallen due: each player's in its own transaction, which
 /// records the day as sent, so that it goes once however many processes look.
 pub(crate) fn send_due(bot: &Bot, now: i64) -> Vec<Reply> {
-    let users = match bot.read(|tx| Ok(tx.users_with_setting(TIME)?)) {
+    let users = match bot.read(|tx| Ok(tx.users_with_setting(UserSetting::DIGEST_TIME)?)) {
         Ok(u) => u,
         Err(e) => {
             tracing::error!(error = ?e, "reading the digests failed");
@@ -208,9 +205,9 @@ fn is_due(tx: &Tx, user: &UserId, now: i64) -> Outcome<Option<String>> {
         return Ok(None);
     };
     let (today, come) = local_day(now, time, zone);
-    let sent = tx.user_setting(user, SENT)?;
+    let sent = tx.user_setting(user, UserSetting::DIGEST_SENT)?;
     let paused = tx
-        .user_setting(user, PAUSED)?
+        .user_setting(user, UserSetting::DIGEST_PAUSED)?
         .is_some_and(|p| !p.is_empty());
     if !come || sent.as_deref() == Some(today.as_str()) || paused {
         return Ok(None);
@@ -223,7 +220,7 @@ fn digest(bot: &Bot, tx: &Tx, user: &UserId, now: i64) -> Outcome<Vec<super::ses
     let Some(today) = is_due(tx, user, now)? else {
         return Ok(vec![]);
     };
-    tx.set_user_setting(user, SENT, &today)?;
+    tx.set_user_setting(user, UserSetting::DIGEST_SENT, &today)?;
     let games = games_on_move(tx, user)?;
     if games.is_empty() {
         // Nothing to say today.
@@ -296,7 +293,7 @@ fn digest(bot: &Bot, tx: &Tx, user: &UserId, now: i64) -> Outcome<Vec<super::ses
         (bot.worker(), now + bot.in_flight_ms()),
     )?;
     reply.outbox = Some(id);
-    tx.set_user_setting(user, MESSAGE, &id.0.to_string())?;
+    tx.set_user_setting(user, UserSetting::DIGEST_MESSAGE, &id.0.to_string())?;
     Ok(vec![super::session::Out::text(reply)])
 }
 
@@ -305,13 +302,13 @@ fn digest(bot: &Bot, tx: &Tx, user: &UserId, now: i64) -> Outcome<Vec<super::ses
 /// game (or, with none on move, in one of their games in play). The notice, if any.
 pub(crate) fn refused(tx: &Tx, id: MessageId) -> Outcome<Option<Reply>> {
     let Some((user, _)) = tx
-        .users_with_setting(MESSAGE)?
+        .users_with_setting(UserSetting::DIGEST_MESSAGE)?
         .into_iter()
         .find(|(_, v)| *v == id.0.to_string())
     else {
         return Ok(None);
     };
-    tx.set_user_setting(&user, PAUSED, "dm-closed")?;
+    tx.set_user_setting(&user, UserSetting::DIGEST_PAUSED, "dm-closed")?;
     // Where they will look: their most pressing game, else any game of theirs in play (with
     // no game in play there is no channel of theirs to say it in).
     let pressing = games_on_move(tx, &user)?.into_iter().next();

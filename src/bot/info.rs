@@ -10,6 +10,7 @@ use super::session::{
 use super::text::{self, Builder};
 use crate::game::{describe, BySide, GameRecord, Move, Position, Variant};
 use crate::render::Frame;
+use crate::store::ServerSetting;
 use crate::store::{GameId, GameRow, GameStatus, Tx};
 
 /// This channel's active game (the caller's, in a thread of several: [`active_here`]), else
@@ -934,7 +935,7 @@ pub(crate) fn rules(
     let total = pages.len() as u32;
     // (In a direct message the server is `DM_SERVER`, which has no settings.)
     let link = bot
-        .read(|tx| Ok(tx.server_setting(&ctx.server, RULES_URL)?))?
+        .read(|tx| Ok(tx.server_setting(&ctx.server, ServerSetting::RULES_URL)?))?
         .filter(|u| !u.is_empty());
     let mut b = Builder::new();
     let to = |page| Press::Rules { variant, page };
@@ -979,9 +980,6 @@ pub(crate) fn rules(
     reply.replaces_pressed = page.is_some();
     Ok(vec![Out::text(reply)])
 }
-
-/// The server setting of `/settings rules-url`: a link to the server's own rules.
-pub(crate) const RULES_URL: &str = "rules_url";
 
 #[cfg(test)]
 mod tests {

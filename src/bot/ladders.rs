@@ -439,7 +439,7 @@ pub(crate) fn challenge(
         };
         let (r0, r1) = (rank_of(&ctx.user.id), rank_of(&player.id));
         let (lg, key) = tx.insert_ladder_game(l.id, &ctx.user.id, &player.id, now)?;
-        let channel = ChannelId::from(&key);
+        let channel = ChannelId::new(&key);
         // The first move is drawn by lot, as for any challenge.
         let challenger_first = bot.coin();
         let game = create_game(
@@ -683,7 +683,7 @@ fn your_place(
                 let mut free = Vec::new();
                 for k in range.clone() {
                     let t = &players[k as usize - 1];
-                    let who = User::new(t.user_id.clone(), names[k as usize - 1].clone());
+                    let who = User::of(t.user_id.clone(), names[k as usize - 1].clone());
                     if refusal(st, l, me, &who, now).is_none() {
                         free.push(format!("{}. {}", k, escape_markdown(&who.name)));
                     }
@@ -727,7 +727,7 @@ fn your_place(
                     let channel = g
                         .thread_id
                         .clone()
-                        .unwrap_or_else(|| ChannelId::from(&g.thread_key));
+                        .unwrap_or_else(|| ChannelId::new(&g.thread_key));
                     s.push_str(&format!(
                         "\n· {who}: {} in <#{}>",
                         g.game_id.map_or(String::new(), |id| id.to_string()),
@@ -870,7 +870,7 @@ impl Bot {
                      stands.",
                 )
                 .build();
-            reply.channel = Some(ChannelId::from(key));
+            reply.channel = Some(ChannelId::new(key));
             reply.thread = Some(request);
             Ok(vec![Out::text(reply)])
         });

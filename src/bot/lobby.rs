@@ -13,6 +13,7 @@ use super::text::Builder;
 use super::time::{plural, TimeControl, DAY};
 use crate::game::{GameOptions, Scoring, Variant};
 use crate::store::ChallengeId;
+use crate::store::ServerSetting;
 use crate::store::{
     ChallengeRow, ChallengeStatus, FirstChoice, GameId, GameRow, GameStatus, NewChallenge, Tx,
     OPEN_OPPONENT_ID,
@@ -31,13 +32,23 @@ const SELF_CHALLENGE: &str = "You cannot challenge yourself: name another player
 
 /// How many open challenges a user may have on the server.
 pub(crate) fn max_challenges(tx: &Tx, server: &ServerId) -> Outcome<u32> {
-    server_number(tx, server, "max_challenges", DEFAULT_MAX_CHALLENGES)
+    server_number(
+        tx,
+        server,
+        ServerSetting::MAX_CHALLENGES,
+        DEFAULT_MAX_CHALLENGES,
+    )
 }
 
 /// How many days a challenge stays open on the server.
 pub(crate) fn challenge_days(tx: &Tx, server: &ServerId) -> Outcome<u32> {
-    server_number(tx, server, "challenge_days", DEFAULT_CHALLENGE_DAYS)
-        .map(|d| d.max(MIN_CHALLENGE_DAYS))
+    server_number(
+        tx,
+        server,
+        ServerSetting::CHALLENGE_DAYS,
+        DEFAULT_CHALLENGE_DAYS,
+    )
+    .map(|d| d.max(MIN_CHALLENGE_DAYS))
 }
 
 /// Subscriber: either player may ask for a rematch of a game decided by a result: of a single
@@ -88,7 +99,7 @@ impl Bot {
 fn challenge_limits(tx: &Tx, ctx: &Ctx, opponent: Option<&User>) -> Outcome<Option<Reply>> {
     let Some(opponent) = opponent else {
         if let Some(open) =
-            tx.open_challenge_between(&ctx.server, &ctx.user.id, &UserId::from(OPEN_OPPONENT_ID))?
+            tx.open_challenge_between(&ctx.server, &ctx.user.id, &UserId::new(OPEN_OPPONENT_ID))?
         {
             return Ok(Some(
                 Builder::new()
@@ -287,7 +298,7 @@ fn post_challenge(tx: &Tx, ctx: &Ctx, o: &Offer, now: i64) -> Outcome<Out> {
             challenger_id: &ctx.user.id,
             opponent_id: &o
                 .opponent
-                .map_or_else(|| UserId::from(OPEN_OPPONENT_ID), |u| u.id.clone()),
+                .map_or_else(|| UserId::new(OPEN_OPPONENT_ID), |u| u.id.clone()),
             variant: o.variant,
             scoring: o.scoring,
             first: o.first,
@@ -494,7 +505,7 @@ pub(crate) fn rematch(bot: &Bot, ctx: &Ctx, game_id: Option<GameId>) -> Outcome<
             FirstChoice::Challenger
         };
         let n = names(tx, &game)?;
-        let opponent = User::new(game.seats[other].clone(), n[other].clone());
+        let opponent = User::of(game.seats[other].clone(), n[other].clone());
         if let Some(g) = tx.active_game(&game.channel_id)? {
             return Err(Fail::User(busy_channel(tx, &g)?));
         }

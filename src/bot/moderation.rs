@@ -7,12 +7,11 @@ use super::session::{Bot, Fail, Out, Outcome};
 use super::text::Builder;
 use super::time::date_text;
 use crate::store::ChannelId;
+use crate::store::ServerSetting;
 use crate::store::Tx;
 
 /// How many entries `/audit` shows.
 const SHOWN: u32 = 20;
-/// The server setting naming the log channel.
-const LOG_CHANNEL: &str = "audit_channel";
 
 /// Where a server's audit entries are also posted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,7 +42,7 @@ pub(crate) fn record_action(
 ) -> Outcome<Option<Out>> {
     tx.insert_audit(&ctx.server, &ctx.user.id, action, subject, detail, now)?;
     let channel = tx
-        .server_setting(&ctx.server, LOG_CHANNEL)?
+        .server_setting(&ctx.server, ServerSetting::LOG_CHANNEL)?
         .filter(|c| !c.is_empty());
     Ok(channel.map(|c| {
         let mut r = Builder::new()
@@ -51,7 +50,7 @@ pub(crate) fn record_action(
             .user(&ctx.user.id, &ctx.user.name)
             .text(format!(" · {action} · {subject}: {detail}"))
             .build();
-        r.channel = Some(ChannelId::from(c));
+        r.channel = Some(ChannelId::new(c));
         Out::text(r)
     }))
 }
@@ -75,7 +74,7 @@ pub(crate) fn audit(bot: &Bot, ctx: &Ctx, log: Option<AuditLog>) -> Outcome<Vec<
                 AuditLog::Here => ctx.channel.as_str(),
                 AuditLog::Off => "",
             };
-            tx.set_server_setting(&ctx.server, LOG_CHANNEL, value)?;
+            tx.set_server_setting(&ctx.server, ServerSetting::LOG_CHANNEL, value)?;
             let detail = match log {
                 AuditLog::Here => format!("entries are posted in <#{}>", ctx.channel),
                 AuditLog::Off => "entries are no longer posted".to_string(),

@@ -175,10 +175,16 @@ fn answer_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, accept: bool, now: i64) -> Out
 /// ply gone and plays nothing.
 fn ai_takeback(tx: &Tx, ctx: &Ctx, l: Loaded, now: i64) -> Outcome<Vec<Out>> {
     let me = Some(ctx.user.id.as_str());
-    let last_mover = l.moves.iter().rev().find_map(|m| m.user_id.as_deref());
+    let last_mover = l
+        .moves
+        .iter()
+        .rev()
+        .find_map(|m| m.user_id.as_ref().map(UserId::as_str));
     if last_mover.is_some()
         && last_mover != me
-        && l.moves.iter().any(|m| m.user_id.as_deref() == me)
+        && l.moves
+            .iter()
+            .any(|m| m.user_id.as_ref().map(UserId::as_str) == me)
     {
         return Err(Fail::User(
             "The AI has already answered your last move, so it can no longer be taken back \
@@ -273,7 +279,10 @@ fn lapse_draw_offer(
 
 /// The ply of `user`'s last move if only forced passes followed it.
 fn takeback_ply(moves: &[MoveRow], user: &UserId) -> Outcome<u32> {
-    if !moves.iter().any(|m| m.user_id.as_deref() == Some(user)) {
+    if !moves
+        .iter()
+        .any(|m| m.user_id.as_ref().map(UserId::as_str) == Some(user.as_str()))
+    {
         return Err(Fail::User(
             "You have not made a move in this game yet.".into(),
         ));
@@ -365,7 +374,7 @@ fn play_as(
             if let Some(game) = tx.game(l.game.id)? {
                 l.game = game;
             }
-            let holder = User::new(l.game.seats[seat].clone(), l.names[seat].clone());
+            let holder = User::of(l.game.seats[seat].clone(), l.names[seat].clone());
             let mut outs = vec![Out {
                 reply: first,
                 board: Some(board),

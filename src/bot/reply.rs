@@ -14,9 +14,18 @@ pub struct User {
 }
 
 impl User {
-    pub fn new(id: impl Into<UserId>, name: impl Into<String>) -> User {
+    /// A user from what the platform says: their id's text and their name.
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> User {
         User {
-            id: id.into(),
+            id: UserId::new(id),
+            name: name.into(),
+        }
+    }
+
+    /// A user the bot already knows by id (a seat, a ladder's player), with their name.
+    pub fn of(id: UserId, name: impl Into<String>) -> User {
+        User {
+            id,
             name: name.into(),
         }
     }

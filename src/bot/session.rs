@@ -13,6 +13,7 @@ use crate::game::{BySide, Side};
 use crate::game::{EndReason, GameOptions, Move, Position, Scoring, Variant};
 use crate::render::Frame;
 use crate::store::MatchId;
+use crate::store::ServerSetting;
 use crate::store::{ChannelId, ServerId, UserId};
 use crate::store::{
     GameId, GameRow, GameStatus, MoveRow, NewGame, Store, StoreError, Tx, AI_USER_ID,
@@ -523,7 +524,11 @@ impl Bot {
         }
         let kept = self.store().write(|tx| {
             let before = console_offset_in(tx, server)?;
-            tx.set_server_setting(server, CONSOLE_CLOCK, &(before + ms).to_string())
+            tx.set_server_setting(
+                server,
+                ServerSetting::CONSOLE_CLOCK,
+                &(before + ms).to_string(),
+            )
         });
         if let Err(e) = kept {
             tracing::error!(error = %e, "keeping the console's clock failed");
@@ -820,7 +825,7 @@ pub(crate) fn load_game(tx: &Tx, game: GameRow) -> Outcome<Loaded> {
 pub(crate) fn has_moved(game: &GameRow, moves: &[MoveRow], seat: Side) -> bool {
     moves
         .iter()
-        .any(|m| m.user_id.as_deref() == Some(game.seats[seat].as_str()))
+        .any(|m| m.user_id.as_ref().map(UserId::as_str) == Some(game.seats[seat].as_str()))
 }
 
 /// Whether both players have made a move of their own (docs/rules.md §9): before that, a
@@ -1074,10 +1079,15 @@ pub(crate) fn time_left(game: &GameRow, now: i64, paused_until: Option<i64>) -> 
     }
 }
 
-/// A server's number setting `key`, or `default` when unset or unreadable.
-pub(crate) fn server_number(tx: &Tx, server: &ServerId, key: &str, default: u32) -> Outcome<u32> {
+/// A server's number `setting`, or `default` when unset or unreadable.
+pub(crate) fn server_number(
+    tx: &Tx,
+    server: &ServerId,
+    setting: ServerSetting,
+    default: u32,
+) -> Outcome<u32> {
     Ok(tx
-        .server_setting(server, key)?
+        .server_setting(server, setting)?
         .and_then(|n| n.parse::<u32>().ok())
         .filter(|n| *n >= 1)
         .unwrap_or(default))
@@ -1085,13 +1095,13 @@ pub(crate) fn server_number(tx: &Tx, server: &ServerId, key: &str, default: u32)
 
 /// The server's command rate limit: commands per user per 10 seconds.
 pub(crate) fn server_rate_limit(tx: &Tx, server: &ServerId) -> Outcome<u32> {
-    server_number(tx, server, "rate_limit", DEFAULT_RATE_LIMIT)
+    server_number(tx, server, ServerSetting::RATE_LIMIT, DEFAULT_RATE_LIMIT)
 }
 
 /// The server's default time control.
 pub(crate) fn default_time_control(tx: &Tx, server: &ServerId) -> Outcome<TimeControl> {
     Ok(tx
-        .server_setting(server, "default_days")?
+        .server_setting(server, ServerSetting::DEFAULT_DAYS)?
         .and_then(|d| d.parse::<TimeControl>().ok())
         .unwrap_or(TimeControl::NoClock))
 }
@@ -1106,12 +1116,9 @@ fn default_worker() -> String {
         .unwrap_or_else(|| "tara-bot".to_string())
 }
 
-/// Where a console keeps how far its `/time` has moved the clock (a setting of its server).
-const CONSOLE_CLOCK: &str = "console_clock_offset";
-
 fn console_offset_in(tx: &Tx, server: &ServerId) -> Result<i64, crate::store::StoreError> {
     Ok(tx
-        .server_setting(server, CONSOLE_CLOCK)?
+        .server_setting(server, ServerSetting::CONSOLE_CLOCK)?
         .and_then(|v| v.parse().ok())
         .unwrap_or(0))
 }

@@ -4,7 +4,6 @@
 use super::ai_games;
 use super::clocks::{reminders_of, server_reminder_hours, vacation_available, Reminders};
 use super::digest;
-use super::info::RULES_URL;
 use super::lobby;
 use super::moderation::record_action;
 use super::options::Choices;
@@ -13,6 +12,7 @@ use super::session::{default_time_control, server_rate_limit, Bot, Fail, Out, Ou
 use super::time::{plural, vacation_left, TimeControl, VACATION_DAYS};
 use super::tournaments;
 use crate::store::Tx;
+use crate::store::{ServerSetting, UserSetting};
 use chrono::NaiveTime;
 use chrono_tz::Tz;
 
@@ -190,22 +190,22 @@ impl Asked {
     fn store(&self, tx: &Tx, ctx: &Ctx, now: i64) -> Outcome<()> {
         tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
         if let Some(r) = self.reminders {
-            tx.set_user_setting(&ctx.user.id, "reminders", r.id())?;
+            tx.set_user_setting(&ctx.user.id, UserSetting::REMINDERS, r.id())?;
         }
         if self.digest_time.is_some() || self.tz.is_some() {
             digest::set(tx, &ctx.user.id, self.digest_time, self.tz, now)?;
         }
         if let Some(d) = self.default_days {
-            tx.set_server_setting(&ctx.server, "default_days", d.id())?;
+            tx.set_server_setting(&ctx.server, ServerSetting::DEFAULT_DAYS, d.id())?;
         }
         if let Some(h) = self.reminder_hours {
-            tx.set_server_setting(&ctx.server, "reminder_hours", &h.to_string())?;
+            tx.set_server_setting(&ctx.server, ServerSetting::REMINDER_HOURS, &h.to_string())?;
         }
         for (key, value) in [
-            ("challenge_days", self.challenge_days),
-            ("max_challenges", self.max_challenges),
-            ("rate_limit", self.rate_limit),
-            ("max_ai_games", self.max_ai_games),
+            (ServerSetting::CHALLENGE_DAYS, self.challenge_days),
+            (ServerSetting::MAX_CHALLENGES, self.max_challenges),
+            (ServerSetting::RATE_LIMIT, self.rate_limit),
+            (ServerSetting::MAX_AI_GAMES, self.max_ai_games),
         ] {
             if let Some(v) = value {
                 tx.set_server_setting(&ctx.server, key, &v.to_string())?;
@@ -215,7 +215,7 @@ impl Asked {
             tournaments::set_creator_role(tx, &ctx.server, r.as_deref())?;
         }
         if let Some(u) = &self.rules_url {
-            tx.set_server_setting(&ctx.server, RULES_URL, u)?;
+            tx.set_server_setting(&ctx.server, ServerSetting::RULES_URL, u)?;
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 
 use crate::game::playout::{random_playout, Rng};
 use crate::game::{BySide, GameOptions, MoveList, Position, Scoring, Variant};
+use crate::ids::{ChannelId, ServerId};
 use crate::store::UserId;
 use serde_json::json;
 use std::hint::black_box;
@@ -295,15 +296,15 @@ pub(super) fn seed_games(
             let variant = Variant::ALL[i % Variant::ALL.len()];
             let options = GameOptions::new(variant);
             let (a, b) = (
-                UserId::from(format!("seed-a{i}")),
-                UserId::from(format!("seed-b{i}")),
+                UserId::new(format!("seed-a{i}")),
+                UserId::new(format!("seed-b{i}")),
             );
-            tx.upsert_user(&a, &a, now)?;
-            tx.upsert_user(&b, &b, now)?;
+            tx.upsert_user(&a, a.as_str(), now)?;
+            tx.upsert_user(&b, b.as_str(), now)?;
             let id = tx.insert_game(
                 &NewGame {
-                    server_id: &"bench".into(),
-                    channel_id: &format!("seed-{i}").into(),
+                    server_id: &ServerId::new("bench"),
+                    channel_id: &crate::ids::ChannelId::new(format!("seed-{i}")),
                     options,
                     seats: BySide::new(&a, &b),
                     match_id: None,
@@ -360,8 +361,8 @@ pub(super) fn drive(bot: &crate::bot::Bot, seconds: f64, tag: &str) -> (Vec<f64>
         let variant = Variant::ALL[(g as usize) % Variant::ALL.len()];
         let channel = format!("{tag}-{g}");
         let ctx = |u: &str| Ctx {
-            server: server.as_str().into(),
-            channel: channel.as_str().into(),
+            server: ServerId::new(server.as_str()),
+            channel: ChannelId::new(channel.as_str()),
             user: User::new(u, u),
             moderator: false,
             manager: false,
@@ -568,16 +569,16 @@ pub fn ai_turns(games: usize) -> anyhow::Result<serde_json::Value> {
     let mut store = crate::store::Store::open(&db)?;
     let mut plies = 0;
     store.write(|tx| -> Result<(), crate::store::StoreError> {
-        let ai = UserId::from(AI_USER_ID);
+        let ai = UserId::new(AI_USER_ID);
         tx.upsert_user(&ai, "Tara-bot AI", 0)?;
         for i in 0..games {
             let options = GameOptions::new(Variant::ArdRi);
-            let human = UserId::from(format!("human{i}"));
-            tx.upsert_user(&human, &human, 0)?;
+            let human = UserId::new(format!("human{i}"));
+            tx.upsert_user(&human, human.as_str(), 0)?;
             let id = tx.insert_game(
                 &NewGame {
-                    server_id: &"bench".into(),
-                    channel_id: &format!("ai-{i}").into(),
+                    server_id: &ServerId::new("bench"),
+                    channel_id: &crate::ids::ChannelId::new(format!("ai-{i}")),
                     options,
                     seats: BySide::new(&human, &ai),
                     match_id: None,
@@ -604,7 +605,7 @@ pub fn ai_turns(games: usize) -> anyhow::Result<serde_json::Value> {
                     &MoveRow {
                         ply: ply as u32,
                         notation: m.to_string(),
-                        user_id: Some(UserId::from(user)),
+                        user_id: Some(UserId::new(user)),
                         created_at: 0,
                     },
                 )?;
@@ -647,8 +648,8 @@ pub fn flood(rounds: usize) -> anyhow::Result<serde_json::Value> {
         .with_images(false)
         .with_rate_limit(true);
     let ctx = |u: &str, channel: &str| Ctx {
-        server: "bench".into(),
-        channel: channel.into(),
+        server: ServerId::new("bench"),
+        channel: ChannelId::new(channel),
         user: User::new(u, u),
         moderator: false,
         manager: false,
@@ -729,7 +730,7 @@ fn seed_rated_games(
     let mut rng = Rng::new(0x5eed);
     store.write(|tx| {
         for p in 0..players {
-            let id = UserId::from(format!("player-{p}"));
+            let id = UserId::new(format!("player-{p}"));
             tx.upsert_user(&id, &format!("Player {p}"), now)?;
         }
         for i in 0..n {
@@ -738,13 +739,13 @@ fn seed_rated_games(
             let a = rng.below(players);
             let b = (a + 1 + rng.below(players - 1)) % players;
             let (a, b) = (
-                UserId::from(format!("player-{a}")),
-                UserId::from(format!("player-{b}")),
+                UserId::new(format!("player-{a}")),
+                UserId::new(format!("player-{b}")),
             );
             let id = tx.insert_game(
                 &NewGame {
-                    server_id: &"bench".into(),
-                    channel_id: &format!("rated-{i}").into(),
+                    server_id: &ServerId::new("bench"),
+                    channel_id: &crate::ids::ChannelId::new(format!("rated-{i}")),
                     options: GameOptions::new(variant),
                     seats: BySide::new(&a, &b),
                     match_id: None,
@@ -808,8 +809,8 @@ pub fn archive(seconds: f64, games: usize) -> anyhow::Result<Vec<serde_json::Val
     let bot = Bot::new(store, Arc::new(SystemClock), 1).with_images(true);
     crate::render::warm_up();
     let ctx = |u: usize| Ctx {
-        server: "bench".into(),
-        channel: "archive".into(),
+        server: ServerId::new("bench"),
+        channel: ChannelId::new("archive"),
         user: User::new(format!("player-{u}"), format!("Player {u}")),
         moderator: false,
         manager: false,
@@ -892,8 +893,8 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
             let bot = Bot::new(store, Arc::new(ManualClock::new(1_795_996_800_000)), 1)
                 .with_images(images);
             let ctx = |u: &str, channel: &str| Ctx {
-                server: "bench".into(),
-                channel: channel.into(),
+                server: ServerId::new("bench"),
+                channel: ChannelId::new(channel),
                 user: User::new(u, u),
                 moderator: u == "mod",
                 manager: false,
@@ -938,7 +939,7 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
                 .unwrap_or_default();
             let t = Instant::now();
             let r = bot.handle(
-                &ctx(&loser, &first),
+                &ctx(loser.as_str(), &first),
                 Command::Resign {
                     confirmed: true,
                     game: None,
@@ -982,8 +983,8 @@ pub fn league(n: u32) -> anyhow::Result<Vec<serde_json::Value>> {
     let clock = Arc::new(ManualClock::new(1_795_996_800_000));
     let bot = Bot::new(crate::store::Store::open(&db)?, clock, 1).with_images(true);
     let ctx = |u: &str| Ctx {
-        server: "bench".into(),
-        channel: "league".into(),
+        server: ServerId::new("bench"),
+        channel: ChannelId::new("league"),
         user: User::new(u, u),
         moderator: u == "mod",
         manager: false,

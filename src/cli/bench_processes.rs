@@ -15,6 +15,7 @@
 
 use super::bench::{drive, seed_games, BenchSchema};
 use crate::game::{BySide, GameOptions, Variant};
+use crate::ids::ServerId;
 use crate::store::{GameId, NewGame, UserId, AI_USER_ID};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -94,14 +95,14 @@ fn seed_ai_games(store: &mut crate::store::Store, old: &[GameId]) -> anyhow::Res
         for id in old {
             tx.abort_game(*id, 0)?;
         }
-        let ai = UserId::from(AI_USER_ID);
+        let ai = UserId::new(AI_USER_ID);
         tx.upsert_user(&ai, "Tara-bot AI", 0)?;
         let mut ids = Vec::new();
         for i in 0..AI_GAMES {
             let id = tx.insert_game(
                 &NewGame {
-                    server_id: &"bench".into(),
-                    channel_id: &format!("ai-{}-{i}", old.len()).into(),
+                    server_id: &ServerId::new("bench"),
+                    channel_id: &crate::ids::ChannelId::new(format!("ai-{}-{i}", old.len())),
                     options: GameOptions::new(Variant::Hkot1),
                     seats: BySide::new(&ai, &ai),
                     match_id: None,

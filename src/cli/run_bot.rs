@@ -4,6 +4,7 @@ use super::args::{LocalArgs, RunArgs};
 use super::logging::{init_logging, init_logging_at};
 use super::run_store::about_file;
 use crate::bot::Clock;
+use crate::ids::ServerId;
 use crate::render;
 use anyhow::Result;
 use std::process::ExitCode;
@@ -26,8 +27,10 @@ pub(crate) fn run_local(args: LocalArgs) -> Result<()> {
     let seed = SystemClock.now_ms() as u64;
     // Real time, which `/time +2d` can move forward to try the clocks, from where an earlier
     // console on this database left it.
-    let offset =
-        crate::bot::console_clock_offset(&mut store, &crate::console::CONSOLE_SERVER.into());
+    let offset = crate::bot::console_clock_offset(
+        &mut store,
+        &ServerId::new(crate::console::CONSOLE_SERVER),
+    );
     let clock = std::sync::Arc::new(OffsetClock::starting_at(offset));
     let bot = Bot::new(store, clock, seed).with_images(!args.no_images);
     let images = (!args.no_images).then(|| args.images.unwrap_or(config.images));

@@ -141,7 +141,7 @@ pub(crate) fn run_export(db: Option<std::path::PathBuf>, server: Option<String>)
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let server = server.map(crate::store::ServerId::from);
+    let server = server.map(crate::store::ServerId::new);
     let result = super::export::export(&mut store, server.as_ref(), &mut out).and_then(|n| {
         use std::io::Write as _;
         out.flush()?;

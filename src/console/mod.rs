@@ -6,6 +6,7 @@ use crate::bot::commands::{self, CommandSpec};
 use crate::bot::options::{Kind, OptionSpec, Values};
 use crate::bot::time::{duration_text, DAY, HOUR, MINUTE};
 use crate::bot::{Bot, Command, Ctx, Reply, User};
+use crate::ids::{ChannelId, ServerId, UserId};
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
@@ -476,7 +477,7 @@ pub const BOT_NAME: &str = "tara-bot";
 impl<'a> Console<'a> {
     /// A session as `user` in channel `local`; images are written to `images` when given.
     pub fn new(bot: &'a Bot, user: &str, images: Option<PathBuf>) -> Console<'a> {
-        bot.set_self_user(&BOT_NAME.into());
+        bot.set_self_user(&UserId::new(BOT_NAME));
         Console {
             ai_ms: crate::ai_runner::DEFAULT_AI_MS,
             bot,
@@ -524,8 +525,8 @@ impl<'a> Console<'a> {
 
     fn ctx(&self) -> Ctx {
         Ctx {
-            server: CONSOLE_SERVER.into(),
-            channel: self.channel.as_str().into(),
+            server: ServerId::new(CONSOLE_SERVER),
+            channel: ChannelId::new(self.channel.as_str()),
             user: self.user.clone(),
             moderator: self.moderator,
             manager: self.moderator,
@@ -583,7 +584,10 @@ impl<'a> Console<'a> {
                 )
             }
             Ok(Action::Time(ms)) => {
-                if !self.bot.advance_console_clock(&CONSOLE_SERVER.into(), ms) {
+                if !self
+                    .bot
+                    .advance_console_clock(&ServerId::new(CONSOLE_SERVER), ms)
+                {
                     return ("This bot runs on real time.\n".into(), false);
                 }
                 let mut s = format!("The clock moves on {}.\n", duration_text(ms));
@@ -654,7 +658,10 @@ impl<'a> Console<'a> {
                 s.push_str("(edit) ");
             }
             if let Some(user) = &r.dm {
-                s.push_str(&format!("[message to {}] ", escape_controls(user, false)));
+                s.push_str(&format!(
+                    "[message to {}] ",
+                    escape_controls(user.as_str(), false)
+                ));
             } else if let Some(channel) = &r.channel {
                 if *channel != self.channel {
                     s.push_str(&format!("[in #{channel}] "));

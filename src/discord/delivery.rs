@@ -196,7 +196,12 @@ pub(super) fn place_of(reply: &Reply) -> String {
     if let Some(user) = &reply.dm {
         return format!("dm {user}");
     }
-    match reply.channel.as_deref().and_then(Place::of) {
+    match reply
+        .channel
+        .as_ref()
+        .map(crate::ids::ChannelId::as_str)
+        .and_then(Place::of)
+    {
         Some(Place::Key(key)) => format!("key {key}"),
         Some(Place::Channel(c)) => format!("channel {c}"),
         None => String::new(),
@@ -258,11 +263,20 @@ pub(super) async fn deliver_owed(bot: &Arc<Bot>, http: &Http, me: UserId, job: &
 /// found.
 pub(super) async fn already_posted(http: &Http, me: UserId, reply: &Reply) -> Option<MessageId> {
     let first = outgoing(reply).into_iter().next()?;
-    let channel = reply.channel.as_deref().and_then(channel_of);
+    let channel = reply
+        .channel
+        .as_ref()
+        .map(crate::ids::ChannelId::as_str)
+        .and_then(channel_of);
     // A direct message is looked for in the player's DM channel (Discord remembers a nonce for
     // a few minutes only), then in the channel it falls back to when DMs are closed.
     let mut places = Vec::new();
-    if let Some(user) = reply.dm.as_deref().and_then(|u| u.parse::<u64>().ok()) {
+    if let Some(user) = reply
+        .dm
+        .as_ref()
+        .map(crate::ids::UserId::as_str)
+        .and_then(|u| u.parse::<u64>().ok())
+    {
         if let Ok(dm) = dm_channel(http, UserId::new(user)).await {
             places.push(dm);
         }
@@ -334,7 +348,11 @@ pub(super) async fn deliver_edit(bot: &Arc<Bot>, http: &Http, reply: &Reply) {
             .ok()
             .flatten();
     let Some(target) = target else { return };
-    let channel = reply.channel.as_deref().and_then(channel_of);
+    let channel = reply
+        .channel
+        .as_ref()
+        .map(crate::ids::ChannelId::as_str)
+        .and_then(channel_of);
     let message = match &target {
         EditTarget::Owed => return,
         EditTarget::Posted(Some(m)) => m.parse::<u64>().ok().filter(|&m| m != 0),
@@ -373,7 +391,12 @@ pub(super) async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Optio
     // A message for a game whose thread is to open again (the old one was deleted): it goes
     // to the thread open for its key, or waits, owed, until there is one.
     let keyed;
-    let reply = match reply.channel.as_deref().and_then(Place::of) {
+    let reply = match reply
+        .channel
+        .as_ref()
+        .map(crate::ids::ChannelId::as_str)
+        .and_then(Place::of)
+    {
         Some(Place::Key(key)) if reply.thread.is_none() => {
             let (b, k) = (bot.clone(), key.clone());
             match tokio::task::spawn_blocking(move || b.thread_of(&k))
@@ -411,7 +434,10 @@ pub(super) async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Optio
                     let (b, key) = (bot.clone(), t.key.clone());
                     let _ = tokio::task::spawn_blocking(move || b.thread_waits(&key)).await;
                 }
-                let parent = reply.thread.as_ref().and_then(|t| channel_of(&t.parent))?;
+                let parent = reply
+                    .thread
+                    .as_ref()
+                    .and_then(|t| channel_of(t.parent.as_str()))?;
                 if discord_code(&e) == Some(THREADS_FULL) {
                     if let Some(t) = &reply.thread {
                         threads_full(bot, http, parent, &t.name).await;
@@ -423,8 +449,17 @@ pub(super) async fn deliver(bot: &Arc<Bot>, http: &Http, reply: &Reply) -> Optio
     } else {
         reply
     };
-    let channel = reply.channel.as_deref().and_then(channel_of);
-    if let Some(user) = reply.dm.as_deref().and_then(|u| u.parse::<u64>().ok()) {
+    let channel = reply
+        .channel
+        .as_ref()
+        .map(crate::ids::ChannelId::as_str)
+        .and_then(channel_of);
+    if let Some(user) = reply
+        .dm
+        .as_ref()
+        .map(crate::ids::UserId::as_str)
+        .and_then(|u| u.parse::<u64>().ok())
+    {
         let dm = match dm_channel(http, UserId::new(user)).await {
             Ok(dm) => post(http, dm, reply).await,
             Err(e) => Err(e),
@@ -480,10 +515,7 @@ pub(super) async fn moved_to_a_new_thread(
     e: &Failure,
 ) -> bool {
     threads::closed(channel.get());
-    let (b, gone) = (
-        bot.clone(),
-        crate::store::ChannelId::from(channel.to_string()),
-    );
+    let (b, gone) = (bot.clone(), crate::ids::ChannelId::new(channel.to_string()));
     let moved = tokio::task::spawn_blocking(move || b.thread_gone(&gone))
         .await
         .unwrap_or_default();
@@ -520,7 +552,7 @@ pub(super) async fn threads_full(bot: &Arc<Bot>, http: &Http, parent: ChannelId,
     let left = 1000usize.saturating_sub(THREAD_MARGIN.load(Ordering::Relaxed));
     let (b, channel, name) = (
         bot.clone(),
-        crate::store::ChannelId::from(parent.to_string()),
+        crate::ids::ChannelId::new(parent.to_string()),
         name.to_string(),
     );
     let owed = tokio::task::spawn_blocking(move || b.threads_full(&channel, &name, left))

@@ -72,9 +72,9 @@ pub(super) fn interaction_ctx(
     let nick = member.and_then(|m| m.nick.as_deref());
     Ctx {
         server: guild
-            .map(|g| g.to_string().into())
-            .unwrap_or_else(|| bot::commands::DM_SERVER.into()),
-        channel: channel.to_string().into(),
+            .map(|g| crate::ids::ServerId::new(g.to_string()))
+            .unwrap_or_else(|| crate::ids::ServerId::new(bot::commands::DM_SERVER)),
+        channel: crate::ids::ChannelId::new(channel.to_string()),
         user: User::new(user.id.to_string(), commands::display_name(user, nick)),
         moderator: moderator(member.and_then(|m| m.permissions)),
         manager: manager(member.and_then(|m| m.permissions)),
@@ -751,7 +751,7 @@ impl Handler {
                 return;
             }
         };
-        ctx.channel = thread.to_string().into();
+        ctx.channel = crate::ids::ChannelId::new(thread.to_string());
         let (replies, deferred) =
             handle_timed(&self.bot, &dctx.http, &target, ctx.clone(), command, true).await;
         if replies.first().is_none_or(|r| r.ephemeral) {
@@ -792,7 +792,7 @@ impl Handler {
                     } else {
                         "Challenge posted: the game will be played in "
                     })
-                    .channel(&thread.to_string().into())
+                    .channel(&crate::ids::ChannelId::new(thread.to_string()))
                     .text(".");
                 if let Some(problem) = refused {
                     note = note.text(format!(" {problem}")).private();

@@ -189,7 +189,8 @@ impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, shard = ?ready.shard, "connected to Discord");
         // A challenge to the bot's own user is a game against the AI.
-        self.bot.set_self_user(&ready.user.id.to_string().into());
+        self.bot
+            .set_self_user(&crate::ids::UserId::new(ready.user.id.to_string()));
         let _ = ME.set(ready.user.id);
         if !self.ticking.swap(true, Ordering::SeqCst) {
             // The clocks: caught up at once (what fell due while down), then every 10 s.
@@ -284,11 +285,11 @@ mod tests {
     #[test]
     fn a_message_waits_behind_others_of_its_thread_its_channel_or_its_player() {
         let reply = |channel: Option<&str>, dm: Option<&str>, key: Option<&str>| Reply {
-            channel: channel.map(|c| c.to_string().into()),
-            dm: dm.map(|u| u.to_string().into()),
+            channel: channel.map(|c| crate::ids::ChannelId::new(c.to_string())),
+            dm: dm.map(|u| crate::ids::UserId::new(u.to_string())),
             thread: key.map(|k| bot::ThreadRequest {
                 key: k.into(),
-                parent: "10".into(),
+                parent: crate::ids::ChannelId::new("10"),
                 name: "game".into(),
             }),
             ..Reply::default()
@@ -423,12 +424,12 @@ mod tests {
             parts: vec![
                 Part::Text(format!("Move by {}. ", "x".repeat(1990))),
                 Part::User {
-                    id: bob.into(),
+                    id: crate::ids::UserId::new(bob),
                     name: "bob".into(),
                 },
                 Part::Text(", your move.".into()),
             ],
-            mentions: vec![bob.into()],
+            mentions: vec![crate::ids::UserId::new(bob)],
             ..Reply::default()
         };
         let out = outgoing(&reply);

@@ -22,7 +22,7 @@ pub(super) fn thread_keys(reply: &Reply) -> Vec<String> {
         .parts
         .iter()
         .filter_map(|p| match p {
-            bot::Part::Channel(c) if is_key(c) => Some(c.to_string()),
+            bot::Part::Channel(c) if is_key(c.as_str()) => Some(c.to_string()),
             _ => None,
         })
         .collect()
@@ -47,7 +47,7 @@ pub(super) async fn open_thread(
         let thread = match known {
             Some(t) => t,
             None => {
-                let Some(parent) = channel_of(&req.parent) else {
+                let Some(parent) = channel_of(req.parent.as_str()) else {
                     return Err(Failure::Nowhere(format!(
                         "the thread {} was to open in \"{}\", which is no Discord channel",
                         req.key, req.parent
@@ -71,7 +71,7 @@ pub(super) async fn open_thread(
                     .collect();
                 let mut existing = None;
                 for id in candidates {
-                    let (b, c) = (bot.clone(), crate::store::ChannelId::from(id.to_string()));
+                    let (b, c) = (bot.clone(), crate::ids::ChannelId::new(id.to_string()));
                     let taken = tokio::task::spawn_blocking(move || b.thread_taken(&c))
                         .await
                         .unwrap_or(true);
@@ -113,13 +113,13 @@ pub(super) async fn open_thread(
                 let b = bot.clone();
                 let (key, id) = (
                     req.key.clone(),
-                    crate::store::ChannelId::from(made.to_string()),
+                    crate::ids::ChannelId::new(made.to_string()),
                 );
                 let recorded = tokio::task::spawn_blocking(move || b.thread_opened(&key, &id))
                     .await
                     .ok()
                     .flatten()
-                    .unwrap_or_else(|| made.to_string().into());
+                    .unwrap_or_else(|| crate::ids::ChannelId::new(made.to_string()));
                 if recorded != made.to_string() && existing.is_none() {
                     // Another delivery opened it first: ours goes.
                     let _ = delete_channel(http, made).await;
@@ -146,12 +146,12 @@ pub(super) async fn link_threads(
         let bot::Part::Channel(c) = part else {
             continue;
         };
-        if !is_key(c) {
+        if !is_key(c.as_str()) {
             continue;
         }
         let b = bot.clone();
         let key = c.clone();
-        match tokio::task::spawn_blocking(move || b.thread_of(&key)).await {
+        match tokio::task::spawn_blocking(move || b.thread_of(key.as_str())).await {
             Ok(Some(t)) => *c = t,
             _ if wait => {
                 return Err(Failure::NotYet(format!(
@@ -179,7 +179,7 @@ pub(super) async fn threads_needed(http: &Http, replies: &[Reply]) -> Option<Str
         .find_map(|r| r.thread.as_ref())?
         .parent
         .clone();
-    let parent = channel_of(&parent)?;
+    let parent = channel_of(parent.as_str())?;
     let needed = keys.len();
     let (_, active) = threads::active(http, parent).await?;
     let margin = THREAD_MARGIN.load(Ordering::Relaxed);

@@ -38,7 +38,7 @@ pub(super) fn outgoing(reply: &Reply) -> Vec<Outgoing> {
     let mentions: Vec<UserId> = reply
         .mentions
         .iter()
-        .filter_map(|m| m.parse::<u64>().ok())
+        .filter_map(|m| m.as_str().parse::<u64>().ok())
         .filter(|&m| m != 0)
         .map(UserId::new)
         .collect();

@@ -41,7 +41,7 @@ pub(super) fn permission_problem(e: &Failure, channel: ChannelId, action: &str) 
 /// messages by the id of one of its buttons, its text replaced, pinging nobody.
 pub(super) async fn retire_buttons(http: &Http, reply: &Reply) {
     let Some(r) = &reply.retire else { return };
-    let Some(channel) = channel_of(&r.channel) else {
+    let Some(channel) = channel_of(r.channel.as_str()) else {
         return;
     };
     let Ok(recent) = recent_messages(http, channel).await else {
@@ -79,7 +79,7 @@ pub(super) async fn archive_spent_thread(bot: &Arc<Bot>, http: &Http, reply: &Re
     let Some(c) = reply.archive_channel.clone() else {
         return;
     };
-    let channel = match Place::of(&c) {
+    let channel = match Place::of(c.as_str()) {
         Some(Place::Channel(id)) => Some(id),
         Some(Place::Key(key)) => {
             let b = bot.clone();
@@ -87,7 +87,7 @@ pub(super) async fn archive_spent_thread(bot: &Arc<Bot>, http: &Http, reply: &Re
                 .await
                 .ok()
                 .flatten()
-                .and_then(|t| channel_of(&t))
+                .and_then(|t| channel_of(t.as_str()))
         }
         None => None,
     };

@@ -2,8 +2,8 @@
 //! background and kept once done (the cache).
 
 use super::db::{Result, Tx};
-use super::ids::*;
 use super::value::params;
+use crate::ids::*;
 
 stored_enum! {
     /// Where an analysis stands.
@@ -47,7 +47,7 @@ impl Tx<'_> {
     pub fn analysis_of(&self, game_id: GameId, level: u8) -> Result<Option<AnalysisRow>> {
         self.first(
             "analyses",
-            "SELECT * FROM analyses WHERE game_id = ?1 AND level = ?2",
+            "SELECT * FROM analyses WHERE game_id = $1 AND level = $2",
             params![game_id, level],
             AnalysisRow::from_row,
         )
@@ -57,7 +57,7 @@ impl Tx<'_> {
     pub fn analysis(&self, id: AnalysisId) -> Result<Option<AnalysisRow>> {
         self.first(
             "analyses",
-            "SELECT * FROM analyses WHERE id = ?1",
+            "SELECT * FROM analyses WHERE id = $1",
             params![id],
             AnalysisRow::from_row,
         )
@@ -66,13 +66,13 @@ impl Tx<'_> {
     /// Starts an analysis (a failed one of the same game and level starts afresh); its id.
     pub fn start_analysis(&self, a: &NewAnalysis, now: i64) -> Result<AnalysisId> {
         self.exec(
-            "DELETE FROM analyses WHERE game_id = ?1 AND level = ?2 AND status = 'failed'",
+            "DELETE FROM analyses WHERE game_id = $1 AND level = $2 AND status = 'failed'",
             params![a.game_id, a.level],
         )?;
         self.insert(
             "INSERT INTO analyses (game_id, level, status, done, total, channel_id,
                requested_by, created_at)
-             VALUES (?1, ?2, 'running', 0, ?3, ?4, ?5, ?6)",
+             VALUES ($1, $2, 'running', 0, $3, $4, $5, $6)",
             params![
                 a.game_id,
                 a.level,
@@ -88,7 +88,7 @@ impl Tx<'_> {
     /// Records the outbox id of an analysis's progress message.
     pub fn set_analysis_message(&self, id: AnalysisId, message_id: MessageId) -> Result<()> {
         self.exec(
-            "UPDATE analyses SET message_id = ?2 WHERE id = ?1",
+            "UPDATE analyses SET message_id = $2 WHERE id = $1",
             params![id, message_id],
         )?;
         Ok(())
@@ -128,8 +128,8 @@ impl Tx<'_> {
         self.first(
             "analyses",
             "SELECT analyses.* FROM analyses JOIN games ON games.id = analyses.game_id
-             WHERE analyses.status = 'running' AND analyses.requested_by = ?2
-               AND games.server_id = ?1
+             WHERE analyses.status = 'running' AND analyses.requested_by = $2
+               AND games.server_id = $1
              ORDER BY analyses.id LIMIT 1",
             params![server_id, user],
             AnalysisRow::from_row,
@@ -140,7 +140,7 @@ impl Tx<'_> {
     /// it changed anything.
     pub fn analysis_progress(&self, id: AnalysisId, done: u32) -> Result<bool> {
         Ok(self.exec(
-            "UPDATE analyses SET done = ?2 WHERE id = ?1 AND status = 'running' AND done < ?2",
+            "UPDATE analyses SET done = $2 WHERE id = $1 AND status = 'running' AND done < $2",
             params![id, done],
         )? == 1)
     }
@@ -155,9 +155,9 @@ impl Tx<'_> {
         now: i64,
     ) -> Result<bool> {
         Ok(self.exec(
-            "UPDATE analyses SET status = ?2, result = ?3, finished_at = ?4,
-               done = CASE WHEN ?2 = 'done' THEN total ELSE done END
-             WHERE id = ?1 AND status = 'running'",
+            "UPDATE analyses SET status = $2, result = $3, finished_at = $4,
+               done = CASE WHEN $2 = 'done' THEN total ELSE done END
+             WHERE id = $1 AND status = 'running'",
             params![id, status.id(), result, now],
         )? == 1)
     }

@@ -1,8 +1,8 @@
 //! The moderators' audit log: every moderator action, per server.
 
 use super::db::{Result, Tx};
-use super::ids::{AuditId, ServerId, UserId};
 use super::value::params;
+use crate::ids::{AuditId, ServerId, UserId};
 
 row! {
     /// One moderator action.
@@ -31,7 +31,7 @@ impl Tx<'_> {
     ) -> Result<AuditId> {
         self.insert(
             "INSERT INTO audit (server_id, moderator_id, action, subject, detail, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
             params![server_id, moderator_id, action, subject, detail, now],
         )
         .map(AuditId)
@@ -41,7 +41,7 @@ impl Tx<'_> {
     pub fn audit_log(&self, server_id: &ServerId, limit: u32) -> Result<Vec<AuditRow>> {
         self.all(
             "audit",
-            "SELECT * FROM audit WHERE server_id = ?1 ORDER BY id DESC LIMIT ?2",
+            "SELECT * FROM audit WHERE server_id = $1 ORDER BY id DESC LIMIT $2",
             params![server_id, limit],
             AuditRow::from_row,
         )

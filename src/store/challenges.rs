@@ -1,9 +1,9 @@
 //! Challenges: one player's offer of a game (or a match) to another.
 
 use super::db::{Result, Tx};
-use super::ids::*;
 use super::value::params;
 use crate::game::{Scoring, Variant};
+use crate::ids::*;
 
 stored_enum! {
     /// Who moves first in a challenged game. Values: `Random`: drawn by lot when the challenge
@@ -86,7 +86,7 @@ impl Tx<'_> {
         self.insert(
             "INSERT INTO challenges (server_id, channel_id, challenger_id, opponent_id, variant,
                scoring, first, is_match, rated, status, created_at, updated_at, days_per_move)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?10, ?11)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10, $10, $11)",
             params![
                 c.server_id,
                 c.channel_id,
@@ -108,7 +108,7 @@ impl Tx<'_> {
     pub fn challenge(&self, id: ChallengeId) -> Result<Option<ChallengeRow>> {
         self.first(
             "challenges",
-            "SELECT * FROM challenges WHERE id = ?1",
+            "SELECT * FROM challenges WHERE id = $1",
             params![id],
             ChallengeRow::from_row,
         )
@@ -123,7 +123,7 @@ impl Tx<'_> {
     ) -> Result<Option<ChallengeRow>> {
         self.first(
             "challenges",
-            "SELECT * FROM challenges WHERE id = ?1 AND server_id = ?2",
+            "SELECT * FROM challenges WHERE id = $1 AND server_id = $2",
             params![id, server_id],
             ChallengeRow::from_row,
         )
@@ -138,7 +138,7 @@ impl Tx<'_> {
         self.value(
             "challenges",
             "SELECT COUNT(*) AS n FROM challenges
-             WHERE server_id = ?1 AND challenger_id = ?2 AND status = 'open'",
+             WHERE server_id = $1 AND challenger_id = $2 AND status = 'open'",
             params![server_id, challenger_id],
             "n",
         )
@@ -154,9 +154,9 @@ impl Tx<'_> {
         self.first(
             "challenges",
             "SELECT * FROM challenges
-             WHERE server_id = ?1 AND status = 'open'
-               AND ((challenger_id = ?2 AND opponent_id = ?3)
-                 OR (challenger_id = ?3 AND opponent_id = ?2))
+             WHERE server_id = $1 AND status = 'open'
+               AND ((challenger_id = $2 AND opponent_id = $3)
+                 OR (challenger_id = $3 AND opponent_id = $2))
              ORDER BY id LIMIT 1",
             params![server_id, a, b],
             ChallengeRow::from_row,
@@ -167,7 +167,7 @@ impl Tx<'_> {
     pub fn open_challenges_made_before(&self, before: i64) -> Result<Vec<ChallengeRow>> {
         self.all(
             "challenges",
-            "SELECT * FROM challenges WHERE status = 'open' AND created_at < ?1
+            "SELECT * FROM challenges WHERE status = 'open' AND created_at < $1
              ORDER BY created_at, id",
             params![before],
             ChallengeRow::from_row,
@@ -178,7 +178,7 @@ impl Tx<'_> {
     pub fn open_challenges(&self, channel_id: &ChannelId) -> Result<Vec<ChallengeRow>> {
         self.all(
             "challenges",
-            "SELECT * FROM challenges WHERE channel_id = ?1 AND status = 'open' ORDER BY id DESC",
+            "SELECT * FROM challenges WHERE channel_id = $1 AND status = 'open' ORDER BY id DESC",
             params![channel_id],
             ChallengeRow::from_row,
         )
@@ -193,8 +193,8 @@ impl Tx<'_> {
         now: i64,
     ) -> Result<()> {
         self.exec(
-            "UPDATE challenges SET status = ?2, game_id = COALESCE(?3, game_id), updated_at = ?4
-             WHERE id = ?1",
+            "UPDATE challenges SET status = $2, game_id = COALESCE($3, game_id), updated_at = $4
+             WHERE id = $1",
             params![id, status.id(), game_id, now],
         )?;
         Ok(())
@@ -204,8 +204,8 @@ impl Tx<'_> {
     /// accept it.
     pub fn take_open_challenge(&self, id: ChallengeId, acceptor: &UserId, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE challenges SET opponent_id = ?2, updated_at = ?3
-             WHERE id = ?1 AND opponent_id = ?4 AND status = 'open'",
+            "UPDATE challenges SET opponent_id = $2, updated_at = $3
+             WHERE id = $1 AND opponent_id = $4 AND status = 'open'",
             params![id, acceptor, now, OPEN_OPPONENT_ID],
         )?;
         Ok(())

@@ -1,8 +1,8 @@
 //! Correspondence clocks: each game's deadline and reminders, and players' vacations.
 
 use super::db::{Result, Tx};
-use super::ids::*;
 use super::value::params;
+use crate::ids::*;
 
 row! {
     /// A stored vacation: the clocks of the user's games stop from `start_at` to `end_at`.
@@ -20,8 +20,8 @@ impl Tx<'_> {
     /// deadline) when the game has one; this turn's reminders start again.
     pub fn start_turn(&self, game_id: GameId, now: i64, clock: Option<(i64, i64)>) -> Result<()> {
         self.exec(
-            "UPDATE games SET updated_at = ?2, turn_started_at = ?2, clock_start_at = ?3,
-               deadline_at = ?4, reminders_sent = 0 WHERE id = ?1",
+            "UPDATE games SET updated_at = $2, turn_started_at = $2, clock_start_at = $3,
+               deadline_at = $4, reminders_sent = 0 WHERE id = $1",
             params![game_id, now, clock.map(|c| c.0), clock.map(|c| c.1)],
         )?;
         Ok(())
@@ -32,10 +32,10 @@ impl Tx<'_> {
     /// whole first turn from `now`, reminders included. How many.
     pub fn restart_unplayed_clocks(&self, channel: &ChannelId, now: i64) -> Result<usize> {
         self.exec(
-            "UPDATE games SET deadline_at = deadline_at + (?2 - clock_start_at),
-               clock_start_at = ?2, turn_started_at = ?2, reminders_sent = 0
-             WHERE channel_id = ?1 AND status = 'active' AND deadline_at IS NOT NULL
-               AND clock_start_at < ?2
+            "UPDATE games SET deadline_at = deadline_at + ($2 - clock_start_at),
+               clock_start_at = $2, turn_started_at = $2, reminders_sent = 0
+             WHERE channel_id = $1 AND status = 'active' AND deadline_at IS NOT NULL
+               AND clock_start_at < $2
                AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id)",
             params![channel, now],
         )
@@ -44,7 +44,7 @@ impl Tx<'_> {
     /// Records that this turn's reminder number `sent` (1 or 2) went out at `now`.
     pub fn set_reminded(&self, game_id: GameId, sent: u32, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE games SET reminders_sent = ?2, reminded_at = ?3 WHERE id = ?1",
+            "UPDATE games SET reminders_sent = $2, reminded_at = $3 WHERE id = $1",
             params![game_id, sent, now],
         )?;
         Ok(())
@@ -53,8 +53,8 @@ impl Tx<'_> {
     /// Moves a game's clock later by `ms` (a vacation of the player to move).
     pub fn shift_clock(&self, game_id: GameId, ms: i64) -> Result<()> {
         self.exec(
-            "UPDATE games SET clock_start_at = clock_start_at + ?2, deadline_at = deadline_at + ?2
-             WHERE id = ?1 AND deadline_at IS NOT NULL",
+            "UPDATE games SET clock_start_at = clock_start_at + $2, deadline_at = deadline_at + $2
+             WHERE id = $1 AND deadline_at IS NOT NULL",
             params![game_id, ms],
         )?;
         Ok(())
@@ -73,7 +73,7 @@ impl Tx<'_> {
     /// Records the time (ms) the player who made move `ply` had left on their clock then.
     pub fn set_clock_left(&self, game_id: GameId, ply: u32, left: i64) -> Result<()> {
         self.exec(
-            "UPDATE moves SET clock_left = ?3 WHERE game_id = ?1 AND ply = ?2",
+            "UPDATE moves SET clock_left = $3 WHERE game_id = $1 AND ply = $2",
             params![game_id, ply, left],
         )?;
         Ok(())
@@ -85,7 +85,7 @@ impl Tx<'_> {
         Ok(self
             .first(
                 "moves",
-                "SELECT clock_left FROM moves WHERE game_id = ?1 AND ply = ?2",
+                "SELECT clock_left FROM moves WHERE game_id = $1 AND ply = $2",
                 params![game_id, ply],
                 |c| c.get::<Option<i64>>("clock_left"),
             )?
@@ -95,7 +95,7 @@ impl Tx<'_> {
     /// Records a vacation.
     pub fn insert_vacation(&self, user_id: &UserId, start: i64, end: i64) -> Result<()> {
         self.exec(
-            "INSERT INTO vacations (user_id, start_at, end_at) VALUES (?1, ?2, ?3)",
+            "INSERT INTO vacations (user_id, start_at, end_at) VALUES ($1, $2, $3)",
             params![user_id, start, end],
         )?;
         Ok(())
@@ -105,7 +105,7 @@ impl Tx<'_> {
     pub fn vacations(&self, user_id: &UserId) -> Result<Vec<VacationRow>> {
         self.all(
             "vacations",
-            "SELECT * FROM vacations WHERE user_id = ?1 ORDER BY start_at, id",
+            "SELECT * FROM vacations WHERE user_id = $1 ORDER BY start_at, id",
             params![user_id],
             VacationRow::from_row,
         )
@@ -115,7 +115,7 @@ impl Tx<'_> {
     pub fn current_vacation(&self, user_id: &UserId, now: i64) -> Result<Option<VacationRow>> {
         self.first(
             "vacations",
-            "SELECT * FROM vacations WHERE user_id = ?1 AND start_at <= ?2 AND end_at > ?2
+            "SELECT * FROM vacations WHERE user_id = $1 AND start_at <= $2 AND end_at > $2
              ORDER BY end_at DESC, id DESC",
             params![user_id, now],
             VacationRow::from_row,
@@ -125,7 +125,7 @@ impl Tx<'_> {
     /// Ends a vacation at `end` (earlier than planned).
     pub fn end_vacation(&self, id: VacationId, end: i64) -> Result<()> {
         self.exec(
-            "UPDATE vacations SET end_at = ?2 WHERE id = ?1",
+            "UPDATE vacations SET end_at = $2 WHERE id = $1",
             params![id, end],
         )?;
         Ok(())
@@ -135,7 +135,7 @@ impl Tx<'_> {
     pub fn vacations_since(&self, user_id: &UserId, since: i64) -> Result<Vec<VacationRow>> {
         self.all(
             "vacations",
-            "SELECT * FROM vacations WHERE user_id = ?1 AND end_at > ?2 ORDER BY start_at, id",
+            "SELECT * FROM vacations WHERE user_id = $1 AND end_at > $2 ORDER BY start_at, id",
             params![user_id, since],
             VacationRow::from_row,
         )
@@ -146,7 +146,7 @@ impl Tx<'_> {
         self.value(
             "vacations",
             "SELECT MAX(end_at) AS end_at FROM vacations
-             WHERE user_id = ?1 AND start_at <= ?2 AND end_at > ?2",
+             WHERE user_id = $1 AND start_at <= $2 AND end_at > $2",
             params![user_id, now],
             "end_at",
         )
@@ -157,7 +157,7 @@ impl Tx<'_> {
         self.value(
             "vacations",
             "SELECT COALESCE(SUM(end_at - start_at), 0) AS taken FROM vacations
-             WHERE user_id = ?1 AND start_at >= ?2 AND start_at < ?3",
+             WHERE user_id = $1 AND start_at >= $2 AND start_at < $3",
             params![user_id, from, to],
             "taken",
         )

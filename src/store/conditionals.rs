@@ -2,8 +2,8 @@
 //! only by that player.
 
 use super::db::{Result, Tx};
-use super::ids::{GameId, UserId};
 use super::value::params;
+use crate::ids::{GameId, UserId};
 
 row! {
     /// One line of a player's conditional moves.
@@ -31,7 +31,7 @@ impl Tx<'_> {
     pub fn conditionals(&self, game: GameId) -> Result<Vec<ConditionalRow>> {
         self.all(
             "conditionals",
-            "SELECT * FROM conditionals WHERE game_id = ?1 ORDER BY user_id, seq",
+            "SELECT * FROM conditionals WHERE game_id = $1 ORDER BY user_id, seq",
             params![game],
             ConditionalRow::from_row,
         )
@@ -51,7 +51,7 @@ impl Tx<'_> {
         for (seq, line) in lines.iter().enumerate() {
             self.exec(
                 "INSERT INTO conditionals (game_id, user_id, seq, from_ply, line, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                 VALUES ($1, $2, $3, $4, $5, $6)",
                 params![game, user, seq as u32, from_ply, line.as_str(), now],
             )?;
         }
@@ -61,7 +61,7 @@ impl Tx<'_> {
     /// Deletes one stored line.
     pub fn delete_conditional(&self, game: GameId, user: &UserId, seq: u32) -> Result<()> {
         self.exec(
-            "DELETE FROM conditionals WHERE game_id = ?1 AND user_id = ?2 AND seq = ?3",
+            "DELETE FROM conditionals WHERE game_id = $1 AND user_id = $2 AND seq = $3",
             params![game, user, seq],
         )?;
         Ok(())
@@ -71,10 +71,10 @@ impl Tx<'_> {
     pub fn clear_conditionals(&self, game: GameId, user: Option<&UserId>) -> Result<usize> {
         match user {
             Some(user) => self.exec(
-                "DELETE FROM conditionals WHERE game_id = ?1 AND user_id = ?2",
+                "DELETE FROM conditionals WHERE game_id = $1 AND user_id = $2",
                 params![game, user],
             ),
-            None => self.exec("DELETE FROM conditionals WHERE game_id = ?1", params![game]),
+            None => self.exec("DELETE FROM conditionals WHERE game_id = $1", params![game]),
         }
     }
 }

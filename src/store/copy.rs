@@ -107,7 +107,7 @@ impl Tx<'_> {
             .filter(|&i| !skip.contains(&t.columns[i].as_str()))
             .collect();
         let names: Vec<&str> = columns.iter().map(|&i| t.columns[i].as_str()).collect();
-        let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+        let marks: Vec<String> = (1..=columns.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
             "INSERT INTO {table} ({}) VALUES ({})",
             names.join(", "),
@@ -174,7 +174,7 @@ pub fn copy(from: &Path, to: &Path, force: bool) -> Result<CopySummary> {
         if let (Some(id), Some(game)) = (id, game) {
             for row in pairings.rows.iter().filter(|r| r[game] != Value::Null) {
                 tx.exec(
-                    "UPDATE tournament_pairings SET game_id = ?2 WHERE id = ?1",
+                    "UPDATE tournament_pairings SET game_id = $2 WHERE id = $1",
                     &[&row[id], &row[game]],
                 )?;
             }

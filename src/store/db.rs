@@ -4,13 +4,13 @@
 
 use super::error::{DbError, RESTORE_HINT};
 pub(super) use super::error::{Result, StoreError};
-use super::ids::{
-    AnalysisId, AuditId, ChallengeId, ChannelId, GameId, LadderGameId, LadderId, LeagueId, MatchId,
-    MessageId, PairingId, ServerId, TournamentId, UserId, VacationId,
-};
 use super::migrations::{self, SCHEMA_VERSION};
 use super::pg::{self, Mode, PgConn};
 use super::value::{sqlite::Bind, FromValue, Params, ToValue, Value};
+use crate::ids::{
+    AnalysisId, AuditId, ChallengeId, ChannelId, GameId, LadderGameId, LadderId, LeagueId, MatchId,
+    MessageId, PairingId, ServerId, TournamentId, UserId, VacationId,
+};
 use rusqlite::{Connection, ErrorCode, OpenFlags, Row, TransactionBehavior};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -280,8 +280,10 @@ impl migrations::Schema for SqliteSchema<'_> {
             .map_err(db)
     }
 
-    fn apply(&mut self, sql: &str) -> std::result::Result<(), DbError> {
-        self.0.execute_batch(sql).map_err(DbError::sqlite)
+    fn apply(&mut self, migration: &migrations::Migration) -> std::result::Result<(), DbError> {
+        self.0
+            .execute_batch(migration.sqlite)
+            .map_err(DbError::sqlite)
     }
 
     fn record(&mut self, version: i64) -> Result<()> {
@@ -1067,7 +1069,10 @@ impl Tx<'_> {
         match &self.tx {
             TxInner::Sqlite(tx) => tx
                 .prepare_cached(sql)
-                .and_then(|mut st| st.execute(sqlite_params(params)))
+                .and_then(|mut st| {
+                    bind(&mut st, params)?;
+                    st.raw_execute()
+                })
                 .map_err(db),
             TxInner::Postgres(tx) => tx.borrow_mut().execute(sql, params),
         }
@@ -1095,7 +1100,8 @@ impl Tx<'_> {
         match &self.tx {
             TxInner::Sqlite(tx) => {
                 let mut st = tx.prepare_cached(sql).map_err(db)?;
-                let mut rows = st.query(sqlite_params(params)).map_err(db)?;
+                bind(&mut st, params).map_err(db)?;
+                let mut rows = st.raw_query();
                 let mut out = Vec::new();
                 while let Some(row) = rows.next().map_err(db)? {
                     out.push(read(&Cols {
@@ -1130,7 +1136,8 @@ impl Tx<'_> {
         match &self.tx {
             TxInner::Sqlite(tx) => {
                 let mut st = tx.prepare_cached(sql).map_err(db)?;
-                let mut rows = st.query(sqlite_params(params)).map_err(db)?;
+                bind(&mut st, params).map_err(db)?;
+                let mut rows = st.raw_query();
                 match rows.next().map_err(db)? {
                     Some(row) => Ok(Some(read(&Cols {
                         row: RowRef::Sqlite(row),
@@ -1191,8 +1198,8 @@ impl Tx<'_> {
         let free = self.first(
             table,
             &format!(
-                "SELECT id FROM {table} WHERE id = ?1 AND {condition}
-                   AND ({until_col} IS NULL OR {until_col} <= ?3 OR {claimed} = ?2){}",
+                "SELECT id FROM {table} WHERE id = $1 AND {condition}
+                   AND ({until_col} IS NULL OR {until_col} <= $3 OR {claimed} = $2){}",
                 self.skip_locked()
             ),
             &[id, &worker, &now],
@@ -1202,7 +1209,7 @@ impl Tx<'_> {
             return Ok(false);
         }
         self.exec(
-            &format!("UPDATE {table} SET {claimed} = ?2, {until_col} = ?3 WHERE id = ?1"),
+            &format!("UPDATE {table} SET {claimed} = $2, {until_col} = $3 WHERE id = $1"),
             &[id, &worker, &until],
         )?;
         Ok(true)
@@ -1248,9 +1255,22 @@ impl Tx<'_> {
     }
 }
 
-/// The parameters as rusqlite binds them.
-fn sqlite_params<'p>(params: Params<'p>) -> impl rusqlite::Params + 'p {
-    rusqlite::params_from_iter(params.iter().map(|p| Bind(*p)))
+/// Binds `params` to the statement's placeholders by their numbers. The store writes each
+/// statement once, with PostgreSQL's numbered placeholders (`$1`), which SQLite reads as
+/// parameters *named* `$1`, numbered in the order they first appear: `$3` before `$2` would
+/// take the second value if bound by position, so each is bound by its name's number.
+fn bind(st: &mut rusqlite::Statement<'_>, params: Params) -> rusqlite::Result<()> {
+    for index in 1..=st.parameter_count() {
+        let name = st.parameter_name(index).unwrap_or("?").to_string();
+        let value = name
+            .strip_prefix('$')
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|n| params.get(n))
+            .ok_or(rusqlite::Error::InvalidParameterName(name))?;
+        st.raw_bind_parameter(index, Bind(*value))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1263,12 +1283,28 @@ mod tests {
             .unwrap()
     }
 
+    /// The store's numbered placeholders take the value of their number on SQLite, in
+    /// whatever order they appear and however often; one without a value is named.
+    #[test]
+    fn placeholders_are_bound_by_their_numbers() {
+        let conn = Connection::open_in_memory().unwrap();
+        let mut st = conn.prepare("SELECT $3 || $1 || $2 || $1").unwrap();
+        bind(&mut st, &[&"a", &"b", &"c"]).unwrap();
+        let got: String = st.raw_query().next().unwrap().unwrap().get(0).unwrap();
+        assert_eq!(got, "caba");
+        let mut st = conn.prepare("SELECT $1, $3").unwrap();
+        match bind(&mut st, &[&"a", &"b"]) {
+            Err(rusqlite::Error::InvalidParameterName(name)) => assert_eq!(name, "$3"),
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn the_migration_runner_upgrades_a_file_in_one_transaction_or_not_at_all() {
         // A file at version 6 with a table in the way of migration 7 (`audit`).
         let mut conn = Connection::open_in_memory().unwrap();
-        for (_, sql) in &MIGRATIONS[..6] {
-            conn.execute_batch(sql).unwrap();
+        for migration in &MIGRATIONS[..6] {
+            conn.execute_batch(migration.sqlite).unwrap();
         }
         conn.pragma_update(None, "user_version", 6).unwrap();
         conn.execute_batch("CREATE TABLE audit (x TEXT)").unwrap();

@@ -2,10 +2,10 @@
 //! position is rebuilt by replaying it.
 
 use super::db::{Cols, Result, StoreError, Tx};
-use super::ids::{ChannelId, MatchId, PairingId, ServerId, UserId};
-pub use super::ids::{GameId, ParseGameIdError};
 use super::value::{params, Params};
 use crate::game::{BySide, EndReason, GameOptions, Outcome, Points, Scoring, Side, Variant};
+use crate::ids::{ChannelId, MatchId, PairingId, ServerId, UserId};
+pub use crate::ids::{GameId, ParseGameIdError};
 use std::ops::RangeInclusive;
 
 /// The user id of the bot's AI. Every AI seat names this user, so the seat columns keep their
@@ -256,8 +256,8 @@ row! {
     }
 }
 
-/// The condition of [`Tx::finished_games_page`] (`?1` user, `?2` server, `?3` rows per
-/// branch, `?4` limit, `?5` skip): one branch per seat and variant, each an index range read
+/// The condition of [`Tx::finished_games_page`] (`$1` user, `$2` server, `$3` rows per
+/// branch, `$4` limit, `$5` skip): one branch per seat and variant, each an index range read
 /// in end order.
 fn history_sql(variant: Option<Variant>) -> String {
     let variants: Vec<Variant> = match variant {
@@ -268,15 +268,15 @@ fn history_sql(variant: Option<Variant>) -> String {
     for seat in ["seat0_id", "seat1_id"] {
         for v in &variants {
             branches.push(format!(
-                "SELECT id FROM (SELECT id FROM games WHERE {seat} = ?1 AND variant = '{}' \
-                 AND status = 'finished' AND server_id = ?2 \
-                 ORDER BY ended_at DESC, id DESC LIMIT ?3) AS branch",
+                "SELECT id FROM (SELECT id FROM games WHERE {seat} = $1 AND variant = '{}' \
+                 AND status = 'finished' AND server_id = $2 \
+                 ORDER BY ended_at DESC, id DESC LIMIT $3) AS branch",
                 v.id()
             ));
         }
     }
     format!(
-        "id IN ({}) ORDER BY ended_at DESC, id DESC LIMIT ?4 OFFSET ?5",
+        "id IN ({}) ORDER BY ended_at DESC, id DESC LIMIT $4 OFFSET $5",
         branches.join(" UNION ALL ")
     )
 }
@@ -313,14 +313,14 @@ impl Tx<'_> {
 
     /// The active game in a channel.
     pub fn active_game(&self, channel_id: &ChannelId) -> Result<Option<GameRow>> {
-        self.one_game("channel_id = ?1 AND status = 'active'", params![channel_id])
+        self.one_game("channel_id = $1 AND status = 'active'", params![channel_id])
     }
 
     /// Every active game in a channel, oldest first: one, except in an event's thread that
     /// holds several games (docs/operating.md, "Discord's limits").
     pub fn active_games_in(&self, channel_id: &ChannelId) -> Result<Vec<GameRow>> {
         self.game_where(
-            "channel_id = ?1 AND status = 'active' ORDER BY id",
+            "channel_id = $1 AND status = 'active' ORDER BY id",
             params![channel_id],
         )
     }
@@ -328,20 +328,20 @@ impl Tx<'_> {
     /// The most recent game in a channel, whatever its status.
     pub fn latest_game(&self, channel_id: &ChannelId) -> Result<Option<GameRow>> {
         self.one_game(
-            "channel_id = ?1 ORDER BY id DESC LIMIT 1",
+            "channel_id = $1 ORDER BY id DESC LIMIT 1",
             params![channel_id],
         )
     }
 
     /// A game by id.
     pub fn game(&self, id: GameId) -> Result<Option<GameRow>> {
-        self.one_game("id = ?1", params![id])
+        self.one_game("id = $1", params![id])
     }
 
     /// Active games a user plays in, oldest first.
     pub fn active_games_of(&self, user_id: &UserId) -> Result<Vec<GameRow>> {
         self.game_where(
-            "status = 'active' AND (seat0_id = ?1 OR seat1_id = ?1) ORDER BY id",
+            "status = 'active' AND (seat0_id = $1 OR seat1_id = $1) ORDER BY id",
             params![user_id],
         )
     }
@@ -353,8 +353,8 @@ impl Tx<'_> {
         user_id: &UserId,
     ) -> Result<Vec<GameRow>> {
         self.game_where(
-            "server_id = ?1 AND status = 'active'
-               AND ((seat0_id = ?2 AND seat1_id = ?3) OR (seat0_id = ?3 AND seat1_id = ?2))
+            "server_id = $1 AND status = 'active'
+               AND ((seat0_id = $2 AND seat1_id = $3) OR (seat0_id = $3 AND seat1_id = $2))
              ORDER BY id",
             params![server_id, user_id, AI_USER_ID],
         )
@@ -369,9 +369,9 @@ impl Tx<'_> {
         limit: u32,
     ) -> Result<Vec<GameRow>> {
         self.game_where(
-            "status = 'finished' AND (server_id = ?1 OR ?1 IS NULL)
-             AND (ended_at > ?2 OR (ended_at = ?2 AND id > ?3))
-             ORDER BY ended_at, id LIMIT ?4",
+            "status = 'finished' AND (server_id = $1 OR $1 IS NULL)
+             AND (ended_at > $2 OR (ended_at = $2 AND id > $3))
+             ORDER BY ended_at, id LIMIT $4",
             params![server_id, after.0, after.1, limit],
         )
     }
@@ -380,7 +380,7 @@ impl Tx<'_> {
     /// most `limit`.
     pub fn live_games(&self, server_id: &ServerId, limit: u32) -> Result<Vec<GameRow>> {
         self.game_where(
-            "server_id = ?1 AND status = 'active' ORDER BY turn_started_at DESC, id DESC LIMIT ?2",
+            "server_id = $1 AND status = 'active' ORDER BY turn_started_at DESC, id DESC LIMIT $2",
             params![server_id, limit],
         )
     }
@@ -389,7 +389,7 @@ impl Tx<'_> {
     pub fn live_game_count(&self, server_id: &ServerId) -> Result<i64> {
         self.value(
             "games",
-            "SELECT COUNT(*) AS n FROM games WHERE server_id = ?1 AND status = 'active'",
+            "SELECT COUNT(*) AS n FROM games WHERE server_id = $1 AND status = 'active'",
             params![server_id],
             "n",
         )
@@ -403,7 +403,7 @@ impl Tx<'_> {
         limit: u32,
     ) -> Result<Vec<GameRow>> {
         self.game_where(
-            "server_id = ?1 AND status = ?2 ORDER BY id DESC LIMIT ?3",
+            "server_id = $1 AND status = $2 ORDER BY id DESC LIMIT $3",
             params![server_id, status.id(), limit],
         )
     }
@@ -419,12 +419,12 @@ impl Tx<'_> {
     ) -> Result<Vec<GameRow>> {
         let variant = variant.map(Variant::id);
         self.game_where(
-            "id IN (SELECT id FROM games WHERE seat0_id = ?2 AND status = 'finished'
-                      AND (variant = ?3 OR ?3 IS NULL)
+            "id IN (SELECT id FROM games WHERE seat0_id = $2 AND status = 'finished'
+                      AND (variant = $3 OR $3 IS NULL)
                     UNION ALL
-                    SELECT id FROM games WHERE seat1_id = ?2 AND status = 'finished'
-                      AND (variant = ?3 OR ?3 IS NULL))
-             AND server_id = ?1 ORDER BY ended_at DESC, id DESC LIMIT ?4",
+                    SELECT id FROM games WHERE seat1_id = $2 AND status = 'finished'
+                      AND (variant = $3 OR $3 IS NULL))
+             AND server_id = $1 ORDER BY ended_at DESC, id DESC LIMIT $4",
             params![server_id, user_id, variant, limit],
         )
     }
@@ -466,7 +466,7 @@ impl Tx<'_> {
 
     /// The games of a tournament pairing, in order.
     pub fn pairing_games(&self, pairing_id: PairingId) -> Result<Vec<GameRow>> {
-        self.game_where("pairing_id = ?1 ORDER BY id", params![pairing_id])
+        self.game_where("pairing_id = $1 ORDER BY id", params![pairing_id])
     }
 
     /// Creates a game; fails if the channel already has an active one, or if a seat is neither
@@ -477,8 +477,8 @@ impl Tx<'_> {
             "INSERT INTO games (server_id, channel_id, variant, scoring, first_side, seat0_id,
                seat1_id, seat0_ai_level, seat1_ai_level, status, match_id, match_game,
                pairing_id, rated, created_at, updated_at, turn_started_at, days_per_move)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'active', ?10, ?11, ?12, ?13, ?14, ?14,
-               ?14, ?15)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active', $10, $11, $12, $13, $14, $14,
+               $14, $15)",
             params![
                 g.server_id,
                 g.channel_id,
@@ -503,8 +503,8 @@ impl Tx<'_> {
     /// Ends a game with a result.
     pub fn finish_game(&self, game_id: GameId, o: &Outcome, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE games SET status = 'finished', winner = ?2, reason = ?3, points0 = ?4,
-               points1 = ?5, updated_at = ?6, ended_at = ?6 WHERE id = ?1",
+            "UPDATE games SET status = 'finished', winner = $2, reason = $3, points0 = $4,
+               points1 = $5, updated_at = $6, ended_at = $6 WHERE id = $1",
             params![
                 game_id,
                 o.winner.map(Side::id),
@@ -520,7 +520,7 @@ impl Tx<'_> {
     /// Ends a game without a result.
     pub fn abort_game(&self, game_id: GameId, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE games SET status = 'aborted', updated_at = ?2, ended_at = ?2 WHERE id = ?1",
+            "UPDATE games SET status = 'aborted', updated_at = $2, ended_at = $2 WHERE id = $1",
             params![game_id, now],
         )?;
         Ok(())
@@ -535,7 +535,7 @@ impl Tx<'_> {
     pub fn move_count(&self, game_id: GameId) -> Result<u32> {
         let n: i64 = self.value(
             "moves",
-            "SELECT COUNT(*) AS n FROM moves WHERE game_id = ?1",
+            "SELECT COUNT(*) AS n FROM moves WHERE game_id = $1",
             params![game_id],
             "n",
         )?;
@@ -546,7 +546,7 @@ impl Tx<'_> {
     pub fn moves(&self, game_id: GameId) -> Result<Vec<MoveRow>> {
         let moves = self.all(
             "moves",
-            "SELECT ply, notation, user_id, created_at FROM moves WHERE game_id = ?1 ORDER BY ply",
+            "SELECT ply, notation, user_id, created_at FROM moves WHERE game_id = $1 ORDER BY ply",
             params![game_id],
             MoveRow::from_row,
         )?;
@@ -565,7 +565,7 @@ impl Tx<'_> {
     pub fn insert_move(&self, game_id: GameId, m: &MoveRow) -> Result<()> {
         self.exec(
             "INSERT INTO moves (game_id, ply, notation, user_id, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+             VALUES ($1, $2, $3, $4, $5)",
             params![game_id, m.ply, m.notation, m.user_id, m.created_at],
         )?;
         Ok(())
@@ -574,7 +574,7 @@ impl Tx<'_> {
     /// Removes the moves from `ply` on (a takeback).
     pub fn delete_moves_from(&self, game_id: GameId, ply: u32) -> Result<usize> {
         self.exec(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+            "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
             params![game_id, ply],
         )
     }
@@ -583,7 +583,7 @@ impl Tx<'_> {
     pub fn takeback(&self, game_id: GameId) -> Result<Option<TakebackRow>> {
         self.first(
             "takebacks",
-            "SELECT game_id, ply, requested_by FROM takebacks WHERE game_id = ?1",
+            "SELECT game_id, ply, requested_by FROM takebacks WHERE game_id = $1",
             params![game_id],
             TakebackRow::from_row,
         )
@@ -592,7 +592,7 @@ impl Tx<'_> {
     /// Records (or replaces) a game's takeback request.
     pub fn set_takeback(&self, t: &TakebackRow, now: i64) -> Result<()> {
         self.exec(
-            "INSERT INTO takebacks (game_id, ply, requested_by, created_at) VALUES (?1, ?2, ?3, ?4)
+            "INSERT INTO takebacks (game_id, ply, requested_by, created_at) VALUES ($1, $2, $3, $4)
              ON CONFLICT(game_id) DO UPDATE SET ply = excluded.ply,
                requested_by = excluded.requested_by, created_at = excluded.created_at",
             params![t.game_id, t.ply, t.requested_by, now],
@@ -602,7 +602,7 @@ impl Tx<'_> {
 
     /// Drops a game's takeback request, if any.
     pub fn clear_takeback(&self, game_id: GameId) -> Result<()> {
-        self.exec("DELETE FROM takebacks WHERE game_id = ?1", params![game_id])?;
+        self.exec("DELETE FROM takebacks WHERE game_id = $1", params![game_id])?;
         Ok(())
     }
 
@@ -610,7 +610,7 @@ impl Tx<'_> {
     pub fn draw_offer(&self, game_id: GameId) -> Result<Option<DrawOfferRow>> {
         self.first(
             "draw_offers",
-            "SELECT game_id, offered_by, ply, created_at FROM draw_offers WHERE game_id = ?1",
+            "SELECT game_id, offered_by, ply, created_at FROM draw_offers WHERE game_id = $1",
             params![game_id],
             DrawOfferRow::from_row,
         )
@@ -625,7 +625,7 @@ impl Tx<'_> {
         now: i64,
     ) -> Result<()> {
         self.exec(
-            "INSERT INTO draw_offers (game_id, offered_by, ply, created_at) VALUES (?1, ?2, ?3, ?4)",
+            "INSERT INTO draw_offers (game_id, offered_by, ply, created_at) VALUES ($1, $2, $3, $4)",
             params![game_id, offered_by, ply, now],
         )?;
         Ok(())
@@ -636,7 +636,7 @@ impl Tx<'_> {
         let pending = self.draw_offer(game_id)?;
         if pending.is_some() {
             self.exec(
-                "DELETE FROM draw_offers WHERE game_id = ?1",
+                "DELETE FROM draw_offers WHERE game_id = $1",
                 params![game_id],
             )?;
         }
@@ -674,7 +674,7 @@ impl Tx<'_> {
     pub fn release_ai_turn(&self, game: GameId, worker: &str) -> Result<()> {
         self.exec(
             "UPDATE games SET ai_claimed_by = NULL, ai_lease_until = NULL
-             WHERE id = ?1 AND ai_claimed_by = ?2",
+             WHERE id = $1 AND ai_claimed_by = $2",
             params![game, worker],
         )?;
         Ok(())

@@ -2,9 +2,9 @@
 //! challenge played at once in a thread named by its stable key.
 
 use super::db::{Result, Tx};
-use super::ids::*;
 use super::value::params;
 use crate::game::{Scoring, Variant};
+use crate::ids::*;
 
 stored_enum! {
     /// Where a ladder stands. Values: `Open`: taking players and challenges; `Closed`: closed by
@@ -77,7 +77,7 @@ impl Tx<'_> {
         self.insert(
             "INSERT INTO ladders (server_id, channel_id, creator_id, name, variant, scoring,
                days_per_move, rated, status, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?9)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9, $9)",
             params![
                 l.server_id,
                 l.channel_id,
@@ -97,7 +97,7 @@ impl Tx<'_> {
     pub fn ladder(&self, id: LadderId) -> Result<Option<LadderRow>> {
         self.first(
             "ladders",
-            "SELECT * FROM ladders WHERE id = ?1",
+            "SELECT * FROM ladders WHERE id = $1",
             params![id],
             LadderRow::from_row,
         )
@@ -107,7 +107,7 @@ impl Tx<'_> {
     pub fn server_ladders(&self, server_id: &ServerId) -> Result<Vec<LadderRow>> {
         self.all(
             "ladders",
-            "SELECT * FROM ladders WHERE server_id = ?1 ORDER BY id DESC",
+            "SELECT * FROM ladders WHERE server_id = $1 ORDER BY id DESC",
             params![server_id],
             LadderRow::from_row,
         )
@@ -126,7 +126,7 @@ impl Tx<'_> {
     /// Closes a ladder.
     pub fn close_ladder(&self, id: LadderId, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE ladders SET status = 'closed', updated_at = ?2 WHERE id = ?1",
+            "UPDATE ladders SET status = 'closed', updated_at = $2 WHERE id = $1",
             params![id, now],
         )?;
         Ok(())
@@ -136,7 +136,7 @@ impl Tx<'_> {
     pub fn ladder_players(&self, id: LadderId) -> Result<Vec<LadderPlayerRow>> {
         self.all(
             "ladder_players",
-            "SELECT * FROM ladder_players WHERE ladder_id = ?1 ORDER BY rank",
+            "SELECT * FROM ladder_players WHERE ladder_id = $1 ORDER BY rank",
             params![id],
             LadderPlayerRow::from_row,
         )
@@ -146,14 +146,14 @@ impl Tx<'_> {
     pub fn add_ladder_player(&self, id: LadderId, user: &UserId, now: i64) -> Result<u32> {
         let n: i64 = self.value(
             "ladder_players",
-            "SELECT COUNT(*) AS n FROM ladder_players WHERE ladder_id = ?1",
+            "SELECT COUNT(*) AS n FROM ladder_players WHERE ladder_id = $1",
             params![id],
             "n",
         )?;
         let rank = n + 1;
         self.exec(
             "INSERT INTO ladder_players (ladder_id, user_id, rank, joined_at)
-             VALUES (?1, ?2, ?3, ?4)",
+             VALUES ($1, $2, $3, $4)",
             params![id, user, rank, now],
         )?;
         Ok(u32::try_from(rank).unwrap_or(u32::MAX))
@@ -163,7 +163,7 @@ impl Tx<'_> {
     pub fn remove_ladder_player(&self, id: LadderId, user: &UserId) -> Result<bool> {
         let Some(p) = self.first(
             "ladder_players",
-            "SELECT * FROM ladder_players WHERE ladder_id = ?1 AND user_id = ?2",
+            "SELECT * FROM ladder_players WHERE ladder_id = $1 AND user_id = $2",
             params![id, user],
             LadderPlayerRow::from_row,
         )?
@@ -171,11 +171,11 @@ impl Tx<'_> {
             return Ok(false);
         };
         self.exec(
-            "DELETE FROM ladder_players WHERE ladder_id = ?1 AND user_id = ?2",
+            "DELETE FROM ladder_players WHERE ladder_id = $1 AND user_id = $2",
             params![id, user],
         )?;
         self.exec(
-            "UPDATE ladder_players SET rank = rank - 1 WHERE ladder_id = ?1 AND rank > ?2",
+            "UPDATE ladder_players SET rank = rank - 1 WHERE ladder_id = $1 AND rank > $2",
             params![id, p.rank],
         )?;
         Ok(true)
@@ -192,11 +192,11 @@ impl Tx<'_> {
     ) -> Result<()> {
         self.exec(
             "UPDATE ladder_players SET rank = rank + 1
-             WHERE ladder_id = ?1 AND rank >= ?2 AND rank < ?3",
+             WHERE ladder_id = $1 AND rank >= $2 AND rank < $3",
             params![id, to, from],
         )?;
         self.exec(
-            "UPDATE ladder_players SET rank = ?3 WHERE ladder_id = ?1 AND user_id = ?2",
+            "UPDATE ladder_players SET rank = $3 WHERE ladder_id = $1 AND user_id = $2",
             params![id, user, to],
         )?;
         Ok(())
@@ -213,7 +213,7 @@ impl Tx<'_> {
     ) -> Result<(LadderGameId, String)> {
         let n: i64 = self.value(
             "ladder_games",
-            "SELECT COUNT(*) AS n FROM ladder_games WHERE ladder_id = ?1",
+            "SELECT COUNT(*) AS n FROM ladder_games WHERE ladder_id = $1",
             params![id],
             "n",
         )?;
@@ -221,7 +221,7 @@ impl Tx<'_> {
         let gid = self.insert(
             "INSERT INTO ladder_games (ladder_id, challenger_id, defender_id, thread_key,
                created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+             VALUES ($1, $2, $3, $4, $5)",
             params![id, challenger, defender, key, now],
         )?;
         Ok((LadderGameId(gid), key))
@@ -230,7 +230,7 @@ impl Tx<'_> {
     /// Names the game a ladder game is played as.
     pub fn set_ladder_game_game(&self, id: LadderGameId, game: GameId) -> Result<()> {
         self.exec(
-            "UPDATE ladder_games SET game_id = ?2 WHERE id = ?1",
+            "UPDATE ladder_games SET game_id = $2 WHERE id = $1",
             params![id, game],
         )?;
         Ok(())
@@ -240,7 +240,7 @@ impl Tx<'_> {
     pub fn ladder_game_of(&self, game: GameId) -> Result<Option<LadderGameRow>> {
         self.first(
             "ladder_games",
-            "SELECT * FROM ladder_games WHERE game_id = ?1",
+            "SELECT * FROM ladder_games WHERE game_id = $1",
             params![game],
             LadderGameRow::from_row,
         )
@@ -250,7 +250,7 @@ impl Tx<'_> {
     pub fn ladder_game_by_key(&self, key: &str) -> Result<Option<LadderGameRow>> {
         self.first(
             "ladder_games",
-            "SELECT * FROM ladder_games WHERE thread_key = ?1",
+            "SELECT * FROM ladder_games WHERE thread_key = $1",
             params![key],
             LadderGameRow::from_row,
         )
@@ -260,7 +260,7 @@ impl Tx<'_> {
     pub fn ladder_game_in(&self, channel: &ChannelId) -> Result<Option<LadderGameRow>> {
         self.first(
             "ladder_games",
-            "SELECT * FROM ladder_games WHERE thread_key = ?1 OR thread_id = ?1
+            "SELECT * FROM ladder_games WHERE thread_key = $1 OR thread_id = $1
              ORDER BY id DESC LIMIT 1",
             params![channel],
             LadderGameRow::from_row,
@@ -272,9 +272,9 @@ impl Tx<'_> {
         self.all(
             "ladder_games",
             if only_open {
-                "SELECT * FROM ladder_games WHERE ladder_id = ?1 AND ended_at IS NULL ORDER BY id"
+                "SELECT * FROM ladder_games WHERE ladder_id = $1 AND ended_at IS NULL ORDER BY id"
             } else {
-                "SELECT * FROM ladder_games WHERE ladder_id = ?1 ORDER BY id"
+                "SELECT * FROM ladder_games WHERE ladder_id = $1 ORDER BY id"
             },
             params![id],
             LadderGameRow::from_row,
@@ -289,7 +289,7 @@ impl Tx<'_> {
         now: i64,
     ) -> Result<bool> {
         Ok(self.exec(
-            "UPDATE ladder_games SET result = ?2, ended_at = ?3 WHERE id = ?1 AND ended_at IS NULL",
+            "UPDATE ladder_games SET result = $2, ended_at = $3 WHERE id = $1 AND ended_at IS NULL",
             params![id, result.id(), now],
         )? == 1)
     }

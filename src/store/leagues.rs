@@ -2,9 +2,9 @@
 //! division played as a round-robin tournament; each player's season as it ended.
 
 use super::db::{Result, Tx};
-use super::ids::*;
 use super::value::params;
 use crate::game::{Scoring, Variant};
+use crate::ids::*;
 
 stored_enum! {
     /// Where a league stands. Values: `Open`: waiting for its first season (or for players);
@@ -94,7 +94,7 @@ impl Tx<'_> {
             "INSERT INTO leagues (server_id, channel_id, creator_id, name, variant, scoring,
                days_per_move, rated, is_match, division_size, promote, relegate, gap_days,
                status, season, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'open', 0, ?14, ?14)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'open', 0, $14, $14)",
             params![
                 l.server_id,
                 l.channel_id,
@@ -119,7 +119,7 @@ impl Tx<'_> {
     pub fn league(&self, id: LeagueId) -> Result<Option<LeagueRow>> {
         self.first(
             "leagues",
-            "SELECT * FROM leagues WHERE id = ?1",
+            "SELECT * FROM leagues WHERE id = $1",
             params![id],
             LeagueRow::from_row,
         )
@@ -129,7 +129,7 @@ impl Tx<'_> {
     pub fn server_leagues(&self, server_id: &ServerId) -> Result<Vec<LeagueRow>> {
         self.all(
             "leagues",
-            "SELECT * FROM leagues WHERE server_id = ?1 ORDER BY id DESC",
+            "SELECT * FROM leagues WHERE server_id = $1 ORDER BY id DESC",
             params![server_id],
             LeagueRow::from_row,
         )
@@ -151,7 +151,7 @@ impl Tx<'_> {
         self.all(
             "leagues",
             "SELECT * FROM leagues WHERE status = 'running'
-               AND (next_season_at IS NULL OR next_season_at <= ?1) ORDER BY id",
+               AND (next_season_at IS NULL OR next_season_at <= $1) ORDER BY id",
             params![now],
             LeagueRow::from_row,
         )
@@ -160,7 +160,7 @@ impl Tx<'_> {
     /// Sets how many days pass between a season's last game and the next season.
     pub fn set_league_gap(&self, id: LeagueId, days: u32, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE leagues SET gap_days = ?2, updated_at = ?3 WHERE id = ?1",
+            "UPDATE leagues SET gap_days = $2, updated_at = $3 WHERE id = $1",
             params![id, days, now],
         )?;
         Ok(())
@@ -170,9 +170,9 @@ impl Tx<'_> {
     /// change already began it.
     pub fn begin_season(&self, id: LeagueId, season: u32, now: i64) -> Result<bool> {
         Ok(self.exec(
-            "UPDATE leagues SET season = ?2, status = 'running', next_season_at = NULL,
-               updated_at = ?3
-             WHERE id = ?1 AND season = ?2 - 1 AND status <> 'closed'",
+            "UPDATE leagues SET season = $2, status = 'running', next_season_at = NULL,
+               updated_at = $3
+             WHERE id = $1 AND season = $2 - 1 AND status <> 'closed'",
             params![id, season, now],
         )? == 1)
     }
@@ -181,8 +181,8 @@ impl Tx<'_> {
     /// change already ended it.
     pub fn end_season(&self, id: LeagueId, season: u32, next: i64, now: i64) -> Result<bool> {
         Ok(self.exec(
-            "UPDATE leagues SET next_season_at = ?3, updated_at = ?4
-             WHERE id = ?1 AND season = ?2 AND next_season_at IS NULL AND status = 'running'",
+            "UPDATE leagues SET next_season_at = $3, updated_at = $4
+             WHERE id = $1 AND season = $2 AND next_season_at IS NULL AND status = 'running'",
             params![id, season, next, now],
         )? == 1)
     }
@@ -190,7 +190,7 @@ impl Tx<'_> {
     /// Marks a league to close when its season in progress ends.
     pub fn set_league_closing(&self, id: LeagueId, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE leagues SET closing = 1, updated_at = ?2 WHERE id = ?1",
+            "UPDATE leagues SET closing = 1, updated_at = $2 WHERE id = $1",
             params![id, now],
         )?;
         Ok(())
@@ -199,8 +199,8 @@ impl Tx<'_> {
     /// Closes a league: no season starts any more.
     pub fn close_league(&self, id: LeagueId, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE leagues SET status = 'closed', next_season_at = NULL, updated_at = ?2
-             WHERE id = ?1",
+            "UPDATE leagues SET status = 'closed', next_season_at = NULL, updated_at = $2
+             WHERE id = $1",
             params![id, now],
         )?;
         Ok(())
@@ -209,8 +209,8 @@ impl Tx<'_> {
     /// Puts a league back to waiting for `/league start` (too few players for a season).
     pub fn pause_league(&self, id: LeagueId, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE leagues SET status = 'open', next_season_at = NULL, updated_at = ?2
-             WHERE id = ?1",
+            "UPDATE leagues SET status = 'open', next_season_at = NULL, updated_at = $2
+             WHERE id = $1",
             params![id, now],
         )?;
         Ok(())
@@ -220,7 +220,7 @@ impl Tx<'_> {
     pub fn league_players(&self, id: LeagueId) -> Result<Vec<LeaguePlayerRow>> {
         self.all(
             "league_players",
-            "SELECT * FROM league_players WHERE league_id = ?1 ORDER BY joined_at, join_seq, user_id",
+            "SELECT * FROM league_players WHERE league_id = $1 ORDER BY joined_at, join_seq, user_id",
             params![id],
             LeaguePlayerRow::from_row,
         )
@@ -230,8 +230,8 @@ impl Tx<'_> {
     pub fn join_league(&self, id: LeagueId, user: &UserId, now: i64) -> Result<()> {
         self.exec(
             "INSERT INTO league_players (league_id, user_id, joined_at, leaving, left_at, join_seq)
-             VALUES (?1, ?2, ?3, 0, NULL,
-                     (SELECT COALESCE(MAX(join_seq), 0) + 1 FROM league_players WHERE league_id = ?1))
+             VALUES ($1, $2, $3, 0, NULL,
+                     (SELECT COALESCE(MAX(join_seq), 0) + 1 FROM league_players WHERE league_id = $1))
              ON CONFLICT (league_id, user_id) DO UPDATE
                 SET joined_at = CASE WHEN league_players.left_at IS NULL
                                      THEN league_players.joined_at ELSE excluded.joined_at END,
@@ -246,7 +246,7 @@ impl Tx<'_> {
     /// Marks a player as leaving at the end of the season in progress.
     pub fn set_league_leaving(&self, id: LeagueId, user: &UserId) -> Result<()> {
         self.exec(
-            "UPDATE league_players SET leaving = 1 WHERE league_id = ?1 AND user_id = ?2",
+            "UPDATE league_players SET leaving = 1 WHERE league_id = $1 AND user_id = $2",
             params![id, user],
         )?;
         Ok(())
@@ -255,8 +255,8 @@ impl Tx<'_> {
     /// Records that a player has left.
     pub fn set_league_left(&self, id: LeagueId, user: &UserId, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE league_players SET leaving = 0, left_at = ?3
-             WHERE league_id = ?1 AND user_id = ?2 AND left_at IS NULL",
+            "UPDATE league_players SET leaving = 0, left_at = $3
+             WHERE league_id = $1 AND user_id = $2 AND left_at IS NULL",
             params![id, user, now],
         )?;
         Ok(())
@@ -266,7 +266,7 @@ impl Tx<'_> {
     pub fn insert_league_division(&self, d: &LeagueDivisionRow) -> Result<()> {
         self.exec(
             "INSERT INTO league_divisions (league_id, season, division, level, tournament_id)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+             VALUES ($1, $2, $3, $4, $5)",
             params![d.league_id, d.season, d.division, d.level, d.tournament_id],
         )?;
         Ok(())
@@ -280,7 +280,7 @@ impl Tx<'_> {
     ) -> Result<Vec<LeagueDivisionRow>> {
         let all = self.all(
             "league_divisions",
-            "SELECT * FROM league_divisions WHERE league_id = ?1
+            "SELECT * FROM league_divisions WHERE league_id = $1
              ORDER BY season, level, length(division), division",
             params![id],
             LeagueDivisionRow::from_row,
@@ -295,7 +295,7 @@ impl Tx<'_> {
     pub fn division_of(&self, tournament: TournamentId) -> Result<Option<LeagueDivisionRow>> {
         self.first(
             "league_divisions",
-            "SELECT * FROM league_divisions WHERE tournament_id = ?1",
+            "SELECT * FROM league_divisions WHERE tournament_id = $1",
             params![tournament],
             LeagueDivisionRow::from_row,
         )
@@ -305,7 +305,7 @@ impl Tx<'_> {
     pub fn insert_league_result(&self, r: &LeagueResultRow) -> Result<()> {
         self.exec(
             "INSERT INTO league_results (league_id, season, user_id, division, place, movement)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
             params![
                 r.league_id,
                 r.season,
@@ -322,7 +322,7 @@ impl Tx<'_> {
     pub fn league_results(&self, id: LeagueId) -> Result<Vec<LeagueResultRow>> {
         self.all(
             "league_results",
-            "SELECT * FROM league_results WHERE league_id = ?1
+            "SELECT * FROM league_results WHERE league_id = $1
              ORDER BY season, length(division), division, place",
             params![id],
             LeagueResultRow::from_row,

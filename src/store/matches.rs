@@ -2,9 +2,9 @@
 
 use super::db::{Cols, Result, Tx};
 use super::games::GameRow;
-use super::ids::*;
 use super::value::params;
 use crate::game::{Scoring, Variant};
+use crate::ids::*;
 
 /// A stored match of two games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +50,7 @@ impl Tx<'_> {
     ) -> Result<MatchId> {
         self.insert(
             "INSERT INTO matches (server_id, channel_id, player0_id, player1_id, variant, scoring,
-               status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'active', ?7, ?7)",
+               status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $7)",
             params![
                 server_id,
                 channel_id,
@@ -68,7 +68,7 @@ impl Tx<'_> {
     pub fn match_row(&self, id: MatchId) -> Result<Option<MatchRow>> {
         self.first(
             "matches",
-            "SELECT * FROM matches WHERE id = ?1",
+            "SELECT * FROM matches WHERE id = $1",
             params![id],
             MatchRow::from_row,
         )
@@ -77,7 +77,7 @@ impl Tx<'_> {
     /// Marks a match as over.
     pub fn finish_match(&self, id: MatchId, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE matches SET status = 'finished', updated_at = ?2 WHERE id = ?1",
+            "UPDATE matches SET status = 'finished', updated_at = $2 WHERE id = $1",
             params![id, now],
         )?;
         Ok(())
@@ -85,6 +85,6 @@ impl Tx<'_> {
 
     /// The games of a match, in order.
     pub fn match_games(&self, match_id: MatchId) -> Result<Vec<GameRow>> {
-        self.game_where("match_id = ?1 ORDER BY id", params![match_id])
+        self.game_where("match_id = $1 ORDER BY id", params![match_id])
     }
 }

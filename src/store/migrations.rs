@@ -1,76 +1,48 @@
-//! The schema's migrations, embedded in the binary: written once (in SQLite's dialect) and run
-//! by one runner ([`migrate`]) on either backend (PostgreSQL's reads them through `pg::ddl`).
+//! The schema's migrations, embedded in the binary: each in SQLite's dialect and in
+//! PostgreSQL's, side by side, run by one runner ([`migrate`]) on either backend.
 
 use super::error::{DbError, Result, StoreError};
 
+/// One migration: its name and its text for each backend. `migrations/NNNN_name.sql` is
+/// SQLite's; `migrations/postgres/NNNN_name.sql` is PostgreSQL's, the same tables, columns and
+/// constraints in PostgreSQL's types (a test compares the two schemas column by column).
+pub(super) struct Migration {
+    pub(super) name: &'static str,
+    pub(super) sqlite: &'static str,
+    pub(super) postgres: &'static str,
+}
+
+/// The [`Migration`] named `$name`, both texts embedded in the binary.
+macro_rules! migration {
+    ($name:literal) => {
+        Migration {
+            name: $name,
+            sqlite: include_str!(concat!("../../migrations/", $name, ".sql")),
+            postgres: include_str!(concat!("../../migrations/postgres/", $name, ".sql")),
+        }
+    };
+}
+
 /// The migrations, in order; a database records how many it has (SQLite: `PRAGMA
 /// user_version`; PostgreSQL: its meta table), and [`migrate`] applies the rest.
-pub(super) const MIGRATIONS: &[(&str, &str)] = &[
-    ("0001_init", include_str!("../../migrations/0001_init.sql")),
-    (
-        "0002_clocks",
-        include_str!("../../migrations/0002_clocks.sql"),
-    ),
-    (
-        "0003_seats_tournaments_ratings",
-        include_str!("../../migrations/0003_seats_tournaments_ratings.sql"),
-    ),
-    (
-        "0004_outbox",
-        include_str!("../../migrations/0004_outbox.sql"),
-    ),
-    (
-        "0005_clock_restore",
-        include_str!("../../migrations/0005_clock_restore.sql"),
-    ),
-    (
-        "0006_challenge_expiry",
-        include_str!("../../migrations/0006_challenge_expiry.sql"),
-    ),
-    (
-        "0007_audit",
-        include_str!("../../migrations/0007_audit.sql"),
-    ),
-    (
-        "0008_ratings",
-        include_str!("../../migrations/0008_ratings.sql"),
-    ),
-    (
-        "0009_lobby",
-        include_str!("../../migrations/0009_lobby.sql"),
-    ),
-    (
-        "0010_tournament_play",
-        include_str!("../../migrations/0010_tournament_play.sql"),
-    ),
-    (
-        "0011_analyses",
-        include_str!("../../migrations/0011_analyses.sql"),
-    ),
-    (
-        "0012_audit_markdown",
-        include_str!("../../migrations/0012_audit_markdown.sql"),
-    ),
-    (
-        "0013_leases",
-        include_str!("../../migrations/0013_leases.sql"),
-    ),
-    (
-        "0014_notes",
-        include_str!("../../migrations/0014_notes.sql"),
-    ),
-    (
-        "0015_conditionals",
-        include_str!("../../migrations/0015_conditionals.sql"),
-    ),
-    (
-        "0016_leagues_ladders",
-        include_str!("../../migrations/0016_leagues_ladders.sql"),
-    ),
-    (
-        "0017_shared_threads",
-        include_str!("../../migrations/0017_shared_threads.sql"),
-    ),
+pub(super) const MIGRATIONS: &[Migration] = &[
+    migration!("0001_init"),
+    migration!("0002_clocks"),
+    migration!("0003_seats_tournaments_ratings"),
+    migration!("0004_outbox"),
+    migration!("0005_clock_restore"),
+    migration!("0006_challenge_expiry"),
+    migration!("0007_audit"),
+    migration!("0008_ratings"),
+    migration!("0009_lobby"),
+    migration!("0010_tournament_play"),
+    migration!("0011_analyses"),
+    migration!("0012_audit_markdown"),
+    migration!("0013_leases"),
+    migration!("0014_notes"),
+    migration!("0015_conditionals"),
+    migration!("0016_leagues_ladders"),
+    migration!("0017_shared_threads"),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
@@ -115,8 +87,8 @@ pub(super) const TABLES: &[(&str, &str)] = &[
 pub(super) trait Schema {
     /// How many migrations the database has.
     fn applied(&mut self) -> Result<i64>;
-    /// Applies one migration (its text as written, in SQLite's dialect).
-    fn apply(&mut self, sql: &str) -> std::result::Result<(), DbError>;
+    /// Applies one migration (its text in this backend's dialect).
+    fn apply(&mut self, migration: &Migration) -> std::result::Result<(), DbError>;
     /// Records that the database has `version` migrations.
     fn record(&mut self, version: i64) -> Result<()>;
 }
@@ -125,16 +97,19 @@ pub(super) trait Schema {
 /// and records the new version, all within the backend's one transaction (a failed upgrade
 /// leaves the database as it was). Refuses a database newer than this build.
 pub(super) fn migrate(schema: &mut impl Schema) -> Result<()> {
-    for (name, sql) in pending(schema.applied()?)? {
+    for migration in pending(schema.applied()?)? {
         schema
-            .apply(sql)
-            .map_err(|source| StoreError::Migration { name, source })?;
+            .apply(migration)
+            .map_err(|source| StoreError::Migration {
+                name: migration.name,
+                source,
+            })?;
     }
     schema.record(SCHEMA_VERSION)
 }
 
 /// The migrations a database of schema `version` lacks; a newer schema is refused.
-fn pending(version: i64) -> Result<&'static [(&'static str, &'static str)]> {
+fn pending(version: i64) -> Result<&'static [Migration]> {
     if version > SCHEMA_VERSION {
         return Err(StoreError::TooNew {
             found: version,

@@ -115,6 +115,11 @@ pub mod tournaments;
 pub mod users;
 pub(crate) mod value;
 
+/// The domain's ids, which the store's rows and methods speak (see [`crate::ids`]).
+pub use crate::ids::{
+    AnalysisId, AuditId, ChallengeId, ChannelId, LadderGameId, LadderId, LeagueId, MatchId,
+    MessageId, PairingId, ServerId, TournamentId, UserId, VacationId,
+};
 pub use analyses::{AnalysisRow, AnalysisStatus, NewAnalysis};
 pub use audit::AuditRow;
 pub use challenges::{ChallengeRow, ChallengeStatus, FirstChoice, NewChallenge, OPEN_OPPONENT_ID};
@@ -123,10 +128,6 @@ pub use conditionals::ConditionalRow;
 pub use games::{
     DrawOfferRow, GameId, GameRow, GameStatus, MoveRow, NewGame, ParseGameIdError, Seat,
     TakebackRow, AI_LEVELS, AI_USER_ID,
-};
-pub use ids::{
-    AnalysisId, AuditId, ChallengeId, ChannelId, LadderGameId, LadderId, LeagueId, MatchId,
-    MessageId, PairingId, ServerId, TournamentId, UserId, VacationId,
 };
 pub use ladders::{
     LadderGameRow, LadderPlayerRow, LadderResult, LadderRow, LadderStatus, NewLadder,
@@ -151,3 +152,4 @@ pub(crate) use error::RESTORE_HINT;
 pub use error::{Access, DbError, Result, StoreError};
 pub use migrations::SCHEMA_VERSION;
 pub use pg::is_url;
+pub use settings::{ServerSetting, UserSetting};

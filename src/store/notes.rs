@@ -1,8 +1,8 @@
 //! Private notes: one per player and game, seen only by the player who wrote it.
 
 use super::db::{Result, Tx};
-use super::ids::{GameId, ServerId, UserId};
 use super::value::params;
+use crate::ids::{GameId, ServerId, UserId};
 
 row! {
     /// A player's note on a game.
@@ -19,7 +19,7 @@ impl Tx<'_> {
     /// Writes `user`'s note on `game`, replacing the one before.
     pub fn set_note(&self, game: GameId, user: &UserId, text: &str, now: i64) -> Result<()> {
         self.exec(
-            "INSERT INTO notes (game_id, user_id, text, updated_at) VALUES (?1, ?2, ?3, ?4)
+            "INSERT INTO notes (game_id, user_id, text, updated_at) VALUES ($1, $2, $3, $4)
              ON CONFLICT (game_id, user_id) DO UPDATE
                 SET text = excluded.text, updated_at = excluded.updated_at",
             params![game, user, text, now],
@@ -30,7 +30,7 @@ impl Tx<'_> {
     /// Deletes `user`'s note on `game`; whether there was one.
     pub fn delete_note(&self, game: GameId, user: &UserId) -> Result<bool> {
         let n = self.exec(
-            "DELETE FROM notes WHERE game_id = ?1 AND user_id = ?2",
+            "DELETE FROM notes WHERE game_id = $1 AND user_id = $2",
             params![game, user],
         )?;
         Ok(n > 0)
@@ -40,7 +40,7 @@ impl Tx<'_> {
     pub fn note(&self, game: GameId, user: &UserId) -> Result<Option<NoteRow>> {
         self.first(
             "notes",
-            "SELECT * FROM notes WHERE game_id = ?1 AND user_id = ?2",
+            "SELECT * FROM notes WHERE game_id = $1 AND user_id = $2",
             params![game, user],
             NoteRow::from_row,
         )
@@ -51,8 +51,8 @@ impl Tx<'_> {
         self.all(
             "notes",
             "SELECT n.* FROM notes n JOIN games g ON g.id = n.game_id
-              WHERE n.user_id = ?1 AND g.server_id = ?2
-              ORDER BY n.updated_at DESC, n.game_id DESC LIMIT ?3",
+              WHERE n.user_id = $1 AND g.server_id = $2
+              ORDER BY n.updated_at DESC, n.game_id DESC LIMIT $3",
             params![user, server, limit],
             NoteRow::from_row,
         )

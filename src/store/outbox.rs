@@ -2,8 +2,8 @@
 //! causes it, kept until the platform accepts it, retried with backoff until then.
 
 use super::db::{Result, Tx};
-use super::ids::{ChannelId, MessageId, UserId};
 use super::value::params;
+use crate::ids::{ChannelId, MessageId, UserId};
 
 /// The first retry of a failed delivery comes after this long; each next one waits twice as
 /// long, up to [`MAX_BACKOFF_MS`].
@@ -71,15 +71,15 @@ impl Tx<'_> {
     pub fn insert_message(&self, m: &NewMessage, now: i64) -> Result<MessageId> {
         if let Some(target) = m.edits {
             self.exec(
-                "UPDATE outbox SET given_up_at = ?2, last_error = 'superseded by a newer edit'
-                 WHERE edits = ?1 AND sent_at IS NULL AND given_up_at IS NULL",
+                "UPDATE outbox SET given_up_at = $2, last_error = 'superseded by a newer edit'
+                 WHERE edits = $1 AND sent_at IS NULL AND given_up_at IS NULL",
                 params![target, now],
             )?;
         }
         self.insert(
             "INSERT INTO outbox (created_at, channel_id, dm_user_id, answers_command, body,
                image_name, image, next_attempt_at, edits, claimed_by, lease_until)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?1, ?8, ?9, ?10)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $1, $8, $9, $10)",
             params![
                 now,
                 m.channel_id,
@@ -101,8 +101,8 @@ impl Tx<'_> {
     /// already marked, or given up (a superseded edit).
     pub fn mark_sent(&self, id: MessageId, now: i64, platform_id: Option<&str>) -> Result<bool> {
         Ok(self.exec(
-            "UPDATE outbox SET sent_at = ?2, image = NULL, platform_id = ?3
-             WHERE id = ?1 AND sent_at IS NULL AND given_up_at IS NULL",
+            "UPDATE outbox SET sent_at = $2, image = NULL, platform_id = $3
+             WHERE id = $1 AND sent_at IS NULL AND given_up_at IS NULL",
             params![id, now, platform_id],
         )? == 1)
     }
@@ -111,7 +111,7 @@ impl Tx<'_> {
     pub fn edit_target(&self, id: MessageId) -> Result<EditTarget> {
         let row = self.first(
             "outbox",
-            "SELECT sent_at, given_up_at, platform_id FROM outbox WHERE id = ?1",
+            "SELECT sent_at, given_up_at, platform_id FROM outbox WHERE id = $1",
             params![id],
             |c| {
                 Ok((
@@ -133,7 +133,7 @@ impl Tx<'_> {
         Ok(self
             .first(
                 "outbox",
-                "SELECT given_up_at FROM outbox WHERE id = ?1",
+                "SELECT given_up_at FROM outbox WHERE id = $1",
                 params![id],
                 |c| c.get::<Option<i64>>("given_up_at"),
             )?
@@ -155,16 +155,16 @@ impl Tx<'_> {
         let attempts: u32 = self
             .first(
                 "outbox",
-                "SELECT attempts FROM outbox WHERE id = ?1",
+                "SELECT attempts FROM outbox WHERE id = $1",
                 params![id],
                 |c| c.get("attempts"),
             )?
             .unwrap_or(0)
             + 1;
         self.exec(
-            "UPDATE outbox SET attempts = ?2, last_error = ?3, next_attempt_at = ?4, lease_until = NULL,
-               given_up_at = ?5
-             WHERE id = ?1 AND sent_at IS NULL",
+            "UPDATE outbox SET attempts = $2, last_error = $3, next_attempt_at = $4, lease_until = NULL,
+               given_up_at = $5
+             WHERE id = $1 AND sent_at IS NULL",
             params![
                 id,
                 attempts,
@@ -200,12 +200,12 @@ impl Tx<'_> {
             "outbox",
             &format!(
                 "SELECT id FROM outbox
-                 WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ?1
-                   AND created_at <= ?2
-                   AND (lease_until IS NULL OR lease_until <= ?5 OR claimed_by = ?4)
+                 WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= $1
+                   AND created_at <= $2
+                   AND (lease_until IS NULL OR lease_until <= $5 OR claimed_by = $4)
                    AND (edits IS NULL OR NOT EXISTS (SELECT 1 FROM outbox t
                           WHERE t.id = outbox.edits AND t.sent_at IS NULL AND t.given_up_at IS NULL))
-                 ORDER BY id LIMIT ?3{}",
+                 ORDER BY id LIMIT $3{}",
                 self.skip_locked()
             ),
             params![
@@ -224,13 +224,13 @@ impl Tx<'_> {
             }
             let row = self.first(
                 "outbox",
-                "SELECT * FROM outbox WHERE id = ?1",
+                "SELECT * FROM outbox WHERE id = $1",
                 params![id],
                 OutboxRow::from_row,
             )?;
             if let Some(row) = row {
                 self.exec(
-                    "UPDATE outbox SET claimed_by = ?2, lease_until = ?3 WHERE id = ?1",
+                    "UPDATE outbox SET claimed_by = $2, lease_until = $3 WHERE id = $1",
                     params![row.id, worker, until],
                 )?;
                 rows.push(row);
@@ -251,8 +251,8 @@ impl Tx<'_> {
         let mut n = 0;
         for id in held {
             n += self.exec(
-                "UPDATE outbox SET lease_until = ?3
-                 WHERE id = ?1 AND claimed_by = ?2 AND sent_at IS NULL AND given_up_at IS NULL",
+                "UPDATE outbox SET lease_until = $3
+                 WHERE id = $1 AND claimed_by = $2 AND sent_at IS NULL AND given_up_at IS NULL",
                 params![*id, worker, until],
             )?;
         }
@@ -272,8 +272,8 @@ impl Tx<'_> {
     /// Forgets messages sent or given up before `before`; how many.
     pub fn prune_messages(&self, before: i64) -> Result<usize> {
         self.exec(
-            "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?1)
-               OR (given_up_at IS NOT NULL AND given_up_at < ?1)",
+            "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < $1)
+               OR (given_up_at IS NOT NULL AND given_up_at < $1)",
             params![before],
         )
     }

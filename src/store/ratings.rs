@@ -2,8 +2,8 @@
 //! rating id (the variant id; kingdoms and knots share one), and the change each rated game made.
 
 use super::db::{Result, Tx};
-use super::ids::*;
 use super::value::params;
+use crate::ids::*;
 
 row! {
     /// A player's current rating in one server and game.
@@ -42,7 +42,7 @@ impl Tx<'_> {
     ) -> Result<Option<RatingRow>> {
         self.first(
             "ratings",
-            "SELECT * FROM ratings WHERE server_id = ?1 AND game = ?2 AND user_id = ?3",
+            "SELECT * FROM ratings WHERE server_id = $1 AND game = $2 AND user_id = $3",
             params![server_id, game, user_id],
             RatingRow::from_row,
         )
@@ -52,7 +52,7 @@ impl Tx<'_> {
     pub fn ratings_of(&self, server_id: &ServerId, user_id: &UserId) -> Result<Vec<RatingRow>> {
         self.all(
             "ratings",
-            "SELECT * FROM ratings WHERE server_id = ?1 AND user_id = ?2 ORDER BY game",
+            "SELECT * FROM ratings WHERE server_id = $1 AND user_id = $2 ORDER BY game",
             params![server_id, user_id],
             RatingRow::from_row,
         )
@@ -64,7 +64,7 @@ impl Tx<'_> {
             "INSERT INTO ratings
                (server_id, game, user_id, rating, rd, volatility, games, wins, draws, losses,
                 last_game_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
              ON CONFLICT (server_id, game, user_id) DO UPDATE SET rating = excluded.rating,
                rd = excluded.rd, volatility = excluded.volatility, games = excluded.games,
                wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
@@ -92,7 +92,7 @@ impl Tx<'_> {
             "INSERT INTO rating_changes
                (game_id, user_id, server_id, game, score, before_rating, before_rd,
                 before_volatility, after_rating, after_rd, after_volatility, at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             params![
                 c.game_id,
                 c.user_id,
@@ -122,8 +122,8 @@ impl Tx<'_> {
     ) -> Result<Vec<RatingRow>> {
         self.all(
             "ratings",
-            "SELECT * FROM ratings WHERE server_id = ?1 AND game = ?2 AND last_game_at >= ?3
-             ORDER BY rating DESC, games DESC, last_game_at, user_id LIMIT ?4",
+            "SELECT * FROM ratings WHERE server_id = $1 AND game = $2 AND last_game_at >= $3
+             ORDER BY rating DESC, games DESC, last_game_at, user_id LIMIT $4",
             params![server_id, game, since, limit],
             RatingRow::from_row,
         )
@@ -139,7 +139,7 @@ impl Tx<'_> {
         self.value(
             "ratings",
             "SELECT COUNT(*) AS n FROM ratings
-             WHERE server_id = ?1 AND game = ?2 AND last_game_at >= ?3",
+             WHERE server_id = $1 AND game = $2 AND last_game_at >= $3",
             params![server_id, game, since],
             "n",
         )
@@ -155,8 +155,8 @@ impl Tx<'_> {
     ) -> Result<Vec<RatingChangeRow>> {
         let mut rows = self.all(
             "rating_changes",
-            "SELECT * FROM rating_changes WHERE server_id = ?1 AND user_id = ?2 AND game = ?3
-             ORDER BY at DESC, game_id DESC LIMIT ?4",
+            "SELECT * FROM rating_changes WHERE server_id = $1 AND user_id = $2 AND game = $3
+             ORDER BY at DESC, game_id DESC LIMIT $4",
             params![server_id, user_id, game, limit],
             RatingChangeRow::from_row,
         )?;
@@ -168,7 +168,7 @@ impl Tx<'_> {
     pub fn rating_changes_of_game(&self, game_id: GameId) -> Result<Vec<RatingChangeRow>> {
         self.all(
             "rating_changes",
-            "SELECT * FROM rating_changes WHERE game_id = ?1 ORDER BY user_id",
+            "SELECT * FROM rating_changes WHERE game_id = $1 ORDER BY user_id",
             params![game_id],
             RatingChangeRow::from_row,
         )

@@ -2,9 +2,9 @@
 //! games point back at it through `games.pairing_id`.
 
 use super::db::{Result, Tx};
-use super::ids::*;
 use super::value::params;
 use crate::game::{Scoring, Variant};
+use crate::ids::*;
 
 stored_enum! {
     /// How a tournament is paired. Values: `Swiss`: FIDE Dutch Swiss; `RoundRobin`: everyone
@@ -148,8 +148,8 @@ impl Tx<'_> {
             "INSERT INTO tournaments (server_id, channel_id, creator_id, name, format, variant,
                scoring, days_per_move, rated, status, created_at, updated_at, is_match, double_rr,
                max_players, pace, total_rounds)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?10, ?11, ?12, ?13, ?14,
-               ?15)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10, $10, $11, $12, $13, $14,
+               $15)",
             params![
                 t.server_id,
                 t.channel_id,
@@ -175,7 +175,7 @@ impl Tx<'_> {
     pub fn tournament(&self, id: TournamentId) -> Result<Option<TournamentRow>> {
         self.first(
             "tournaments",
-            "SELECT * FROM tournaments WHERE id = ?1",
+            "SELECT * FROM tournaments WHERE id = $1",
             params![id],
             TournamentRow::from_row,
         )
@@ -185,7 +185,7 @@ impl Tx<'_> {
     pub fn server_tournaments(&self, server_id: &ServerId) -> Result<Vec<TournamentRow>> {
         self.all(
             "tournaments",
-            "SELECT * FROM tournaments WHERE server_id = ?1 ORDER BY id DESC",
+            "SELECT * FROM tournaments WHERE server_id = $1 ORDER BY id DESC",
             params![server_id],
             TournamentRow::from_row,
         )
@@ -199,7 +199,7 @@ impl Tx<'_> {
         now: i64,
     ) -> Result<()> {
         self.exec(
-            "UPDATE tournaments SET status = ?2, updated_at = ?3 WHERE id = ?1",
+            "UPDATE tournaments SET status = $2, updated_at = $3 WHERE id = $1",
             params![id, status.id(), now],
         )?;
         Ok(())
@@ -209,7 +209,7 @@ impl Tx<'_> {
     pub fn insert_pairing(&self, p: &NewPairing, now: i64) -> Result<PairingId> {
         self.insert(
             "INSERT INTO tournament_pairings (tournament_id, round, board, player0_id,
-               player1_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+               player1_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)",
             params![p.tournament_id, p.round, p.board, p.player0, p.player1, now],
         )
         .map(PairingId)
@@ -219,7 +219,7 @@ impl Tx<'_> {
     pub fn pairing(&self, id: PairingId) -> Result<Option<PairingRow>> {
         self.first(
             "tournament_pairings",
-            "SELECT * FROM tournament_pairings WHERE id = ?1",
+            "SELECT * FROM tournament_pairings WHERE id = $1",
             params![id],
             PairingRow::from_row,
         )
@@ -233,8 +233,8 @@ impl Tx<'_> {
     ) -> Result<Vec<PairingRow>> {
         self.all(
             "tournament_pairings",
-            "SELECT * FROM tournament_pairings WHERE tournament_id = ?1
-               AND (round = ?2 OR ?2 IS NULL) ORDER BY round, board",
+            "SELECT * FROM tournament_pairings WHERE tournament_id = $1
+               AND (round = $2 OR $2 IS NULL) ORDER BY round, board",
             params![tournament_id, round],
             PairingRow::from_row,
         )
@@ -249,8 +249,8 @@ impl Tx<'_> {
         now: i64,
     ) -> Result<()> {
         self.exec(
-            "UPDATE tournament_pairings SET game_id = COALESCE(?2, game_id),
-               match_id = COALESCE(?3, match_id), updated_at = ?4 WHERE id = ?1",
+            "UPDATE tournament_pairings SET game_id = COALESCE($2, game_id),
+               match_id = COALESCE($3, match_id), updated_at = $4 WHERE id = $1",
             params![id, game_id, match_id, now],
         )?;
         Ok(())
@@ -259,7 +259,7 @@ impl Tx<'_> {
     /// Records a pairing's result.
     pub fn set_pairing_result(&self, id: PairingId, result: PairingResult, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE tournament_pairings SET result = ?2, updated_at = ?3 WHERE id = ?1",
+            "UPDATE tournament_pairings SET result = $2, updated_at = $3 WHERE id = $1",
             params![id, result.id(), now],
         )?;
         Ok(())
@@ -268,8 +268,8 @@ impl Tx<'_> {
     /// Records that a tournament started: its number of rounds.
     pub fn start_tournament(&self, id: TournamentId, total_rounds: u32, now: i64) -> Result<()> {
         self.exec(
-            "UPDATE tournaments SET status = 'running', total_rounds = ?2, updated_at = ?3
-             WHERE id = ?1",
+            "UPDATE tournaments SET status = 'running', total_rounds = $2, updated_at = $3
+             WHERE id = $1",
             params![id, total_rounds, now],
         )?;
         Ok(())
@@ -283,8 +283,8 @@ impl Tx<'_> {
         now: i64,
     ) -> Result<()> {
         self.exec(
-            "UPDATE tournaments SET status = 'finished', winner_id = ?2, updated_at = ?3
-             WHERE id = ?1",
+            "UPDATE tournaments SET status = 'finished', winner_id = $2, updated_at = $3
+             WHERE id = $1",
             params![id, winner, now],
         )?;
         Ok(())
@@ -300,13 +300,13 @@ impl Tx<'_> {
         let next: i64 = self.value(
             "tournament_players",
             "SELECT COALESCE(MAX(signup), 0) + 1 AS n FROM tournament_players
-             WHERE tournament_id = ?1",
+             WHERE tournament_id = $1",
             params![tournament_id],
             "n",
         )?;
         self.exec(
             "INSERT INTO tournament_players (tournament_id, user_id, signup, joined_at)
-             VALUES (?1, ?2, ?3, ?4)",
+             VALUES ($1, $2, $3, $4)",
             params![tournament_id, user_id, next, now],
         )?;
         Ok(u32::try_from(next).unwrap_or(u32::MAX))
@@ -315,7 +315,7 @@ impl Tx<'_> {
     /// Removes a player who signed up (before the start).
     pub fn delete_entrant(&self, tournament_id: TournamentId, user_id: &UserId) -> Result<bool> {
         Ok(self.exec(
-            "DELETE FROM tournament_players WHERE tournament_id = ?1 AND user_id = ?2",
+            "DELETE FROM tournament_players WHERE tournament_id = $1 AND user_id = $2",
             params![tournament_id, user_id],
         )? == 1)
     }
@@ -324,7 +324,7 @@ impl Tx<'_> {
     pub fn entrants(&self, tournament_id: TournamentId) -> Result<Vec<EntrantRow>> {
         self.all(
             "tournament_players",
-            "SELECT * FROM tournament_players WHERE tournament_id = ?1 ORDER BY signup",
+            "SELECT * FROM tournament_players WHERE tournament_id = $1 ORDER BY signup",
             params![tournament_id],
             EntrantRow::from_row,
         )
@@ -339,8 +339,8 @@ impl Tx<'_> {
         seed: u32,
     ) -> Result<()> {
         self.exec(
-            "UPDATE tournament_players SET rating = ?3, seed = ?4
-             WHERE tournament_id = ?1 AND user_id = ?2",
+            "UPDATE tournament_players SET rating = $3, seed = $4
+             WHERE tournament_id = $1 AND user_id = $2",
             params![tournament_id, user_id, rating, seed],
         )?;
         Ok(())
@@ -350,12 +350,12 @@ impl Tx<'_> {
     pub fn add_forfeit(&self, tournament_id: TournamentId, user_id: &UserId) -> Result<u32> {
         self.exec(
             "UPDATE tournament_players SET forfeits = forfeits + 1
-             WHERE tournament_id = ?1 AND user_id = ?2",
+             WHERE tournament_id = $1 AND user_id = $2",
             params![tournament_id, user_id],
         )?;
         let n: i64 = self.value(
             "tournament_players",
-            "SELECT forfeits AS n FROM tournament_players WHERE tournament_id = ?1 AND user_id = ?2",
+            "SELECT forfeits AS n FROM tournament_players WHERE tournament_id = $1 AND user_id = $2",
             params![tournament_id, user_id],
             "n",
         )?;
@@ -370,8 +370,8 @@ impl Tx<'_> {
         now: i64,
     ) -> Result<bool> {
         Ok(self.exec(
-            "UPDATE tournament_players SET withdrawn_at = ?3
-             WHERE tournament_id = ?1 AND user_id = ?2 AND withdrawn_at IS NULL",
+            "UPDATE tournament_players SET withdrawn_at = $3
+             WHERE tournament_id = $1 AND user_id = $2 AND withdrawn_at IS NULL",
             params![tournament_id, user_id, now],
         )? == 1)
     }
@@ -380,7 +380,7 @@ impl Tx<'_> {
     /// of their games).
     pub fn set_forfeit_limit(&self, id: TournamentId, limit: u32) -> Result<()> {
         self.exec(
-            "UPDATE tournaments SET forfeit_limit = ?2 WHERE id = ?1",
+            "UPDATE tournaments SET forfeit_limit = $2 WHERE id = $1",
             params![id, limit],
         )?;
         Ok(())
@@ -389,7 +389,7 @@ impl Tx<'_> {
     /// Names the thread a pairing is played in by its stable key.
     pub fn set_pairing_thread_key(&self, id: PairingId, key: &str) -> Result<()> {
         self.exec(
-            "UPDATE tournament_pairings SET thread_key = ?2 WHERE id = ?1",
+            "UPDATE tournament_pairings SET thread_key = $2 WHERE id = $1",
             params![id, key],
         )?;
         Ok(())
@@ -400,7 +400,7 @@ impl Tx<'_> {
     pub fn thread_of_key(&self, key: &str) -> Result<Option<ChannelId>> {
         if let Some(p) = self.first(
             "tournament_pairings",
-            "SELECT * FROM tournament_pairings WHERE thread_key = ?1",
+            "SELECT * FROM tournament_pairings WHERE thread_key = $1",
             params![key],
             PairingRow::from_row,
         )? {
@@ -415,19 +415,19 @@ impl Tx<'_> {
     /// when the key is unknown or a thread was already recorded (the earlier one stays).
     pub fn record_thread(&self, key: &str, thread_id: &ChannelId, now: i64) -> Result<bool> {
         let mut n = self.exec(
-            "UPDATE tournament_pairings SET thread_id = ?2, updated_at = ?3
-             WHERE thread_key = ?1 AND thread_id IS NULL",
+            "UPDATE tournament_pairings SET thread_id = $2, updated_at = $3
+             WHERE thread_key = $1 AND thread_id IS NULL",
             params![key, thread_id, now],
         )?;
         if n == 0 {
             n = self.exec(
-                "UPDATE ladder_games SET thread_id = ?2 WHERE thread_key = ?1 AND thread_id IS NULL",
+                "UPDATE ladder_games SET thread_id = $2 WHERE thread_key = $1 AND thread_id IS NULL",
                 params![key, thread_id],
             )?;
         }
         if n >= 1 {
             self.exec(
-                "UPDATE games SET channel_id = ?2 WHERE channel_id = ?1",
+                "UPDATE games SET channel_id = $2 WHERE channel_id = $1",
                 params![key, thread_id],
             )?;
             // Its players see the game from now: its first turn starts now.
@@ -456,20 +456,20 @@ impl Tx<'_> {
     /// to go to the thread opened for the key next.
     pub fn forget_thread(&self, key: &str, thread_id: &ChannelId) -> Result<()> {
         self.exec(
-            "UPDATE tournament_pairings SET thread_id = NULL WHERE thread_key = ?1 AND thread_id = ?2",
+            "UPDATE tournament_pairings SET thread_id = NULL WHERE thread_key = $1 AND thread_id = $2",
             params![key, thread_id],
         )?;
         self.exec(
-            "UPDATE ladder_games SET thread_id = NULL WHERE thread_key = ?1 AND thread_id = ?2",
+            "UPDATE ladder_games SET thread_id = NULL WHERE thread_key = $1 AND thread_id = $2",
             params![key, thread_id],
         )?;
         self.exec(
-            "UPDATE games SET channel_id = ?1 WHERE channel_id = ?2",
+            "UPDATE games SET channel_id = $1 WHERE channel_id = $2",
             params![key, thread_id],
         )?;
         self.exec(
-            "UPDATE outbox SET channel_id = ?1
-             WHERE channel_id = ?2 AND sent_at IS NULL AND given_up_at IS NULL",
+            "UPDATE outbox SET channel_id = $1
+             WHERE channel_id = $2 AND sent_at IS NULL AND given_up_at IS NULL",
             params![key, thread_id],
         )?;
         Ok(())
@@ -478,7 +478,7 @@ impl Tx<'_> {
     /// Marks a tournament game as part of its pairing.
     pub fn set_game_pairing(&self, game_id: GameId, pairing_id: PairingId) -> Result<()> {
         self.exec(
-            "UPDATE games SET pairing_id = ?2 WHERE id = ?1",
+            "UPDATE games SET pairing_id = $2 WHERE id = $1",
             params![game_id, pairing_id],
         )?;
         Ok(())
@@ -487,7 +487,7 @@ impl Tx<'_> {
     /// Makes a game unrated (a forfeit, docs/rules.md §10: forfeits), before its result is
     /// recorded.
     pub fn set_game_unrated(&self, game_id: GameId) -> Result<()> {
-        self.exec("UPDATE games SET rated = 0 WHERE id = ?1", params![game_id])?;
+        self.exec("UPDATE games SET rated = 0 WHERE id = $1", params![game_id])?;
         Ok(())
     }
 
@@ -495,7 +495,7 @@ impl Tx<'_> {
     pub fn pairing_in_thread(&self, channel: &ChannelId) -> Result<Option<PairingRow>> {
         self.first(
             "tournament_pairings",
-            "SELECT * FROM tournament_pairings WHERE thread_key = ?1 OR thread_id = ?1
+            "SELECT * FROM tournament_pairings WHERE thread_key = $1 OR thread_id = $1
              ORDER BY id DESC LIMIT 1",
             params![channel],
             PairingRow::from_row,

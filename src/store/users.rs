@@ -1,8 +1,8 @@
 //! Users: a platform's user id and the latest display name seen.
 
 use super::db::{Result, Tx};
-use super::ids::UserId;
 use super::value::params;
+use crate::ids::UserId;
 
 row! {
     /// A stored user.
@@ -20,7 +20,7 @@ impl Tx<'_> {
     /// Records a user's latest display name.
     pub fn upsert_user(&self, id: &UserId, name: &str, now: i64) -> Result<()> {
         self.exec(
-            "INSERT INTO users (id, name, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
+            "INSERT INTO users (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)
              ON CONFLICT(id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
              WHERE users.name <> excluded.name",
             params![id, name, now],
@@ -32,7 +32,7 @@ impl Tx<'_> {
     pub fn user_name(&self, id: &UserId) -> Result<Option<String>> {
         self.first(
             "users",
-            "SELECT name FROM users WHERE id = ?1",
+            "SELECT name FROM users WHERE id = $1",
             params![id],
             |c| c.get("name"),
         )
@@ -42,7 +42,7 @@ impl Tx<'_> {
     pub fn user(&self, id: &UserId) -> Result<Option<UserRow>> {
         self.first(
             "users",
-            "SELECT * FROM users WHERE id = ?1",
+            "SELECT * FROM users WHERE id = $1",
             params![id],
             UserRow::from_row,
         )

@@ -7,7 +7,7 @@ use tara_bot::bot::options::{Value, Values};
 use tara_bot::bot::{Bot, Command, Ctx, ManualClock, Reply, User};
 use tara_bot::game::playout::Rng;
 use tara_bot::game::{GameOptions, Move, Position};
-use tara_bot::store::ChannelId;
+use tara_bot::store::{ChannelId, ServerId};
 use tara_bot::store::{GameId, GameRow, Store};
 
 /// Start of the simulated clock: 2026-11-30 00:00 UTC.
@@ -19,8 +19,8 @@ pub fn user(name: &str) -> User {
 
 pub fn ctx(name: &str, channel: &str) -> Ctx {
     Ctx {
-        server: "server".into(),
-        channel: channel.into(),
+        server: ServerId::new("server"),
+        channel: ChannelId::new(channel),
         user: user(name),
         moderator: false,
         manager: false,
@@ -211,7 +211,7 @@ impl Harness {
         for _ in 0..2 {
             let (_, _, pos) = stored(&self.db(), g.id);
             let who = &g.seats[pos.to_move().expect("in progress")];
-            let r = self.mv(who, channel, &pos.legal_moves()[0].to_string());
+            let r = self.mv(who.as_str(), channel, &pos.legal_moves()[0].to_string());
             assert!(!r[0].ephemeral, "{}", r[0].plain_text());
         }
     }
@@ -244,7 +244,7 @@ impl Harness {
 /// The active game of a channel, read through a separate connection.
 pub fn active(db: &Path, channel: &str) -> Option<GameRow> {
     let mut s = Store::open(db).unwrap();
-    s.read(|tx| tx.active_game(&ChannelId::from(channel)))
+    s.read(|tx| tx.active_game(&ChannelId::new(channel)))
         .unwrap()
 }
 
@@ -338,11 +338,12 @@ pub mod console {
     use super::texts;
     use tara_bot::bot::{Bot, Command, Ctx, Reply, User};
     use tara_bot::console::{parse_line, Action};
+    use tara_bot::store::{ChannelId, ServerId};
 
     pub fn ctx(who: &str, channel: &str) -> Ctx {
         Ctx {
-            server: "server".into(),
-            channel: channel.into(),
+            server: ServerId::new("server"),
+            channel: ChannelId::new(channel),
             user: User::new(who, who),
             moderator: who == "mod",
             manager: false,

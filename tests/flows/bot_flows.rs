@@ -10,6 +10,7 @@ use tara_bot::bot::{AuditLog, Command, Reply, TakebackAnswer};
 use tara_bot::game::BySide;
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
 use tara_bot::store::ChallengeId;
+use tara_bot::store::ServerId;
 use tara_bot::store::{ChannelId, UserId};
 use tara_bot::store::{GameId, GameStatus};
 
@@ -30,7 +31,7 @@ fn play_through(
         }
         let seat = mirror.to_move().unwrap();
         let who = game.seats[seat].clone();
-        let replies = h.mv(&who, channel, &m.to_string());
+        let replies = h.mv(who.as_str(), channel, &m.to_string());
         assert!(
             !replies[0].ephemeral,
             "move {i} ({m}) by {who} refused: {}",
@@ -103,7 +104,7 @@ fn forced_passes_are_played_and_announced() {
     );
     let g = tara_bot::store::Store::open(h.db())
         .unwrap()
-        .read(|tx| tx.latest_game(&ChannelId::from("c")))
+        .read(|tx| tx.latest_game(&ChannelId::new("c")))
         .unwrap()
         .unwrap();
     let mut store = tara_bot::store::Store::open(h.db()).unwrap();
@@ -171,7 +172,7 @@ fn accepting_from_another_channel_announces_the_game_where_it_is_played() {
         "{}",
         r[0].plain_text()
     );
-    assert_eq!(r[1].channel.as_deref(), Some("arena"));
+    assert_eq!(r[1].channel.as_ref().map(ChannelId::as_str), Some("arena"));
     assert!(r[1].plain_text().contains("Game on!"));
     assert!(active(&h.db(), "arena").is_some());
     assert!(active(&h.db(), "lobby").is_none());
@@ -232,12 +233,12 @@ fn who_starts_follows_the_challenge_and_ard_ri_gives_the_starter_the_attackers()
 fn snapshot(h: &Harness, channel: &str) -> String {
     let mut s = tara_bot::store::Store::open(h.db()).unwrap();
     s.read(|tx| -> Result<String, tara_bot::store::StoreError> {
-        let g = tx.latest_game(&ChannelId::from(channel))?;
+        let g = tx.latest_game(&ChannelId::new(channel))?;
         let moves = match &g {
             Some(g) => tx.moves(g.id)?,
             None => vec![],
         };
-        let c = tx.open_challenges(&ChannelId::from(channel))?;
+        let c = tx.open_challenges(&ChannelId::new(channel))?;
         Ok(format!("{g:?}\n{moves:?}\n{c:?}"))
     })
     .unwrap()
@@ -469,7 +470,7 @@ fn resign_asks_first_and_scores_part_e() {
     assert!(t.contains("resigned") && t.contains("Red wins"), "{t}");
     let g = tara_bot::store::Store::open(h.db())
         .unwrap()
-        .read(|tx| tx.latest_game(&ChannelId::from("c")))
+        .read(|tx| tx.latest_game(&ChannelId::new("c")))
         .unwrap()
         .unwrap();
     let o = g.outcome.unwrap();
@@ -498,8 +499,8 @@ fn abort_before_the_first_move_or_by_a_moderator() {
     );
     // The opponent is pinged, the player who aborted is not.
     assert!(
-        r[0].mentions.contains(&UserId::from(&"aoife".to_string()))
-            && !r[0].mentions.contains(&"brian".into()),
+        r[0].mentions.contains(&UserId::new("aoife".to_string()))
+            && !r[0].mentions.contains(&UserId::new("brian")),
         "{:?}",
         r[0].mentions
     );
@@ -565,7 +566,7 @@ fn a_moderator_ends_a_match_with_a_reason_and_the_audit_log_keeps_it() {
     assert!(r[0].ephemeral);
     assert!(r[0].plain_text().contains("also posted in #mod-log"));
     assert_eq!(
-        r[1].channel.as_deref(),
+        r[1].channel.as_ref().map(ChannelId::as_str),
         Some("mod-log"),
         "that choice is logged too"
     );
@@ -597,7 +598,10 @@ fn a_moderator_ends_a_match_with_a_reason_and_the_audit_log_keeps_it() {
     // The entry as Discord gets it: the channel a mention, the moderator's reason escaped
     // (shown as typed, never read as Markdown).
     let entry = r[1].markdown_with(|id, _| format!("<@{id}>"), |c| format!("<#{c}>"));
-    assert_eq!(r[1].channel.as_deref(), Some("mod-log"));
+    assert_eq!(
+        r[1].channel.as_ref().map(ChannelId::as_str),
+        Some("mod-log")
+    );
     assert!(
         entry.contains("abort · game #")
             && entry.contains(" in <#c>: ")
@@ -888,7 +892,7 @@ fn any_game_of_the_server_is_reached_by_its_number() {
     assert!(r[0].ephemeral && r[0].plain_text().contains("only 2 moves"));
     // Not a game of this server: the same answer as for a number that does not exist.
     let mut elsewhere = ctx("carol", "lobby");
-    elsewhere.server = "another server".into();
+    elsewhere.server = ServerId::new("another server");
     let r = h.bot.handle(
         &elsewhere,
         Command::Game {
@@ -1279,8 +1283,8 @@ fn hostile_names_and_reasons_never_become_markdown() {
 fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothing() {
     let h = Harness::new(false);
     let dm = |name: &str| tara_bot::bot::Ctx {
-        server: tara_bot::bot::commands::DM_SERVER.into(),
-        channel: format!("dm-{name}").into(),
+        server: ServerId::new(tara_bot::bot::commands::DM_SERVER),
+        channel: ChannelId::new(format!("dm-{name}")),
         user: user(name),
         moderator: false,
         manager: false,
@@ -1300,7 +1304,7 @@ fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothi
     // Nothing was stored: no challenge to accept, from the DM or from a server.
     let mut s = tara_bot::store::Store::open(h.db()).unwrap();
     let open = s
-        .read(|tx| tx.open_challenges(&ChannelId::from("dm-aoife")))
+        .read(|tx| tx.open_challenges(&ChannelId::new("dm-aoife")))
         .unwrap();
     assert!(open.is_empty());
     let r = h.send(
@@ -1349,8 +1353,8 @@ fn game_commands_sent_in_a_direct_message_are_refused_privately_and_change_nothi
 /// The context of `who` in `channel` on `server`.
 fn ctx_on(server: &str, who: &str, channel: &str, moderator: bool) -> tara_bot::bot::Ctx {
     tara_bot::bot::Ctx {
-        server: server.into(),
-        channel: channel.into(),
+        server: ServerId::new(server),
+        channel: ChannelId::new(channel),
         user: user(who),
         moderator,
         manager: moderator,
@@ -1385,7 +1389,7 @@ fn twenty_challenges_to_the_same_person_ping_them_once() {
         // The link to the open challenge's channel is a channel reference.
         assert!(r[0]
             .parts
-            .contains(&tara_bot::bot::Part::Channel("c0".into())));
+            .contains(&tara_bot::bot::Part::Channel(ChannelId::new("c0"))));
     }
     // The other direction is the same pair.
     let r = h.send(
@@ -1640,7 +1644,10 @@ fn a_closed_challenge_in_a_channel_without_games_names_it_for_archiving() {
         challenge_cmd("brian", "hkot-1", None, None, false, None),
     );
     let r = h.send("brian", "t1", Command::Decline { challenge: None });
-    assert_eq!(r[0].archive_channel.as_deref(), Some("t1"));
+    assert_eq!(
+        r[0].archive_channel.as_ref().map(ChannelId::as_str),
+        Some("t1")
+    );
     // The challenge's message, answered by a typed command, loses its buttons too.
     let retire = r[0]
         .retire
@@ -1661,7 +1668,10 @@ fn a_closed_challenge_in_a_channel_without_games_names_it_for_archiving() {
         challenge_cmd("brian", "hkot-1", None, None, false, None),
     );
     let r = h.send("aoife", "t2", Command::Cancel { challenge: None });
-    assert_eq!(r[0].archive_channel.as_deref(), Some("t2"));
+    assert_eq!(
+        r[0].archive_channel.as_ref().map(ChannelId::as_str),
+        Some("t2")
+    );
     // A channel that holds a game, or another open challenge, is left alone.
     h.start("aoife", "brian", "played", "hkot-1", "me");
     h.send(

@@ -57,7 +57,7 @@ fn play_season(h: &Harness, season: u32) -> Vec<Reply> {
                 continue;
             };
             let ch = p.thread_key.clone().expect("started in a thread");
-            opening(&h.bot, &ch, [&p.player0, &p1]);
+            opening(&h.bot, &ch, [p.player0.as_str(), p1.as_str()]);
             let loser = std::cmp::min(p.player0.to_string(), p1.to_string());
             last = ok(&h.bot, &loser, &ch, "/resign confirm");
         }
@@ -233,12 +233,12 @@ fn a_player_who_forfeits_more_than_half_of_their_games_is_withdrawn_from_the_lea
         if p.player0 == "p3" || p1 == "p3" {
             let other = if p.player0 == "p3" { &p1 } else { &p.player0 };
             // The other player moves if it is their turn first.
-            let offered = h.bot.autocomplete_move(&ctx(other, &ch), "");
+            let offered = h.bot.autocomplete_move(&ctx(other.as_str(), &ch), "");
             if let Some(m) = offered.first() {
-                ok(&h.bot, other, &ch, &format!("/move {m}"));
+                ok(&h.bot, other.as_str(), &ch, &format!("/move {m}"));
             }
         } else {
-            opening(&h.bot, &ch, [&p.player0, &p1]);
+            opening(&h.bot, &ch, [p.player0.as_str(), p1.as_str()]);
             ok(&h.bot, "p1", &ch, "/resign confirm");
         }
     }
@@ -690,7 +690,7 @@ fn players_level_on_every_tiebreak_are_placed_by_seed_everywhere() {
             continue;
         };
         let ch = p.thread_key.clone().expect("started in a thread");
-        opening(&h.bot, &ch, [&p.player0, &p1]);
+        opening(&h.bot, &ch, [p.player0.as_str(), p1.as_str()]);
         let loser = if beats(p.player0.as_str(), p1.as_str()) {
             p1.to_string()
         } else {

@@ -9,6 +9,7 @@ use common::{ctx, Harness};
 use tara_bot::bot::{Clock, Command, Reply};
 use tara_bot::game::record::GameRecord;
 use tara_bot::store::GameId;
+use tara_bot::store::ServerId;
 
 fn note(h: &Harness, who: &str, channel: &str, text: Option<&str>, game: Option<GameId>) -> Reply {
     let r = h.send(
@@ -193,7 +194,7 @@ fn notes_are_written_deleted_listed_and_refused_with_reasons() {
 
     // A game of another server is not found from here.
     let mut elsewhere = ctx("aoife", "c9");
-    elsewhere.server = "other".into();
+    elsewhere.server = ServerId::new("other");
     let r = h.bot.handle(
         &elsewhere,
         Command::Note {

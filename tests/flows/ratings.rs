@@ -62,7 +62,7 @@ fn play(h: &Harness, channel: &str, moves: &[Move]) -> Vec<Reply> {
     let mut all = Vec::new();
     for m in moves {
         let who = game.seats[mirror.to_move().unwrap()].clone();
-        let r = h.mv(&who, channel, &m.to_string());
+        let r = h.mv(who.as_str(), channel, &m.to_string());
         assert!(!r[0].ephemeral, "{m}: {}", r[0].plain_text());
         mirror.play(*m).unwrap();
         while mirror.outcome().is_none() && mirror.legal_moves().as_slice() == [Move::Pass] {
@@ -94,14 +94,14 @@ fn drawn_ard_ri() -> Vec<Move> {
 fn rating(h: &Harness, server: &str, who: &str) -> Option<RatingRow> {
     Store::open(h.db())
         .unwrap()
-        .read(|tx| tx.rating(&ServerId::from(server), "ard-ri", &UserId::from(who)))
+        .read(|tx| tx.rating(&ServerId::new(server), "ard-ri", &UserId::new(who)))
         .unwrap()
 }
 
 fn changes(h: &Harness, who: &str) -> Vec<RatingChangeRow> {
     Store::open(h.db())
         .unwrap()
-        .read(|tx| tx.rating_history(&ServerId::from("server"), &UserId::from(who), "ard-ri", 100))
+        .read(|tx| tx.rating_history(&ServerId::new("server"), &UserId::new(who), "ard-ri", 100))
         .unwrap()
 }
 
@@ -207,7 +207,7 @@ fn casual_aborted_and_other_servers_games_leave_ratings_alone() {
     assert!(rating(&h, "server", "aoife").is_some());
     assert_eq!(rating(&h, "elsewhere", "aoife"), None);
     let mut other = ctx("aoife", "x");
-    other.server = "elsewhere".into();
+    other.server = ServerId::new("elsewhere");
     let lb = h.bot.handle(&other, Command::Leaderboard { variant: None });
     assert!(
         lb[0].plain_text().contains("No rated games"),
@@ -510,7 +510,7 @@ fn a_tournament_game_resigned_before_both_players_moved_is_an_unrated_forfeit() 
     let ch = p.thread_key.clone().unwrap();
     let loser = p.player1.clone().unwrap();
     let r = h.send(
-        &loser,
+        loser.as_str(),
         &ch,
         Command::Resign {
             confirmed: false,
@@ -525,7 +525,7 @@ fn a_tournament_game_resigned_before_both_players_moved_is_an_unrated_forfeit() 
             p.player0, p.player0
         )
     );
-    let r = resign_now(&h, &loser, &ch);
+    let r = resign_now(&h, loser.as_str(), &ch);
     let t = texts(&r);
     assert!(
         t.contains("resigned before both players had moved: a forfeit, not rated."),
@@ -552,7 +552,7 @@ fn a_withdrawal_from_a_game_without_moves_is_an_unrated_forfeit() {
     let h = Harness::new(false);
     let p = two_player_swiss(&h);
     let quitter = p.player1.clone().unwrap();
-    let r = console(&h, &quitter, "t", "/tournament withdraw");
+    let r = console(&h, quitter.as_str(), "t", "/tournament withdraw");
     let t = texts(&r);
     assert!(
         t.contains("so this game is resigned as a forfeit (not rated).")

@@ -162,7 +162,7 @@ fn a_process_killed_mid_burst_leaves_every_game_consistent() {
     // A new process carries on with the same database.
     let mut store = Store::open(&db).unwrap();
     let g = store
-        .read(|tx| tx.active_game(&ChannelId::from("r0k0")))
+        .read(|tx| tx.active_game(&ChannelId::new("r0k0")))
         .unwrap();
     drop(store);
     if let Some(g) = g {
@@ -176,7 +176,7 @@ fn a_process_killed_mid_burst_leaves_every_game_consistent() {
         )
         .with_images(false);
         let r = bot.handle(
-            &ctx(&g.seats[seat], "r0k0"),
+            &ctx((g.seats[seat]).as_str(), "r0k0"),
             Command::Move {
                 text: m.to_string(),
                 game: None,
@@ -222,7 +222,7 @@ fn simultaneous_moves_for_the_same_turn_apply_exactly_once() {
                     s.spawn(move || {
                         barrier.wait();
                         bot.handle(
-                            &ctx(who, "race"),
+                            &ctx(who.as_str(), "race"),
                             Command::Move {
                                 text: m.to_string(),
                                 game: None,
@@ -279,7 +279,7 @@ fn many_games_at_once_from_many_connections() {
                 for m in player_moves(game.options, 300 + i as u64) {
                     let who = &game.seats[pos.to_move().unwrap()];
                     let r = bot.handle(
-                        &ctx(who, &channel),
+                        &ctx(who.as_str(), &channel),
                         Command::Move {
                             text: m.to_string(),
                             game: None,
@@ -317,7 +317,7 @@ fn owed_messages_are_kept_until_delivered_and_retried_with_backoff() {
     let owed = h.bot.undelivered(true);
     assert_eq!(owed.len(), 2, "the challenge and the game start are owed");
     for r in &owed {
-        assert_eq!(r.channel.as_deref(), Some("c"));
+        assert_eq!(r.channel.as_ref().map(ChannelId::as_str), Some("c"));
         h.bot.delivered(r.outbox.unwrap());
     }
     assert_eq!(h.bot.owed_count(), 0);

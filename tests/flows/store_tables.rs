@@ -40,9 +40,9 @@ struct Seated {
 
 fn new_game(channel: &str, seats: [&str; 2], ai_levels: [Option<u8>; 2]) -> Seated {
     Seated {
-        server: ServerId::from("s"),
-        channel: ChannelId::from(channel),
-        seats: seats.map(UserId::from),
+        server: ServerId::new("s"),
+        channel: ChannelId::new(channel),
+        seats: seats.map(UserId::new),
         ai_levels,
     }
 }
@@ -68,7 +68,7 @@ impl Seated {
 fn a_seat_holds_a_person_or_the_ai_at_a_level() {
     let (_db, mut store) = fresh_store();
     write(&mut store, |tx| {
-        tx.upsert_user(&UserId::from("aoife"), "Aoife", 0)?;
+        tx.upsert_user(&UserId::new("aoife"), "Aoife", 0)?;
         let id = tx.insert_game(
             &new_game("c1", [AI_USER_ID, "aoife"], [Some(3), None]).game(),
             5,
@@ -78,7 +78,7 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
         assert_eq!(
             g.seat(Side::Blue),
             Seat::Person {
-                user_id: "aoife".into()
+                user_id: UserId::new("aoife")
             }
         );
         assert_eq!(
@@ -88,7 +88,7 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
         assert_eq!(g.ai_levels, BySide::new(Some(3), None));
         assert_eq!(g.seat_of("aoife"), Some(Side::Blue));
         assert_eq!(g.days_per_move, Some(2));
-        assert_eq!(tx.active_games_of(&UserId::from(AI_USER_ID))?.len(), 1);
+        assert_eq!(tx.active_games_of(&UserId::new(AI_USER_ID))?.len(), 1);
         // Two AIs may play each other.
         let id = tx.insert_game(
             &new_game("c2", [AI_USER_ID, AI_USER_ID], [Some(1), Some(5)]).game(),
@@ -124,7 +124,7 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
     assert_eq!(
         g.seat(Side::Blue),
         Seat::Person {
-            user_id: "x".into()
+            user_id: UserId::new("x")
         }
     );
 }
@@ -133,15 +133,15 @@ fn a_seat_holds_a_person_or_the_ai_at_a_level() {
 fn games_and_challenges_are_rated_or_casual_and_record_when_they_ended() {
     let (_db, mut store) = fresh_store();
     write(&mut store, |tx| {
-        tx.upsert_user(&UserId::from("a"), "A", 0)?;
-        tx.upsert_user(&UserId::from("b"), "B", 0)?;
+        tx.upsert_user(&UserId::new("a"), "A", 0)?;
+        tx.upsert_user(&UserId::new("b"), "B", 0)?;
         for rated in [true, false] {
             let c = tx.insert_challenge(
                 &NewChallenge {
-                    server_id: &ServerId::from("s"),
-                    channel_id: &ChannelId::from("c"),
-                    challenger_id: &UserId::from("a"),
-                    opponent_id: &UserId::from("b"),
+                    server_id: &ServerId::new("s"),
+                    channel_id: &ChannelId::new("c"),
+                    challenger_id: &UserId::new("a"),
+                    opponent_id: &UserId::new("b"),
                     variant: Variant::Hkot1,
                     scoring: Scoring::Knots,
                     first: FirstChoice::Challenger,
@@ -183,8 +183,8 @@ fn games_and_challenges_are_rated_or_casual_and_record_when_they_ended() {
             (GameStatus::Aborted, Some(60), None)
         );
         let finished = tx.finished_games_of(
-            &ServerId::from("s"),
-            &UserId::from("b"),
+            &ServerId::new("s"),
+            &UserId::new("b"),
             Some(Variant::SacredHill2),
             5,
         )?;
@@ -193,10 +193,10 @@ fn games_and_challenges_are_rated_or_casual_and_record_when_they_ended() {
             vec![rated]
         );
         assert!(tx
-            .finished_games_of(&ServerId::from("other"), &UserId::from("b"), None, 5)?
+            .finished_games_of(&ServerId::new("other"), &UserId::new("b"), None, 5)?
             .is_empty());
         assert_eq!(
-            tx.server_games(&ServerId::from("s"), GameStatus::Aborted, 5)?[0].id,
+            tx.server_games(&ServerId::new("s"), GameStatus::Aborted, 5)?[0].id,
             casual
         );
         Ok(())
@@ -208,13 +208,13 @@ fn tournaments_and_pairings_round_trip() {
     let (_db, mut store) = fresh_store();
     write(&mut store, |tx| {
         for u in ["org", "p1", "p2", "p3"] {
-            tx.upsert_user(&UserId::from(u), u, 0)?;
+            tx.upsert_user(&UserId::new(u), u, 0)?;
         }
         let t = tx.insert_tournament(
             &NewTournament {
-                server_id: &ServerId::from("s"),
-                channel_id: &ChannelId::from("tour"),
-                creator_id: &UserId::from("org"),
+                server_id: &ServerId::new("s"),
+                channel_id: &ChannelId::new("tour"),
+                creator_id: &UserId::new("org"),
                 name: "Samhain Swiss",
                 format: TournamentFormat::Swiss,
                 variant: Variant::Hkot1,
@@ -253,9 +253,9 @@ fn tournaments_and_pairings_round_trip() {
         assert_eq!((row.created_at, row.updated_at), (100, 100));
         let other = tx.insert_tournament(
             &NewTournament {
-                server_id: &ServerId::from("s"),
-                channel_id: &ChannelId::from("tour"),
-                creator_id: &UserId::from("org"),
+                server_id: &ServerId::new("s"),
+                channel_id: &ChannelId::new("tour"),
+                creator_id: &UserId::new("org"),
                 name: "Cup",
                 format: TournamentFormat::Knockout,
                 variant: Variant::ArdRi,
@@ -276,14 +276,14 @@ fn tournaments_and_pairings_round_trip() {
             (row.status, row.updated_at),
             (TournamentStatus::Running, 120)
         );
-        let list = tx.server_tournaments(&ServerId::from("s"))?;
+        let list = tx.server_tournaments(&ServerId::new("s"))?;
         assert_eq!(
             list.iter().map(|t| t.id).collect::<Vec<_>>(),
             vec![other, t]
         );
         assert_eq!(list[0].format, TournamentFormat::Knockout);
         assert!(tx
-            .server_tournaments(&ServerId::from("elsewhere"))?
+            .server_tournaments(&ServerId::new("elsewhere"))?
             .is_empty());
 
         // Round 1: a game and a bye.
@@ -292,8 +292,8 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: t,
                 round: 1,
                 board: 1,
-                player0: &UserId::from("p1"),
-                player1: Some(&UserId::from("p2")),
+                player0: &UserId::new("p1"),
+                player1: Some(&UserId::new("p2")),
             },
             130,
         )?;
@@ -302,7 +302,7 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: t,
                 round: 1,
                 board: 2,
-                player0: &UserId::from("p3"),
+                player0: &UserId::new("p3"),
                 player1: None,
             },
             130,
@@ -317,7 +317,7 @@ fn tournaments_and_pairings_round_trip() {
         let p = tx.pairing(board1)?.unwrap();
         assert_eq!((p.tournament_id, p.round, p.board), (t, 1, 1));
         assert_eq!(
-            (p.player0.as_str(), p.player1.as_deref()),
+            (p.player0.as_str(), p.player1.as_ref().map(UserId::as_str)),
             ("p1", Some("p2"))
         );
         assert_eq!(
@@ -346,8 +346,8 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: t,
                 round: 2,
                 board: 1,
-                player0: &UserId::from("p3"),
-                player1: Some(&UserId::from("p1")),
+                player0: &UserId::new("p3"),
+                player1: Some(&UserId::new("p1")),
             },
             150,
         )?;
@@ -368,8 +368,8 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: TournamentId(1),
                 round: 1,
                 board: 1,
-                player0: &UserId::from("p2"),
-                player1: Some(&UserId::from("p3")),
+                player0: &UserId::new("p2"),
+                player1: Some(&UserId::new("p3")),
             },
             200,
         )
@@ -381,7 +381,7 @@ fn tournaments_and_pairings_round_trip() {
                 tournament_id: TournamentId(77),
                 round: 1,
                 board: 1,
-                player0: &UserId::from("p2"),
+                player0: &UserId::new("p2"),
                 player1: None,
             },
             200,
@@ -393,9 +393,9 @@ fn tournaments_and_pairings_round_trip() {
         for (i, format) in TournamentFormat::ALL.iter().enumerate() {
             let t = tx.insert_tournament(
                 &NewTournament {
-                    server_id: &ServerId::from("forms"),
-                    channel_id: &ChannelId::from("c"),
-                    creator_id: &UserId::from("org"),
+                    server_id: &ServerId::new("forms"),
+                    channel_id: &ChannelId::new("c"),
+                    creator_id: &UserId::new("org"),
                     name: "t",
                     format: *format,
                     variant: Variant::Hkot2,

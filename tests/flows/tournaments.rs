@@ -12,6 +12,7 @@ use tara_bot::cli::tournament::{tournament_standings, tournament_trf};
 use tara_bot::console::{parse_line, Action};
 use tara_bot::store::TournamentId;
 use tara_bot::store::UserId;
+use tara_bot::store::{ChannelId, ServerId};
 use tara_bot::store::{PairingRow, Store, TournamentStatus};
 use tara_bot::tournament::{Code, Colour, Points, RoundEntry, Trf};
 
@@ -20,8 +21,8 @@ const PLAYERS: [&str; 5] = ["aoife", "brian", "ciara", "donal", "eimear"];
 
 fn ctx(who: &str, channel: &str, moderator: bool) -> Ctx {
     Ctx {
-        server: "server".into(),
-        channel: channel.into(),
+        server: ServerId::new("server"),
+        channel: ChannelId::new(channel),
         user: User::new(who, who),
         moderator,
         manager: false,
@@ -98,14 +99,14 @@ fn play(bot: &Bot, p: &PairingRow, result: &str) -> Vec<Reply> {
         .expect("a started pairing has a thread");
     let p1 = p.player1.clone().unwrap();
     if result != "draw" {
-        opening(bot, &ch, [&p.player0, &p1]);
+        opening(bot, &ch, [p.player0.as_str(), p1.as_str()]);
     }
     match result {
-        "0" => ok(bot, &p1, &ch, "/resign confirm"),
-        "1" => ok(bot, &p.player0, &ch, "/resign confirm"),
+        "0" => ok(bot, p1.as_str(), &ch, "/resign confirm"),
+        "1" => ok(bot, p.player0.as_str(), &ch, "/resign confirm"),
         _ => {
-            ok(bot, &p.player0, &ch, "/draw");
-            ok(bot, &p1, &ch, "/draw accept")
+            ok(bot, p.player0.as_str(), &ch, "/draw");
+            ok(bot, p1.as_str(), &ch, "/draw accept")
         }
     }
 }
@@ -149,7 +150,7 @@ fn a_five_player_round_robin_runs_to_the_end() {
     let pinging: Vec<&Reply> = start.iter().filter(|r| !r.mentions.is_empty()).collect();
     assert_eq!(pinging.len(), 1, "{}", texts(&start));
     let games = pinging[0];
-    assert_eq!(games.channel.as_deref(), Some(CHANNEL));
+    assert_eq!(games.channel.as_ref().map(ChannelId::as_str), Some(CHANNEL));
     assert_eq!(games.mentions, PLAYERS, "{}", games.plain_text());
     let text = games.plain_text();
     assert!(
@@ -171,7 +172,10 @@ fn a_five_player_round_robin_runs_to_the_end() {
     // c beats a (an upset) and b draws with d.
     let mut last = Vec::new();
     for p in all.iter().filter(|p| p.player1.is_some()) {
-        let (x, y) = (seed(&p.player0), seed(p.player1.as_deref().unwrap()));
+        let (x, y) = (
+            seed(p.player0.as_str()),
+            seed(p.player1.as_ref().map(UserId::as_str).unwrap()),
+        );
         let r = match (x.min(y), x.max(y)) {
             (0, 2) => {
                 if x == 2 {
@@ -224,7 +228,7 @@ fn a_five_player_round_robin_runs_to_the_end() {
         .iter()
         .find(|r| r.plain_text().contains("is over"))
         .expect("the final message");
-    assert_eq!(end.channel.as_deref(), Some(CHANNEL));
+    assert_eq!(end.channel.as_ref().map(ChannelId::as_str), Some(CHANNEL));
     assert!(
         end.plain_text().contains("The winner is @ciara"),
         "{}",
@@ -309,7 +313,7 @@ fn a_five_player_knockout_with_a_decider_runs_to_the_end() {
     assert_eq!(r1.iter().filter(|p| p.player1.is_none()).count(), 3);
     let de = r1.iter().find(|p| p.player1.is_some()).unwrap().clone();
     assert_eq!(
-        (de.player0.as_str(), de.player1.as_deref()),
+        (de.player0.as_str(), de.player1.as_ref().map(UserId::as_str)),
         ("donal", Some("eimear"))
     );
     // Two drawn games: level on points, so a decider, which eimear wins.
@@ -332,7 +336,12 @@ fn a_five_player_knockout_with_a_decider_runs_to_the_end() {
     let r2 = pairings(&h.db(), Some(2));
     let ties: Vec<(&str, &str)> = r2
         .iter()
-        .map(|p| (p.player0.as_str(), p.player1.as_deref().unwrap()))
+        .map(|p| {
+            (
+                p.player0.as_str(),
+                p.player1.as_ref().map(UserId::as_str).unwrap(),
+            )
+        })
         .collect();
     assert_eq!(ties, vec![("aoife", "eimear"), ("brian", "ciara")]);
     // aoife wins both games of her tie; ciara both of hers.
@@ -571,7 +580,9 @@ fn a_withdrawn_player_is_not_paired_again() {
     let hers: Vec<&PairingRow> = all
         .iter()
         .filter(|p| {
-            p.player1.is_some() && (p.player0 == "eimear" || p.player1.as_deref() == Some("eimear"))
+            p.player1.is_some()
+                && (p.player0 == "eimear"
+                    || p.player1.as_ref().map(UserId::as_str) == Some("eimear"))
         })
         .collect();
     assert_eq!(hers.len(), 4);
@@ -622,7 +633,7 @@ fn standing_rows(s: &mut Store) -> Vec<StandingRow> {
 fn round_of(db: &std::path::Path, round: u32) -> Vec<(UserId, UserId)> {
     pairings(db, Some(round))
         .into_iter()
-        .map(|p| (p.player0, p.player1.unwrap_or_else(|| "bye".into())))
+        .map(|p| (p.player0, p.player1.unwrap_or_else(|| UserId::new("bye"))))
         .collect()
 }
 
@@ -666,7 +677,10 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     // One thread per pairing; the round message pings that round's six players.
     assert_eq!(start.iter().filter(|r| r.thread.is_some()).count(), 3);
     let round_msg = start.last().unwrap();
-    assert_eq!(round_msg.channel.as_deref(), Some(CHANNEL));
+    assert_eq!(
+        round_msg.channel.as_ref().map(ChannelId::as_str),
+        Some(CHANNEL)
+    );
     assert_eq!(round_msg.mentions.len(), 6, "{}", round_msg.plain_text());
     assert_eq!(round_of(&h.db(), 1).len(), 3);
 
@@ -674,7 +688,7 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     // runs out before a first move: a forfeit (c scores 1 if f moved first).
     let by_pair = |r: &[PairingRow], a: &str| {
         r.iter()
-            .find(|p| p.player0 == a || p.player1.as_deref() == Some(a))
+            .find(|p| p.player0 == a || p.player1.as_ref().map(UserId::as_str) == Some(a))
             .cloned()
             .unwrap()
     };
@@ -694,7 +708,10 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
         .iter()
         .find(|r| r.plain_text().contains("round 2") && r.thread.is_none())
         .expect("round 2's message");
-    assert_eq!(round_2.channel.as_deref(), Some(CHANNEL));
+    assert_eq!(
+        round_2.channel.as_ref().map(ChannelId::as_str),
+        Some(CHANNEL)
+    );
     let cf = by_pair(&pairings(&h.db(), Some(1)), "ciara");
     let forfeiter = cf.player0.clone();
     assert!(matches!(
@@ -715,9 +732,9 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     assert_eq!(
         round_of(&h.db(), 2),
         [
-            ("aoife".into(), "ciara".into()),
-            ("fionn".into(), "brian".into()),
-            ("eimear".into(), "donal".into())
+            (UserId::new("aoife"), UserId::new("ciara")),
+            (UserId::new("fionn"), UserId::new("brian")),
+            (UserId::new("eimear"), UserId::new("donal"))
         ]
     );
     play(&h.bot, &r2[0], "0"); // a beats c
@@ -727,7 +744,10 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     // b is withdrawn with his game in progress: it is resigned (f wins over the board, both
     // having moved in it), and b is not paired again.
     let fb = &r2[1];
-    let fb_players = [fb.player0.as_str(), fb.player1.as_deref().unwrap()];
+    let fb_players = [
+        fb.player0.as_str(),
+        fb.player1.as_ref().map(UserId::as_str).unwrap(),
+    ];
     opening(&h.bot, fb.thread_key.as_deref().unwrap(), fb_players);
     let out = ok(&h.bot, "mod", CHANNEL, "/tournament withdraw brian");
     assert!(texts(&out).contains("is resigned"), "{}", texts(&out));
@@ -744,7 +764,7 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     assert_eq!(trf.players[1].rounds.get(2), Some(&absent), "{exported}");
     let ed = &r2[2];
     assert_eq!(
-        (ed.player0.as_str(), ed.player1.as_deref()),
+        (ed.player0.as_str(), ed.player1.as_ref().map(UserId::as_str)),
         ("eimear", Some("donal"))
     );
     let six = |name: &str| SIX.iter().position(|p| *p == name).unwrap();
@@ -777,7 +797,7 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     };
     let mut by_bot: Vec<String> = round_of(&h.db(), 3)
         .iter()
-        .map(|(a, b)| format!("{} {}", rank(a), rank(b)))
+        .map(|(a, b)| format!("{} {}", rank(a.as_str()), rank(b.as_str())))
         .collect();
     by_bot.sort();
     assert_eq!(from_file, by_bot);
@@ -789,9 +809,9 @@ fn a_six_player_swiss_with_a_bye_a_forfeit_a_withdrawal_and_a_restart() {
     assert_eq!(
         round_of(&h.db(), 3),
         [
-            ("eimear".into(), "aoife".into()),
-            ("ciara".into(), "fionn".into()),
-            ("donal".into(), "bye".into())
+            (UserId::new("eimear"), UserId::new("aoife")),
+            (UserId::new("ciara"), UserId::new("fionn")),
+            (UserId::new("donal"), UserId::new("bye"))
         ]
     );
     assert_eq!(
@@ -900,7 +920,7 @@ fn swiss_rounds_default_cap_and_an_early_end_are_explained() {
     let mut game = [r1[0].0.as_str(), r1[0].1.as_str()];
     game.sort();
     assert_eq!(game, ["aoife", "brian"]);
-    assert_eq!(r1[1], ("ciara".into(), "bye".into()));
+    assert_eq!(r1[1], (UserId::new("ciara"), UserId::new("bye")));
     // Two withdraw, c (with her bye) and then b: round 1 ends, and round 2 has nobody to
     // pair: the tournament ends with the reason.
     ok(&h.bot, "mod", CHANNEL, "/tournament withdraw ciara");
@@ -1102,11 +1122,11 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     // her.
     let mut s = Store::open(h.db()).unwrap();
     s.write(|tx| {
-        tx.upsert_user(&UserId::from("eimear"), "eimear", 0)?;
+        tx.upsert_user(&UserId::new("eimear"), "eimear", 0)?;
         tx.put_rating(&tara_bot::store::RatingRow {
-            server_id: "server".into(),
+            server_id: ServerId::new("server"),
             game: "hkot-1".into(),
-            user_id: "eimear".into(),
+            user_id: UserId::new("eimear"),
             rating: 1700.0,
             rd: 80.0,
             volatility: 0.06,
@@ -1138,18 +1158,18 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     assert_eq!(
         seeds,
         [
-            (UserId::from("aoife"), Some(2), 1500),
-            (UserId::from("brian"), Some(3), 1500),
-            (UserId::from("ciara"), Some(4), 1500),
-            (UserId::from("donal"), Some(5), 1500),
-            (UserId::from("eimear"), Some(1), 1700),
+            (UserId::new("aoife"), Some(2), 1500),
+            (UserId::new("brian"), Some(3), 1500),
+            (UserId::new("ciara"), Some(4), 1500),
+            (UserId::new("donal"), Some(5), 1500),
+            (UserId::new("eimear"), Some(1), 1700),
         ]
     );
 
     // Round 1: a beats c, b and d draw. Scores: a 1; b ½, d ½; c 0, e 0 (not yet joined).
     let by = |r: &[PairingRow], who: &str| {
         r.iter()
-            .find(|p| p.player0 == who || p.player1.as_deref() == Some(who))
+            .find(|p| p.player0 == who || p.player1.as_ref().map(UserId::as_str) == Some(who))
             .cloned()
             .unwrap()
     };
@@ -1163,7 +1183,7 @@ fn a_late_entrant_joins_a_swiss_until_round_two_is_paired() {
     // played round 1 gets the other colour now (a and d had the initial colour, b the other);
     // e has no history and takes what d does not.
     let r2 = round_of(&h.db(), 2);
-    let p = |x: &str, y: &str| (UserId::from(x), UserId::from(y));
+    let p = |x: &str, y: &str| (UserId::new(x), UserId::new(y));
     assert_eq!(
         r2,
         [p("aoife", "brian"), p("donal", "eimear"), p("ciara", "bye")]
@@ -1440,7 +1460,7 @@ fn a_bye_counts_when_its_round_ends() {
         "{mid}"
     );
     assert_eq!(score_of(&mid, "eimear"), "0", "{mid}");
-    assert_eq!(score_of(&mid, &winner), "1", "{mid}");
+    assert_eq!(score_of(&mid, winner.as_str()), "1", "{mid}");
     // The CLI's standings read the same.
     let json = cli(&[
         "tournament",
@@ -1492,7 +1512,7 @@ fn the_trf_export_has_the_type_in_092_and_the_ranks() {
         .filter(|p| p.player1.is_some())
     {
         // aoife wins her games; the other game goes to its first mover.
-        let r = if p.player1.as_deref() == Some("aoife") {
+        let r = if p.player1.as_ref().map(UserId::as_str) == Some("aoife") {
             "1"
         } else {
             "0"
@@ -1561,8 +1581,8 @@ fn pair_dutch_refuses_a_round_in_progress() {
     let err = String::from_utf8_lossy(&out.stderr);
     // The second game (two players) is in progress.
     let (a, b) = (
-        seed(&games[1].player0) + 1,
-        seed(games[1].player1.as_deref().unwrap()) + 1,
+        seed((games[1].player0).as_str()) + 1,
+        seed(games[1].player1.as_ref().map(UserId::as_str).unwrap()) + 1,
     );
     let (a, b) = (a.min(b), a.max(b));
     assert!(
@@ -1613,7 +1633,7 @@ fn a_games_clock_waits_for_its_thread_and_starts_when_it_opens() {
     // The threads open 40 hours after the start: each first turn runs a day from then.
     h.bot.advance_clock(10 * HOUR);
     for (i, k) in keys.iter().enumerate() {
-        let thread = tara_bot::store::ChannelId::from(format!("{}", 9000 + i));
+        let thread = tara_bot::store::ChannelId::new(format!("{}", 9000 + i));
         assert_eq!(h.bot.thread_opened(k, &thread), Some(thread.clone()));
     }
     h.bot.advance_clock(23 * HOUR);

@@ -14,6 +14,7 @@ use crate::bot::session::{
 use crate::bot::text::Builder;
 use crate::bot::time::TimeControl;
 use crate::game::{GameOptions, Scoring, Variant};
+use crate::store::ServerSetting;
 use crate::store::TournamentId;
 use crate::store::{
     GameStatus, NewTournament, Pace, TournamentFormat, TournamentRow, TournamentStatus, Tx,
@@ -66,9 +67,6 @@ pub(crate) fn default_swiss_rounds(n: u32) -> u32 {
 /// The rating a player without one is seeded with (Glicko-2's starting rating).
 const UNRATED: i32 = 1500;
 
-/// The server setting naming the role whose members may create tournaments.
-const CREATOR_ROLE: &str = "tournament_role";
-
 /// Reads `/settings tournament-role`: a role mention (`<@&123>`), a role id or (in the
 /// console) a role name; `moderators` (or `none`, `off`) for moderators only (`None`).
 pub(crate) fn parse_role(text: &str) -> Result<Option<String>, String> {
@@ -92,14 +90,14 @@ pub(crate) fn parse_role(text: &str) -> Result<Option<String>, String> {
 
 /// Stores the role whose members may create tournaments (`None`: moderators only).
 pub(crate) fn set_creator_role(tx: &Tx, server: &ServerId, role: Option<&str>) -> Outcome<()> {
-    tx.set_server_setting(server, CREATOR_ROLE, role.unwrap_or(""))?;
+    tx.set_server_setting(server, ServerSetting::CREATOR_ROLE, role.unwrap_or(""))?;
     Ok(())
 }
 
 /// The role whose members may create tournaments besides moderators, if the server set one.
 fn creator_role(tx: &Tx, server: &ServerId) -> Outcome<Option<String>> {
     Ok(tx
-        .server_setting(server, CREATOR_ROLE)?
+        .server_setting(server, ServerSetting::CREATOR_ROLE)?
         .filter(|r| !r.is_empty()))
 }
 

@@ -137,7 +137,11 @@ pub(crate) fn model(tx: &Tx, t: &TournamentRow) -> Outcome<Model> {
         let Some(&a) = idx.get(p.player0.as_str()) else {
             continue;
         };
-        let b = p.player1.as_deref().and_then(|u| idx.get(u).copied());
+        let b = p
+            .player1
+            .as_ref()
+            .map(UserId::as_str)
+            .and_then(|u| idx.get(u).copied());
         let entry = match (b, p.result) {
             (None, _) => Pairing::Bye {
                 player: a,
@@ -347,7 +351,7 @@ fn swiss_absences(t: &TournamentRow, m: &Model, players: &mut [TrfPlayer], round
         .iter()
         .flat_map(|q| {
             std::iter::once(q.player0.as_str())
-                .chain(q.player1.as_deref())
+                .chain(q.player1.as_ref().map(UserId::as_str))
                 .map(move |u| (q.round, u))
         })
         .collect();
@@ -378,7 +382,8 @@ fn first_colour(t: &TournamentRow, m: &Model) -> Option<Colour> {
         m.pairings.iter().any(|p| {
             p.round == 1
                 && p.player1.is_some()
-                && (p.player0 == user || p.player1.as_deref() == Some(user))
+                && (p.player0 == user
+                    || p.player1.as_ref().map(UserId::as_str) == Some(user.as_str()))
         })
     };
     let top = m.players.iter().map(|p| &p.user_id).find(|u| in_round_1(u));

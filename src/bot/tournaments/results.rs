@@ -53,7 +53,9 @@ pub(super) fn withdraw(
     let (mut ended, mut forfeits) = (0, 0);
     let mut outs = Vec::new();
     for p in tx.pairings(t.id, None)? {
-        if p.result.is_some() || (p.player0 != user && p.player1.as_deref() != Some(user)) {
+        if p.result.is_some()
+            || (p.player0 != user && p.player1.as_ref().map(UserId::as_str) != Some(user.as_str()))
+        {
             continue;
         }
         let Some(_) = p.player1 else { continue };

@@ -51,7 +51,7 @@ pub(super) fn thread_request(tx: &Tx, t: &TournamentRow, p: &PairingRow) -> Outc
 /// The thread to open for a pairing's key (`t3-r2-b1`), when a pairing has that key.
 pub(crate) fn thread_request_of(tx: &Tx, key: &str) -> Outcome<Option<ThreadRequest>> {
     let Some(p) = tx
-        .pairing_in_thread(&ChannelId::from(key.to_string()))?
+        .pairing_in_thread(&ChannelId::new(key.to_string()))?
         .filter(|p| p.thread_key.as_deref() == Some(key))
     else {
         return Ok(None);
@@ -108,10 +108,10 @@ fn knockout_winners(
         .iter()
         .filter(|p| p.round == round)
         .map(|p| {
-            let p1 = p.player1.as_deref().unwrap_or("");
+            let p1 = p.player1.as_ref().map(UserId::as_str).unwrap_or("");
             match p.result {
                 Some(PairingResult::Win1) | Some(PairingResult::Forfeit0) => seed(p1),
-                _ => seed(&p.player0),
+                _ => seed(p.player0.as_str()),
             }
         })
         .collect())
@@ -143,7 +143,7 @@ pub(super) fn pairing_game(
     let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, p));
     let channel = tx
         .thread_of_key(&key)?
-        .unwrap_or_else(|| ChannelId::from(&key));
+        .unwrap_or_else(|| ChannelId::new(&key));
     let spec = GameSpec {
         server: &t.server_id,
         channel: &channel,
@@ -213,7 +213,7 @@ fn start_pairing(
         let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, &p));
         let m = tx.insert_match(
             &t.server_id,
-            &ChannelId::from(&key),
+            &ChannelId::new(&key),
             [&p.player0, &p1],
             t.variant,
             t.scoring,
@@ -432,7 +432,7 @@ fn start_round(
                     }
                     _ => {
                         let key = p.thread_key.clone().unwrap_or_else(|| thread_key(t, &p));
-                        b = b.text(" → ").channel(&ChannelId::from(key));
+                        b = b.text(" → ").channel(&ChannelId::new(key));
                     }
                 }
             }
@@ -544,7 +544,7 @@ fn shared_thread_messages(
             b = b.text(format!(" · {} first", game.options.first.name()));
         }
         let mut reply = b.build();
-        reply.channel = Some(ChannelId::from(key.to_string()));
+        reply.channel = Some(ChannelId::new(key.to_string()));
         reply.thread = Some(thread_request(tx, t, here[0])?);
         outs.push(Out::text(reply));
     }
@@ -613,7 +613,7 @@ fn rounds_message(t: &TournamentRow, m: &Model, started: &[PairingRow], games: u
     for (i, (round, key)) in keys.iter().enumerate() {
         b = b
             .text(format!("{}R{round} ", if i == 0 { " " } else { ", " }))
-            .channel(&ChannelId::from(key.to_string()));
+            .channel(&ChannelId::new(key.to_string()));
     }
     b = b.text("\n");
     for (i, player) in m.players.iter().enumerate() {
@@ -664,7 +664,7 @@ fn games_message(t: &TournamentRow, m: &Model, started: &[PairingRow], games: us
                     .filter(|q| q.player0 == user || q.player1.as_ref() == Some(user))
                     .count();
                 b = b.text(if k == 0 { " " } else { ", " });
-                b = b.channel(&ChannelId::from(key.to_string()));
+                b = b.channel(&ChannelId::new(key.to_string()));
                 if n > 1 {
                     b = b.text(format!(" ({n} games)"));
                 }
@@ -676,7 +676,7 @@ fn games_message(t: &TournamentRow, m: &Model, started: &[PairingRow], games: us
                 (Some(_), Some(PairingResult::Forfeit0 | PairingResult::Forfeit1)) => {
                     b.text(format!("round {}: a forfeit", p.round))
                 }
-                _ => b.channel(&ChannelId::from(
+                _ => b.channel(&ChannelId::new(
                     p.thread_key.clone().unwrap_or_else(|| thread_key(t, p)),
                 )),
             };

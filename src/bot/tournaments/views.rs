@@ -125,7 +125,7 @@ pub(crate) fn tournament_pairings(
                     let ch = p
                         .thread_id
                         .clone()
-                        .or(p.thread_key.clone().map(ChannelId))
+                        .or(p.thread_key.clone().map(ChannelId::new))
                         .unwrap_or_default();
                     b.text(" · playing in ").channel(&ch)
                 }
