@@ -26,6 +26,18 @@ fn mix(a: Rgba, b: Rgba, t: f32) -> Rgba {
     Rgba::rgb(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
 }
 
+/// What frames a table card (see [`Card::table`]): its width, where its panel starts, the
+/// heights of its heading row and of a row, its title band (title, subtitle, and the title
+/// drawn when nothing of the title is drawable), and what it says without rows (a headline and
+/// a hint).
+pub(super) struct TableFrame<'a> {
+    pub width: u32,
+    pub top: f32,
+    pub heights: (f32, f32),
+    pub titles: (&'a str, &'a str, &'a str),
+    pub empty: (&'a str, &'a str),
+}
+
 /// An opaque card being drawn.
 pub(super) struct Card {
     pub img: RgbImage,
@@ -269,6 +281,57 @@ impl Card {
                 hint,
             );
         }
+    }
+
+    /// A table card of `rows` rows in its `frame`, with the heading row of the columns
+    /// `heads` (see [`Card::table_heading`]) drawn, ready for the rows. Without rows: `Err`
+    /// with the finished picture, which says `frame.empty`.
+    pub fn table(
+        frame: &TableFrame,
+        rows: usize,
+        heads: &[(f32, Align, &str)],
+    ) -> Result<Card, Vec<u8>> {
+        let mut c = Card::with_table(frame.width, frame.top, rows, frame.heights, frame.titles);
+        if rows == 0 {
+            c.empty_table(frame.top, frame.empty.0, frame.empty.1);
+            return Err(c.png());
+        }
+        c.table_heading(frame.top, frame.heights.0, heads);
+        Ok(c)
+    }
+
+    /// The heading row of a table whose panel starts at `top` (see [`Card::with_table`]),
+    /// `heading` high: each column's head (its `x`, alignment and text) in small muted
+    /// capitals, and the rule under the row.
+    pub fn table_heading(&mut self, top: f32, heading: f32, heads: &[(f32, Align, &str)]) {
+        let style = Style::new(Weight::Bold, 12.0, theme::MUTED);
+        for &(x, align, text) in heads {
+            self.text(style, x, top + 22.0, align, text);
+        }
+        let w = self.img.width() as f32;
+        self.rect(26.0, top + heading - 1.0, w - 52.0, 1.0, theme::PANEL_EDGE);
+    }
+
+    /// The band behind a table's row at `y`, `h` high, across the panel: `colour` (the
+    /// stripe of every other row, the highlight of the reader's own), or none.
+    pub fn row_band(&mut self, y: f32, h: f32, colour: Option<Rgba>) {
+        if let Some(colour) = colour {
+            let w = self.img.width() as f32;
+            self.rect(18.0, y, w - 36.0, h, colour);
+        }
+    }
+
+    /// A player's name in a table's row: bold, 16 px, in `ink`, its baseline at `base`, cut
+    /// to `room` ("Unknown player" when nothing drawable is left); the width written.
+    pub fn name_cell(&mut self, x: f32, base: f32, name: &str, room: f32, ink: Rgba) -> f32 {
+        let name = user_text(name, Weight::Bold, 16.0, room, "Unknown player");
+        self.text(
+            Style::new(Weight::Bold, 16.0, ink),
+            x,
+            base,
+            Align::Left,
+            &name,
+        )
     }
 
     /// A place or rank centred on `x`, `y`: in a gold, silver or bronze disc for the first

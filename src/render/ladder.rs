@@ -4,7 +4,7 @@
 //! not shown leave a gap, drawn as a row of dots.
 
 use super::canvas::{Align, Style, Weight};
-use super::card::{user_text, Card};
+use super::card::{Card, TableFrame};
 use super::theme as palette;
 
 /// One player of a ladder picture.
@@ -52,35 +52,23 @@ pub fn ladder_png(card: &LadderCard) -> Vec<u8> {
         .windows(2)
         .filter(|w| w[1].rank > w[0].rank + 1)
         .count();
-    let mut c = Card::with_table(
-        WIDTH,
-        TOP,
-        rows.len() + gaps,
-        (HEADING, ROW),
-        (&card.title, &card.subtitle, "Ladder"),
-    );
-    let w = WIDTH as f32;
-    if rows.is_empty() {
-        c.empty_table(
-            TOP,
-            "Nobody has joined yet",
-            "Players join with /ladder join.",
-        );
-        return c.png();
-    }
-    let head = Style::new(Weight::Bold, 12.0, palette::MUTED);
-    let hy = TOP + 22.0;
-    c.text(head, RANK_X, hy, Align::Centre, "RANK");
-    c.text(head, NAME_X, hy, Align::Left, "PLAYER");
-    c.text(head, RATING_X, hy, Align::Centre, "RATING");
-    c.text(head, PLAYING_X, hy, Align::Centre, "PLAYING");
-    c.rect(
-        26.0,
-        TOP + HEADING - 1.0,
-        w - 52.0,
-        1.0,
-        palette::PANEL_EDGE,
-    );
+    let frame = TableFrame {
+        width: WIDTH,
+        top: TOP,
+        heights: (HEADING, ROW),
+        titles: (&card.title, &card.subtitle, "Ladder"),
+        empty: ("Nobody has joined yet", "Players join with /ladder join."),
+    };
+    let heads = [
+        (RANK_X, Align::Centre, "RANK"),
+        (NAME_X, Align::Left, "PLAYER"),
+        (RATING_X, Align::Centre, "RATING"),
+        (PLAYING_X, Align::Centre, "PLAYING"),
+    ];
+    let mut c = match Card::table(&frame, rows.len() + gaps, &heads) {
+        Ok(c) => c,
+        Err(empty) => return empty,
+    };
     let mut line = 0;
     let mut last: Option<u32> = None;
     for row in rows {
@@ -97,26 +85,20 @@ pub fn ladder_png(card: &LadderCard) -> Vec<u8> {
         }
         last = Some(row.rank);
         let y = TOP + HEADING + ROW * line as f32;
-        if row.you {
-            c.rect(18.0, y, w - 36.0, ROW, palette::BLUE_LIGHT);
-        } else if line % 2 == 1 {
-            c.rect(18.0, y, w - 36.0, ROW, palette::STRIPE);
-        }
+        let band = if row.you {
+            Some(palette::BLUE_LIGHT)
+        } else {
+            (line % 2 == 1).then_some(palette::STRIPE)
+        };
+        c.row_band(y, ROW, band);
         let base = y + ROW / 2.0 + 6.0;
         c.place_badge(RANK_X, y + ROW / 2.0, row.rank, false);
-        let name = user_text(
-            &row.name,
-            Weight::Bold,
-            16.0,
-            RATING_X - 40.0 - NAME_X,
-            "Unknown player",
-        );
-        c.text(
-            Style::new(Weight::Bold, 16.0, palette::INK),
+        c.name_cell(
             NAME_X,
             base,
-            Align::Left,
-            &name,
+            &row.name,
+            RATING_X - 40.0 - NAME_X,
+            palette::INK,
         );
         c.text(
             Style::new(Weight::Regular, 15.0, palette::INK),

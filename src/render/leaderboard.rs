@@ -3,7 +3,7 @@
 //! losses, with a bar of their shares.
 
 use super::canvas::{Align, Style, Weight};
-use super::card::{rating_text, rd_text, user_text, Card};
+use super::card::{rating_text, rd_text, Card, TableFrame};
 use super::ratings::LeaderboardRow;
 use super::theme as palette;
 
@@ -33,38 +33,28 @@ const BAR_W: f32 = 78.0;
 /// 25 of them. Without rows it says that nobody is on the leaderboard yet.
 pub fn leaderboard_png(title: &str, subtitle: &str, rows: &[LeaderboardRow]) -> Vec<u8> {
     let rows = &rows[..rows.len().min(MAX_ROWS)];
-    let mut c = Card::with_table(
-        WIDTH,
-        TOP,
-        rows.len(),
-        (HEADING, ROW),
-        (title, subtitle, "Leaderboard"),
-    );
-    let w = WIDTH as f32;
-    let (px, pw) = (16.0, w - 32.0);
-    if rows.is_empty() {
-        c.empty_table(
-            TOP,
+    let frame = TableFrame {
+        width: WIDTH,
+        top: TOP,
+        heights: (HEADING, ROW),
+        titles: (title, subtitle, "Leaderboard"),
+        empty: (
             "Nobody is on this leaderboard yet",
             "Finish a rated game to appear here.",
-        );
-        return c.png();
-    }
-    let head = Style::new(Weight::Bold, 12.0, palette::MUTED);
-    let hy = TOP + 22.0;
-    c.text(head, RANK_X, hy, Align::Centre, "#");
-    c.text(head, NAME_X, hy, Align::Left, "PLAYER");
-    c.text(head, RATING_X, hy, Align::Left, "RATING");
-    c.text(head, GAMES_X, hy, Align::Centre, "GAMES");
-    c.text(head, WDL_X, hy, Align::Centre, "W / D / L");
-    c.text(head, BAR_X, hy, Align::Left, "RESULTS");
-    c.rect(
-        px + 10.0,
-        TOP + HEADING - 1.0,
-        pw - 20.0,
-        1.0,
-        palette::PANEL_EDGE,
-    );
+        ),
+    };
+    let heads = [
+        (RANK_X, Align::Centre, "#"),
+        (NAME_X, Align::Left, "PLAYER"),
+        (RATING_X, Align::Left, "RATING"),
+        (GAMES_X, Align::Centre, "GAMES"),
+        (WDL_X, Align::Centre, "W / D / L"),
+        (BAR_X, Align::Left, "RESULTS"),
+    ];
+    let mut c = match Card::table(&frame, rows.len(), &heads) {
+        Ok(c) => c,
+        Err(empty) => return empty,
+    };
     for (i, row) in rows.iter().enumerate() {
         draw_row(&mut c, row, TOP + HEADING + ROW * i as f32, i % 2 == 1);
     }
@@ -72,19 +62,10 @@ pub fn leaderboard_png(title: &str, subtitle: &str, rows: &[LeaderboardRow]) -> 
 }
 
 fn draw_row(c: &mut Card, row: &LeaderboardRow, y: f32, striped: bool) {
-    if striped {
-        c.rect(18.0, y, WIDTH as f32 - 36.0, ROW, palette::STRIPE);
-    }
+    c.row_band(y, ROW, striped.then_some(palette::STRIPE));
     let base = y + ROW / 2.0 + 6.0;
     c.place_badge(RANK_X, y + ROW / 2.0, row.rank, false);
-    let name = user_text(&row.name, Weight::Bold, 16.0, NAME_W, "Unknown player");
-    c.text(
-        Style::new(Weight::Bold, 16.0, palette::INK),
-        NAME_X,
-        base,
-        Align::Left,
-        &name,
-    );
+    c.name_cell(NAME_X, base, &row.name, NAME_W, palette::INK);
     let rating = rating_text(row.rating, row.provisional);
     let rw = c.text(
         Style::new(Weight::Bold, 17.0, palette::INK),

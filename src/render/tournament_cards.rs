@@ -3,7 +3,7 @@
 //! Drawn like the rating cards ([`Card`]), in the board's theme and the bundled fonts.
 
 use super::canvas::{Align, Rgba, Style, Weight};
-use super::card::{user_text, Card};
+use super::card::{user_text, Card, TableFrame};
 use super::layout::{fit_lines, Fitted};
 use super::theme as palette;
 use super::tournaments::{
@@ -74,21 +74,6 @@ fn standings_marked(card: &StandingsCard, marks: &[Option<LevelMove>]) -> Vec<u8
     let width = (NAME_X + NAME_W + SCORE_W + BREAK_W * breaks.len() as f32 + playing_w + 32.0)
         .max(640.0) as u32;
     let w = width as f32;
-    let mut c = Card::with_table(
-        width,
-        TOP,
-        rows.len(),
-        (HEADING, ROW),
-        (&card.title, &card.subtitle, "Standings"),
-    );
-    if rows.is_empty() {
-        c.empty_table(
-            TOP,
-            "Nobody has joined yet",
-            "Players join with /tournament join.",
-        );
-        return c.png();
-    }
     // Column centres: the score, each tiebreak, the games in progress (right-aligned block).
     let playing_x = w - 24.0 - playing_w / 2.0;
     let break_x = |k: usize| {
@@ -102,39 +87,55 @@ fn standings_marked(card: &StandingsCard, marks: &[Option<LevelMove>]) -> Vec<u8
         playing_x,
         playing_w,
     };
-    standings_heading(&mut c, &cols, breaks, w);
+    let frame = TableFrame {
+        width,
+        top: TOP,
+        heights: (HEADING, ROW),
+        titles: (&card.title, &card.subtitle, "Standings"),
+        empty: (
+            "Nobody has joined yet",
+            "Players join with /tournament join.",
+        ),
+    };
+    let mut c = match standings_table(&frame, rows.len(), &cols, breaks) {
+        Ok(c) => c,
+        Err(empty) => return empty,
+    };
     for (i, row) in rows.iter().enumerate() {
         let y = TOP + HEADING + ROW * i as f32;
-        if i % 2 == 1 {
-            c.rect(18.0, y, w - 36.0, ROW, palette::STRIPE);
-        }
+        c.row_band(y, ROW, (i % 2 == 1).then_some(palette::STRIPE));
         standings_row(&mut c, &cols, row, marks.get(i).copied().flatten(), y);
     }
     c.png()
 }
 
-/// The table's column headings and the rule under them.
-fn standings_heading(c: &mut Card, cols: &Columns, breaks: &[String], w: f32) {
-    let (px, pw) = (16.0, w - 32.0);
-    let head = Style::new(Weight::Bold, 12.0, palette::MUTED);
-    let hy = TOP + 22.0;
-    c.text(head, PLACE_X, hy, Align::Centre, "#");
-    c.text(head, NAME_X, hy, Align::Left, "PLAYER");
-    c.text(head, cols.score_x, hy, Align::Centre, "SCORE");
-    for (name, x) in breaks.iter().zip(&cols.break_xs) {
-        let name = user_text(name, Weight::Bold, 12.0, BREAK_W - 6.0, "");
-        c.text(head, *x, hy, Align::Centre, &name.to_uppercase());
-    }
-    if cols.playing_w > 0.0 {
-        c.text(head, cols.playing_x, hy, Align::Centre, "PLAYING");
-    }
-    c.rect(
-        px + 10.0,
-        TOP + HEADING - 1.0,
-        pw - 20.0,
-        1.0,
-        palette::PANEL_EDGE,
+/// The standings card of `rows` rows in its `frame`, with its column headings drawn (see
+/// [`Card::table`]).
+fn standings_table(
+    frame: &TableFrame,
+    rows: usize,
+    cols: &Columns,
+    breaks: &[String],
+) -> Result<Card, Vec<u8>> {
+    let breaks: Vec<String> = breaks
+        .iter()
+        .map(|name| user_text(name, Weight::Bold, 12.0, BREAK_W - 6.0, "").to_uppercase())
+        .collect();
+    let mut heads = vec![
+        (PLACE_X, Align::Centre, "#"),
+        (NAME_X, Align::Left, "PLAYER"),
+        (cols.score_x, Align::Centre, "SCORE"),
+    ];
+    heads.extend(
+        cols.break_xs
+            .iter()
+            .zip(&breaks)
+            .map(|(x, name)| (*x, Align::Centre, name.as_str())),
     );
+    if cols.playing_w > 0.0 {
+        heads.push((cols.playing_x, Align::Centre, "PLAYING"));
+    }
+    Card::table(frame, rows, &heads)
 }
 
 /// One player's row at `y`: place (or a dash, withdrawn), the promotion or relegation mark,
@@ -181,14 +182,7 @@ fn standings_row(
     if row.withdrawn {
         name_room -= 80.0;
     }
-    let name = user_text(&row.name, Weight::Bold, 16.0, name_room, "Unknown player");
-    let nw = c.text(
-        Style::new(Weight::Bold, 16.0, ink),
-        NAME_X,
-        base,
-        Align::Left,
-        &name,
-    );
+    let nw = c.name_cell(NAME_X, base, &row.name, name_room, ink);
     if row.withdrawn {
         c.text(
             Style::new(Weight::Regular, 12.0, palette::LOSS),
