@@ -6,13 +6,13 @@
 
 use super::reply::{escape_markdown, Ctx, Reply, ThreadRequest, User};
 use super::session::{
-    create_game, default_time_control, game_start, names, Announcement, Bot, EndCause, Fail,
-    GameEnded, GameSpec, Out, Outcome, Seating, Session,
+    create_game, game_start, names, Announcement, Bot, EndCause, Fail, GameEnded, GameSpec, Out,
+    Outcome, Seating, Session,
 };
 use super::text::Builder;
 use super::time::{date_text, TimeControl, DAY};
-use super::tournaments::{may_create, organiser_only};
-use crate::game::{GameOptions, Scoring, Variant};
+use super::tournaments::{creating, event_name, event_scoring, organiser_only};
+use crate::game::{Scoring, Variant};
 use crate::store::{
     ChannelId, LadderGameRow, LadderId, LadderPlayerRow, LadderResult, LadderRow, LadderStatus,
     NewLadder, Tx, UserId,
@@ -158,19 +158,10 @@ pub struct LadderOptions {
 
 /// `/ladder create`: moderators (or the tournament role) create a ladder in this channel.
 pub(crate) fn create(bot: &Bot, ctx: &Ctx, o: LadderOptions) -> Outcome<Vec<Out>> {
-    let name = o.name.trim().to_string();
-    if name.is_empty() {
-        return Err(Fail::User("Give the ladder a name.".into()));
-    }
-    let scoring = o.scoring.unwrap_or(Scoring::Kingdoms);
-    GameOptions::with(o.variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
+    let name = event_name(&o.name, "ladder")?;
+    let scoring = event_scoring(o.variant, o.scoring)?;
     bot.write(ctx, |tx, now| {
-        may_create(tx, ctx, "ladders")?;
-        let days = match o.days {
-            Some(d) => d,
-            None => default_time_control(tx, &ctx.server)?,
-        };
-        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let days = creating(tx, ctx, "ladders", o.days, now)?;
         let id = tx.insert_ladder(
             &NewLadder {
                 server_id: &ctx.server,

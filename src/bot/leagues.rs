@@ -7,15 +7,14 @@
 //! `GameEnded` subscriber that ends a season the moment its last game ends.
 
 use super::reply::{code_block, escape_markdown, Attachment, Ctx, Reply};
-use super::session::{
-    default_time_control, Announcement, Bot, Fail, FollowUp, GameEnded, Out, Outcome, Session,
-};
+use super::session::{Announcement, Bot, Fail, FollowUp, GameEnded, Out, Outcome, Session};
 use super::text::Builder;
 use super::time::{date_text, plural, TimeControl, DAY};
 use super::tournaments::{
-    division_standings, may_create, organiser_only, start_division, THREADS_AT_ONCE,
+    creating, division_standings, event_name, event_scoring, organiser_only, start_division,
+    THREADS_AT_ONCE,
 };
-use crate::game::{GameOptions, Scoring, Variant};
+use crate::game::{Scoring, Variant};
 use crate::render::LevelMove;
 use crate::store::{
     LeagueDivisionRow, LeagueId, LeagueMove, LeagueResultRow, LeagueRow, LeagueStatus, NewLeague,
@@ -115,10 +114,7 @@ fn league_moves_fit(size: u32, promote: u32, relegate: u32) -> Outcome<()> {
 
 /// `/league create`: moderators (or the tournament role) create a league in this channel.
 pub(crate) fn create(bot: &Bot, ctx: &Ctx, o: LeagueOptions) -> Outcome<Vec<Out>> {
-    let name = o.name.trim().to_string();
-    if name.is_empty() {
-        return Err(Fail::User("Give the league a name.".into()));
-    }
+    let name = event_name(&o.name, "league")?;
     let size = o.division_size.unwrap_or(10);
     if !SIZES.contains(&size) {
         return Err(Fail::User(format!(
@@ -134,18 +130,12 @@ pub(crate) fn create(bot: &Bot, ctx: &Ctx, o: LeagueOptions) -> Outcome<Vec<Out>
         .relegate
         .unwrap_or(3.min(size.saturating_sub(1 + promote)).max(1));
     league_moves_fit(size, promote, relegate)?;
-    let scoring = o.scoring.unwrap_or(Scoring::Kingdoms);
-    GameOptions::with(o.variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
+    let scoring = event_scoring(o.variant, o.scoring)?;
     let is_match = o.is_match.unwrap_or(true);
     let rated = o.rated.unwrap_or(true);
     let gap = o.gap_days.unwrap_or(7);
     bot.write(ctx, |tx, now| {
-        may_create(tx, ctx, "leagues")?;
-        let days = match o.days {
-            Some(d) => d,
-            None => default_time_control(tx, &ctx.server)?,
-        };
-        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let days = creating(tx, ctx, "leagues", o.days, now)?;
         let id = tx.insert_league(
             &NewLeague {
                 server_id: &ctx.server,

@@ -128,6 +128,43 @@ pub(crate) fn may_create(tx: &Tx, ctx: &Ctx, what: &str) -> Outcome<()> {
     Ok(())
 }
 
+/// An event's name as given, trimmed; refused when empty (`what`: "tournament", "league",
+/// "ladder").
+pub(crate) fn event_name(name: &str, what: &str) -> Outcome<String> {
+    let name = name.trim().to_string();
+    if name.is_empty() {
+        return Err(Fail::User(format!("Give the {what} a name.")));
+    }
+    Ok(name)
+}
+
+/// The scoring of an event's games: as given, else by kingdoms; refused when `variant` does
+/// not take it.
+pub(crate) fn event_scoring(variant: Variant, scoring: Option<Scoring>) -> Outcome<Scoring> {
+    let scoring = scoring.unwrap_or(Scoring::Kingdoms);
+    GameOptions::with(variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
+    Ok(scoring)
+}
+
+/// What creating any event (`what`: tournaments, leagues, ladders) does first, inside its
+/// write: checks that the user may ([`may_create`]), settles the clock (`days` as given, else
+/// the server's default) and stores the creator.
+pub(crate) fn creating(
+    tx: &Tx,
+    ctx: &Ctx,
+    what: &str,
+    days: Option<TimeControl>,
+    now: i64,
+) -> Outcome<TimeControl> {
+    may_create(tx, ctx, what)?;
+    let days = match days {
+        Some(d) => d,
+        None => default_time_control(tx, &ctx.server)?,
+    };
+    tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+    Ok(days)
+}
+
 /// An organiser's action taken by a moderator's right (not the tournament's creator) goes in
 /// the audit log like every moderator action; the entry for the log channel, if any.
 /// An organiser's action (`what`: the audit log's action and detail) announced by `b` in the
@@ -275,10 +312,7 @@ pub(crate) fn tournament_create(bot: &Bot, ctx: &Ctx, options: CreateOptions) ->
         pace,
         double,
     } = options;
-    let name = name.trim().to_string();
-    if name.is_empty() {
-        return Err(Fail::User("Give the tournament a name.".into()));
-    }
+    let name = event_name(&name, "tournament")?;
     let format = match system {
         TournamentSystem::Swiss => TournamentFormat::Swiss,
         TournamentSystem::RoundRobin => TournamentFormat::RoundRobin,
@@ -322,19 +356,13 @@ pub(crate) fn tournament_create(bot: &Bot, ctx: &Ctx, options: CreateOptions) ->
             format_name(format)
         )));
     }
-    let scoring = scoring.unwrap_or(Scoring::Kingdoms);
-    GameOptions::with(variant, Some(scoring), None).map_err(|e| Fail::User(format!("{e}.")))?;
+    let scoring = event_scoring(variant, scoring)?;
     // docs/rules.md §10 (knockout): every knockout tie is a two-game match.
     let is_match = is_match || format == TournamentFormat::Knockout;
     let pace = pace.unwrap_or(Pace::AllAtOnce);
     let rated = rated.unwrap_or(true);
     bot.write(ctx, |tx, now| {
-        may_create(tx, ctx, "tournaments")?;
-        let days = match days {
-            Some(d) => d,
-            None => default_time_control(tx, &ctx.server)?,
-        };
-        tx.upsert_user(&ctx.user.id, &ctx.user.name, now)?;
+        let days = creating(tx, ctx, "tournaments", days, now)?;
         let id = tx.insert_tournament(
             &NewTournament {
                 server_id: &ctx.server,

@@ -19,7 +19,8 @@ pub(crate) mod runner;
 pub(crate) mod views;
 
 pub(crate) use commands::{
-    creator_role_text, may_create, organiser_only, parse_role, set_creator_role, start_division,
+    creating, creator_role_text, event_name, event_scoring, organiser_only, parse_role,
+    set_creator_role, start_division,
 };
 pub use commands::{CreateOptions, TournamentSystem};
 pub use model::StandingLine;
