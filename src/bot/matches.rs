@@ -6,9 +6,8 @@ use super::session::{
     create_game, game_start, names, Announcement, EndCause, Fail, GameEnded, GameSpec, Out,
     Outcome, Seating, Session,
 };
-use crate::game::Points;
 use crate::store::MatchId;
-use crate::store::{GameRow, Tx};
+use crate::store::{match_totals, GameRow, Tx};
 
 /// Subscriber: after a result, a match (not a tournament's: the tournament runs those) gets
 /// its score and its second game; after an abort, a match game is replayed with the same
@@ -89,17 +88,8 @@ fn match_progress(
         .match_row(match_id)?
         .ok_or_else(|| Fail::User(format!("Match {match_id} is missing.")))?;
     let games = tx.match_games(match_id)?;
-    let mut totals = [Points(0); 2];
-    let mut finished = 0;
-    for g in &games {
-        if let Some(o) = &g.outcome {
-            finished += 1;
-            for seat in g.sides() {
-                let who = usize::from(g.seats[seat] != m.players[0]);
-                totals[who] = totals[who] + o.points[seat];
-            }
-        }
-    }
+    let totals = match_totals(&games, &m.players[0]);
+    let finished = games.iter().filter(|g| g.outcome.is_some()).count();
     // Names in the Markdown text: escaped.
     let pname = |i: usize| -> Outcome<String> {
         Ok(escape_markdown(

@@ -3,8 +3,26 @@
 use super::db::{Cols, Result, Tx};
 use super::games::GameRow;
 use super::value::params;
-use crate::game::{Scoring, Variant};
+use crate::game::{Points, Scoring, Variant};
 use crate::ids::*;
+
+/// The points of a match's two players, `first`'s first, added over the finished games of
+/// `games` (a match's or a tournament pairing's games; unfinished ones count nothing).
+pub fn match_totals<'a>(
+    games: impl IntoIterator<Item = &'a GameRow>,
+    first: &UserId,
+) -> [Points; 2] {
+    let mut totals = [Points(0); 2];
+    for g in games {
+        if let Some(o) = &g.outcome {
+            for seat in g.sides() {
+                let who = usize::from(g.seats[seat] != *first);
+                totals[who] = totals[who] + o.points[seat];
+            }
+        }
+    }
+    totals
+}
 
 /// A stored match of two games.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -136,7 +136,7 @@ pub use leagues::{
     LeagueDivisionRow, LeagueMove, LeaguePlayerRow, LeagueResultRow, LeagueRow, LeagueStatus,
     NewLeague,
 };
-pub use matches::MatchRow;
+pub use matches::{match_totals, MatchRow};
 pub use notes::NoteRow;
 pub use outbox::{EditTarget, NewMessage, OutboxRow};
 pub use ratings::{RatingChangeRow, RatingRow};

@@ -11,8 +11,8 @@ use crate::bot::session::{
 };
 use crate::bot::text::Builder;
 use crate::game::{forfeit, EndReason, Side};
-use crate::store::MatchId;
 use crate::store::UserId;
+use crate::store::{match_totals, MatchId};
 use crate::store::{
     GameRow, GameStatus, PairingResult, PairingRow, TournamentFormat, TournamentRow,
     TournamentStatus,
@@ -256,15 +256,9 @@ fn match_state(
     let tx = s.tx;
     let games = tx.match_games(match_id)?;
     let finished: Vec<&GameRow> = games.iter().filter(|g| g.outcome.is_some()).collect();
-    let mut totals = [crate::game::Points(0); 2];
-    for g in finished.iter().filter(|g| g.match_game.unwrap_or(1) <= 2) {
-        if let Some(o) = &g.outcome {
-            for seat in g.sides() {
-                let who = usize::from(g.seats[seat] != p.player0);
-                totals[who] = totals[who] + o.points[seat];
-            }
-        }
-    }
+    // The two games' points decide; a decider only breaks a tie.
+    let two_games = finished.iter().filter(|g| g.match_game.unwrap_or(1) <= 2);
+    let totals = match_totals(two_games.copied(), &p.player0);
     let last = finished.last().copied();
     let number = finished.len() as i64 + 1;
     let knockout = t.format == TournamentFormat::Knockout;
