@@ -142,121 +142,27 @@ pub fn search(
     stop: &mut dyn FnMut() -> bool,
 ) -> Option<Found> {
     let root_side = pos.to_move()?;
-    let mut rng = Rng::new(settings.seed);
     let mut list = MoveList::new();
     pos.legal_moves_into(&mut list);
     if list.is_empty() {
         return None;
     }
-    let mut nodes: Vec<Node> = Vec::with_capacity(
-        settings
-            .playouts
-            .map_or(1 << 16, |n| (n as usize).saturating_add(2).min(1 << 22)),
-    );
-    // The root's mover is the side that moved before it.
-    let before = root_side.opponent();
-    nodes.push(Node::new(Move::Pass, before, NONE));
-    nodes[0].untried = list.len() as u16;
-    nodes[0].offset = rng.below(list.len()) as u16;
+    let mut tree = Tree::new(settings, root_side, &list);
     let mut playouts = 0u64;
-    let mut scratch = MoveList::new();
-    let mut mast = Mast::new();
-    let mut line: Vec<(usize, usize)> = Vec::with_capacity(256);
     let limit = settings.playouts.unwrap_or(u64::MAX);
     while playouts < limit {
         if playouts.is_multiple_of(64) && playouts > 0 && stop() {
             break;
         }
-        // Selection: down the tree while the node is fully expanded and has children.
         let mut p = pos.clone();
-        let mut at = 0u32;
-        line.clear();
-        loop {
-            let node = &nodes[at as usize];
-            if p.outcome().is_some() {
-                break;
-            }
-            if node.untried > 0 {
-                // Expansion: the next untried move (the moves are counted, and their order
-                // shuffled, the first time the node is reached).
-                scratch.clear();
-                p.legal_moves_into(&mut scratch);
-                let n = scratch.len();
-                if node.untried == u16::MAX {
-                    let offset = rng.below(n.max(1)) as u16;
-                    let node = &mut nodes[at as usize];
-                    node.untried = n as u16;
-                    node.offset = offset;
-                }
-                if nodes[at as usize].untried > 0 {
-                    // The untried move with the best playout average (MAST) goes first.
-                    let mover = p.to_move().unwrap_or(root_side);
-                    let side = side_index(mover);
-                    let m = next_untried(&nodes, at, &scratch, |m| mast.value(side, mast_key(m)));
-                    nodes[at as usize].untried -= 1;
-                    line.push((side, mast_key(m)));
-                    p.play_unchecked(m);
-                    let child = nodes.len() as u32;
-                    let mut new = Node::new(m, mover, at);
-                    new.next_sibling = nodes[at as usize].first_child;
-                    nodes.push(new);
-                    nodes[at as usize].first_child = child;
-                    at = child;
-                    break;
-                }
-            }
-            at = best_child(&nodes, at, settings.exploration);
-            if at == NONE {
-                break;
-            }
-            let n = &nodes[at as usize];
-            line.push((side_index(n.mover), mast_key(n.mv)));
-            p.play_unchecked(n.mv);
-        }
+        let at = tree.descend(&mut p);
         if at == NONE {
             break;
         }
-        // Simulation.
-        playout(
-            &mut p,
-            &mut rng,
-            &mut scratch,
-            &mast,
-            settings.playout_greed,
-            &mut line,
-        );
+        tree.play_out(&mut p, at);
         playouts += 1;
-        // Backpropagation, to the tree and to the move averages; each side's result by its
-        // index. A playout cut at the safety bound counts as a draw.
-        let mut results = [(0.5, 0.5); 2];
-        if let Some(outcome) = p.outcome() {
-            for side in [root_side, root_side.opponent()] {
-                results[side_index(side)] = result_for(outcome, side, settings.margin_weight);
-            }
-        }
-        backpropagate(&mut nodes, at, |side| results[side_index(side)]);
-        mast.add(&line, |side| results[side].1);
     }
-    // The root's moves, most visited first (ties by the better score, then generation order).
-    let mut moves: Vec<MoveStat> = list
-        .iter()
-        .map(|&m| MoveStat {
-            mv: m,
-            visits: 0,
-            eval: 0.5,
-        })
-        .collect();
-    let mut child = nodes[0].first_child;
-    while child != NONE {
-        let n = &nodes[child as usize];
-        if let Some(s) = moves.iter_mut().find(|s| s.mv == n.mv) {
-            s.visits = u64::from(n.visits);
-            if n.visits > 0 {
-                s.eval = n.score / f64::from(n.visits);
-            }
-        }
-        child = n.next_sibling;
-    }
+    let mut moves = tree.root_moves(&list);
     sort_moves(&mut moves);
     let (chosen, eval) = match winning_move(pos, &list) {
         Some(m) => (m, 1.0),
@@ -268,6 +174,153 @@ pub fn search(
         playouts,
         moves,
     })
+}
+
+/// The tree of one search, with the generator, the move averages and the scratch space its
+/// iterations share.
+struct Tree<'a> {
+    settings: &'a Settings,
+    /// The side to move at the root.
+    root_side: Side,
+    rng: Rng,
+    nodes: Vec<Node>,
+    scratch: MoveList,
+    mast: Mast,
+    /// Each side's index and move's MAST key of the iteration's moves, from the root.
+    line: Vec<(usize, usize)>,
+}
+
+impl<'a> Tree<'a> {
+    /// A tree of the root alone, whose position has the moves `list` (not empty).
+    fn new(settings: &'a Settings, root_side: Side, list: &MoveList) -> Tree<'a> {
+        let mut rng = Rng::new(settings.seed);
+        let mut nodes: Vec<Node> = Vec::with_capacity(
+            settings
+                .playouts
+                .map_or(1 << 16, |n| (n as usize).saturating_add(2).min(1 << 22)),
+        );
+        // The root's mover is the side that moved before it.
+        let before = root_side.opponent();
+        nodes.push(Node::new(Move::Pass, before, NONE));
+        nodes[0].untried = list.len() as u16;
+        nodes[0].offset = rng.below(list.len()) as u16;
+        Tree {
+            settings,
+            root_side,
+            rng,
+            nodes,
+            scratch: MoveList::new(),
+            mast: Mast::new(),
+            line: Vec::with_capacity(256),
+        }
+    }
+
+    /// Selection: down the tree from the root while the node is fully expanded and has
+    /// children, playing the moves on `p`, then the expansion of one new child. Returns the
+    /// node reached, or `NONE` when a node of a game in progress has no moves to take.
+    fn descend(&mut self, p: &mut Position) -> u32 {
+        let mut at = 0u32;
+        self.line.clear();
+        loop {
+            let node = &self.nodes[at as usize];
+            if p.outcome().is_some() {
+                break;
+            }
+            if node.untried > 0 {
+                if let Some(child) = self.expand(p, at) {
+                    return child;
+                }
+            }
+            at = best_child(&self.nodes, at, self.settings.exploration);
+            if at == NONE {
+                break;
+            }
+            let n = &self.nodes[at as usize];
+            self.line.push((side_index(n.mover), mast_key(n.mv)));
+            p.play_unchecked(n.mv);
+        }
+        at
+    }
+
+    /// Expansion: a new child of `at` for its next untried move, played on `p` (the moves are
+    /// counted, and their order shuffled, the first time the node is reached); `None` when
+    /// the node turns out to have no untried move.
+    fn expand(&mut self, p: &mut Position, at: u32) -> Option<u32> {
+        self.scratch.clear();
+        p.legal_moves_into(&mut self.scratch);
+        let n = self.scratch.len();
+        if self.nodes[at as usize].untried == u16::MAX {
+            let offset = self.rng.below(n.max(1)) as u16;
+            let node = &mut self.nodes[at as usize];
+            node.untried = n as u16;
+            node.offset = offset;
+        }
+        if self.nodes[at as usize].untried == 0 {
+            return None;
+        }
+        // The untried move with the best playout average (MAST) goes first.
+        let mover = p.to_move().unwrap_or(self.root_side);
+        let side = side_index(mover);
+        let mast = &self.mast;
+        let m = next_untried(&self.nodes, at, &self.scratch, |m| {
+            mast.value(side, mast_key(m))
+        });
+        self.nodes[at as usize].untried -= 1;
+        self.line.push((side, mast_key(m)));
+        p.play_unchecked(m);
+        let child = self.nodes.len() as u32;
+        let mut new = Node::new(m, mover, at);
+        new.next_sibling = self.nodes[at as usize].first_child;
+        self.nodes.push(new);
+        self.nodes[at as usize].first_child = child;
+        Some(child)
+    }
+
+    /// Simulation from node `at`, whose position is `p`, then backpropagation of the result
+    /// to the tree and to the move averages.
+    fn play_out(&mut self, p: &mut Position, at: u32) {
+        playout(
+            p,
+            &mut self.rng,
+            &mut self.scratch,
+            &self.mast,
+            self.settings.playout_greed,
+            &mut self.line,
+        );
+        // Each side's result by its index. A playout cut at the safety bound counts as a draw.
+        let mut results = [(0.5, 0.5); 2];
+        if let Some(outcome) = p.outcome() {
+            for side in [self.root_side, self.root_side.opponent()] {
+                results[side_index(side)] = result_for(outcome, side, self.settings.margin_weight);
+            }
+        }
+        backpropagate(&mut self.nodes, at, |side| results[side_index(side)]);
+        self.mast.add(&self.line, |side| results[side].1);
+    }
+
+    /// The root's moves `list` with their visits and expected scores, in the order of `list`.
+    fn root_moves(&self, list: &MoveList) -> Vec<MoveStat> {
+        let mut moves: Vec<MoveStat> = list
+            .iter()
+            .map(|&m| MoveStat {
+                mv: m,
+                visits: 0,
+                eval: 0.5,
+            })
+            .collect();
+        let mut child = self.nodes[0].first_child;
+        while child != NONE {
+            let n = &self.nodes[child as usize];
+            if let Some(s) = moves.iter_mut().find(|s| s.mv == n.mv) {
+                s.visits = u64::from(n.visits);
+                if n.visits > 0 {
+                    s.eval = n.score / f64::from(n.visits);
+                }
+            }
+            child = n.next_sibling;
+        }
+        moves
+    }
 }
 
 /// [`search`] on `threads` threads at once when the search has no budget of playouts (root

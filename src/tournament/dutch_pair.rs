@@ -291,55 +291,160 @@ impl Context<'_> {
     }
 }
 
-#[allow(clippy::needless_range_loop)] // indices into several parallel tables
 fn run<const N: usize>(
     next: &NextRound,
     sorted: &[&DutchPlayer],
     layout: &Layout,
 ) -> Result<(Vec<usize>, Stats), DutchError> {
-    let n = sorted.len();
-    let score = |v: usize| sorted[v].score;
-    let g = layout.group_bits;
-    let mut top = Wide::<N>::small(1);
-    top.shl(layout.total_bits);
-    top.sub_small(1);
-    let mut ctx = Context {
-        next,
-        layout,
-        bye_score: Points::ZERO,
-        single_downfloater_is_bye: false,
-        unplayed_ranks: HashMap::new(),
-    };
-    let mut m = Matcher::<Wide<N>>::new(n);
-    let odd = n % 2 == 1;
-    // Completability: can all but at most one (eligible) player be paired, and who gets the bye.
-    for i in 0..n {
-        for j in 0..i {
-            let (p, o) = (sorted[i], sorted[j]);
-            let w = if odd {
-                let mut w = Wide::<N>::zero();
-                if next.compatible(p, o) {
-                    w.or_small(1 + !p.bye_eligible as u64 + !o.bye_eligible as u64);
-                    w.shl(layout.groups_bits);
-                    w.add_small((layout.shift[&p.score] + layout.shift[&o.score]) as u64);
-                    w.shl(g);
-                    w.or_small((p.score >= sorted[0].score) as u64);
-                }
-                w
-            } else {
-                ctx.weight(o, p, false, false)
-            };
-            m.set(i, j, w);
+    let mut pairer = Pairer::<N>::new(next, sorted, layout);
+    pairer.first_matching()?;
+    while pairer.vi.len() > 1 || pairer.next_at != sorted.len() {
+        pairer.pair_bracket();
+    }
+    Ok((pairer.result, pairer.m.stats()))
+}
+
+/// The state of a pairing that runs across the brackets: the matcher, the inputs of the
+/// weights, and who is paired so far.
+struct Pairer<'a, const N: usize> {
+    next: &'a NextRound,
+    sorted: &'a [&'a DutchPlayer],
+    layout: &'a Layout,
+    ctx: Context<'a>,
+    m: Matcher<Wide<N>>,
+    /// The weight above all others that a fixed pair is given.
+    top: Wide<N>,
+    /// An odd number of players: somebody gets the bye.
+    odd: bool,
+    /// Each player's opponent (the player itself for the bye or while unpaired).
+    result: Vec<usize>,
+    /// The players of the bracket being paired (moved-down players first) and of the next
+    /// score group, as vertices.
+    vi: Vec<usize>,
+    /// The first player not yet in `vi`.
+    next_at: usize,
+    /// The players whose pair in the bracket is decided.
+    matched: Vec<bool>,
+    /// Where the bracket's residents start in `vi` (after the moved-down players), and the
+    /// first of their vertices.
+    group_begin: usize,
+    group_begin_vertex: usize,
+}
+
+/// One bracket being paired: where its parts lie in [`Pairer::vi`], its plain weights and the
+/// matching last computed.
+struct Bracket<const N: usize> {
+    /// Where the next score group starts in `vi`, and the first of its vertices.
+    next_begin: usize,
+    next_begin_vertex: usize,
+    /// The first player of the next score group.
+    group_at: usize,
+    /// The weights without the orders of the stages, by place in `vi` (larger place first).
+    base: Vec<Vec<Wide<N>>>,
+    /// The matching last computed.
+    stable: Vec<usize>,
+    /// The residents not paired with a moved-down player (as places in `vi`), and how many
+    /// of them form S1.
+    remainder: Vec<usize>,
+    pairs: usize,
+}
+
+impl<const N: usize> Bracket<N> {
+    /// Whether `v` is matched to a player of S2 or left over: an S1 player exchanged.
+    fn exchanged_s1(&self, v: usize) -> bool {
+        self.stable[v] <= v || self.stable[v] >= self.next_begin_vertex
+    }
+
+    /// Whether `v` is matched to a later player of the bracket: a player of S1.
+    fn paired_down(&self, v: usize) -> bool {
+        self.stable[v] > v && self.stable[v] < self.next_begin_vertex
+    }
+}
+
+#[allow(clippy::needless_range_loop)] // indices into several parallel tables
+impl<'a, const N: usize> Pairer<'a, N> {
+    /// The pairing before the first matching, with the first score group as the bracket.
+    fn new(next: &'a NextRound, sorted: &'a [&'a DutchPlayer], layout: &'a Layout) -> Self {
+        let n = sorted.len();
+        let mut top = Wide::<N>::small(1);
+        top.shl(layout.total_bits);
+        top.sub_small(1);
+        let ctx = Context {
+            next,
+            layout,
+            bye_score: Points::ZERO,
+            single_downfloater_is_bye: false,
+            unplayed_ranks: HashMap::new(),
+        };
+        let mut vi: Vec<usize> = Vec::new();
+        let mut next_at = 0;
+        while next_at < n && sorted[next_at].score >= sorted[0].score {
+            vi.push(next_at);
+            next_at += 1;
+        }
+        Pairer {
+            next,
+            sorted,
+            layout,
+            ctx,
+            m: Matcher::<Wide<N>>::new(n),
+            top,
+            odd: n % 2 == 1,
+            result: (0..n).collect(),
+            vi,
+            next_at,
+            matched: vec![false; n],
+            group_begin: 0,
+            group_begin_vertex: 0,
         }
     }
-    m.compute();
-    {
-        let mates = m.matching();
+
+    /// The score of the player at `v`.
+    fn score(&self, v: usize) -> Points {
+        self.sorted[v].score
+    }
+
+    /// The matching for the weights as they now are.
+    fn rematch(&mut self) -> Vec<usize> {
+        self.m.compute();
+        self.m.matching().to_vec()
+    }
+
+    /// Completability: whether all but at most one (eligible) player can be paired, and who
+    /// gets the bye; then the weights of the whole graph for the brackets.
+    fn first_matching(&mut self) -> Result<(), DutchError> {
+        let (next, sorted, layout) = (self.next, self.sorted, self.layout);
+        let n = sorted.len();
+        let odd = self.odd;
+        let g = layout.group_bits;
+        for i in 0..n {
+            for j in 0..i {
+                let (p, o) = (sorted[i], sorted[j]);
+                let w = if odd {
+                    let mut w = Wide::<N>::zero();
+                    if next.compatible(p, o) {
+                        w.or_small(1 + !p.bye_eligible as u64 + !o.bye_eligible as u64);
+                        w.shl(layout.groups_bits);
+                        w.add_small((layout.shift[&p.score] + layout.shift[&o.score]) as u64);
+                        w.shl(g);
+                        w.or_small((p.score >= sorted[0].score) as u64);
+                    }
+                    w
+                } else {
+                    self.ctx.weight(o, p, false, false)
+                };
+                self.m.set(i, j, w);
+            }
+        }
+        self.m.compute();
+        let mates = self.m.matching();
         let unpaired: Vec<usize> = (0..n).filter(|&v| mates[v] == v).collect();
         if unpaired.len() > 1 || unpaired.iter().any(|&v| !sorted[v].bye_eligible) {
             return Err(no_pairing(next, sorted, &unpaired));
         }
         if odd {
+            let ctx = &mut self.ctx;
+            let score = |v: usize| sorted[v].score;
             let bye = unpaired[0];
             ctx.bye_score = score(bye);
             let top_score = score(0);
@@ -358,37 +463,43 @@ fn run<const N: usize>(
             }
             for i in 0..n {
                 for j in 0..i {
-                    m.set(i, j, ctx.weight(sorted[j], sorted[i], false, false));
+                    self.m
+                        .set(i, j, self.ctx.weight(sorted[j], sorted[i], false, false));
                 }
             }
         }
+        Ok(())
     }
 
-    let mut result: Vec<usize> = (0..n).collect();
-    // The players of the bracket being paired (moved-down players first) and of the next
-    // score group, as vertices.
-    let mut vi: Vec<usize> = Vec::new();
-    let mut next_at = 0;
-    while next_at < n && score(next_at) >= score(0) {
-        vi.push(next_at);
-        next_at += 1;
+    /// Pairs the bracket in `vi` as far as it can be paired, and carries the rest down.
+    fn pair_bracket(&mut self) {
+        let mut b = self.open_bracket();
+        self.choose_moved_down(&mut b);
+        self.pair_moved_down(&mut b);
+        let exchanges = self.order_exchanges(&mut b);
+        self.exchange_lowest_s1(&mut b, exchanges);
+        self.exchange_highest_s2(&mut b, exchanges);
+        self.restore_plain_weights(&mut b);
+        self.pair_s1(&mut b);
+        self.carry_down(&b);
     }
-    let mut matched = vec![false; n];
-    let mut group_begin = 0usize;
-    let mut group_begin_vertex = 0usize;
-    while vi.len() > 1 || next_at != n {
-        let next_begin = vi.len();
-        let next_begin_vertex = group_begin_vertex + (next_begin - group_begin);
-        let group_at = next_at;
-        while next_at < n && score(next_at) >= score(group_at) {
-            vi.push(next_at);
-            next_at += 1;
+
+    /// Adds the next score group to `vi`, gives the bracket its weights and matches.
+    fn open_bracket(&mut self) -> Bracket<N> {
+        let n = self.sorted.len();
+        let next_begin = self.vi.len();
+        let next_begin_vertex = self.group_begin_vertex + (next_begin - self.group_begin);
+        let group_at = self.next_at;
+        while self.next_at < n && self.score(self.next_at) >= self.score(group_at) {
+            self.vi.push(self.next_at);
+            self.next_at += 1;
         }
+        let (sorted, vi) = (self.sorted, &self.vi);
         let count = vi.len();
         let mut base: Vec<Vec<Wide<N>>> = vec![Vec::new(); count];
-        for (larger, row) in base.iter_mut().enumerate().skip(group_begin) {
+        for (larger, row) in base.iter_mut().enumerate().skip(self.group_begin) {
             for smaller in 0..larger {
-                row.push(ctx.weight(
+                row.push(self.ctx.weight(
                     sorted[vi[smaller]],
                     sorted[vi[larger]],
                     larger < next_begin,
@@ -398,42 +509,57 @@ fn run<const N: usize>(
         }
         for (larger, row) in base.iter().enumerate() {
             for (smaller, w) in row.iter().enumerate() {
-                m.set(vi[larger], vi[smaller], *w);
+                self.m.set(vi[larger], vi[smaller], *w);
             }
         }
-        // The weight in the remainder with the exchange order: fewer exchanges, then the
-        // smallest difference of the exchanged numbers.
-        let exchange_weight = |base: &Vec<Vec<Wide<N>>>,
-                               smaller: usize,
-                               larger: usize,
-                               index: usize,
-                               pairs: usize| {
-            let mut w = base[larger][smaller];
-            if !w.is_zero() {
-                w.add_at(2 * g + 1, (index < pairs) as u64);
-                w.sub_small(2 * index as u64);
-            }
-            w
-        };
-        m.compute();
-        let mut stable = m.matching().to_vec();
-        let in_bracket = |stable: &[usize], v: usize| {
-            stable[v] >= group_begin_vertex && stable[v] < next_begin_vertex
-        };
+        Bracket {
+            next_begin,
+            next_begin_vertex,
+            group_at,
+            base,
+            stable: self.rematch(),
+            remainder: Vec::new(),
+            pairs: 0,
+        }
+    }
 
-        // The moved-down players to pair in this bracket, from the top.
+    /// The weight in the remainder with the exchange order: fewer exchanges, then the
+    /// smallest difference of the exchanged numbers.
+    fn exchange_weight(
+        &self,
+        b: &Bracket<N>,
+        smaller: usize,
+        larger: usize,
+        index: usize,
+    ) -> Wide<N> {
+        let mut w = b.base[larger][smaller];
+        if !w.is_zero() {
+            w.add_at(2 * self.layout.group_bits + 1, (index < b.pairs) as u64);
+            w.sub_small(2 * index as u64);
+        }
+        w
+    }
+
+    /// Whether `v` is matched to a resident of the bracket.
+    fn in_bracket(&self, b: &Bracket<N>, v: usize) -> bool {
+        b.stable[v] >= self.group_begin_vertex && b.stable[v] < b.next_begin_vertex
+    }
+
+    /// The moved-down players to pair in this bracket, from the top.
+    fn choose_moved_down(&mut self, b: &mut Bracket<N>) {
+        let (group_begin, next_begin) = (self.group_begin, b.next_begin);
         let mut md_score = Points::ZERO;
         let mut remaining = 0usize;
         let mut remaining_matched = 0usize;
         for i in 0..group_begin {
-            if i == 0 || score(vi[i]) < md_score {
-                md_score = score(vi[i]);
+            if i == 0 || self.score(self.vi[i]) < md_score {
+                md_score = self.score(self.vi[i]);
                 remaining = 0;
                 remaining_matched = 0;
                 let mut k = i;
-                while k < group_begin && score(vi[k]) >= md_score {
+                while k < group_begin && self.score(self.vi[k]) >= md_score {
                     remaining += 1;
-                    if in_bracket(&stable, vi[k]) {
+                    if self.in_bracket(b, self.vi[k]) {
                         remaining_matched += 1;
                     }
                     k += 1;
@@ -442,219 +568,230 @@ fn run<const N: usize>(
             if remaining_matched == 0 {
                 continue;
             }
-            let v = vi[i];
+            let v = self.vi[i];
             if remaining <= remaining_matched {
-                matched[v] = true;
+                self.matched[v] = true;
                 continue;
             }
             remaining -= 1;
-            if !in_bracket(&stable, v) {
+            if !self.in_bracket(b, v) {
                 for o in group_begin..next_begin {
-                    let mut w = base[o][i];
+                    let mut w = b.base[o][i];
                     if !w.is_zero() {
                         w.or_small(1);
-                        m.set(v, vi[o], w);
+                        self.m.set(v, self.vi[o], w);
                     }
                 }
-                m.compute();
-                stable = m.matching().to_vec();
+                b.stable = self.rematch();
             }
-            if in_bracket(&stable, v) {
-                matched[v] = true;
+            if self.in_bracket(b, v) {
+                self.matched[v] = true;
                 remaining_matched -= 1;
                 for o in group_begin..next_begin {
-                    let mut w = base[o][i];
+                    let mut w = b.base[o][i];
                     if !w.is_zero() {
                         w.or_small((next_begin - group_begin) as u64);
                         w.add_small(1);
-                        m.set(v, vi[o], w);
+                        self.m.set(v, self.vi[o], w);
                     }
                 }
             }
         }
-        // Their opponents: the highest possible resident for each, in order.
-        for i in 0..group_begin {
-            let v = vi[i];
-            if !matched[v] {
+    }
+
+    /// The moved-down players' opponents: the highest possible resident for each, in order.
+    fn pair_moved_down(&mut self, b: &mut Bracket<N>) {
+        let count = self.vi.len();
+        for i in 0..self.group_begin {
+            let v = self.vi[i];
+            if !self.matched[v] {
                 continue;
             }
             let mut addend = count as u64;
-            for o in (group_begin..next_begin).rev() {
-                let ov = vi[o];
-                if matched[ov] {
+            for o in (self.group_begin..b.next_begin).rev() {
+                let ov = self.vi[o];
+                if self.matched[ov] {
                     continue;
                 }
-                let mut w = base[o][i];
+                let mut w = b.base[o][i];
                 if !w.is_zero() {
                     w.add_small(addend);
-                    m.set(v, ov, w);
+                    self.m.set(v, ov, w);
                     addend += 1;
                 }
             }
-            m.compute();
-            stable = m.matching().to_vec();
-            let mv = stable[v];
-            matched[mv] = true;
-            m.fix_pair(v, mv, &top);
+            b.stable = self.rematch();
+            let mv = b.stable[v];
+            self.matched[mv] = true;
+            self.m.fix_pair(v, mv, &self.top);
         }
+    }
 
-        // The remainder: residents not paired with a moved-down player.
-        let mut remainder = Vec::new();
-        let mut pairs = 0;
-        for i in group_begin..next_begin {
-            let v = vi[i];
-            if stable[v] < group_begin_vertex {
+    /// The remainder (the residents not paired with a moved-down player) weighted with the
+    /// exchange order; returns how many exchanges the best pairing needs.
+    fn order_exchanges(&mut self, b: &mut Bracket<N>) -> usize {
+        for i in self.group_begin..b.next_begin {
+            let v = self.vi[i];
+            if b.stable[v] < self.group_begin_vertex {
                 continue;
             }
-            remainder.push(i);
-            if stable[v] < v {
-                pairs += 1;
+            b.remainder.push(i);
+            if b.stable[v] < v {
+                b.pairs += 1;
             }
         }
-        for (oi, &o) in remainder.iter().enumerate() {
-            for (pi, &p) in remainder[..oi].iter().enumerate() {
-                m.set(vi[p], vi[o], exchange_weight(&base, p, o, pi, pairs));
+        for (oi, &o) in b.remainder.iter().enumerate() {
+            for (pi, &p) in b.remainder[..oi].iter().enumerate() {
+                let w = self.exchange_weight(b, p, o, pi);
+                self.m.set(self.vi[p], self.vi[o], w);
             }
         }
-        m.compute();
-        stable = m.matching().to_vec();
-        let exchanged_s1 =
-            |stable: &[usize], v: usize| stable[v] <= v || stable[v] >= next_begin_vertex;
-        let paired_down =
-            |stable: &[usize], v: usize| stable[v] > v && stable[v] < next_begin_vertex;
-        let exchanges = remainder[..pairs]
+        b.stable = self.rematch();
+        b.remainder[..b.pairs]
             .iter()
-            .filter(|&&p| exchanged_s1(&stable, vi[p]))
-            .count();
+            .filter(|&&p| b.exchanged_s1(self.vi[p]))
+            .count()
+    }
 
-        // The lowest players of S1 to exchange, where possible.
+    /// The lowest players of S1 to exchange, where possible.
+    fn exchange_lowest_s1(&mut self, b: &mut Bracket<N>, exchanges: usize) {
         let mut left = exchanges;
-        let mut pos = pairs;
+        let mut pos = b.pairs;
         while pos > 0 && left > 0 {
             let from = pos;
             pos -= 1;
-            let v = vi[remainder[pos]];
-            if paired_down(&stable, v) {
-                for &o in &remainder[from..] {
-                    let mut w = exchange_weight(&base, remainder[pos], o, pos, pairs);
+            let v = self.vi[b.remainder[pos]];
+            if b.paired_down(v) {
+                for &o in &b.remainder[from..] {
+                    let mut w = self.exchange_weight(b, b.remainder[pos], o, pos);
                     if !w.is_zero() {
                         w.sub_small(1);
-                        m.set(v, vi[o], w);
+                        self.m.set(v, self.vi[o], w);
                     }
                 }
-                m.compute();
-                stable = m.matching().to_vec();
+                b.stable = self.rematch();
             }
-            let exchange = exchanged_s1(&stable, v);
+            let exchange = b.exchanged_s1(v);
             left -= exchange as usize;
-            for k in pos + 1..remainder.len() {
-                let o = remainder[k];
+            for k in pos + 1..b.remainder.len() {
+                let o = b.remainder[k];
                 if exchange {
-                    base[o][remainder[pos]] = Wide::zero();
+                    b.base[o][b.remainder[pos]] = Wide::zero();
                 }
-                m.set(
-                    v,
-                    vi[o],
-                    exchange_weight(&base, remainder[pos], o, pos, pairs),
-                );
+                let w = self.exchange_weight(b, b.remainder[pos], o, pos);
+                self.m.set(v, self.vi[o], w);
             }
         }
-        // The highest players of S2 to exchange, where possible.
+    }
+
+    /// The highest players of S2 to exchange, where possible.
+    fn exchange_highest_s2(&mut self, b: &mut Bracket<N>, exchanges: usize) {
         let mut left = exchanges;
-        let mut pos = pairs;
-        while pos < remainder.len() && left > 1 {
-            let p = remainder[pos];
-            let v = vi[p];
-            let already = paired_down(&stable, v);
+        let mut pos = b.pairs;
+        while pos < b.remainder.len() && left > 1 {
+            let p = b.remainder[pos];
+            let v = self.vi[p];
+            let already = b.paired_down(v);
             if !already {
-                for &o in &remainder[pos + 1..] {
-                    let mut w = exchange_weight(&base, p, o, pos, pairs);
+                for &o in &b.remainder[pos + 1..] {
+                    let mut w = self.exchange_weight(b, p, o, pos);
                     if !w.is_zero() {
                         w.add_small(1);
-                        m.set(v, vi[o], w);
+                        self.m.set(v, self.vi[o], w);
                     }
                 }
-                m.compute();
-                stable = m.matching().to_vec();
+                b.stable = self.rematch();
             }
-            if paired_down(&stable, v) {
+            if b.paired_down(v) {
                 left -= 1;
-                for &o in &remainder[..pos] {
-                    base[p][o] = Wide::zero();
-                    m.set(v, vi[o], Wide::zero());
+                for &o in &b.remainder[..pos] {
+                    b.base[p][o] = Wide::zero();
+                    self.m.set(v, self.vi[o], Wide::zero());
                 }
-                for o in next_begin..count {
-                    base[o][p] = Wide::zero();
-                    m.set(v, vi[o], Wide::zero());
+                for o in b.next_begin..self.vi.len() {
+                    b.base[o][p] = Wide::zero();
+                    self.m.set(v, self.vi[o], Wide::zero());
                 }
             }
             if !already {
-                for &o in &remainder[pos + 1..] {
-                    m.set(v, vi[o], exchange_weight(&base, p, o, pos, pairs));
+                for &o in &b.remainder[pos + 1..] {
+                    let w = self.exchange_weight(b, p, o, pos);
+                    self.m.set(v, self.vi[o], w);
                 }
             }
             pos += 1;
         }
-        // S1 and S2 are fixed: back to the plain weights.
-        for (a, &p) in remainder.iter().enumerate() {
-            let pv = vi[p];
-            for &o in &remainder[a + 1..] {
-                let ov = vi[o];
-                if exchanged_s1(&stable, pv) || paired_down(&stable, ov) {
-                    base[o][p] = Wide::zero();
+    }
+
+    /// S1 and S2 are fixed: back to the plain weights.
+    fn restore_plain_weights(&mut self, b: &mut Bracket<N>) {
+        for (a, &p) in b.remainder.iter().enumerate() {
+            let pv = self.vi[p];
+            for &o in &b.remainder[a + 1..] {
+                let ov = self.vi[o];
+                if b.exchanged_s1(pv) || b.paired_down(ov) {
+                    b.base[o][p] = Wide::zero();
                 }
-                m.set(pv, ov, base[o][p]);
+                self.m.set(pv, ov, b.base[o][p]);
             }
         }
-        // Each S1 player in order gets the highest S2 player the criteria allow.
-        for &p in &remainder {
-            let pv = vi[p];
-            if !paired_down(&stable, pv) {
+    }
+
+    /// Each S1 player in order gets the highest S2 player the criteria allow.
+    fn pair_s1(&mut self, b: &mut Bracket<N>) {
+        for &p in &b.remainder {
+            let pv = self.vi[p];
+            if !b.paired_down(pv) {
                 continue;
             }
             let mut addend = 0u64;
-            for &o in remainder.iter().rev() {
-                let ov = vi[o];
-                if o <= p || matched[ov] {
+            for &o in b.remainder.iter().rev() {
+                let ov = self.vi[o];
+                if o <= p || self.matched[ov] {
                     continue;
                 }
-                let mut w = base[o][p];
+                let mut w = b.base[o][p];
                 if !w.is_zero() {
                     w.add_small(addend);
-                    m.set(pv, ov, w);
+                    self.m.set(pv, ov, w);
                 }
                 addend += 1;
             }
-            m.compute();
-            stable = m.matching().to_vec();
-            let mv = stable[pv];
-            matched[pv] = true;
-            matched[mv] = true;
-            m.fix_pair(pv, mv, &top);
+            b.stable = self.rematch();
+            let mv = b.stable[pv];
+            self.matched[pv] = true;
+            self.matched[mv] = true;
+            self.m.fix_pair(pv, mv, &self.top);
         }
+    }
 
-        // Pairs made; the rest move down to the next bracket.
+    /// Pairs made; the rest move down to the next bracket.
+    fn carry_down(&mut self, b: &Bracket<N>) {
+        let n = self.sorted.len();
+        let (next_begin, group_at, stable) = (b.next_begin, b.group_at, &b.stable);
         let mut carried = Vec::new();
-        group_begin = 0;
-        ctx.single_downfloater_is_bye = odd && group_at != n && ctx.bye_score >= score(group_at);
-        for (i, &v) in vi.iter().enumerate() {
-            if i < next_begin && matched[v] {
-                result[v] = stable[v];
-                result[stable[v]] = v;
+        self.group_begin = 0;
+        self.ctx.single_downfloater_is_bye =
+            self.odd && group_at != n && self.ctx.bye_score >= self.score(group_at);
+        for (i, &v) in self.vi.iter().enumerate() {
+            if i < next_begin && self.matched[v] {
+                self.result[v] = stable[v];
+                self.result[stable[v]] = v;
             } else {
                 carried.push(v);
                 if i < next_begin {
-                    group_begin += 1;
+                    self.group_begin += 1;
                 }
-                if ctx.single_downfloater_is_bye && score(stable[v]) < score(group_at) {
-                    ctx.single_downfloater_is_bye = false;
+                if self.ctx.single_downfloater_is_bye
+                    && self.score(stable[v]) < self.score(group_at)
+                {
+                    self.ctx.single_downfloater_is_bye = false;
                 }
             }
         }
-        vi = carried;
-        group_begin_vertex = next_begin_vertex;
+        self.vi = carried;
+        self.group_begin_vertex = b.next_begin_vertex;
     }
-    Ok((result, m.stats()))
 }
 
 /// Why no pairing exists, in words: the players left over by the best pairing the absolute

@@ -1216,128 +1216,20 @@ impl<W: Weight> Blossom<W> {
     /// matching (false).
     fn search(&mut self, stats: &mut Stats) -> bool {
         loop {
-            while let Some(u) = self.queue.pop_front() {
-                // Only S vertices are scanned (those of taken-down trees no longer are).
-                if self.s[self.st[u]] != 0 {
-                    continue;
-                }
-                stats.scans += 1;
-                let np = self.n + 1;
-                self.scan_no += 1;
-                for i in 0..self.live.len() {
-                    let v = self.live[i];
-                    // Not kept across iterations: a new blossom changes st[u].
-                    let sv = self.st[v];
-                    // A T-labelled end needs nothing: neither its tight edges nor its slack.
-                    if self.st[u] == sv || self.s[sv] == 1 {
-                        continue;
-                    }
-                    // Surely looser than v's slack so far: passed over without the whole
-                    // arithmetic.
-                    if sv == v && self.slack[v] != 0 && self.surely_looser(u, v, &self.slack_d[v]) {
-                        continue;
-                    }
-                    let w = &self.w2[u * np + v];
-                    if w.is_zero() {
-                        continue;
-                    }
-                    let d = self.lab[u].plus_minus(&self.lab[v], w);
-                    if d.is_zero() {
-                        if self.on_found_edge(u, v) {
-                            return true;
-                        }
-                    } else if sv == v {
-                        if self.slack[v] == 0 || d < self.slack_of(v) {
-                            self.slack[v] = u;
-                            self.slack_d[v] = d;
-                        }
-                    } else if self.scanned[sv] != self.scan_no {
-                        // Once per blossom: its best edge to u is the same for all its vertices.
-                        self.scanned[sv] = self.scan_no;
-                        let ends = self.e(u, sv);
-                        self.update_slack(u, sv, ends);
-                    }
-                }
+            if self.scan_queue(stats) {
+                return true;
             }
-            let mut d: Option<W> = None;
-            let mut take = |x: W| {
-                if d.as_ref().is_none_or(|d| x < *d) {
-                    d = Some(x);
-                }
-            };
-            for b in self.n + 1..=self.nx {
-                if self.st[b] == b && self.s[b] == 1 {
-                    take(self.lab[b].half());
-                }
-            }
-            for x in 1..=self.nx {
-                if self.st[x] == x && self.slack[x] != 0 {
-                    if self.s[x] == -1 {
-                        take(self.slack_d[x].clone());
-                    } else if self.s[x] == 0 {
-                        take(self.slack_d[x].half());
-                    }
-                }
-            }
-            for &u in &self.live {
-                if self.s[self.st[u]] == 0 {
-                    take(self.lab[u].clone());
-                }
-            }
-            let d = d.expect("a free vertex is labelled S");
+            let d = self.dual_step();
             stats.dual_updates += 1;
             // Edges between free vertices may have become tight together.
             self.try_pairs = true;
-            let d2 = d.twice();
-            let mut zero = NONE;
-            for i in 0..self.live.len() {
-                let u = self.live[i];
-                match self.s[self.st[u]] {
-                    0 => {
-                        self.lab[u] = self.lab[u].minus(&d);
-                        if zero == NONE && self.lab[u].is_zero() {
-                            zero = u;
-                        }
-                    }
-                    1 => self.lab[u] = self.lab[u].plus(&d),
-                    _ => {}
-                }
-            }
-            for b in self.n + 1..=self.nx {
-                if self.st[b] == b {
-                    match self.s[b] {
-                        0 => self.lab[b] = self.lab[b].plus(&d2),
-                        1 => self.lab[b] = self.lab[b].minus(&d2),
-                        _ => {}
-                    }
-                }
-            }
-            // The kept slacks follow: an S vertex's dual fell by d.
-            for x in 1..=self.nx {
-                if self.st[x] == x && self.slack[x] != 0 {
-                    match self.s[x] {
-                        -1 => self.slack_d[x] = self.slack_d[x].minus(&d),
-                        0 => self.slack_d[x] = self.slack_d[x].minus(&d2),
-                        _ => {}
-                    }
-                }
-            }
+            let zero = self.update_duals(&d);
             if zero != NONE {
                 self.flip_to_root(zero);
                 return true;
             }
-            self.queue.clear();
-            for x in 1..=self.nx {
-                if self.st[x] == x
-                    && self.slack[x] != 0
-                    && self.st[self.slack[x]] != x
-                    && self.slack_of(x).is_zero()
-                {
-                    let (eu, ev) = self.e(self.slack[x], x);
-                    if self.on_found_edge(eu, ev) {
-                        return true;
-                    }
-                }
+            if self.follow_tight_slacks() {
+                return true;
             }
             for b in self.n + 1..=self.nx {
                 if self.st[b] == b && self.s[b] == 1 && self.lab[b].is_zero() {
@@ -1345,6 +1237,145 @@ impl<W: Weight> Blossom<W> {
                 }
             }
         }
+    }
+
+    /// Scans the S vertices in the queue: follows their tight edges and keeps the other
+    /// vertices' slacks to them; true when an augmentation was made.
+    fn scan_queue(&mut self, stats: &mut Stats) -> bool {
+        while let Some(u) = self.queue.pop_front() {
+            // Only S vertices are scanned (those of taken-down trees no longer are).
+            if self.s[self.st[u]] != 0 {
+                continue;
+            }
+            stats.scans += 1;
+            let np = self.n + 1;
+            self.scan_no += 1;
+            for i in 0..self.live.len() {
+                let v = self.live[i];
+                // Not kept across iterations: a new blossom changes st[u].
+                let sv = self.st[v];
+                // A T-labelled end needs nothing: neither its tight edges nor its slack.
+                if self.st[u] == sv || self.s[sv] == 1 {
+                    continue;
+                }
+                // Surely looser than v's slack so far: passed over without the whole
+                // arithmetic.
+                if sv == v && self.slack[v] != 0 && self.surely_looser(u, v, &self.slack_d[v]) {
+                    continue;
+                }
+                let w = &self.w2[u * np + v];
+                if w.is_zero() {
+                    continue;
+                }
+                let d = self.lab[u].plus_minus(&self.lab[v], w);
+                if d.is_zero() {
+                    if self.on_found_edge(u, v) {
+                        return true;
+                    }
+                } else if sv == v {
+                    if self.slack[v] == 0 || d < self.slack_of(v) {
+                        self.slack[v] = u;
+                        self.slack_d[v] = d;
+                    }
+                } else if self.scanned[sv] != self.scan_no {
+                    // Once per blossom: its best edge to u is the same for all its vertices.
+                    self.scanned[sv] = self.scan_no;
+                    let ends = self.e(u, sv);
+                    self.update_slack(u, sv, ends);
+                }
+            }
+        }
+        false
+    }
+
+    /// How far the duals can change before an edge becomes tight, a T blossom's dual or an S
+    /// vertex's dual reaches zero.
+    fn dual_step(&self) -> W {
+        let mut d: Option<W> = None;
+        let mut take = |x: W| {
+            if d.as_ref().is_none_or(|d| x < *d) {
+                d = Some(x);
+            }
+        };
+        for b in self.n + 1..=self.nx {
+            if self.st[b] == b && self.s[b] == 1 {
+                take(self.lab[b].half());
+            }
+        }
+        for x in 1..=self.nx {
+            if self.st[x] == x && self.slack[x] != 0 {
+                if self.s[x] == -1 {
+                    take(self.slack_d[x].clone());
+                } else if self.s[x] == 0 {
+                    take(self.slack_d[x].half());
+                }
+            }
+        }
+        for &u in &self.live {
+            if self.s[self.st[u]] == 0 {
+                take(self.lab[u].clone());
+            }
+        }
+        d.expect("a free vertex is labelled S")
+    }
+
+    /// Changes the duals by `d` (and the kept slacks with them); returns the first vertex
+    /// whose dual reached zero, or `NONE`.
+    fn update_duals(&mut self, d: &W) -> usize {
+        let d2 = d.twice();
+        let mut zero = NONE;
+        for i in 0..self.live.len() {
+            let u = self.live[i];
+            match self.s[self.st[u]] {
+                0 => {
+                    self.lab[u] = self.lab[u].minus(d);
+                    if zero == NONE && self.lab[u].is_zero() {
+                        zero = u;
+                    }
+                }
+                1 => self.lab[u] = self.lab[u].plus(d),
+                _ => {}
+            }
+        }
+        for b in self.n + 1..=self.nx {
+            if self.st[b] == b {
+                match self.s[b] {
+                    0 => self.lab[b] = self.lab[b].plus(&d2),
+                    1 => self.lab[b] = self.lab[b].minus(&d2),
+                    _ => {}
+                }
+            }
+        }
+        // The kept slacks follow: an S vertex's dual fell by d.
+        for x in 1..=self.nx {
+            if self.st[x] == x && self.slack[x] != 0 {
+                match self.s[x] {
+                    -1 => self.slack_d[x] = self.slack_d[x].minus(d),
+                    0 => self.slack_d[x] = self.slack_d[x].minus(&d2),
+                    _ => {}
+                }
+            }
+        }
+        zero
+    }
+
+    /// After a dual update, the edges that became tight from the kept slacks, followed as a
+    /// scan would; true when an augmentation was made.
+    fn follow_tight_slacks(&mut self) -> bool {
+        self.queue.clear();
+        for x in 1..=self.nx {
+            if self.st[x] == x
+                && self.slack[x] != 0
+                && self.st[self.slack[x]] != x
+                && self.slack_of(x).is_zero()
+            {
+                let (eu, ev) = self.e(self.slack[x], x);
+                if self.on_found_edge(eu, ev) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 
