@@ -56,10 +56,6 @@ fn title(l: &LadderRow) -> String {
     format!("**{}** (ladder #{})", escape_markdown(&l.name), l.id)
 }
 
-fn user_name(tx: &Tx, id: &UserId) -> Outcome<String> {
-    Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
-}
-
 /// The ladder a command names (`id`), or the one the command is sent in (a ladder game's
 /// thread, or the ladder's channel: its newest open ladder), or the server's only open one.
 fn find(tx: &Tx, ctx: &Ctx, id: Option<LadderId>) -> Outcome<LadderRow> {
@@ -452,7 +448,7 @@ pub(crate) fn challenge(
         let n = names(tx, &game)?;
         // The start with its board, as any challenge shows it.
         let mut out = game_start(&game, &n, "drawn by lot");
-        let defender_name = user_name(tx, &player.id)?;
+        let defender_name = tx.name_or_id(&player.id)?;
         let head = Builder::new()
             .text(format!("{} · ", title(&l)))
             .ping(&ctx.user.id, &ctx.user.name)
@@ -542,7 +538,7 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
     let games: Vec<&LadderGameRow> = st.games.iter().filter(|g| g.ended_at.is_none()).collect();
     let mut names = Vec::with_capacity(players.len());
     for p in players {
-        names.push(user_name(tx, &p.user_id)?);
+        names.push(tx.name_or_id(&p.user_id)?);
     }
     let mut ratings = Vec::with_capacity(players.len());
     for p in players {
@@ -709,7 +705,7 @@ fn your_place(
                     } else {
                         &g.challenger_id
                     };
-                    let name = escape_markdown(&user_name(tx, other)?);
+                    let name = escape_markdown(&tx.name_or_id(other)?);
                     let who = if challenger {
                         format!("you challenged {name}")
                     } else {
@@ -758,8 +754,8 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
     let players = tx.ladder_players(l.id)?;
     let find = |u: &UserId| players.iter().find(|p| p.user_id == u);
     let (cn, dn) = (
-        user_name(tx, &lg.challenger_id)?,
-        user_name(tx, &lg.defender_id)?,
+        tx.name_or_id(&lg.challenger_id)?,
+        tx.name_or_id(&lg.defender_id)?,
     );
     let mut line = None;
     match result {
@@ -843,8 +839,8 @@ impl Bot {
                     Some(l) => Some(ladder_thread(
                         &key,
                         &l,
-                        &user_name(tx, &lg.challenger_id)?,
-                        &user_name(tx, &lg.defender_id)?,
+                        &tx.name_or_id(&lg.challenger_id)?,
+                        &tx.name_or_id(&lg.defender_id)?,
                     )),
                     None => None,
                 },

@@ -32,10 +32,6 @@ fn title(l: &LeagueRow) -> String {
     format!("**{}** (league #{})", escape_markdown(&l.name), l.id)
 }
 
-fn user_name(tx: &Tx, id: &UserId) -> Outcome<String> {
-    Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
-}
-
 /// The league a command names (`id`), or the channel's only one, or the server's only one;
 /// with several to choose from, a refusal that lists them.
 fn find(tx: &Tx, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<LeagueRow> {
@@ -468,7 +464,7 @@ fn start_season(s: &Session, l: &LeagueRow) -> Outcome<Vec<Out>> {
                 tx.insert_entrant(tid, u, now)?;
                 b = b
                     .text(if k > 0 { ", " } else { "" })
-                    .user(u, &user_name(tx, u)?);
+                    .user(u, &tx.name_or_id(u)?);
             }
             // Withdrawn after forfeiting more than half of their games.
             let pairings = members.len().saturating_sub(1) as u32;
@@ -871,7 +867,7 @@ pub(crate) fn history(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec
             {
                 s.push_str(&format!(
                     "\nSeason {season}: {}",
-                    escape_markdown(&user_name(tx, &c.user_id)?)
+                    escape_markdown(&tx.name_or_id(&c.user_id)?)
                 ));
             }
         }
@@ -903,7 +899,7 @@ pub(crate) fn history(bot: &Bot, ctx: &Ctx, id: Option<LeagueId>) -> Outcome<Vec
                 .collect();
             s.push_str(&format!(
                 "\n{}: {}",
-                escape_markdown(&user_name(tx, u)?),
+                escape_markdown(&tx.name_or_id(u)?),
                 path.join(" → ")
             ));
         }

@@ -165,9 +165,7 @@ fn expire_challenge(tx: &Tx, id: ChallengeId, now: i64) -> Outcome<Vec<Out>> {
         return Ok(vec![]);
     }
     tx.set_challenge_status(c.id, ChallengeStatus::Expired, None, now)?;
-    let name = |id: &UserId| -> Outcome<String> {
-        Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
-    };
+    let name = |id: &UserId| tx.name_or_id(id);
     let what = if c.is_open_to_anyone() {
         format!(
             "your open challenge #{} ({}) has expired: nobody accepted it within {}",
@@ -225,9 +223,7 @@ fn spent_thread(tx: &Tx, c: &ChallengeRow) -> Outcome<Option<ChannelId>> {
 /// what, and `how` it was answered ("declined by Brian."). It no longer asks anyone to accept.
 /// The new text of an answered challenge's message: what happened (`how`), and by whom.
 fn answered(tx: &Tx, c: &ChallengeRow, how: &str, by: Option<&User>) -> Outcome<Reply> {
-    let name = |id: &UserId| -> Outcome<String> {
-        Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
-    };
+    let name = |id: &UserId| tx.name_or_id(id);
     let b = Builder::new()
         .user(&c.challenger_id, &name(&c.challenger_id)?)
         .text(" challenged ");

@@ -857,7 +857,7 @@ pub(crate) fn forfeited_by(
 pub(crate) fn names(tx: &Tx, game: &GameRow) -> Outcome<BySide<String>> {
     let n = |side: Side| -> Outcome<String> {
         let id = &game.seats[side];
-        let name = tx.user_name(id)?.unwrap_or_else(|| id.to_string());
+        let name = tx.name_or_id(id)?;
         Ok(match game.ai_levels[side] {
             Some(level) => format!("{name} (level {level})"),
             None => name,

@@ -1,6 +1,7 @@
 //! `tara-bot ladder export`: the stored ladders with their players in rank order and their
 //! games (the machine contract in docs/cli.md).
 
+use super::event_export::{events, json_lines};
 use crate::store::{LadderId, Store, StoreError, Tx};
 use serde::Serialize;
 
@@ -91,19 +92,13 @@ fn export_one(tx: &Tx, l: crate::store::LadderRow) -> Result<LadderExport, Store
 
 /// Every ladder (or only `id`), oldest first.
 pub fn ladders(store: &mut Store, id: Option<LadderId>) -> Result<Vec<LadderExport>, String> {
-    store
-        .read(|tx| {
-            let all = match id {
-                Some(id) => tx.ladder(id)?.into_iter().collect(),
-                None => tx.all_ladders()?,
-            };
-            all.into_iter().map(|l| export_one(tx, l)).collect()
-        })
-        .map_err(|e: StoreError| e.to_string())
-        .and_then(|v: Vec<LadderExport>| match (id, v.is_empty()) {
-            (Some(id), true) => Err(format!("there is no ladder #{id}")),
-            _ => Ok(v),
-        })
+    events(
+        store,
+        ("ladder", id),
+        |tx, id| tx.ladder(id),
+        |tx| tx.all_ladders(),
+        export_one,
+    )
 }
 
 /// `ladder export`: with `json`, one JSON object per ladder; otherwise one tab-separated line
@@ -111,10 +106,7 @@ pub fn ladders(store: &mut Store, id: Option<LadderId>) -> Result<Vec<LadderExpo
 pub fn export(store: &mut Store, id: Option<LadderId>, json: bool) -> Result<Vec<String>, String> {
     let all = ladders(store, id)?;
     if json {
-        return all
-            .iter()
-            .map(|l| serde_json::to_string(l).map_err(|e| e.to_string()))
-            .collect();
+        return json_lines(&all);
     }
     Ok(all
         .iter()

@@ -1,6 +1,7 @@
 //! `tara-bot league export`: the stored leagues with their players and each season's
 //! divisions, places and movements (the machine contract in docs/cli.md).
 
+use super::event_export::{events, json_lines};
 use crate::store::{LeagueId, Store, StoreError, Tx, UserId};
 use serde::Serialize;
 
@@ -160,21 +161,13 @@ fn export_one(tx: &Tx, l: crate::store::LeagueRow) -> Result<LeagueExport, Store
 
 /// Every league (or only `id`), oldest first.
 pub fn leagues(store: &mut Store, id: Option<LeagueId>) -> Result<Vec<LeagueExport>, String> {
-    let all = store
-        .read(|tx| {
-            let all = match id {
-                Some(id) => tx.league(id)?.into_iter().collect(),
-                None => tx.all_leagues()?,
-            };
-            all.into_iter()
-                .map(|l| export_one(tx, l))
-                .collect::<Result<Vec<_>, StoreError>>()
-        })
-        .map_err(|e| e.to_string())?;
-    match (id, all.is_empty()) {
-        (Some(id), true) => Err(format!("there is no league #{id}")),
-        _ => Ok(all),
-    }
+    events(
+        store,
+        ("league", id),
+        |tx, id| tx.league(id),
+        |tx| tx.all_leagues(),
+        export_one,
+    )
 }
 
 /// `league export`: with `json`, one JSON object per league; otherwise one tab-separated line
@@ -183,10 +176,7 @@ pub fn leagues(store: &mut Store, id: Option<LeagueId>) -> Result<Vec<LeagueExpo
 pub fn export(store: &mut Store, id: Option<LeagueId>, json: bool) -> Result<Vec<String>, String> {
     let all = leagues(store, id)?;
     if json {
-        return all
-            .iter()
-            .map(|l| serde_json::to_string(l).map_err(|e| e.to_string()))
-            .collect();
+        return json_lines(&all);
     }
     let mut lines = Vec::new();
     for l in &all {

@@ -15,6 +15,7 @@ pub mod bench_discord;
 pub mod bench_pair;
 pub mod bench_processes;
 pub mod engine;
+mod event_export;
 pub mod export;
 pub mod ladder;
 pub mod league;

@@ -38,6 +38,12 @@ impl Tx<'_> {
         )
     }
 
+    /// A user's stored display name, or their id for a user never stored (shown rather than
+    /// nothing).
+    pub fn name_or_id(&self, id: &UserId) -> Result<String> {
+        Ok(self.user_name(id)?.unwrap_or_else(|| id.to_string()))
+    }
+
     /// A stored user.
     pub fn user(&self, id: &UserId) -> Result<Option<UserRow>> {
         self.first(

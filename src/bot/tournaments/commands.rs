@@ -1,7 +1,7 @@
 //! The subcommands of `/tournament` that change a tournament: create, join, leave, cancel,
 //! start and withdraw, with who may create and organise tournaments.
 
-use super::model::{find, format_name, read_tournament, title, user_name};
+use super::model::{find, format_name, read_tournament, title};
 use super::presentation::options_text;
 use super::results::withdraw;
 use super::runner::{advance, insert_pairing};
@@ -577,7 +577,7 @@ pub(crate) fn tournament_start(
             }
             b = b
                 .text(format!("{}. ", i + 1))
-                .user(&p.user_id, &user_name(tx, &p.user_id)?)
+                .user(&p.user_id, &tx.name_or_id(&p.user_id)?)
                 .text(format!(" ({})", p.rating));
         }
         b = b.text(".");

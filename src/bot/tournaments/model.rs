@@ -54,10 +54,6 @@ pub(super) fn shares_thread(t: &TournamentRow, p: &PairingRow) -> bool {
         .is_some_and(|k| k != thread_key(t, p))
 }
 
-pub(super) fn user_name(tx: &Tx, id: &UserId) -> Outcome<String> {
-    Ok(tx.user_name(id)?.unwrap_or_else(|| id.to_string()))
-}
-
 pub(super) fn store_corrupt(what: String) -> Fail {
     Fail::Store(crate::store::StoreError::Corrupt(what))
 }
@@ -118,8 +114,8 @@ pub(crate) fn model(tx: &Tx, t: &TournamentRow) -> Outcome<Model> {
     players.sort_by_key(|p| (p.seed.unwrap_or(u32::MAX), p.signup));
     let names = players
         .iter()
-        .map(|p| user_name(tx, &p.user_id))
-        .collect::<Outcome<Vec<String>>>()?;
+        .map(|p| tx.name_or_id(&p.user_id))
+        .collect::<Result<Vec<String>, _>>()?;
     let pairings = tx.pairings(t.id, None)?;
     let idx: HashMap<&str, usize> = players
         .iter()

@@ -1,7 +1,7 @@
 //! The runner's side of a game's end: a tournament game's result recorded (a match going on
 //! to its next game), withdrawals and their forfeits, and the `GameEnded` subscriber.
 
-use super::model::{title, user_name};
+use super::model::title;
 use super::runner::{advance, pairing_game, thread_request, PairingStart};
 use crate::bot::lifecycle;
 use crate::bot::reply::escape_markdown;
@@ -48,7 +48,7 @@ pub(super) fn withdraw(
     if !tx.withdraw_entrant(t.id, user, now)? {
         return Ok(vec![]);
     }
-    let name = user_name(tx, user)?;
+    let name = tx.name_or_id(user)?;
     let round_robin = t.format == TournamentFormat::RoundRobin;
     let (mut ended, mut forfeits) = (0, 0);
     let mut outs = Vec::new();
@@ -205,7 +205,7 @@ pub(crate) fn tournament_game_over(
         }
     }
     tx.set_pairing_result(p.id, result, now)?;
-    let (n0, n1) = (user_name(tx, &p.player0)?, user_name(tx, &p1)?);
+    let (n0, n1) = (tx.name_or_id(&p.player0)?, tx.name_or_id(&p1)?);
     let verdict = match result {
         PairingResult::Win0 => format!("{} wins", escape_markdown(&n0)),
         PairingResult::Win1 => format!("{} wins", escape_markdown(&n1)),

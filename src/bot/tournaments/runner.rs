@@ -3,7 +3,7 @@
 
 use super::model::{
     model, shared_thread_key, shares_thread, standings_of, store_corrupt, swiss_trf, thread_key,
-    title, user_name, Model, THREADS_AT_ONCE,
+    title, Model, THREADS_AT_ONCE,
 };
 use super::presentation::{pictures, standings_table, with_pictures};
 use crate::bot::reply::{code_block, ThreadRequest};
@@ -36,9 +36,9 @@ pub(super) fn thread_request(tx: &Tx, t: &TournamentRow, p: &PairingRow) -> Outc
             name: name.chars().take(100).collect(),
         });
     }
-    let n0 = user_name(tx, &p.player0)?;
+    let n0 = tx.name_or_id(&p.player0)?;
     let n1 = match &p.player1 {
-        Some(u) => user_name(tx, u)?,
+        Some(u) => tx.name_or_id(u)?,
         None => String::new(),
     };
     Ok(ThreadRequest {
@@ -165,7 +165,7 @@ pub(super) fn pairing_game(
     // hundreds of games in one transaction: no picture (`bench tournament`: 64 players
     // took 17.7 s with one, 0.4 s without). The first move's message shows the board.
     out.board = None;
-    let (n0, n1) = (user_name(tx, &p.player0)?, user_name(tx, p1)?);
+    let (n0, n1) = (tx.name_or_id(&p.player0)?, tx.name_or_id(p1)?);
     let head = Builder::new()
         .text(format!("{} · round {} · ", title(t), p.round))
         .ping(&p.player0, &n0)
@@ -417,14 +417,14 @@ fn start_round(
             started = None;
             in_shared.push(p.clone());
         }
-        let n0 = user_name(tx, &p.player0)?;
+        let n0 = tx.name_or_id(&p.player0)?;
         b = b.text(format!("\nBoard {}: ", p.board));
         match &p.player1 {
             None => {
                 b = b.user(&p.player0, &n0).text(" has a bye.");
             }
             Some(p1) => {
-                let n1 = user_name(tx, p1)?;
+                let n1 = tx.name_or_id(p1)?;
                 b = b.ping(&p.player0, &n0).text(" vs ").ping(p1, &n1);
                 match p.result {
                     Some(PairingResult::Forfeit0) | Some(PairingResult::Forfeit1) => {

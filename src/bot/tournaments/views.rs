@@ -1,7 +1,7 @@
 //! The subcommands of `/tournament` that show a tournament: info, pairings, standings, list
 //! and export.
 
-use super::model::{find, format_name, model, standings_of, title, trf_of, user_name};
+use super::model::{find, format_name, model, standings_of, title, trf_of};
 use super::presentation::{options_text, pictures, result_text, standings_table, with_pictures};
 use crate::bot::reply::{code_block, escape_markdown, Ctx, Document, Reply};
 use crate::bot::session::{Bot, Fail, Out, Outcome};
@@ -103,7 +103,7 @@ pub(crate) fn tournament_pairings(
         }
         let mut b = Builder::new().text(format!("{} · round {round}:", title(&t)));
         for p in ps {
-            let n0 = user_name(tx, &p.player0)?;
+            let n0 = tx.name_or_id(&p.player0)?;
             b = b
                 .text(format!("\nBoard {}: ", p.board))
                 .user(&p.player0, &n0);
@@ -111,7 +111,7 @@ pub(crate) fn tournament_pairings(
                 b = b.text(" has a bye.");
                 continue;
             };
-            let n1 = user_name(tx, p1)?;
+            let n1 = tx.name_or_id(p1)?;
             b = b.text(" vs ").user(p1, &n1);
             b = match p.result {
                 Some(r) => b.text(format!(" · {}", result_text(r))),
