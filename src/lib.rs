@@ -17,3 +17,4 @@ pub mod ids;
 pub mod render;
 pub mod store;
 pub mod tournament;
+pub mod web;

@@ -652,7 +652,7 @@ fn the_layers_depend_one_way() {
         "tournament uses {tournament:?}"
     );
     // The bot core knows no adapter.
-    for adapter in ["discord", "console", "cli", "fake_discord"] {
+    for adapter in ["discord", "console", "cli", "fake_discord", "web"] {
         assert!(!layers["bot"].contains(adapter));
     }
     // Nothing but the command line (its benchmark) uses the fake Discord.

@@ -376,6 +376,7 @@ fn reminders_by_direct_message_or_not_at_all() {
             max_ai_games: None,
             tournament_role: None,
             rules_url: None,
+            web: None,
         },
     );
     assert!(
@@ -405,6 +406,7 @@ fn reminders_by_direct_message_or_not_at_all() {
             max_ai_games: None,
             tournament_role: None,
             rules_url: None,
+            web: None,
         },
     );
     advance(&h, 24 * HOUR);
@@ -426,6 +428,7 @@ fn moderators_set_the_server_default_time_control() {
         max_ai_games: None,
         tournament_role: None,
         rules_url: None,
+        web: None,
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(r[0].plain_text().contains("Manage Server"));
@@ -812,6 +815,7 @@ fn vacation_is_counted_over_any_365_days_not_per_calendar_year() {
         max_ai_games: None,
         tournament_role: None,
         rules_url: None,
+        web: None,
     };
     let r = h.send("aoife", "c", settings.clone());
     assert!(
@@ -943,6 +947,7 @@ fn settings_read_well_in_the_singular() {
             max_ai_games: None,
             tournament_role: None,
             rules_url: None,
+            web: None,
         },
     );
     let t = r[0].plain_text();
@@ -1052,6 +1057,7 @@ fn a_server_sets_how_long_challenges_stay_open() {
             max_ai_games: None,
             tournament_role: None,
             rules_url: None,
+            web: None,
         },
     );
     assert!(
@@ -1171,6 +1177,7 @@ fn the_audit_log_describes_a_tournament_role_change_as_such() {
         max_ai_games: None,
         tournament_role: role.map(str::to_string),
         rules_url: None,
+        web: None,
     };
     h.bot.handle(&m, settings(Some("<@&42>"), None));
     h.bot.handle(

@@ -50,3 +50,5 @@ mod stepping;
 mod storage;
 #[path = "tara_properties.rs"]
 mod tara_properties;
+#[path = "web.rs"]
+mod web;

@@ -324,6 +324,7 @@ commands! {
         max_ai_games: Option<u32> = "max-ai-games", "Manage Server: games against the AI in progress per player (default 3)" .min(1) .max(20);
         tournament_role: Option<String> = "tournament-role", "Manage Server: a role whose members may create tournaments (@role; \"moderators\": only moderators)" .max_length(100);
         rules_url: Option<String> = "rules-url", "Manage Server: a link to the server's own rules, given with /rules (- removes it)" .max_length(200);
+        web: Option<bool> = "web", "Manage Server: show this server's games on the web companion (true), or hide them all (false)";
     }
     /// The server's best players of a game (rated games in the last 90 days).
     Leaderboard = "leaderboard", "The server's best rated players of a game", private: false, super::ratings::leaderboard {

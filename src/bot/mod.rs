@@ -81,6 +81,9 @@ pub use reply::{
     Reply, Retire, ThreadRequest, User,
 };
 pub use session::{console_clock_offset, Bot};
+/// The names and the positions of stored games, as the bot shows them (the web companion
+/// shows the same).
+pub(crate) use session::{names, replay, Fail};
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};
 pub(crate) use tournaments::{report_error, standing_lines, trf_text};
 pub use tournaments::{StandingLine, TournamentSystem};

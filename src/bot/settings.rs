@@ -41,6 +41,8 @@ pub struct SettingsOptions {
     pub tournament_role: Option<String>,
     /// Manage Server: a link to the server's own rules (`-` removes it), as typed.
     pub rules_url: Option<String>,
+    /// Manage Server: the server's games on the web companion (true) or not (false).
+    pub web: Option<bool>,
 }
 
 /// `settings`: your reminders (channel, dm or off); Manage Server: the server's default time
@@ -88,6 +90,8 @@ struct Asked {
     tournament_role: Option<Option<String>>,
     /// A link, or none (the empty text).
     rules_url: Option<String>,
+    /// On the web companion, or off.
+    web: Option<bool>,
 }
 
 impl Asked {
@@ -106,6 +110,7 @@ impl Asked {
             max_ai_games,
             tournament_role,
             rules_url,
+            web,
         } = options;
         Ok(Asked {
             reminders,
@@ -125,6 +130,7 @@ impl Asked {
                 .map(|r| tournaments::parse_role(&r).map_err(Fail::User))
                 .transpose()?,
             rules_url: rules_url.map(|u| read_rules_url(&u)).transpose()?,
+            web,
         })
     }
 
@@ -138,6 +144,7 @@ impl Asked {
             || self.max_challenges.is_some()
             || self.rate_limit.is_some()
             || self.max_ai_games.is_some()
+            || self.web.is_some()
     }
 
     /// Refuses a change of the server's settings by someone without Manage Server, and a value
@@ -145,8 +152,8 @@ impl Asked {
     fn check(&self, ctx: &Ctx) -> Outcome<()> {
         if self.server_change() && !ctx.manager {
             return Err(Fail::User(
-                "Only members with Manage Server can change the server's clock settings and \
-                 limits; your own reminders are yours to set."
+                "Only members with Manage Server can change the server's clock settings, \
+                 limits and web pages; your own reminders are yours to set."
                     .into(),
             ));
         }
@@ -217,6 +224,10 @@ impl Asked {
         if let Some(u) = &self.rules_url {
             tx.set_server_setting(&ctx.server, ServerSetting::RULES_URL, u)?;
         }
+        if let Some(on) = self.web {
+            let value = if on { "on" } else { "off" };
+            tx.set_server_setting(&ctx.server, ServerSetting::WEB, value)?;
+        }
         Ok(())
     }
 
@@ -239,6 +250,13 @@ impl Asked {
                 format!("rules-url set to <{u}>")
             });
         }
+        if let Some(on) = self.web {
+            changed.push(if on {
+                "web set to on: the server's games are on the web companion".to_string()
+            } else {
+                "web set to off: none of the server's games is on the web companion".to_string()
+            });
+        }
         for (key, value) in [
             ("reminder-hours", self.reminder_hours),
             ("challenge-days", self.challenge_days),
@@ -257,13 +275,16 @@ impl Asked {
     /// may create tournaments, or both.
     fn subject(&self) -> &'static str {
         let role = self.tournament_role.is_some();
-        let clocks = self.changed().len() > usize::from(role);
-        match (clocks, role) {
-            (true, false) => "the server's clock settings and limits",
-            (false, _) => "who may create tournaments on the server",
-            (true, true) => {
+        let web = self.web.is_some();
+        let clocks = self.changed().len() > usize::from(role) + usize::from(web);
+        match (clocks, role, web) {
+            (true, false, false) => "the server's clock settings and limits",
+            (false, true, false) => "who may create tournaments on the server",
+            (true, true, false) => {
                 "the server's clock settings and limits, and who may create tournaments"
             }
+            (false, false, _) => "whether the server's games are on the web",
+            _ => "the server's settings",
         }
     }
 }
@@ -296,7 +317,16 @@ fn settings_text(tx: &Tx, ctx: &Ctx, now: i64) -> Outcome<String> {
         plural(i64::from(server_rate_limit(tx, &ctx.server)?), "command"),
         plural(i64::from(ai_games::max_ai_games(tx, &ctx.server)?), "game"),
     );
-    Ok(text + &tournaments::creator_role_text(tx, &ctx.server)?)
+    let web = if tx
+        .server_setting(&ctx.server, ServerSetting::WEB)?
+        .as_deref()
+        == Some("on")
+    {
+        " Its games are on the web companion (`/settings web:false` hides them)."
+    } else {
+        ""
+    };
+    Ok(text + &tournaments::creator_role_text(tx, &ctx.server)? + web)
 }
 
 /// A server's rules link as typed for `/settings rules-url`: an `https://` (or `http://`)

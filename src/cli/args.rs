@@ -59,6 +59,21 @@ pub(crate) enum Command {
         #[command(subcommand)]
         command: LeagueCommand,
     },
+    /// Serve the web companion: a page for every game of the servers that put theirs on the
+    /// web with `/settings web:true` (see docs/web.md). Only reads the database.
+    Web {
+        /// The address and port to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+        /// The database: an SQLite file or a postgres:// URL (default: TARA_BOT_DATABASE_URL,
+        /// TARA_BOT_DB, the config file, or ./tara-bot.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+        /// The site's public address (e.g. https://tara.example), for the links a pasted page
+        /// unfolds with (default: http:// and the host each request names).
+        #[arg(long)]
+        url: Option<String>,
+    },
     /// Back up or check the database.
     Db {
         #[command(subcommand)]

@@ -2,7 +2,7 @@
 
 use super::args::{parse_cli, BenchTarget, Command, PairArgs};
 use super::output::is_broken_pipe;
-use super::run_bot::{run_discord, run_local};
+use super::run_bot::{run_discord, run_local, run_web};
 use super::run_game::{run_ai, run_analyse, run_engine, run_render};
 use super::run_store::{run_db, run_export, run_ladder, run_league, run_tournament};
 use super::{bench, bench_pair, pair};
@@ -31,6 +31,7 @@ pub fn main() -> ExitCode {
         },
         Command::Render(args) => run_render(args),
         Command::Db { command } => run_db(command),
+        Command::Web { listen, db, url } => run_web(listen, db, url),
         Command::Export { db, server } => run_export(db, server),
         Command::Tournament { command } => run_tournament(command),
         Command::Ladder { command } => run_ladder(command),

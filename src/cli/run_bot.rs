@@ -106,15 +106,9 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
         shards,
         ai: config.ai,
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime() {
         Ok(r) => r,
-        Err(e) => {
-            say!("error: cannot start the async runtime: {e}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     // The last handle on the bot is this one, dropped after the runtime has stopped: the
     // tasks' handles go with the runtime, and a PostgreSQL store (a synchronous client that
@@ -130,4 +124,59 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `tara-bot web`: serves the web companion on `listen` over the database (`--db`, else the
+/// configuration's), until stopped. The database is opened once first, so that a wrong one is
+/// said at once (exit status 1) rather than on the first page.
+pub(crate) fn run_web(
+    listen: std::net::SocketAddr,
+    db: Option<std::path::PathBuf>,
+    url: Option<String>,
+) -> ExitCode {
+    super::logging::init_logging();
+    let db = match super::run_store::database(db) {
+        Ok(db) => db,
+        Err(code) => return code,
+    };
+    if let Err(e) = crate::store::Store::open_to_read(&db) {
+        say!(
+            "error: {}",
+            super::run_store::about_file("opening", &db, &e)
+        );
+        return ExitCode::from(1);
+    }
+    let runtime = match runtime() {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let result = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(listen).await?;
+        say!(
+            "tara-bot web: serving {} on http://{}",
+            crate::store::shown(&db),
+            listener.local_addr()?
+        );
+        crate::web::serve(listener, db.clone(), url).await
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            say!("error: tara-bot web on {listen}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The async runtime of a service (`run`, `web`); one that cannot start is said (exit status
+/// 1).
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            say!("error: cannot start the async runtime: {e}");
+            ExitCode::from(1)
+        })
 }

@@ -1125,6 +1125,7 @@ mod tests {
                 max_ai_games: None,
                 tournament_role: None,
                 rules_url: None,
+                web: None,
             }
         );
         assert_eq!(

@@ -69,6 +69,9 @@ settings! {
         CREATOR_ROLE = "tournament_role";
         /// How far a console's `/time` has moved this server's clock, in milliseconds.
         CONSOLE_CLOCK = "console_clock_offset";
+        /// `on` when the server's games are on the web companion (`tara-bot web`); off by
+        /// default.
+        WEB = "web";
     }
 }
 

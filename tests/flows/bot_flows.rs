@@ -1473,6 +1473,7 @@ fn a_player_has_at_most_ten_open_challenges_unless_the_server_says_otherwise() {
         max_ai_games: None,
         tournament_role: None,
         rules_url: None,
+        web: None,
     };
     let r = h
         .bot
@@ -1762,6 +1763,7 @@ fn the_rate_limit_refuses_a_fast_user_only_and_refills_continuously() {
             max_ai_games: None,
             tournament_role: None,
             rules_url: None,
+            web: None,
         },
     );
     assert!(r[0]

@@ -1,0 +1,209 @@
+//! `tara-bot web`: the web companion. Every game of a server that has opted in
+//! (`/settings web:true`, Manage Server) on a page of its own, with the bot's own board
+//! pictures, and the server's front page. It only reads the bot's store (an SQLite file beside
+//! a running bot, or PostgreSQL), holds no state of its own, and answers GET and HEAD only.
+//!
+//! Privacy first: a page of a server that has not opted in, of a game that does not exist, or
+//! of anything else unknown is the same 404, so no page tells whether a private server or game
+//! exists. Pages show display names, never user ids, notes, conditional moves or anything said
+//! privately.
+
+mod pages;
+mod pool;
+
+use crate::store::{GameId, ServerId};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use pages::{Broken, Found, Site};
+use pool::Pool;
+use std::sync::Arc;
+use std::time::Duration;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// The Content-Security-Policy of every answer: the page's own style sheet, script and
+/// pictures only; no inline script or style, no frames, no forms.
+pub const CSP: &str = "default-src 'none'; img-src 'self'; style-src 'self'; \
+                       script-src 'self'; connect-src 'self'; base-uri 'none'; \
+                       form-action 'none'; frame-ancestors 'none'";
+
+/// How long a request may take before it is answered 408.
+const REQUEST_TIME: Duration = Duration::from_secs(10);
+
+/// What the handlers share: the store's connections and the public address of the site.
+struct Web {
+    pool: Pool,
+    site: Site,
+}
+
+/// The web companion's routes over the database at `db` (a file or a PostgreSQL URL);
+/// `public_url` is the site's address as the world reaches it (for the links a pasted page
+/// unfolds with), or `None` to take it from each request's `Host`.
+pub fn router(db: std::path::PathBuf, public_url: Option<String>) -> Router {
+    let web = Arc::new(Web {
+        pool: Pool::new(db),
+        site: Site::new(public_url),
+    });
+    Router::new()
+        .route("/", get(index))
+        .route("/style.css", get(style))
+        .route("/s/{server}", get(server_page))
+        .route("/g/{id}", get(game_page))
+        .route("/g/{id}/{picture}", get(game_picture))
+        .fallback(not_found)
+        .with_state(web)
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(tower_http::compression::CompressionLayer::new())
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(1024))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIME,
+        ))
+}
+
+/// Serves the web companion on `listener` until the process is stopped.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    db: std::path::PathBuf,
+    public_url: Option<String>,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(db, public_url)).await
+}
+
+/// The same answer for everything that is not there or not public.
+async fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Html(pages::not_found().into_string()),
+    )
+        .into_response()
+}
+
+/// A page, or the one 404; a store that cannot be read is a 503 that says so (without the
+/// details, which go to the log).
+fn answer(found: Result<Found, Broken>) -> Response {
+    match found {
+        Ok(Found::Page(markup)) => Html(markup.into_string()).into_response(),
+        Ok(Found::Picture { png, cache }) => (
+            [
+                (header::CONTENT_TYPE, HeaderValue::from_static("image/png")),
+                (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
+            ],
+            png,
+        )
+            .into_response(),
+        Ok(Found::Nothing) => (
+            StatusCode::NOT_FOUND,
+            Html(pages::not_found().into_string()),
+        )
+            .into_response(),
+        Err(Broken(e)) => {
+            tracing::error!(error = %e, "web: reading the store");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Html(pages::unavailable().into_string()),
+            )
+                .into_response()
+        }
+    }
+}
+
+/// Runs `f` on a connection of the pool, on a blocking thread.
+async fn with_store<F>(web: &Arc<Web>, headers: &HeaderMap, f: F) -> Response
+where
+    F: FnOnce(&mut crate::store::Store, &Site) -> Result<Found, Broken> + Send + 'static,
+{
+    let web = web.clone();
+    let site = web.site.for_request(headers);
+    let found = tokio::task::spawn_blocking(move || web.pool.with(|store| f(store, &site)))
+        .await
+        .unwrap_or_else(|e| Err(Broken(format!("a page panicked: {e}"))));
+    answer(found)
+}
+
+async fn index() -> Response {
+    Html(pages::index().into_string()).into_response()
+}
+
+async fn style() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        pages::STYLE,
+    )
+        .into_response()
+}
+
+async fn server_page(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path(server): Path<String>,
+) -> Response {
+    let server = ServerId::new(server);
+    with_store(&web, &headers, move |store, site| {
+        pages::server(store, site, &server)
+    })
+    .await
+}
+
+/// `?ply=N` of a game page.
+#[derive(serde::Deserialize)]
+struct PlyQuery {
+    ply: Option<String>,
+}
+
+async fn game_page(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(q): Query<PlyQuery>,
+) -> Response {
+    let Ok(id) = id.parse::<i64>() else {
+        return not_found().await;
+    };
+    // A ply that is not a number shows the game as it stands, like no ply at all.
+    let ply = q.ply.and_then(|p| p.parse::<usize>().ok());
+    with_store(&web, &headers, move |store, site| {
+        pages::game(store, site, GameId(id), ply)
+    })
+    .await
+}
+
+/// `?v=…` of a board picture: the version of the page that links it.
+#[derive(serde::Deserialize)]
+struct VersionQuery {
+    v: Option<String>,
+}
+
+async fn game_picture(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path((id, picture)): Path<(String, String)>,
+    Query(q): Query<VersionQuery>,
+) -> Response {
+    let parsed = picture
+        .strip_suffix(".png")
+        .and_then(|p| p.parse::<usize>().ok());
+    let (Ok(id), Some(ply)) = (id.parse::<i64>(), parsed) else {
+        return not_found().await;
+    };
+    with_store(&web, &headers, move |store, _| {
+        pages::picture(store, GameId(id), ply, q.v.as_deref())
+    })
+    .await
+}

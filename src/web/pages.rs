@@ -1,0 +1,440 @@
+//! The web companion's pages, server-rendered with `maud` (which escapes every value it
+//! writes, so a name is always text): a game, a server's front page, the index and the 404.
+
+use crate::bot::text::counts_line;
+use crate::bot::{names, replay, Fail};
+use crate::game::{describe, BySide, Position};
+use crate::render::{board_png, Frame, HEIGHT as BOARD_HEIGHT, WIDTH as BOARD_WIDTH};
+use crate::store::{GameId, GameRow, GameStatus, MoveRow, ServerId, ServerSetting, Store, Tx};
+use axum::http::{header, HeaderMap};
+use maud::{html, Markup, DOCTYPE};
+
+/// The site's style sheet (served as `/style.css`: no inline style under the CSP).
+pub(super) const STYLE: &str = include_str!("style.css");
+
+/// Why a page could not be made: the store could not be read (said in the log, not on the
+/// page).
+#[derive(Debug)]
+pub(super) struct Broken(pub String);
+
+impl From<crate::store::StoreError> for Broken {
+    fn from(e: crate::store::StoreError) -> Broken {
+        Broken(e.to_string())
+    }
+}
+
+impl From<Fail> for Broken {
+    fn from(e: Fail) -> Broken {
+        Broken(format!("{e:?}"))
+    }
+}
+
+/// What a request found.
+pub(super) enum Found {
+    Page(Markup),
+    /// A board picture, and how long it may be cached.
+    Picture {
+        png: Vec<u8>,
+        cache: &'static str,
+    },
+    /// Nothing public: the one 404.
+    Nothing,
+}
+
+/// The site's public address, for the absolute links a pasted page unfolds with.
+#[derive(Clone, Debug)]
+pub(super) struct Site {
+    configured: Option<String>,
+    base: String,
+}
+
+impl Site {
+    pub(super) fn new(public_url: Option<String>) -> Site {
+        let configured = public_url.map(|u| u.trim_end_matches('/').to_string());
+        Site {
+            base: configured.clone().unwrap_or_default(),
+            configured,
+        }
+    }
+
+    /// The site as this request reaches it: the configured address, else `http://` and the
+    /// request's `Host` (when it is a plain host name and port).
+    pub(super) fn for_request(&self, headers: &HeaderMap) -> Site {
+        if self.configured.is_some() {
+            return self.clone();
+        }
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .filter(|h| {
+                !h.is_empty()
+                    && h.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+            })
+            .unwrap_or("localhost");
+        Site {
+            configured: None,
+            base: format!("http://{host}"),
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+/// Whether `server` has put its games on the web (`/settings web:true`).
+fn public(tx: &Tx, server: &ServerId) -> Result<bool, Broken> {
+    Ok(tx.server_setting(server, ServerSetting::WEB)?.as_deref() == Some("on"))
+}
+
+/// A page's frame: its head (title, description, the picture a pasted link unfolds with)
+/// and body.
+fn page(title: &str, description: &str, image: Option<&str>, url: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                meta name="description" content=(description);
+                meta property="og:type" content="website";
+                meta property="og:site_name" content="tara-bot";
+                meta property="og:title" content=(title);
+                meta property="og:description" content=(description);
+                meta property="og:url" content=(url);
+                @if let Some(image) = image {
+                    meta property="og:image" content=(image);
+                    meta name="twitter:card" content="summary_large_image";
+                    meta name="twitter:image" content=(image);
+                } @else {
+                    meta name="twitter:card" content="summary";
+                }
+                meta name="twitter:title" content=(title);
+                meta name="twitter:description" content=(description);
+                link rel="stylesheet" href="/style.css";
+            }
+            body {
+                header { a href="/" { "tara-bot" } }
+                main { (body) }
+                footer {
+                    "Games refereed by tara-bot on Discord: High Kings of Tara, Tara: Sacred \
+                     Hill and Ard Rí."
+                }
+            }
+        }
+    }
+}
+
+/// The site's front door: what it is, and nothing about any server.
+pub(super) fn index() -> Markup {
+    page(
+        "tara-bot",
+        "The web companion of tara-bot, the Discord referee of High Kings of Tara, Tara: \
+         Sacred Hill and Ard Rí.",
+        None,
+        "/",
+        html! {
+            h1 { "tara-bot" }
+            p {
+                "The games of Discord servers that have put them on the web are here, each on \
+                 a page of its own (/g/ and the game's number). A server's moderators put its \
+                 games on the web with "
+                code { "/settings web:true" } "."
+            }
+        },
+    )
+}
+
+/// The one answer for anything that is not there or not public.
+pub(super) fn not_found() -> Markup {
+    page(
+        "Not found · tara-bot",
+        "There is no such page.",
+        None,
+        "/",
+        html! {
+            h1 { "Not found" }
+            p { "There is no such page. Games are here only when their server has put them on the web." }
+        },
+    )
+}
+
+/// The answer when the store cannot be read.
+pub(super) fn unavailable() -> Markup {
+    page(
+        "Unavailable · tara-bot",
+        "The games cannot be read just now.",
+        None,
+        "/",
+        html! {
+            h1 { "Unavailable" }
+            p { "The games cannot be read just now; try again in a moment." }
+        },
+    )
+}
+
+/// A game as a page shows it: the row, its moves, the names, the position at the ply shown.
+struct Shown {
+    game: GameRow,
+    moves: Vec<MoveRow>,
+    names: BySide<String>,
+    upto: usize,
+    pos: Position,
+    last: Option<crate::game::Move>,
+    /// The position at the end (what a result is told from).
+    end: Position,
+}
+
+/// The public game `id` at `ply` (its end when `None` or past the end); `None` when it is not
+/// public or not there.
+fn shown(tx: &Tx, id: GameId, ply: Option<usize>) -> Result<Option<Shown>, Broken> {
+    let Some(game) = tx.game(id)? else {
+        return Ok(None);
+    };
+    if !public(tx, &game.server_id)? {
+        return Ok(None);
+    }
+    let moves = tx.moves(game.id)?;
+    let upto = ply.unwrap_or(moves.len()).min(moves.len());
+    let (pos, played) = replay(&game, &moves, Some(upto))?;
+    let end = if upto == moves.len() {
+        pos.clone()
+    } else {
+        replay(&game, &moves, None)?.0
+    };
+    let names = names(tx, &game)?;
+    Ok(Some(Shown {
+        last: played.last().copied(),
+        end,
+        game,
+        moves,
+        names,
+        upto,
+        pos,
+    }))
+}
+
+/// A version of the picture of a position: the names and the moves that reach it. A picture
+/// linked with its version never changes (a takeback or a new name makes a new version).
+fn version(names: &BySide<String>, moves: &[MoveRow]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |s: &str| {
+        for b in s.bytes().chain([0u8]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(names.first());
+    eat(names.second());
+    for m in moves {
+        eat(&m.notation);
+    }
+    format!("{h:016x}")
+}
+
+/// The board picture of `shown`, exactly as the bot's `/game … ply:` draws it.
+fn picture_of(s: &Shown) -> Vec<u8> {
+    board_png(&s.pos, &Frame::new(s.names.clone(), s.last))
+}
+
+/// What the board shows, in words: for its alternative text and the page's description.
+fn position_words(s: &Shown) -> String {
+    let n = s.moves.len();
+    let mut words = if s.upto == 0 {
+        format!("{} board at the start", s.game.options.variant.name())
+    } else {
+        format!(
+            "{} board after move {} of {}",
+            s.game.options.variant.name(),
+            s.upto,
+            n
+        )
+    };
+    match (&s.game.outcome, s.pos.to_move()) {
+        (Some(o), _) if s.upto == n => {
+            words.push_str(&format!(": {}", describe::result(&s.pos, o)));
+        }
+        (_, Some(side)) if s.game.status == GameStatus::Active || s.upto < n => {
+            words.push_str(&format!(", {} ({}) to move", side.name(), s.names[side]));
+        }
+        _ => {}
+    }
+    if let Some(c) = counts_line(&s.pos) {
+        words.push_str(&format!(". {c}"));
+    }
+    words
+}
+
+/// A game's page at a ply: the board, the players, where the game stands, the moves (each a
+/// link to its position) and the links to step through it.
+pub(super) fn game(
+    store: &mut Store,
+    site: &Site,
+    id: GameId,
+    ply: Option<usize>,
+) -> Result<Found, Broken> {
+    let Some(s) = store.read(|tx| shown(tx, id, ply))? else {
+        return Ok(Found::Nothing);
+    };
+    let g = &s.game;
+    let n = s.moves.len();
+    let sides = g.sides();
+    let title = format!(
+        "{} · {} vs {} · game #{}",
+        g.options.variant.name(),
+        s.names[sides[0]],
+        s.names[sides[1]],
+        g.id.0
+    );
+    let words = position_words(&s);
+    let picture = format!(
+        "/g/{}/{}.png?v={}",
+        g.id.0,
+        s.upto,
+        version(&s.names, &s.moves[..s.upto])
+    );
+    let page_url = if ply.is_some() {
+        format!("/g/{}?ply={}", g.id.0, s.upto)
+    } else {
+        format!("/g/{}", g.id.0)
+    };
+    let at = |k: usize| format!("/g/{}?ply={k}", g.id.0);
+    let state = match (&g.outcome, g.status) {
+        (Some(o), _) => format!(
+            "Finished: {}. Points {}.",
+            describe::result(&s.end, o),
+            describe::points(o, sides)
+        ),
+        (None, GameStatus::Aborted) => "Aborted: no result, no points.".to_string(),
+        (None, _) => "In progress.".to_string(),
+    };
+    let body = html! {
+        h1 { (g.options.variant.name()) ": " (s.names[sides[0]]) " vs " (s.names[sides[1]]) }
+        p.meta {
+            "Game #" (g.id.0) " · " (sides[0].name()) ": " (s.names[sides[0]]) " · "
+            (sides[1].name()) ": " (s.names[sides[1]]) " · " (state)
+        }
+        figure {
+            img src=(picture) alt=(words) width=(BOARD_WIDTH) height=(BOARD_HEIGHT);
+            figcaption { (words) }
+        }
+        nav.steps aria-label="Step through the game" {
+            @if s.upto > 0 {
+                a href=(at(0)) { "⏮ Start" } " "
+                a href=(at(s.upto - 1)) rel="prev" { "◀ Back" } " "
+            }
+            @if s.upto < n {
+                a href=(at(s.upto + 1)) rel="next" { "Forward ▶" } " "
+                a href=(format!("/g/{}", g.id.0)) { "End ⏭" }
+            }
+        }
+        section.moves aria-label="Moves" {
+            h2 { "Moves" }
+            @if n == 0 {
+                p { "No move yet." }
+            } @else {
+                ol {
+                    @for (k, m) in s.moves.iter().enumerate() {
+                        li {
+                            @if k + 1 == s.upto {
+                                a href=(at(k + 1)) aria-current="step" { (m.notation) }
+                            } @else {
+                                a href=(at(k + 1)) { (m.notation) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        p { a href=(format!("/s/{}", g.server_id.as_str())) { "More games of this server" } }
+    };
+    Ok(Found::Page(page(
+        &title,
+        &words,
+        Some(&site.url(&picture)),
+        &site.url(&page_url),
+        body,
+    )))
+}
+
+/// The board picture of public game `id` at `ply`: cacheable for ever when asked for by its
+/// current version (`v`), else not cached.
+pub(super) fn picture(
+    store: &mut Store,
+    id: GameId,
+    ply: usize,
+    v: Option<&str>,
+) -> Result<Found, Broken> {
+    let Some(s) = store.read(|tx| shown(tx, id, Some(ply)))? else {
+        return Ok(Found::Nothing);
+    };
+    if s.upto != ply {
+        return Ok(Found::Nothing);
+    }
+    let current = v == Some(version(&s.names, &s.moves[..s.upto]).as_str());
+    Ok(Found::Picture {
+        png: picture_of(&s),
+        cache: if current {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        },
+    })
+}
+
+/// Most games a server's front page lists of each kind.
+const LISTED: u32 = 50;
+
+/// A server's front page: its games in progress and its latest finished games.
+pub(super) fn server(store: &mut Store, site: &Site, server: &ServerId) -> Result<Found, Broken> {
+    let found = store.read(|tx| -> Result<_, Broken> {
+        if !public(tx, server)? {
+            return Ok(None);
+        }
+        let live = tx.live_games(server, LISTED)?;
+        let done = tx.server_games(server, GameStatus::Finished, LISTED)?;
+        let mut rows = Vec::new();
+        for g in live.iter().chain(&done) {
+            rows.push((g.clone(), names(tx, g)?));
+        }
+        Ok(Some((rows, live.len())))
+    })?;
+    let Some((rows, live)) = found else {
+        return Ok(Found::Nothing);
+    };
+    let list = |games: &[(GameRow, BySide<String>)]| {
+        html! {
+            ul.games {
+                @for (g, n) in games {
+                    li {
+                        a href=(format!("/g/{}", g.id.0)) {
+                            "#" (g.id.0) " · " (g.options.variant.name()) " · "
+                            (n[g.sides()[0]]) " vs " (n[g.sides()[1]])
+                        }
+                    }
+                }
+            }
+        }
+    };
+    let body = html! {
+        h1 { "Games" }
+        section aria-label="Games in progress" {
+            h2 { "In progress" }
+            @if live == 0 { p { "None just now." } } @else { (list(&rows[..live])) }
+        }
+        section aria-label="Finished games" {
+            h2 { "Finished" }
+            @if rows.len() == live { p { "None yet." } } @else { (list(&rows[live..])) }
+        }
+    };
+    let path = format!("/s/{}", server.as_str());
+    Ok(Found::Page(page(
+        "Games · tara-bot",
+        "Games in progress and finished on a Discord server refereed by tara-bot.",
+        None,
+        &site.url(&path),
+        body,
+    )))
+}

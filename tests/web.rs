@@ -1,0 +1,259 @@
+//! The web companion (`tara-bot web`, issue 47) over a store the bot wrote: a game's page and
+//! its board pictures (the bot's own, byte for byte), a server's front page, and privacy first
+//! (nothing of a server until Manage Server opts in, off again hides everything, and what is
+//! not public is the same 404 as what does not exist). Pages escape names, answer GET and HEAD
+//! only, and carry a strict Content-Security-Policy.
+
+mod common;
+
+use common::*;
+use tara_bot::bot::{Command, Reply};
+use tara_bot::store::GameId;
+
+/// `/settings web:…` as sent by a member with (or without) Manage Server.
+fn web_setting(h: &Harness, who: &str, manager: bool, on: bool) -> Vec<Reply> {
+    let mut c = ctx(who, "c-settings");
+    c.manager = manager;
+    h.bot.handle(
+        &c,
+        Command::Settings {
+            reminders: None,
+            digest: None,
+            tz: None,
+            default_days: None,
+            reminder_hours: None,
+            challenge_days: None,
+            max_challenges: None,
+            rate_limit: None,
+            max_ai_games: None,
+            tournament_role: None,
+            rules_url: None,
+            web: Some(on),
+        },
+    )
+}
+
+/// The web companion over `h`'s database, on a port of its own; its address.
+async fn serve(h: &Harness) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(tara_bot::web::serve(listener, h.db(), None));
+    format!("http://{addr}")
+}
+
+async fn get(url: &str) -> reqwest::Response {
+    reqwest::get(url).await.unwrap()
+}
+
+async fn text(url: &str) -> (u16, String) {
+    let r = get(url).await;
+    (r.status().as_u16(), r.text().await.unwrap())
+}
+
+/// A game of High Kings between two players, a few moves in (the opening, then two more).
+fn played(h: &Harness, a: &str, b: &str, channel: &str) -> GameId {
+    let g = h.start(a, b, channel, "hkot-1", "challenger");
+    h.opening(channel);
+    let (_, _, pos) = stored(&h.db(), g.id);
+    let who = &g.seats[pos.to_move().unwrap()];
+    let r = h.mv(who.as_str(), channel, &pos.legal_moves()[0].to_string());
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    g.id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_of_a_server_is_on_the_web_until_manage_server_opts_in() {
+    let h = Harness::new(false);
+    let id = played(&h, "aoife", "brian", "c1");
+    let site = serve(&h).await;
+    // Before: the game, the server and a game that does not exist are the same 404.
+    let (missing_status, missing) = text(&format!("{site}/g/999999")).await;
+    assert_eq!(missing_status, 404);
+    for path in [
+        format!("/g/{}", id.0),
+        "/s/server".into(),
+        format!("/g/{}/0.png", id.0),
+    ] {
+        let (status, body) = text(&format!("{site}{path}")).await;
+        assert_eq!((status, &body), (404, &missing), "{path}");
+    }
+    // A member without Manage Server cannot put the server on the web.
+    let r = web_setting(&h, "aoife", false, true);
+    assert!(r[0].ephemeral);
+    assert!(
+        r[0].plain_text()
+            .contains("Only members with Manage Server"),
+        "{}",
+        r[0].plain_text()
+    );
+    assert_eq!(text(&format!("{site}/g/{}", id.0)).await.0, 404);
+    // Manage Server opts in: the game and the server's page are there; it is in the audit log.
+    let r = web_setting(&h, "mod", true, true);
+    assert!(
+        r[0].plain_text()
+            .contains("Its games are on the web companion"),
+        "{}",
+        r[0].plain_text()
+    );
+    let (status, page) = text(&format!("{site}/g/{}", id.0)).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("aoife") && page.contains("brian"), "{page}");
+    let (status, front) = text(&format!("{site}/s/server")).await;
+    assert_eq!(status, 200);
+    assert!(front.contains(&format!("/g/{}", id.0)), "{front}");
+    let audit = h.bot.handle(
+        &{
+            let mut c = ctx("mod", "c-settings");
+            c.moderator = true;
+            c
+        },
+        Command::Audit { log: None },
+    );
+    assert!(
+        audit[0].plain_text().contains("web set to on"),
+        "{}",
+        audit[0].plain_text()
+    );
+    // Off again hides everything at once, the pictures too.
+    web_setting(&h, "mod", true, false);
+    for path in [
+        format!("/g/{}", id.0),
+        "/s/server".into(),
+        format!("/g/{}/0.png", id.0),
+    ] {
+        let (status, body) = text(&format!("{site}{path}")).await;
+        assert_eq!((status, &body), (404, &missing), "{path}");
+    }
+    // Another server that has not opted in stays hidden beside a public one.
+    web_setting(&h, "mod", true, true);
+    assert_eq!(text(&format!("{site}/s/server")).await.0, 200);
+    assert_eq!(text(&format!("{site}/s/other")).await, (404, missing));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_page_steps_through_the_game_with_the_bots_own_pictures() {
+    let h = Harness::new(true);
+    let id = played(&h, "aoife", "brian", "c1");
+    web_setting(&h, "mod", true, true);
+    let site = serve(&h).await;
+    let moves = stored(&h.db(), id).1;
+    assert_eq!(moves.len(), 3);
+    // At ply 2: the picture of ply 2, links to the start, back, forward and the end, every
+    // move a link to its position (the one shown marked), and a pasted link's picture.
+    let (status, page) = text(&format!("{site}/g/{}?ply=2", id.0)).await;
+    assert_eq!(status, 200);
+    let img = page
+        .split("<img src=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a board picture")
+        .replace("&amp;", "&");
+    assert!(img.starts_with(&format!("/g/{}/2.png?v=", id.0)), "{img}");
+    for link in [
+        format!("/g/{}?ply=0", id.0),
+        format!("/g/{}?ply=1", id.0),
+        format!("/g/{}?ply=3", id.0),
+    ] {
+        assert!(page.contains(&format!("href=\"{link}\"")), "{link}: {page}");
+    }
+    assert!(
+        page.contains(&format!("aria-current=\"step\">{}</a>", moves[1])),
+        "{page}"
+    );
+    assert!(page.contains("property=\"og:image\""), "{page}");
+    assert!(
+        page.contains(
+            "alt=\"High Kings of Tara (Level 1) board after move 2 of 3, Red (aoife) to move."
+        ),
+        "{page}"
+    );
+    // The picture is the bot's `/game … ply:2`, byte for byte, and cacheable for ever.
+    let r = get(&format!("{site}{img}")).await;
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(r.headers()["content-type"], "image/png");
+    assert_eq!(
+        r.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let bytes = r.bytes().await.unwrap();
+    let shown = h.send(
+        "ciara",
+        "c9",
+        Command::Game {
+            id,
+            ply: Some(2),
+            marks: None,
+            arrows: None,
+            drawn: None,
+            shared: false,
+        },
+    );
+    let bot_picture = shown[0].image.as_ref().expect("the bot's picture");
+    assert!(
+        bytes.as_ref() == bot_picture.bytes.as_slice(),
+        "not the bot's picture"
+    );
+    // Without its version (or with an old one) it is not cached; past the end it is not there.
+    let r = get(&format!("{site}/g/{}/2.png", id.0)).await;
+    assert_eq!(r.headers()["cache-control"], "no-cache");
+    assert_eq!(
+        get(&format!("{site}/g/{}/9.png", id.0))
+            .await
+            .status()
+            .as_u16(),
+        404
+    );
+    // The end: no forward link; the page without a ply shows the last position.
+    let (_, end) = text(&format!("{site}/g/{}", id.0)).await;
+    assert!(end.contains(&format!("/g/{}/3.png?v=", id.0)), "{end}");
+    assert!(!end.contains("rel=\"next\""), "{end}");
+    // A finished game says how it ended, with the points.
+    h.resign("brian", "c1");
+    let (_, done) = text(&format!("{site}/g/{}", id.0)).await;
+    assert!(done.contains("Finished: Red wins"), "{done}");
+    assert!(done.contains("Points"), "{done}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_names_are_text_and_only_get_and_head_are_answered() {
+    let h = Harness::new(false);
+    let id = played(&h, "<script>alert(1)</script>", "brian\" onload=\"x", "c1");
+    web_setting(&h, "mod", true, true);
+    let site = serve(&h).await;
+    let r = get(&format!("{site}/g/{}", id.0)).await;
+    assert_eq!(r.status().as_u16(), 200);
+    let csp = r.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        csp.contains("default-src 'none'") && csp.contains("script-src 'self'"),
+        "{csp}"
+    );
+    assert!(!csp.contains("unsafe-inline"), "{csp}");
+    assert_eq!(r.headers()["x-content-type-options"], "nosniff");
+    let page = r.text().await.unwrap();
+    assert!(!page.contains("<script>alert"), "{page}");
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{page}"
+    );
+    assert!(!page.contains("brian\" onload"), "{page}");
+    assert!(!page.contains("<script"), "no script on the page: {page}");
+    // Only GET and HEAD.
+    let client = reqwest::Client::new();
+    let url = format!("{site}/g/{}", id.0);
+    let head = client.head(&url).send().await.unwrap();
+    assert_eq!(head.status().as_u16(), 200);
+    for method in [
+        reqwest::Method::POST,
+        reqwest::Method::PUT,
+        reqwest::Method::DELETE,
+    ] {
+        let r = client.request(method.clone(), &url).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 405, "{method}");
+    }
+    // Nothing of a user id reaches the page (the console's ids are the names; Discord's
+    // would be numbers, and none is printed).
+    assert!(!page.contains("user_id"), "{page}");
+}
