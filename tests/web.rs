@@ -239,7 +239,12 @@ async fn hostile_names_are_text_and_only_get_and_head_are_answered() {
         "{page}"
     );
     assert!(!page.contains("brian\" onload"), "{page}");
-    assert!(!page.contains("<script"), "no script on the page: {page}");
+    // The one script is the site's own file: nothing inline.
+    assert_eq!(page.matches("<script").count(), 1, "{page}");
+    assert!(
+        page.contains("<script src=\"/app.js\" defer></script>"),
+        "{page}"
+    );
     // Only GET and HEAD.
     let client = reqwest::Client::new();
     let url = format!("{site}/g/{}", id.0);
@@ -256,4 +261,170 @@ async fn hostile_names_are_text_and_only_get_and_head_are_answered() {
     // Nothing of a user id reaches the page (the console's ids are the names; Discord's
     // would be numbers, and none is printed).
     assert!(!page.contains("user_id"), "{page}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_game_page_hears_of_a_move_within_two_seconds() {
+    let h = Harness::new(false);
+    let id = played(&h, "aoife", "brian", "c1");
+    web_setting(&h, "mod", true, true);
+    let site = serve(&h).await;
+    // A game in progress is live, and its steps carry the keys' marks.
+    let (_, page) = text(&format!("{site}/g/{}?ply=1", id.0)).await;
+    assert!(
+        page.contains(&format!("data-live=\"/g/{}/events\"", id.0)),
+        "{page}"
+    );
+    for step in ["first", "prev", "next", "last"] {
+        assert!(
+            page.contains(&format!("data-step=\"{step}\"")),
+            "{step}: {page}"
+        );
+    }
+    let script = get(&format!("{site}/app.js")).await;
+    assert_eq!(
+        script.headers()["content-type"],
+        "text/javascript; charset=utf-8"
+    );
+    let script = script.text().await.unwrap();
+    assert!(
+        script.contains("ArrowLeft") && script.contains("EventSource"),
+        "{script}"
+    );
+    // The page's stream, then a move through the bot core: the stream says so within 2 s.
+    let mut events = get(&format!("{site}/g/{}/events", id.0)).await;
+    assert_eq!(events.status().as_u16(), 200);
+    assert_eq!(events.headers()["content-type"], "text/event-stream");
+    let (_, _, pos) = stored(&h.db(), id);
+    let g = active(&h.db(), "c1").unwrap();
+    let who = g.seats[pos.to_move().unwrap()].clone();
+    let moved = std::time::Instant::now();
+    let r = h.mv(who.as_str(), "c1", &pos.legal_moves()[0].to_string());
+    assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+    let mut heard = String::new();
+    while !heard.contains("event: changed") {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(3), events.chunk())
+            .await
+            .expect("an event within 3 s")
+            .unwrap()
+            .expect("the stream is open");
+        heard.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    let after = moved.elapsed();
+    assert!(
+        after < std::time::Duration::from_secs(2),
+        "heard after {after:?}"
+    );
+    assert!(heard.contains("data: 4"), "{heard}");
+    // A finished game is not live; a game that is not public has no stream.
+    h.resign("brian", "c1");
+    let (_, done) = text(&format!("{site}/g/{}", id.0)).await;
+    assert!(!done.contains("data-live"), "{done}");
+    web_setting(&h, "mod", true, false);
+    assert_eq!(
+        get(&format!("{site}/g/{}/events", id.0))
+            .await
+            .status()
+            .as_u16(),
+        404
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_page_shows_the_standings_rounds_pictures_and_trf() {
+    use common::console::ok;
+    let h = Harness::new(true);
+    ok(
+        &h.bot,
+        "mod",
+        "t",
+        "/tournament create name:\"Spring <Cup>\" variant:hkot-1 system:round-robin",
+    );
+    for p in ["aoife", "brian", "ciara", "donal"] {
+        ok(&h.bot, p, "t", "/tournament join");
+    }
+    ok(&h.bot, "mod", "t", "/tournament start");
+    let site = serve(&h).await;
+    let url = format!("{site}/t/1");
+    // Not public until the server opts in: the same 404 as a tournament that does not exist.
+    let missing = text(&format!("{site}/t/999")).await;
+    assert_eq!(missing.0, 404);
+    assert_eq!(text(&url).await, missing);
+    assert_eq!(text(&format!("{site}/t/1/trf")).await, missing);
+    web_setting(&h, "mod", true, true);
+    let (status, page) = text(&url).await;
+    assert_eq!(status, 200, "{page}");
+    // The name is text; the standings have the round robin's tiebreak columns and every
+    // player; every round lists its boards with links to their games.
+    assert!(page.contains("Spring &lt;Cup&gt;"), "{page}");
+    for column in ["<th scope=\"col\">SB</th>", "<th scope=\"col\">DE</th>"] {
+        assert!(page.contains(column), "{column}: {page}");
+    }
+    for p in ["aoife", "brian", "ciara", "donal"] {
+        assert!(
+            page.contains(&format!("<th scope=\"row\">{p}")),
+            "{p}: {page}"
+        );
+    }
+    for round in 1..=3 {
+        assert!(page.contains(&format!("<h2>Round {round}</h2>")), "{page}");
+    }
+    let pairings = {
+        let mut s = tara_bot::store::Store::open(h.db()).unwrap();
+        s.read(|tx| tx.pairings(tara_bot::store::TournamentId(1), None))
+            .unwrap()
+    };
+    assert_eq!(pairings.len(), 6);
+    for p in &pairings {
+        let game = p.game_id.expect("every game starts at once");
+        assert!(page.contains(&format!("href=\"/g/{}\"", game.0)), "{page}");
+    }
+    // The pictures are the bot's own: the standings and the crosstable of /tournament standings.
+    let shown = common::console::send(&h.bot, "aoife", "t", "/tournament standings");
+    let bot_pictures: Vec<&Vec<u8>> = shown
+        .iter()
+        .filter_map(|r| r.image.as_ref().map(|i| &i.bytes))
+        .collect();
+    assert_eq!(bot_pictures.len(), 2);
+    for (file, bot) in ["standings", "crosstable"].iter().zip(bot_pictures) {
+        assert!(
+            page.contains(&format!("src=\"/t/1/{file}.png\"")),
+            "{file}: {page}"
+        );
+        let r = get(&format!("{site}/t/1/{file}.png")).await;
+        assert_eq!(r.status().as_u16(), 200, "{file}");
+        assert_eq!(r.headers()["content-type"], "image/png");
+        assert!(
+            r.bytes().await.unwrap().as_ref() == bot.as_slice(),
+            "{file}"
+        );
+    }
+    assert_eq!(
+        get(&format!("{site}/t/1/bracket.png"))
+            .await
+            .status()
+            .as_u16(),
+        404
+    );
+    // The TRF is tara-bot tournament export's, to download.
+    let r = get(&format!("{site}/t/1/trf")).await;
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(
+        r.headers()["content-disposition"],
+        "attachment; filename=\"tournament-1.trf\""
+    );
+    let trf = r.text().await.unwrap();
+    let exported = common::console::cli(&[
+        "tournament",
+        "export",
+        "--db",
+        h.db().to_str().unwrap(),
+        "1",
+    ]);
+    assert_eq!(trf.trim_end(), exported.trim_end());
+    // Off again: gone, pictures and file too.
+    web_setting(&h, "mod", true, false);
+    for path in ["/t/1", "/t/1/standings.png", "/t/1/trf"] {
+        assert_eq!(text(&format!("{site}{path}")).await, missing, "{path}");
+    }
 }

@@ -85,5 +85,8 @@ pub use session::{console_clock_offset, Bot};
 /// shows the same).
 pub(crate) use session::{names, replay, Fail};
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};
-pub(crate) use tournaments::{report_error, standing_lines, trf_text};
+pub(crate) use tournaments::{
+    report_error, standing_lines, tournament_picture, tournament_view, trf_text,
+};
+pub use tournaments::{PairingView, TournamentView};
 pub use tournaments::{StandingLine, TournamentSystem};

@@ -49,8 +49,13 @@ pub fn router(db: std::path::PathBuf, public_url: Option<String>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/style.css", get(style))
+        .route("/app.js", get(script))
         .route("/s/{server}", get(server_page))
         .route("/g/{id}", get(game_page))
+        .route("/g/{id}/events", get(game_events))
+        .route("/t/{id}", get(tournament_page))
+        .route("/t/{id}/trf", get(tournament_trf))
+        .route("/t/{id}/{picture}", get(tournament_picture))
         .route("/g/{id}/{picture}", get(game_picture))
         .fallback(not_found)
         .with_state(web)
@@ -105,6 +110,21 @@ fn answer(found: Result<Found, Broken>) -> Response {
             png,
         )
             .into_response(),
+        Ok(Found::File { text, name }) => (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/plain; charset=utf-8"),
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))
+                        .unwrap_or(HeaderValue::from_static("attachment")),
+                ),
+            ],
+            text,
+        )
+            .into_response(),
         Ok(Found::Nothing) => (
             StatusCode::NOT_FOUND,
             Html(pages::not_found().into_string()),
@@ -145,6 +165,17 @@ async fn style() -> Response {
             (header::CACHE_CONTROL, "public, max-age=3600"),
         ],
         pages::STYLE,
+    )
+        .into_response()
+}
+
+async fn script() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        pages::SCRIPT,
     )
         .into_response()
 }
@@ -204,6 +235,108 @@ async fn game_picture(
     };
     with_store(&web, &headers, move |store, _| {
         pages::picture(store, GameId(id), ply, q.v.as_deref())
+    })
+    .await
+}
+
+/// How often a live page's stream looks at its game: an update reaches the page within this
+/// and the page's reload.
+const LIVE_POLL: Duration = Duration::from_millis(500);
+
+/// The state of public game `id` on a blocking thread; `None` when it is not public, or (for a
+/// moment) when the store cannot be read, which the caller treats as no change.
+async fn state_of(web: &Arc<Web>, id: GameId) -> Result<Option<pages::GameState>, Broken> {
+    let web = web.clone();
+    tokio::task::spawn_blocking(move || web.pool.with(|store| pages::game_state(store, id)))
+        .await
+        .unwrap_or_else(|e| Err(Broken(format!("a live page panicked: {e}"))))
+}
+
+/// `/g/123/events`: server-sent events for a live game page: `changed` (with the number of
+/// moves) each time the game changes, through any bot process (the stream looks at the store
+/// every [`LIVE_POLL`]); the stream ends when the game stops being public.
+async fn game_events(State(web): State<Arc<Web>>, Path(id): Path<String>) -> Response {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    let Ok(id) = id.parse::<i64>() else {
+        return not_found().await;
+    };
+    let id = GameId(id);
+    let first = match state_of(&web, id).await {
+        Ok(Some(state)) => state,
+        Ok(None) => return not_found().await,
+        Err(e) => return answer(Err(e)),
+    };
+    let stream = futures_util::stream::unfold((web, first), move |(web, last)| async move {
+        loop {
+            tokio::time::sleep(LIVE_POLL).await;
+            match state_of(&web, id).await {
+                Ok(None) => return None,
+                Ok(Some(now)) if now != last => {
+                    let event = Event::default()
+                        .event("changed")
+                        .data(now.plies.to_string());
+                    return Some((Ok::<_, std::convert::Infallible>(event), (web, now)));
+                }
+                Ok(Some(_)) | Err(_) => continue,
+            }
+        }
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// A tournament id in a path; `None` for anything else.
+fn tournament_id(id: &str) -> Option<crate::store::TournamentId> {
+    id.parse::<i64>().ok().map(crate::store::TournamentId)
+}
+
+/// What a tournament's route answers: `f` with the tournament the path names, or the 404.
+async fn by_tournament<F>(web: &Arc<Web>, headers: &HeaderMap, id: &str, f: F) -> Response
+where
+    F: FnOnce(&mut crate::store::Store, &Site, crate::store::TournamentId) -> Result<Found, Broken>
+        + Send
+        + 'static,
+{
+    match tournament_id(id) {
+        Some(id) => with_store(web, headers, move |store, site| f(store, site, id)).await,
+        None => not_found().await,
+    }
+}
+
+async fn tournament_page(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    by_tournament(&web, &headers, &id, pages::tournament).await
+}
+
+async fn tournament_picture(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path((id, picture)): Path<(String, String)>,
+) -> Response {
+    let which = picture
+        .strip_suffix(".png")
+        .filter(|w| ["standings", "crosstable", "bracket"].contains(w))
+        .map(str::to_string);
+    let (Some(id), Some(which)) = (tournament_id(&id), which) else {
+        return not_found().await;
+    };
+    with_store(&web, &headers, move |store, _| {
+        pages::tournament_png(store, id, &which)
+    })
+    .await
+}
+
+async fn tournament_trf(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    by_tournament(&web, &headers, &id, |store, _, id| {
+        pages::tournament_trf(store, id)
     })
     .await
 }

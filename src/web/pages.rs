@@ -2,15 +2,21 @@
 //! writes, so a name is always text): a game, a server's front page, the index and the 404.
 
 use crate::bot::text::counts_line;
-use crate::bot::{names, replay, Fail};
+use crate::bot::{names, replay, tournament_picture, tournament_view, trf_text, Fail};
 use crate::game::{describe, BySide, Position};
 use crate::render::{board_png, Frame, HEIGHT as BOARD_HEIGHT, WIDTH as BOARD_WIDTH};
-use crate::store::{GameId, GameRow, GameStatus, MoveRow, ServerId, ServerSetting, Store, Tx};
+use crate::store::{
+    GameId, GameRow, GameStatus, MoveRow, ServerId, ServerSetting, Store, TournamentFormat,
+    TournamentId, TournamentRow, TournamentStatus, Tx,
+};
 use axum::http::{header, HeaderMap};
 use maud::{html, Markup, DOCTYPE};
 
 /// The site's style sheet (served as `/style.css`: no inline style under the CSP).
 pub(super) const STYLE: &str = include_str!("style.css");
+
+/// The site's script (served as `/app.js`): the keys, and live pages.
+pub(super) const SCRIPT: &str = include_str!("app.js");
 
 /// Why a page could not be made: the store could not be read (said in the log, not on the
 /// page).
@@ -36,6 +42,11 @@ pub(super) enum Found {
     Picture {
         png: Vec<u8>,
         cache: &'static str,
+    },
+    /// A text file to download.
+    File {
+        text: String,
+        name: String,
     },
     /// Nothing public: the one 404.
     Nothing,
@@ -91,6 +102,18 @@ fn public(tx: &Tx, server: &ServerId) -> Result<bool, Broken> {
 /// A page's frame: its head (title, description, the picture a pasted link unfolds with)
 /// and body.
 fn page(title: &str, description: &str, image: Option<&str>, url: &str, body: Markup) -> Markup {
+    page_live(title, description, image, url, None, body)
+}
+
+/// [`page`], live: its script reloads it when the events at `live` say it changed.
+fn page_live(
+    title: &str,
+    description: &str,
+    image: Option<&str>,
+    url: &str,
+    live: Option<&str>,
+    body: Markup,
+) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -114,8 +137,9 @@ fn page(title: &str, description: &str, image: Option<&str>, url: &str, body: Ma
                 meta name="twitter:title" content=(title);
                 meta name="twitter:description" content=(description);
                 link rel="stylesheet" href="/style.css";
+                script src="/app.js" defer {}
             }
-            body {
+            body data-live=[live] {
                 header { a href="/" { "tara-bot" } }
                 main { (body) }
                 footer {
@@ -322,12 +346,12 @@ pub(super) fn game(
         }
         nav.steps aria-label="Step through the game" {
             @if s.upto > 0 {
-                a href=(at(0)) { "⏮ Start" } " "
-                a href=(at(s.upto - 1)) rel="prev" { "◀ Back" } " "
+                a href=(at(0)) data-step="first" { "⏮ Start" } " "
+                a href=(at(s.upto - 1)) rel="prev" data-step="prev" { "◀ Back" } " "
             }
             @if s.upto < n {
-                a href=(at(s.upto + 1)) rel="next" { "Forward ▶" } " "
-                a href=(format!("/g/{}", g.id.0)) { "End ⏭" }
+                a href=(at(s.upto + 1)) rel="next" data-step="next" { "Forward ▶" } " "
+                a href=(format!("/g/{}", g.id.0)) data-step="last" { "End ⏭" }
             }
         }
         section.moves aria-label="Moves" {
@@ -350,11 +374,14 @@ pub(super) fn game(
         }
         p { a href=(format!("/s/{}", g.server_id.as_str())) { "More games of this server" } }
     };
-    Ok(Found::Page(page(
+    // A game in progress is live: its page reloads when the game changes.
+    let live = (g.status == GameStatus::Active).then(|| format!("/g/{}/events", g.id.0));
+    Ok(Found::Page(page_live(
         &title,
         &words,
         Some(&site.url(&picture)),
         &site.url(&page_url),
+        live.as_deref(),
         body,
     )))
 }
@@ -437,4 +464,206 @@ pub(super) fn server(store: &mut Store, site: &Site, server: &ServerId) -> Resul
         &site.url(&path),
         body,
     )))
+}
+
+/// What a live game page watches: when it last changed, its number of moves and its status.
+/// `None` when the game is not public (or not there).
+pub(super) fn game_state(store: &mut Store, id: GameId) -> Result<Option<GameState>, Broken> {
+    store.read(|tx| {
+        let Some(game) = tx.game(id)? else {
+            return Ok(None);
+        };
+        if !public(tx, &game.server_id)? {
+            return Ok(None);
+        }
+        Ok(Some(GameState {
+            updated_at: game.updated_at,
+            plies: tx.move_count(id)?,
+            status: game.status,
+        }))
+    })
+}
+
+/// A game's state as a live page watches it ([`game_state`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct GameState {
+    pub updated_at: i64,
+    pub plies: u32,
+    pub status: GameStatus,
+}
+
+/// Whether tournament `id` is public: the tournament, when its server has opted in.
+fn public_tournament(tx: &Tx, id: TournamentId) -> Result<Option<TournamentRow>, Broken> {
+    match tx.tournament(id)? {
+        Some(t) if public(tx, &t.server_id)? => Ok(Some(t)),
+        _ => Ok(None),
+    }
+}
+
+/// A tournament's page: its options, the standings with the tiebreak columns the bot shows,
+/// its pictures (standings, and the crosstable or the bracket), every round's pairings with
+/// links to their games, and its TRF to download.
+pub(super) fn tournament(
+    store: &mut Store,
+    site: &Site,
+    id: TournamentId,
+) -> Result<Found, Broken> {
+    let view = store.read(|tx| -> Result<_, Broken> {
+        if public_tournament(tx, id)?.is_none() {
+            return Ok(None);
+        }
+        Ok(tournament_view(tx, id)?)
+    })?;
+    let Some(v) = view else {
+        return Ok(Found::Nothing);
+    };
+    let t = &v.row;
+    let card = &v.standings;
+    let started = t.status != TournamentStatus::Open && !card.rows.is_empty();
+    let second = match t.format {
+        TournamentFormat::RoundRobin => Some(("crosstable", "Crosstable")),
+        TournamentFormat::Knockout => Some(("bracket", "Bracket")),
+        TournamentFormat::Swiss => None,
+    };
+    let playing = card.rows.iter().any(|r| r.playing > 0);
+    let body = html! {
+        h1 { (t.name) }
+        p.meta { "Tournament #" (t.id) " · " (v.options) }
+        p.meta { (card.subtitle) }
+        section aria-label="Standings" {
+            h2 { "Standings" }
+            @if card.rows.is_empty() {
+                p { "Nobody has joined yet." }
+            } @else {
+                table.standings {
+                    (head_row(
+                        ["#", "Player", "Score"]
+                            .into_iter()
+                            .chain(card.tiebreaks.iter().map(String::as_str))
+                            .chain(playing.then_some("Playing")),
+                    ))
+                    tbody {
+                        @for r in &card.rows {
+                            tr {
+                                td { (r.place) @if r.shared { "=" } }
+                                th scope="row" {
+                                    (r.name)
+                                    @if r.withdrawn { " " span.withdrawn { "(withdrawn)" } }
+                                }
+                                td { (r.score) }
+                                @for value in &r.tiebreaks { td { (value) } }
+                                @if playing { td { @if r.playing > 0 { (r.playing) } } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        @if started {
+            figure {
+                img src=(format!("/t/{}/standings.png", t.id))
+                    alt=(format!("Standings of {}: {}", t.name, standings_words(card)));
+            }
+            @if let Some((file, title)) = second {
+                h2 { (title) }
+                figure {
+                    img src=(format!("/t/{}/{file}.png", t.id))
+                        alt=(format!("{title} of {}", t.name));
+                }
+            }
+        }
+        @for (round, boards) in &v.rounds {
+            section aria-label=(format!("Round {round}")) {
+                h2 { "Round " (round) }
+                table.pairings {
+                    (head_row(["Board", "Player", "Result", "Opponent", "Games"]))
+                    tbody {
+                        @for b in boards {
+                            tr {
+                                td { (b.board) }
+                                td { (b.players.0) }
+                                td { @if b.result.is_empty() { "playing" } @else { (b.result) } }
+                                td { @if let Some(o) = &b.players.1 { (o) } @else { "bye" } }
+                                td {
+                                    @for (k, g) in b.games.iter().enumerate() {
+                                        @if k > 0 { ", " }
+                                        a href=(format!("/g/{}", g.0)) { "#" (g.0) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        @if started {
+            p { a href=(format!("/t/{}/trf", t.id)) download=(format!("tournament-{}.trf", t.id)) { "Download the TRF-16 file" } }
+        }
+        p { a href=(format!("/s/{}", t.server_id.as_str())) { "More games of this server" } }
+    };
+    let image = started.then(|| site.url(&format!("/t/{}/standings.png", t.id)));
+    Ok(Found::Page(page(
+        &format!("{} · tournament #{} · tara-bot", t.name, t.id),
+        &format!("{} · {}", v.options, card.subtitle),
+        image.as_deref(),
+        &site.url(&format!("/t/{}", t.id)),
+        body,
+    )))
+}
+
+/// A table's heading row: a column heading each.
+fn head_row<'a>(columns: impl IntoIterator<Item = &'a str>) -> Markup {
+    html! {
+        thead { tr { @for c in columns { th scope="col" { (c) } } } }
+    }
+}
+
+/// The standings in a few words, for a picture's text alternative: the first places.
+fn standings_words(card: &crate::render::StandingsCard) -> String {
+    let top: Vec<String> = card
+        .rows
+        .iter()
+        .take(3)
+        .map(|r| format!("{} {} ({})", r.place, r.name, r.score))
+        .collect();
+    format!("{}; {}", card.subtitle, top.join(", "))
+}
+
+/// A picture of public tournament `id` (`standings`, `crosstable`, `bracket`); cached a
+/// minute (results change it).
+pub(super) fn tournament_png(
+    store: &mut Store,
+    id: TournamentId,
+    which: &str,
+) -> Result<Found, Broken> {
+    let png = store.read(|tx| -> Result<_, Broken> {
+        if public_tournament(tx, id)?.is_none() {
+            return Ok(None);
+        }
+        Ok(tournament_picture(tx, id, which)?)
+    })?;
+    Ok(match png {
+        Some(png) => Found::Picture {
+            png,
+            cache: "public, max-age=60",
+        },
+        None => Found::Nothing,
+    })
+}
+
+/// Public tournament `id` as a FIDE TRF-16 file (as `tara-bot tournament export` writes it).
+pub(super) fn tournament_trf(store: &mut Store, id: TournamentId) -> Result<Found, Broken> {
+    let trf = store.read(|tx| -> Result<_, Broken> {
+        match public_tournament(tx, id)? {
+            Some(t) if t.status != TournamentStatus::Open => Ok(Some(trf_text(tx, id)?)),
+            _ => Ok(None),
+        }
+    })?;
+    Ok(match trf {
+        Some(text) => Found::File {
+            text,
+            name: format!("tournament-{}.trf", id),
+        },
+        None => Found::Nothing,
+    })
 }

@@ -25,6 +25,7 @@ pub(crate) use commands::{
 pub use commands::{CreateOptions, TournamentSystem};
 pub use model::StandingLine;
 pub(crate) use model::{report_error, standing_lines, trf_text, THREADS_AT_ONCE};
-pub(crate) use presentation::division_standings;
+pub(crate) use presentation::{division_standings, tournament_picture, tournament_view};
+pub use presentation::{PairingView, TournamentView};
 pub(crate) use results::game_ended;
 pub(crate) use runner::thread_request_of;

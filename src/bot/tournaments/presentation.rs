@@ -9,7 +9,7 @@ use crate::render::{
     self, BracketCard, BracketSeat, BracketTie, CrossPlayer, Crosstable, StandingsCard,
     StandingsRow,
 };
-use crate::store::UserId;
+use crate::store::{GameId, TournamentId, UserId};
 use crate::store::{
     PairingResult, PairingRow, TournamentFormat, TournamentRow, TournamentStatus, Tx,
 };
@@ -340,8 +340,8 @@ pub(crate) fn pictures(
 /// picture and the table give every line a place of its own: a league places players level
 /// on every tiebreak by their seed (docs/rules.md §11.2), as promotion and relegation do.
 pub(crate) fn division_standings(
-    tx: &crate::store::Tx,
-    id: crate::store::TournamentId,
+    tx: &Tx,
+    id: TournamentId,
 ) -> Outcome<(
     Vec<super::model::StandingLine>,
     Vec<bool>,
@@ -456,6 +456,93 @@ pub(super) fn result_text(r: PairingResult) -> &'static str {
         PairingResult::Forfeit1 => "+/− (forfeit)",
         PairingResult::Bye => "bye",
     }
+}
+
+/// A tournament as the web companion shows it (`tara-bot web`): its row, its options in
+/// words, the standings as `/tournament standings` draws them (the same columns), and every
+/// round's pairings with their games.
+pub struct TournamentView {
+    pub row: TournamentRow,
+    pub options: String,
+    pub standings: StandingsCard,
+    pub rounds: Vec<(u32, Vec<PairingView>)>,
+}
+
+/// One board of a round, as the web companion shows it: the players (the second `None` for a
+/// bye), the result as written ("1–0", "½–½", "+/−" for a forfeit; empty while played) and
+/// the pairing's games.
+pub struct PairingView {
+    pub board: u32,
+    pub players: (String, Option<String>),
+    pub result: String,
+    pub games: Vec<GameId>,
+}
+
+/// The web companion's view of tournament `id` (read in `tx`); `None` when there is none.
+pub(crate) fn tournament_view(tx: &Tx, id: TournamentId) -> Outcome<Option<TournamentView>> {
+    let Some(t) = tx.tournament(id)? else {
+        return Ok(None);
+    };
+    let m = model(tx, &t)?;
+    let rows = standings_of(&t, &m);
+    let name_of = |u: &UserId| -> Outcome<String> { Ok(tx.name_or_id(u)?) };
+    let mut rounds: Vec<(u32, Vec<PairingView>)> = Vec::new();
+    for p in &m.pairings {
+        let mut games: Vec<GameId> = tx.pairing_games(p.id)?.into_iter().map(|g| g.id).collect();
+        games.sort();
+        let view = PairingView {
+            board: p.board,
+            players: (
+                name_of(&p.player0)?,
+                p.player1.as_ref().map(name_of).transpose()?,
+            ),
+            result: match p.result {
+                Some(PairingResult::Win0) => "1–0",
+                Some(PairingResult::Win1) => "0–1",
+                Some(PairingResult::Draw) => "½–½",
+                Some(PairingResult::Forfeit0) => "−/+",
+                Some(PairingResult::Forfeit1) => "+/−",
+                Some(PairingResult::Bye) => "bye",
+                None => "",
+            }
+            .to_string(),
+            games,
+        };
+        match rounds.last_mut().filter(|(r, _)| *r == p.round) {
+            Some((_, boards)) => boards.push(view),
+            None => rounds.push((p.round, vec![view])),
+        }
+    }
+    for (_, boards) in &mut rounds {
+        boards.sort_by_key(|b| b.board);
+    }
+    rounds.sort_by_key(|(r, _)| *r);
+    Ok(Some(TournamentView {
+        options: options_text(&t),
+        standings: standings_card(&t, &m, &rows),
+        rounds,
+        row: t,
+    }))
+}
+
+/// The pictures of tournament `id` the web companion shows, by name: `standings`, and
+/// `crosstable` (a round robin) or `bracket` (a knockout); `None` for another name, or before
+/// the start.
+pub(crate) fn tournament_picture(
+    tx: &Tx,
+    id: TournamentId,
+    which: &str,
+) -> Outcome<Option<Vec<u8>>> {
+    let Some(t) = tx.tournament(id)? else {
+        return Ok(None);
+    };
+    let m = model(tx, &t)?;
+    let rows = standings_of(&t, &m);
+    let wanted = format!("tournament-{}-{which}.png", t.id);
+    Ok(pictures(tx, &t, &m, &rows)?
+        .into_iter()
+        .find(|a| a.filename == wanted)
+        .map(|a| a.bytes))
 }
 
 #[cfg(test)]
