@@ -428,3 +428,69 @@ async fn a_tournament_page_shows_the_standings_rounds_pictures_and_trf() {
         assert_eq!(text(&format!("{site}{path}")).await, missing, "{path}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_league_page_shows_each_division_with_its_places_and_pictures() {
+    use common::console::{ok, send};
+    let h = Harness::new(true);
+    ok(
+        &h.bot,
+        "mod",
+        "lg",
+        "/league create name:Mór variant:hkot-2 division-size:3",
+    );
+    let players = ["aoife", "brian", "ciara", "donal", "eimear", "fionn"];
+    for p in players {
+        ok(&h.bot, p, "lg", "/league join");
+    }
+    ok(&h.bot, "mod", "lg", "/league start");
+    let site = serve(&h).await;
+    let missing = text(&format!("{site}/l/999")).await;
+    assert_eq!(missing.0, 404);
+    assert_eq!(text(&format!("{site}/l/1")).await, missing);
+    assert_eq!(text(&format!("{site}/l/1/1.png")).await, missing);
+    web_setting(&h, "mod", true, true);
+    let (status, page) = text(&format!("{site}/l/1")).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("<h1>Mór</h1>"), "{page}");
+    // Two divisions of three: the last of division 1 goes down, the first of division 2 up.
+    for (division, level, mark) in [("1", 1, "▼"), ("2a", 2, "▲")] {
+        assert!(
+            page.contains(&format!("<h2>Division {division} (level {level})</h2>")),
+            "{page}"
+        );
+        assert!(page.contains(mark), "{mark}: {page}");
+        // The division's picture is /league standings division:…'s own.
+        let shown = send(
+            &h.bot,
+            "aoife",
+            "lg",
+            &format!("/league standings division:{division}"),
+        );
+        let bot = shown[0].image.as_ref().expect("the bot's picture");
+        let r = get(&format!("{site}/l/1/{division}.png")).await;
+        assert_eq!(r.status().as_u16(), 200);
+        assert!(
+            r.bytes().await.unwrap().as_ref() == bot.bytes.as_slice(),
+            "division {division}"
+        );
+    }
+    for p in players {
+        assert!(
+            page.contains(&format!("<th scope=\"row\">{p}")),
+            "{p}: {page}"
+        );
+    }
+    // Each division links to its games and rounds (its tournament's page).
+    let divisions = {
+        let mut s = tara_bot::store::Store::open(h.db()).unwrap();
+        s.read(|tx| tx.league_divisions(tara_bot::store::LeagueId(1), Some(1)))
+            .unwrap()
+    };
+    for d in &divisions {
+        let link = format!("/t/{}", d.tournament_id.0);
+        assert!(page.contains(&format!("href=\"{link}\"")), "{page}");
+        assert_eq!(text(&format!("{site}{link}")).await.0, 200);
+    }
+    assert_eq!(text(&format!("{site}/l/1/9.png")).await, missing);
+}

@@ -792,16 +792,7 @@ pub(crate) fn standings(
                     .ok_or_else(|| Fail::User(format!("{} has no divisions yet.", title(&l))))?
             }
         };
-        let (lines, mut card, table, places) = division_places(tx, &l, d)?;
-        let marks: Vec<Option<LevelMove>> = places
-            .iter()
-            .map(|p| match p {
-                Some(Movement::Up) => Some(LevelMove::Up),
-                Some(Movement::Down) => Some(LevelMove::Down),
-                _ => None,
-            })
-            .collect();
-        card.title = format!("{} · season {} · division {}", l.name, l.season, d.division);
+        let (lines, card, table, marks) = division_card(tx, &l, d)?;
         let mut text = String::new();
         for (line, row) in table.lines().enumerate() {
             let mark = match line.checked_sub(1).and_then(|k| marks.get(k)) {
@@ -838,6 +829,99 @@ pub(crate) fn standings(
         }
         Ok(vec![Out::text(reply)])
     })
+}
+
+/// A division's standings as `/league standings` shows them: the lines, the picture's data
+/// (titled with the league, season and division), the text table, and each row's ▲ or ▼.
+#[allow(clippy::type_complexity)]
+fn division_card(
+    tx: &Tx,
+    l: &LeagueRow,
+    d: &LeagueDivisionRow,
+) -> Outcome<(
+    Vec<crate::bot::StandingLine>,
+    crate::render::StandingsCard,
+    String,
+    Vec<Option<LevelMove>>,
+)> {
+    let (lines, mut card, table, places) = division_places(tx, l, d)?;
+    let marks: Vec<Option<LevelMove>> = places
+        .iter()
+        .map(|p| match p {
+            Some(Movement::Up) => Some(LevelMove::Up),
+            Some(Movement::Down) => Some(LevelMove::Down),
+            _ => None,
+        })
+        .collect();
+    card.title = format!("{} · season {} · division {}", l.name, l.season, d.division);
+    Ok((lines, card, table, marks))
+}
+
+/// A league as the web companion shows it (`tara-bot web`): its row, this season's divisions
+/// (name, level, the division's tournament, the standings as `/league standings` draws them
+/// and each row's ▲ or ▼), and the champion of each past season.
+pub struct LeagueView {
+    pub row: LeagueRow,
+    pub divisions: Vec<DivisionView>,
+    pub champions: Vec<(u32, String)>,
+}
+
+/// One division of a league's season on the web ([`LeagueView`]).
+pub struct DivisionView {
+    pub name: String,
+    pub level: u32,
+    pub tournament: crate::store::TournamentId,
+    pub standings: crate::render::StandingsCard,
+    pub marks: Vec<Option<LevelMove>>,
+}
+
+/// The web companion's view of league `id` (read in `tx`); `None` when there is none.
+pub(crate) fn league_view(tx: &Tx, id: LeagueId) -> Outcome<Option<LeagueView>> {
+    let Some(l) = tx.league(id)? else {
+        return Ok(None);
+    };
+    let mut divisions = Vec::new();
+    if l.season > 0 {
+        for d in tx.league_divisions(l.id, Some(l.season))? {
+            let (_, standings, _, marks) = division_card(tx, &l, &d)?;
+            divisions.push(DivisionView {
+                name: d.division.clone(),
+                level: d.level,
+                tournament: d.tournament_id,
+                standings,
+                marks,
+            });
+        }
+    }
+    let mut champions = Vec::new();
+    for r in tx.league_results(l.id)? {
+        if r.division == "1" && r.place == 1 {
+            champions.push((r.season, tx.name_or_id(&r.user_id)?));
+        }
+    }
+    Ok(Some(LeagueView {
+        row: l,
+        divisions,
+        champions,
+    }))
+}
+
+/// The picture of division `division` of league `id`'s current season, as `/league
+/// standings` draws it; `None` when there is no such division.
+pub(crate) fn division_picture(tx: &Tx, id: LeagueId, division: &str) -> Outcome<Option<Vec<u8>>> {
+    let Some(l) = tx.league(id)? else {
+        return Ok(None);
+    };
+    if l.season == 0 {
+        return Ok(None);
+    }
+    for d in tx.league_divisions(l.id, Some(l.season))? {
+        if d.division == division {
+            let (_, card, _, marks) = division_card(tx, &l, &d)?;
+            return Ok(Some(crate::render::division_png(&card, &marks)));
+        }
+    }
+    Ok(None)
 }
 
 /// `/league history`: the champions of past seasons, and each player's path between

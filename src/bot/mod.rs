@@ -72,6 +72,8 @@ pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
 pub use draws::DrawAnswer;
 pub use info::rank_moves;
+pub(crate) use leagues::{division_picture, league_view};
+pub use leagues::{DivisionView, LeagueView};
 pub use moderation::AuditLog;
 pub use outbox::{DELIVERY_LEASE_MS, IN_FLIGHT_MS};
 pub use play::TakebackAnswer;

@@ -53,6 +53,8 @@ pub fn router(db: std::path::PathBuf, public_url: Option<String>) -> Router {
         .route("/s/{server}", get(server_page))
         .route("/g/{id}", get(game_page))
         .route("/g/{id}/events", get(game_events))
+        .route("/l/{id}", get(league_page))
+        .route("/l/{id}/{picture}", get(league_picture))
         .route("/t/{id}", get(tournament_page))
         .route("/t/{id}/trf", get(tournament_trf))
         .route("/t/{id}/{picture}", get(tournament_picture))
@@ -337,6 +339,40 @@ async fn tournament_trf(
 ) -> Response {
     by_tournament(&web, &headers, &id, |store, _, id| {
         pages::tournament_trf(store, id)
+    })
+    .await
+}
+
+/// A league id in a path; `None` for anything else.
+fn league_id(id: &str) -> Option<crate::store::LeagueId> {
+    id.parse::<i64>().ok().map(crate::store::LeagueId)
+}
+
+async fn league_page(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let Some(id) = league_id(&id) else {
+        return not_found().await;
+    };
+    with_store(&web, &headers, move |store, site| {
+        pages::league(store, site, id)
+    })
+    .await
+}
+
+async fn league_picture(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path((id, picture)): Path<(String, String)>,
+) -> Response {
+    let division = picture.strip_suffix(".png").map(str::to_string);
+    let (Some(id), Some(division)) = (league_id(&id), division) else {
+        return not_found().await;
+    };
+    with_store(&web, &headers, move |store, _| {
+        pages::league_png(store, id, &division)
     })
     .await
 }

@@ -2,12 +2,16 @@
 //! writes, so a name is always text): a game, a server's front page, the index and the 404.
 
 use crate::bot::text::counts_line;
-use crate::bot::{names, replay, tournament_picture, tournament_view, trf_text, Fail};
+use crate::bot::{
+    division_picture, league_view, names, replay, tournament_picture, tournament_view, trf_text,
+    DivisionView, Fail,
+};
 use crate::game::{describe, BySide, Position};
+use crate::render::LevelMove;
 use crate::render::{board_png, Frame, HEIGHT as BOARD_HEIGHT, WIDTH as BOARD_WIDTH};
 use crate::store::{
-    GameId, GameRow, GameStatus, MoveRow, ServerId, ServerSetting, Store, TournamentFormat,
-    TournamentId, TournamentRow, TournamentStatus, Tx,
+    GameId, GameRow, GameStatus, LeagueId, MoveRow, ServerId, ServerSetting, Store,
+    TournamentFormat, TournamentId, TournamentRow, TournamentStatus, Tx,
 };
 use axum::http::{header, HeaderMap};
 use maud::{html, Markup, DOCTYPE};
@@ -663,6 +667,117 @@ pub(super) fn tournament_trf(store: &mut Store, id: TournamentId) -> Result<Foun
         Some(text) => Found::File {
             text,
             name: format!("tournament-{}.trf", id),
+        },
+        None => Found::Nothing,
+    })
+}
+
+/// Whether league `id` is public: the league, when its server has opted in.
+fn public_league(tx: &Tx, id: LeagueId) -> Result<bool, Broken> {
+    Ok(match tx.league(id)? {
+        Some(l) => public(tx, &l.server_id)?,
+        None => false,
+    })
+}
+
+/// A league's page: its options, this season's divisions (each with its standings, ▲ and ▼
+/// for the promotion and relegation places, its picture and a link to its games), and the
+/// champions of past seasons.
+pub(super) fn league(store: &mut Store, site: &Site, id: LeagueId) -> Result<Found, Broken> {
+    let view = store.read(|tx| -> Result<_, Broken> {
+        if !public_league(tx, id)? {
+            return Ok(None);
+        }
+        Ok(league_view(tx, id)?)
+    })?;
+    let Some(v) = view else {
+        return Ok(Found::Nothing);
+    };
+    let l = &v.row;
+    let picture = |d: &DivisionView| format!("/l/{}/{}.png", l.id, d.name);
+    let season = match l.season {
+        0 => "waiting for its first season".to_string(),
+        n => format!("season {n}"),
+    };
+    let body = html! {
+        h1 { (l.name) }
+        p.meta {
+            "League #" (l.id) " · " (l.variant.name()) " · divisions of " (l.division_size)
+            " · " (l.promote) " promoted, " (l.relegate) " relegated · "
+            @if l.is_match { "two-game matches" } @else { "single games" } " · " (season)
+        }
+        @if v.divisions.is_empty() {
+            p { "No season has started yet." }
+        }
+        @for d in &v.divisions {
+            section aria-label=(format!("Division {}", d.name)) {
+                h2 { "Division " (d.name) " (level " (d.level) ")" }
+                table.standings {
+                    (head_row(["", "#", "Player", "Score"]
+                        .into_iter()
+                        .chain(d.standings.tiebreaks.iter().map(String::as_str))))
+                    tbody {
+                        @for (k, r) in d.standings.rows.iter().enumerate() {
+                            tr {
+                                td {
+                                    @match d.marks.get(k).copied().flatten() {
+                                        Some(LevelMove::Up) => span.up title="promotion place" { "▲" },
+                                        Some(LevelMove::Down) => span.down title="relegation place" { "▼" },
+                                        None => "",
+                                    }
+                                }
+                                td { (r.place) }
+                                th scope="row" {
+                                    (r.name)
+                                    @if r.withdrawn { " " span.withdrawn { "(withdrawn)" } }
+                                }
+                                td { (r.score) }
+                                @for value in &r.tiebreaks { td { (value) } }
+                            }
+                        }
+                    }
+                }
+                figure {
+                    img src=(picture(d))
+                        alt=(format!("Division {} of {}: {}", d.name, l.name, standings_words(&d.standings)));
+                }
+                p { a href=(format!("/t/{}", d.tournament.0)) { "Division " (d.name) "'s games and rounds" } }
+            }
+        }
+        @if !v.champions.is_empty() {
+            section aria-label="Champions" {
+                h2 { "Champions" }
+                ul {
+                    @for (season, name) in &v.champions {
+                        li { "Season " (season) ": " (name) }
+                    }
+                }
+            }
+        }
+        p { a href=(format!("/s/{}", l.server_id.as_str())) { "More games of this server" } }
+    };
+    let image = v.divisions.first().map(|d| site.url(&picture(d)));
+    Ok(Found::Page(page(
+        &format!("{} · league #{} · tara-bot", l.name, l.id),
+        &format!("{} league, {season}", l.variant.name()),
+        image.as_deref(),
+        &site.url(&format!("/l/{}", l.id)),
+        body,
+    )))
+}
+
+/// The picture of a division of public league `id`'s current season; cached a minute.
+pub(super) fn league_png(store: &mut Store, id: LeagueId, division: &str) -> Result<Found, Broken> {
+    let png = store.read(|tx| -> Result<_, Broken> {
+        if !public_league(tx, id)? {
+            return Ok(None);
+        }
+        Ok(division_picture(tx, id, division)?)
+    })?;
+    Ok(match png {
+        Some(png) => Found::Picture {
+            png,
+            cache: "public, max-age=60",
         },
         None => Found::Nothing,
     })
