@@ -494,3 +494,45 @@ async fn a_league_page_shows_each_division_with_its_places_and_pictures() {
     }
     assert_eq!(text(&format!("{site}/l/1/9.png")).await, missing);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ladder_page_shows_its_order_and_the_challenges_in_progress() {
+    use common::console::ok;
+    let h = Harness::new(false);
+    ok(
+        &h.bot,
+        "mod",
+        "ld",
+        "/ladder create Autumn sacred-hill-1 days:none",
+    );
+    for p in ["aoife", "brian", "<b>ciara</b>"] {
+        ok(&h.bot, p, "ld", "/ladder join");
+    }
+    ok(&h.bot, "brian", "ld", "/ladder challenge @aoife");
+    let site = serve(&h).await;
+    let missing = text(&format!("{site}/ladder/99")).await;
+    assert_eq!(missing.0, 404);
+    assert_eq!(text(&format!("{site}/ladder/1")).await, missing);
+    assert_eq!(text(&format!("{site}/ladder/1/ladder.png")).await, missing);
+    web_setting(&h, "mod", true, true);
+    let (status, page) = text(&format!("{site}/ladder/1")).await;
+    assert_eq!(status, 200, "{page}");
+    // Rank order, each name as text, and the challenge with a link to its game.
+    let at = |name: &str| {
+        page.find(&format!("<th scope=\"row\">{name}</th>"))
+            .unwrap_or_else(|| panic!("{name}: {page}"))
+    };
+    assert!(at("aoife") < at("brian") && at("brian") < at("&lt;b&gt;ciara&lt;/b&gt;"));
+    let game = {
+        let mut s = tara_bot::store::Store::open(h.db()).unwrap();
+        s.read(|tx| tx.ladder_games(tara_bot::store::LadderId(1), true))
+            .unwrap()[0]
+            .game_id
+            .expect("the challenge's game")
+    };
+    assert!(page.contains("brian challenges aoife"), "{page}");
+    assert!(page.contains(&format!("href=\"/g/{}\"", game.0)), "{page}");
+    let r = get(&format!("{site}/ladder/1/ladder.png")).await;
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(r.headers()["content-type"], "image/png");
+}

@@ -532,16 +532,18 @@ impl View {
 /// How many ranks `/ladder show` lists around the caller (and from the top).
 const SHOWN: usize = 15;
 
-fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
-    let st = Standing::read(tx, l)?;
-    let players = &st.players;
-    let games: Vec<&LadderGameRow> = st.games.iter().filter(|g| g.ended_at.is_none()).collect();
+/// The names of a ladder's `players` and their ratings in its game (rounded, and whether
+/// established), in their order.
+#[allow(clippy::type_complexity)]
+fn names_and_ratings(
+    tx: &Tx,
+    l: &LadderRow,
+    players: &[LadderPlayerRow],
+) -> Outcome<(Vec<String>, Vec<Option<(i32, bool)>>)> {
     let mut names = Vec::with_capacity(players.len());
-    for p in players {
-        names.push(tx.name_or_id(&p.user_id)?);
-    }
     let mut ratings = Vec::with_capacity(players.len());
     for p in players {
+        names.push(tx.name_or_id(&p.user_id)?);
         ratings.push(
             tx.rating(&l.server_id, l.variant.id(), &p.user_id)?
                 .map(|r| {
@@ -552,6 +554,70 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
                 }),
         );
     }
+    Ok((names, ratings))
+}
+
+/// A rating as the ladder writes it: "1624", "1510?" while provisional, "–" for none.
+fn rating_written(rating: Option<(i32, bool)>) -> String {
+    match rating {
+        Some((r, true)) => r.to_string(),
+        Some((r, false)) => format!("{r}?"),
+        None => "–".into(),
+    }
+}
+
+/// A ladder as the web companion shows it (`tara-bot web`): its row, every player in rank
+/// order (the picture's rows: rank, name, rating, games in progress), and the ladder games in
+/// progress (challenger, defender, game).
+pub struct LadderView {
+    pub row: LadderRow,
+    pub players: Vec<crate::render::LadderRow>,
+    pub games: Vec<(String, String, Option<crate::store::GameId>)>,
+}
+
+/// The web companion's view of ladder `id` (read in `tx`); `None` when there is none.
+pub(crate) fn ladder_view(tx: &Tx, id: LadderId) -> Outcome<Option<LadderView>> {
+    let Some(l) = tx.ladder(id)? else {
+        return Ok(None);
+    };
+    let st = Standing::read(tx, &l)?;
+    let (names, ratings) = names_and_ratings(tx, &l, &st.players)?;
+    let open: Vec<&LadderGameRow> = st.games.iter().filter(|g| g.ended_at.is_none()).collect();
+    let players = st
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| crate::render::LadderRow {
+            rank: p.rank,
+            name: names[i].clone(),
+            rating: rating_written(ratings[i]),
+            playing: open
+                .iter()
+                .filter(|g| g.challenger_id == p.user_id || g.defender_id == p.user_id)
+                .count() as u32,
+            you: false,
+        })
+        .collect();
+    let mut games = Vec::new();
+    for g in open {
+        games.push((
+            tx.name_or_id(&g.challenger_id)?,
+            tx.name_or_id(&g.defender_id)?,
+            g.game_id,
+        ));
+    }
+    Ok(Some(LadderView {
+        row: l,
+        players,
+        games,
+    }))
+}
+
+fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
+    let st = Standing::read(tx, l)?;
+    let players = &st.players;
+    let games: Vec<&LadderGameRow> = st.games.iter().filter(|g| g.ended_at.is_none()).collect();
+    let (names, ratings) = names_and_ratings(tx, l, players)?;
     let playing = |u: &UserId| {
         games
             .iter()
@@ -612,11 +678,7 @@ fn view(tx: &Tx, l: &LadderRow, me: &UserId, now: i64) -> Outcome<View> {
         .map(|(i, p)| crate::render::LadderRow {
             rank: p.rank,
             name: names[i].clone(),
-            rating: match ratings[i] {
-                Some((r, true)) => r.to_string(),
-                Some((r, false)) => format!("{r}?"),
-                None => "–".into(),
-            },
+            rating: rating_written(ratings[i]),
             playing: playing(&p.user_id) as u32,
             you: Some(i) == mine,
         })

@@ -72,6 +72,8 @@ pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
 pub use draws::DrawAnswer;
 pub use info::rank_moves;
+pub(crate) use ladders::ladder_view;
+pub use ladders::LadderView;
 pub(crate) use leagues::{division_picture, league_view};
 pub use leagues::{DivisionView, LeagueView};
 pub use moderation::AuditLog;

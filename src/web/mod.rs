@@ -11,7 +11,7 @@
 mod pages;
 mod pool;
 
-use crate::store::{GameId, ServerId};
+use crate::store::{GameId, LadderId, LeagueId, ServerId, TournamentId};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -53,6 +53,8 @@ pub fn router(db: std::path::PathBuf, public_url: Option<String>) -> Router {
         .route("/s/{server}", get(server_page))
         .route("/g/{id}", get(game_page))
         .route("/g/{id}/events", get(game_events))
+        .route("/ladder/{id}", get(ladder_page))
+        .route("/ladder/{id}/ladder.png", get(ladder_picture))
         .route("/l/{id}", get(league_page))
         .route("/l/{id}/{picture}", get(league_picture))
         .route("/t/{id}", get(tournament_page))
@@ -288,21 +290,25 @@ async fn game_events(State(web): State<Arc<Web>>, Path(id): Path<String>) -> Res
         .into_response()
 }
 
-/// A tournament id in a path; `None` for anything else.
-fn tournament_id(id: &str) -> Option<crate::store::TournamentId> {
-    id.parse::<i64>().ok().map(crate::store::TournamentId)
-}
-
-/// What a tournament's route answers: `f` with the tournament the path names, or the 404.
-async fn by_tournament<F>(web: &Arc<Web>, headers: &HeaderMap, id: &str, f: F) -> Response
+/// What a route of a numbered thing answers: `f` with the id the path names (made by
+/// `make`), or the 404 for a path that is not a number.
+async fn by_id<Id, F>(
+    web: &Arc<Web>,
+    headers: &HeaderMap,
+    id: &str,
+    make: fn(i64) -> Id,
+    f: F,
+) -> Response
 where
-    F: FnOnce(&mut crate::store::Store, &Site, crate::store::TournamentId) -> Result<Found, Broken>
-        + Send
-        + 'static,
+    Id: Send + 'static,
+    F: FnOnce(&mut crate::store::Store, &Site, Id) -> Result<Found, Broken> + Send + 'static,
 {
-    match tournament_id(id) {
-        Some(id) => with_store(web, headers, move |store, site| f(store, site, id)).await,
-        None => not_found().await,
+    match id.parse::<i64>() {
+        Ok(n) => {
+            let id = make(n);
+            with_store(web, headers, move |store, site| f(store, site, id)).await
+        }
+        Err(_) => not_found().await,
     }
 }
 
@@ -311,7 +317,7 @@ async fn tournament_page(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    by_tournament(&web, &headers, &id, pages::tournament).await
+    by_id(&web, &headers, &id, TournamentId, pages::tournament).await
 }
 
 async fn tournament_picture(
@@ -323,10 +329,10 @@ async fn tournament_picture(
         .strip_suffix(".png")
         .filter(|w| ["standings", "crosstable", "bracket"].contains(w))
         .map(str::to_string);
-    let (Some(id), Some(which)) = (tournament_id(&id), which) else {
+    let Some(which) = which else {
         return not_found().await;
     };
-    with_store(&web, &headers, move |store, _| {
+    by_id(&web, &headers, &id, TournamentId, move |store, _, id| {
         pages::tournament_png(store, id, &which)
     })
     .await
@@ -337,15 +343,10 @@ async fn tournament_trf(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    by_tournament(&web, &headers, &id, |store, _, id| {
+    by_id(&web, &headers, &id, TournamentId, |store, _, id| {
         pages::tournament_trf(store, id)
     })
     .await
-}
-
-/// A league id in a path; `None` for anything else.
-fn league_id(id: &str) -> Option<crate::store::LeagueId> {
-    id.parse::<i64>().ok().map(crate::store::LeagueId)
 }
 
 async fn league_page(
@@ -353,13 +354,7 @@ async fn league_page(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    let Some(id) = league_id(&id) else {
-        return not_found().await;
-    };
-    with_store(&web, &headers, move |store, site| {
-        pages::league(store, site, id)
-    })
-    .await
+    by_id(&web, &headers, &id, LeagueId, pages::league).await
 }
 
 async fn league_picture(
@@ -367,12 +362,30 @@ async fn league_picture(
     headers: HeaderMap,
     Path((id, picture)): Path<(String, String)>,
 ) -> Response {
-    let division = picture.strip_suffix(".png").map(str::to_string);
-    let (Some(id), Some(division)) = (league_id(&id), division) else {
+    let Some(division) = picture.strip_suffix(".png").map(str::to_string) else {
         return not_found().await;
     };
-    with_store(&web, &headers, move |store, _| {
+    by_id(&web, &headers, &id, LeagueId, move |store, _, id| {
         pages::league_png(store, id, &division)
+    })
+    .await
+}
+
+async fn ladder_page(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    by_id(&web, &headers, &id, LadderId, pages::ladder).await
+}
+
+async fn ladder_picture(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    by_id(&web, &headers, &id, LadderId, |store, _, id| {
+        pages::ladder_png(store, id)
     })
     .await
 }

@@ -3,14 +3,14 @@
 
 use crate::bot::text::counts_line;
 use crate::bot::{
-    division_picture, league_view, names, replay, tournament_picture, tournament_view, trf_text,
-    DivisionView, Fail,
+    division_picture, ladder_view, league_view, names, replay, tournament_picture, tournament_view,
+    trf_text, DivisionView, Fail, LadderView,
 };
 use crate::game::{describe, BySide, Position};
 use crate::render::LevelMove;
 use crate::render::{board_png, Frame, HEIGHT as BOARD_HEIGHT, WIDTH as BOARD_WIDTH};
 use crate::store::{
-    GameId, GameRow, GameStatus, LeagueId, MoveRow, ServerId, ServerSetting, Store,
+    GameId, GameRow, GameStatus, LadderId, LeagueId, MoveRow, ServerId, ServerSetting, Store,
     TournamentFormat, TournamentId, TournamentRow, TournamentStatus, Tx,
 };
 use axum::http::{header, HeaderMap};
@@ -780,5 +780,100 @@ pub(super) fn league_png(store: &mut Store, id: LeagueId, division: &str) -> Res
             cache: "public, max-age=60",
         },
         None => Found::Nothing,
+    })
+}
+
+/// The web's view of public ladder `id`; `None` when it is not public or not there.
+fn public_ladder(tx: &Tx, id: LadderId) -> Result<Option<LadderView>, Broken> {
+    match tx.ladder(id)? {
+        Some(l) if public(tx, &l.server_id)? => Ok(ladder_view(tx, id)?),
+        _ => Ok(None),
+    }
+}
+
+/// A ladder's page: every player in rank order (rating, games in progress), its picture, and
+/// the ladder games in progress with links to them.
+pub(super) fn ladder(store: &mut Store, site: &Site, id: LadderId) -> Result<Found, Broken> {
+    let Some(v) = store.read(|tx| public_ladder(tx, id))? else {
+        return Ok(Found::Nothing);
+    };
+    let l = &v.row;
+    let closed = l.status == crate::store::LadderStatus::Closed;
+    let body = html! {
+        h1 { (l.name) }
+        p.meta {
+            "Ladder #" (l.id) " · " (l.variant.name()) " · " (v.players.len()) " players"
+            @if closed { " · closed" }
+        }
+        @if v.players.is_empty() {
+            p { "Nobody has joined yet." }
+        } @else {
+            table.standings {
+                (head_row(["Rank", "Player", "Rating", "Playing"]))
+                tbody {
+                    @for p in &v.players {
+                        tr {
+                            td { (p.rank) }
+                            th scope="row" { (p.name) }
+                            td { (p.rating) }
+                            td { @if p.playing > 0 { (p.playing) } }
+                        }
+                    }
+                }
+            }
+            figure {
+                img src=(format!("/ladder/{}/ladder.png", l.id))
+                    alt=(format!("{} ladder, top players: {}", l.name, v.players.iter().take(3)
+                        .map(|p| format!("{} {}", p.rank, p.name)).collect::<Vec<_>>().join(", ")));
+            }
+        }
+        section aria-label="Challenges in progress" {
+            h2 { "Challenges in progress" }
+            @if v.games.is_empty() {
+                p { "None just now." }
+            } @else {
+                ul.games {
+                    @for (challenger, defender, game) in &v.games {
+                        li {
+                            (challenger) " challenges " (defender)
+                            @if let Some(g) = game {
+                                " · " a href=(format!("/g/{}", g.0)) { "game #" (g.0) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        p { a href=(format!("/s/{}", l.server_id.as_str())) { "More games of this server" } }
+    };
+    let image = (!v.players.is_empty()).then(|| site.url(&format!("/ladder/{}/ladder.png", l.id)));
+    Ok(Found::Page(page(
+        &format!("{} · ladder #{} · tara-bot", l.name, l.id),
+        &format!("{} ladder, {} players", l.variant.name(), v.players.len()),
+        image.as_deref(),
+        &site.url(&format!("/ladder/{}", l.id)),
+        body,
+    )))
+}
+
+/// The picture of public ladder `id`: its first players in rank order, as the bot draws
+/// ladders; cached a minute.
+pub(super) fn ladder_png(store: &mut Store, id: LadderId) -> Result<Found, Broken> {
+    let Some(v) = store.read(|tx| public_ladder(tx, id))? else {
+        return Ok(Found::Nothing);
+    };
+    let l = &v.row;
+    let card = crate::render::LadderCard {
+        title: format!("{} · {}", l.name, l.variant.name()),
+        subtitle: format!("Ladder #{} · {} players", l.id, v.players.len()),
+        rows: v
+            .players
+            .into_iter()
+            .take(crate::render::MAX_LADDER_ROWS)
+            .collect(),
+    };
+    Ok(Found::Picture {
+        png: crate::render::ladder_png(&card),
+        cache: "public, max-age=60",
     })
 }
