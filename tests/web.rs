@@ -536,3 +536,35 @@ async fn a_ladder_page_shows_its_order_and_the_challenges_in_progress() {
     assert_eq!(r.status().as_u16(), 200);
     assert_eq!(r.headers()["content-type"], "image/png");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_page_shows_ratings_and_games_of_that_server_only() {
+    let h = Harness::new(true);
+    let id = played(&h, "aoife", "brian", "c1");
+    h.resign("brian", "c1");
+    web_setting(&h, "mod", true, true);
+    let site = serve(&h).await;
+    // The game page links its players to their pages.
+    let (_, game) = text(&format!("{site}/g/{}", id.0)).await;
+    assert!(game.contains("href=\"/s/server/p/aoife\""), "{game}");
+    let (status, page) = text(&format!("{site}/s/server/p/aoife")).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("<h1>aoife</h1>"), "{page}");
+    assert!(page.contains("High Kings of Tara"), "{page}");
+    assert!(page.contains(&format!("href=\"/g/{}\"", id.0)), "{page}");
+    // The picture is /profile's, byte for byte.
+    let shown = h.send("aoife", "c1", Command::Profile { user: None });
+    let bot = shown[0].image.as_ref().expect("the bot's picture");
+    let r = get(&format!("{site}/s/server/p/aoife/profile.png")).await;
+    assert_eq!(r.status().as_u16(), 200);
+    assert!(r.bytes().await.unwrap().as_ref() == bot.bytes.as_slice());
+    // Nobody who has not played on the server, and no server that has not opted in.
+    let missing = text(&format!("{site}/g/999999")).await;
+    for path in [
+        "/s/server/p/nobody",
+        "/s/other/p/aoife",
+        "/s/other/p/aoife/profile.png",
+    ] {
+        assert_eq!(text(&format!("{site}{path}")).await, missing, "{path}");
+    }
+}

@@ -9,8 +9,8 @@ use crate::game::rating::{self, Rating};
 use crate::game::BySide;
 use crate::game::{describe, Outcome as GameOutcome, Variant};
 use crate::render;
-use crate::store::ChannelId;
 use crate::store::UserId;
+use crate::store::{ChannelId, ServerId};
 use crate::store::{GameRow, RatingChangeRow, RatingRow, StoreError, Tx};
 
 /// Only players with a rated game in this many days are on a leaderboard.
@@ -33,7 +33,7 @@ pub(crate) fn shown(rating: f64, rd: f64) -> String {
 }
 
 /// A rating with its deviation: `1662 ±290?`.
-fn shown_with_rd(rating: f64, rd: f64) -> String {
+pub(crate) fn shown_with_rd(rating: f64, rd: f64) -> String {
     let s = shown(rating, rd);
     match s.strip_suffix('?') {
         Some(r) => format!("{r} ±{rd:.0}?"),
@@ -402,6 +402,94 @@ pub(crate) fn leaderboard(bot: &Bot, ctx: &Ctx, variant: Option<Variant>) -> Out
 
 /// `/profile [user]`: a player's ratings on this server (per game: rating, W/D/L, streak,
 /// last five results, a rating-history chart) and their games in progress here.
+/// A player's ratings on `server`, one per game, each with its results, streak, last five and
+/// history: what `/profile` says and draws.
+fn profile_ratings(
+    tx: &Tx,
+    server: &ServerId,
+    who: &UserId,
+) -> Outcome<Vec<render::ProfileRating>> {
+    let mut pictured = Vec::new();
+    for row in tx.ratings_of(server, who)? {
+        let history = tx.rating_history(server, who, &row.game, HISTORY_POINTS)?;
+        let card = recent_results(&history);
+        let game_name = row
+            .game
+            .parse::<Variant>()
+            .map_or(row.game.clone(), game_title);
+        pictured.push(render::ProfileRating {
+            game: game_name,
+            rating: row.rating,
+            rd: row.rd,
+            provisional: row.rd > rating::PROVISIONAL_RD,
+            wins: row.wins,
+            draws: row.draws,
+            losses: row.losses,
+            streak: card.streak,
+            last_five: card.last_five,
+            history: history
+                .iter()
+                .map(|c| render::RatingPoint {
+                    at_ms: c.at,
+                    rating: c.after_rating,
+                    rd: c.after_rd,
+                })
+                .collect(),
+        });
+    }
+    Ok(pictured)
+}
+
+/// A player's games in progress on `server`, as `/profile` lists them.
+fn open_games_on(tx: &Tx, server: &ServerId, who: &UserId, now: i64) -> Outcome<Vec<OpenGame>> {
+    let mut open = Vec::new();
+    for g in tx.active_games_of(who)? {
+        if g.server_id == *server {
+            open.push(open_game_line(tx, &g, who, now)?);
+        }
+    }
+    Ok(open)
+}
+
+/// A player's profile as the web companion shows it (`tara-bot web`): the card `/profile`
+/// draws (ratings per game with their history, games in progress), the games in progress and
+/// the latest finished games on the server (newest first). `None` for a user never seen.
+pub struct PlayerView {
+    pub card: render::ProfileCard,
+    pub playing: Vec<crate::store::GameRow>,
+    pub finished: Vec<crate::store::GameRow>,
+}
+
+/// The web companion's view of `who` on `server` at `now`; `None` for a user never stored.
+pub(crate) fn player_view(
+    tx: &Tx,
+    server: &ServerId,
+    who: &UserId,
+    now: i64,
+) -> Outcome<Option<PlayerView>> {
+    let Some(name) = tx.user_name(who)? else {
+        return Ok(None);
+    };
+    let open = open_games_on(tx, server, who, now)?;
+    let playing = tx
+        .active_games_of(who)?
+        .into_iter()
+        .filter(|g| g.server_id == *server)
+        .collect();
+    Ok(Some(PlayerView {
+        card: render::ProfileCard {
+            name,
+            ratings: profile_ratings(tx, server, who)?,
+            open_games: open.into_iter().map(|g| g.picture).collect(),
+        },
+        playing,
+        finished: tx.finished_games_of(server, who, None, PLAYER_GAMES)?,
+    }))
+}
+
+/// Most finished games a player's web page lists.
+const PLAYER_GAMES: u32 = 30;
+
 pub(crate) fn profile(bot: &Bot, ctx: &Ctx, user: Option<User>) -> Outcome<Vec<Out>> {
     let now = bot.now();
     let who = user.unwrap_or_else(|| ctx.user.clone());
@@ -409,31 +497,26 @@ pub(crate) fn profile(bot: &Bot, ctx: &Ctx, user: Option<User>) -> Outcome<Vec<O
     let (mut reply, card) = bot.read(|tx| {
         let name = tx.user_name(&who.id)?.unwrap_or_else(|| who.name.clone());
         let mut b = Builder::new().text("**Profile** · ").user(&who.id, &name);
-        let mut pictured = Vec::new();
-        for row in tx.ratings_of(&ctx.server, &who.id)? {
-            let history = tx.rating_history(&ctx.server, &who.id, &row.game, HISTORY_POINTS)?;
-            let card = recent_results(&history);
-            let game_name = row
-                .game
-                .parse::<Variant>()
-                .map_or(row.game.clone(), game_title);
+        let pictured = profile_ratings(tx, &ctx.server, &who.id)?;
+        for r in &pictured {
             b = b.text(format!(
-                "\n**{game_name}**: {} · {}W {}D {}L{}{}",
-                shown_with_rd(row.rating, row.rd),
-                row.wins,
-                row.draws,
-                row.losses,
-                if card.streak.is_empty() {
+                "\n**{}**: {} · {}W {}D {}L{}{}",
+                r.game,
+                shown_with_rd(r.rating, r.rd),
+                r.wins,
+                r.draws,
+                r.losses,
+                if r.streak.is_empty() {
                     String::new()
                 } else {
-                    format!(" · streak: {}", card.streak)
+                    format!(" · streak: {}", r.streak)
                 },
-                if card.last_five.is_empty() {
+                if r.last_five.is_empty() {
                     String::new()
                 } else {
                     format!(
                         " · last five: {}",
-                        card.last_five
+                        r.last_five
                             .iter()
                             .map(char::to_string)
                             .collect::<Vec<_>>()
@@ -441,36 +524,11 @@ pub(crate) fn profile(bot: &Bot, ctx: &Ctx, user: Option<User>) -> Outcome<Vec<O
                     )
                 },
             ));
-            pictured.push(render::ProfileRating {
-                game: game_name,
-                rating: row.rating,
-                rd: row.rd,
-                provisional: row.rd > rating::PROVISIONAL_RD,
-                wins: row.wins,
-                draws: row.draws,
-                losses: row.losses,
-                streak: card.streak,
-                last_five: card.last_five,
-                history: history
-                    .iter()
-                    .map(|c| render::RatingPoint {
-                        at_ms: c.at,
-                        rating: c.after_rating,
-                        rd: c.after_rd,
-                    })
-                    .collect(),
-            });
         }
         if pictured.is_empty() {
             b = b.text("\nNo rated games on this server yet.");
         }
-        let mut open = Vec::new();
-        for g in tx.active_games_of(&who.id)? {
-            if g.server_id != ctx.server {
-                continue;
-            }
-            open.push(open_game_line(tx, &g, &who.id, now)?);
-        }
+        let open = open_games_on(tx, &ctx.server, &who.id, now)?;
         if !open.is_empty() {
             b = b.text(format!("\n**Games in progress** ({}):", open.len()));
             for g in &open {

@@ -51,6 +51,8 @@ pub fn router(db: std::path::PathBuf, public_url: Option<String>) -> Router {
         .route("/style.css", get(style))
         .route("/app.js", get(script))
         .route("/s/{server}", get(server_page))
+        .route("/s/{server}/p/{user}", get(player_page))
+        .route("/s/{server}/p/{user}/profile.png", get(player_picture))
         .route("/g/{id}", get(game_page))
         .route("/g/{id}/events", get(game_events))
         .route("/ladder/{id}", get(ladder_page))
@@ -386,6 +388,37 @@ async fn ladder_picture(
 ) -> Response {
     by_id(&web, &headers, &id, LadderId, |store, _, id| {
         pages::ladder_png(store, id)
+    })
+    .await
+}
+
+/// Now, in the store's milliseconds (for the clocks a profile's games in progress show).
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+async fn player_page(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path((server, user)): Path<(String, String)>,
+) -> Response {
+    let (server, user) = (ServerId::new(server), crate::store::UserId::new(user));
+    with_store(&web, &headers, move |store, site| {
+        pages::player(store, site, &server, &user, now_ms())
+    })
+    .await
+}
+
+async fn player_picture(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    Path((server, user)): Path<(String, String)>,
+) -> Response {
+    let (server, user) = (ServerId::new(server), crate::store::UserId::new(user));
+    with_store(&web, &headers, move |store, _| {
+        pages::player_png(store, &server, &user, now_ms())
     })
     .await
 }

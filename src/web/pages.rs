@@ -3,15 +3,15 @@
 
 use crate::bot::text::counts_line;
 use crate::bot::{
-    division_picture, ladder_view, league_view, names, replay, tournament_picture, tournament_view,
-    trf_text, DivisionView, Fail, LadderView,
+    division_picture, ladder_view, league_view, names, player_view, replay, shown_with_rd,
+    tournament_picture, tournament_view, trf_text, DivisionView, Fail, LadderView, PlayerView,
 };
 use crate::game::{describe, BySide, Position};
 use crate::render::LevelMove;
 use crate::render::{board_png, Frame, HEIGHT as BOARD_HEIGHT, WIDTH as BOARD_WIDTH};
 use crate::store::{
     GameId, GameRow, GameStatus, LadderId, LeagueId, MoveRow, ServerId, ServerSetting, Store,
-    TournamentFormat, TournamentId, TournamentRow, TournamentStatus, Tx,
+    TournamentFormat, TournamentId, TournamentRow, TournamentStatus, Tx, UserId,
 };
 use axum::http::{header, HeaderMap};
 use maud::{html, Markup, DOCTYPE};
@@ -341,8 +341,12 @@ pub(super) fn game(
     let body = html! {
         h1 { (g.options.variant.name()) ": " (s.names[sides[0]]) " vs " (s.names[sides[1]]) }
         p.meta {
-            "Game #" (g.id.0) " · " (sides[0].name()) ": " (s.names[sides[0]]) " · "
-            (sides[1].name()) ": " (s.names[sides[1]]) " · " (state)
+            "Game #" (g.id.0)
+            @for side in sides {
+                " · " (side.name()) ": "
+                a href=(player_path(&g.server_id, &g.seats[side])) { (s.names[side]) }
+            }
+            " · " (state)
         }
         figure {
             img src=(picture) alt=(words) width=(BOARD_WIDTH) height=(BOARD_HEIGHT);
@@ -876,4 +880,130 @@ pub(super) fn ladder_png(store: &mut Store, id: LadderId) -> Result<Found, Broke
         png: crate::render::ladder_png(&card),
         cache: "public, max-age=60",
     })
+}
+
+/// The web's view of `who` on public `server`: `None` when the server is not public or the
+/// player has no game and no rating there (so a page never tells that someone uses the bot
+/// elsewhere).
+fn public_player(
+    tx: &Tx,
+    server: &ServerId,
+    who: &UserId,
+    now: i64,
+) -> Result<Option<PlayerView>, Broken> {
+    if !public(tx, server)? {
+        return Ok(None);
+    }
+    Ok(player_view(tx, server, who, now)?
+        .filter(|v| !v.card.ratings.is_empty() || !v.playing.is_empty() || !v.finished.is_empty()))
+}
+
+/// The address of a player's page on a server.
+fn player_path(server: &ServerId, who: &UserId) -> String {
+    format!("/s/{}/p/{}", server.as_str(), who.as_str())
+}
+
+/// A player's page on a server: their ratings per game (the picture is `/profile`'s, with the
+/// rating history), games in progress and latest finished games, each a link.
+pub(super) fn player(
+    store: &mut Store,
+    site: &Site,
+    server: &ServerId,
+    who: &UserId,
+    now: i64,
+) -> Result<Found, Broken> {
+    let found = store.read(|tx| -> Result<_, Broken> {
+        let Some(v) = public_player(tx, server, who, now)? else {
+            return Ok(None);
+        };
+        let mut rows = Vec::new();
+        for g in v.playing.iter().chain(&v.finished) {
+            rows.push((g.clone(), names(tx, g)?));
+        }
+        Ok(Some((v, rows)))
+    })?;
+    let Some((v, rows)) = found else {
+        return Ok(Found::Nothing);
+    };
+    let path = player_path(server, who);
+    let picture = format!("{path}/profile.png");
+    let game_list = |games: &[(GameRow, BySide<String>)]| {
+        html! {
+            ul.games {
+                @for (g, n) in games {
+                    li {
+                        a href=(format!("/g/{}", g.id.0)) {
+                            "#" (g.id.0) " · " (g.options.variant.name()) " · "
+                            (n[g.sides()[0]]) " vs " (n[g.sides()[1]])
+                        }
+                        @if let Some(o) = &g.outcome {
+                            " · " (describe::points(o, g.sides()))
+                        }
+                    }
+                }
+            }
+        }
+    };
+    let live = v.playing.len();
+    let body = html! {
+        h1 { (v.card.name) }
+        section aria-label="Ratings" {
+            h2 { "Ratings" }
+            @if v.card.ratings.is_empty() {
+                p { "No rated games on this server yet." }
+            } @else {
+                table.standings {
+                    (head_row(["Game", "Rating", "W", "D", "L", "Streak", "Last five"]))
+                    tbody {
+                        @for r in &v.card.ratings {
+                            tr {
+                                th scope="row" { (r.game) }
+                                td { (shown_with_rd(r.rating, r.rd)) }
+                                td { (r.wins) } td { (r.draws) } td { (r.losses) }
+                                td { (r.streak) }
+                                td { (r.last_five.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) }
+                            }
+                        }
+                    }
+                }
+            }
+            figure {
+                img src=(picture) alt=(format!("The profile of {}: ratings per game and their history", v.card.name));
+            }
+        }
+        section aria-label="Games in progress" {
+            h2 { "In progress" }
+            @if live == 0 { p { "None just now." } } @else { (game_list(&rows[..live])) }
+        }
+        section aria-label="Finished games" {
+            h2 { "Finished" }
+            @if rows.len() == live { p { "None yet." } } @else { (game_list(&rows[live..])) }
+        }
+        p { a href=(format!("/s/{}", server.as_str())) { "More games of this server" } }
+    };
+    Ok(Found::Page(page(
+        &format!("{} · tara-bot", v.card.name),
+        &format!("{}'s ratings and games", v.card.name),
+        Some(&site.url(&picture)),
+        &site.url(&path),
+        body,
+    )))
+}
+
+/// A player's profile picture on public `server`, as `/profile` draws it; cached a minute.
+pub(super) fn player_png(
+    store: &mut Store,
+    server: &ServerId,
+    who: &UserId,
+    now: i64,
+) -> Result<Found, Broken> {
+    Ok(
+        match store.read(|tx| public_player(tx, server, who, now))? {
+            Some(v) => Found::Picture {
+                png: crate::render::profile_png(&v.card),
+                cache: "public, max-age=60",
+            },
+            None => Found::Nothing,
+        },
+    )
 }
