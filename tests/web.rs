@@ -37,7 +37,12 @@ fn web_setting(h: &Harness, who: &str, manager: bool, on: bool) -> Vec<Reply> {
 async fn serve(h: &Harness) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(tara_bot::web::serve(listener, h.db(), None));
+    tokio::spawn(tara_bot::web::serve(
+        listener,
+        h.db(),
+        None,
+        h.clock.clone(),
+    ));
     format!("http://{addr}")
 }
 
@@ -552,6 +557,18 @@ async fn a_player_page_shows_ratings_and_games_of_that_server_only() {
     assert!(page.contains("<h1>aoife</h1>"), "{page}");
     assert!(page.contains("High Kings of Tara"), "{page}");
     assert!(page.contains(&format!("href=\"/g/{}\"", id.0)), "{page}");
+    // The server's front page has each rated game's leaderboard, its players linked.
+    let (_, front) = text(&format!("{site}/s/server")).await;
+    assert!(
+        front.contains("Leaderboard · High Kings of Tara"),
+        "{front}"
+    );
+    for p in ["aoife", "brian"] {
+        assert!(
+            front.contains(&format!("href=\"/s/server/p/{p}\"")),
+            "{p}: {front}"
+        );
+    }
     // The picture is /profile's, byte for byte.
     let shown = h.send("aoife", "c1", Command::Profile { user: None });
     let bot = shown[0].image.as_ref().expect("the bot's picture");

@@ -81,7 +81,7 @@ pub use outbox::{DELIVERY_LEASE_MS, IN_FLIGHT_MS};
 pub use play::TakebackAnswer;
 pub(crate) use ratings::rate;
 pub use ratings::PlayerView;
-pub(crate) use ratings::{player_view, shown_with_rd};
+pub(crate) use ratings::{leaderboards, player_view, shown_with_rd};
 pub use reply::{
     code_block, escape_code, escape_markdown, Attachment, Button, ButtonStyle, Ctx, Document, Part,
     Reply, Retire, ThreadRequest, User,

@@ -228,6 +228,21 @@ struct Entry {
 }
 
 /// The shown rank and name of each leaderboard row.
+/// A leaderboard's row as the picture (and the web) shows it: the rating `r` at its place `e`.
+fn pictured_row(r: &RatingRow, e: Entry) -> render::LeaderboardRow {
+    render::LeaderboardRow {
+        rank: e.rank,
+        name: e.name,
+        rating: r.rating,
+        rd: r.rd,
+        provisional: r.rd > rating::PROVISIONAL_RD,
+        games: r.games,
+        wins: r.wins,
+        draws: r.draws,
+        losses: r.losses,
+    }
+}
+
 fn leaderboard_rows(tx: &Tx, rows: &[RatingRow]) -> Outcome<Vec<Entry>> {
     let mut out: Vec<Entry> = Vec::with_capacity(rows.len());
     for (i, r) in rows.iter().enumerate() {
@@ -296,6 +311,36 @@ fn recent_results(history: &[RatingChangeRow]) -> ProfileGame {
 /// `/leaderboard [variant]`: the server's best players of a game with a rated game in the
 /// last 90 days, as a picture and a short text. Without a variant, the game with the most
 /// such players (the others are named).
+/// A game's leaderboard on the web: its players best first, each with their id.
+pub type Leaders = (Variant, Vec<(UserId, render::LeaderboardRow)>);
+
+/// The leaderboards of `server` at `now` as the web companion shows them (`tara-bot web`):
+/// each game with a rated player in the last [`LEADERBOARD_DAYS`] days, its first `limit`
+/// players as `/leaderboard` ranks them (each with their id, for a link).
+pub(crate) fn leaderboards(
+    tx: &Tx,
+    server: &ServerId,
+    now: i64,
+    limit: u32,
+) -> Outcome<Vec<Leaders>> {
+    let since = now - LEADERBOARD_DAYS * DAY;
+    let mut boards = Vec::new();
+    for v in Variant::ALL {
+        let rows = tx.leaderboard(server, v.id(), since, limit)?;
+        if rows.is_empty() {
+            continue;
+        }
+        let board = leaderboard_rows(tx, &rows)?;
+        let rows = rows
+            .iter()
+            .zip(board)
+            .map(|(r, e)| (r.user_id.clone(), pictured_row(r, e)))
+            .collect();
+        boards.push((v, rows));
+    }
+    Ok(boards)
+}
+
 pub(crate) fn leaderboard(bot: &Bot, ctx: &Ctx, variant: Option<Variant>) -> Outcome<Vec<Out>> {
     let now = bot.now();
     let since = now - LEADERBOARD_DAYS * DAY;
@@ -371,20 +416,10 @@ pub(crate) fn leaderboard(bot: &Bot, ctx: &Ctx, variant: Option<Variant>) -> Out
             ));
         }
         let pictured: Vec<render::LeaderboardRow> = rows
-                .iter()
-                .zip(board)
-                .map(|(r, e)| render::LeaderboardRow {
-                    rank: e.rank,
-                    name: e.name,
-                    rating: r.rating,
-                    rd: r.rd,
-                    provisional: r.rd > rating::PROVISIONAL_RD,
-                    games: r.games,
-                    wins: r.wins,
-                    draws: r.draws,
-                    losses: r.losses,
-                })
-                .collect();
+            .iter()
+            .zip(board)
+            .map(|(r, e)| pictured_row(r, e))
+            .collect();
         Ok((b.build(), Some((chosen, pictured))))
     })?;
     if let (Some((chosen, rows)), true) = (picture, bot.images()) {

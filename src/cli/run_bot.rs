@@ -157,7 +157,13 @@ pub(crate) fn run_web(
             crate::store::shown(&db),
             listener.local_addr()?
         );
-        crate::web::serve(listener, db.clone(), url).await
+        crate::web::serve(
+            listener,
+            db.clone(),
+            url,
+            std::sync::Arc::new(crate::bot::SystemClock),
+        )
+        .await
     });
     runtime.shutdown_timeout(std::time::Duration::from_secs(5));
     match result {

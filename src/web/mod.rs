@@ -32,19 +32,26 @@ pub const CSP: &str = "default-src 'none'; img-src 'self'; style-src 'self'; \
 /// How long a request may take before it is answered 408.
 const REQUEST_TIME: Duration = Duration::from_secs(10);
 
-/// What the handlers share: the store's connections and the public address of the site.
+/// What the handlers share: the store's connections, the public address of the site, and the
+/// clock (what "now" is for the clocks and the leaderboards' last 90 days).
 struct Web {
     pool: Pool,
     site: Site,
+    clock: Arc<dyn crate::bot::Clock>,
 }
 
 /// The web companion's routes over the database at `db` (a file or a PostgreSQL URL);
 /// `public_url` is the site's address as the world reaches it (for the links a pasted page
 /// unfolds with), or `None` to take it from each request's `Host`.
-pub fn router(db: std::path::PathBuf, public_url: Option<String>) -> Router {
+pub fn router(
+    db: std::path::PathBuf,
+    public_url: Option<String>,
+    clock: Arc<dyn crate::bot::Clock>,
+) -> Router {
     let web = Arc::new(Web {
         pool: Pool::new(db),
         site: Site::new(public_url),
+        clock,
     });
     Router::new()
         .route("/", get(index))
@@ -90,8 +97,9 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     db: std::path::PathBuf,
     public_url: Option<String>,
+    clock: Arc<dyn crate::bot::Clock>,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(db, public_url)).await
+    axum::serve(listener, router(db, public_url, clock)).await
 }
 
 /// The same answer for everything that is not there or not public.
@@ -192,8 +200,9 @@ async fn server_page(
     Path(server): Path<String>,
 ) -> Response {
     let server = ServerId::new(server);
+    let now = web.clock.now_ms();
     with_store(&web, &headers, move |store, site| {
-        pages::server(store, site, &server)
+        pages::server(store, site, &server, now)
     })
     .await
 }
@@ -392,21 +401,15 @@ async fn ladder_picture(
     .await
 }
 
-/// Now, in the store's milliseconds (for the clocks a profile's games in progress show).
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 async fn player_page(
     State(web): State<Arc<Web>>,
     headers: HeaderMap,
     Path((server, user)): Path<(String, String)>,
 ) -> Response {
     let (server, user) = (ServerId::new(server), crate::store::UserId::new(user));
+    let now = web.clock.now_ms();
     with_store(&web, &headers, move |store, site| {
-        pages::player(store, site, &server, &user, now_ms())
+        pages::player(store, site, &server, &user, now)
     })
     .await
 }
@@ -417,8 +420,9 @@ async fn player_picture(
     Path((server, user)): Path<(String, String)>,
 ) -> Response {
     let (server, user) = (ServerId::new(server), crate::store::UserId::new(user));
+    let now = web.clock.now_ms();
     with_store(&web, &headers, move |store, _| {
-        pages::player_png(store, &server, &user, now_ms())
+        pages::player_png(store, &server, &user, now)
     })
     .await
 }

@@ -3,8 +3,9 @@
 
 use crate::bot::text::counts_line;
 use crate::bot::{
-    division_picture, ladder_view, league_view, names, player_view, replay, shown_with_rd,
-    tournament_picture, tournament_view, trf_text, DivisionView, Fail, LadderView, PlayerView,
+    division_picture, ladder_view, leaderboards, league_view, names, player_view, replay,
+    shown_with_rd, tournament_picture, tournament_view, trf_text, DivisionView, Fail, LadderView,
+    PlayerView,
 };
 use crate::game::{describe, BySide, Position};
 use crate::render::LevelMove;
@@ -422,8 +423,17 @@ pub(super) fn picture(
 /// Most games a server's front page lists of each kind.
 const LISTED: u32 = 50;
 
-/// A server's front page: its games in progress and its latest finished games.
-pub(super) fn server(store: &mut Store, site: &Site, server: &ServerId) -> Result<Found, Broken> {
+/// Most players a front page's leaderboard lists.
+const LEADERS: u32 = 10;
+
+/// A server's front page at `now`: its games in progress, its latest finished games, and the
+/// leaderboard of each game rated there (players with a rated game in the last 90 days).
+pub(super) fn server(
+    store: &mut Store,
+    site: &Site,
+    server: &ServerId,
+    now: i64,
+) -> Result<Found, Broken> {
     let found = store.read(|tx| -> Result<_, Broken> {
         if !public(tx, server)? {
             return Ok(None);
@@ -434,9 +444,10 @@ pub(super) fn server(store: &mut Store, site: &Site, server: &ServerId) -> Resul
         for g in live.iter().chain(&done) {
             rows.push((g.clone(), names(tx, g)?));
         }
-        Ok(Some((rows, live.len())))
+        let boards = leaderboards(tx, server, now, LEADERS)?;
+        Ok(Some((rows, live.len(), boards)))
     })?;
-    let Some((rows, live)) = found else {
+    let Some((rows, live, boards)) = found else {
         return Ok(Found::Nothing);
     };
     let list = |games: &[(GameRow, BySide<String>)]| {
@@ -462,6 +473,25 @@ pub(super) fn server(store: &mut Store, site: &Site, server: &ServerId) -> Resul
         section aria-label="Finished games" {
             h2 { "Finished" }
             @if rows.len() == live { p { "None yet." } } @else { (list(&rows[live..])) }
+        }
+        @for (variant, leaders) in &boards {
+            section aria-label=(format!("Leaderboard: {}", variant.name())) {
+                h2 { "Leaderboard · " (variant.name()) }
+                table.standings {
+                    (head_row(["#", "Player", "Rating", "Games", "W / D / L"]))
+                    tbody {
+                        @for (id, r) in leaders {
+                            tr {
+                                td { (r.rank) }
+                                th scope="row" { a href=(player_path(server, id)) { (r.name) } }
+                                td { (shown_with_rd(r.rating, r.rd)) }
+                                td { (r.games) }
+                                td { (r.wins) " / " (r.draws) " / " (r.losses) }
+                            }
+                        }
+                    }
+                }
+            }
         }
     };
     let path = format!("/s/{}", server.as_str());
