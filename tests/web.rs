@@ -585,3 +585,40 @@ async fn a_player_page_shows_ratings_and_games_of_that_server_only() {
         assert_eq!(text(&format!("{site}{path}")).await, missing, "{path}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_address_has_its_own_rate_limit() {
+    let h = Harness::new(false);
+    let site = serve(&h).await;
+    let client = reqwest::Client::new();
+    let fetch = |from: &'static str| {
+        let client = client.clone();
+        let url = format!("{site}/style.css");
+        async move {
+            client
+                .get(url)
+                .header("x-forwarded-for", from)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    // The first 200 requests of an address in 10 s are answered; the next waits.
+    for k in 0..200 {
+        assert_eq!(
+            fetch("203.0.113.7").await.status().as_u16(),
+            200,
+            "request {k}"
+        );
+    }
+    let over = fetch("203.0.113.7").await;
+    assert_eq!(over.status().as_u16(), 429);
+    let wait: u64 = over.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=10).contains(&wait), "{wait}");
+    // Another client behind the same proxy is not held up.
+    assert_eq!(fetch("198.51.100.9").await.status().as_u16(), 200);
+}

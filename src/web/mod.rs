@@ -8,6 +8,7 @@
 //! exists. Pages show display names, never user ids, notes, conditional moves or anything said
 //! privately.
 
+mod limits;
 mod pages;
 mod pool;
 
@@ -72,6 +73,10 @@ pub fn router(
         .route("/g/{id}/{picture}", get(game_picture))
         .fallback(not_found)
         .with_state(web)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(limits::Limits::default()),
+            limits::limit,
+        ))
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CSP),
@@ -99,7 +104,12 @@ pub async fn serve(
     public_url: Option<String>,
     clock: Arc<dyn crate::bot::Clock>,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(db, public_url, clock)).await
+    let app = router(db, public_url, clock);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .await
 }
 
 /// The same answer for everything that is not there or not public.
