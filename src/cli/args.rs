@@ -73,6 +73,9 @@ pub(crate) enum Command {
         /// unfolds with (default: http:// and the host each request names).
         #[arg(long)]
         url: Option<String>,
+        /// Requests each address may make in 10 seconds (0: no limit).
+        #[arg(long, default_value_t = 200)]
+        rate_limit: u32,
     },
     /// Back up or check the database.
     Db {
@@ -229,6 +232,9 @@ pub(crate) enum BenchTarget {
     /// A 200-player league through a fake Discord with Discord's limits on: the start, the
     /// time until every player is told where their games are, REST requests per move.
     Discord,
+    /// The web companion on a store of 100,000 games: a game page's and a 64-player
+    /// tournament page's latency, and 1,000 live pages held open (memory, a move's arrival).
+    Web,
     /// One process of `bench processes` playing moves (started by it).
     #[value(hide = true)]
     ProcessMoves,

@@ -719,7 +719,7 @@ pub fn flood(rounds: usize) -> anyhow::Result<serde_json::Value> {
 
 /// Fills a database with `n` finished rated games between `players` people on one server,
 /// each rated as the bot rates it, one game every ten minutes ending at `now`.
-fn seed_rated_games(
+pub(super) fn seed_rated_games(
     store: &mut crate::store::Store,
     n: usize,
     players: usize,

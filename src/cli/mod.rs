@@ -14,6 +14,7 @@ pub mod bench_ai;
 pub mod bench_discord;
 pub mod bench_pair;
 pub mod bench_processes;
+pub mod bench_web;
 pub mod engine;
 mod event_export;
 pub mod export;

@@ -31,7 +31,12 @@ pub fn main() -> ExitCode {
         },
         Command::Render(args) => run_render(args),
         Command::Db { command } => run_db(command),
-        Command::Web { listen, db, url } => run_web(listen, db, url),
+        Command::Web {
+            listen,
+            db,
+            url,
+            rate_limit,
+        } => run_web(listen, db, url, rate_limit),
         Command::Export { db, server } => run_export(db, server),
         Command::Tournament { command } => run_tournament(command),
         Command::Ladder { command } => run_ladder(command),
@@ -166,6 +171,7 @@ fn run_bench(
         BenchTarget::Tournament => return print_lines(bench::tournament(&[16, 32, 64])),
         BenchTarget::League => return print_lines(bench::league(200)),
         BenchTarget::Discord => return print_lines(super::bench_discord::league(200)),
+        BenchTarget::Web => return print_lines(super::bench_web::web(seconds)),
         BenchTarget::Processes => {
             let Some(url) = db else {
                 say!("error: bench processes needs --db postgres://… (a database it may create a schema in)");

@@ -133,6 +133,7 @@ pub(crate) fn run_web(
     listen: std::net::SocketAddr,
     db: Option<std::path::PathBuf>,
     url: Option<String>,
+    rate_limit: u32,
 ) -> ExitCode {
     super::logging::init_logging();
     let db = match super::run_store::database(db) {
@@ -157,13 +158,12 @@ pub(crate) fn run_web(
             crate::store::shown(&db),
             listener.local_addr()?
         );
-        crate::web::serve(
-            listener,
-            db.clone(),
-            url,
-            std::sync::Arc::new(crate::bot::SystemClock),
-        )
-        .await
+        let options = crate::web::Options {
+            public_url: url,
+            clock: std::sync::Arc::new(crate::bot::SystemClock),
+            rate_limit,
+        };
+        crate::web::serve(listener, db.clone(), options).await
     });
     runtime.shutdown_timeout(std::time::Duration::from_secs(5));
     match result {

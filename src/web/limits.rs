@@ -1,5 +1,5 @@
-//! Per-address rate limits of the web companion: each address may make [`PER_WINDOW`]
-//! requests every [`WINDOW`]; more are answered 429 with `Retry-After`. The address is the
+//! Per-address rate limits of the web companion: each address may make a number of requests
+//! (by default [`PER_WINDOW`]) every [`WINDOW`]; more are answered 429 with `Retry-After`. The address is the
 //! peer's, or, when the peer is this machine (a reverse proxy in front), the first address of
 //! the proxy's `X-Forwarded-For`.
 
@@ -14,21 +14,32 @@ use std::time::{Duration, Instant};
 
 /// The window of a rate limit.
 pub const WINDOW: Duration = Duration::from_secs(10);
-/// Requests an address may make in a window (a page, its style sheet, script and pictures,
-/// and some stepping).
+/// Requests an address may make in a window by default (a page, its style sheet, script and
+/// pictures, and some stepping).
 pub const PER_WINDOW: u32 = 200;
 /// Addresses remembered at most; past it, windows that have ended are forgotten first.
 const REMEMBERED: usize = 100_000;
 
-/// The requests of each address in its current window.
-#[derive(Default)]
+/// The requests of each address in its current window, and how many it may make (0: no
+/// limit).
 pub(super) struct Limits {
+    per_window: u32,
     seen: Mutex<HashMap<IpAddr, (Instant, u32)>>,
 }
 
 impl Limits {
+    pub(super) fn new(per_window: u32) -> Limits {
+        Limits {
+            per_window,
+            seen: Mutex::new(HashMap::new()),
+        }
+    }
+
     /// Counts a request of `who` at `now`; the time to wait when it is over the limit.
     fn take(&self, who: IpAddr, now: Instant) -> Option<Duration> {
+        if self.per_window == 0 {
+            return None;
+        }
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         if seen.len() >= REMEMBERED {
             seen.retain(|_, (start, _)| now.duration_since(*start) < WINDOW);
@@ -38,7 +49,7 @@ impl Limits {
             *entry = (now, 0);
         }
         entry.1 += 1;
-        (entry.1 > PER_WINDOW).then(|| WINDOW.saturating_sub(now.duration_since(entry.0)))
+        (entry.1 > self.per_window).then(|| WINDOW.saturating_sub(now.duration_since(entry.0)))
     }
 }
 
@@ -90,7 +101,7 @@ mod tests {
 
     #[test]
     fn an_address_over_its_limit_waits_for_the_next_window_and_others_do_not() {
-        let limits = Limits::default();
+        let limits = Limits::new(PER_WINDOW);
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         let t0 = Instant::now();
         for _ in 0..PER_WINDOW {
@@ -106,5 +117,9 @@ mod tests {
             "another address has its own count"
         );
         assert_eq!(limits.take(a, t0 + WINDOW), None, "a new window");
+        let open = Limits::new(0);
+        for _ in 0..=PER_WINDOW {
+            assert_eq!(open.take(a, t0), None, "no limit");
+        }
     }
 }

@@ -39,20 +39,38 @@ struct Web {
     pool: Pool,
     site: Site,
     clock: Arc<dyn crate::bot::Clock>,
+    live: Live,
 }
 
-/// The web companion's routes over the database at `db` (a file or a PostgreSQL URL);
-/// `public_url` is the site's address as the world reaches it (for the links a pasted page
-/// unfolds with), or `None` to take it from each request's `Host`.
-pub fn router(
-    db: std::path::PathBuf,
-    public_url: Option<String>,
-    clock: Arc<dyn crate::bot::Clock>,
-) -> Router {
+/// How the web companion runs.
+pub struct Options {
+    /// The site's address as the world reaches it (for the links a pasted page unfolds
+    /// with), or `None` to take it from each request's `Host`.
+    pub public_url: Option<String>,
+    /// What "now" is (the clocks of games in progress, the leaderboards' last 90 days).
+    pub clock: Arc<dyn crate::bot::Clock>,
+    /// Requests an address may make in 10 seconds; 0 for no limit.
+    pub rate_limit: u32,
+}
+
+impl Options {
+    /// The defaults with `clock`: the address from each request, the default rate limit.
+    pub fn new(clock: Arc<dyn crate::bot::Clock>) -> Options {
+        Options {
+            public_url: None,
+            clock,
+            rate_limit: limits::PER_WINDOW,
+        }
+    }
+}
+
+/// The web companion's routes over the database at `db` (a file or a PostgreSQL URL).
+pub fn router(db: std::path::PathBuf, options: Options) -> Router {
     let web = Arc::new(Web {
         pool: Pool::new(db),
-        site: Site::new(public_url),
-        clock,
+        site: Site::new(options.public_url),
+        clock: options.clock,
+        live: Live::default(),
     });
     Router::new()
         .route("/", get(index))
@@ -74,7 +92,7 @@ pub fn router(
         .fallback(not_found)
         .with_state(web)
         .layer(axum::middleware::from_fn_with_state(
-            Arc::new(limits::Limits::default()),
+            Arc::new(limits::Limits::new(options.rate_limit)),
             limits::limit,
         ))
         .layer(SetResponseHeaderLayer::overriding(
@@ -101,10 +119,9 @@ pub fn router(
 pub async fn serve(
     listener: tokio::net::TcpListener,
     db: std::path::PathBuf,
-    public_url: Option<String>,
-    clock: Arc<dyn crate::bot::Clock>,
+    options: Options,
 ) -> std::io::Result<()> {
-    let app = router(db, public_url, clock);
+    let app = router(db, options);
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
@@ -264,12 +281,11 @@ async fn game_picture(
     .await
 }
 
-/// How often a live page's stream looks at its game: an update reaches the page within this
-/// and the page's reload.
+/// How often a watched game is looked at: an update reaches its pages within this and their
+/// reload.
 const LIVE_POLL: Duration = Duration::from_millis(500);
 
-/// The state of public game `id` on a blocking thread; `None` when it is not public, or (for a
-/// moment) when the store cannot be read, which the caller treats as no change.
+/// The state of public game `id` on a blocking thread; `None` when it is not public.
 async fn state_of(web: &Arc<Web>, id: GameId) -> Result<Option<pages::GameState>, Broken> {
     let web = web.clone();
     tokio::task::spawn_blocking(move || web.pool.with(|store| pages::game_state(store, id)))
@@ -277,9 +293,66 @@ async fn state_of(web: &Arc<Web>, id: GameId) -> Result<Option<pages::GameState>
         .unwrap_or_else(|e| Err(Broken(format!("a live page panicked: {e}"))))
 }
 
+/// The games live pages watch: one watcher a game however many pages are open on it, which
+/// looks at the store every [`LIVE_POLL`] and tells every page at once.
+#[derive(Default)]
+struct Live {
+    watched: std::sync::Mutex<
+        std::collections::HashMap<GameId, tokio::sync::watch::Receiver<Option<pages::GameState>>>,
+    >,
+}
+
+/// A page's view of game `id`'s state: the watcher's, started when the first page opens and
+/// ended when the last one closes (or the game stops being public: its state becomes `None`).
+fn watch(
+    web: &Arc<Web>,
+    id: GameId,
+    first: pages::GameState,
+) -> tokio::sync::watch::Receiver<Option<pages::GameState>> {
+    let mut watched = web.live.watched.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(rx) = watched.get(&id).filter(|rx| rx.has_changed().is_ok()) {
+        return rx.clone();
+    }
+    let (tx, rx) = tokio::sync::watch::channel(Some(first));
+    watched.insert(id, rx.clone());
+    let web = web.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(LIVE_POLL).await;
+            if tx.receiver_count() <= 1 {
+                // Only the map's own receiver is left: no page is open.
+                break;
+            }
+            match state_of(&web, id).await {
+                Ok(now) => {
+                    let gone = now.is_none();
+                    tx.send_if_modified(|last| {
+                        let changed = *last != now;
+                        *last = now;
+                        changed
+                    });
+                    if gone {
+                        break;
+                    }
+                }
+                // The store could not be read this time: no change, try again.
+                Err(_) => continue,
+            }
+        }
+        let mut watched = web.live.watched.lock().unwrap_or_else(|e| e.into_inner());
+        if watched
+            .get(&id)
+            .is_some_and(|rx| rx.same_channel(&tx.subscribe()))
+        {
+            watched.remove(&id);
+        }
+    });
+    rx
+}
+
 /// `/g/123/events`: server-sent events for a live game page: `changed` (with the number of
-/// moves) each time the game changes, through any bot process (the stream looks at the store
-/// every [`LIVE_POLL`]); the stream ends when the game stops being public.
+/// moves) each time the game changes, through any bot process; the stream ends when the game
+/// stops being public.
 async fn game_events(State(web): State<Arc<Web>>, Path(id): Path<String>) -> Response {
     use axum::response::sse::{Event, KeepAlive, Sse};
     let Ok(id) = id.parse::<i64>() else {
@@ -291,20 +364,15 @@ async fn game_events(State(web): State<Arc<Web>>, Path(id): Path<String>) -> Res
         Ok(None) => return not_found().await,
         Err(e) => return answer(Err(e)),
     };
-    let stream = futures_util::stream::unfold((web, first), move |(web, last)| async move {
-        loop {
-            tokio::time::sleep(LIVE_POLL).await;
-            match state_of(&web, id).await {
-                Ok(None) => return None,
-                Ok(Some(now)) if now != last => {
-                    let event = Event::default()
-                        .event("changed")
-                        .data(now.plies.to_string());
-                    return Some((Ok::<_, std::convert::Infallible>(event), (web, now)));
-                }
-                Ok(Some(_)) | Err(_) => continue,
-            }
-        }
+    let mut rx = watch(&web, id, first);
+    rx.mark_unchanged();
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.changed().await.ok()?;
+        let now = (*rx.borrow_and_update())?;
+        let event = Event::default()
+            .event("changed")
+            .data(now.plies.to_string());
+        Some((Ok::<_, std::convert::Infallible>(event), rx))
     });
     Sse::new(stream)
         .keep_alive(KeepAlive::default())
