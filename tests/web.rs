@@ -40,8 +40,7 @@ async fn serve(h: &Harness) -> String {
     tokio::spawn(tara_bot::web::serve(
         listener,
         h.db(),
-        None,
-        h.clock.clone(),
+        tara_bot::web::Options::new(h.clock.clone()),
     ));
     format!("http://{addr}")
 }
