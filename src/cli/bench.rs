@@ -879,7 +879,7 @@ pub fn archive(seconds: f64, games: usize) -> anyhow::Result<Vec<serde_json::Val
 /// when `images`, and owed in one transaction), then one result (which updates the standings
 /// in its own transaction) and a `/tournament standings` read. One JSON object per size.
 pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
-    use crate::bot::{Bot, Command, Ctx, ManualClock, TournamentSystem, User};
+    use crate::bot::{Bot, Command, Ctx, ManualClock, User};
     use std::sync::Arc;
     let dir = std::env::temp_dir().join(format!("tara-bench-t-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
@@ -901,27 +901,7 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
                 roles: Vec::new(),
             };
             let refused = |r: &[crate::bot::Reply]| r.iter().any(|r| r.ephemeral);
-            let create = Command::TournamentCreate {
-                name: "Bench".into(),
-                variant: Variant::Hkot1,
-                system: TournamentSystem::RoundRobin,
-                scoring: None,
-                rounds: None,
-                days: None,
-                is_match: false,
-                rated: None,
-                max_players: None,
-                pace: None,
-                double: false,
-            };
-            anyhow::ensure!(!refused(&bot.handle(&ctx("mod", "t"), create)), "create");
-            for i in 0..n {
-                let r = bot.handle(
-                    &ctx(&format!("p{i}"), "t"),
-                    Command::TournamentJoin { id: None },
-                );
-                anyhow::ensure!(!refused(&r), "join");
-            }
+            round_robin_joined(&bot, &ctx, n)?;
             let t = Instant::now();
             let r = bot.handle(&ctx("mod", "t"), Command::TournamentStart { id: None });
             let start_ms = t.elapsed().as_secs_f64() * 1000.0;
@@ -967,6 +947,39 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
     }
     let _ = std::fs::remove_dir(&dir);
     Ok(out)
+}
+
+/// A round robin of High Kings created by `mod` in channel `t` (`ctx` makes each sender's
+/// context) and joined by `p0`…`p{n-1}`, not yet started.
+pub(super) fn round_robin_joined(
+    bot: &crate::bot::Bot,
+    ctx: &dyn Fn(&str, &str) -> crate::bot::Ctx,
+    n: u32,
+) -> anyhow::Result<()> {
+    use crate::bot::{Command, TournamentSystem};
+    let refused = |r: &[crate::bot::Reply]| r.iter().any(|r| r.ephemeral);
+    let create = Command::TournamentCreate {
+        name: "Bench".into(),
+        variant: Variant::Hkot1,
+        system: TournamentSystem::RoundRobin,
+        scoring: None,
+        rounds: None,
+        days: None,
+        is_match: false,
+        rated: None,
+        max_players: None,
+        pace: None,
+        double: false,
+    };
+    anyhow::ensure!(!refused(&bot.handle(&ctx("mod", "t"), create)), "create");
+    for i in 0..n {
+        let r = bot.handle(
+            &ctx(&format!("p{i}"), "t"),
+            Command::TournamentJoin { id: None },
+        );
+        anyhow::ensure!(!refused(&r), "join");
+    }
+    Ok(())
 }
 
 /// `bench league`: a league of `n` players in divisions of 10 (two-game matches, the

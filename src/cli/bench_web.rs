@@ -2,8 +2,8 @@
 //! process over loopback: a game page's and a 64-player tournament page's latency, and 1,000
 //! live pages of one game (the memory they take, and how long a move takes to reach them all).
 
-use crate::bot::{Bot, Command, Ctx, ManualClock, TournamentSystem, User};
-use crate::game::{Position, Variant};
+use crate::bot::{Bot, Command, Ctx, ManualClock, User};
+use crate::game::Position;
 use crate::ids::{ChannelId, GameId, ServerId, TournamentId, UserId};
 use crate::store::{ServerSetting, Store};
 use serde_json::json;
@@ -49,32 +49,9 @@ fn seeded(db: &std::path::Path, clock: Arc<ManualClock>) -> anyhow::Result<(Bot,
     super::bench::seed_rated_games(&mut store, GAMES, 500, clock_now(&clock))?;
     store.write(|tx| tx.set_server_setting(&ServerId::new("bench"), ServerSetting::WEB, "on"))?;
     let bot = Bot::new(store, clock, 1).with_images(false);
-    let refused = |r: &[crate::bot::Reply]| r.iter().any(|r| r.ephemeral);
-    let create = Command::TournamentCreate {
-        name: "Bench".into(),
-        variant: Variant::Hkot1,
-        system: TournamentSystem::RoundRobin,
-        scoring: None,
-        rounds: None,
-        days: None,
-        is_match: false,
-        rated: None,
-        max_players: None,
-        pace: None,
-        double: false,
-    };
-    anyhow::ensure!(!refused(&bot.handle(&ctx("mod", "t"), create)), "create");
-    for i in 0..PLAYERS {
-        let r = bot.handle(
-            &ctx(&format!("p{i}"), "t"),
-            Command::TournamentJoin { id: None },
-        );
-        anyhow::ensure!(!refused(&r), "join");
-    }
-    anyhow::ensure!(
-        !refused(&bot.handle(&ctx("mod", "t"), Command::TournamentStart { id: None })),
-        "start"
-    );
+    super::bench::round_robin_joined(&bot, &ctx, PLAYERS)?;
+    let r = bot.handle(&ctx("mod", "t"), Command::TournamentStart { id: None });
+    anyhow::ensure!(!r.iter().any(|r| r.ephemeral), "start");
     let mut store = Store::open_to_read(db)?;
     let game = store
         .read(|tx| tx.pairings(TournamentId(1), Some(1)))?

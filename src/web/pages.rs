@@ -23,6 +23,20 @@ pub(super) const STYLE: &str = include_str!("style.css");
 /// The site's script (served as `/app.js`): the keys, and live pages.
 pub(super) const SCRIPT: &str = include_str!("app.js");
 
+impl Found {
+    /// A picture that changes with results (standings, a ladder, a profile), cached a
+    /// minute; `None` is the one 404.
+    fn changing_picture(png: Option<Vec<u8>>) -> Found {
+        match png {
+            Some(png) => Found::Picture {
+                png,
+                cache: "public, max-age=60",
+            },
+            None => Found::Nothing,
+        }
+    }
+}
+
 /// Why a page could not be made: the store could not be read (said in the log, not on the
 /// page).
 #[derive(Debug)]
@@ -450,29 +464,15 @@ pub(super) fn server(
     let Some((rows, live, boards)) = found else {
         return Ok(Found::Nothing);
     };
-    let list = |games: &[(GameRow, BySide<String>)]| {
-        html! {
-            ul.games {
-                @for (g, n) in games {
-                    li {
-                        a href=(format!("/g/{}", g.id.0)) {
-                            "#" (g.id.0) " · " (g.options.variant.name()) " · "
-                            (n[g.sides()[0]]) " vs " (n[g.sides()[1]])
-                        }
-                    }
-                }
-            }
-        }
-    };
     let body = html! {
         h1 { "Games" }
         section aria-label="Games in progress" {
             h2 { "In progress" }
-            @if live == 0 { p { "None just now." } } @else { (list(&rows[..live])) }
+            @if live == 0 { p { "None just now." } } @else { (game_list(&rows[..live])) }
         }
         section aria-label="Finished games" {
             h2 { "Finished" }
-            @if rows.len() == live { p { "None yet." } } @else { (list(&rows[live..])) }
+            @if rows.len() == live { p { "None yet." } } @else { (game_list(&rows[live..])) }
         }
         @for (variant, leaders) in &boards {
             section aria-label=(format!("Leaderboard: {}", variant.name())) {
@@ -680,13 +680,7 @@ pub(super) fn tournament_png(
         }
         Ok(tournament_picture(tx, id, which)?)
     })?;
-    Ok(match png {
-        Some(png) => Found::Picture {
-            png,
-            cache: "public, max-age=60",
-        },
-        None => Found::Nothing,
-    })
+    Ok(Found::changing_picture(png))
 }
 
 /// Public tournament `id` as a FIDE TRF-16 file (as `tara-bot tournament export` writes it).
@@ -808,13 +802,7 @@ pub(super) fn league_png(store: &mut Store, id: LeagueId, division: &str) -> Res
         }
         Ok(division_picture(tx, id, division)?)
     })?;
-    Ok(match png {
-        Some(png) => Found::Picture {
-            png,
-            cache: "public, max-age=60",
-        },
-        None => Found::Nothing,
-    })
+    Ok(Found::changing_picture(png))
 }
 
 /// The web's view of public ladder `id`; `None` when it is not public or not there.
@@ -906,10 +894,9 @@ pub(super) fn ladder_png(store: &mut Store, id: LadderId) -> Result<Found, Broke
             .take(crate::render::MAX_LADDER_ROWS)
             .collect(),
     };
-    Ok(Found::Picture {
-        png: crate::render::ladder_png(&card),
-        cache: "public, max-age=60",
-    })
+    Ok(Found::changing_picture(Some(crate::render::ladder_png(
+        &card,
+    ))))
 }
 
 /// The web's view of `who` on public `server`: `None` when the server is not public or the
@@ -926,6 +913,26 @@ fn public_player(
     }
     Ok(player_view(tx, server, who, now)?
         .filter(|v| !v.card.ratings.is_empty() || !v.playing.is_empty() || !v.finished.is_empty()))
+}
+
+/// A list of games, each a link with its number, game and players, and its points once
+/// finished.
+fn game_list(games: &[(GameRow, BySide<String>)]) -> Markup {
+    html! {
+        ul.games {
+            @for (g, n) in games {
+                li {
+                    a href=(format!("/g/{}", g.id.0)) {
+                        "#" (g.id.0) " · " (g.options.variant.name()) " · "
+                        (n[g.sides()[0]]) " vs " (n[g.sides()[1]])
+                    }
+                    @if let Some(o) = &g.outcome {
+                        " · " (describe::points(o, g.sides()))
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The address of a player's page on a server.
@@ -957,23 +964,6 @@ pub(super) fn player(
     };
     let path = player_path(server, who);
     let picture = format!("{path}/profile.png");
-    let game_list = |games: &[(GameRow, BySide<String>)]| {
-        html! {
-            ul.games {
-                @for (g, n) in games {
-                    li {
-                        a href=(format!("/g/{}", g.id.0)) {
-                            "#" (g.id.0) " · " (g.options.variant.name()) " · "
-                            (n[g.sides()[0]]) " vs " (n[g.sides()[1]])
-                        }
-                        @if let Some(o) = &g.outcome {
-                            " · " (describe::points(o, g.sides()))
-                        }
-                    }
-                }
-            }
-        }
-    };
     let live = v.playing.len();
     let body = html! {
         h1 { (v.card.name) }
@@ -1027,13 +1017,8 @@ pub(super) fn player_png(
     who: &UserId,
     now: i64,
 ) -> Result<Found, Broken> {
-    Ok(
-        match store.read(|tx| public_player(tx, server, who, now))? {
-            Some(v) => Found::Picture {
-                png: crate::render::profile_png(&v.card),
-                cache: "public, max-age=60",
-            },
-            None => Found::Nothing,
-        },
-    )
+    let view = store.read(|tx| public_player(tx, server, who, now))?;
+    Ok(Found::changing_picture(
+        view.map(|v| crate::render::profile_png(&v.card)),
+    ))
 }

@@ -313,25 +313,37 @@ pub(crate) fn pictures(
     m: &Model,
     rows: &[Standing],
 ) -> Outcome<Vec<Attachment>> {
-    if t.status == TournamentStatus::Open || m.players.is_empty() {
-        return Ok(vec![]);
-    }
-    let mut out = vec![Attachment {
-        filename: format!("tournament-{}-standings.png", t.id),
-        bytes: render::standings_png(&standings_card(t, m, rows)),
-    }];
-    match t.format {
-        TournamentFormat::RoundRobin => out.push(Attachment {
-            filename: format!("tournament-{}-crosstable.png", t.id),
-            bytes: render::crosstable_png(&crosstable(t, m, rows)),
-        }),
-        TournamentFormat::Knockout => out.push(Attachment {
-            filename: format!("tournament-{}-bracket.png", t.id),
-            bytes: render::bracket_png(&bracket(tx, t, m, rows)?),
-        }),
-        TournamentFormat::Swiss => {}
+    let mut out = Vec::new();
+    for which in ["standings", "crosstable", "bracket"] {
+        out.extend(picture(tx, t, m, rows, which)?);
     }
     Ok(out)
+}
+
+/// One of the tournament's [`pictures`] (`which`: `standings`, `crosstable`, `bracket`),
+/// drawn alone; `None` when the tournament has no such picture (or none yet).
+fn picture(
+    tx: &Tx,
+    t: &TournamentRow,
+    m: &Model,
+    rows: &[Standing],
+    which: &str,
+) -> Outcome<Option<Attachment>> {
+    if t.status == TournamentStatus::Open || m.players.is_empty() {
+        return Ok(None);
+    }
+    let bytes = match (which, t.format) {
+        ("standings", _) => render::standings_png(&standings_card(t, m, rows)),
+        ("crosstable", TournamentFormat::RoundRobin) => {
+            render::crosstable_png(&crosstable(t, m, rows))
+        }
+        ("bracket", TournamentFormat::Knockout) => render::bracket_png(&bracket(tx, t, m, rows)?),
+        _ => return Ok(None),
+    };
+    Ok(Some(Attachment {
+        filename: format!("tournament-{}-{which}.png", t.id),
+        bytes,
+    }))
 }
 
 /// A tournament's standings as a league division shows them: the lines best first (as
@@ -538,11 +550,7 @@ pub(crate) fn tournament_picture(
     };
     let m = model(tx, &t)?;
     let rows = standings_of(&t, &m);
-    let wanted = format!("tournament-{}-{which}.png", t.id);
-    Ok(pictures(tx, &t, &m, &rows)?
-        .into_iter()
-        .find(|a| a.filename == wanted)
-        .map(|a| a.bytes))
+    Ok(picture(tx, &t, &m, &rows, which)?.map(|a| a.bytes))
 }
 
 #[cfg(test)]
