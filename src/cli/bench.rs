@@ -907,22 +907,25 @@ pub fn tournament(sizes: &[u32]) -> anyhow::Result<Vec<serde_json::Value>> {
             let start_ms = t.elapsed().as_secs_f64() * 1000.0;
             anyhow::ensure!(!refused(&r), "start");
             let games = r.iter().filter(|r| r.thread.is_some()).count();
-            // One result: the first game's second player resigns in its thread.
-            let first = r
-                .iter()
-                .find_map(|r| r.thread.as_ref().map(|t| t.key.clone()))
-                .unwrap_or_default();
-            let loser = r
-                .iter()
-                .find(|r| r.thread.is_some())
-                .and_then(|r| r.mentions.get(1).cloned())
-                .unwrap_or_default();
+            // One result: the first game's second player resigns it, naming it (a round's
+            // games share their thread).
+            let game = crate::store::Store::open_to_read(&db)?
+                .read(|tx| -> Result<_, crate::store::StoreError> {
+                    let p = tx.pairings(crate::store::TournamentId(1), Some(1))?;
+                    let id = p.first().and_then(|p| p.game_id);
+                    Ok(match id {
+                        Some(id) => tx.game(id)?,
+                        None => None,
+                    })
+                })?
+                .ok_or_else(|| anyhow::anyhow!("round 1 has no game"))?;
+            let loser = game.seats[game.sides()[1]].clone();
             let t = Instant::now();
             let r = bot.handle(
-                &ctx(loser.as_str(), &first),
+                &ctx(loser.as_str(), game.channel_id.as_str()),
                 Command::Resign {
                     confirmed: true,
-                    game: None,
+                    game: Some(game.id),
                 },
             );
             let result_ms = t.elapsed().as_secs_f64() * 1000.0;
