@@ -16,6 +16,7 @@
 //! | `TARA_BOT_AI_SEARCHES` | `ai_searches` | one per core but one (at least 1): AI searches at once |
 //! | `TARA_BOT_AI_THREADS` | `ai_threads` | one per core but one (at least 1): threads of one level-5 search |
 //! | `TARA_BOT_LEASE_MS` | `lease_ms` | `120000`: how long work taken by a process that died waits for another (4000 to 86400000) |
+//! | `TARA_BOT_WEB_URL` | `web_url` | none: the web companion's public address (`https://tara.example.org`); set, the bot's messages link their page there |
 
 use crate::ai_runner::AiSettings;
 use serde::Deserialize;
@@ -31,6 +32,10 @@ pub const DEFAULT_DISCORD_RPS: u32 = 40;
 
 /// The active threads a server may hold for the bot to open one more, unless configured.
 pub const DEFAULT_THREAD_MARGIN: u32 = 950;
+
+/// The longest web companion address taken: its longest link (`/ladder/` and a 19-digit id)
+/// stays within the 512 characters Discord allows a link button.
+const WEB_URL_MAX: usize = 400;
 
 /// The settings read from the TOML file (every key optional).
 #[derive(Debug, Default, Deserialize)]
@@ -48,6 +53,7 @@ struct File {
     ai_searches: Option<usize>,
     ai_threads: Option<usize>,
     lease_ms: Option<u64>,
+    web_url: Option<String>,
 }
 
 /// The bot's configuration.
@@ -72,6 +78,11 @@ pub struct Config {
     /// How long the work a process took (owed messages, AI moves, analyses) stays its own
     /// before another process sharing the database takes it: see [`crate::bot::Bot::with_lease_ms`].
     pub lease_ms: u64,
+    /// The web companion's public address (`https://tara.example.org`, no trailing slash):
+    /// the bot's messages about a game, tournament, league or ladder of a server on the web
+    /// carry a button to its page there ([`crate::bot::Bot::with_web_url`]). `None`: no such
+    /// button.
+    pub web_url: Option<String>,
 }
 
 /// A configuration problem.
@@ -101,6 +112,16 @@ pub enum ConfigError {
     Margin { name: &'static str, value: u64 },
     #[error("{name} must be on or off, not '{value}'")]
     Switch { name: &'static str, value: String },
+    #[error(
+        "{name} must be the web companion's public address, an absolute http:// or https:// \
+         URL such as https://tara.example.org ({why}), not '{value}'"
+    )]
+    WebUrl {
+        name: &'static str,
+        value: String,
+        /// What is wrong with it.
+        why: String,
+    },
     #[error("{name} is set but empty: {what}, or unset it")]
     Empty {
         name: &'static str,
@@ -234,8 +255,16 @@ impl Config {
         }
         let discord_thread_margin = margin as u32;
         let lease_ms = lease_ms(number("TARA_BOT_LEASE_MS")?, file.lease_ms)?;
+        let web_url = match env("TARA_BOT_WEB_URL").filter(|v| !v.trim().is_empty()) {
+            Some(v) => Some(web_url("TARA_BOT_WEB_URL", &v)?),
+            None => match file.web_url.filter(|v| !v.trim().is_empty()) {
+                Some(v) => Some(web_url("web_url", &v)?),
+                None => None,
+            },
+        };
         Ok(Config {
             lease_ms,
+            web_url,
             discord_requests_per_second,
             discord_thread_margin,
             ai: AiSettings {
@@ -288,6 +317,43 @@ fn lease_ms(from_env: Option<u64>, from_file: Option<u64>) -> Result<u64, Config
         }
     }
     Ok(crate::bot::DELIVERY_LEASE_MS as u64)
+}
+
+/// The web companion's address from `value` (named `name`, for a refusal): an absolute
+/// `http://` or `https://` URL with a host, and no user name, password, query or fragment
+/// (the pages' paths are put after it); at most [`WEB_URL_MAX`] characters. Written as the URL
+/// parser writes it (`HTTPS://Tara.Example.org/` is `https://tara.example.org`), without a
+/// trailing slash.
+fn web_url(name: &'static str, value: &str) -> Result<String, ConfigError> {
+    let refuse = |why: &str| ConfigError::WebUrl {
+        name,
+        value: value.to_string(),
+        why: why.to_string(),
+    };
+    let url = reqwest::Url::parse(value.trim()).map_err(|e| refuse(&e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(refuse("it must start with http:// or https://"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(refuse("it names no host"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(refuse(
+            "it must not hold a user name or password: everyone sees it",
+        ));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(refuse(
+            "the pages' paths go after it, so it cannot have a ? or # part",
+        ));
+    }
+    let written = url.as_str().trim_end_matches('/').to_string();
+    if written.chars().count() > WEB_URL_MAX {
+        return Err(refuse(&format!(
+            "it is longer than {WEB_URL_MAX} characters, and Discord takes links of up to 512"
+        )));
+    }
+    Ok(written)
 }
 
 fn read_file(path: &Path) -> Result<File, ConfigError> {
@@ -439,6 +505,83 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// An empty configuration file in a folder of its own named for `test`: the folder (to
+    /// remove) and the file.
+    fn empty_file(test: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("tara-{test}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("c.toml");
+        std::fs::write(&f, "").unwrap();
+        (dir, f)
+    }
+
+    /// Issue 47: the web companion's address, from the environment over the file; unset or
+    /// empty is none (no link buttons); anything but an absolute http(s) address is refused.
+    #[test]
+    fn the_web_url_is_an_absolute_http_address_without_a_trailing_slash() {
+        let (dir, f) = empty_file("config-web-url");
+        let p = f.to_str().unwrap();
+        let url = |value: &str| {
+            Config::from_sources(env(&[("TARA_BOT_CONFIG", p), ("TARA_BOT_WEB_URL", value)]))
+                .map(|c| c.web_url)
+        };
+        assert_eq!(
+            Config::from_sources(env(&[("TARA_BOT_CONFIG", p)]))
+                .unwrap()
+                .web_url,
+            None
+        );
+        assert_eq!(url(" ").unwrap(), None, "set but empty is unset");
+        assert_eq!(
+            url("https://tara.example.org/").unwrap().as_deref(),
+            Some("https://tara.example.org")
+        );
+        assert_eq!(
+            url("HTTP://Tara.Example.org:8080/games//")
+                .unwrap()
+                .as_deref(),
+            Some("http://tara.example.org:8080/games")
+        );
+        assert_eq!(
+            url("tara.example.org").unwrap_err().to_string(),
+            "TARA_BOT_WEB_URL must be the web companion's public address, an absolute http:// \
+             or https:// URL such as https://tara.example.org (relative URL without a base), \
+             not 'tara.example.org'"
+        );
+        for bad in [
+            "ftp://tara.example.org",
+            "https://user:secret@tara.example.org",
+            "https://tara.example.org/?x=1",
+            "https://tara.example.org/#top",
+            "https://",
+            "mailto:a@b.c",
+        ] {
+            let e = url(bad).unwrap_err().to_string();
+            assert!(
+                e.starts_with("TARA_BOT_WEB_URL must be the web companion's public address"),
+                "{bad}: {e}"
+            );
+        }
+        let long = format!("https://tara.example.org/{}", "a".repeat(400));
+        assert!(url(&long).unwrap_err().to_string().contains("512"));
+        // The file's key, named in its refusal; the environment comes first.
+        std::fs::write(&f, "web_url = \"https://from-file.example/\"\n").unwrap();
+        let c = Config::from_sources(env(&[("TARA_BOT_CONFIG", p)])).unwrap();
+        assert_eq!(c.web_url.as_deref(), Some("https://from-file.example"));
+        assert_eq!(
+            url("https://from-env.example").unwrap().as_deref(),
+            Some("https://from-env.example")
+        );
+        std::fs::write(&f, "web_url = \"from-file.example\"\n").unwrap();
+        let e = Config::from_sources(env(&[("TARA_BOT_CONFIG", p)])).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("web_url must be the web companion's"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     #[test]
     fn a_database_url_comes_before_the_database_file() {
         let c = Config::from_sources(env(&[
@@ -451,10 +594,7 @@ mod tests {
 
     #[test]
     fn the_lease_defaults_to_two_minutes_and_stays_within_its_bounds() {
-        let dir = std::env::temp_dir().join(format!("tara-config3-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let f = dir.join("c.toml");
-        std::fs::write(&f, "").unwrap();
+        let (dir, f) = empty_file("config3");
         let p = f.to_str().unwrap();
         let c = Config::from_sources(env(&[("TARA_BOT_CONFIG", p)])).unwrap();
         assert_eq!(c.lease_ms, 120_000);

@@ -80,9 +80,14 @@ fn spawn_bot_run(
 
 /// A fake Discord and the bot connected to it, on a fresh database.
 async fn boot() -> (tempfile::TempDir, FakeDiscord, BotProcess) {
+    boot_env(&[]).await
+}
+
+/// [`boot`] with these environment variables set for the bot ([`spawn_bot_env`]).
+async fn boot_env(env: &[(&str, &str)]) -> (tempfile::TempDir, FakeDiscord, BotProcess) {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
-    let bot = spawn_bot(&fake, dir.path());
+    let bot = spawn_bot_env(&fake, dir.path(), env);
     assert!(
         fake.wait_ready(T).await,
         "no READY: {}",
@@ -1235,6 +1240,65 @@ async fn missing_permissions_are_explained_and_closed_dms_fall_back_to_the_chann
             .is_some(),
         "nothing left owed"
     );
+}
+
+/// Issue 47: with `TARA_BOT_WEB_URL` set and the server on the web, a game's start and end
+/// arrive with an "Open on the web" link button (type 2, style 5, its URL, no custom id) after
+/// their other buttons, which Discord (the fake checks as it does) takes; a pressed Rematch
+/// takes the other buttons off the message and leaves the link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_start_and_end_carry_a_link_button_to_the_web() {
+    let url = [("TARA_BOT_WEB_URL", "https://tara.example.org/")];
+    let (_dir, fake, _bot) = boot_env(&url).await;
+    let on = json!([{"name": "web", "type": 5, "value": true}]);
+    let admin = Invoker::new(8, "ailbhe").admin();
+    let s = fake.slash(admin, CH, "settings", on).await;
+    let r = fake.response(s, T).await.unwrap();
+    assert!(
+        r.content().unwrap().contains("web companion"),
+        "{:?}",
+        r.content()
+    );
+    let page = "https://tara.example.org/g/1";
+    let link = vec![("Open on the web".to_string(), page.to_string())];
+    let start = start_game(&fake, "ard-ri").await;
+    assert_eq!(start.links(), link);
+    let button = &start.data().unwrap()["components"][0]["components"][0];
+    assert_eq!((&button["type"], &button["style"]), (&json!(2), &json!(5)));
+    assert_eq!(button["url"], page);
+    assert!(button.get("custom_id").is_none(), "{button}");
+    slash_move(&fake, ALICE, "d2-c2").await;
+    slash_move(&fake, BOB, "c3-b3").await;
+    let click = resign_confirmed(&fake, BOB, CH).await;
+    let end = fake.wait_followups(click, 1, T).await.remove(0);
+    assert!(
+        end.content().unwrap().contains("Game over"),
+        "{:?}",
+        end.content()
+    );
+    assert_eq!(end.links(), link);
+    let rows = end.data().unwrap()["components"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let last = rows.last().unwrap()["components"].as_array().unwrap();
+    assert_eq!(last.last().unwrap()["style"], 5, "the link comes last");
+    let rematch = end.custom_ids();
+    assert!(rematch[0].starts_with("rematch:"), "{rematch:?}");
+    // Rematch pressed: the message loses its Rematch button and keeps its link.
+    let click = fake
+        .button(ALICE, CH, fake.message_from(&end), &rematch[0])
+        .await;
+    let update = fake.response(click, T).await.unwrap();
+    assert_eq!(update.callback_type(), Some(7));
+    assert!(update.custom_ids().is_empty(), "{:?}", update.json);
+    assert_eq!(update.links(), link);
+    let refused: Vec<Recorded> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.status == 400)
+        .collect();
+    assert!(refused.is_empty(), "{refused:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -3039,13 +3103,20 @@ async fn resign_in_thread(fake: &FakeDiscord, thread: &Value, players: &[(u64, &
         .find(|p| name.contains(&format!(" {} vs ", p.1)))
         .unwrap_or_else(|| panic!("who plays in {name}"));
     opening_in(fake, id, [winner, loser]).await;
-    let res = fake.slash(loser, id, "resign", json!([])).await;
+    resign_confirmed(fake, loser, id).await;
+}
+
+/// `who` resigns the game of `channel` and confirms with the button; the press's id (its
+/// follow-ups announce the game's end).
+async fn resign_confirmed(fake: &FakeDiscord, who: (u64, &str), channel: u64) -> u64 {
+    let res = fake.slash(who, channel, "resign", json!([])).await;
     let ask = fake.response(res, T).await.unwrap();
     let button = ask.custom_ids()[0].clone();
     let click = fake
-        .button(loser, id, fake.message_from(&ask), &button)
+        .button(who, channel, fake.message_from(&ask), &button)
         .await;
     fake.response(click, T).await.unwrap();
+    click
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -52,3 +52,5 @@ mod storage;
 mod tara_properties;
 #[path = "web.rs"]
 mod web;
+#[path = "web_links.rs"]
+mod web_links;

@@ -726,7 +726,7 @@ impl Bot {
             ))];
         }
         let private = cmd.is_private();
-        let replies: Vec<Reply> = match self.run(ctx, cmd) {
+        let mut replies: Vec<Reply> = match self.run(ctx, cmd) {
             Ok(outs) => outs.into_iter().map(|o| self.finish(o)).collect(),
             Err(Fail::User(msg)) => vec![Reply::private(msg)],
             Err(Fail::Store(e)) => {
@@ -736,6 +736,9 @@ impl Bot {
                 )]
             }
         };
+        // A read command's answers get their links to the web here (owed ones got theirs
+        // when they were stored).
+        self.link_all_to_web(&mut replies);
         replies
             .into_iter()
             .map(|mut r| {

@@ -3,7 +3,7 @@
 use super::board::Board;
 use super::buttons::{Press, NEVER_EXPIRES, STEP_SECONDS};
 use super::discussion::read_notes;
-use super::reply::{code_block, escape_markdown, ButtonStyle, Ctx, Part, Reply};
+use super::reply::{code_block, escape_markdown, ButtonStyle, Ctx, Part, Reply, WebPage};
 use super::session::{
     active_here, load_game, load_here, names, replay, time_left, Bot, Fail, Out, Outcome, Pick,
 };
@@ -296,6 +296,12 @@ fn board_of(
         stepping.shared,
         stepping.drawn,
     );
+    // The same position on the web: the page at that move when one was asked for.
+    let page = WebPage::Game {
+        id: game.id,
+        ply: ply.map(|_| upto as u32),
+    };
+    let b = b.on_the_web(&game.server_id, page);
     Ok(vec![Out {
         reply: b.build(),
         board: Some(Board::new(

@@ -4,7 +4,7 @@
 //! move, or leaves, is taken off the ladder. `/ladder create|join|leave|challenge|show|close`,
 //! and the `GameEnded` subscriber that moves the ladder.
 
-use super::reply::{escape_markdown, Ctx, Reply, ThreadRequest, User};
+use super::reply::{escape_markdown, Ctx, OnTheWeb, Reply, ThreadRequest, User, WebPage};
 use super::session::{
     create_game, game_start, names, Announcement, Bot, EndCause, Fail, GameEnded, GameSpec, Out,
     Outcome, Seating, Session,
@@ -507,6 +507,7 @@ pub(crate) fn show(bot: &Bot, ctx: &Ctx, id: Option<LadderId>) -> Outcome<Vec<Ou
         };
         let view = view(tx, &l, &ctx.user.id, bot.now())?;
         let mut reply = Reply::private(view.text.clone());
+        reply.web = Some(OnTheWeb::new(&l.server_id, WebPage::Ladder(l.id)));
         if bot.images() {
             reply.image = Some(view.picture());
         }
@@ -869,6 +870,7 @@ pub(crate) fn game_ended(s: &Session, e: &GameEnded, ann: &mut Announcement) -> 
     if let Some(line) = line {
         let mut reply = Builder::new()
             .text(format!("{}: {line}", title(&l)))
+            .on_the_web(&l.server_id, WebPage::Ladder(l.id))
             .build();
         reply.channel = Some(l.channel_id.clone());
         ann.after.push(Out::text(reply));

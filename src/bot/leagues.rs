@@ -6,7 +6,7 @@
 //! start|settings|standings|history`, the tick that ends and starts seasons, and the
 //! `GameEnded` subscriber that ends a season the moment its last game ends.
 
-use super::reply::{code_block, escape_markdown, Attachment, Ctx, Reply};
+use super::reply::{code_block, escape_markdown, Attachment, Ctx, Reply, WebPage};
 use super::session::{Announcement, Bot, Fail, FollowUp, GameEnded, Out, Outcome, Session};
 use super::text::Builder;
 use super::time::{date_text, plural, TimeControl, DAY};
@@ -480,7 +480,7 @@ fn start_season(s: &Session, l: &LeagueRow) -> Outcome<Vec<Out>> {
         }
     }
     b = b.text("\n`/league standings` shows your division.");
-    let mut reply = b.build();
+    let mut reply = b.on_the_web(&l.server_id, WebPage::League(l.id)).build();
     reply.channel = Some(l.channel_id.clone());
     let mut outs = vec![Out::text(reply)];
     outs.extend(games);
@@ -649,7 +649,7 @@ fn end_season_if_over(s: &Session, l: &LeagueRow) -> Outcome<Vec<Out>> {
             date_text(next)
         ));
     }
-    let mut reply = b.build();
+    let mut reply = b.on_the_web(&l.server_id, WebPage::League(l.id)).build();
     reply.channel = Some(l.channel_id.clone());
     Ok(vec![Out::text(reply)])
 }
@@ -820,7 +820,7 @@ pub(crate) fn standings(
                 escaped(&group, " above ")
             ));
         }
-        let mut reply = b.build();
+        let mut reply = b.on_the_web(&l.server_id, WebPage::League(l.id)).build();
         if bot.images() {
             reply.image = Some(Attachment {
                 filename: format!("league-{}-s{}-{}.png", l.id, l.season, d.division),

@@ -11,6 +11,7 @@
 //! players pinged under it ([`players_pinged`]).
 
 use super::board::Board;
+use super::reply::{OnTheWeb, WebPage};
 use super::session::{
     Announcement, EndCause, FollowUp, GameEnded, Loaded, Out, Outcome, Place, QueuedEnd, Session,
 };
@@ -124,6 +125,9 @@ fn announce(
         ann.after.extend(part.after);
     }
     let mut outs = ann.into_outs();
+    // The announcement links the game's page on the web (when its server is on it).
+    let game = &ended.game.game;
+    outs[0].reply.web = Some(OnTheWeb::new(&game.server_id, WebPage::game(game.id)));
     if let Some(place) = place {
         let reply = &mut outs[0].reply;
         reply.channel = Some(place.channel);

@@ -83,8 +83,8 @@ pub(crate) use ratings::rate;
 pub use ratings::PlayerView;
 pub(crate) use ratings::{leaderboards, player_view, shown_with_rd};
 pub use reply::{
-    code_block, escape_code, escape_markdown, Attachment, Button, ButtonStyle, Ctx, Document, Part,
-    Reply, Retire, ThreadRequest, User,
+    code_block, escape_code, escape_markdown, Attachment, Button, ButtonStyle, Ctx, Document,
+    LinkButton, OnTheWeb, Part, Reply, Retire, ThreadRequest, User, WebPage, OPEN_ON_THE_WEB,
 };
 pub use session::{console_clock_offset, Bot};
 /// The names and the positions of stored games, as the bot shows them (the web companion

@@ -2,7 +2,7 @@
 //! change that owes it) and read back for delivery.
 
 use super::board::BoardSpec;
-use super::reply::{Attachment, Button, Ctx, Part, Reply, Retire, ThreadRequest};
+use super::reply::{Attachment, Button, Ctx, LinkButton, Part, Reply, Retire, ThreadRequest};
 use crate::store::MessageId;
 use crate::store::{ChannelId, UserId};
 use crate::store::{NewMessage, OutboxRow, StoreError, Tx};
@@ -40,6 +40,11 @@ struct Body {
     /// The thread to open for it (a tournament game's).
     #[serde(default)]
     thread: Option<ThreadRequest>,
+    /// Its link button ("Open on the web"), after its buttons: left out when it has none, so
+    /// that a message without one is stored as before it existed, and read as none from
+    /// messages stored before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    link: Option<LinkButton>,
 }
 
 /// Stores `reply` as owed, held by the worker `lease.0` until `lease.1` (its own delivery's
@@ -61,6 +66,7 @@ pub(crate) fn owe(
         retire: reply.retire.clone(),
         board: reply.board.clone(),
         thread: reply.thread.clone(),
+        link: reply.link.clone(),
     })
     .map_err(|e| StoreError::Corrupt(format!("a reply cannot be stored: {e}")))?;
     let channel = reply.channel.as_ref().or(origin.map(|c| &c.channel));
@@ -101,6 +107,9 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
         mentions: body.mentions,
         ephemeral: false,
         buttons: body.buttons,
+        link: body.link,
+        // Made into its link when it was stored.
+        web: None,
         board_text: body.board_text,
         channel: row.channel_id,
         dm: row.dm_user_id,
@@ -117,4 +126,37 @@ pub(crate) fn reply_of(row: OutboxRow) -> Result<Reply, StoreError> {
         // Posted again from the outbox, its platform id is recorded anyway.
         editable: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 47: a link button is stored with its message, and a message without one is
+    /// stored byte for byte as before; messages stored before links existed still read.
+    #[test]
+    fn a_link_button_is_stored_and_rows_without_one_read_as_before() {
+        let old = r#"{"parts":[{"Text":"Game on!"}],"mentions":["1"],"buttons":[{"id":"rematch:3","label":"Rematch","style":"Primary"}],"board_text":null,"archive_channel":null,"retire":null,"thread":null}"#;
+        let body: Body = serde_json::from_str(old).unwrap();
+        assert_eq!(body.link, None);
+        assert_eq!(body.buttons.len(), 1);
+        // Written again without a link, it is the same text.
+        assert_eq!(serde_json::to_string(&body).unwrap(), old);
+        let with = Body {
+            link: Some(LinkButton {
+                label: "Open on the web".into(),
+                url: "https://tara.example.org/g/3".into(),
+            }),
+            ..body
+        };
+        let text = serde_json::to_string(&with).unwrap();
+        assert!(
+            text.ends_with(
+                r#","link":{"label":"Open on the web","url":"https://tara.example.org/g/3"}}"#
+            ),
+            "{text}"
+        );
+        let back: Body = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.link, with.link);
+    }
 }

@@ -3,6 +3,7 @@
 
 use super::board::{Board, BoardSpec};
 use crate::store::{ChannelId, MessageId, ServerId, UserId};
+use crate::store::{GameId, LadderId, LeagueId, TournamentId};
 
 /// A user as the platform names them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -133,6 +134,68 @@ pub struct Button {
     pub style: ButtonStyle,
 }
 
+/// A button that opens an address instead of running a command (Discord's link button): the
+/// last button under a message.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LinkButton {
+    pub label: String,
+    /// An absolute `http(s)://` address.
+    pub url: String,
+}
+
+/// The label of the link to a message's page on the web companion.
+pub const OPEN_ON_THE_WEB: &str = "Open on the web";
+
+/// A page of the web companion (`tara-bot web`), by its path: the routes of `src/web/`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WebPage {
+    /// A game's page (`/g/123`), at the position after `ply` moves when given
+    /// (`/g/123?ply=17`).
+    Game { id: GameId, ply: Option<u32> },
+    /// A tournament's page, a league division's included (`/t/7`).
+    Tournament(TournamentId),
+    /// A league's page (`/l/3`).
+    League(LeagueId),
+    /// A ladder's page (`/ladder/2`).
+    Ladder(LadderId),
+}
+
+impl WebPage {
+    /// A game's page as it stands.
+    pub fn game(id: GameId) -> WebPage {
+        WebPage::Game { id, ply: None }
+    }
+
+    /// The page's path on the site, from its `/`.
+    pub fn path(&self) -> String {
+        match self {
+            WebPage::Game { id, ply: None } => format!("/g/{}", id.0),
+            WebPage::Game { id, ply: Some(p) } => format!("/g/{}?ply={p}", id.0),
+            WebPage::Tournament(id) => format!("/t/{}", id.0),
+            WebPage::League(id) => format!("/l/{}", id.0),
+            WebPage::Ladder(id) => format!("/ladder/{}", id.0),
+        }
+    }
+}
+
+/// What a message is about on the web companion: a page of `server`'s. The bot core turns it
+/// into the message's [`Reply::link`] when the bot knows the site's address (`web_url`) and
+/// the server has put its games on the web (`/settings web:true`); otherwise it is dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnTheWeb {
+    pub server: ServerId,
+    pub page: WebPage,
+}
+
+impl OnTheWeb {
+    pub fn new(server: &ServerId, page: WebPage) -> OnTheWeb {
+        OnTheWeb {
+            server: server.clone(),
+            page,
+        }
+    }
+}
+
 /// A message of the bot's whose buttons are spent (a challenge answered with a typed command,
 /// or expired): the adapter finds it among the recent messages of `channel` by the id of one of
 /// its buttons, puts `text` in place of its text and takes its buttons away, pinging nobody.
@@ -186,6 +249,13 @@ pub struct Reply {
     /// Only the user who sent the command sees it.
     pub ephemeral: bool,
     pub buttons: Vec<Button>,
+    /// A button that opens an address, after [`Reply::buttons`]: "Open on the web", made by the
+    /// bot core from [`Reply::web`]. Adapters show it (Discord: a link button; the console: the
+    /// address); the outbox stores it.
+    pub link: Option<LinkButton>,
+    /// The page of the web companion this message is about, for the bot core to make into
+    /// [`Reply::link`] before the message is stored or handed out (then it is `None`).
+    pub web: Option<OnTheWeb>,
     /// The board drawn as text, when the reply shows a board (terminals).
     pub board_text: Option<String>,
     /// Post in this channel instead of answering the command (scheduled messages).

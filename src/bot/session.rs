@@ -5,7 +5,9 @@
 
 use super::board::Board;
 use super::outbox;
-use super::reply::{escape_markdown, Ctx, Reply, ThreadRequest};
+use super::reply::{
+    escape_markdown, Ctx, LinkButton, Reply, ThreadRequest, WebPage, OPEN_ON_THE_WEB,
+};
 use super::text::{self, Builder};
 use super::time::{date_text, left_text, Clock, TimeControl, DAY};
 use crate::game::playout::Rng;
@@ -276,6 +278,8 @@ pub struct Bot {
     /// How long work claimed by a process that died waits before another takes it
     /// ([`Bot::with_lease_ms`]).
     lease_ms: i64,
+    /// The web companion's public address, without a trailing slash ([`Bot::with_web_url`]).
+    web_url: Option<String>,
 }
 
 impl Bot {
@@ -300,6 +304,59 @@ impl Bot {
             trace: None,
             worker: default_worker(),
             lease_ms: super::outbox::DELIVERY_LEASE_MS,
+            web_url: None,
+        }
+    }
+
+    /// The web companion's public address (`https://tara.example.org`, the configuration's
+    /// `web_url`): the messages about a game, a tournament, a league or a ladder of a server
+    /// that has put its games on the web (`/settings web:true`) carry an "Open on the web"
+    /// button to its page there. `None` (the default): no such button anywhere. A trailing
+    /// slash is dropped.
+    pub fn with_web_url(mut self, url: Option<String>) -> Bot {
+        self.web_url = url
+            .map(|u| u.trim().trim_end_matches('/').to_string())
+            .filter(|u| !u.is_empty());
+        self
+    }
+
+    /// Makes `reply`'s page on the web ([`Reply::web`]) into its "Open on the web" button
+    /// ([`Reply::link`]), read in `tx`: when the bot knows the site's address and the page's
+    /// server is on the web. The page is dropped either way, so that it is looked at once.
+    pub(crate) fn link_to_web(&self, tx: &Tx, reply: &mut Reply) -> Outcome<()> {
+        let Some(web) = reply.web.take() else {
+            return Ok(());
+        };
+        let Some(base) = &self.web_url else {
+            return Ok(());
+        };
+        if reply.link.is_none() && on_the_web(tx, &web.server)? {
+            reply.link = Some(LinkButton {
+                label: OPEN_ON_THE_WEB.to_string(),
+                url: format!("{base}{}", web.page.path()),
+            });
+        }
+        Ok(())
+    }
+
+    /// [`Bot::link_to_web`] for replies handed out without being stored (a read command's
+    /// answers, private ones): one read for all of them, and only when one has a page and the
+    /// bot knows the site. A store that cannot be read leaves them without their buttons.
+    pub(crate) fn link_all_to_web(&self, replies: &mut [Reply]) {
+        if self.web_url.is_none() || replies.iter().all(|r| r.web.is_none()) {
+            for r in replies.iter_mut() {
+                r.web = None;
+            }
+            return;
+        }
+        let linked = self.read(|tx| {
+            for r in replies.iter_mut() {
+                self.link_to_web(tx, r)?;
+            }
+            Ok(())
+        });
+        if let Err(Fail::Store(e)) = linked {
+            tracing::warn!(error = %e, "reading whether a server is on the web failed");
         }
     }
 
@@ -579,6 +636,9 @@ impl Bot {
                     reply.board_text = Some(b.text());
                     reply.board = self.images.then(|| b.spec());
                 }
+                // Its page on the web becomes its link button in this transaction (stored
+                // with it, so that a delivery from the outbox carries it too).
+                self.link_to_web(tx, &mut reply)?;
                 // (A reply the change owed itself, to link to it, carries its id already.)
                 if !reply.ephemeral && reply.outbox.is_none() {
                     reply.outbox = Some(outbox::owe(
@@ -917,7 +977,9 @@ pub(crate) fn game_start(game: &GameRow, names: &BySide<String>, why_first: &str
             .user(&game.seats[seat], &names[seat])
             .text(" is thinking…");
         return Out {
-            reply: b.build(),
+            reply: b
+                .on_the_web(&game.server_id, WebPage::game(game.id))
+                .build(),
             board: Some(Board::new(
                 pos,
                 Vec::new(),
@@ -932,7 +994,9 @@ pub(crate) fn game_start(game: &GameRow, names: &BySide<String>, why_first: &str
         game.options.variant.example_first_move()
     ));
     Out {
-        reply: b.build(),
+        reply: b
+            .on_the_web(&game.server_id, WebPage::game(game.id))
+            .build(),
         board: Some(Board::new(
             pos,
             Vec::new(),
@@ -1091,6 +1155,12 @@ pub(crate) fn server_number(
         .and_then(|n| n.parse::<u32>().ok())
         .filter(|n| *n >= 1)
         .unwrap_or(default))
+}
+
+/// Whether `server` has put its games on the web companion (`/settings web:true`; off by
+/// default).
+pub(crate) fn on_the_web(tx: &Tx, server: &ServerId) -> Outcome<bool> {
+    Ok(tx.server_setting(server, ServerSetting::WEB)?.as_deref() == Some("on"))
 }
 
 /// The server's command rate limit: commands per user per 10 seconds.

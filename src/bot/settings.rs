@@ -8,7 +8,9 @@ use super::lobby;
 use super::moderation::record_action;
 use super::options::Choices;
 use super::reply::{escape_markdown, Ctx, Reply};
-use super::session::{default_time_control, server_rate_limit, Bot, Fail, Out, Outcome};
+use super::session::{
+    default_time_control, on_the_web, server_rate_limit, Bot, Fail, Out, Outcome,
+};
 use super::time::{plural, vacation_left, TimeControl, VACATION_DAYS};
 use super::tournaments;
 use crate::store::Tx;
@@ -317,11 +319,7 @@ fn settings_text(tx: &Tx, ctx: &Ctx, now: i64) -> Outcome<String> {
         plural(i64::from(server_rate_limit(tx, &ctx.server)?), "command"),
         plural(i64::from(ai_games::max_ai_games(tx, &ctx.server)?), "game"),
     );
-    let web = if tx
-        .server_setting(&ctx.server, ServerSetting::WEB)?
-        .as_deref()
-        == Some("on")
-    {
+    let web = if on_the_web(tx, &ctx.server)? {
         " Its games are on the web companion (`/settings web:false` hides them)."
     } else {
         ""

@@ -2,11 +2,11 @@
 
 use super::buttons::Press;
 use super::reply::escape_markdown;
-use super::reply::{Button, ButtonStyle, Part, Reply, Retire};
+use super::reply::{Button, ButtonStyle, OnTheWeb, Part, Reply, Retire, WebPage};
 use crate::game::BySide;
 use crate::game::{describe, Outcome, ParseMoveError, Player, Points, Position, Variant};
 use crate::game::{Counts, GamePosition};
-use crate::store::{ChannelId, UserId};
+use crate::store::{ChannelId, ServerId, UserId};
 use crate::store::{GameRow, AI_USER_ID};
 
 /// Builds a reply piece by piece.
@@ -65,6 +65,12 @@ impl Builder {
     /// The new text of the message whose button was pressed (see [`Reply::pressed_message`]).
     pub fn pressed_message(mut self, text: Reply) -> Builder {
         self.reply.pressed_message = Some(text.parts);
+        self
+    }
+    /// The message is about `page` of `server`'s on the web companion: it gets the "Open on
+    /// the web" button when the server is on the web ([`Reply::web`]).
+    pub fn on_the_web(mut self, server: &ServerId, page: WebPage) -> Builder {
+        self.reply.web = Some(OnTheWeb::new(server, page));
         self
     }
     pub fn private(mut self) -> Builder {

@@ -32,7 +32,9 @@ pub(crate) fn run_local(args: LocalArgs) -> Result<()> {
         &ServerId::new(crate::console::CONSOLE_SERVER),
     );
     let clock = std::sync::Arc::new(OffsetClock::starting_at(offset));
-    let bot = Bot::new(store, clock, seed).with_images(!args.no_images);
+    let bot = Bot::new(store, clock, seed)
+        .with_images(!args.no_images)
+        .with_web_url(config.web_url);
     let images = (!args.no_images).then(|| args.images.unwrap_or(config.images));
     let mut console =
         crate::console::Console::new(&bot, &args.user, images).with_ai_ms(config.ai.ms);
@@ -87,7 +89,8 @@ pub(crate) fn run_discord(args: RunArgs) -> ExitCode {
         SystemClock.now_ms() as u64,
     )
     .with_rate_limit(config.rate_limit)
-    .with_lease_ms(config.lease_ms);
+    .with_lease_ms(config.lease_ms)
+    .with_web_url(config.web_url);
     // Each process of a deployment names itself in the leases it takes: its host and shards.
     let bot = match shards {
         Some(r) => {

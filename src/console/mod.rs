@@ -671,8 +671,8 @@ impl<'a> Console<'a> {
             }
             s.push_str(&text);
             s.push('\n');
-            if !r.buttons.is_empty() {
-                let b: Vec<String> = r
+            if !r.buttons.is_empty() || r.link.is_some() {
+                let mut b: Vec<String> = r
                     .buttons
                     .iter()
                     .map(
@@ -682,6 +682,12 @@ impl<'a> Console<'a> {
                         },
                     )
                     .collect();
+                // A link button is its address, to open in a browser.
+                b.extend(
+                    r.link
+                        .iter()
+                        .map(|l| format!("[{}: {}]", l.label, escape_controls(&l.url, false))),
+                );
                 s.push_str(&format!("  {}\n", b.join(" ")));
             }
             if let Some(board) = &r.board_text {

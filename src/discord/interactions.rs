@@ -6,7 +6,9 @@ use super::delivery::{
     deliver_archiving_later, give_up, push_owed, report, report_as, OWED_QUEUES,
 };
 use super::new_threads::{has_thread_keys, link_threads, threads_needed};
-use super::outgoing::{as_edit, as_followup, as_response, outgoing, to_json, Outgoing};
+use super::outgoing::{
+    as_edit, as_followup, as_response, links_of, outgoing, rows, to_json, Outgoing,
+};
 use super::places::mention;
 use super::requests::{
     archive_spent_thread, create_thread, delete_channel, permission_problem, post, post_part,
@@ -130,6 +132,14 @@ impl Target<'_> {
             Target::Command(c) => (c.id.get(), c.application_id.get(), &c.token),
             Target::Component(c) => (c.id.get(), c.application_id.get(), &c.token),
             Target::Dialog(m) => (m.id.get(), m.application_id.get(), &m.token),
+        }
+    }
+    /// The message whose button was pressed (a button's, or the dialog's a button opened).
+    pub(super) fn message(&self) -> Option<&serenity::all::Message> {
+        match self {
+            Target::Command(_) => None,
+            Target::Component(c) => Some(&c.message),
+            Target::Dialog(m) => m.message.as_deref(),
         }
     }
     /// `…/messages/@original` of the interaction's webhook.
@@ -446,8 +456,8 @@ impl Answer<'_, '_> {
 
     /// A pressed button's message updated: to the answer `first`, text and buttons, pinging
     /// nobody, when the answer takes its place (a page of /history); else it loses its buttons
-    /// and takes the core's new text for it, if `replies` give one (an answered challenge).
-    /// Whether the interaction is answered.
+    /// (but its link to the web) and takes the core's new text for it, if `replies` give one
+    /// (an answered challenge). Whether the interaction is answered.
     pub(super) async fn update_pressed(
         &self,
         http: &Http,
@@ -463,11 +473,7 @@ impl Answer<'_, '_> {
                     CreateInteractionResponseMessage::new()
                         .content(o.content.clone())
                         .allowed_mentions(CreateAllowedMentions::new())
-                        .components(if o.buttons.is_empty() {
-                            vec![]
-                        } else {
-                            vec![CreateActionRow::Buttons(o.buttons.clone())]
-                        })
+                        .components(rows(&o.buttons))
                 },
             );
             let update = CreateInteractionResponse::UpdateMessage(m);
@@ -483,8 +489,9 @@ impl Answer<'_, '_> {
         let pressed = replies
             .iter()
             .find_map(|r| r.pressed_text_with(mention, |c| format!("<#{c}>")));
+        let kept = target.message().map(links_of).unwrap_or_default();
         let update = CreateInteractionResponse::UpdateMessage(pressed.iter().fold(
-            CreateInteractionResponseMessage::new().components(vec![]),
+            CreateInteractionResponseMessage::new().components(rows(&kept)),
             |m, text| {
                 m.content(text.clone())
                     .allowed_mentions(CreateAllowedMentions::new())

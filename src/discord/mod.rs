@@ -442,6 +442,60 @@ mod tests {
         );
     }
 
+    /// Issue 47: the link to the web is a link button (style 5, a URL, no id) after the
+    /// others; rows hold five buttons, so a board's five and its link make two rows; a
+    /// message whose buttons fill all five rows goes without its link.
+    #[test]
+    fn the_link_button_comes_last_in_rows_of_five() {
+        use super::outgoing::{as_message, to_json};
+        let button = |i: usize| bot::Button {
+            id: format!("step:1:{i}:s:0"),
+            label: format!("b{i}"),
+            style: bot::ButtonStyle::Secondary,
+        };
+        let mut reply = Reply {
+            parts: vec![Part::Text("A board.".into())],
+            buttons: (0..5).map(button).collect(),
+            link: Some(bot::LinkButton {
+                label: bot::OPEN_ON_THE_WEB.into(),
+                url: "https://tara.example.org/g/1?ply=3".into(),
+            }),
+            ..Reply::default()
+        };
+        let json = |reply: &Reply| {
+            let out = outgoing(reply);
+            to_json(&as_message(&out[0], None)).unwrap()
+        };
+        let m = json(&reply);
+        let rows = m["components"].as_array().unwrap();
+        assert_eq!(rows.len(), 2, "{m}");
+        assert_eq!(rows[0]["components"].as_array().unwrap().len(), 5);
+        let link = &rows[1]["components"][0];
+        assert_eq!(link["type"], 2);
+        assert_eq!(link["style"], 5);
+        assert_eq!(link["url"], "https://tara.example.org/g/1?ply=3");
+        assert_eq!(link["label"], "Open on the web");
+        assert!(link.get("custom_id").is_none(), "{link}");
+        // Alone, it is the one button of one row.
+        reply.buttons.clear();
+        let m = json(&reply);
+        assert_eq!(m["components"].as_array().unwrap().len(), 1);
+        assert_eq!(m["components"][0]["components"][0]["style"], 5);
+        // Twenty-five buttons fill the five rows: no room for the link.
+        reply.buttons = (0..25).map(button).collect();
+        let m = json(&reply);
+        let rows = m["components"].as_array().unwrap();
+        assert_eq!(rows.len(), 5);
+        assert!(rows
+            .iter()
+            .flat_map(|r| r["components"].as_array().unwrap())
+            .all(|b| b["style"] != 5));
+        // Without one, a message's buttons are one row as before.
+        reply.link = None;
+        reply.buttons = (0..2).map(button).collect();
+        assert_eq!(json(&reply)["components"].as_array().unwrap().len(), 1);
+    }
+
     #[test]
     fn a_long_text_with_a_document_goes_as_that_file() {
         let record = format!("variant: ard-ri\nmoves: {}\n", "c3-d4 ".repeat(400));

@@ -6,13 +6,74 @@ use super::rest::Failure;
 use super::split::split_content;
 use crate::bot::{ButtonStyle, Reply};
 use serenity::all::{
-    ButtonStyle as DButtonStyle, CreateActionRow, CreateAllowedMentions, CreateButton,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    EditInteractionResponse, Nonce, UserId,
+    ActionRowComponent, ButtonKind, ButtonStyle as DButtonStyle, CreateActionRow,
+    CreateAllowedMentions, CreateButton, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, Message, Nonce,
+    UserId,
 };
 
 /// Text longer than this goes as a file when the reply offers one ([`Reply::document`]).
 pub(super) const FILE_AFTER: usize = 1900;
+
+/// The most buttons Discord takes in one action row, and the most rows under a message.
+const PER_ROW: usize = 5;
+const ROWS: usize = 5;
+
+/// A message's buttons in action rows of five (Discord's most a row), in order: a sixth button
+/// (a board's four steps, its jump and its link to the web) starts a second row.
+pub(super) fn rows(buttons: &[CreateButton]) -> Vec<CreateActionRow> {
+    buttons
+        .chunks(PER_ROW)
+        .take(ROWS)
+        .map(|row| CreateActionRow::Buttons(row.to_vec()))
+        .collect()
+}
+
+/// A reply's buttons as Discord takes them: those that run a command, then its link button
+/// (Discord's link style, a URL and no id), unless the others already fill every row.
+fn buttons_of(reply: &Reply) -> Vec<CreateButton> {
+    let mut buttons: Vec<CreateButton> = reply
+        .buttons
+        .iter()
+        .map(|b| {
+            CreateButton::new(b.id.clone())
+                .label(b.label.clone())
+                .style(match b.style {
+                    ButtonStyle::Primary => DButtonStyle::Primary,
+                    ButtonStyle::Secondary => DButtonStyle::Secondary,
+                    ButtonStyle::Success => DButtonStyle::Success,
+                    ButtonStyle::Danger => DButtonStyle::Danger,
+                })
+        })
+        .collect();
+    if let Some(link) = reply
+        .link
+        .as_ref()
+        .filter(|_| buttons.len() < PER_ROW * ROWS)
+    {
+        buttons.push(CreateButton::new_link(link.url.clone()).label(link.label.clone()));
+    }
+    buttons
+}
+
+/// The link buttons of a posted message (its "Open on the web"), to keep when its other
+/// buttons are taken away (a pressed or spent button's message).
+pub(super) fn links_of(message: &Message) -> Vec<CreateButton> {
+    message
+        .components
+        .iter()
+        .flat_map(|row| &row.components)
+        .filter_map(|c| match c {
+            ActionRowComponent::Button(b) => match &b.data {
+                ButtonKind::Link { url } => Some(
+                    CreateButton::new_link(url.clone()).label(b.label.clone().unwrap_or_default()),
+                ),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
 
 /// One Discord message built from a reply.
 pub(super) struct Outgoing {
@@ -77,24 +138,7 @@ pub(super) fn outgoing(reply: &Reply) -> Vec<Outgoing> {
                     .map(|(u, _)| *u)
                     .collect(),
                 files,
-                buttons: if last {
-                    reply
-                        .buttons
-                        .iter()
-                        .map(|b| {
-                            CreateButton::new(b.id.clone())
-                                .label(b.label.clone())
-                                .style(match b.style {
-                                    ButtonStyle::Primary => DButtonStyle::Primary,
-                                    ButtonStyle::Secondary => DButtonStyle::Secondary,
-                                    ButtonStyle::Success => DButtonStyle::Success,
-                                    ButtonStyle::Danger => DButtonStyle::Danger,
-                                })
-                        })
-                        .collect()
-                } else {
-                    vec![]
-                },
+                buttons: if last { buttons_of(reply) } else { vec![] },
             }
         })
         .collect()
@@ -119,7 +163,7 @@ macro_rules! fill {
         if o.buttons.is_empty() {
             m
         } else {
-            m.components(vec![CreateActionRow::Buttons(o.buttons.clone())])
+            m.components(rows(&o.buttons))
         }
     }};
 }

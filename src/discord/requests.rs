@@ -1,7 +1,7 @@
 //! The REST requests for messages and channels: posting, editing, finding what was posted,
 //! DM channels, threads opened, archived and deleted, buttons retired.
 
-use super::outgoing::{as_message, outgoing, to_json, Outgoing};
+use super::outgoing::{as_message, links_of, outgoing, rows, to_json, Outgoing};
 use super::places::{channel_of, mention, Place, ME, THREAD_ARCHIVED};
 use super::rest::{Body, Failure};
 use super::retry::{discord_code, retry, said};
@@ -59,7 +59,7 @@ pub(super) async fn retire_buttons(http: &Http, reply: &Reply) {
     let text = r.text_with(mention, |c| format!("<#{c}>"));
     let edit = EditMessage::new()
         .content(text)
-        .components(vec![])
+        .components(rows(&links_of(message)))
         .allowed_mentions(CreateAllowedMentions::new());
     if let Err(e) = retry("taking the buttons off a message", || {
         edit_message_anywhere(http, channel, message.id, &edit)

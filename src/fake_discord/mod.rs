@@ -20,9 +20,12 @@
 //! Like Discord, it answers 400 (code 40060) to a second callback for the same interaction, 400
 //! (50035) to a callback type the interaction type does not allow (e.g. a message answering an
 //! autocomplete), 404 (10015 "Unknown Webhook") to a follow-up or `@original` edit before the
-//! interaction was acknowledged, and 404 with a Discord-style JSON error to unknown routes. Edits
-//! follow Discord's attachment rule: an `attachments` array in an edit lists the attachments to
-//! keep (serenity's `UpdateMessage` always sends `[]`, which drops the message's images).
+//! interaction was acknowledged, 400 (50035) to a message whose buttons Discord refuses (more
+//! than five a row or five rows, a link button without a URL or with a custom id, any other
+//! without a custom id: `components_fault`), and 404 with a Discord-style JSON error to
+//! unknown routes. Edits follow Discord's attachment rule: an `attachments` array in an edit
+//! lists the attachments to keep (serenity's `UpdateMessage` always sends `[]`, which drops the
+//! message's images).
 //!
 //! Discord's limits are on from the start ([`limits`]): 1,000 active threads a guild (160006),
 //! the global 50 requests a second, per-route buckets with Discord's `X-RateLimit-*` headers, a
@@ -148,6 +151,88 @@ impl Recorded {
         }
         out
     }
+
+    /// Every link button (type 2, style 5) in `data().components`, in order: its label and
+    /// its `url`.
+    pub fn links(&self) -> Vec<(String, String)> {
+        let rows = self.data().and_then(|d| d.get("components"));
+        buttons_in(rows.unwrap_or(&Value::Null))
+            .into_iter()
+            .filter(|b| b["style"] == 5)
+            .map(|b| {
+                let text = |k: &str| b[k].as_str().unwrap_or_default().to_string();
+                (text("label"), text("url"))
+            })
+            .collect()
+    }
+}
+
+/// The buttons (type 2) of a message's action rows, in order.
+fn buttons_in(rows: &Value) -> Vec<&Value> {
+    rows.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|row| row["components"].as_array())
+        .flatten()
+        .filter(|c| c["type"] == 2)
+        .collect()
+}
+
+/// What Discord refuses in a message's `components`: more than 5 action rows, a row without
+/// components or with more than 5 buttons, a button with a label over 80 characters or a
+/// style outside 1 to 5; a link button (style 5) without a `url` of 1 to 512 characters
+/// (http, https or discord), or with a `custom_id`; any other button without a `custom_id` of
+/// 1 to 100 characters, or with a `url`.
+fn components_fault(rows: &Value) -> Option<String> {
+    let len = |v: &Value| v.as_str().map(|s| s.chars().count());
+    let Some(rows) = rows.as_array() else {
+        return (!rows.is_null()).then(|| "components: not an array".into());
+    };
+    if rows.len() > 5 {
+        return Some(format!("components: {} action rows, at most 5", rows.len()));
+    }
+    for (r, row) in rows.iter().enumerate() {
+        let items = row["components"].as_array().cloned().unwrap_or_default();
+        if row["type"] != 1 || items.is_empty() {
+            return Some(format!("components.{r}: not an action row with components"));
+        }
+        let buttons = items.iter().filter(|c| c["type"] == 2).count();
+        if buttons > 5 {
+            return Some(format!("components.{r}: {buttons} buttons, at most 5"));
+        }
+        for (i, b) in items.iter().enumerate().filter(|(_, c)| c["type"] == 2) {
+            let at = format!("components.{r}.components.{i}");
+            if len(&b["label"]).is_some_and(|n| n > 80) {
+                return Some(format!("{at}.label: must be 80 or fewer characters"));
+            }
+            match b["style"].as_u64() {
+                Some(5) => {
+                    let url = b["url"].as_str().unwrap_or_default();
+                    let scheme = ["http://", "https://", "discord://"]
+                        .iter()
+                        .any(|s| url.starts_with(s));
+                    if !matches!(len(&b["url"]), Some(1..=512)) || !scheme {
+                        return Some(format!(
+                            "{at}.url: a link button needs a URL of 1 to 512 characters"
+                        ));
+                    }
+                    if !b["custom_id"].is_null() {
+                        return Some(format!("{at}.custom_id: a link button cannot have one"));
+                    }
+                }
+                Some(1..=4) => {
+                    if !matches!(len(&b["custom_id"]), Some(1..=100)) {
+                        return Some(format!("{at}.custom_id: must be 1 to 100 characters"));
+                    }
+                    if !b["url"].is_null() {
+                        return Some(format!("{at}.url: only a link button has one"));
+                    }
+                }
+                _ => return Some(format!("{at}.style: not a button style")),
+            }
+        }
+    }
+    None
 }
 
 fn collect_custom_ids(v: &Value, out: &mut Vec<String>) {
@@ -1661,6 +1746,22 @@ fn route(
             "Unknown Channel",
         ));
     }
+    // A message's buttons, as Discord checks them (a modal's text inputs have their own check).
+    let message = match (method.as_str(), seg.as_slice()) {
+        ("POST", ["interactions", _, _, "callback"]) => {
+            matches!(body["type"].as_u64(), Some(4 | 7)).then(|| &body["data"])
+        }
+        ("POST" | "PATCH", ["webhooks", ..]) => Some(&body),
+        ("POST" | "PATCH", ["channels", _, "messages", ..]) => Some(&body),
+        _ => None,
+    };
+    if let Some(why) = message.and_then(|m| components_fault(&m["components"])) {
+        return err(discord_error(
+            StatusCode::BAD_REQUEST,
+            50035,
+            &format!("Invalid Form Body ({why})"),
+        ));
+    }
     let app = FakeDiscord::APP_ID.to_string();
     let req = Req {
         inner,
@@ -2922,4 +3023,42 @@ fn percent_decode(s: &str) -> String {
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::components_fault;
+    use serde_json::json;
+
+    /// The fake refuses the buttons Discord refuses: a link button needs a URL and no custom
+    /// id, any other a custom id and no URL; five buttons a row, five rows, labels of 80.
+    #[test]
+    fn buttons_are_checked_as_discord_checks_them() {
+        let row = |buttons: serde_json::Value| json!([{"type": 1, "components": buttons}]);
+        let link = json!({"type": 2, "style": 5, "label": "Open on the web", "url": "https://tara.example.org/g/1"});
+        let step = json!({"type": 2, "style": 2, "label": "◀", "custom_id": "step:1:0:s:0"});
+        assert_eq!(components_fault(&row(json!([step, link]))), None);
+        assert_eq!(components_fault(&serde_json::Value::Null), None);
+        let mut with_id = link.clone();
+        with_id["custom_id"] = json!("open");
+        let mut no_url = link.clone();
+        no_url["url"] = serde_json::Value::Null;
+        let mut long_url = link.clone();
+        long_url["url"] = json!(format!("https://tara.example.org/{}", "a".repeat(500)));
+        let mut not_http = link.clone();
+        not_http["url"] = json!("javascript:alert(1)");
+        let mut with_url = step.clone();
+        with_url["url"] = json!("https://tara.example.org");
+        let mut long_label = step.clone();
+        long_label["label"] = json!("x".repeat(81));
+        for bad in [with_id, no_url, long_url, not_http, with_url, long_label] {
+            assert!(components_fault(&row(json!([bad]))).is_some(), "{bad}");
+        }
+        let six: Vec<_> = (0..6).map(|_| step.clone()).collect();
+        assert!(components_fault(&row(json!(six))).is_some());
+        let rows: Vec<_> = (0..6)
+            .map(|_| json!({"type": 1, "components": [step.clone()]}))
+            .collect();
+        assert!(components_fault(&json!(rows)).is_some());
+    }
 }

@@ -2,7 +2,7 @@
 //! standings card, a round robin's crosstable, a knockout's bracket).
 
 use super::model::{format_name, model, standings_of, title, Model};
-use crate::bot::reply::{Attachment, Reply};
+use crate::bot::reply::{Attachment, Reply, WebPage};
 use crate::bot::session::{Out, Outcome};
 use crate::bot::text::Builder;
 use crate::render::{
@@ -430,6 +430,12 @@ pub(crate) fn standings_table(t: &TournamentRow, m: &Model, rows: &[Standing]) -
         ));
     }
     s
+}
+
+/// A message about tournament `t`, with the link to its page on the web.
+pub(super) fn on_its_page(b: Builder, t: &TournamentRow) -> Reply {
+    b.on_the_web(&t.server_id, WebPage::Tournament(t.id))
+        .build()
 }
 
 /// A reply with the tournament's pictures: the first (the standings) on the reply itself,

@@ -2,6 +2,7 @@
 //! to its next game), withdrawals and their forfeits, and the `GameEnded` subscriber.
 
 use super::model::title;
+use super::presentation::on_its_page;
 use super::runner::{advance, pairing_game, thread_request, PairingStart};
 use crate::bot::lifecycle;
 use crate::bot::reply::escape_markdown;
@@ -214,17 +215,16 @@ pub(crate) fn tournament_game_over(
         PairingResult::Forfeit1 => format!("{} forfeits", escape_markdown(&n1)),
         PairingResult::Bye => "a bye".into(),
     };
-    let mut reply = Builder::new()
-        .text(format!(
-            "{} round {}: {verdict} ({} vs {}). `/tournament standings id:{}` shows the \
-             standings.",
-            title(&t),
-            p.round,
-            escape_markdown(&n0),
-            escape_markdown(&n1),
-            t.id
-        ))
-        .build();
+    let b = Builder::new().text(format!(
+        "{} round {}: {verdict} ({} vs {}). `/tournament standings id:{}` shows the \
+         standings.",
+        title(&t),
+        p.round,
+        escape_markdown(&n0),
+        escape_markdown(&n1),
+        t.id
+    ));
+    let mut reply = on_its_page(b, &t);
     reply.channel = Some(game.channel_id.clone());
     outs.push(Out::text(reply));
     if let Some(loser) = forfeiter {

@@ -5,7 +5,7 @@ use super::model::{
     model, shared_thread_key, shares_thread, standings_of, store_corrupt, swiss_trf, thread_key,
     title, Model, THREADS_AT_ONCE,
 };
-use super::presentation::{pictures, standings_table, with_pictures};
+use super::presentation::{on_its_page, pictures, standings_table, with_pictures};
 use crate::bot::reply::{code_block, ThreadRequest};
 use crate::bot::session::{
     create_game, game_start, names, GameSpec, Out, Outcome, Seating, Session,
@@ -440,7 +440,7 @@ fn start_round(
         games.extend(started);
     }
     games.extend(shared_thread_messages(s, t, &in_shared)?);
-    let mut reply = b.build();
+    let mut reply = on_its_page(b, t);
     reply.channel = Some(t.channel_id.clone());
     // The threads first (they are opened by their first message), then the round message
     // that links to them.
@@ -621,7 +621,7 @@ fn rounds_message(t: &TournamentRow, m: &Model, started: &[PairingRow], games: u
             .text(if i == 0 { "" } else { " " })
             .ping(&player.user_id, &m.names[i]);
     }
-    let mut reply = b.build();
+    let mut reply = on_its_page(b, t);
     reply.channel = Some(t.channel_id.clone());
     Out::text(reply)
 }
@@ -682,7 +682,7 @@ fn games_message(t: &TournamentRow, m: &Model, started: &[PairingRow], games: us
             };
         }
     }
-    let mut reply = b.build();
+    let mut reply = on_its_page(b, t);
     reply.channel = Some(t.channel_id.clone());
     // (After the threads: they are opened by their first message.)
     Out::text(reply)
@@ -727,7 +727,7 @@ fn finish_tournament(s: &Session, t: &TournamentRow, why: Option<&str>) -> Outco
             .text(if k > 0 { ", " } else { "" })
             .ping(&p.user_id, &m.names[k]);
     }
-    let mut reply = b.text(".").build();
+    let mut reply = on_its_page(b.text("."), t);
     reply.channel = Some(t.channel_id.clone());
     if !s.images() {
         return Ok(vec![Out::text(reply)]);

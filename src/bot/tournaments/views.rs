@@ -2,7 +2,9 @@
 //! and export.
 
 use super::model::{find, format_name, model, standings_of, title, trf_of};
-use super::presentation::{options_text, pictures, result_text, standings_table, with_pictures};
+use super::presentation::{
+    on_its_page, options_text, pictures, result_text, standings_table, with_pictures,
+};
 use crate::bot::reply::{code_block, escape_markdown, Ctx, Document, Reply};
 use crate::bot::session::{Bot, Fail, Out, Outcome};
 use crate::bot::text::Builder;
@@ -189,7 +191,7 @@ pub(crate) fn tournament_standings(
             title(&t),
             code_block(&standings_table(&t, &m, &rows))
         );
-        let reply = Builder::new().text(text).build();
+        let reply = on_its_page(Builder::new().text(text), &t);
         if !bot.images() {
             return Ok(vec![Out::text(reply)]);
         }
