@@ -16,8 +16,12 @@ mod analysis;
 mod architecture;
 #[path = "archive.rs"]
 mod archive;
+#[path = "browser.rs"]
+mod browser;
 #[path = "cards.rs"]
 mod cards;
+#[path = "cdp.rs"]
+mod cdp;
 #[path = "clocks.rs"]
 mod clocks;
 #[path = "digest.rs"]

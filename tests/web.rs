@@ -4,14 +4,14 @@
 //! not public is the same 404 as what does not exist). Pages escape names, answer GET and HEAD
 //! only, and carry a strict Content-Security-Policy.
 
-mod common;
+pub(crate) mod common;
 
 use common::*;
 use tara_bot::bot::{Command, Reply};
 use tara_bot::store::GameId;
 
 /// `/settings web:…` as sent by a member with (or without) Manage Server.
-fn web_setting(h: &Harness, who: &str, manager: bool, on: bool) -> Vec<Reply> {
+pub(crate) fn web_setting(h: &Harness, who: &str, manager: bool, on: bool) -> Vec<Reply> {
     let mut c = ctx(who, "c-settings");
     c.manager = manager;
     h.bot.handle(
@@ -34,7 +34,7 @@ fn web_setting(h: &Harness, who: &str, manager: bool, on: bool) -> Vec<Reply> {
 }
 
 /// The web companion over `h`'s database, on a port of its own; its address.
-async fn serve(h: &Harness) -> String {
+pub(crate) async fn serve(h: &Harness) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(tara_bot::web::serve(
@@ -55,7 +55,7 @@ async fn text(url: &str) -> (u16, String) {
 }
 
 /// A game of High Kings between two players, a few moves in (the opening, then two more).
-fn played(h: &Harness, a: &str, b: &str, channel: &str) -> GameId {
+pub(crate) fn played(h: &Harness, a: &str, b: &str, channel: &str) -> GameId {
     let g = h.start(a, b, channel, "hkot-1", "challenger");
     h.opening(channel);
     let (_, _, pos) = stored(&h.db(), g.id);
@@ -63,6 +63,19 @@ fn played(h: &Harness, a: &str, b: &str, channel: &str) -> GameId {
     let r = h.mv(who.as_str(), channel, &pos.legal_moves()[0].to_string());
     assert!(!r[0].ephemeral, "{}", r[0].plain_text());
     g.id
+}
+
+/// A tournament, league or ladder (`kind`) made by `mod` in `channel` with `create`'s options,
+/// joined by `players` in turn, and started (a ladder has no start).
+pub(crate) fn event(h: &Harness, kind: &str, channel: &str, create: &str, players: &[&str]) {
+    use common::console::ok;
+    ok(&h.bot, "mod", channel, &format!("/{kind} create {create}"));
+    for p in players {
+        ok(&h.bot, p, channel, &format!("/{kind} join"));
+    }
+    if kind != "ladder" {
+        ok(&h.bot, "mod", channel, &format!("/{kind} start"));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -276,7 +289,7 @@ async fn an_open_game_page_hears_of_a_move_within_two_seconds() {
     // A game in progress is live, and its steps carry the keys' marks.
     let (_, page) = text(&format!("{site}/g/{}?ply=1", id.0)).await;
     assert!(
-        page.contains(&format!("data-live=\"/g/{}/events\"", id.0)),
+        page.contains(&format!("data-live=\"/g/{}/events?since=", id.0)),
         "{page}"
     );
     for step in ["first", "prev", "next", "last"] {
@@ -320,6 +333,20 @@ async fn an_open_game_page_hears_of_a_move_within_two_seconds() {
         "heard after {after:?}"
     );
     assert!(heard.contains("data: 4"), "{heard}");
+    // A page drawn before that move (its stream named the state it showed) hears of it at
+    // once, though the game does not change again.
+    let since = page
+        .split("events?since=")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap();
+    let mut late = get(&format!("{site}/g/{}/events?since={since}", id.0)).await;
+    let chunk = tokio::time::timeout(std::time::Duration::from_secs(3), late.chunk())
+        .await
+        .expect("an event at once")
+        .unwrap()
+        .expect("the stream is open");
+    assert!(String::from_utf8_lossy(&chunk).contains("event: changed"));
     // A finished game is not live; a game that is not public has no stream.
     h.resign("brian", "c1");
     let (_, done) = text(&format!("{site}/g/{}", id.0)).await;
@@ -336,18 +363,14 @@ async fn an_open_game_page_hears_of_a_move_within_two_seconds() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tournament_page_shows_the_standings_rounds_pictures_and_trf() {
-    use common::console::ok;
     let h = Harness::new(true);
-    ok(
-        &h.bot,
-        "mod",
+    event(
+        &h,
+        "tournament",
         "t",
-        "/tournament create name:\"Spring <Cup>\" variant:hkot-1 system:round-robin",
+        "name:\"Spring <Cup>\" variant:hkot-1 system:round-robin",
+        &["aoife", "brian", "ciara", "donal"],
     );
-    for p in ["aoife", "brian", "ciara", "donal"] {
-        ok(&h.bot, p, "t", "/tournament join");
-    }
-    ok(&h.bot, "mod", "t", "/tournament start");
     let site = serve(&h).await;
     let url = format!("{site}/t/1");
     // Not public until the server opts in: the same 404 as a tournament that does not exist.
@@ -435,19 +458,16 @@ async fn a_tournament_page_shows_the_standings_rounds_pictures_and_trf() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_league_page_shows_each_division_with_its_places_and_pictures() {
-    use common::console::{ok, send};
+    use common::console::send;
     let h = Harness::new(true);
-    ok(
-        &h.bot,
-        "mod",
-        "lg",
-        "/league create name:Mór variant:hkot-2 division-size:3",
-    );
     let players = ["aoife", "brian", "ciara", "donal", "eimear", "fionn"];
-    for p in players {
-        ok(&h.bot, p, "lg", "/league join");
-    }
-    ok(&h.bot, "mod", "lg", "/league start");
+    event(
+        &h,
+        "league",
+        "lg",
+        "name:Mór variant:hkot-2 division-size:3",
+        &players,
+    );
     let site = serve(&h).await;
     let missing = text(&format!("{site}/l/999")).await;
     assert_eq!(missing.0, 404);

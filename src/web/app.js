@@ -16,11 +16,24 @@ document.addEventListener("keydown", (e) => {
 });
 
 // A live page (a game in progress) reloads when its game changes: a move, a takeback, the end.
+// Its stream closes when the page is left, so that pages left behind (kept by the browser to
+// go back to) do not hold the few connections a browser opens to one site; a page brought
+// back opens it again.
 const live = document.body.dataset.live;
-if (live && window.EventSource) {
-  const events = new EventSource(live);
+let events = null;
+function listen() {
+  if (!live || !window.EventSource || events) return;
+  events = new EventSource(live);
   events.addEventListener("changed", () => {
     events.close();
     window.location.reload();
   });
 }
+window.addEventListener("pagehide", () => {
+  if (events) events.close();
+  events = null;
+});
+window.addEventListener("pageshow", (e) => {
+  if (e.persisted) window.location.reload();
+});
+listen();

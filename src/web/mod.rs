@@ -76,6 +76,8 @@ pub fn router(db: std::path::PathBuf, options: Options) -> Router {
         .route("/", get(index))
         .route("/style.css", get(style))
         .route("/app.js", get(script))
+        .route("/favicon.svg", get(icon))
+        .route("/favicon.ico", get(icon))
         .route("/s/{server}", get(server_page))
         .route("/s/{server}/p/{user}", get(player_page))
         .route("/s/{server}/p/{user}/profile.png", get(player_picture))
@@ -199,26 +201,28 @@ async fn index() -> Response {
     Html(pages::index().into_string()).into_response()
 }
 
-async fn style() -> Response {
+/// One of the site's own files, cached an hour.
+fn asset(kind: &'static str, body: &'static str) -> Response {
     (
         [
-            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CONTENT_TYPE, kind),
             (header::CACHE_CONTROL, "public, max-age=3600"),
         ],
-        pages::STYLE,
+        body,
     )
         .into_response()
 }
 
+async fn style() -> Response {
+    asset("text/css; charset=utf-8", pages::STYLE)
+}
+
 async fn script() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, max-age=3600"),
-        ],
-        pages::SCRIPT,
-    )
-        .into_response()
+    asset("text/javascript; charset=utf-8", pages::SCRIPT)
+}
+
+async fn icon() -> Response {
+    asset("image/svg+xml", pages::ICON)
 }
 
 async fn server_page(
@@ -353,7 +357,17 @@ fn watch(
 /// `/g/123/events`: server-sent events for a live game page: `changed` (with the number of
 /// moves) each time the game changes, through any bot process; the stream ends when the game
 /// stops being public.
-async fn game_events(State(web): State<Arc<Web>>, Path(id): Path<String>) -> Response {
+/// `?since=…` of a game's events: the state the page was drawn in ([`pages::GameState::token`]).
+#[derive(serde::Deserialize)]
+struct SinceQuery {
+    since: Option<String>,
+}
+
+async fn game_events(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+) -> Response {
     use axum::response::sse::{Event, KeepAlive, Sse};
     let Ok(id) = id.parse::<i64>() else {
         return not_found().await;
@@ -364,8 +378,18 @@ async fn game_events(State(web): State<Arc<Web>>, Path(id): Path<String>) -> Res
         Ok(None) => return not_found().await,
         Err(e) => return answer(Err(e)),
     };
+    // A page drawn before the game's latest change (made while the page was on its way)
+    // hears of it at once; otherwise it hears of the next one.
+    let behind = q
+        .since
+        .as_deref()
+        .is_some_and(|since| since != first.token());
     let mut rx = watch(&web, id, first);
-    rx.mark_unchanged();
+    if behind {
+        rx.mark_changed();
+    } else {
+        rx.mark_unchanged();
+    }
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.changed().await.ok()?;
         let now = (*rx.borrow_and_update())?;

@@ -23,6 +23,9 @@ pub(super) const STYLE: &str = include_str!("style.css");
 /// The site's script (served as `/app.js`): the keys, and live pages.
 pub(super) const SCRIPT: &str = include_str!("app.js");
 
+/// The site's icon (served as `/favicon.svg`, and as `/favicon.ico` for those who ask blindly).
+pub(super) const ICON: &str = include_str!("icon.svg");
+
 impl Found {
     /// A picture that changes with results (standings, a ladder, a profile), cached a
     /// minute; `None` is the one 404.
@@ -155,6 +158,7 @@ fn page_live(
                 }
                 meta name="twitter:title" content=(title);
                 meta name="twitter:description" content=(description);
+                link rel="icon" href="/favicon.svg" type="image/svg+xml";
                 link rel="stylesheet" href="/style.css";
                 script src="/app.js" defer {}
             }
@@ -369,12 +373,12 @@ pub(super) fn game(
         }
         nav.steps aria-label="Step through the game" {
             @if s.upto > 0 {
-                a href=(at(0)) data-step="first" { "⏮ Start" } " "
-                a href=(at(s.upto - 1)) rel="prev" data-step="prev" { "◀ Back" } " "
+                a href=(at(0)) data-step="first" { "« Start" } " "
+                a href=(at(s.upto - 1)) rel="prev" data-step="prev" { "‹ Back" } " "
             }
             @if s.upto < n {
-                a href=(at(s.upto + 1)) rel="next" data-step="next" { "Forward ▶" } " "
-                a href=(format!("/g/{}", g.id.0)) data-step="last" { "End ⏭" }
+                a href=(at(s.upto + 1)) rel="next" data-step="next" { "Forward ›" } " "
+                a href=(format!("/g/{}", g.id.0)) data-step="last" { "End »" }
             }
         }
         section.moves aria-label="Moves" {
@@ -398,7 +402,14 @@ pub(super) fn game(
         p { a href=(format!("/s/{}", g.server_id.as_str())) { "More games of this server" } }
     };
     // A game in progress is live: its page reloads when the game changes.
-    let live = (g.status == GameStatus::Active).then(|| format!("/g/{}/events", g.id.0));
+    let live = (g.status == GameStatus::Active).then(|| {
+        let state = GameState {
+            updated_at: g.updated_at,
+            plies: n as u32,
+            status: g.status,
+        };
+        format!("/g/{}/events?since={}", g.id.0, state.token())
+    });
     Ok(Found::Page(page_live(
         &title,
         &words,
@@ -528,6 +539,14 @@ pub(super) struct GameState {
     pub updated_at: i64,
     pub plies: u32,
     pub status: GameStatus,
+}
+
+impl GameState {
+    /// The state in a word, as a page shown in it names it to its events (`?since=`): a page
+    /// whose game changed between its drawing and its listening hears of it at once.
+    pub fn token(&self) -> String {
+        format!("{}.{}.{:?}", self.updated_at, self.plies, self.status)
+    }
 }
 
 /// Whether tournament `id` is public: the tournament, when its server has opted in.
