@@ -156,6 +156,7 @@ async fn every_page_loads_cleanly_on_a_phone_and_a_desk_and_looks_as_before() {
             assert_eq!(wide, true, "{what}: wider than the screen");
             looks_as_before(&format!("{name}-{size}"), &page.screenshot().await);
             sound(&page, &what).await;
+            page.close().await;
         }
     }
 }

@@ -216,6 +216,7 @@ impl Browser {
         let page = Page {
             browser: self,
             session: attached["sessionId"].as_str().unwrap().to_string(),
+            target: target["targetId"].as_str().unwrap().to_string(),
         };
         for domain in [
             "Page.enable",
@@ -248,9 +249,23 @@ impl Browser {
 pub struct Page<'b> {
     browser: &'b Browser,
     session: String,
+    target: String,
 }
 
 impl Page<'_> {
+    /// Closes the tab (and the connections its page held: a browser opens only six to one
+    /// site, and a live page holds one).
+    pub async fn close(self) {
+        self.browser
+            .call(
+                None,
+                "Target.closeTarget",
+                json!({ "targetId": self.target }),
+            )
+            .await
+            .unwrap();
+    }
+
     /// Calls `method` in this page; a protocol error fails the test.
     pub async fn call(&self, method: &str, params: Value) -> Value {
         self.browser

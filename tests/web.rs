@@ -641,3 +641,110 @@ async fn each_address_has_its_own_rate_limit() {
     // Another client behind the same proxy is not held up.
     assert_eq!(fetch("198.51.100.9").await.status().as_u16(), 200);
 }
+
+/// The first game a page links to.
+fn first_game(page: &str) -> GameId {
+    let n = page
+        .split("href=\"/g/")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no game on {page}"));
+    GameId(n)
+}
+
+/// The stream of page `path` as drawn now (its `?since=`), and the page.
+async fn stream_of(site: &str, path: &str) -> (reqwest::Response, String) {
+    let (status, page) = text(&format!("{site}{path}")).await;
+    assert_eq!(status, 200, "{page}");
+    let live = page
+        .split("data-live=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap_or_else(|| panic!("{path} is not live: {page}"))
+        .replace("&amp;", "&");
+    assert!(live.starts_with(&format!("{path}/events?since=")), "{live}");
+    let r = get(&format!("{site}{live}")).await;
+    assert_eq!(r.status().as_u16(), 200);
+    (r, page)
+}
+
+/// Whether `stream` says `changed` within `within`.
+async fn hears(stream: &mut reqwest::Response, within: std::time::Duration) -> bool {
+    let mut heard = String::new();
+    let deadline = tokio::time::Instant::now() + within;
+    while !heard.contains("event: changed") {
+        match tokio::time::timeout_at(deadline, stream.chunk()).await {
+            Ok(Ok(Some(chunk))) => heard.push_str(&String::from_utf8_lossy(&chunk)),
+            _ => return false,
+        }
+    }
+    true
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tournament_league_and_ladder_pages_hear_of_a_result_within_two_seconds() {
+    use common::console::send;
+    let h = Harness::new(false);
+    let four = ["aoife", "brian", "ciara", "donal"];
+    event(
+        &h,
+        "tournament",
+        "t",
+        "name:Spring variant:hkot-1 system:round-robin",
+        &four,
+    );
+    event(
+        &h,
+        "league",
+        "lg",
+        "name:Mór variant:hkot-2 division-size:3",
+        &["aoife", "brian", "ciara", "donal", "eimear", "fionn"],
+    );
+    event(&h, "ladder", "ld", "Autumn sacred-hill-1 days:none", &four);
+    common::console::ok(&h.bot, "brian", "ld", "/ladder challenge @aoife");
+    web_setting(&h, "mod", true, true);
+    let site = serve(&h).await;
+    let (_, league) = text(&format!("{site}/l/1")).await;
+    let division = league
+        .split("href=\"/t/")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a division's games")
+        .to_string();
+    for (path, games_on) in [
+        ("/t/1".to_string(), "/t/1".to_string()),
+        ("/l/1".into(), format!("/t/{division}")),
+        ("/ladder/1".into(), "/ladder/1".into()),
+    ] {
+        let (mut stream, _) = stream_of(&site, &path).await;
+        // A page drawn as things stand hears nothing while nothing happens.
+        assert!(
+            !hears(&mut stream, std::time::Duration::from_millis(1200)).await,
+            "{path} reloaded for nothing"
+        );
+        let (_, games) = text(&format!("{site}{games_on}")).await;
+        let game = stored(&h.db(), first_game(&games)).0;
+        let loser = game.seats.second().clone();
+        let r = send(
+            &h.bot,
+            loser.as_str(),
+            game.channel_id.as_str(),
+            "/resign confirm",
+        );
+        assert!(!r[0].ephemeral, "{path}: {}", r[0].plain_text());
+        let ended = std::time::Instant::now();
+        assert!(
+            hears(&mut stream, std::time::Duration::from_secs(3)).await,
+            "{path} never heard of the result"
+        );
+        let after = ended.elapsed();
+        assert!(
+            after < std::time::Duration::from_secs(2),
+            "{path}: {after:?}"
+        );
+        // A page drawn after it is as things stand again.
+        let (mut late, _) = stream_of(&site, &path).await;
+        assert!(!hears(&mut late, std::time::Duration::from_millis(700)).await);
+    }
+}

@@ -9,6 +9,7 @@
 //! privately.
 
 mod limits;
+mod live;
 mod pages;
 mod pool;
 
@@ -39,7 +40,7 @@ struct Web {
     pool: Pool,
     site: Site,
     clock: Arc<dyn crate::bot::Clock>,
-    live: Live,
+    live: live::Live,
 }
 
 /// How the web companion runs.
@@ -70,7 +71,7 @@ pub fn router(db: std::path::PathBuf, options: Options) -> Router {
         pool: Pool::new(db),
         site: Site::new(options.public_url),
         clock: options.clock,
-        live: Live::default(),
+        live: live::Live::default(),
     });
     Router::new()
         .route("/", get(index))
@@ -82,7 +83,10 @@ pub fn router(db: std::path::PathBuf, options: Options) -> Router {
         .route("/s/{server}/p/{user}", get(player_page))
         .route("/s/{server}/p/{user}/profile.png", get(player_picture))
         .route("/g/{id}", get(game_page))
-        .route("/g/{id}/events", get(game_events))
+        .route("/g/{id}/events", get(live::game_events))
+        .route("/t/{id}/events", get(live::tournament_events))
+        .route("/l/{id}/events", get(live::league_events))
+        .route("/ladder/{id}/events", get(live::ladder_events))
         .route("/ladder/{id}", get(ladder_page))
         .route("/ladder/{id}/ladder.png", get(ladder_picture))
         .route("/l/{id}", get(league_page))
@@ -283,124 +287,6 @@ async fn game_picture(
         pages::picture(store, GameId(id), ply, q.v.as_deref())
     })
     .await
-}
-
-/// How often a watched game is looked at: an update reaches its pages within this and their
-/// reload.
-const LIVE_POLL: Duration = Duration::from_millis(500);
-
-/// The state of public game `id` on a blocking thread; `None` when it is not public.
-async fn state_of(web: &Arc<Web>, id: GameId) -> Result<Option<pages::GameState>, Broken> {
-    let web = web.clone();
-    tokio::task::spawn_blocking(move || web.pool.with(|store| pages::game_state(store, id)))
-        .await
-        .unwrap_or_else(|e| Err(Broken(format!("a live page panicked: {e}"))))
-}
-
-/// The games live pages watch: one watcher a game however many pages are open on it, which
-/// looks at the store every [`LIVE_POLL`] and tells every page at once.
-#[derive(Default)]
-struct Live {
-    watched: std::sync::Mutex<
-        std::collections::HashMap<GameId, tokio::sync::watch::Receiver<Option<pages::GameState>>>,
-    >,
-}
-
-/// A page's view of game `id`'s state: the watcher's, started when the first page opens and
-/// ended when the last one closes (or the game stops being public: its state becomes `None`).
-fn watch(
-    web: &Arc<Web>,
-    id: GameId,
-    first: pages::GameState,
-) -> tokio::sync::watch::Receiver<Option<pages::GameState>> {
-    let mut watched = web.live.watched.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(rx) = watched.get(&id).filter(|rx| rx.has_changed().is_ok()) {
-        return rx.clone();
-    }
-    let (tx, rx) = tokio::sync::watch::channel(Some(first));
-    watched.insert(id, rx.clone());
-    let web = web.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(LIVE_POLL).await;
-            if tx.receiver_count() <= 1 {
-                // Only the map's own receiver is left: no page is open.
-                break;
-            }
-            match state_of(&web, id).await {
-                Ok(now) => {
-                    let gone = now.is_none();
-                    tx.send_if_modified(|last| {
-                        let changed = *last != now;
-                        *last = now;
-                        changed
-                    });
-                    if gone {
-                        break;
-                    }
-                }
-                // The store could not be read this time: no change, try again.
-                Err(_) => continue,
-            }
-        }
-        let mut watched = web.live.watched.lock().unwrap_or_else(|e| e.into_inner());
-        if watched
-            .get(&id)
-            .is_some_and(|rx| rx.same_channel(&tx.subscribe()))
-        {
-            watched.remove(&id);
-        }
-    });
-    rx
-}
-
-/// `/g/123/events`: server-sent events for a live game page: `changed` (with the number of
-/// moves) each time the game changes, through any bot process; the stream ends when the game
-/// stops being public.
-/// `?since=…` of a game's events: the state the page was drawn in ([`pages::GameState::token`]).
-#[derive(serde::Deserialize)]
-struct SinceQuery {
-    since: Option<String>,
-}
-
-async fn game_events(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-) -> Response {
-    use axum::response::sse::{Event, KeepAlive, Sse};
-    let Ok(id) = id.parse::<i64>() else {
-        return not_found().await;
-    };
-    let id = GameId(id);
-    let first = match state_of(&web, id).await {
-        Ok(Some(state)) => state,
-        Ok(None) => return not_found().await,
-        Err(e) => return answer(Err(e)),
-    };
-    // A page drawn before the game's latest change (made while the page was on its way)
-    // hears of it at once; otherwise it hears of the next one.
-    let behind = q
-        .since
-        .as_deref()
-        .is_some_and(|since| since != first.token());
-    let mut rx = watch(&web, id, first);
-    if behind {
-        rx.mark_changed();
-    } else {
-        rx.mark_unchanged();
-    }
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.changed().await.ok()?;
-        let now = (*rx.borrow_and_update())?;
-        let event = Event::default()
-            .event("changed")
-            .data(now.plies.to_string());
-        Some((Ok::<_, std::convert::Infallible>(event), rx))
-    });
-    Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response()
 }
 
 /// What a route of a numbered thing answers: `f` with the id the path names (made by

@@ -40,6 +40,57 @@ impl Found {
     }
 }
 
+/// A live event page before its frame: what its head says, and its body. Its token (a hash of
+/// the body) is what its live stream compares: the page reloads when what it would show
+/// changes.
+pub(super) struct Parts {
+    title: String,
+    description: String,
+    image: Option<String>,
+    url: String,
+    body: Markup,
+}
+
+impl Parts {
+    /// What the page shows, in a word.
+    pub fn token(&self) -> String {
+        fnv(self.body.0.as_bytes())
+    }
+
+    /// The page, listening to `events` (its stream) from the state it shows.
+    fn live(self, events: &str) -> Markup {
+        let events = format!("{events}?since={}", self.token());
+        page_live(
+            &self.title,
+            &self.description,
+            self.image.as_deref(),
+            &self.url,
+            Some(&events),
+            self.body,
+        )
+    }
+}
+
+impl Found {
+    /// The live page of `parts` (its stream at `events`), or the one 404.
+    fn live(parts: Option<Parts>, events: &str) -> Found {
+        match parts {
+            Some(p) => Found::Page(p.live(events)),
+            None => Found::Nothing,
+        }
+    }
+}
+
+/// The 64-bit FNV-1a hash of `bytes`, in hex.
+fn fnv(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
 /// Why a page could not be made: the store could not be read (said in the log, not on the
 /// page).
 #[derive(Debug)]
@@ -560,11 +611,11 @@ fn public_tournament(tx: &Tx, id: TournamentId) -> Result<Option<TournamentRow>,
 /// A tournament's page: its options, the standings with the tiebreak columns the bot shows,
 /// its pictures (standings, and the crosstable or the bracket), every round's pairings with
 /// links to their games, and its TRF to download.
-pub(super) fn tournament(
+pub(super) fn tournament_parts(
     store: &mut Store,
     site: &Site,
     id: TournamentId,
-) -> Result<Found, Broken> {
+) -> Result<Option<Parts>, Broken> {
     let view = store.read(|tx| -> Result<_, Broken> {
         if public_tournament(tx, id)?.is_none() {
             return Ok(None);
@@ -572,7 +623,7 @@ pub(super) fn tournament(
         Ok(tournament_view(tx, id)?)
     })?;
     let Some(v) = view else {
-        return Ok(Found::Nothing);
+        return Ok(None);
     };
     let t = &v.row;
     let card = &v.standings;
@@ -659,13 +710,23 @@ pub(super) fn tournament(
         p { a href=(format!("/s/{}", t.server_id.as_str())) { "More games of this server" } }
     };
     let image = started.then(|| site.url(&format!("/t/{}/standings.png", t.id)));
-    Ok(Found::Page(page(
-        &format!("{} · tournament #{} · tara-bot", t.name, t.id),
-        &format!("{} · {}", v.options, card.subtitle),
-        image.as_deref(),
-        &site.url(&format!("/t/{}", t.id)),
+    Ok(Some(Parts {
+        title: format!("{} · tournament #{} · tara-bot", t.name, t.id),
+        description: format!("{} · {}", v.options, card.subtitle),
+        image,
+        url: site.url(&format!("/t/{}", t.id)),
         body,
-    )))
+    }))
+}
+
+/// [`tournament_parts`] as a live page.
+pub(super) fn tournament(
+    store: &mut Store,
+    site: &Site,
+    id: TournamentId,
+) -> Result<Found, Broken> {
+    let parts = tournament_parts(store, site, id)?;
+    Ok(Found::live(parts, &format!("/t/{}/events", id.0)))
 }
 
 /// A table's heading row: a column heading each.
@@ -730,7 +791,11 @@ fn public_league(tx: &Tx, id: LeagueId) -> Result<bool, Broken> {
 /// A league's page: its options, this season's divisions (each with its standings, ▲ and ▼
 /// for the promotion and relegation places, its picture and a link to its games), and the
 /// champions of past seasons.
-pub(super) fn league(store: &mut Store, site: &Site, id: LeagueId) -> Result<Found, Broken> {
+pub(super) fn league_parts(
+    store: &mut Store,
+    site: &Site,
+    id: LeagueId,
+) -> Result<Option<Parts>, Broken> {
     let view = store.read(|tx| -> Result<_, Broken> {
         if !public_league(tx, id)? {
             return Ok(None);
@@ -738,7 +803,7 @@ pub(super) fn league(store: &mut Store, site: &Site, id: LeagueId) -> Result<Fou
         Ok(league_view(tx, id)?)
     })?;
     let Some(v) = view else {
-        return Ok(Found::Nothing);
+        return Ok(None);
     };
     let l = &v.row;
     let picture = |d: &DivisionView| format!("/l/{}/{}.png", l.id, d.name);
@@ -804,13 +869,19 @@ pub(super) fn league(store: &mut Store, site: &Site, id: LeagueId) -> Result<Fou
         p { a href=(format!("/s/{}", l.server_id.as_str())) { "More games of this server" } }
     };
     let image = v.divisions.first().map(|d| site.url(&picture(d)));
-    Ok(Found::Page(page(
-        &format!("{} · league #{} · tara-bot", l.name, l.id),
-        &format!("{} league, {season}", l.variant.name()),
-        image.as_deref(),
-        &site.url(&format!("/l/{}", l.id)),
+    Ok(Some(Parts {
+        title: format!("{} · league #{} · tara-bot", l.name, l.id),
+        description: format!("{} league, {season}", l.variant.name()),
+        image,
+        url: site.url(&format!("/l/{}", l.id)),
         body,
-    )))
+    }))
+}
+
+/// [`league_parts`] as a live page.
+pub(super) fn league(store: &mut Store, site: &Site, id: LeagueId) -> Result<Found, Broken> {
+    let parts = league_parts(store, site, id)?;
+    Ok(Found::live(parts, &format!("/l/{}/events", id.0)))
 }
 
 /// The picture of a division of public league `id`'s current season; cached a minute.
@@ -834,9 +905,13 @@ fn public_ladder(tx: &Tx, id: LadderId) -> Result<Option<LadderView>, Broken> {
 
 /// A ladder's page: every player in rank order (rating, games in progress), its picture, and
 /// the ladder games in progress with links to them.
-pub(super) fn ladder(store: &mut Store, site: &Site, id: LadderId) -> Result<Found, Broken> {
+pub(super) fn ladder_parts(
+    store: &mut Store,
+    site: &Site,
+    id: LadderId,
+) -> Result<Option<Parts>, Broken> {
     let Some(v) = store.read(|tx| public_ladder(tx, id))? else {
-        return Ok(Found::Nothing);
+        return Ok(None);
     };
     let l = &v.row;
     let closed = l.status == crate::store::LadderStatus::Closed;
@@ -888,13 +963,19 @@ pub(super) fn ladder(store: &mut Store, site: &Site, id: LadderId) -> Result<Fou
         p { a href=(format!("/s/{}", l.server_id.as_str())) { "More games of this server" } }
     };
     let image = (!v.players.is_empty()).then(|| site.url(&format!("/ladder/{}/ladder.png", l.id)));
-    Ok(Found::Page(page(
-        &format!("{} · ladder #{} · tara-bot", l.name, l.id),
-        &format!("{} ladder, {} players", l.variant.name(), v.players.len()),
-        image.as_deref(),
-        &site.url(&format!("/ladder/{}", l.id)),
+    Ok(Some(Parts {
+        title: format!("{} · ladder #{} · tara-bot", l.name, l.id),
+        description: format!("{} ladder, {} players", l.variant.name(), v.players.len()),
+        image,
+        url: site.url(&format!("/ladder/{}", l.id)),
         body,
-    )))
+    }))
+}
+
+/// [`ladder_parts`] as a live page.
+pub(super) fn ladder(store: &mut Store, site: &Site, id: LadderId) -> Result<Found, Broken> {
+    let parts = ladder_parts(store, site, id)?;
+    Ok(Found::live(parts, &format!("/ladder/{}/events", id.0)))
 }
 
 /// The picture of public ladder `id`: its first players in rank order, as the bot draws

@@ -1,0 +1,199 @@
+//! Live pages: server-sent events that tell an open page its game or event changed, through
+//! any bot process. One watcher a page's subject, however many pages are open on it, looks at
+//! the store every [`LIVE_POLL`] and tells every page at once; the page reloads.
+
+use super::pages::{self, Broken};
+use super::{answer, not_found, Web};
+use crate::store::{GameId, LadderId, LeagueId, TournamentId};
+use axum::extract::{Path, Query, State};
+use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How often a watched subject is looked at: an update reaches its pages within this and
+/// their reload.
+const LIVE_POLL: Duration = Duration::from_millis(500);
+
+/// What a live page watches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Subject {
+    Game(GameId),
+    Tournament(TournamentId),
+    League(LeagueId),
+    Ladder(LadderId),
+}
+
+/// A subject's state as its pages compare it: `token` names it (the `?since=` of a page drawn
+/// in it), `data` goes with the event (a game's number of moves).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Now {
+    token: String,
+    data: String,
+}
+
+impl Subject {
+    /// Its state now; `None` when it is not public (or not there).
+    fn read(self, web: &Web) -> Result<Option<Now>, Broken> {
+        let site = &web.site;
+        web.pool.with(|store| {
+            let event = |parts: Option<pages::Parts>| {
+                parts.map(|p| {
+                    let token = p.token();
+                    Now {
+                        data: token.clone(),
+                        token,
+                    }
+                })
+            };
+            Ok(match self {
+                Subject::Game(id) => pages::game_state(store, id)?.map(|s| Now {
+                    token: s.token(),
+                    data: s.plies.to_string(),
+                }),
+                Subject::Tournament(id) => event(pages::tournament_parts(store, site, id)?),
+                Subject::League(id) => event(pages::league_parts(store, site, id)?),
+                Subject::Ladder(id) => event(pages::ladder_parts(store, site, id)?),
+            })
+        })
+    }
+
+    /// [`Subject::read`] on a blocking thread.
+    async fn state(self, web: &Arc<Web>) -> Result<Option<Now>, Broken> {
+        let web = web.clone();
+        tokio::task::spawn_blocking(move || self.read(&web))
+            .await
+            .unwrap_or_else(|e| Err(Broken(format!("a live page panicked: {e}"))))
+    }
+}
+
+/// The subjects live pages watch, each with its watcher's channel.
+#[derive(Default)]
+pub(super) struct Live {
+    watched: Mutex<HashMap<Subject, watch::Receiver<Option<Now>>>>,
+}
+
+/// A page's view of `subject`'s state: the watcher's, started when the first page opens and
+/// ended when the last one closes (or the subject stops being public: its state becomes
+/// `None`).
+fn watch(web: &Arc<Web>, subject: Subject, first: Now) -> watch::Receiver<Option<Now>> {
+    let mut watched = web.live.watched.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(rx) = watched.get(&subject).filter(|rx| rx.has_changed().is_ok()) {
+        return rx.clone();
+    }
+    let (tx, rx) = watch::channel(Some(first));
+    watched.insert(subject, rx.clone());
+    let web = web.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(LIVE_POLL).await;
+            if tx.receiver_count() <= 1 {
+                // Only the map's own receiver is left: no page is open.
+                break;
+            }
+            match subject.state(&web).await {
+                Ok(now) => {
+                    let gone = now.is_none();
+                    tx.send_if_modified(|last| {
+                        let changed = *last != now;
+                        *last = now;
+                        changed
+                    });
+                    if gone {
+                        break;
+                    }
+                }
+                // The store could not be read this time: no change, try again.
+                Err(_) => continue,
+            }
+        }
+        let mut watched = web.live.watched.lock().unwrap_or_else(|e| e.into_inner());
+        if watched
+            .get(&subject)
+            .is_some_and(|rx| rx.same_channel(&tx.subscribe()))
+        {
+            watched.remove(&subject);
+        }
+    });
+    rx
+}
+
+/// `?since=…` of a live page's events: the state the page was drawn in.
+#[derive(serde::Deserialize)]
+pub(super) struct SinceQuery {
+    since: Option<String>,
+}
+
+/// The events of `subject` (given as text by the path, made by `make`): `changed` each time it
+/// changes; at once when the page was drawn before its latest change (`since`, made while the
+/// page was on its way). The stream ends when the subject stops being public.
+async fn events(
+    web: Arc<Web>,
+    id: &str,
+    make: fn(i64) -> Subject,
+    since: Option<String>,
+) -> Response {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    let Ok(id) = id.parse::<i64>() else {
+        return not_found().await;
+    };
+    let subject = make(id);
+    let first = match subject.state(&web).await {
+        Ok(Some(state)) => state,
+        Ok(None) => return not_found().await,
+        Err(e) => return answer(Err(e)),
+    };
+    let behind = since.is_some_and(|since| since != first.token);
+    let mut rx = watch(&web, subject, first);
+    if behind {
+        rx.mark_changed();
+    } else {
+        rx.mark_unchanged();
+    }
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.changed().await.ok()?;
+        let now = rx.borrow_and_update().clone()?;
+        let event = Event::default().event("changed").data(now.data);
+        Some((Ok::<_, std::convert::Infallible>(event), rx))
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// `/g/123/events`: a live game page's events (with the number of moves).
+pub(super) async fn game_events(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+) -> Response {
+    events(web, &id, |n| Subject::Game(GameId(n)), q.since).await
+}
+
+/// `/t/7/events`: a tournament page's events (a result, a round, a withdrawal…).
+pub(super) async fn tournament_events(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+) -> Response {
+    events(web, &id, |n| Subject::Tournament(TournamentId(n)), q.since).await
+}
+
+/// `/l/3/events`: a league page's events.
+pub(super) async fn league_events(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+) -> Response {
+    events(web, &id, |n| Subject::League(LeagueId(n)), q.since).await
+}
+
+/// `/ladder/2/events`: a ladder page's events.
+pub(super) async fn ladder_events(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+) -> Response {
+    events(web, &id, |n| Subject::Ladder(LadderId(n)), q.since).await
+}
