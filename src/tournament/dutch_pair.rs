@@ -176,7 +176,11 @@ struct Context<'a> {
     layout: &'a Layout,
     bye_score: Points,
     single_downfloater_is_bye: bool,
-    unplayed_ranks: HashMap<u32, u64>,
+    /// By [`DutchPlayer::order`]: where the player's score group field starts (the layout's
+    /// `shift`), and for a player of the bye's score the rank of their number of games
+    /// played (more games first; the last rank of equal numbers).
+    at: Vec<u32>,
+    unplayed: Vec<u64>,
 }
 
 impl Context<'_> {
@@ -187,6 +191,9 @@ impl Context<'_> {
     /// The weight of pairing `higher` (earlier in the order) with `lower`; zero when the
     /// absolute criteria forbid it. `current`/`following`: `lower` is a resident of the
     /// bracket being paired / of the next score group.
+    ///
+    /// The fields from the most significant down: each value is added where the layout puts
+    /// it (`rem`, the bits below the field, goes down field by field to 0).
     fn weight<const N: usize>(
         &self,
         higher: &DutchPlayer,
@@ -200,95 +207,98 @@ impl Context<'_> {
         }
         let l = self.layout;
         let (g, s) = (l.group_bits, l.groups_bits);
-        let at = |p: &DutchPlayer| l.shift[&p.score];
+        let at = |p: &DutchPlayer| self.at[p.order as usize];
+        let mut rem = l.total_bits - 2;
         // Completion, and the bye only for an eligible player of the lowest possible score.
-        r.or_small(1 + !self.bye_candidate(higher) as u64 + !self.bye_candidate(lower) as u64);
+        let bye = 1 + !self.bye_candidate(higher) as u64 + !self.bye_candidate(lower) as u64;
+        r.add_shifted(bye, rem);
         // Pairs in the bracket, then the scores paired in it; the same for the next bracket.
-        r.shl(g);
-        r.or_small(current as u64);
-        r.shl(s);
+        rem -= g;
+        r.add_shifted(current as u64, rem);
+        rem -= s;
         if current {
-            r.add_at(at(higher), 1);
+            r.add_shifted(1, rem + at(higher));
         }
-        r.shl(g);
-        r.or_small(following as u64);
-        r.shl(s);
+        rem -= g;
+        r.add_shifted(following as u64, rem);
+        rem -= s;
         if following {
-            r.add_at(at(higher), 1);
+            r.add_shifted(1, rem + at(higher));
         }
         // The fewest unplayed games for the bye's receiver.
-        r.shl(2 * g);
+        rem -= 2 * g;
         if self.single_downfloater_is_bye {
             if higher.score == self.bye_score {
-                r.add_small(self.unplayed_ranks[&higher.played_games]);
+                r.add_shifted(self.unplayed[higher.order as usize], rem);
             }
             if lower.score == self.bye_score {
-                r.add_small(self.unplayed_ranks[&lower.played_games]);
+                r.add_shifted(self.unplayed[lower.order as usize], rem);
             }
         }
         // Colours (lower as the player, higher as the opponent).
-        let (p, o) = (lower, higher);
-        let differ = colour(p) != colour(o);
-        r.shl(g);
-        r.or_small((current && (imbalance(p) <= 1 || imbalance(o) <= 1 || differ)) as u64);
-        r.shl(g);
-        let repeat_ok = if imbalance(p) == imbalance(o) {
-            p.repeated.is_none() || p.repeated != o.repeated
-        } else {
-            let bigger = if imbalance(p) > imbalance(o) { o } else { p };
-            bigger.repeated != colour(p).map(Colour::opposite)
-        };
-        r.or_small((current && (!p.absolute() || !o.absolute() || differ || repeat_ok)) as u64);
-        r.shl(g);
-        r.or_small((current && (differ || colour(p).is_none() || colour(o).is_none())) as u64);
-        r.shl(g);
-        r.or_small(
-            (current
-                && ((!strong(p) && !p.absolute())
-                    || (!strong(o) && !o.absolute())
-                    || (p.absolute() && o.absolute())
-                    || differ)) as u64,
-        );
-        // Floats of the last round and of the one before.
-        let played = l.played;
-        for back in 0..2usize {
-            if played as usize > back {
-                r.shl(g);
-                if current {
-                    r.add_small((lower.floats[back] == Float::Down) as u64);
-                    r.add_small(
-                        (higher.score <= lower.score && higher.floats[back] == Float::Down) as u64,
-                    );
-                }
-                r.shl(g);
-                if current {
-                    r.add_small(
-                        !(higher.score > lower.score && lower.floats[back] == Float::Up) as u64,
-                    );
-                }
+        rem -= 4 * g;
+        if current {
+            for (k, ok) in colour_fields(lower, higher).into_iter().enumerate() {
+                r.add_shifted(ok as u64, rem + (3 - k as u32) * g);
             }
         }
-        for back in 0..2usize {
-            if played as usize > back {
-                r.shl(s);
-                if current {
-                    if lower.floats[back] == Float::Down {
-                        r.add_at(at(lower), 1);
-                    }
-                    if higher.floats[back] == Float::Down {
-                        r.add_at(at(higher), 1);
-                    }
+        // Floats of the last round and of the one before.
+        let played = l.played as usize;
+        for back in 0..played.min(2) {
+            rem -= g;
+            if current {
+                r.add_shifted((lower.floats[back] == Float::Down) as u64, rem);
+                r.add_shifted(
+                    (higher.score <= lower.score && higher.floats[back] == Float::Down) as u64,
+                    rem,
+                );
+            }
+            rem -= g;
+            if current {
+                let up = higher.score > lower.score && lower.floats[back] == Float::Up;
+                r.add_shifted(!up as u64, rem);
+            }
+        }
+        for back in 0..played.min(2) {
+            rem -= s;
+            if current {
+                if lower.floats[back] == Float::Down {
+                    r.add_shifted(1, rem + at(lower));
                 }
-                r.shl(s);
-                if current && !(lower.floats[back] == Float::Up && higher.score > lower.score) {
-                    r.add_at(at(higher), 1);
+                if higher.floats[back] == Float::Down {
+                    r.add_shifted(1, rem + at(higher));
                 }
+            }
+            rem -= s;
+            if current && !(lower.floats[back] == Float::Up && higher.score > lower.score) {
+                r.add_shifted(1, rem + at(higher));
             }
         }
         // Room for the order of the exchanges and of the pairs within a bracket.
-        r.shl(3 * g + 1);
+        debug_assert_eq!(rem, 3 * g + 1);
         r
     }
+}
+
+/// The four colour fields of a pair in the bracket, the most significant first, `p` as the
+/// player and `o` as the opponent.
+fn colour_fields(p: &DutchPlayer, o: &DutchPlayer) -> [bool; 4] {
+    let differ = colour(p) != colour(o);
+    let repeat_ok = if imbalance(p) == imbalance(o) {
+        p.repeated.is_none() || p.repeated != o.repeated
+    } else {
+        let bigger = if imbalance(p) > imbalance(o) { o } else { p };
+        bigger.repeated != colour(p).map(Colour::opposite)
+    };
+    [
+        imbalance(p) <= 1 || imbalance(o) <= 1 || differ,
+        !p.absolute() || !o.absolute() || differ || repeat_ok,
+        differ || colour(p).is_none() || colour(o).is_none(),
+        (!strong(p) && !p.absolute())
+            || (!strong(o) && !o.absolute())
+            || (p.absolute() && o.absolute())
+            || differ,
+    ]
 }
 
 fn run<const N: usize>(
@@ -369,12 +379,22 @@ impl<'a, const N: usize> Pairer<'a, N> {
         let mut top = Wide::<N>::small(1);
         top.shl(layout.total_bits);
         top.sub_small(1);
+        let orders = sorted
+            .iter()
+            .map(|p| p.order as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut at = vec![0; orders];
+        for p in sorted {
+            at[p.order as usize] = layout.shift[&p.score];
+        }
         let ctx = Context {
             next,
             layout,
             bye_score: Points::ZERO,
             single_downfloater_is_bye: false,
-            unplayed_ranks: HashMap::new(),
+            at,
+            unplayed: vec![0; orders],
         };
         let mut vi: Vec<usize> = Vec::new();
         let mut next_at = 0;
@@ -458,8 +478,12 @@ impl<'a, const N: usize> Pairer<'a, N> {
                 .map(|p| p.played_games)
                 .collect();
             counts.sort_unstable_by(|a, b| b.cmp(a));
+            let mut unplayed_ranks = HashMap::new();
             for (rank, c) in counts.into_iter().enumerate() {
-                ctx.unplayed_ranks.insert(c, rank as u64);
+                unplayed_ranks.insert(c, rank as u64);
+            }
+            for p in sorted.iter().filter(|p| p.score == ctx.bye_score) {
+                ctx.unplayed[p.order as usize] = unplayed_ranks[&p.played_games];
             }
             for i in 0..n {
                 for j in 0..i {

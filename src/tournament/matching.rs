@@ -59,8 +59,20 @@ impl Weight for u64 {
 }
 
 /// An unsigned integer of `N` 64-bit words, least significant first.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Eq, Debug)]
 pub struct Wide<const N: usize>(pub [u64; N]);
+
+impl<const N: usize> PartialEq for Wide<N> {
+    /// All words at once, without a call to `memcmp`.
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        let mut diff = 0;
+        for i in 0..N {
+            diff |= self.0[i] ^ other.0[i];
+        }
+        diff == 0
+    }
+}
 
 impl<const N: usize> Default for Wide<N> {
     fn default() -> Self {
@@ -69,11 +81,11 @@ impl<const N: usize> Default for Wide<N> {
 }
 
 impl<const N: usize> Ord for Wide<N> {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         for i in (0..N).rev() {
-            match self.0[i].cmp(&other.0[i]) {
-                Ordering::Equal => continue,
-                o => return o,
+            if self.0[i] != other.0[i] {
+                return self.0[i].cmp(&other.0[i]);
             }
         }
         Ordering::Equal
@@ -108,12 +120,10 @@ impl<const N: usize> Wide<N> {
     }
     /// Adds `1 << bit` times `v` (v small).
     pub fn add_at(&mut self, bit: u32, v: u64) {
-        let mut x = Wide::<N>::small(v);
-        x.shl(bit);
-        *self = self.plus(&x);
+        self.add_shifted(v, bit);
     }
     pub fn add_small(&mut self, v: u64) {
-        *self = self.plus(&Wide::small(v));
+        self.add_shifted(v, 0);
     }
     pub fn sub_small(&mut self, v: u64) {
         *self = self.minus(&Wide::small(v));
@@ -121,14 +131,43 @@ impl<const N: usize> Wide<N> {
     pub fn or_small(&mut self, v: u64) {
         self.0[0] |= v;
     }
+    /// Adds `v << bit`, as [`Wide::add_at`] does (what goes beyond the top is lost), with
+    /// no shift of the whole number.
+    #[inline]
+    pub fn add_shifted(&mut self, v: u64, bit: u32) {
+        if v == 0 {
+            return;
+        }
+        let (at, rest) = ((bit / 64) as usize, bit % 64);
+        let lo = v << rest;
+        let hi = if rest == 0 { 0 } else { v >> (64 - rest) };
+        let mut carry = false;
+        for (k, add) in [(at, lo), (at + 1, hi)] {
+            if k < N {
+                let (x, c1) = self.0[k].overflowing_add(add);
+                let (x, c2) = x.overflowing_add(carry as u64);
+                self.0[k] = x;
+                carry = c1 | c2;
+            }
+        }
+        let mut k = at + 2;
+        while carry && k < N {
+            let (x, c) = self.0[k].overflowing_add(1);
+            self.0[k] = x;
+            carry = c;
+            k += 1;
+        }
+    }
 }
 
 impl<const N: usize> Weight for Wide<N> {
     fn zero() -> Self {
         Wide([0; N])
     }
+    #[inline]
     fn is_zero(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+        // The top word first: a weight's or a dual's is seldom zero.
+        self.0[N - 1] == 0 && self.0.iter().fold(0, |a, &w| a | w) == 0
     }
     fn plus(&self, other: &Self) -> Self {
         let mut out = [0; N];
@@ -153,16 +192,22 @@ impl<const N: usize> Weight for Wide<N> {
         debug_assert!(!borrow, "negative weight");
         Wide(out)
     }
+    #[inline]
     fn plus_minus(&self, b: &Self, c: &Self) -> Self {
-        // One pass, the carry and the borrow together in a signed word.
+        // One pass, a carry chain and a borrow chain side by side (modulo 2^(64N): the
+        // result fits, so a carry out of the sum cancels the borrow out of the difference).
         let mut out = [0; N];
-        let mut carry: i128 = 0;
+        let (mut carry, mut borrow) = (false, false);
         for (i, o) in out.iter_mut().enumerate() {
-            let acc = self.0[i] as i128 + b.0[i] as i128 - c.0[i] as i128 + carry;
-            *o = acc as u64;
-            carry = acc >> 64;
+            let (s, c1) = self.0[i].overflowing_add(b.0[i]);
+            let (s, c2) = s.overflowing_add(carry as u64);
+            carry = c1 | c2;
+            let (d, b1) = s.overflowing_sub(c.0[i]);
+            let (d, b2) = d.overflowing_sub(borrow as u64);
+            borrow = b1 | b2;
+            *o = d;
         }
-        debug_assert!(carry == 0, "negative weight");
+        debug_assert!(carry == borrow, "negative weight");
         Wide(out)
     }
     fn half(&self) -> Self {
@@ -440,6 +485,8 @@ struct Blossom<W: Weight> {
     flower: Vec<Vec<usize>>,
     queue: std::collections::VecDeque<usize>,
     leaves: Vec<usize>,
+    /// Scratch: the S vertices, in the order of `live` (see [`Blossom::set_slack_among`]).
+    outer: Vec<usize>,
     /// The vertices not in a fixed pair (see [`Matcher::fix_pair`]), ascending: the only
     /// ones the searches look at.
     live: Vec<usize>,
@@ -481,6 +528,7 @@ impl<W: Weight> Blossom<W> {
             flower: vec![Vec::new(); size],
             queue: Default::default(),
             leaves: Vec::new(),
+            outer: Vec::new(),
             live: (1..=n).collect(),
             fixed: vec![NONE; n + 1],
             forest: false,
@@ -839,30 +887,91 @@ impl<W: Weight> Blossom<W> {
     /// slack edge of `x` if it is real and tighter than the one so far.
     #[inline(always)]
     fn update_slack(&mut self, u: usize, x: usize, (a, c): (usize, usize)) {
-        if a == 0 || (self.slack[x] != 0 && self.surely_looser(a, c, &self.slack_of(x))) {
+        if a == 0 {
             return;
+        }
+        // A T-labelled x keeps no slack of its own (see `slack_of`); the others are read
+        // in place.
+        let t_labelled = self.s[x] == 1;
+        if self.slack[x] != 0 {
+            let looser = if t_labelled {
+                self.surely_looser(a, c, &self.slack_of(x))
+            } else {
+                self.surely_looser(a, c, &self.slack_d[x])
+            };
+            if looser {
+                return;
+            }
         }
         let w = self.wt(a, c);
         if w.is_zero() {
             return;
         }
         let d = self.lab[a].plus_minus(&self.lab[c], w);
-        if self.slack[x] == 0 || d < self.slack_of(x) {
+        let tighter = self.slack[x] == 0
+            || if t_labelled {
+                d < self.slack_of(x)
+            } else {
+                d < self.slack_d[x]
+            };
+        if tighter {
             self.slack[x] = u;
             self.slack_d[x] = d;
         }
     }
 
     fn set_slack(&mut self, x: usize) {
+        let mut outer = std::mem::take(&mut self.outer);
+        self.collect_outer(&mut outer);
+        self.set_slack_among(x, &outer);
+        self.outer = outer;
+    }
+
+    /// The S vertices, in the order of `live`, into `out`.
+    fn collect_outer(&self, out: &mut Vec<usize>) {
+        out.clear();
+        for &u in &self.live {
+            if self.s[self.st[u]] == 0 {
+                out.push(u);
+            }
+        }
+    }
+
+    /// The slack edge of `x` from the S vertices `outer` (all of them, in the order of
+    /// `live`: the first of the tightest wins).
+    fn set_slack_among(&mut self, x: usize, outer: &[usize]) {
         self.slack[x] = 0;
-        for i in 0..self.live.len() {
-            let u = self.live[i];
-            if self.st[u] == x || self.s[self.st[u]] != 0 {
+        if x > self.n || self.s[x] == 1 {
+            for &u in outer {
+                if self.st[u] != x {
+                    let ends = if x <= self.n { (x, u) } else { self.e(x, u) };
+                    self.update_slack(u, x, ends);
+                }
+            }
+            return;
+        }
+        // A vertex: row x of the tables, read in order, the bound's top word kept at hand.
+        let row = x * (self.n + 1);
+        let lx = self.lab[x].top() as i128;
+        let mut bound: Option<i128> = None;
+        for &u in outer {
+            if u == x {
                 continue;
             }
-            // The edge's ends (x's own for a vertex: row x, read in order).
-            let ends = if x <= self.n { (x, u) } else { self.e(x, u) };
-            self.update_slack(u, x, ends);
+            let t = lx + self.lab[u].top() as i128 - self.w2_top[row + u] as i128;
+            if bound.is_some_and(|b| t - 1 > b) {
+                continue;
+            }
+            let w = &self.w2[row + u];
+            if w.is_zero() {
+                continue;
+            }
+            let d = self.lab[x].plus_minus(&self.lab[u], w);
+            if bound.is_none() || d < self.slack_d[x] {
+                bound = Some(d.top() as i128);
+                self.slack[x] = u;
+                self.slack_d[x] = d;
+            }
         }
     }
 
@@ -1189,18 +1298,22 @@ impl<W: Weight> Blossom<W> {
                 freed.push(x);
             }
         }
+        // The labels stay as they are until the tight edges are followed below.
+        let mut outer = std::mem::take(&mut self.outer);
+        self.collect_outer(&mut outer);
         for x in 1..=self.nx {
             if self.st[x] == x
                 && self.s[x] != 1
                 && self.slack[x] != 0
                 && self.s[self.st[self.slack[x]]] != 0
             {
-                self.set_slack(x);
+                self.set_slack_among(x, &outer);
             }
         }
         for &x in &freed {
-            self.set_slack(x);
+            self.set_slack_among(x, &outer);
         }
+        self.outer = outer;
         for &x in &freed {
             if self.s[x] == -1 && self.slack[x] != 0 && self.slack_of(x).is_zero() {
                 // A free one (flipped to a dual of zero) augments the tree reaching it.
