@@ -31,7 +31,7 @@ pub trait Weight: Clone + Ord + Debug {
     /// The most significant 64-bit word: for `a`, `b`, `c`, the top word of `a + b - c` lies
     /// within one of `top(a) + top(b) - top(c)`, which lets the searches pass over most edges
     /// far from tight without the whole arithmetic.
-    fn top(&self) -> u64;
+    fn top(&self) -> u128;
 }
 
 impl Weight for u64 {
@@ -53,8 +53,8 @@ impl Weight for u64 {
     fn twice(&self) -> Self {
         self * 2
     }
-    fn top(&self) -> u64 {
-        *self
+    fn top(&self) -> u128 {
+        *self as u128
     }
 }
 
@@ -223,8 +223,12 @@ impl<const N: usize> Weight for Wide<N> {
         w.shl(1);
         w
     }
-    fn top(&self) -> u64 {
-        self.0[N - 1]
+    fn top(&self) -> u128 {
+        if N >= 2 {
+            ((self.0[N - 1] as u128) << 64) | self.0[N - 2] as u128
+        } else {
+            self.0[0] as u128
+        }
     }
 }
 
@@ -457,7 +461,10 @@ struct Blossom<W: Weight> {
     w2: Vec<W>,
     /// The top word of each entry of `w2` (see [`Weight::top`]), in a table of its own that
     /// the searches' filter reads without bringing whole weights into the cache.
-    w2_top: Vec<u64>,
+    w2_top: Vec<u128>,
+    /// The edges (each pair once) whose weight is not zero but whose top word is: while
+    /// there are none, a top word of zero means no edge (see [`Blossom::no_edge`]).
+    loose_tops: usize,
     /// For blossom b (row `b - n - 1`, made when first used) and each vertex or blossom x:
     /// the original edge between them (see [`Blossom::e`]; two vertices are their own edge).
     edge: Vec<Vec<(u32, u32)>>,
@@ -510,6 +517,7 @@ impl<W: Weight> Blossom<W> {
             stride: size,
             w2: vec![W::zero(); (n + 1) * (n + 1)],
             w2_top: vec![0; (n + 1) * (n + 1)],
+            loose_tops: 0,
             edge: vec![Vec::new(); n],
             lab: vec![W::zero(); size],
             mate: vec![NONE; size],
@@ -836,10 +844,23 @@ impl<W: Weight> Blossom<W> {
         &self.w2[u * (self.n + 1) + v]
     }
 
+    /// Whether entry `at` of the table is no edge, from its top word where that tells.
+    #[inline(always)]
+    fn no_edge(&self, at: usize) -> bool {
+        self.w2_top[at] == 0 && (self.loose_tops == 0 || self.w2[at].is_zero())
+    }
+
     /// Sets the doubled weight of edge `u`–`v` in both directions.
     fn put(&mut self, u: usize, v: usize, w2: W) {
         let np = self.n + 1;
         let top = w2.top();
+        let loose = |w: &W| w.top() == 0 && !w.is_zero();
+        if loose(&self.w2[u * np + v]) {
+            self.loose_tops -= 1;
+        }
+        if loose(&w2) {
+            self.loose_tops += 1;
+        }
         self.w2_top[u * np + v] = top;
         self.w2_top[v * np + u] = top;
         self.w2[u * np + v] = w2.clone();
@@ -883,6 +904,15 @@ impl<W: Weight> Blossom<W> {
         t - 1 > bound.top() as i128
     }
 
+    /// Whether edge `a`–`c` (an edge) is surely not tight, from top words alone: its slack's
+    /// top word is at least the tops' sum less one.
+    #[inline(always)]
+    fn surely_loose(&self, a: usize, c: usize) -> bool {
+        let t = self.lab[a].top() as i128 + self.lab[c].top() as i128
+            - self.w2_top[a * (self.n + 1) + c] as i128;
+        t >= 2
+    }
+
     /// Makes the edge with ends `a`–`c` (none if `a` is 0), from S vertex `u` to `x`, the
     /// slack edge of `x` if it is real and tighter than the one so far.
     #[inline(always)]
@@ -903,11 +933,10 @@ impl<W: Weight> Blossom<W> {
                 return;
             }
         }
-        let w = self.wt(a, c);
-        if w.is_zero() {
+        if self.no_edge(a * (self.n + 1) + c) {
             return;
         }
-        let d = self.lab[a].plus_minus(&self.lab[c], w);
+        let d = self.lab[a].plus_minus(&self.lab[c], self.wt(a, c));
         let tighter = self.slack[x] == 0
             || if t_labelled {
                 d < self.slack_of(x)
@@ -962,11 +991,10 @@ impl<W: Weight> Blossom<W> {
             if bound.is_some_and(|b| t - 1 > b) {
                 continue;
             }
-            let w = &self.w2[row + u];
-            if w.is_zero() {
+            if self.no_edge(row + u) {
                 continue;
             }
-            let d = self.lab[x].plus_minus(&self.lab[u], w);
+            let d = self.lab[x].plus_minus(&self.lab[u], &self.w2[row + u]);
             if bound.is_none() || d < self.slack_d[x] {
                 bound = Some(d.top() as i128);
                 self.slack[x] = u;
@@ -1141,11 +1169,10 @@ impl<W: Weight> Blossom<W> {
                 if found && self.surely_looser(u, v, &best_d[x]) {
                     continue;
                 }
-                let w = self.wt(u, v);
-                if w.is_zero() {
+                if self.no_edge(u * (self.n + 1) + v) {
                     continue;
                 }
-                let d = self.lab[u].plus_minus(&self.lab[v], w);
+                let d = self.lab[u].plus_minus(&self.lab[v], self.wt(u, v));
                 if !found || d < best_d[x] {
                     self.set_e(b, x, (u as u32, v as u32));
                     best_d[x] = d;
@@ -1376,10 +1403,20 @@ impl<W: Weight> Blossom<W> {
                 if sv == v && self.slack[v] != 0 && self.surely_looser(u, v, &self.slack_d[v]) {
                     continue;
                 }
-                let w = &self.w2[u * np + v];
-                if w.is_zero() {
+                if self.no_edge(u * np + v) {
                     continue;
                 }
+                if sv != v && self.surely_loose(u, v) {
+                    // Inside a blossom only a tight edge counts, and the blossom's own
+                    // slack to u (as below, when the edge is not tight).
+                    if self.scanned[sv] != self.scan_no {
+                        self.scanned[sv] = self.scan_no;
+                        let ends = self.e(u, sv);
+                        self.update_slack(u, sv, ends);
+                    }
+                    continue;
+                }
+                let w = &self.w2[u * np + v];
                 let d = self.lab[u].plus_minus(&self.lab[v], w);
                 if d.is_zero() {
                     if self.on_found_edge(u, v) {
