@@ -7,7 +7,7 @@
 //! many free vertices do not each cost a scan of every other tree again.
 //!
 //! The searches' arithmetic is on wide integers; most edges far from tight are passed over by
-//! their top words alone ([`Weight::top`], kept in a table of their own).
+//! their top two words alone ([`Weight::top`], kept in a table of their own).
 //!
 //! A weight of zero means "no edge". The matching maximises the total weight; it need not be
 //! of maximum cardinality (the Dutch weights make cardinality their highest criterion).
@@ -28,9 +28,10 @@ pub trait Weight: Clone + Ord + Debug {
     }
     fn half(&self) -> Self;
     fn twice(&self) -> Self;
-    /// The most significant 64-bit word: for `a`, `b`, `c`, the top word of `a + b - c` lies
-    /// within one of `top(a) + top(b) - top(c)`, which lets the searches pass over most edges
-    /// far from tight without the whole arithmetic.
+    /// The two most significant 64-bit words (the whole value if it has fewer), as one
+    /// number below 2^125: for `a`, `b`, `c`, the top of `a + b - c` lies within one of
+    /// `top(a) + top(b) - top(c)`, which lets the searches pass over most edges far from tight
+    /// without the whole arithmetic.
     fn top(&self) -> u128;
 }
 
@@ -459,11 +460,11 @@ struct Blossom<W: Weight> {
     /// Edge weights, doubled, row by row (`(n + 1)²`, row and column 0 zero): the searches
     /// read one row at a time.
     w2: Vec<W>,
-    /// The top word of each entry of `w2` (see [`Weight::top`]), in a table of its own that
+    /// The top of each entry of `w2` (see [`Weight::top`]), in a table of its own that
     /// the searches' filter reads without bringing whole weights into the cache.
     w2_top: Vec<u128>,
-    /// The edges (each pair once) whose weight is not zero but whose top word is: while
-    /// there are none, a top word of zero means no edge (see [`Blossom::no_edge`]).
+    /// The edges (each pair once) whose weight is not zero but whose top is: while there
+    /// are none, a top of zero means no edge (see [`Blossom::no_edge`]).
     loose_tops: usize,
     /// For blossom b (row `b - n - 1`, made when first used) and each vertex or blossom x:
     /// the original edge between them (see [`Blossom::e`]; two vertices are their own edge).
@@ -844,7 +845,7 @@ impl<W: Weight> Blossom<W> {
         &self.w2[u * (self.n + 1) + v]
     }
 
-    /// Whether entry `at` of the table is no edge, from its top word where that tells.
+    /// Whether entry `at` of the table is no edge, from its top where that tells.
     #[inline(always)]
     fn no_edge(&self, at: usize) -> bool {
         self.w2_top[at] == 0 && (self.loose_tops == 0 || self.w2[at].is_zero())
@@ -896,7 +897,7 @@ impl<W: Weight> Blossom<W> {
     }
 
     /// Whether the slack of edge `a`–`c` is surely above `bound`, from top words alone (see
-    /// [`Weight::top`]): its top word is at least the tops' sum less one.
+    /// [`Weight::top`]): its top is at least the tops' sum less one.
     #[inline(always)]
     fn surely_looser(&self, a: usize, c: usize, bound: &W) -> bool {
         let t = self.lab[a].top() as i128 + self.lab[c].top() as i128
@@ -905,7 +906,7 @@ impl<W: Weight> Blossom<W> {
     }
 
     /// Whether edge `a`–`c` (an edge) is surely not tight, from top words alone: its slack's
-    /// top word is at least the tops' sum less one.
+    /// top is at least the tops' sum less one.
     #[inline(always)]
     fn surely_loose(&self, a: usize, c: usize) -> bool {
         let t = self.lab[a].top() as i128 + self.lab[c].top() as i128
@@ -979,7 +980,7 @@ impl<W: Weight> Blossom<W> {
             }
             return;
         }
-        // A vertex: row x of the tables, read in order, the bound's top word kept at hand.
+        // A vertex: row x of the tables, read in order, the bound's top kept at hand.
         let row = x * (self.n + 1);
         let lx = self.lab[x].top() as i128;
         let mut bound: Option<i128> = None;
