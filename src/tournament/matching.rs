@@ -7,16 +7,20 @@
 //! many free vertices do not each cost a scan of every other tree again.
 //!
 //! The searches' arithmetic is on wide integers; most edges far from tight are passed over by
-//! their top two words alone ([`Weight::top`], kept in a table of their own).
+//! their top two words alone ([`Weight::top`], kept beside each distinct weight). The
+//! weights themselves are few distinct values: each is stored once, and the `(n + 1)²` table
+//! holds a 4-byte index an entry.
 //!
 //! A weight of zero means "no edge". The matching maximises the total weight; it need not be
 //! of maximum cardinality (the Dutch weights make cardinality their highest criterion).
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::fmt::Debug;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// The integer arithmetic the matching needs. Values never go below zero.
-pub trait Weight: Clone + Ord + Debug {
+pub trait Weight: Clone + Ord + Debug + Hash {
     fn zero() -> Self;
     fn is_zero(&self) -> bool;
     fn plus(&self, other: &Self) -> Self;
@@ -72,6 +76,15 @@ impl<const N: usize> PartialEq for Wide<N> {
             diff |= self.0[i] ^ other.0[i];
         }
         diff == 0
+    }
+}
+
+impl<const N: usize> Hash for Wide<N> {
+    /// Word by word, as [`PartialEq`] compares.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for &w in &self.0 {
+            state.write_u64(w);
+        }
     }
 }
 
@@ -235,6 +248,29 @@ impl<const N: usize> Weight for Wide<N> {
 
 const NONE: usize = 0;
 
+/// A hasher for the weights' words (the multiply-and-rotate of rustc's `FxHasher`, with a
+/// last mix so that the low bits depend on every word): the weights are not chosen by an
+/// adversary, and hashing them must cost little next to the searches.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        let h = self.0 ^ (self.0 >> 29);
+        h.wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (h >> 32)
+    }
+}
+
 /// A weighted graph on vertices `0..n` whose maximum-weight matching is kept up to date as
 /// weights change.
 ///
@@ -248,7 +284,8 @@ const NONE: usize = 0;
 /// computation costs at most about `k` augmentations instead of a whole solve; changes at
 /// more than half of the vertices start over from scratch.
 /// [`Matcher::fix_pair`] settles a matched pair for good at no cost and leaves it out of
-/// later searches. Weights are kept doubled in an `(n + 1)²` table read row by row.
+/// later searches. Weights are kept doubled, each distinct one once, with an `(n + 1)²` table
+/// of their indices read row by row.
 pub struct Matcher<W: Weight> {
     n: usize,
     b: Blossom<W>,
@@ -457,15 +494,19 @@ struct Blossom<W: Weight> {
     n: usize,
     nx: usize,
     stride: usize,
-    /// Edge weights, doubled, row by row (`(n + 1)²`, row and column 0 zero): the searches
-    /// read one row at a time.
-    w2: Vec<W>,
-    /// The top of each entry of `w2` (see [`Weight::top`]), in a table of its own that
-    /// the searches' filter reads without bringing whole weights into the cache.
-    w2_top: Vec<u128>,
-    /// The edges (each pair once) whose weight is not zero but whose top is: while there
-    /// are none, a top of zero means no edge (see [`Blossom::no_edge`]).
-    loose_tops: usize,
+    /// Edge weights, doubled, row by row (`(n + 1)²`, row and column 0 zero), each as its
+    /// index in `vals`: the searches read one row at a time. Few weights are distinct (they
+    /// are made of score groups, colours and floats), so 4 bytes an entry instead of a whole
+    /// weight.
+    w2: Vec<u32>,
+    /// Each distinct doubled weight set so far, once; entry 0 is zero (no edge), and no
+    /// other entry is zero.
+    vals: Vec<W>,
+    /// The top of each entry of `vals` (see [`Weight::top`]), for the searches' filter.
+    tops: Vec<u128>,
+    /// Where each value of `vals` is, and the last one looked up.
+    index: HashMap<W, u32, BuildHasherDefault<WordHasher>>,
+    last: u32,
     /// For blossom b (row `b - n - 1`, made when first used) and each vertex or blossom x:
     /// the original edge between them (see [`Blossom::e`]; two vertices are their own edge).
     edge: Vec<Vec<(u32, u32)>>,
@@ -516,9 +557,11 @@ impl<W: Weight> Blossom<W> {
             n,
             nx: n,
             stride: size,
-            w2: vec![W::zero(); (n + 1) * (n + 1)],
-            w2_top: vec![0; (n + 1) * (n + 1)],
-            loose_tops: 0,
+            w2: vec![0; (n + 1) * (n + 1)],
+            vals: vec![W::zero()],
+            tops: vec![0],
+            index: HashMap::default(),
+            last: 0,
             edge: vec![Vec::new(); n],
             lab: vec![W::zero(); size],
             mate: vec![NONE; size],
@@ -549,7 +592,13 @@ impl<W: Weight> Blossom<W> {
     /// Forgets the matching, the blossoms and the duals: every vertex free with the largest
     /// weight as its (doubled) dual.
     fn reset(&mut self) {
-        let wmax = self.w2.iter().max().map_or_else(W::zero, W::half);
+        let mut max = 0;
+        for &i in &self.w2 {
+            if i != max && self.vals[i as usize] > self.vals[max as usize] {
+                max = i;
+            }
+        }
+        let wmax = self.vals[max as usize].half();
         self.nx = self.n;
         self.live = (1..=self.n).collect();
         self.fixed.fill(NONE);
@@ -655,8 +704,9 @@ impl<W: Weight> Blossom<W> {
                 continue;
             }
             for &y in &roots[i + 1..] {
-                let w = &self.w2[x * np + y];
-                if self.mate[y] == NONE && !w.is_zero() && self.lab[x].plus(&self.lab[y]) == *w {
+                let i = self.w2[x * np + y];
+                let w = &self.vals[i as usize];
+                if self.mate[y] == NONE && i != 0 && self.lab[x].plus(&self.lab[y]) == *w {
                     self.mate[x] = y;
                     self.mate[y] = x;
                     count += 1;
@@ -714,7 +764,7 @@ impl<W: Weight> Blossom<W> {
                 assert!(self.lab[u].is_zero(), "{tag}: free {u} has a dual");
             }
             for v in u + 1..=self.n {
-                let w = &self.w2[u * np + v];
+                let w = self.wt(u, v);
                 if w.is_zero() {
                     continue;
                 }
@@ -840,32 +890,57 @@ impl<W: Weight> Blossom<W> {
 
     fn wt(&self, u: usize, v: usize) -> &W {
         if u == 0 || v == 0 || u == v {
-            return &self.w2[0];
+            return &self.vals[0];
         }
-        &self.w2[u * (self.n + 1) + v]
+        self.wt_at(u * (self.n + 1) + v)
     }
 
-    /// Whether entry `at` of the table is no edge, from its top where that tells.
+    /// The doubled weight at entry `at` of the table.
+    #[inline(always)]
+    fn wt_at(&self, at: usize) -> &W {
+        &self.vals[self.w2[at] as usize]
+    }
+
+    /// The top of the doubled weight at entry `at` of the table.
+    #[inline(always)]
+    fn top_at(&self, at: usize) -> u128 {
+        self.tops[self.w2[at] as usize]
+    }
+
+    /// Whether entry `at` of the table is no edge.
     #[inline(always)]
     fn no_edge(&self, at: usize) -> bool {
-        self.w2_top[at] == 0 && (self.loose_tops == 0 || self.w2[at].is_zero())
+        self.w2[at] == 0
     }
 
     /// Sets the doubled weight of edge `u`–`v` in both directions.
     fn put(&mut self, u: usize, v: usize, w2: W) {
         let np = self.n + 1;
-        let top = w2.top();
-        let loose = |w: &W| w.top() == 0 && !w.is_zero();
-        if loose(&self.w2[u * np + v]) {
-            self.loose_tops -= 1;
+        let i = self.intern(w2);
+        self.w2[u * np + v] = i;
+        self.w2[v * np + u] = i;
+    }
+
+    /// The index of `w` in `vals`, added if new.
+    fn intern(&mut self, w: W) -> u32 {
+        if w.is_zero() {
+            return 0;
         }
-        if loose(&w2) {
-            self.loose_tops += 1;
+        if self.vals[self.last as usize] == w {
+            return self.last;
         }
-        self.w2_top[u * np + v] = top;
-        self.w2_top[v * np + u] = top;
-        self.w2[u * np + v] = w2.clone();
-        self.w2[v * np + u] = w2;
+        let i = match self.index.get(&w) {
+            Some(&i) => i,
+            None => {
+                let i = u32::try_from(self.vals.len()).expect("fewer than 2^32 weights");
+                self.vals.push(w.clone());
+                self.tops.push(w.top());
+                self.index.insert(w, i);
+                i
+            }
+        };
+        self.last = i;
+        i
     }
 
     fn dist(&self, x: usize, y: usize) -> W {
@@ -901,7 +976,7 @@ impl<W: Weight> Blossom<W> {
     #[inline(always)]
     fn surely_looser(&self, a: usize, c: usize, bound: &W) -> bool {
         let t = self.lab[a].top() as i128 + self.lab[c].top() as i128
-            - self.w2_top[a * (self.n + 1) + c] as i128;
+            - self.top_at(a * (self.n + 1) + c) as i128;
         t - 1 > bound.top() as i128
     }
 
@@ -910,7 +985,7 @@ impl<W: Weight> Blossom<W> {
     #[inline(always)]
     fn surely_loose(&self, a: usize, c: usize) -> bool {
         let t = self.lab[a].top() as i128 + self.lab[c].top() as i128
-            - self.w2_top[a * (self.n + 1) + c] as i128;
+            - self.top_at(a * (self.n + 1) + c) as i128;
         t >= 2
     }
 
@@ -988,14 +1063,14 @@ impl<W: Weight> Blossom<W> {
             if u == x {
                 continue;
             }
-            let t = lx + self.lab[u].top() as i128 - self.w2_top[row + u] as i128;
+            let t = lx + self.lab[u].top() as i128 - self.top_at(row + u) as i128;
             if bound.is_some_and(|b| t - 1 > b) {
                 continue;
             }
             if self.no_edge(row + u) {
                 continue;
             }
-            let d = self.lab[x].plus_minus(&self.lab[u], &self.w2[row + u]);
+            let d = self.lab[x].plus_minus(&self.lab[u], self.wt_at(row + u));
             if bound.is_none() || d < self.slack_d[x] {
                 bound = Some(d.top() as i128);
                 self.slack[x] = u;
@@ -1417,7 +1492,7 @@ impl<W: Weight> Blossom<W> {
                     }
                     continue;
                 }
-                let w = &self.w2[u * np + v];
+                let w = self.wt_at(u * np + v);
                 let d = self.lab[u].plus_minus(&self.lab[v], w);
                 if d.is_zero() {
                     if self.on_found_edge(u, v) {
