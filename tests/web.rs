@@ -748,3 +748,75 @@ async fn tournament_league_and_ladder_pages_hear_of_a_result_within_two_seconds(
         assert!(!hears(&mut late, std::time::Duration::from_millis(700)).await);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_leagues_past_seasons_are_shown_in_full_as_they_ended() {
+    use common::console::send;
+    use tara_bot::store::{LeagueId, Store};
+    let h = Harness::new(true);
+    let six = ["aoife", "brian", "ciara", "donal", "eimear", "fionn"];
+    let options = "name:Mór variant:hkot-2 division-size:3 match:no days:none";
+    event(&h, "league", "lg", options, &six);
+    web_setting(&h, "mod", true, true);
+    let site = serve(&h).await;
+    // Before season 1 is over there is no past season.
+    assert_eq!(text(&format!("{site}/l/1?season=2")).await.0, 404);
+    // Season 1 played out: every game resigned by its second player.
+    let divisions = |season| {
+        let mut s = Store::open(h.db()).unwrap();
+        s.read(|tx| tx.league_divisions(LeagueId(1), Some(season)))
+            .unwrap()
+    };
+    for d in divisions(1) {
+        let mut s = Store::open(h.db()).unwrap();
+        for p in s.read(|tx| tx.pairings(d.tournament_id, None)).unwrap() {
+            let (Some(game), Some(p1)) = (p.game_id, p.player1.clone()) else {
+                continue;
+            };
+            let channel = stored(&h.db(), game).0.channel_id;
+            let r = send(&h.bot, p1.as_str(), channel.as_str(), "/resign confirm");
+            assert!(!r[0].ephemeral, "{}", r[0].plain_text());
+        }
+    }
+    h.bot.advance_clock(8 * 24 * 3_600_000);
+    h.bot.tick();
+    assert_eq!(divisions(2).len(), 2, "season 2 has begun");
+    // This season's page links the past one; the past one is shown as it ended, not live.
+    let (_, now) = text(&format!("{site}/l/1")).await;
+    assert!(now.contains("season 2"), "{now}");
+    assert!(now.contains("href=\"/l/1?season=1\""), "{now}");
+    let (status, past) = text(&format!("{site}/l/1?season=1")).await;
+    assert_eq!(status, 200, "{past}");
+    assert!(past.contains("season 1 (ended; season 2 now)"), "{past}");
+    assert!(!past.contains("data-live"), "{past}");
+    assert!(past.contains("aria-current=\"page\">Season 1"), "{past}");
+    for d in divisions(1) {
+        assert!(
+            past.contains(&format!("href=\"/t/{}\"", d.tournament_id.0)),
+            "{past}"
+        );
+        let picture = format!("/l/1/{}.png?season=1", d.division);
+        assert!(past.contains(&format!("src=\"{picture}\"")), "{past}");
+        let r = get(&format!("{site}{picture}")).await;
+        assert_eq!(r.status().as_u16(), 200);
+        assert_eq!(r.headers()["content-type"], "image/png");
+        // Not this season's picture of the same division.
+        let this = get(&format!("{site}/l/1/{}.png", d.division)).await;
+        assert_ne!(r.bytes().await.unwrap(), this.bytes().await.unwrap());
+    }
+    // Every player's final place: the last of division 1 went down (▼), the first of 2 up (▲).
+    assert!(past.contains("▲") && past.contains("▼"), "{past}");
+    for p in six {
+        assert!(
+            past.contains(&format!("<th scope=\"row\">{p}")),
+            "{p}: {past}"
+        );
+    }
+    // No season before the first or after the current one.
+    for season in [0, 3] {
+        let (status, _) = text(&format!("{site}/l/1?season={season}")).await;
+        assert_eq!(status, 404, "season {season}");
+        let (status, _) = text(&format!("{site}/l/1/1.png?season={season}")).await;
+        assert_eq!(status, 404, "season {season}'s picture");
+    }
+}

@@ -853,15 +853,18 @@ fn division_card(
             _ => None,
         })
         .collect();
-    card.title = format!("{} · season {} · division {}", l.name, l.season, d.division);
+    card.title = format!("{} · season {} · division {}", l.name, d.season, d.division);
     Ok((lines, card, table, marks))
 }
 
-/// A league as the web companion shows it (`tara-bot web`): its row, this season's divisions
+/// A league as the web companion shows it (`tara-bot web`): its row, one season's divisions
 /// (name, level, the division's tournament, the standings as `/league standings` draws them
-/// and each row's ▲ or ▼), and the champion of each past season.
+/// and each row's ▲ or ▼: this season's, or a past one's as it ended), and the champion of
+/// each past season.
 pub struct LeagueView {
     pub row: LeagueRow,
+    /// The season shown (0 before the first).
+    pub season: u32,
     pub divisions: Vec<DivisionView>,
     pub champions: Vec<(u32, String)>,
 }
@@ -875,14 +878,23 @@ pub struct DivisionView {
     pub marks: Vec<Option<LevelMove>>,
 }
 
-/// The web companion's view of league `id` (read in `tx`); `None` when there is none.
-pub(crate) fn league_view(tx: &Tx, id: LeagueId) -> Outcome<Option<LeagueView>> {
+/// The web companion's view of league `id` (read in `tx`) in `season` (`None`: the current
+/// one); `None` when there is no such league or season.
+pub(crate) fn league_view(
+    tx: &Tx,
+    id: LeagueId,
+    season: Option<u32>,
+) -> Outcome<Option<LeagueView>> {
     let Some(l) = tx.league(id)? else {
         return Ok(None);
     };
+    let season = season.unwrap_or(l.season);
+    if season > l.season || (season == 0 && l.season > 0) {
+        return Ok(None);
+    }
     let mut divisions = Vec::new();
-    if l.season > 0 {
-        for d in tx.league_divisions(l.id, Some(l.season))? {
+    if season > 0 {
+        for d in tx.league_divisions(l.id, Some(season))? {
             let (_, standings, _, marks) = division_card(tx, &l, &d)?;
             divisions.push(DivisionView {
                 name: d.division.clone(),
@@ -901,21 +913,28 @@ pub(crate) fn league_view(tx: &Tx, id: LeagueId) -> Outcome<Option<LeagueView>> 
     }
     Ok(Some(LeagueView {
         row: l,
+        season,
         divisions,
         champions,
     }))
 }
 
-/// The picture of division `division` of league `id`'s current season, as `/league
-/// standings` draws it; `None` when there is no such division.
-pub(crate) fn division_picture(tx: &Tx, id: LeagueId, division: &str) -> Outcome<Option<Vec<u8>>> {
+/// The picture of division `division` of league `id` in `season` (`None`: the current one), as
+/// `/league standings` draws it; `None` when there is no such division.
+pub(crate) fn division_picture(
+    tx: &Tx,
+    id: LeagueId,
+    division: &str,
+    season: Option<u32>,
+) -> Outcome<Option<Vec<u8>>> {
     let Some(l) = tx.league(id)? else {
         return Ok(None);
     };
-    if l.season == 0 {
+    let season = season.unwrap_or(l.season);
+    if season == 0 || season > l.season {
         return Ok(None);
     }
-    for d in tx.league_divisions(l.id, Some(l.season))? {
+    for d in tx.league_divisions(l.id, Some(season))? {
         if d.division == division {
             let (_, card, _, marks) = division_card(tx, &l, &d)?;
             return Ok(Some(crate::render::division_png(&card, &marks)));

@@ -53,7 +53,7 @@ impl Subject {
                     data: s.plies.to_string(),
                 }),
                 Subject::Tournament(id) => event(pages::tournament_parts(store, site, id)?),
-                Subject::League(id) => event(pages::league_parts(store, site, id)?),
+                Subject::League(id) => event(pages::league_parts(store, site, id, None)?),
                 Subject::Ladder(id) => event(pages::ladder_parts(store, site, id)?),
             })
         })

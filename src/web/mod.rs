@@ -348,24 +348,35 @@ async fn tournament_trf(
     .await
 }
 
+/// `?season=…` of a league's page or picture: a past season.
+#[derive(serde::Deserialize)]
+struct SeasonQuery {
+    season: Option<u32>,
+}
+
 async fn league_page(
     State(web): State<Arc<Web>>,
     headers: HeaderMap,
     Path(id): Path<String>,
+    Query(q): Query<SeasonQuery>,
 ) -> Response {
-    by_id(&web, &headers, &id, LeagueId, pages::league).await
+    by_id(&web, &headers, &id, LeagueId, move |store, site, id| {
+        pages::league(store, site, id, q.season)
+    })
+    .await
 }
 
 async fn league_picture(
     State(web): State<Arc<Web>>,
     headers: HeaderMap,
     Path((id, picture)): Path<(String, String)>,
+    Query(q): Query<SeasonQuery>,
 ) -> Response {
     let Some(division) = picture.strip_suffix(".png").map(str::to_string) else {
         return not_found().await;
     };
     by_id(&web, &headers, &id, LeagueId, move |store, _, id| {
-        pages::league_png(store, id, &division)
+        pages::league_png(store, id, &division, q.season)
     })
     .await
 }

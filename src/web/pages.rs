@@ -57,6 +57,17 @@ impl Parts {
         fnv(self.body.0.as_bytes())
     }
 
+    /// The page, not live.
+    fn still(self) -> Markup {
+        page(
+            &self.title,
+            &self.description,
+            self.image.as_deref(),
+            &self.url,
+            self.body,
+        )
+    }
+
     /// The page, listening to `events` (its stream) from the state it shows.
     fn live(self, events: &str) -> Markup {
         let events = format!("{events}?since={}", self.token());
@@ -795,21 +806,27 @@ pub(super) fn league_parts(
     store: &mut Store,
     site: &Site,
     id: LeagueId,
+    season: Option<u32>,
 ) -> Result<Option<Parts>, Broken> {
     let view = store.read(|tx| -> Result<_, Broken> {
         if !public_league(tx, id)? {
             return Ok(None);
         }
-        Ok(league_view(tx, id)?)
+        Ok(league_view(tx, id, season)?)
     })?;
     let Some(v) = view else {
         return Ok(None);
     };
     let l = &v.row;
-    let picture = |d: &DivisionView| format!("/l/{}/{}.png", l.id, d.name);
-    let season = match l.season {
-        0 => "waiting for its first season".to_string(),
-        n => format!("season {n}"),
+    let past = v.season < l.season;
+    let picture = |d: &DivisionView| match past {
+        true => format!("/l/{}/{}.png?season={}", l.id, d.name, v.season),
+        false => format!("/l/{}/{}.png", l.id, d.name),
+    };
+    let season = match (v.season, past) {
+        (0, _) => "waiting for its first season".to_string(),
+        (n, true) => format!("season {n} (ended; season {} now)", l.season),
+        (n, false) => format!("season {n}"),
     };
     let body = html! {
         h1 { (l.name) }
@@ -856,6 +873,28 @@ pub(super) fn league_parts(
                 p { a href=(format!("/t/{}", d.tournament.0)) { "Division " (d.name) "'s games and rounds" } }
             }
         }
+        @if l.season > 1 {
+            nav aria-label="Seasons" {
+                h2 { "Seasons" }
+                ul.seasons {
+                    @for n in 1..=l.season {
+                        li {
+                            @let here = n == v.season;
+                            @let href = match n == l.season {
+                                true => format!("/l/{}", l.id),
+                                false => format!("/l/{}?season={n}", l.id),
+                            };
+                            @if here {
+                                a href=(href) aria-current="page" { "Season " (n) }
+                            } @else {
+                                a href=(href) { "Season " (n) }
+                            }
+                            @if n == l.season { " (this season)" }
+                        }
+                    }
+                }
+            }
+        }
         @if !v.champions.is_empty() {
             section aria-label="Champions" {
                 h2 { "Champions" }
@@ -869,28 +908,48 @@ pub(super) fn league_parts(
         p { a href=(format!("/s/{}", l.server_id.as_str())) { "More games of this server" } }
     };
     let image = v.divisions.first().map(|d| site.url(&picture(d)));
+    let url = match past {
+        true => format!("/l/{}?season={}", l.id, v.season),
+        false => format!("/l/{}", l.id),
+    };
     Ok(Some(Parts {
         title: format!("{} · league #{} · tara-bot", l.name, l.id),
         description: format!("{} league, {season}", l.variant.name()),
         image,
-        url: site.url(&format!("/l/{}", l.id)),
+        url: site.url(&url),
         body,
     }))
 }
 
-/// [`league_parts`] as a live page.
-pub(super) fn league(store: &mut Store, site: &Site, id: LeagueId) -> Result<Found, Broken> {
-    let parts = league_parts(store, site, id)?;
-    Ok(Found::live(parts, &format!("/l/{}/events", id.0)))
+/// [`league_parts`] as a page: this season's live, a past season's (`?season=`, which no
+/// longer changes) as it ended.
+pub(super) fn league(
+    store: &mut Store,
+    site: &Site,
+    id: LeagueId,
+    season: Option<u32>,
+) -> Result<Found, Broken> {
+    let current = store.read(|tx| Ok::<_, Broken>(tx.league(id)?.map(|l| l.season)))?;
+    let parts = league_parts(store, site, id, season)?;
+    Ok(match season.is_some() && season != current {
+        true => parts.map_or(Found::Nothing, |p| Found::Page(p.still())),
+        false => Found::live(parts, &format!("/l/{}/events", id.0)),
+    })
 }
 
-/// The picture of a division of public league `id`'s current season; cached a minute.
-pub(super) fn league_png(store: &mut Store, id: LeagueId, division: &str) -> Result<Found, Broken> {
+/// The picture of a division of public league `id` in `season` (`None`: the current one);
+/// cached a minute.
+pub(super) fn league_png(
+    store: &mut Store,
+    id: LeagueId,
+    division: &str,
+    season: Option<u32>,
+) -> Result<Found, Broken> {
     let png = store.read(|tx| -> Result<_, Broken> {
         if !public_league(tx, id)? {
             return Ok(None);
         }
-        Ok(division_picture(tx, id, division)?)
+        Ok(division_picture(tx, id, division, season)?)
     })?;
     Ok(Found::changing_picture(png))
 }
