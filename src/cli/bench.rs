@@ -79,7 +79,8 @@ pub fn engine_one(options: GameOptions, seconds: f64, seed: u64) -> serde_json::
 
 /// Times board PNGs of the positions of a random game (median and maximum ms and bytes), and
 /// the replay GIF of the whole game (ms and bytes per frame), for one variant; `replay_ratio`
-/// is the replay's ms per frame over the median board's ms, both measured in this run.
+/// is the replay's ms per frame over the median board's ms, both measured in this run. The
+/// bytes per frame are over the replays of [`REPLAY_GAMES`] games, with the most a game took.
 pub fn render_one(variant: Variant, seconds: f64) -> serde_json::Value {
     use crate::game::playout::random_game;
     use crate::render::{board_png, replay_gif, warm_up, Frame};
@@ -124,6 +125,7 @@ pub fn render_one(variant: Variant, seconds: f64) -> serde_json::Value {
         gif_bytes = gif.len();
     }
     replay_times.sort_by(f64::total_cmp);
+    let (bytes_per_frame, worst) = replay_sizes(options, &rng, gif_bytes, frames, &names);
     // The board with names in other scripts, as many times as the Latin ones above.
     let mut script_times: Vec<f64> = positions
         .iter()
@@ -149,10 +151,40 @@ pub fn render_one(variant: Variant, seconds: f64) -> serde_json::Value {
         "png_bytes_max": bytes[bytes.len() - 1],
         "replay_frames": frames,
         "replay_ms_per_frame": round(frame_ms, 3),
-        "replay_bytes_per_frame": (gif_bytes as f64 / frames as f64).round(),
+        "replay_games": REPLAY_GAMES,
+        "replay_bytes_per_frame": bytes_per_frame.round(),
+        "replay_bytes_per_frame_max": worst.round(),
         "replay_ratio": round(frame_ms / png_ms, 3),
         "png_ms_median_scripts": round(script_times[script_times.len() / 2], 3),
     })
+}
+
+/// How many random games of a variant `bench render` replays for the bytes per frame (the
+/// first one is also timed).
+const REPLAY_GAMES: usize = 8;
+
+/// Bytes per frame of the replays of [`REPLAY_GAMES`] games, the first one's (timed) given
+/// (`gif_bytes` for `frames` frames) and the others played on from `rng`: over all their
+/// frames, and of the game with the most.
+fn replay_sizes(
+    options: GameOptions,
+    rng: &Rng,
+    gif_bytes: usize,
+    frames: usize,
+    names: &[String; 2],
+) -> (f64, f64) {
+    use crate::game::playout::random_game;
+    let mut rng = rng.clone();
+    let (mut bytes, mut all) = (gif_bytes, frames);
+    let mut worst = gif_bytes as f64 / frames as f64;
+    for _ in 1..REPLAY_GAMES {
+        let (_, moves) = random_game(options, &mut rng);
+        let gif = crate::render::replay_gif(options, &moves, names);
+        bytes += gif.len();
+        all += moves.len() + 1;
+        worst = worst.max(gif.len() as f64 / (moves.len() + 1) as f64);
+    }
+    (bytes as f64 / all as f64, worst)
 }
 
 /// Names in other scripts for the benchmarks: Arabic with an emoji, Chinese and Devanagari,
