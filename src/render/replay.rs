@@ -245,7 +245,13 @@ fn union(a: &Box4, b: &Box4) -> Box4 {
 /// 25 bytes besides its pixels, as much as this many unchanged pixels.
 const MERGE_SLACK: usize = 2048;
 /// At most this many images per position: the first ones are shown for [`PART_DELAY`] each.
-const MAX_PARTS: usize = 4;
+/// Eight rather than four: High Kings moves change a king and its captured neighbours far
+/// apart, and the panels' and status lines' text, and four boxes around them coded 7% more.
+const MAX_PARTS: usize = 8;
+/// Changed rows of a region separated by at least this many unchanged rows are boxed apart
+/// (the two lines of a panel or of the status, a piece and the highlight under it), then
+/// merged again as [`MERGE_SLACK`] says.
+const SPLIT_GAP: usize = 3;
 
 /// The regions whose changes are boxed separately: each player's panel, the status lines, and
 /// a grid of the board's cells with the margins around them.
@@ -279,8 +285,9 @@ static REGIONS: LazyLock<Vec<Box4>> = LazyLock::new(|| {
 
 /// The boxes of `next` that differ from `prev` within `rewritten` (regions outside which the
 /// two are equal; the whole image stands for all [`REGIONS`]): the changed pixels' box in
-/// each region, then boxes merged while merging adds at most [`MERGE_SLACK`] pixels or there
-/// are more than [`MAX_PARTS`]; top to bottom.
+/// each region (one per stretch of changed rows, [`SPLIT_GAP`]), then boxes merged while
+/// merging adds at most [`MERGE_SLACK`] pixels or there are more than [`MAX_PARTS`]; top to
+/// bottom.
 fn boxes(prev: &[u8], next: &[u8], rewritten: &[Box4]) -> Vec<Box4> {
     let w = WIDTH as usize;
     let whole = [0, 0, w, HEIGHT as usize];
@@ -292,6 +299,7 @@ fn boxes(prev: &[u8], next: &[u8], rewritten: &[Box4]) -> Vec<Box4> {
     let mut found: Vec<Box4> = Vec::new();
     for r in regions {
         let mut b: Option<Box4> = None;
+        let mut quiet = 0;
         for y in r[1]..r[3] {
             let (a, c) = (
                 &prev[y * w + r[0]..y * w + r[2]],
@@ -299,8 +307,13 @@ fn boxes(prev: &[u8], next: &[u8], rewritten: &[Box4]) -> Vec<Box4> {
             );
             let first = unchanged(a, c, 0, a.len());
             if first == a.len() {
+                quiet += 1;
                 continue;
             }
+            if quiet >= SPLIT_GAP {
+                found.extend(b.take());
+            }
+            quiet = 0;
             let last = last_difference(a, c);
             let row = [r[0] + first, y, r[0] + last, y + 1];
             b = Some(b.map_or(row, |b| union(&b, &row)));
