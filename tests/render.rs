@@ -315,7 +315,7 @@ fn replays_have_one_frame_per_position() {
 #[test]
 fn replay_frames_code_only_what_changed_in_a_few_kilobytes() {
     // Frames drawn for animation keep the panels' edges and badges still, so a frame costs
-    // about what the move changed: measured 3.2 KB (Ard Rí) to 5.4 KB (High Kings) a frame
+    // about what the move changed: measured 2.7 KB (Ard Rí) to 4.9 KB (High Kings) a frame
     // on whole random games, the first frame included.
     for (i, variant) in Variant::ALL.into_iter().enumerate() {
         let options = GameOptions::new(variant);
