@@ -78,6 +78,43 @@ pub(crate) fn event(h: &Harness, kind: &str, channel: &str, create: &str, player
     }
 }
 
+/// The address of the board picture on `page`.
+fn board_src(page: &str) -> String {
+    page.split("<img src=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a board picture")
+        .replace("&amp;", "&")
+}
+
+/// The bot's own picture of game `id` at `ply` (`/game … ply: marks: arrows:`).
+fn bot_picture(
+    h: &Harness,
+    id: GameId,
+    ply: u32,
+    marks: Option<&str>,
+    arrows: Option<&str>,
+) -> Vec<u8> {
+    let shown = h.send(
+        "ciara",
+        "c9",
+        Command::Game {
+            id,
+            ply: Some(ply),
+            marks: marks.map(str::to_string),
+            arrows: arrows.map(str::to_string),
+            drawn: None,
+            shared: false,
+        },
+    );
+    shown[0]
+        .image
+        .as_ref()
+        .expect("the bot's picture")
+        .bytes
+        .clone()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_of_a_server_is_on_the_web_until_manage_server_opts_in() {
     let h = Harness::new(false);
@@ -159,12 +196,7 @@ async fn a_game_page_steps_through_the_game_with_the_bots_own_pictures() {
     // move a link to its position (the one shown marked), and a pasted link's picture.
     let (status, page) = text(&format!("{site}/g/{}?ply=2", id.0)).await;
     assert_eq!(status, 200);
-    let img = page
-        .split("<img src=\"")
-        .nth(1)
-        .and_then(|s| s.split('"').next())
-        .expect("a board picture")
-        .replace("&amp;", "&");
+    let img = board_src(&page);
     assert!(img.starts_with(&format!("/g/{}/2.png?v=", id.0)), "{img}");
     for link in [
         format!("/g/{}?ply=0", id.0),
@@ -193,21 +225,9 @@ async fn a_game_page_steps_through_the_game_with_the_bots_own_pictures() {
         "public, max-age=31536000, immutable"
     );
     let bytes = r.bytes().await.unwrap();
-    let shown = h.send(
-        "ciara",
-        "c9",
-        Command::Game {
-            id,
-            ply: Some(2),
-            marks: None,
-            arrows: None,
-            drawn: None,
-            shared: false,
-        },
-    );
-    let bot_picture = shown[0].image.as_ref().expect("the bot's picture");
+    let bot_picture = bot_picture(&h, id, 2, None, None);
     assert!(
-        bytes.as_ref() == bot_picture.bytes.as_slice(),
+        bytes.as_ref() == bot_picture.as_slice(),
         "not the bot's picture"
     );
     // Without its version (or with an old one) it is not cached; past the end it is not there.
@@ -819,4 +839,42 @@ async fn a_leagues_past_seasons_are_shown_in_full_as_they_ended() {
         let (status, _) = text(&format!("{site}/l/1/1.png?season={season}")).await;
         assert_eq!(status, 404, "season {season}'s picture");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn marks_and_arrows_of_a_shared_position_are_drawn_as_the_bot_draws_them() {
+    let h = Harness::new(true);
+    let id = played(&h, "aoife", "brian", "c1");
+    web_setting(&h, "mod", true, true);
+    let site = serve(&h).await;
+    let (status, page) = text(&format!(
+        "{site}/g/{}?ply=2&marks=D4%20e5&arrows=C3-D4",
+        id.0
+    ))
+    .await;
+    assert_eq!(status, 200, "{page}");
+    let img = board_src(&page);
+    assert!(img.starts_with(&format!("/g/{}/2.png?v=", id.0)), "{img}");
+    assert!(img.ends_with("&marks=D4,e5&arrows=C3-D4"), "{img}");
+    assert!(page.contains("Marked: D4, E5. Arrows: C3 to D4."), "{page}");
+    // The picture is the bot's `/game … ply:2 marks:"D4 e5" arrows:C3-D4`, byte for byte.
+    let bytes = get(&format!("{site}{img}")).await.bytes().await.unwrap();
+    let bot_picture = bot_picture(&h, id, 2, Some("D4 e5"), Some("C3-D4"));
+    assert!(
+        bytes.as_ref() == bot_picture.as_slice(),
+        "not the bot's picture"
+    );
+    let plain = img.split("&marks").next().unwrap();
+    let unmarked = get(&format!("{site}{plain}")).await.bytes().await.unwrap();
+    assert_ne!(unmarked, bytes);
+    // Marks that do not read are left off, and the page says why; such a picture is not there.
+    let (status, page) = text(&format!("{site}/g/{}?ply=2&marks=Z9", id.0)).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("were left off: Bad mark"), "{page}");
+    assert!(
+        page.contains(&format!("src=\"{plain}\"").replace('&', "&amp;")),
+        "{page}"
+    );
+    let (status, _) = text(&format!("{site}/g/{}/2.png?marks=Z9", id.0)).await;
+    assert_eq!(status, 404);
 }

@@ -70,6 +70,7 @@ pub use board::BoardSpec;
 pub use buttons::{Dialog, Press};
 pub use clocks::Reminders;
 pub use commands::{Command, CommandSpec};
+pub(crate) use discussion::{read_notes, Notes};
 pub use draws::DrawAnswer;
 pub use info::rank_moves;
 pub(crate) use ladders::ladder_view;

@@ -246,6 +246,8 @@ async fn server_page(
 #[derive(serde::Deserialize)]
 struct PlyQuery {
     ply: Option<String>,
+    marks: Option<String>,
+    arrows: Option<String>,
 }
 
 async fn game_page(
@@ -259,8 +261,12 @@ async fn game_page(
     };
     // A ply that is not a number shows the game as it stands, like no ply at all.
     let ply = q.ply.and_then(|p| p.parse::<usize>().ok());
+    let drawn = pages::Drawn {
+        marks: q.marks,
+        arrows: q.arrows,
+    };
     with_store(&web, &headers, move |store, site| {
-        pages::game(store, site, GameId(id), ply)
+        pages::game(store, site, GameId(id), ply, &drawn)
     })
     .await
 }
@@ -269,6 +275,8 @@ async fn game_page(
 #[derive(serde::Deserialize)]
 struct VersionQuery {
     v: Option<String>,
+    marks: Option<String>,
+    arrows: Option<String>,
 }
 
 async fn game_picture(
@@ -283,8 +291,12 @@ async fn game_picture(
     let (Ok(id), Some(ply)) = (id.parse::<i64>(), parsed) else {
         return not_found().await;
     };
+    let drawn = pages::Drawn {
+        marks: q.marks,
+        arrows: q.arrows,
+    };
     with_store(&web, &headers, move |store, _| {
-        pages::picture(store, GameId(id), ply, q.v.as_deref())
+        pages::picture(store, GameId(id), ply, q.v.as_deref(), &drawn)
     })
     .await
 }

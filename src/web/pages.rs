@@ -3,9 +3,9 @@
 
 use crate::bot::text::counts_line;
 use crate::bot::{
-    division_picture, ladder_view, leaderboards, league_view, names, player_view, replay,
-    shown_with_rd, tournament_picture, tournament_view, trf_text, DivisionView, Fail, LadderView,
-    PlayerView,
+    division_picture, ladder_view, leaderboards, league_view, names, player_view, read_notes,
+    replay, shown_with_rd, tournament_picture, tournament_view, trf_text, DivisionView, Fail,
+    LadderView, Notes, PlayerView,
 };
 use crate::game::{describe, BySide, Position};
 use crate::render::LevelMove;
@@ -343,9 +343,68 @@ fn version(names: &BySide<String>, moves: &[MoveRow]) -> String {
     format!("{h:016x}")
 }
 
-/// The board picture of `shown`, exactly as the bot's `/game … ply:` draws it.
-fn picture_of(s: &Shown) -> Vec<u8> {
-    board_png(&s.pos, &Frame::new(s.names.clone(), s.last))
+/// Marks and arrows drawn on a position (`?marks=D4,E5&arrows=C3-D4`), as `/game` and
+/// `/position` take them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Drawn {
+    pub marks: Option<String>,
+    pub arrows: Option<String>,
+}
+
+impl Drawn {
+    /// The marks and arrows read for `variant` (the bot's own reading, so its messages), in a
+    /// form for addresses: the words joined by commas (each a cell or two joined by a dash,
+    /// so nothing to escape); `Ok(None)` when there are none.
+    fn read(&self, variant: crate::game::Variant) -> Result<Option<(Notes, String)>, String> {
+        if self.marks.is_none() && self.arrows.is_none() {
+            return Ok(None);
+        }
+        let notes = read_notes(variant, self.marks.as_deref(), self.arrows.as_deref())?;
+        let words = |s: &Option<String>| {
+            s.as_deref()
+                .unwrap_or("")
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let mut query = String::new();
+        for (key, value) in [
+            ("marks", words(&self.marks)),
+            ("arrows", words(&self.arrows)),
+        ] {
+            if !value.is_empty() {
+                query.push_str(&format!("&{key}={value}"));
+            }
+        }
+        Ok((!query.is_empty()).then_some((notes, query)))
+    }
+}
+
+/// The board picture of `shown`, exactly as the bot's `/game … ply:` draws it (with `notes`,
+/// as `/game … marks: arrows:` does).
+fn picture_of(s: &Shown, notes: Option<Notes>) -> Vec<u8> {
+    let frame = Frame::new(s.names.clone(), s.last);
+    board_png(&s.pos, &notes.map_or(frame.clone(), |n| n.frame(frame)))
+}
+
+/// The marks and arrows in words, for the picture's text alternative.
+fn drawn_words(notes: &Notes) -> String {
+    let mut words = String::new();
+    let cell = |c: &crate::render::Cell| format!("{}{}", char::from(b'A' + c.col), c.row + 1);
+    if !notes.marks.is_empty() {
+        let marks: Vec<String> = notes.marks.iter().map(cell).collect();
+        words.push_str(&format!(" Marked: {}.", marks.join(", ")));
+    }
+    if !notes.arrows.is_empty() {
+        let arrows: Vec<String> = notes
+            .arrows
+            .iter()
+            .map(|(a, b)| format!("{} to {}", cell(a), cell(b)))
+            .collect();
+        words.push_str(&format!(" Arrows: {}.", arrows.join(", ")));
+    }
+    words
 }
 
 /// What the board shows, in words: for its alternative text and the page's description.
@@ -383,6 +442,7 @@ pub(super) fn game(
     site: &Site,
     id: GameId,
     ply: Option<usize>,
+    drawn: &Drawn,
 ) -> Result<Found, Broken> {
     let Some(s) = store.read(|tx| shown(tx, id, ply))? else {
         return Ok(Found::Nothing);
@@ -397,15 +457,25 @@ pub(super) fn game(
         s.names[sides[1]],
         g.id.0
     );
-    let words = position_words(&s);
+    // Marks and arrows on the position shown (a shared analysis); ones that do not read are
+    // left off, and the page says why.
+    let (notes, unread) = match drawn.read(g.options.variant) {
+        Ok(notes) => (notes, None),
+        Err(why) => (None, Some(why)),
+    };
+    let drawn_query = notes.as_ref().map_or("", |(_, q)| q.as_str());
+    let mut words = position_words(&s);
+    if let Some((n, _)) = &notes {
+        words.push_str(&drawn_words(n));
+    }
     let picture = format!(
-        "/g/{}/{}.png?v={}",
+        "/g/{}/{}.png?v={}{drawn_query}",
         g.id.0,
         s.upto,
         version(&s.names, &s.moves[..s.upto])
     );
-    let page_url = if ply.is_some() {
-        format!("/g/{}?ply={}", g.id.0, s.upto)
+    let page_url = if ply.is_some() || notes.is_some() {
+        format!("/g/{}?ply={}{drawn_query}", g.id.0, s.upto)
     } else {
         format!("/g/{}", g.id.0)
     };
@@ -428,6 +498,9 @@ pub(super) fn game(
                 a href=(player_path(&g.server_id, &g.seats[side])) { (s.names[side]) }
             }
             " · " (state)
+        }
+        @if let Some(why) = &unread {
+            p.note role="status" { "The marks and arrows of this link were left off: " (why) }
         }
         figure {
             img src=(picture) alt=(words) width=(BOARD_WIDTH) height=(BOARD_HEIGHT);
@@ -489,6 +562,7 @@ pub(super) fn picture(
     id: GameId,
     ply: usize,
     v: Option<&str>,
+    drawn: &Drawn,
 ) -> Result<Found, Broken> {
     let Some(s) = store.read(|tx| shown(tx, id, Some(ply)))? else {
         return Ok(Found::Nothing);
@@ -496,9 +570,13 @@ pub(super) fn picture(
     if s.upto != ply {
         return Ok(Found::Nothing);
     }
+    // Marks that do not read: no such picture.
+    let Ok(notes) = drawn.read(s.game.options.variant) else {
+        return Ok(Found::Nothing);
+    };
     let current = v == Some(version(&s.names, &s.moves[..s.upto]).as_str());
     Ok(Found::Picture {
-        png: picture_of(&s),
+        png: picture_of(&s, notes.map(|(n, _)| n)),
         cache: if current {
             "public, max-age=31536000, immutable"
         } else {
