@@ -2,10 +2,9 @@
 //! any bot process. One watcher a page's subject, however many pages are open on it, looks at
 //! the store every [`LIVE_POLL`] and tells every page at once; the page reloads.
 
-use super::pages::{self, Broken};
-use super::{answer, not_found, Web};
+use super::pages::{self, Broken, Site};
+use super::pool::Pool;
 use crate::store::{GameId, LadderId, LeagueId, TournamentId};
-use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -18,7 +17,7 @@ const LIVE_POLL: Duration = Duration::from_millis(500);
 
 /// What a live page watches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Subject {
+pub(super) enum Subject {
     Game(GameId),
     Tournament(TournamentId),
     League(LeagueId),
@@ -35,9 +34,8 @@ struct Now {
 
 impl Subject {
     /// Its state now; `None` when it is not public (or not there).
-    fn read(self, web: &Web) -> Result<Option<Now>, Broken> {
-        let site = &web.site;
-        web.pool.with(|store| {
+    fn read(self, pool: &Pool, site: &Site) -> Result<Option<Now>, Broken> {
+        pool.with(|store| {
             let event = |parts: Option<pages::Parts>| {
                 parts.map(|p| {
                     let token = p.token();
@@ -58,33 +56,45 @@ impl Subject {
             })
         })
     }
+}
 
-    /// [`Subject::read`] on a blocking thread.
-    async fn state(self, web: &Arc<Web>) -> Result<Option<Now>, Broken> {
-        let web = web.clone();
-        tokio::task::spawn_blocking(move || self.read(&web))
+/// The subjects live pages watch, each with its watcher's channel, and what the watchers
+/// read the store with.
+pub(super) struct Live {
+    pool: Arc<Pool>,
+    site: Site,
+    watched: Mutex<HashMap<Subject, watch::Receiver<Option<Now>>>>,
+}
+
+impl Live {
+    pub(super) fn new(pool: Arc<Pool>, site: Site) -> Live {
+        Live {
+            pool,
+            site,
+            watched: Mutex::default(),
+        }
+    }
+
+    /// `subject`'s state, read on a blocking thread.
+    async fn state(self: &Arc<Self>, subject: Subject) -> Result<Option<Now>, Broken> {
+        let live = self.clone();
+        tokio::task::spawn_blocking(move || subject.read(&live.pool, &live.site))
             .await
             .unwrap_or_else(|e| Err(Broken(format!("a live page panicked: {e}"))))
     }
 }
 
-/// The subjects live pages watch, each with its watcher's channel.
-#[derive(Default)]
-pub(super) struct Live {
-    watched: Mutex<HashMap<Subject, watch::Receiver<Option<Now>>>>,
-}
-
 /// A page's view of `subject`'s state: the watcher's, started when the first page opens and
 /// ended when the last one closes (or the subject stops being public: its state becomes
 /// `None`).
-fn watch(web: &Arc<Web>, subject: Subject, first: Now) -> watch::Receiver<Option<Now>> {
-    let mut watched = web.live.watched.lock().unwrap_or_else(|e| e.into_inner());
+fn watch(live: &Arc<Live>, subject: Subject, first: Now) -> watch::Receiver<Option<Now>> {
+    let mut watched = live.watched.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(rx) = watched.get(&subject).filter(|rx| rx.has_changed().is_ok()) {
         return rx.clone();
     }
     let (tx, rx) = watch::channel(Some(first));
     watched.insert(subject, rx.clone());
-    let web = web.clone();
+    let live = live.clone();
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(LIVE_POLL).await;
@@ -92,7 +102,7 @@ fn watch(web: &Arc<Web>, subject: Subject, first: Now) -> watch::Receiver<Option
                 // Only the map's own receiver is left: no page is open.
                 break;
             }
-            match subject.state(&web).await {
+            match live.state(subject).await {
                 Ok(now) => {
                     let gone = now.is_none();
                     tx.send_if_modified(|last| {
@@ -108,7 +118,7 @@ fn watch(web: &Arc<Web>, subject: Subject, first: Now) -> watch::Receiver<Option
                 Err(_) => continue,
             }
         }
-        let mut watched = web.live.watched.lock().unwrap_or_else(|e| e.into_inner());
+        let mut watched = live.watched.lock().unwrap_or_else(|e| e.into_inner());
         if watched
             .get(&subject)
             .is_some_and(|rx| rx.same_channel(&tx.subscribe()))
@@ -119,33 +129,21 @@ fn watch(web: &Arc<Web>, subject: Subject, first: Now) -> watch::Receiver<Option
     rx
 }
 
-/// `?since=…` of a live page's events: the state the page was drawn in.
-#[derive(serde::Deserialize)]
-pub(super) struct SinceQuery {
+/// The events of `subject`: `changed` each time it changes; at once when the page was drawn
+/// before its latest change (`since`, the state the page names: a change made while the page
+/// was on its way). The stream ends when the subject stops being public; `None` when it is
+/// not public now.
+pub(super) async fn events(
+    live: &Arc<Live>,
+    subject: Subject,
     since: Option<String>,
-}
-
-/// The events of `subject` (given as text by the path, made by `make`): `changed` each time it
-/// changes; at once when the page was drawn before its latest change (`since`, made while the
-/// page was on its way). The stream ends when the subject stops being public.
-async fn events(
-    web: Arc<Web>,
-    id: &str,
-    make: fn(i64) -> Subject,
-    since: Option<String>,
-) -> Response {
+) -> Result<Option<Response>, Broken> {
     use axum::response::sse::{Event, KeepAlive, Sse};
-    let Ok(id) = id.parse::<i64>() else {
-        return not_found().await;
-    };
-    let subject = make(id);
-    let first = match subject.state(&web).await {
-        Ok(Some(state)) => state,
-        Ok(None) => return not_found().await,
-        Err(e) => return answer(Err(e)),
+    let Some(first) = live.state(subject).await? else {
+        return Ok(None);
     };
     let behind = since.is_some_and(|since| since != first.token);
-    let mut rx = watch(&web, subject, first);
+    let mut rx = watch(live, subject, first);
     if behind {
         rx.mark_changed();
     } else {
@@ -157,43 +155,9 @@ async fn events(
         let event = Event::default().event("changed").data(now.data);
         Some((Ok::<_, std::convert::Infallible>(event), rx))
     });
-    Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response()
-}
-
-/// `/g/123/events`: a live game page's events (with the number of moves).
-pub(super) async fn game_events(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-) -> Response {
-    events(web, &id, |n| Subject::Game(GameId(n)), q.since).await
-}
-
-/// `/t/7/events`: a tournament page's events (a result, a round, a withdrawal…).
-pub(super) async fn tournament_events(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-) -> Response {
-    events(web, &id, |n| Subject::Tournament(TournamentId(n)), q.since).await
-}
-
-/// `/l/3/events`: a league page's events.
-pub(super) async fn league_events(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-) -> Response {
-    events(web, &id, |n| Subject::League(LeagueId(n)), q.since).await
-}
-
-/// `/ladder/2/events`: a ladder page's events.
-pub(super) async fn ladder_events(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-) -> Response {
-    events(web, &id, |n| Subject::Ladder(LadderId(n)), q.since).await
+    Ok(Some(
+        Sse::new(stream)
+            .keep_alive(KeepAlive::default())
+            .into_response(),
+    ))
 }

@@ -37,10 +37,10 @@ const REQUEST_TIME: Duration = Duration::from_secs(10);
 /// What the handlers share: the store's connections, the public address of the site, and the
 /// clock (what "now" is for the clocks and the leaderboards' last 90 days).
 struct Web {
-    pool: Pool,
+    pool: Arc<Pool>,
     site: Site,
     clock: Arc<dyn crate::bot::Clock>,
-    live: live::Live,
+    live: Arc<live::Live>,
 }
 
 /// How the web companion runs.
@@ -67,11 +67,13 @@ impl Options {
 
 /// The web companion's routes over the database at `db` (a file or a PostgreSQL URL).
 pub fn router(db: std::path::PathBuf, options: Options) -> Router {
+    let pool = Arc::new(Pool::new(db));
+    let site = Site::new(options.public_url);
     let web = Arc::new(Web {
-        pool: Pool::new(db),
-        site: Site::new(options.public_url),
+        live: Arc::new(live::Live::new(pool.clone(), site.clone())),
+        pool,
+        site,
         clock: options.clock,
-        live: live::Live::default(),
     });
     Router::new()
         .route("/", get(index))
@@ -83,10 +85,10 @@ pub fn router(db: std::path::PathBuf, options: Options) -> Router {
         .route("/s/{server}/p/{user}", get(player_page))
         .route("/s/{server}/p/{user}/profile.png", get(player_picture))
         .route("/g/{id}", get(game_page))
-        .route("/g/{id}/events", get(live::game_events))
-        .route("/t/{id}/events", get(live::tournament_events))
-        .route("/l/{id}/events", get(live::league_events))
-        .route("/ladder/{id}/events", get(live::ladder_events))
+        .route("/g/{id}/events", get(game_events))
+        .route("/t/{id}/events", get(tournament_events))
+        .route("/l/{id}/events", get(league_events))
+        .route("/ladder/{id}/events", get(ladder_events))
         .route("/ladder/{id}", get(ladder_page))
         .route("/ladder/{id}/ladder.png", get(ladder_picture))
         .route("/l/{id}", get(league_page))
@@ -299,6 +301,67 @@ async fn game_picture(
         pages::picture(store, GameId(id), ply, q.v.as_deref(), &drawn)
     })
     .await
+}
+
+/// `?since=…` of a live page's events: the state the page was drawn in.
+#[derive(serde::Deserialize)]
+struct SinceQuery {
+    since: Option<String>,
+}
+
+/// The events of the subject `make` names by the number in the path ([`live::events`]); the
+/// one 404 when it is not public.
+async fn events(
+    web: Arc<Web>,
+    id: &str,
+    make: fn(i64) -> live::Subject,
+    since: Option<String>,
+) -> Response {
+    let Ok(n) = id.parse::<i64>() else {
+        return not_found().await;
+    };
+    match live::events(&web.live, make(n), since).await {
+        Ok(Some(stream)) => stream,
+        Ok(None) => not_found().await,
+        Err(e) => answer(Err(e)),
+    }
+}
+
+/// `/g/123/events`: a live game page's events (with the number of moves).
+async fn game_events(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+) -> Response {
+    events(web, &id, |n| live::Subject::Game(GameId(n)), q.since).await
+}
+
+/// `/t/7/events`: a tournament page's events (a result, a round, a withdrawal…).
+async fn tournament_events(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+) -> Response {
+    let make = |n| live::Subject::Tournament(TournamentId(n));
+    events(web, &id, make, q.since).await
+}
+
+/// `/l/3/events`: a league page's events.
+async fn league_events(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+) -> Response {
+    events(web, &id, |n| live::Subject::League(LeagueId(n)), q.since).await
+}
+
+/// `/ladder/2/events`: a ladder page's events.
+async fn ladder_events(
+    State(web): State<Arc<Web>>,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+) -> Response {
+    events(web, &id, |n| live::Subject::Ladder(LadderId(n)), q.since).await
 }
 
 /// What a route of a numbered thing answers: `f` with the id the path names (made by
