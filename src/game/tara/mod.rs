@@ -293,8 +293,28 @@ impl TaraPosition {
 
     /// Ends the game by kingdoms (or knots), then territory (A.2), kings captured added.
     fn finish_by_score(&mut self) {
-        let c = BySide::new(self.counts(Player::Red), self.counts(Player::Blue));
+        let c = BySide::new(
+            self.score_counts(Player::Red),
+            self.score_counts(Player::Blue),
+        );
         self.outcome = Some(score(self.options.scoring, &c));
+    }
+
+    /// The counts [`score`] reads for a player under this game's scoring: kingdoms or knots
+    /// (the other left 0, so knots are not traced in games scored by kingdoms), territory
+    /// and kings captured.
+    fn score_counts(&self, p: Player) -> Counts {
+        let f = self.forts[p];
+        let (kingdoms, knots) = match self.options.scoring {
+            Scoring::Kingdoms => (kingdoms(f), 0),
+            Scoring::Knots => (0, knots(f)),
+        };
+        Counts {
+            kingdoms,
+            knots,
+            territory: f.count_ones(),
+            kings_captured: self.kings_captured(p),
+        }
     }
 
     /// Ends the game by double capture won by `p`.
