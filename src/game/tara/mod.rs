@@ -472,7 +472,55 @@ pub fn kingdom_sets(forts: Bits) -> Vec<Bits> {
 }
 
 /// The number of knots (closed strands of the Celtic drawing, A.3) in a set of ringforts.
+///
+/// Each ringfort holds four arcs, one per corner (`NE`, `NW`, `SE`, `SW` as 0–3: bit 1 south,
+/// bit 0 west). An arc leaves through its north or south side and through its east or west
+/// side; through a side with a ringfort beyond it continues as that ringfort's diagonally
+/// opposite arc, else it turns into the arc of the same ringfort on the other end of that
+/// side. Every arc so has two ends and the strands are cycles, entered alternately through a
+/// north/south and an east/west side: each is traced once and counted.
 pub fn knots(forts: Bits) -> u32 {
+    let forts = forts & HILLS;
+    let has = |i: usize| forts >> i & 1 != 0;
+    // Arcs already on a traced strand: one set of hills per corner.
+    let mut seen = [0u64; 4];
+    let mut count = 0;
+    for f in squares(forts) {
+        let f = f as usize;
+        for a in 0..4 {
+            if seen[a] >> f & 1 != 0 {
+                continue;
+            }
+            count += 1;
+            let (mut h, mut arc, mut vertical) = (f, a, true);
+            loop {
+                seen[arc] |= 1 << h;
+                let beyond = match (vertical, arc & 2 != 0, arc & 1 != 0) {
+                    (true, false, _) => (h + 7 < board::SQUARES && has(h + 7)).then(|| h + 7),
+                    (true, true, _) => (h >= 7 && has(h - 7)).then(|| h - 7),
+                    (false, _, false) => (h % 7 < 6 && has(h + 1)).then(|| h + 1),
+                    (false, _, true) => (h % 7 > 0 && has(h - 1)).then(|| h - 1),
+                };
+                match beyond {
+                    Some(n) => {
+                        h = n;
+                        arc ^= 3;
+                    }
+                    None => arc ^= if vertical { 1 } else { 2 },
+                }
+                vertical = !vertical;
+                if vertical && h == f && arc == a {
+                    break;
+                }
+            }
+        }
+    }
+    count
+}
+
+/// [`knots`] by union-find over the arcs: the reference the strand tracing is tested against.
+#[cfg(test)]
+pub(crate) fn knots_union_find(forts: Bits) -> u32 {
     const NE: usize = 0;
     const NW: usize = 1;
     const SW: usize = 2;

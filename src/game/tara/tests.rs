@@ -201,6 +201,28 @@ fn knots_reference_values() {
 }
 
 #[test]
+fn traced_knots_agree_with_union_find() {
+    // Sets of every density, the whole board and the empty one included.
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for i in 0..20_000 {
+        let b = match i % 4 {
+            0 => next() & next(),
+            1 => next(),
+            2 => next() | next(),
+            _ => next() | next() | next(),
+        } & HILLS;
+        assert_eq!(knots(b), knots_union_find(b), "{b:#x}");
+    }
+    assert_eq!(knots(HILLS), knots_union_find(HILLS));
+}
+
+#[test]
 fn knots_of_full_rectangles_are_the_gcd_of_the_sides() {
     for w in 1..=7u8 {
         for hh in 1..=5u8 {
