@@ -359,6 +359,11 @@ fn the_console_shows_the_link_as_its_address() {
     let mut run = |line: &str| console.line(line).0;
     let said = run("/settings web:true");
     assert!(said.contains("on the web companion"), "{said}");
+    // The answer to `/settings` links the server's front page.
+    assert!(
+        said.contains(&format!("[Open on the web: {SITE}/s/")),
+        "{said}"
+    );
     run("/challenge @brian ard-ri first:me");
     run("/as brian");
     let said = run("/accept");
@@ -372,7 +377,8 @@ fn the_console_shows_the_link_as_its_address() {
         "{said}"
     );
     // A server off the web: no link.
-    run("/settings web:false");
+    let said = run("/settings web:false");
+    assert!(!said.contains("Open on the web"), "{said}");
     let said = run("/game id:1");
     assert!(!said.contains("Open on the web"), "{said}");
 }

@@ -158,6 +158,8 @@ pub enum WebPage {
     League(LeagueId),
     /// A ladder's page (`/ladder/2`).
     Ladder(LadderId),
+    /// The server's front page (`/s/<server id>`).
+    Server,
 }
 
 impl WebPage {
@@ -166,14 +168,15 @@ impl WebPage {
         WebPage::Game { id, ply: None }
     }
 
-    /// The page's path on the site, from its `/`.
-    pub fn path(&self) -> String {
+    /// The page's path on the site, from its `/`, for a page of `server`'s.
+    pub fn path(&self, server: &ServerId) -> String {
         match self {
             WebPage::Game { id, ply: None } => format!("/g/{}", id.0),
             WebPage::Game { id, ply: Some(p) } => format!("/g/{}?ply={p}", id.0),
             WebPage::Tournament(id) => format!("/t/{}", id.0),
             WebPage::League(id) => format!("/l/{}", id.0),
             WebPage::Ladder(id) => format!("/ladder/{}", id.0),
+            WebPage::Server => format!("/s/{}", server.as_str()),
         }
     }
 }

@@ -333,7 +333,7 @@ impl Bot {
         if reply.link.is_none() && on_the_web(tx, &web.server)? {
             reply.link = Some(LinkButton {
                 label: OPEN_ON_THE_WEB.to_string(),
-                url: format!("{base}{}", web.page.path()),
+                url: format!("{base}{}", web.page.path(&web.server)),
             });
         }
         Ok(())

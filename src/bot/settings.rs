@@ -7,7 +7,7 @@ use super::digest;
 use super::lobby;
 use super::moderation::record_action;
 use super::options::Choices;
-use super::reply::{escape_markdown, Ctx, Reply};
+use super::reply::{escape_markdown, Ctx, OnTheWeb, Reply, WebPage};
 use super::session::{
     default_time_control, on_the_web, server_rate_limit, Bot, Fail, Out, Outcome,
 };
@@ -67,7 +67,10 @@ pub(crate) fn settings(bot: &Bot, ctx: &Ctx, options: SettingsOptions) -> Outcom
                 now,
             )?);
         }
-        outs.insert(0, Out::text(Reply::private(settings_text(tx, ctx, now)?)));
+        // With the server on the web, the answer links its front page.
+        let mut answer = Reply::private(settings_text(tx, ctx, now)?);
+        answer.web = Some(OnTheWeb::new(&ctx.server, WebPage::Server));
+        outs.insert(0, Out::text(answer));
         Ok(outs)
     })?;
     if let Some(limit) = asked.rate_limit {
