@@ -18,10 +18,9 @@
 
 use crate::cdp::{Browser, Page};
 use crate::web::common::{self, stored, Harness};
-use crate::web::{event, played, serve, web_setting};
+use crate::web::{bot_picture, event, played, serve, web_setting};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use tara_bot::bot::Command;
 use tara_bot::store::GameId;
 
 /// A phone's viewport and a desk's.
@@ -179,23 +178,6 @@ async fn shown_picture(page: &Page<'_>) -> Vec<u8> {
         .collect()
 }
 
-/// The bot's own picture of game `id` at `ply` (`/game … ply:`).
-fn bot_picture(h: &Harness, id: GameId, ply: usize) -> Vec<u8> {
-    let shown = h.send(
-        "ciara",
-        "c9",
-        Command::Game {
-            id,
-            ply: Some(ply as u32),
-            marks: None,
-            arrows: None,
-            drawn: None,
-            shared: false,
-        },
-    );
-    shown[0].image.as_ref().expect("a picture").bytes.clone()
-}
-
 /// A browser, and the site of a server on the web with one game, a few moves in (`None`
 /// without Chromium).
 async fn one_game() -> Option<(Browser, Harness, GameId, String)> {
@@ -226,7 +208,7 @@ async fn stepping_by_keys_and_clicks_shows_the_bots_picture_of_each_ply() {
         page.navigates(page.key(key)).await;
         assert_eq!(page.url().await, url, "after {key}");
         assert!(
-            shown_picture(&page).await == bot_picture(&h, id, ply),
+            shown_picture(&page).await == bot_picture(&h, id, ply as u32, None, None),
             "after {key}: not the bot's picture of ply {ply}"
         );
         let current = page
@@ -246,7 +228,7 @@ async fn stepping_by_keys_and_clicks_shows_the_bots_picture_of_each_ply() {
     // Clicking a move shows its position.
     page.navigates(page.click(".moves li:nth-child(2) a")).await;
     assert_eq!(page.url().await, at(2));
-    assert!(shown_picture(&page).await == bot_picture(&h, id, 2));
+    assert!(shown_picture(&page).await == bot_picture(&h, id, 2, None, None));
     assert_eq!(page.problems(), Vec::<String>::new());
     // The alternative text says the position: which move, whose turn, the score.
     let alt = page.eval("document.querySelector('figure img').alt").await;

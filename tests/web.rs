@@ -88,7 +88,7 @@ fn board_src(page: &str) -> String {
 }
 
 /// The bot's own picture of game `id` at `ply` (`/game … ply: marks: arrows:`).
-fn bot_picture(
+pub(crate) fn bot_picture(
     h: &Harness,
     id: GameId,
     ply: u32,
