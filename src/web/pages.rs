@@ -49,6 +49,8 @@ pub(super) struct Parts {
     image: Option<String>,
     url: String,
     body: Markup,
+    /// It no longer changes (a league's past season): not live.
+    settled: bool,
 }
 
 impl Parts {
@@ -83,9 +85,11 @@ impl Parts {
 }
 
 impl Found {
-    /// The live page of `parts` (its stream at `events`), or the one 404.
+    /// The page of `parts`, live (its stream at `events`) unless it is settled, or the one
+    /// 404.
     fn live(parts: Option<Parts>, events: &str) -> Found {
         match parts {
+            Some(p) if p.settled => Found::Page(p.still()),
             Some(p) => Found::Page(p.live(events)),
             None => Found::Nothing,
         }
@@ -328,19 +332,13 @@ fn shown(tx: &Tx, id: GameId, ply: Option<usize>) -> Result<Option<Shown>, Broke
 /// A version of the picture of a position: the names and the moves that reach it. A picture
 /// linked with its version never changes (a takeback or a new name makes a new version).
 fn version(names: &BySide<String>, moves: &[MoveRow]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |s: &str| {
-        for b in s.bytes().chain([0u8]) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    eat(names.first());
-    eat(names.second());
-    for m in moves {
-        eat(&m.notation);
+    let mut bytes = Vec::new();
+    let words = [names.first().as_str(), names.second().as_str()].into_iter();
+    for w in words.chain(moves.iter().map(|m| m.notation.as_str())) {
+        bytes.extend_from_slice(w.as_bytes());
+        bytes.push(0);
     }
-    format!("{h:016x}")
+    fnv(&bytes)
 }
 
 /// Marks and arrows drawn on a position (`?marks=D4,E5&arrows=C3-D4`), as `/game` and
@@ -617,14 +615,7 @@ pub(super) fn server(
     };
     let body = html! {
         h1 { "Games" }
-        section aria-label="Games in progress" {
-            h2 { "In progress" }
-            @if live == 0 { p { "None just now." } } @else { (game_list(&rows[..live])) }
-        }
-        section aria-label="Finished games" {
-            h2 { "Finished" }
-            @if rows.len() == live { p { "None yet." } } @else { (game_list(&rows[live..])) }
-        }
+        (game_sections(&rows, live))
         @for (variant, leaders) in &boards {
             section aria-label=(format!("Leaderboard: {}", variant.name())) {
                 h2 { "Leaderboard · " (variant.name()) }
@@ -805,6 +796,7 @@ pub(super) fn tournament_parts(
         image,
         url: site.url(&format!("/t/{}", t.id)),
         body,
+        settled: false,
     }))
 }
 
@@ -996,6 +988,7 @@ pub(super) fn league_parts(
         image,
         url: site.url(&url),
         body,
+        settled: past,
     }))
 }
 
@@ -1007,12 +1000,8 @@ pub(super) fn league(
     id: LeagueId,
     season: Option<u32>,
 ) -> Result<Found, Broken> {
-    let current = store.read(|tx| Ok::<_, Broken>(tx.league(id)?.map(|l| l.season)))?;
     let parts = league_parts(store, site, id, season)?;
-    Ok(match season.is_some() && season != current {
-        true => parts.map_or(Found::Nothing, |p| Found::Page(p.still())),
-        false => Found::live(parts, &format!("/l/{}/events", id.0)),
-    })
+    Ok(Found::live(parts, &format!("/l/{}/events", id.0)))
 }
 
 /// The picture of a division of public league `id` in `season` (`None`: the current one);
@@ -1106,6 +1095,7 @@ pub(super) fn ladder_parts(
         image,
         url: site.url(&format!("/ladder/{}", l.id)),
         body,
+        settled: false,
     }))
 }
 
@@ -1150,6 +1140,20 @@ fn public_player(
     }
     Ok(player_view(tx, server, who, now)?
         .filter(|v| !v.card.ratings.is_empty() || !v.playing.is_empty() || !v.finished.is_empty()))
+}
+
+/// Games in progress (the first `live` of `rows`) and finished, a section each.
+fn game_sections(rows: &[(GameRow, BySide<String>)], live: usize) -> Markup {
+    html! {
+        section aria-label="Games in progress" {
+            h2 { "In progress" }
+            @if live == 0 { p { "None just now." } } @else { (game_list(&rows[..live])) }
+        }
+        section aria-label="Finished games" {
+            h2 { "Finished" }
+            @if rows.len() == live { p { "None yet." } } @else { (game_list(&rows[live..])) }
+        }
+    }
 }
 
 /// A list of games, each a link with its number, game and players, and its points once
@@ -1228,14 +1232,7 @@ pub(super) fn player(
                 img src=(picture) alt=(format!("The profile of {}: ratings per game and their history", v.card.name));
             }
         }
-        section aria-label="Games in progress" {
-            h2 { "In progress" }
-            @if live == 0 { p { "None just now." } } @else { (game_list(&rows[..live])) }
-        }
-        section aria-label="Finished games" {
-            h2 { "Finished" }
-            @if rows.len() == live { p { "None yet." } } @else { (game_list(&rows[live..])) }
-        }
+        (game_sections(&rows, live))
         p { a href=(format!("/s/{}", server.as_str())) { "More games of this server" } }
     };
     Ok(Found::Page(page(
