@@ -18,7 +18,7 @@
 
 use crate::cdp::{Browser, Page};
 use crate::web::common::{self, stored, Harness};
-use crate::web::{bot_picture, event, played, serve, web_setting};
+use crate::web::{bot_picture, event, mean_difference, pixels, played, serve, web_setting};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tara_bot::store::GameId;
@@ -230,6 +230,27 @@ async fn stepping_by_keys_and_clicks_shows_the_bots_picture_of_each_ply() {
     assert_eq!(page.url().await, at(2));
     assert!(shown_picture(&page).await == bot_picture(&h, id, 2, None, None));
     assert_eq!(page.problems(), Vec::<String>::new());
+    // On a screen of two pixels to a point the browser takes the picture drawn at twice the
+    // size: the same position, sharp (with marks and arrows too, commas and all).
+    let sharp = browser.page_at(390, 844, true, 2).await;
+    for query in ["", "&marks=D4,E5&arrows=C3-D4"] {
+        sharp.goto(&format!("{}{query}", at(2))).await;
+        let src = sharp
+            .eval("document.querySelector('figure img').currentSrc")
+            .await;
+        let src = src.as_str().unwrap();
+        assert!(src.contains("/2@2x.png?v="), "{src}");
+        assert!(src.ends_with(query), "{src}");
+        let (sharp_pixels, w, _) = pixels(&shown_picture(&sharp).await);
+        assert_eq!(w, 1200);
+        let marks = (!query.is_empty()).then_some("D4 E5");
+        let arrows = (!query.is_empty()).then_some("C3-D4");
+        let (plain, _, _) = pixels(&bot_picture(&h, id, 2, marks, arrows));
+        let near = mean_difference(&plain, &sharp_pixels, 600);
+        assert!(near < 1.0, "{query}: {near}");
+        assert_eq!(sharp.problems(), Vec::<String>::new());
+    }
+    sharp.close().await;
     // The alternative text says the position: which move, whose turn, the score.
     let alt = page.eval("document.querySelector('figure img').alt").await;
     let alt = alt.as_str().unwrap();

@@ -201,6 +201,11 @@ impl Browser {
 
     /// A new tab of `width`×`height` CSS pixels (`mobile`: a phone's viewport and touch).
     pub async fn page(&self, width: u32, height: u32, mobile: bool) -> Page<'_> {
+        self.page_at(width, height, mobile, 1).await
+    }
+
+    /// [`Browser::page`] on a screen of `scale` device pixels to a CSS pixel.
+    pub async fn page_at(&self, width: u32, height: u32, mobile: bool, scale: u32) -> Page<'_> {
         let target = self
             .call(None, "Target.createTarget", json!({ "url": "about:blank" }))
             .await
@@ -228,7 +233,7 @@ impl Browser {
         }
         page.call(
             "Emulation.setDeviceMetricsOverride",
-            json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile }),
+            json!({ "width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile }),
         )
         .await;
         page

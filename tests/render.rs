@@ -9,7 +9,9 @@ use tara_bot::cli::engine::split_moves;
 use tara_bot::game::notation::{parse_hill, parse_square};
 use tara_bot::game::playout::{random_game, Rng};
 use tara_bot::game::{GameOptions, Move, Position, Scoring, Variant};
-use tara_bot::render::{board_png, replay_gif, Cell, Frame, HEIGHT, PART_DELAY, WIDTH};
+use tara_bot::render::{
+    board_png, board_png_scaled, replay_gif, Cell, Frame, HEIGHT, PART_DELAY, WIDTH,
+};
 
 /// Decodes a PNG to RGB8 pixels.
 fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
@@ -482,4 +484,30 @@ fn marks_and_arrows_change_the_image_and_nothing_else_does() {
         decode(&board_png(&pos, &empty)).2,
     );
     assert!(a != p && b != p && a != b);
+}
+
+#[test]
+fn a_board_at_twice_the_scale_is_the_same_picture_with_four_times_the_pixels() {
+    use crate::web::{mean_difference, pixels};
+    for (k, variant) in Variant::ALL.into_iter().enumerate() {
+        let options = GameOptions::new(variant);
+        let (_, moves) = random_game(options, &mut Rng::new(70 + k as u64));
+        let mut pos = Position::new(options);
+        for m in &moves[..moves.len() / 2] {
+            pos.play_unchecked(*m);
+        }
+        let inner = Cell { col: 3, row: 3 };
+        let frame = Frame::new(["Aoife".into(), "Brian".into()], moves.first().copied())
+            .with_annotations(vec![inner], vec![(inner, Cell { col: 5, row: 2 })]);
+        // Scale 1 is the bot's picture itself.
+        let plain = board_png(&pos, &frame);
+        assert_eq!(board_png_scaled(&pos, &frame, 1), plain);
+        // At 2 the same shapes and text at the same places, drawn finer: each 2x2 block
+        // averages to the plain picture's pixel but for the shades of anti-aliased edges.
+        let (sharp, w, h) = pixels(&board_png_scaled(&pos, &frame, 2));
+        assert_eq!((w, h), (2 * WIDTH, 2 * HEIGHT));
+        let (plain, _, _) = pixels(&plain);
+        let near = mean_difference(&plain, &sharp, WIDTH as usize);
+        assert!(near < 1.0, "{variant}: mean difference {near}");
+    }
 }

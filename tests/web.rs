@@ -251,6 +251,83 @@ async fn a_game_page_steps_through_the_game_with_the_bots_own_pictures() {
     assert!(done.contains("Points"), "{done}");
 }
 
+/// The pixels of a PNG as RGB, with its width and height.
+pub(crate) fn pixels(png: &[u8]) -> (Vec<u8>, u32, u32) {
+    let img = image::load_from_memory(png).expect("a PNG").to_rgb8();
+    let (w, h) = img.dimensions();
+    (img.into_raw(), w, h)
+}
+
+/// The mean difference of each channel between `plain` and `sharp` shrunk by half (each 2x2
+/// block averaged): how far the sharp picture is from being the plain one drawn finer.
+pub(crate) fn mean_difference(plain: &[u8], sharp: &[u8], width: usize) -> f64 {
+    let height = plain.len() / 3 / width;
+    let mut total = 0u64;
+    for y in 0..height {
+        for x in 0..width {
+            for ch in 0..3 {
+                let at = |yy: usize, xx: usize| u32::from(sharp[(yy * 2 * width + xx) * 3 + ch]);
+                let sum = at(2 * y, 2 * x)
+                    + at(2 * y, 2 * x + 1)
+                    + at(2 * y + 1, 2 * x)
+                    + at(2 * y + 1, 2 * x + 1);
+                let plain = i64::from(plain[(y * width + x) * 3 + ch]);
+                total += (i64::from(sum / 4) - plain).unsigned_abs();
+            }
+        }
+    }
+    total as f64 / (width * height * 3) as f64
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_comes_drawn_at_twice_the_size_for_screens_that_ask_for_it() {
+    let h = Harness::new(true);
+    let id = played(&h, "aoife", "brian", "c1");
+    web_setting(&h, "mod", true, true);
+    let site = serve(&h).await;
+    for query in ["", "&marks=D4&arrows=C3-D4"] {
+        let (status, page) = text(&format!("{site}/g/{}?ply=2{query}", id.0)).await;
+        assert_eq!(status, 200, "{page}");
+        let plain = board_src(&page);
+        // The page offers both: the bot's picture for one pixel to a point, the same picture
+        // drawn at twice the size for two.
+        let (path, version) = plain.split_once(".png?").unwrap();
+        let sharp = format!("{path}@2x.png?{version}");
+        let srcset = format!("srcset=\"{plain} 1x, {sharp} 2x\"").replace('&', "&amp;");
+        assert!(page.contains(&srcset), "{srcset}: {page}");
+        let r = get(&format!("{site}{sharp}")).await;
+        assert_eq!(r.status().as_u16(), 200);
+        assert_eq!(r.headers()["content-type"], "image/png");
+        assert_eq!(
+            r.headers()["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        let (sharp_pixels, w, hh) = pixels(&r.bytes().await.unwrap());
+        assert_eq!((w, hh), (1200, 1380));
+        let marks = (!query.is_empty()).then_some("D4");
+        let arrows = (!query.is_empty()).then_some("C3-D4");
+        let (plain_pixels, w, _) = pixels(&bot_picture(&h, id, 2, marks, arrows));
+        assert_eq!(w, 600);
+        let near = mean_difference(&plain_pixels, &sharp_pixels, 600);
+        assert!(near < 1.0, "{query}: {near}");
+        // Another position's picture is not near it.
+        let (other, _, _) = pixels(&bot_picture(&h, id, 0, marks, arrows));
+        let far = mean_difference(&other, &sharp_pixels, 600);
+        assert!(
+            far > 2.0 * near && far > 0.5,
+            "{query}: {far} against {near}"
+        );
+    }
+    // No other sizes; past the end not there; nothing of a server not on the web.
+    for path in ["2@3x.png", "2@2x.jpg", "2@2xx.png", "9@2x.png", "@2x.png"] {
+        let r = get(&format!("{site}/g/{}/{path}", id.0)).await;
+        assert_eq!(r.status().as_u16(), 404, "{path}");
+    }
+    web_setting(&h, "mod", true, false);
+    let r = get(&format!("{site}/g/{}/2@2x.png", id.0)).await;
+    assert_eq!(r.status().as_u16(), 404);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_names_are_text_and_only_get_and_head_are_answered() {
     let h = Harness::new(false);

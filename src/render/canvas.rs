@@ -245,18 +245,40 @@ impl Text for Canvas {
 /// An opaque image being drawn.
 pub struct Canvas {
     pub pixmap: Pixmap,
+    /// Pixels to a unit of the drawing code's coordinates (1, or 2 for a sharp picture on a
+    /// screen of two pixels to a point).
+    scale: f32,
 }
 
 impl Canvas {
     pub fn new(width: u32, height: u32, background: Rgba) -> Canvas {
-        let mut pixmap = Pixmap::new(width, height).expect("non-zero size");
+        Canvas::scaled(width, height, background, 1)
+    }
+
+    /// A canvas `width` by `height` units, drawn at `scale` pixels to a unit: the same
+    /// drawing code gives the same picture, `scale` times as many pixels each way (shapes and
+    /// text drawn at that size, not enlarged). At scale 1 it is [`Canvas::new`].
+    pub fn scaled(width: u32, height: u32, background: Rgba, scale: u32) -> Canvas {
+        let mut pixmap = Pixmap::new(width * scale, height * scale).expect("non-zero size");
         pixmap.fill(tiny_skia::Color::from_rgba8(
             background.0,
             background.1,
             background.2,
             255,
         ));
-        Canvas { pixmap }
+        Canvas {
+            pixmap,
+            scale: scale as f32,
+        }
+    }
+
+    /// The units-to-pixels transform (the identity at scale 1).
+    fn transform(&self) -> Transform {
+        if self.scale == 1.0 {
+            Transform::identity()
+        } else {
+            Transform::from_scale(self.scale, self.scale)
+        }
     }
 
     pub fn width(&self) -> u32 {
@@ -267,13 +289,8 @@ impl Canvas {
     }
 
     pub fn fill(&mut self, path: &Path, c: Rgba) {
-        self.pixmap.fill_path(
-            path,
-            &c.paint(),
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
+        self.pixmap
+            .fill_path(path, &c.paint(), FillRule::Winding, self.transform(), None);
     }
 
     pub fn stroke(&mut self, path: &Path, width: f32, c: Rgba) {
@@ -284,7 +301,7 @@ impl Canvas {
             ..Stroke::default()
         };
         self.pixmap
-            .stroke_path(path, &c.paint(), &stroke, Transform::identity(), None);
+            .stroke_path(path, &c.paint(), &stroke, self.transform(), None);
     }
 
     pub fn stroke_dashed(&mut self, path: &Path, width: f32, c: Rgba, dash: f32, gap: f32) {
@@ -295,13 +312,12 @@ impl Canvas {
             ..Stroke::default()
         };
         self.pixmap
-            .stroke_path(path, &c.paint(), &stroke, Transform::identity(), None);
+            .stroke_path(path, &c.paint(), &stroke, self.transform(), None);
     }
 
     pub fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgba) {
         if let Some(r) = Rect::from_xywh(x, y, w, h) {
-            self.pixmap
-                .fill_rect(r, &c.paint(), Transform::identity(), None);
+            self.pixmap.fill_rect(r, &c.paint(), self.transform(), None);
         }
     }
 
@@ -335,12 +351,17 @@ impl Canvas {
     /// Writes `text` with its baseline at `y`; returns the width written.
     pub fn text(&mut self, style: Style, x: f32, y: f32, align: Align, text: &str) -> f32 {
         let (w, h) = (self.pixmap.width() as i32, self.pixmap.height() as i32);
+        let k = self.scale;
         let data = self.pixmap.data_mut();
         let c = style.colour;
-        place(
+        let style = Style {
+            size: style.size * k,
+            ..style
+        };
+        let width = place(
             (w, h),
             style,
-            (x, y),
+            (x * k, y * k),
             align,
             text,
             |g, (x0, y0), cols, rows| {
@@ -356,7 +377,8 @@ impl Canvas {
                     }
                 }
             },
-        )
+        );
+        width / k
     }
 
     /// Encodes as an RGB PNG (the canvas is opaque).

@@ -12,7 +12,13 @@ use std::sync::OnceLock;
 /// Draws a position onto a new canvas, every shape painted (the reference that
 /// [`compose`] must match pixel for pixel).
 pub fn draw(pos: &Position, frame: &Frame) -> Canvas {
-    let mut c = Canvas::new(WIDTH, HEIGHT, palette::BACKGROUND);
+    draw_scaled(pos, frame, 1)
+}
+
+/// [`draw`] at `scale` pixels to a pixel of the board image: the same picture, sharp on a
+/// screen with two (or more) pixels to a point.
+pub fn draw_scaled(pos: &Position, frame: &Frame, scale: u32) -> Canvas {
+    let mut c = Canvas::scaled(WIDTH, HEIGHT, palette::BACKGROUND, scale);
     header::draw(&mut c, pos, frame);
     board(&mut c, pos, frame);
     draw_labels(&mut c, pos.variant().is_tara());
@@ -201,6 +207,17 @@ fn draw_annotations(c: &mut impl Surface, frame: &Frame, tara: bool) {
 /// A PNG of a position (8-bit indexed colour in the images' fixed palette).
 pub fn board_png(pos: &Position, frame: &Frame) -> Vec<u8> {
     PALETTE.png_of(&compose(pos, frame), WIDTH, HEIGHT)
+}
+
+/// [`board_png`] at `scale` pixels to each of its pixels (2: for a screen of two pixels to a
+/// point), drawn at that size rather than enlarged, in the same palette. Scale 1 is
+/// [`board_png`] itself.
+pub fn board_png_scaled(pos: &Position, frame: &Frame, scale: u32) -> Vec<u8> {
+    if scale == 1 {
+        return board_png(pos, frame);
+    }
+    let c = draw_scaled(pos, frame, scale);
+    PALETTE.png_of(&PALETTE.index(&c), WIDTH * scale, HEIGHT * scale)
 }
 
 /// Prepares the shared palette and its colour lookup, and the parts every board shares

@@ -31,7 +31,7 @@ mod tournaments;
 
 pub use chart::rating_chart_png;
 pub use digest::{digest_png, DIGEST_BOARDS};
-pub use draw::{board_png, draw, warm_up};
+pub use draw::{board_png, board_png_scaled, draw, warm_up};
 pub use eval_chart::{eval_chart_png, EvalChart};
 pub use frame::{Cell, Frame};
 pub use ladder::{ladder_png, LadderCard, LadderRow, MAX_LADDER_ROWS};

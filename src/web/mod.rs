@@ -287,10 +287,12 @@ async fn game_picture(
     Path((id, picture)): Path<(String, String)>,
     Query(q): Query<VersionQuery>,
 ) -> Response {
-    let parsed = picture
-        .strip_suffix(".png")
-        .and_then(|p| p.parse::<usize>().ok());
-    let (Ok(id), Some(ply)) = (id.parse::<i64>(), parsed) else {
+    // `17.png`, or `17@2x.png` for a screen of two pixels to a point.
+    let parsed = picture.strip_suffix(".png").and_then(|p| {
+        let (ply, scale) = p.strip_suffix("@2x").map_or((p, 1), |p| (p, 2));
+        Some((ply.parse::<usize>().ok()?, scale))
+    });
+    let (Ok(id), Some((ply, scale))) = (id.parse::<i64>(), parsed) else {
         return not_found().await;
     };
     let drawn = pages::Drawn {
@@ -298,7 +300,7 @@ async fn game_picture(
         arrows: q.arrows,
     };
     with_store(&web, &headers, move |store, _| {
-        pages::picture(store, GameId(id), ply, q.v.as_deref(), &drawn)
+        pages::picture(store, GameId(id), ply, scale, q.v.as_deref(), &drawn)
     })
     .await
 }

@@ -9,7 +9,7 @@ use crate::bot::{
 };
 use crate::game::{describe, BySide, Position};
 use crate::render::LevelMove;
-use crate::render::{board_png, Frame, HEIGHT as BOARD_HEIGHT, WIDTH as BOARD_WIDTH};
+use crate::render::{board_png_scaled, Frame, HEIGHT as BOARD_HEIGHT, WIDTH as BOARD_WIDTH};
 use crate::store::{
     GameId, GameRow, GameStatus, LadderId, LeagueId, MoveRow, ServerId, ServerSetting, Store,
     TournamentFormat, TournamentId, TournamentRow, TournamentStatus, Tx, UserId,
@@ -380,10 +380,15 @@ impl Drawn {
 }
 
 /// The board picture of `shown`, exactly as the bot's `/game … ply:` draws it (with `notes`,
-/// as `/game … marks: arrows:` does).
-fn picture_of(s: &Shown, notes: Option<Notes>) -> Vec<u8> {
+/// as `/game … marks: arrows:` does); at `scale` 2 the same picture drawn at twice the size,
+/// for screens of two pixels to a point.
+fn picture_of(s: &Shown, notes: Option<Notes>, scale: u32) -> Vec<u8> {
     let frame = Frame::new(s.names.clone(), s.last);
-    board_png(&s.pos, &notes.map_or(frame.clone(), |n| n.frame(frame)))
+    board_png_scaled(
+        &s.pos,
+        &notes.map_or(frame.clone(), |n| n.frame(frame)),
+        scale,
+    )
 }
 
 /// The marks and arrows in words, for the picture's text alternative.
@@ -466,12 +471,17 @@ pub(super) fn game(
     if let Some((n, _)) = &notes {
         words.push_str(&drawn_words(n));
     }
-    let picture = format!(
-        "/g/{}/{}.png?v={}{drawn_query}",
-        g.id.0,
-        s.upto,
-        version(&s.names, &s.moves[..s.upto])
-    );
+    let at_scale = |suffix: &str| {
+        format!(
+            "/g/{}/{}{suffix}.png?v={}{drawn_query}",
+            g.id.0,
+            s.upto,
+            version(&s.names, &s.moves[..s.upto])
+        )
+    };
+    let picture = at_scale("");
+    // The same picture drawn at twice the size, for screens of two pixels to a point.
+    let sharp = format!("{picture} 1x, {} 2x", at_scale("@2x"));
     let page_url = if ply.is_some() || notes.is_some() {
         format!("/g/{}?ply={}{drawn_query}", g.id.0, s.upto)
     } else {
@@ -501,7 +511,7 @@ pub(super) fn game(
             p.note role="status" { "The marks and arrows of this link were left off: " (why) }
         }
         figure {
-            img src=(picture) alt=(words) width=(BOARD_WIDTH) height=(BOARD_HEIGHT);
+            img src=(picture) srcset=(sharp) alt=(words) width=(BOARD_WIDTH) height=(BOARD_HEIGHT);
             figcaption { (words) }
         }
         nav.steps aria-label="Step through the game" {
@@ -553,12 +563,13 @@ pub(super) fn game(
     )))
 }
 
-/// The board picture of public game `id` at `ply`: cacheable for ever when asked for by its
-/// current version (`v`), else not cached.
+/// The board picture of public game `id` at `ply` (at `scale` 1 or 2): cacheable for ever when
+/// asked for by its current version (`v`), else not cached.
 pub(super) fn picture(
     store: &mut Store,
     id: GameId,
     ply: usize,
+    scale: u32,
     v: Option<&str>,
     drawn: &Drawn,
 ) -> Result<Found, Broken> {
@@ -574,7 +585,7 @@ pub(super) fn picture(
     };
     let current = v == Some(version(&s.names, &s.moves[..s.upto]).as_str());
     Ok(Found::Picture {
-        png: picture_of(&s, notes.map(|(n, _)| n)),
+        png: picture_of(&s, notes.map(|(n, _)| n), scale),
         cache: if current {
             "public, max-age=31536000, immutable"
         } else {
