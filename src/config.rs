@@ -324,7 +324,7 @@ fn lease_ms(from_env: Option<u64>, from_file: Option<u64>) -> Result<u64, Config
 /// (the pages' paths are put after it); at most [`WEB_URL_MAX`] characters. Written as the URL
 /// parser writes it (`HTTPS://Tara.Example.org/` is `https://tara.example.org`), without a
 /// trailing slash.
-fn web_url(name: &'static str, value: &str) -> Result<String, ConfigError> {
+pub(crate) fn web_url(name: &'static str, value: &str) -> Result<String, ConfigError> {
     let refuse = |why: &str| ConfigError::WebUrl {
         name,
         value: value.to_string(),

@@ -328,6 +328,114 @@ async fn a_board_comes_drawn_at_twice_the_size_for_screens_that_ask_for_it() {
     assert_eq!(r.status().as_u16(), 404);
 }
 
+/// `tara-bot web` as a process over `db`, with `args` and `TARA_BOT_WEB_URL` set to
+/// `configured` (in a folder without a configuration file); its address, once it serves.
+fn web_process(
+    db: &std::path::Path,
+    args: &[&str],
+    configured: Option<&str>,
+) -> (KillOnDrop, String) {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"));
+    command
+        .current_dir(dir.path())
+        .args(["web", "--listen", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(args)
+        .env_remove("TARA_BOT_CONFIG")
+        .env_remove("TARA_BOT_WEB_URL")
+        .stderr(std::process::Stdio::piped());
+    if let Some(url) = configured {
+        command.env("TARA_BOT_WEB_URL", url);
+    }
+    let mut child = KillOnDrop(command.spawn().unwrap());
+    // It says where it serves on its standard error (after any log lines), which is read to
+    // the end so that it never waits on a full pipe.
+    let said = std::io::BufReader::new(child.0.stderr.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in said.lines().map_while(Result::ok) {
+            if let Some(site) = line
+                .strip_prefix("tara-bot web: serving ")
+                .and_then(|l| l.rsplit(" on ").next())
+            {
+                let _ = tx.send(site.to_string());
+            }
+        }
+    });
+    let site = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("tara-bot web to serve");
+    (child, site)
+}
+
+/// A child process killed when dropped.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_process_links_its_pages_by_url_else_by_the_bots_web_url() {
+    let h = Harness::new(false);
+    let id = played(&h, "aoife", "brian", "c1");
+    web_setting(&h, "mod", true, true);
+    let og_url = |page: &str| {
+        page.split("property=\"og:url\" content=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .expect("og:url")
+            .to_string()
+    };
+    // The bot's web_url, when there is no --url: one configuration for both.
+    let (_web, site) = web_process(&h.db(), &[], Some("HTTPS://Tara.Example.org/"));
+    let (status, page) = text(&format!("{site}/g/{}", id.0)).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(
+        og_url(&page),
+        format!("https://tara.example.org/g/{}", id.0)
+    );
+    // --url wins over it.
+    let (_web, site) = web_process(
+        &h.db(),
+        &["--url", "https://other.example/tara/"],
+        Some("https://tara.example.org"),
+    );
+    let (_, page) = text(&format!("{site}/g/{}", id.0)).await;
+    assert_eq!(
+        og_url(&page),
+        format!("https://other.example/tara/g/{}", id.0)
+    );
+    // Neither: the host the request names.
+    let (_web, site) = web_process(&h.db(), &[], None);
+    let (_, page) = text(&format!("{site}/g/{}", id.0)).await;
+    assert_eq!(og_url(&page), format!("{site}/g/{}", id.0));
+    // A --url that cannot be a public address is refused with the reason, as web_url is.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
+        .args(["web", "--listen", "127.0.0.1:0", "--db"])
+        .arg(h.db())
+        .args(["--url", "https://me:secret@tara.example"])
+        .env_remove("TARA_BOT_WEB_URL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("--url must be the web companion's public address")
+            && said.contains("must not hold a user name or password"),
+        "{said}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_names_are_text_and_only_get_and_head_are_answered() {
     let h = Harness::new(false);

@@ -70,7 +70,8 @@ pub(crate) enum Command {
         #[arg(long)]
         db: Option<std::path::PathBuf>,
         /// The site's public address (e.g. https://tara.example), for the links a pasted page
-        /// unfolds with (default: http:// and the host each request names).
+        /// unfolds with (default: the configuration's web_url / TARA_BOT_WEB_URL, else
+        /// http:// and the host each request names).
         #[arg(long)]
         url: Option<String>,
         /// Requests each address may make in 10 seconds (0: no limit).

@@ -143,6 +143,19 @@ pub(crate) fn run_web(
         Ok(db) => db,
         Err(code) => return code,
     };
+    // The public address: `--url`, else the bot's own `web_url` (the address its link buttons
+    // lead to), else none (the host each request names). Checked as `web_url` is.
+    let url = match url {
+        Some(u) => crate::config::web_url("--url", &u).map(Some),
+        None => crate::config::Config::load().map(|c| c.web_url),
+    };
+    let url = match url {
+        Ok(url) => url,
+        Err(e) => {
+            say!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Err(e) = crate::store::Store::open_to_read(&db) {
         say!(
             "error: {}",
