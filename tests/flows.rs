@@ -3,7 +3,7 @@
 //! (`bot_flows`), conditional moves, ladders, leagues, leases, notes, ratings, reliability
 //! (kills and concurrency), the store's tables, and tournaments.
 
-// Each file declares `mod common;` for itself (the PostgreSQL binary includes them too): the
+// Each file declares `mod common;` for itself (`postgres_suite` includes them too): the
 // helpers are compiled once a file, which is what lets the files stay as they are.
 #![allow(clippy::duplicate_mod)]
 

@@ -4,7 +4,7 @@
 //! plays the AI's move it was searching; the dead one's server goes on after its restart; no
 //! move is lost and no announcement is posted twice.
 //!
-//! Runs only on PostgreSQL: skipped, saying so, when `TARA_BOT_TEST_POSTGRES` is not set.
+//! Runs only on PostgreSQL: built only when `TARA_BOT_TEST_POSTGRES` is set (`build.rs`).
 
 mod common;
 use tara_bot::fake_discord;

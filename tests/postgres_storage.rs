@@ -1,7 +1,7 @@
 //! PostgreSQL as the store: a fresh database gets tara-bot's schema (once, whoever opens it
 //! first), another program's schema is refused untouched, `db check` and `db backup` work on
-//! it, and `db copy` moves a deployment between the backends with every row intact. Skipped,
-//! saying so, when `TARA_BOT_TEST_POSTGRES` is not set (`common::postgres_url`).
+//! it, and `db copy` moves a deployment between the backends with every row intact. Built only
+//! when `TARA_BOT_TEST_POSTGRES` is set (`build.rs`).
 
 mod common;
 

@@ -77,33 +77,24 @@ pub fn forces_a_pass(options: GameOptions, moves: &[Move]) -> bool {
     forced
 }
 
-/// Whether this test binary runs on PostgreSQL: `tests/postgres.rs` runs the files of
-/// `tests/flows/` on PostgreSQL (`tests/integration.rs` runs them on SQLite, and the others).
+/// Whether the tests of this copy of the helpers run on PostgreSQL: each file declares
+/// `mod common;` for itself, and the PostgreSQL modules (`postgres_suite`, which runs the files
+/// of `tests/flows/` again, `postgres_storage`, `postgres_processes`) hold theirs.
 pub fn on_postgres() -> bool {
-    env!("CARGO_CRATE_NAME") == "postgres"
+    module_path!()
+        .split("::")
+        .any(|m| m.starts_with("postgres_"))
 }
 
-/// The PostgreSQL server of the Postgres suite (`TARA_BOT_TEST_POSTGRES`). Without it, the
-/// suite says it is skipped and why, and its test binary ends there as passed; under CI
-/// (`CI` set), where `.ci/run` starts a server, a missing one fails.
+/// The PostgreSQL server of the PostgreSQL tests (`TARA_BOT_TEST_POSTGRES`), which are built
+/// only when it is set (`build.rs`); a binary built with it and run without it fails.
 pub fn postgres_url() -> String {
-    use std::io::Write;
     match std::env::var("TARA_BOT_TEST_POSTGRES") {
         Ok(url) if !url.is_empty() => url,
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("TARA_BOT_TEST_POSTGRES is not set under CI: .ci/run starts a PostgreSQL server and sets it")
-        }
-        _ => {
-            // Straight to the process's stderr: the test harness captures `eprintln!`.
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n{}: SKIPPED, all of its tests: they run on PostgreSQL, and \
-                 TARA_BOT_TEST_POSTGRES is not set (.ci/run starts a throwaway server and sets \
-                 it; or set it to postgres://user@host:port/database of an empty database)",
-                env!("CARGO_CRATE_NAME")
-            );
-            std::process::exit(0)
-        }
+        _ => panic!(
+            "TARA_BOT_TEST_POSTGRES is not set, but the PostgreSQL tests were built with it: \
+             set it again (cargo test rebuilds without them when it is unset)"
+        ),
     }
 }
 
@@ -119,11 +110,18 @@ pub fn new_db(dir: &Path) -> PathBuf {
     let base = postgres_url();
     // (One binary holds several files' tests, each with its own copy of this module and its
     // own count: the module's path keeps their schemas apart.)
+    // (Without the crate's name: PostgreSQL cuts names at 63 bytes, which would cut off the
+    // count.)
+    let inside = module_path!().split_once("::").map_or("", |(_, m)| m);
     let schema = format!(
         "t{}_{}_{}",
         std::process::id(),
-        module_path!().replace("::", "_"),
+        inside.replace("::", "_"),
         NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    assert!(
+        schema.len() <= 63,
+        "{schema}: longer than PostgreSQL's names"
     );
     let mut admin = postgres::Client::connect(&base, postgres::NoTls)
         .unwrap_or_else(|e| panic!("connecting to TARA_BOT_TEST_POSTGRES ({base}): {e}"));
