@@ -53,7 +53,7 @@ pub(crate) fn incoming_limit(rank: u32) -> usize {
 
 /// A ladder's title in messages: "**Name** (ladder #2)".
 fn title(l: &LadderRow) -> String {
-    format!("**{}** (ladder #{})", escape_markdown(&l.name), l.id)
+    crate::bot::text::event_title(&l.name, "ladder #", l.id)
 }
 
 /// The ladder a command names (`id`), or the one the command is sent in (a ladder game's

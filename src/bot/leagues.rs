@@ -28,8 +28,9 @@ const UNRATED: i32 = 1500;
 /// Division sizes a league may have.
 const SIZES: std::ops::RangeInclusive<u32> = 3..=20;
 
+/// A league's title in messages: "**Name** (league #3)".
 fn title(l: &LeagueRow) -> String {
-    format!("**{}** (league #{})", escape_markdown(&l.name), l.id)
+    crate::bot::text::event_title(&l.name, "league #", l.id)
 }
 
 /// The league a command names (`id`), or the channel's only one, or the server's only one;

@@ -222,3 +222,9 @@ pub(crate) fn legal_hint(pos: &Position) -> String {
     };
     format!("Legal moves: {list}.")
 }
+
+/// The title of a tournament, league or ladder in messages: its name in bold (escaped), then
+/// its number after `kind` ("**Autumn** (ladder #2)", "**Open** (#7)").
+pub(crate) fn event_title(name: &str, kind: &str, id: impl std::fmt::Display) -> String {
+    format!("**{}** ({kind}{id})", escape_markdown(name))
+}

@@ -26,6 +26,15 @@ fn mix(a: Rgba, b: Rgba, t: f32) -> Rgba {
     Rgba::rgb(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
 }
 
+/// The measures of the player tables (the ladder and the leaderboard): the title band's
+/// height, the heading row's and each player's row's, the rank's centre and the name's left
+/// edge.
+pub(super) const TABLE_TOP: f32 = 92.0;
+pub(super) const TABLE_HEADING: f32 = 34.0;
+pub(super) const TABLE_ROW: f32 = 36.0;
+pub(super) const TABLE_RANK_X: f32 = 50.0;
+pub(super) const TABLE_NAME_X: f32 = 84.0;
+
 /// What frames a table card (see [`Card::table`]): its width, where its panel starts, the
 /// heights of its heading row and of a row, its title band (title, subtitle, and the title
 /// drawn when nothing of the title is drawable), and what it says without rows (a headline and

@@ -4,7 +4,10 @@
 //! not shown leave a gap, drawn as a row of dots.
 
 use super::canvas::{Align, Style, Weight};
-use super::card::{Card, TableFrame};
+use super::card::{
+    Card, TableFrame, TABLE_HEADING as HEADING, TABLE_NAME_X as NAME_X, TABLE_RANK_X as RANK_X,
+    TABLE_ROW as ROW, TABLE_TOP as TOP,
+};
 use super::theme as palette;
 
 /// One player of a ladder picture.
@@ -36,11 +39,6 @@ pub struct LadderCard {
 pub const MAX_LADDER_ROWS: usize = 40;
 
 const WIDTH: u32 = 640;
-const TOP: f32 = 92.0;
-const HEADING: f32 = 34.0;
-const ROW: f32 = 36.0;
-const RANK_X: f32 = 50.0;
-const NAME_X: f32 = 84.0;
 const RATING_X: f32 = 470.0;
 const PLAYING_X: f32 = 566.0;
 

@@ -3,24 +3,20 @@
 //! losses, with a bar of their shares.
 
 use super::canvas::{Align, Style, Weight};
-use super::card::{rating_text, rd_text, Card, TableFrame};
+use super::card::{
+    rating_text, rd_text, Card, TableFrame, TABLE_HEADING as HEADING, TABLE_NAME_X as NAME_X,
+    TABLE_RANK_X as RANK_X, TABLE_ROW as ROW, TABLE_TOP as TOP,
+};
 use super::ratings::LeaderboardRow;
 use super::theme as palette;
 
 /// Width of a leaderboard picture.
 pub(super) const WIDTH: u32 = 760;
-/// Height of the title band.
-const TOP: f32 = 92.0;
-/// Height of the table's heading row and of each player's row.
-const HEADING: f32 = 34.0;
-const ROW: f32 = 36.0;
 /// Most rows drawn (the caller passes at most 25).
 pub(super) const MAX_ROWS: usize = 25;
 
-// Columns: the rank's centre, the name's left edge and width, the rating's left edge, the
+// Columns (beside the table's rank and name): the name's width, the rating's left edge, the
 // games' centre, the W / D / L centre, and the bar's left edge and width.
-const RANK_X: f32 = 50.0;
-const NAME_X: f32 = 84.0;
 const NAME_W: f32 = 290.0;
 const RATING_X: f32 = 388.0;
 const GAMES_X: f32 = 522.0;

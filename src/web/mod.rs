@@ -19,6 +19,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use live::Subject;
 use pages::{Broken, Found, Site};
 use pool::Pool;
 use std::sync::Arc;
@@ -82,19 +83,36 @@ pub fn router(db: std::path::PathBuf, options: Options) -> Router {
         .route("/favicon.svg", get(icon))
         .route("/favicon.ico", get(icon))
         .route("/s/{server}", get(server_page))
-        .route("/s/{server}/p/{user}", get(player_page))
-        .route("/s/{server}/p/{user}/profile.png", get(player_picture))
+        .route("/s/{server}/p/{user}", player_route(false))
+        .route("/s/{server}/p/{user}/profile.png", player_route(true))
         .route("/g/{id}", get(game_page))
-        .route("/g/{id}/events", get(game_events))
-        .route("/t/{id}/events", get(tournament_events))
-        .route("/l/{id}/events", get(league_events))
-        .route("/ladder/{id}/events", get(ladder_events))
-        .route("/ladder/{id}", get(ladder_page))
-        .route("/ladder/{id}/ladder.png", get(ladder_picture))
+        .route("/g/{id}/events", events_route(|n| Subject::Game(GameId(n))))
+        .route(
+            "/t/{id}/events",
+            events_route(|n| Subject::Tournament(TournamentId(n))),
+        )
+        .route(
+            "/l/{id}/events",
+            events_route(|n| Subject::League(LeagueId(n))),
+        )
+        .route(
+            "/ladder/{id}/events",
+            events_route(|n| Subject::Ladder(LadderId(n))),
+        )
+        .route("/ladder/{id}", numbered(LadderId, pages::ladder))
+        .route(
+            "/ladder/{id}/ladder.png",
+            numbered(LadderId, |store, _, id| pages::ladder_png(store, id)),
+        )
         .route("/l/{id}", get(league_page))
         .route("/l/{id}/{picture}", get(league_picture))
-        .route("/t/{id}", get(tournament_page))
-        .route("/t/{id}/trf", get(tournament_trf))
+        .route("/t/{id}", numbered(TournamentId, pages::tournament))
+        .route(
+            "/t/{id}/trf",
+            numbered(TournamentId, |store, _, id| {
+                pages::tournament_trf(store, id)
+            }),
+        )
         .route("/t/{id}/{picture}", get(tournament_picture))
         .route("/g/{id}/{picture}", get(game_picture))
         .fallback(not_found)
@@ -329,41 +347,15 @@ async fn events(
     }
 }
 
-/// `/g/123/events`: a live game page's events (with the number of moves).
-async fn game_events(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-) -> Response {
-    events(web, &id, |n| live::Subject::Game(GameId(n)), q.since).await
-}
-
-/// `/t/7/events`: a tournament page's events (a result, a round, a withdrawal…).
-async fn tournament_events(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-) -> Response {
-    let make = |n| live::Subject::Tournament(TournamentId(n));
-    events(web, &id, make, q.since).await
-}
-
-/// `/l/3/events`: a league page's events.
-async fn league_events(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-) -> Response {
-    events(web, &id, |n| live::Subject::League(LeagueId(n)), q.since).await
-}
-
-/// `/ladder/2/events`: a ladder page's events.
-async fn ladder_events(
-    State(web): State<Arc<Web>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-) -> Response {
-    events(web, &id, |n| live::Subject::Ladder(LadderId(n)), q.since).await
+/// The route of the events of a numbered subject (`/g/123/events`: a live game page's, with
+/// the number of moves; `/t/7/events`, `/l/3/events`, `/ladder/2/events`: an event page's, on
+/// a result, a round, a withdrawal, a challenge…), the subject made from the number by `make`.
+fn events_route(make: fn(i64) -> live::Subject) -> axum::routing::MethodRouter<Arc<Web>> {
+    get(
+        move |State(web): State<Arc<Web>>, Path(id): Path<String>, Query(q): Query<SinceQuery>| async move {
+            events(web, &id, make, q.since).await
+        },
+    )
 }
 
 /// What a route of a numbered thing answers: `f` with the id the path names (made by
@@ -388,12 +380,23 @@ where
     }
 }
 
-async fn tournament_page(
-    State(web): State<Arc<Web>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    by_id(&web, &headers, &id, TournamentId, pages::tournament).await
+/// The route of a page or picture of a numbered thing: `f` with the id the path names (made
+/// by `make`), or the 404 for a path that is not a number.
+fn numbered<Id, F>(make: fn(i64) -> Id, f: F) -> axum::routing::MethodRouter<Arc<Web>>
+where
+    Id: Send + 'static,
+    F: Fn(&mut crate::store::Store, &Site, Id) -> Result<Found, Broken>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+{
+    get(
+        move |State(web): State<Arc<Web>>, headers: HeaderMap, Path(id): Path<String>| {
+            let f = f.clone();
+            async move { by_id(&web, &headers, &id, make, f).await }
+        },
+    )
 }
 
 async fn tournament_picture(
@@ -410,17 +413,6 @@ async fn tournament_picture(
     };
     by_id(&web, &headers, &id, TournamentId, move |store, _, id| {
         pages::tournament_png(store, id, &which)
-    })
-    .await
-}
-
-async fn tournament_trf(
-    State(web): State<Arc<Web>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    by_id(&web, &headers, &id, TournamentId, |store, _, id| {
-        pages::tournament_trf(store, id)
     })
     .await
 }
@@ -458,47 +450,20 @@ async fn league_picture(
     .await
 }
 
-async fn ladder_page(
-    State(web): State<Arc<Web>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    by_id(&web, &headers, &id, LadderId, pages::ladder).await
-}
-
-async fn ladder_picture(
-    State(web): State<Arc<Web>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    by_id(&web, &headers, &id, LadderId, |store, _, id| {
-        pages::ladder_png(store, id)
-    })
-    .await
-}
-
-async fn player_page(
-    State(web): State<Arc<Web>>,
-    headers: HeaderMap,
-    Path((server, user)): Path<(String, String)>,
-) -> Response {
-    let (server, user) = (ServerId::new(server), crate::store::UserId::new(user));
-    let now = web.clock.now_ms();
-    with_store(&web, &headers, move |store, site| {
-        pages::player(store, site, &server, &user, now)
-    })
-    .await
-}
-
-async fn player_picture(
-    State(web): State<Arc<Web>>,
-    headers: HeaderMap,
-    Path((server, user)): Path<(String, String)>,
-) -> Response {
-    let (server, user) = (ServerId::new(server), crate::store::UserId::new(user));
-    let now = web.clock.now_ms();
-    with_store(&web, &headers, move |store, _| {
-        pages::player_png(store, &server, &user, now)
-    })
-    .await
+/// The route of a player's page (`/s/<server>/p/<user>`), or with `picture` of its picture
+/// (`…/profile.png`).
+fn player_route(picture: bool) -> axum::routing::MethodRouter<Arc<Web>> {
+    get(
+        move |State(web): State<Arc<Web>>,
+              headers: HeaderMap,
+              Path((server, user)): Path<(String, String)>| async move {
+            let (server, user) = (ServerId::new(server), crate::store::UserId::new(user));
+            let now = web.clock.now_ms();
+            with_store(&web, &headers, move |store, site| match picture {
+                true => pages::player_png(store, &server, &user, now),
+                false => pages::player(store, site, &server, &user, now),
+            })
+            .await
+        },
+    )
 }

@@ -1,7 +1,7 @@
 //! A stored tournament read as the tournament model: its players, results and pairings
 //! ([`Model`]), the standings, and the FIDE TRF-16 file the Dutch system pairs a Swiss from.
 
-use crate::bot::reply::{escape_markdown, Ctx};
+use crate::bot::reply::Ctx;
 use crate::bot::session::{Fail, Outcome};
 use crate::store::TournamentId;
 use crate::store::UserId;
@@ -25,7 +25,7 @@ pub(super) fn format_name(f: TournamentFormat) -> &'static str {
 
 /// `**Spring Cup** (#3)`.
 pub(super) fn title(t: &TournamentRow) -> String {
-    format!("**{}** (#{})", escape_markdown(&t.name), t.id)
+    crate::bot::text::event_title(&t.name, "#", t.id)
 }
 
 /// The stable key of a pairing's thread: `t3-r2-b1`.
