@@ -518,8 +518,6 @@ struct Blossom<W: Weight> {
     /// For each blossom, the number of the last scan that updated its slack.
     scanned: Vec<usize>,
     scan_no: usize,
-    /// Scratch for [`Blossom::add_blossom`].
-    best_d: Vec<W>,
     /// Whether the next search first pairs free vertices joined by tight edges: at the start
     /// of a computation and after the duals changed.
     try_pairs: bool,
@@ -569,7 +567,6 @@ impl<W: Weight> Blossom<W> {
             slack_d: vec![W::zero(); size],
             scanned: vec![0; size],
             scan_no: 0,
-            best_d: vec![W::zero(); size],
             try_pairs: true,
             st: (0..size).collect(),
             pa: vec![0; size],
@@ -622,25 +619,41 @@ impl<W: Weight> Blossom<W> {
         }
         // First duals surely large enough, then each as small as the others allow (all
         // even, the parity that the free vertices starting a search must share).
+        // The weights compared by their tops first (see [`Weight::top`]): a smaller top is
+        // a smaller number.
+        let np = self.n + 1;
         for &v in dirty {
-            let mut top = W::zero();
+            let mut top = 0;
             for &x in &self.live {
-                if x != v && *self.wt(v, x) > top {
-                    top = self.wt(v, x).clone();
+                let i = self.w2[v * np + x] as usize;
+                if x != v
+                    && i != top
+                    && (self.tops[i] > self.tops[top]
+                        || (self.tops[i] == self.tops[top] && self.vals[i] > self.vals[top]))
+                {
+                    top = i;
                 }
             }
-            self.lab[v] = top;
+            self.lab[v] = self.vals[top].clone();
         }
         for &v in dirty {
             let mut need = W::zero();
+            let mut need_top = 0;
             for &x in &self.live {
-                if x == v || self.wt(v, x).is_zero() {
+                let i = self.w2[v * np + x] as usize;
+                if x == v || i == 0 {
                     continue;
                 }
-                let two_w = self.wt(v, x).clone();
-                if two_w > self.lab[x] {
+                // `w - lab[x]`, where positive, has a top of at most the tops' difference.
+                let (tw, tl) = (self.tops[i], self.lab[x].top());
+                if tw < tl || tw - tl < need_top {
+                    continue;
+                }
+                let two_w = &self.vals[i];
+                if *two_w > self.lab[x] {
                     let d = two_w.minus(&self.lab[x]);
                     if d > need {
+                        need_top = d.top();
                         need = d;
                     }
                 }
@@ -980,15 +993,6 @@ impl<W: Weight> Blossom<W> {
         t - 1 > bound.top() as i128
     }
 
-    /// Whether edge `a`–`c` (an edge) is surely not tight, from top words alone: its slack's
-    /// top is at least the tops' sum less one.
-    #[inline(always)]
-    fn surely_loose(&self, a: usize, c: usize) -> bool {
-        let t = self.lab[a].top() as i128 + self.lab[c].top() as i128
-            - self.top_at(a * (self.n + 1) + c) as i128;
-        t >= 2
-    }
-
     /// Makes the edge with ends `a`–`c` (none if `a` is 0), from S vertex `u` to `x`, the
     /// slack edge of `x` if it is real and tighter than the one so far.
     #[inline(always)]
@@ -1215,45 +1219,50 @@ impl<W: Weight> Blossom<W> {
         self.set_st(b, b);
         // Only live vertices and blossoms: a fixed pair is never in one.
         let live = std::mem::take(&mut self.live);
-        let others = live.iter().copied().chain(self.n + 1..=self.nx);
         let row = b - self.n - 1;
         if self.edge[row].is_empty() {
             self.edge[row] = vec![(0, 0); self.stride];
             self.flower_from[row] = vec![0; self.n + 1];
         }
-        for x in others.clone() {
-            self.set_e(b, x, (0, 0));
+        let kids = std::mem::take(&mut self.flower[b]);
+        // The best edge to each x: the first of least slack in the order of the children
+        // (each child's own best edge to x, or its edge if both are vertices). x by x, so
+        // that the slacks stay at hand and a slack is computed in full only when the top
+        // words leave two candidates undecided. Those inside b, and freed blossom numbers
+        // (one made anew gets its edges then), get none. No edge read here is in row b.
+        let mut best_row = std::mem::take(&mut self.edge[row]);
+        // b's slack edge from the S vertices (as `set_slack` would find it), on the way:
+        // the first of least slack in the order of `live`.
+        let (sb, sd) = self.best_to_vertices(b, &kids, &live, &mut best_row);
+        self.slack[b] = sb;
+        if let Some(d) = sd {
+            self.slack_d[b] = d;
         }
+        let (first, last) = (self.n + 1, self.nx);
+        for (x, slot) in best_row.iter_mut().enumerate().take(last + 1).skip(first) {
+            let best = if self.st[x] == b || self.st[x] == 0 {
+                (0, 0)
+            } else {
+                let xr = x - self.n - 1;
+                self.best_among(&kids, |bl, c| {
+                    if c <= bl.n {
+                        let (p, q) = bl.edge[xr][c];
+                        (q, p)
+                    } else {
+                        bl.edge[c - bl.n - 1][x]
+                    }
+                })
+            };
+            *slot = best;
+            if x != b {
+                self.edge[x - self.n - 1][b] = (best.1, best.0);
+            }
+        }
+        self.edge[row] = best_row;
         for &x in &live {
             self.flower_from[row][x] = 0;
         }
-        // The best edge to each x, and its slack (`best_d`, valid where an edge was found).
-        // Freed blossom numbers are passed over: one made anew gets its edges then.
-        // Those inside b need none.
-        let mut best_d = std::mem::take(&mut self.best_d);
-        for i in 0..self.flower[b].len() {
-            let xs = self.flower[b][i];
-            for x in others.clone() {
-                if self.st[x] == b || (x > self.n && self.st[x] == 0) {
-                    continue;
-                }
-                let (u, v) = self.e(xs, x);
-                if u == 0 {
-                    continue;
-                }
-                let found = self.edge[row][x] != (0, 0);
-                if found && self.surely_looser(u, v, &best_d[x]) {
-                    continue;
-                }
-                if self.no_edge(u * (self.n + 1) + v) {
-                    continue;
-                }
-                let d = self.lab[u].plus_minus(&self.lab[v], self.wt(u, v));
-                if !found || d < best_d[x] {
-                    self.set_e(b, x, (u as u32, v as u32));
-                    best_d[x] = d;
-                }
-            }
+        for &xs in &kids {
             if xs <= self.n {
                 self.flower_from[row][xs] = xs as u32;
             } else {
@@ -1264,9 +1273,198 @@ impl<W: Weight> Blossom<W> {
                 }
             }
         }
+        self.flower[b] = kids;
         self.live = live;
-        self.best_d = best_d;
-        self.set_slack(b);
+    }
+
+    /// [`Blossom::best_among`] for new blossom `b` and each vertex x of `live` outside it,
+    /// into `row` (the ends in `b` first), with `b`'s slack edge from the S vertices on the
+    /// way: the first of least slack in the order of `live`, as [`Blossom::set_slack`] finds
+    /// it (returned: the S vertex, or 0, and the slack). The edges from a child to x all end
+    /// at x; a vertex child's row of weights is read in order.
+    fn best_to_vertices(
+        &self,
+        b: usize,
+        kids: &[usize],
+        live: &[usize],
+        row: &mut [(u32, u32)],
+    ) -> (usize, Option<W>) {
+        let np = self.n + 1;
+        // Each child: a vertex (its dual's top at hand) or a blossom's row of best edges.
+        let kid_rows: Vec<_> = kids
+            .iter()
+            .map(|&c| {
+                if c <= self.n {
+                    (c, None, self.lab[c].top() as i128)
+                } else {
+                    (c, Some(&self.edge[c - self.n - 1][..]), 0)
+                }
+            })
+            .collect();
+        let (mut sb, mut sd): (usize, Option<W>) = (0, None);
+        for &x in live {
+            if self.st[x] == b {
+                row[x] = (0, 0);
+                continue;
+            }
+            let lx = self.lab[x].top() as i128;
+            // The best so far: its end in b, its weight, the top of its slack within one
+            // of `bt`, and the slack itself once computed.
+            let (mut bu, mut bi, mut bt) = (0, 0, 0);
+            let mut bd: Option<W> = None;
+            // The bounds of the best slack's top.
+            let (mut lo, mut hi) = (0, 0);
+            for &(c, edges, ctop) in &kid_rows {
+                let (u, ut) = match edges {
+                    None => (c, ctop),
+                    Some(edges) => {
+                        let u = edges[x].0 as usize;
+                        if u == 0 {
+                            continue;
+                        }
+                        debug_assert_eq!(edges[x].1 as usize, x, "a best edge to x ends at x");
+                        (u, self.lab[u].top() as i128)
+                    }
+                };
+                let i = self.w2[u * np + x];
+                if i == 0 {
+                    continue;
+                }
+                let t = ut + lx - self.tops[i as usize] as i128;
+                if bu == 0 {
+                    (bu, bi, bt, lo, hi) = (u, i, t, t - 1, t + 1);
+                    continue;
+                }
+                if t - 1 > hi {
+                    // Surely looser than the best so far.
+                    continue;
+                }
+                if t + 1 < lo {
+                    // Surely tighter.
+                    (bu, bi, bt, lo, hi, bd) = (u, i, t, t - 1, t + 1, None);
+                    continue;
+                }
+                if i == bi {
+                    // The same weight: the slacks differ by the duals of the ends in b alone
+                    // (the usual case when the top words tie).
+                    if self.lab[u] < self.lab[bu] {
+                        (bu, bt, lo, hi, bd) = (u, t, t - 1, t + 1, None);
+                    }
+                    continue;
+                }
+                let best_d = match bd.take() {
+                    Some(d) => d,
+                    None => self.lab[bu].plus_minus(&self.lab[x], &self.vals[bi as usize]),
+                };
+                let d = self.lab[u].plus_minus(&self.lab[x], &self.vals[i as usize]);
+                let keep = if d < best_d {
+                    (bu, bi, bt) = (u, i, t);
+                    d
+                } else {
+                    best_d
+                };
+                (lo, hi) = (keep.top() as i128, keep.top() as i128);
+                bd = Some(keep);
+            }
+            if bu == 0 {
+                row[x] = (0, 0);
+                continue;
+            }
+            row[x] = (bu as u32, x as u32);
+            // b's slack edge, as `update_slack` takes it.
+            if self.s[self.st[x]] != 0 {
+                continue;
+            }
+            if let Some(d0) = &sd {
+                if bt - 1 > d0.top() as i128 {
+                    continue;
+                }
+            }
+            let d = bd
+                .unwrap_or_else(|| self.lab[bu].plus_minus(&self.lab[x], &self.vals[bi as usize]));
+            if sd.as_ref().is_none_or(|d0| d < *d0) {
+                sb = x;
+                sd = Some(d);
+            }
+        }
+        (sb, sd)
+    }
+
+    /// Of the edges `cand(self, c)` from the children `kids` of a new blossom to one x (ends
+    /// `(u, v)`, u in the child; none if `u` is 0), the first of least slack, or (0, 0).
+    /// Top words decide where they can (the slack of `a`–`c` has a top within one of
+    /// `top(lab a) + top(lab c) - top(w)`), and two edges of the same weight to the same end
+    /// by the duals of their other ends; otherwise the whole slacks are compared. So the
+    /// choice is the one a comparison of whole slacks in the children's order makes.
+    #[inline(always)]
+    fn best_among(&self, kids: &[usize], cand: impl Fn(&Self, usize) -> (u32, u32)) -> (u32, u32) {
+        let np = self.n + 1;
+        let mut best = (0u32, 0u32);
+        let mut best_t: i128 = 0;
+        let mut best_d: Option<W> = None;
+        for &c in kids {
+            let (u, v) = cand(self, c);
+            if u == 0 {
+                continue;
+            }
+            let (ui, vi) = (u as usize, v as usize);
+            let at = ui * np + vi;
+            if self.no_edge(at) {
+                continue;
+            }
+            let t =
+                self.lab[ui].top() as i128 + self.lab[vi].top() as i128 - self.top_at(at) as i128;
+            if best.0 == 0 {
+                best = (u, v);
+                best_t = t;
+                continue;
+            }
+            let (lo, hi) = match &best_d {
+                Some(d) => {
+                    let dt = d.top() as i128;
+                    (dt, dt)
+                }
+                None => (best_t - 1, best_t + 1),
+            };
+            if t - 1 > hi {
+                // Surely looser than the best so far.
+                continue;
+            }
+            if t + 1 < lo {
+                // Surely tighter.
+                best = (u, v);
+                best_t = t;
+                best_d = None;
+                continue;
+            }
+            // The same weight to the same end: the slacks differ by the duals of the other
+            // ends alone (the usual case when the top words tie).
+            if vi == best.1 as usize && self.w2[at] == self.w2[best.0 as usize * np + vi] {
+                if self.lab[ui] < self.lab[best.0 as usize] {
+                    best = (u, v);
+                    best_t = t;
+                    best_d = None;
+                }
+                continue;
+            }
+            if best_d.is_none() {
+                best_d = Some(self.slack_at(best));
+            }
+            let d = self.lab[ui].plus_minus(&self.lab[vi], self.wt_at(at));
+            if d < *best_d.as_ref().unwrap() {
+                best = (u, v);
+                best_t = t;
+                best_d = Some(d);
+            }
+        }
+        best
+    }
+
+    /// The slack of edge `u`–`v` from its ends' duals.
+    #[inline(always)]
+    fn slack_at(&self, (u, v): (u32, u32)) -> W {
+        let (u, v) = (u as usize, v as usize);
+        self.lab[u].plus_minus(&self.lab[v], self.wt_at(u * (self.n + 1) + v))
     }
 
     fn expand_blossom(&mut self, b: usize) {
@@ -1466,25 +1664,32 @@ impl<W: Weight> Blossom<W> {
             stats.scans += 1;
             let np = self.n + 1;
             self.scan_no += 1;
+            // u's dual and row of weights do not change during its scan; its top-level
+            // blossom does when a blossom is made.
+            let ut = self.lab[u].top() as i128;
+            let urow = u * np;
+            let mut su = self.st[u];
             for i in 0..self.live.len() {
                 let v = self.live[i];
-                // Not kept across iterations: a new blossom changes st[u].
                 let sv = self.st[v];
                 // A T-labelled end needs nothing: neither its tight edges nor its slack.
-                if self.st[u] == sv || self.s[sv] == 1 {
+                if su == sv || self.s[sv] == 1 {
                     continue;
                 }
+                // The top of the slack is within one of `t` (see `surely_looser`).
+                let wi = self.w2[urow + v] as usize;
+                let t = ut + self.lab[v].top() as i128 - self.tops[wi] as i128;
                 // Surely looser than v's slack so far: passed over without the whole
                 // arithmetic.
-                if sv == v && self.slack[v] != 0 && self.surely_looser(u, v, &self.slack_d[v]) {
+                if sv == v && self.slack[v] != 0 && t - 1 > self.slack_d[v].top() as i128 {
                     continue;
                 }
-                if self.no_edge(u * np + v) {
+                if wi == 0 {
                     continue;
                 }
-                if sv != v && self.surely_loose(u, v) {
-                    // Inside a blossom only a tight edge counts, and the blossom's own
-                    // slack to u (as below, when the edge is not tight).
+                if sv != v && t >= 2 {
+                    // Surely not tight. Inside a blossom only a tight edge counts, and the
+                    // blossom's own slack to u (as below, when the edge is not tight).
                     if self.scanned[sv] != self.scan_no {
                         self.scanned[sv] = self.scan_no;
                         let ends = self.e(u, sv);
@@ -1492,14 +1697,15 @@ impl<W: Weight> Blossom<W> {
                     }
                     continue;
                 }
-                let w = self.wt_at(u * np + v);
-                let d = self.lab[u].plus_minus(&self.lab[v], w);
+                let d = self.lab[u].plus_minus(&self.lab[v], &self.vals[wi]);
                 if d.is_zero() {
                     if self.on_found_edge(u, v) {
                         return true;
                     }
+                    su = self.st[u];
                 } else if sv == v {
-                    if self.slack[v] == 0 || d < self.slack_of(v) {
+                    // Not T-labelled (passed over above): its slack is kept.
+                    if self.slack[v] == 0 || d < self.slack_d[v] {
                         self.slack[v] = u;
                         self.slack_d[v] = d;
                     }
