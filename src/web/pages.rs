@@ -438,6 +438,21 @@ fn position_words(s: &Shown) -> String {
     words
 }
 
+/// Where the game of `s` stands, in words: finished (how, with the points), aborted, or in
+/// progress.
+fn state_words(s: &Shown) -> String {
+    let g = &s.game;
+    match (&g.outcome, g.status) {
+        (Some(o), _) => format!(
+            "Finished: {}. Points {}.",
+            describe::result(&s.end, o),
+            describe::points(o, g.sides())
+        ),
+        (None, GameStatus::Aborted) => "Aborted: no result, no points.".to_string(),
+        (None, _) => "In progress.".to_string(),
+    }
+}
+
 /// A game's page at a ply: the board, the players, where the game stands, the moves (each a
 /// link to its position) and the links to step through it.
 pub(super) fn game(
@@ -488,15 +503,7 @@ pub(super) fn game(
         format!("/g/{}", g.id.0)
     };
     let at = |k: usize| format!("/g/{}?ply={k}", g.id.0);
-    let state = match (&g.outcome, g.status) {
-        (Some(o), _) => format!(
-            "Finished: {}. Points {}.",
-            describe::result(&s.end, o),
-            describe::points(o, sides)
-        ),
-        (None, GameStatus::Aborted) => "Aborted: no result, no points.".to_string(),
-        (None, _) => "In progress.".to_string(),
-    };
+    let state = state_words(&s);
     let body = html! {
         h1 { (g.options.variant.name()) ": " (s.names[sides[0]]) " vs " (s.names[sides[1]]) }
         p.meta {
