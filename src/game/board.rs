@@ -191,6 +191,13 @@ impl Hill {
             None
         }
     }
+    /// The hill with square index `index`, which the caller knows to be a hill (an index
+    /// taken from a set of hills): no check outside debug builds.
+    #[inline]
+    pub(crate) const fn from_hill_index(index: u8) -> Hill {
+        debug_assert!((index as usize) < SQUARES && HILLS & (1 << index) != 0);
+        Hill(index)
+    }
     /// Orthogonal neighbours of this hill.
     #[inline]
     pub fn neighbours(self) -> Bits {

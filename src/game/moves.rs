@@ -1,6 +1,6 @@
 //! Moves of all five games and a fixed-capacity move list.
 
-use super::board::{Hill, Square};
+use super::board::{squares, Bits, Hill, Square};
 use std::fmt;
 
 /// One move of any of the games. Displays in canonical notation (docs/rules.md §2.1 and §8).
@@ -60,6 +60,34 @@ impl MoveList {
     pub fn push(&mut self, m: Move) {
         self.moves[self.len] = m;
         self.len += 1;
+    }
+    /// Appends a `Build` on each hill of `hills` (a set of hills), lowest index first: the
+    /// same as a `push` per hill, the length kept in a register.
+    #[inline]
+    pub(crate) fn push_builds(&mut self, hills: Bits) {
+        let mut len = self.len;
+        for h in squares(hills) {
+            self.moves[len] = Move::Build {
+                hill: Hill::from_hill_index(h),
+            };
+            len += 1;
+        }
+        self.len = len;
+    }
+    /// Appends a king's move (no sacrifice) from `from` to each hill of `targets`, lowest
+    /// index first: the same as a `push` per hill, the length kept in a register.
+    #[inline]
+    pub(crate) fn push_king_moves(&mut self, from: Hill, targets: Bits) {
+        let mut len = self.len;
+        for t in squares(targets) {
+            self.moves[len] = Move::King {
+                from,
+                to: Hill::from_hill_index(t),
+                sacrifice: false,
+            };
+            len += 1;
+        }
+        self.len = len;
     }
     #[inline]
     pub fn clear(&mut self) {

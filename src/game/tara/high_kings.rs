@@ -1,7 +1,9 @@
 //! High Kings of Tara (`hkot-1`, `hkot-2`): kings moving by knight's moves (docs/rules.md §4–5).
 
 use super::{examples, TaraPosition};
-use crate::game::board::{dilate, squares, surrounded_by, Bits, Hill, HILL_KNIGHT};
+use crate::game::board::{
+    dilate, squares, surrounded_by, Bits, Hill, HILL_KNIGHT, HILL_NEIGHBOURS,
+};
 use crate::game::by_side::BySide;
 use crate::game::error::IllegalMove;
 use crate::game::moves::{Move, MoveList};
@@ -14,117 +16,134 @@ const PLACEMENT_PLIES: u32 = 6;
 
 #[inline]
 fn hill(i: u8) -> Hill {
-    Hill::from_index(i).expect("index of a hill")
+    Hill::from_hill_index(i)
+}
+
+/// The hills next to at least one king of `kings`, and those next to at least two.
+#[inline]
+fn king_neighbourhoods(kings: Bits) -> (Bits, Bits) {
+    let (mut one, mut two) = (0, 0);
+    for k in squares(kings) {
+        let n = HILL_NEIGHBOURS[k as usize];
+        two |= one & n;
+        one |= n;
+    }
+    (one, two)
+}
+
+/// The hills next to a king other than the one on `k`, from the [`king_neighbourhoods`] of
+/// the kings (`k` among them): the hills next to two of them, and those next to one that are
+/// not next to `k`. The same as `dilate(kings & !(1 << k)) & HILLS`.
+#[inline]
+fn next_to_others((one, two): (Bits, Bits), k: u8) -> Bits {
+    two | (one & !HILL_NEIGHBOURS[k as usize])
 }
 
 impl TaraPosition {
-    /// Vacant hills a king on `k` of player `p` may reach in Manoeuvres.
+    /// Vacant hills not next to a ringfort of `p`: where `p` may build in Placement, and
+    /// where `p`'s kings may move in Manoeuvres.
     #[inline]
-    fn manoeuvre_targets(&self, p: Player, k: u8) -> Bits {
-        HILL_KNIGHT[k as usize] & self.vacant() & !dilate(self.forts[p])
-    }
-
-    /// Vacant hills a king on `k` of player `p` may reach in Battle (not next to another
-    /// friendly king). A king is mobile in Battle when this is not empty.
-    #[inline]
-    fn battle_targets(&self, p: Player, k: u8) -> Bits {
-        let others = self.kings[p] & !(1 << k);
-        HILL_KNIGHT[k as usize] & self.vacant() & !dilate(others)
+    fn spaced_vacant(&self, p: Player) -> Bits {
+        self.vacant() & !dilate(self.forts[p])
     }
 
     /// Whether any king of `p` can move in Manoeuvres.
     fn any_manoeuvre(&self, p: Player) -> bool {
-        squares(self.kings[p]).any(|k| self.manoeuvre_targets(p, k) != 0)
+        let free = self.spaced_vacant(p);
+        squares(self.kings[p]).any(|k| HILL_KNIGHT[k as usize] & free != 0)
+    }
+
+    /// Whether every king of `p` is immobile under Battle rules: no vacant hill a knight's
+    /// move away that is not next to another king of `p`.
+    fn kings_immobile(&self, p: Player) -> bool {
+        let vacant = self.vacant();
+        let near = king_neighbourhoods(self.kings[p]);
+        squares(self.kings[p])
+            .all(|k| HILL_KNIGHT[k as usize] & vacant & !next_to_others(near, k) == 0)
     }
 
     /// Whether every king on the board, of both colours, is immobile under Battle rules (B.5).
     pub fn all_kings_immobile(&self) -> bool {
-        Player::BOTH
-            .into_iter()
-            .all(|p| squares(self.kings[p]).all(|k| self.battle_targets(p, k) == 0))
+        Player::BOTH.into_iter().all(|p| self.kings_immobile(p))
     }
 
-    /// Backtracks, sacrifices and ringfort captures of the king on `k` (Battle, immobile).
-    fn immobile_king_moves(&self, p: Player, k: u8, out: &mut MoveList) {
-        let (pi, qi) = (p, p.opponent());
-        let all_kings = self.kings[Player::Red] | self.kings[Player::Blue];
-        let allowed = HILL_KNIGHT[k as usize] & !all_kings & !dilate(self.kings[pi] & !(1 << k));
-        let sacrificable = if self.variant() == Variant::Hkot2 && self.captured[qi] == 1 {
-            surrounded_by(self.forts[qi]) & self.forts[pi]
-        } else {
-            0
-        };
-        let capturable = surrounded_by(self.forts[pi]) & self.forts[qi];
-        let from = hill(k);
-        for t in squares(allowed & (self.forts[pi] | capturable)) {
-            out.push(Move::King {
-                from,
-                to: hill(t),
-                sacrifice: false,
-            });
-            if sacrificable & (1 << t) != 0 {
-                out.push(Move::King {
-                    from,
-                    to: hill(t),
-                    sacrifice: true,
-                });
-            }
-        }
-    }
-
-    /// Pushes the moves of the kings in `movers` to vacant hills under Battle rules; returns
-    /// whether there was any.
-    fn battle_builds(&self, p: Player, movers: Bits, out: &mut MoveList) -> bool {
-        let mut any = false;
-        for k in squares(movers) {
-            let targets = self.battle_targets(p, k);
-            any |= targets != 0;
-            for t in squares(targets) {
-                out.push(Move::King {
-                    from: hill(k),
-                    to: hill(t),
-                    sacrifice: false,
-                });
-            }
-        }
-        any
+    /// Whether one of `p`'s kings on `movers` has a move under Battle rules: to a vacant hill,
+    /// or, as an immobile king, a backtrack or a ringfort capture (see [`Self::high_kings_moves`]).
+    fn battle_move_exists(&self, p: Player, movers: Bits) -> bool {
+        let q = p.opponent();
+        let all_kings = self.kings[p] | self.kings[q];
+        let capturable = surrounded_by(self.forts[p]) & self.forts[q];
+        let landing = self.vacant() | ((self.forts[p] | capturable) & !all_kings);
+        let near = king_neighbourhoods(self.kings[p]);
+        squares(movers).any(|k| HILL_KNIGHT[k as usize] & landing & !next_to_others(near, k) != 0)
     }
 
     pub(super) fn high_kings_moves(&self, out: &mut MoveList) {
         let p = self.to_move;
-        let pi = p;
         if self.ply < PLACEMENT_PLIES {
-            for h in squares(self.vacant() & !dilate(self.forts[pi])) {
-                out.push(Move::Build { hill: hill(h) });
-            }
+            out.push_builds(self.spaced_vacant(p));
             return;
         }
-        if !self.battle[pi] {
-            for k in squares(self.kings[pi]) {
-                for t in squares(self.manoeuvre_targets(p, k)) {
-                    out.push(Move::King {
-                        from: hill(k),
-                        to: hill(t),
-                        sacrifice: false,
-                    });
-                }
+        let kings = self.kings[p];
+        if !self.battle[p] {
+            let free = self.spaced_vacant(p);
+            for k in squares(kings) {
+                out.push_king_moves(hill(k), HILL_KNIGHT[k as usize] & free);
             }
             return;
         }
         // Battle: a king on enemy territory must move, and no other king may (B.6).
-        let stranded = self.stranded_kings(p);
-        let movers = if stranded != 0 {
-            stranded
-        } else {
-            self.kings[pi]
-        };
-        if self.battle_builds(p, movers, out) {
+        let q = p.opponent();
+        let vacant = self.vacant();
+        let stranded = kings & self.forts[q];
+        let movers = if stranded != 0 { stranded } else { kings };
+        // A king may not move next to another friendly king.
+        let near = king_neighbourhoods(kings);
+        let mut any = false;
+        for k in squares(movers) {
+            let targets = HILL_KNIGHT[k as usize] & vacant & !next_to_others(near, k);
+            any |= targets != 0;
+            out.push_king_moves(hill(k), targets);
+        }
+        if any {
             return;
         }
+        // Every mover is immobile: backtracks, sacrifices (`hkot-2`) and ringfort captures.
+        let all_kings = kings | self.kings[q];
+        let own = self.forts[p];
+        let capturable = surrounded_by(own) & self.forts[q];
+        let sacrificable = if self.variant() == Variant::Hkot2 && self.captured[q] == 1 {
+            surrounded_by(self.forts[q]) & own
+        } else {
+            0
+        };
         for k in squares(movers) {
-            self.immobile_king_moves(p, k, out);
+            let from = hill(k);
+            let targets = HILL_KNIGHT[k as usize]
+                & !all_kings
+                & !next_to_others(near, k)
+                & (own | capturable);
+            if targets & sacrificable == 0 {
+                out.push_king_moves(from, targets);
+                continue;
+            }
+            for t in squares(targets) {
+                out.push(Move::King {
+                    from,
+                    to: hill(t),
+                    sacrifice: false,
+                });
+                if sacrificable & (1 << t) != 0 {
+                    out.push(Move::King {
+                        from,
+                        to: hill(t),
+                        sacrifice: true,
+                    });
+                }
+            }
         }
-        if stranded == 0 && self.all_kings_immobile() {
+        // With no king on enemy territory, `p`'s kings are all immobile here.
+        if stranded == 0 && self.kings_immobile(q) {
             out.push(Move::Pass);
         }
     }
@@ -132,8 +151,11 @@ impl TaraPosition {
     /// Captures the enemy kings next to `t` that stand on their own besieged ringforts (B.4).
     fn capture_kings(&mut self, p: Player, t: Hill) {
         let (pi, qi) = (p, p.opponent());
-        let victims =
-            t.neighbours() & self.kings[qi] & self.forts[qi] & surrounded_by(self.forts[pi]);
+        let exposed = t.neighbours() & self.kings[qi] & self.forts[qi];
+        if exposed == 0 {
+            return;
+        }
+        let victims = exposed & surrounded_by(self.forts[pi]);
         if victims != 0 {
             self.kings[qi] &= !victims;
             self.captured[pi] += victims.count_ones() as u8;
@@ -234,20 +256,12 @@ impl TaraPosition {
             self.last.battle_started = true;
         }
         let stranded = self.stranded_kings(p);
-        if stranded != 0 {
-            let mut moves = MoveList::new();
-            if !self.battle_builds(p, stranded, &mut moves) {
-                for k in squares(stranded) {
-                    self.immobile_king_moves(p, k, &mut moves);
-                }
-            }
-            if moves.is_empty() {
-                self.kings[pi] &= !stranded;
-                self.captured[qi] += stranded.count_ones() as u8;
-                self.last.stranded_king_lost = Hill::in_set(stranded).next();
-                if self.captured[qi] >= 2 {
-                    self.finish_by_double_capture(p.opponent());
-                }
+        if stranded != 0 && !self.battle_move_exists(p, stranded) {
+            self.kings[pi] &= !stranded;
+            self.captured[qi] += stranded.count_ones() as u8;
+            self.last.stranded_king_lost = Hill::in_set(stranded).next();
+            if self.captured[qi] >= 2 {
+                self.finish_by_double_capture(p.opponent());
             }
         }
     }

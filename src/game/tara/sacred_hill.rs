@@ -3,7 +3,7 @@
 
 use super::{examples, hills_text, TaraPosition};
 use crate::game::board::{
-    dilate, east, north, south, squares, surrounded_by, west, Bits, Hill, HILLS, HILL_NEAR,
+    dilate, east, north, south, surrounded_by, west, Bits, Hill, HILLS, HILL_NEAR,
 };
 use crate::game::error::IllegalMove;
 use crate::game::moves::{Move, MoveList};
@@ -102,11 +102,7 @@ impl TaraPosition {
     }
 
     pub(super) fn sacred_hill_moves(&self, out: &mut MoveList) {
-        for h in squares(self.sacred_hill_targets(self.to_move)) {
-            out.push(Move::Build {
-                hill: Hill::from_index(h).expect("a hill"),
-            });
-        }
+        out.push_builds(self.sacred_hill_targets(self.to_move));
     }
 
     pub(super) fn play_sacred_hill(&mut self, m: Move) {
