@@ -218,8 +218,10 @@ fn traced_knots_agree_with_union_find() {
             _ => next() | next() | next(),
         } & HILLS;
         assert_eq!(knots(b), knots_union_find(b), "{b:#x}");
+        assert_eq!(traced_knots(b), knots_union_find(b), "{b:#x}");
     }
     assert_eq!(knots(HILLS), knots_union_find(HILLS));
+    assert_eq!(traced_knots(HILLS), knots_union_find(HILLS));
 }
 
 #[test]
