@@ -239,6 +239,10 @@ impl TaraPosition {
         }
         let key = self.key();
         let seen = self.history.iter().filter(|k| **k == key).count();
+        if self.history.len() == self.history.capacity() {
+            // A clone's history has no room to spare: grow by 32 at once, not 1, 4, 8, 16.
+            self.history.reserve(32);
+        }
         self.history.push(key);
         if seen >= 2 {
             self.last.third_repetition = true;

@@ -48,11 +48,12 @@ pub struct LastMove {
     pub stranded_at_end: Option<(Hill, Player)>,
 }
 
-/// The state a High Kings repetition compares (B.5).
+/// The state a High Kings repetition compares (B.5). The kings come first: between two
+/// builds they are what differs most often, and the comparison stops at the first difference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Key {
-    forts: BySide<Bits>,
     kings: BySide<Bits>,
+    forts: BySide<Bits>,
     captured: BySide<u8>,
     to_move: Player,
     battle: bool,
@@ -481,14 +482,16 @@ pub fn kingdom_sets(forts: Bits) -> Vec<Bits> {
 /// the set). The strands are the straight-ahead circuits of the medial graph of the kingdoms,
 /// and a connected graph's medial graph has `1 + d` of them, `d` the dimension of its bicycle
 /// space (cycles that are also cuts), which is the dimension of the kernel of `L` less one
-/// (Rosenstiehl and Read); each kingdom adds its `1 + d`. [`traced_knots`] traces the strands
-/// themselves and the tests compare the two (and a union-find over the arcs).
+/// (Rosenstiehl and Read); each kingdom adds its `1 + d`. `traced_knots` (in the tests)
+/// traces the strands themselves and the tests compare the two, and a union-find over the arcs.
 ///
-/// The kernel is found by chasing up the board: a vector `y` with `L y = 0` is free on the
-/// ringforts with no ringfort south of them, and the equation of a ringfort with one north of
-/// it gives `y` there. The equations of the ringforts with none north of them are the
-/// constraints left: the knots are the free ringforts less the rank of the constraints, each
-/// written over the free ringforts (one bit each).
+/// A ringfort with one neighbour can be taken away without changing the knots (a pendant edge
+/// does not change the straight-ahead circuits), and a lone ringfort is one knot. Taking such
+/// ringforts away until none is left leaves the 2-core (the ringforts with two neighbours or
+/// more among the rest); the kingdoms that go entirely are the trees, each one knot, and there
+/// are as many as `ringforts - bridges` of the set less that of its core (that is kingdoms
+/// less independent cycles, and the core keeps every cycle). [`kernel_dimension`] counts the
+/// core's knots.
 pub fn knots(forts: Bits) -> u32 {
     let f = forts & HILLS;
     let core = two_core(f);
@@ -520,7 +523,13 @@ fn bridge_count(b: Bits) -> u32 {
     (b & east(b)).count_ones() + (b & north(b)).count_ones()
 }
 
-/// The dimension of the kernel of `L` (see [`knots`]) for a set of hills `f`.
+/// The dimension of the kernel of `L` (see [`knots`]) for a set of hills `f`: its knots.
+///
+/// The kernel is found by chasing up the board: a vector `y` with `L y = 0` is free on the
+/// ringforts with no ringfort south of them, and the equation of a ringfort with one north of
+/// it gives `y` there. The equations of the ringforts with none north of them are the
+/// constraints left: the knots are the free ringforts less the rank of the constraints, each
+/// written over the free ringforts (one bit each).
 fn kernel_dimension(f: Bits) -> u32 {
     if f == 0 {
         return 0;
