@@ -495,7 +495,9 @@ pub fn kingdom_sets(forts: Bits) -> Vec<Bits> {
 pub fn knots(forts: Bits) -> u32 {
     let f = forts & HILLS;
     let core = two_core(f);
-    let trees = (f.count_ones() - bridge_count(f)) - (core.count_ones() - bridge_count(core));
+    // Ringforts less bridges of the set less those of the core, written so that no difference
+    // is negative (the peeled-off part has at least as many ringforts as bridges).
+    let trees = (f.count_ones() - core.count_ones()) - (bridge_count(f) - bridge_count(core));
     trees + kernel_dimension(core)
 }
 
