@@ -18,7 +18,9 @@
 
 use crate::cdp::{Browser, Page};
 use crate::web::common::{self, stored, Harness};
-use crate::web::{bot_picture, event, mean_difference, pixels, played, serve, web_setting};
+use crate::web::{
+    bot_picture, event, mean_difference, one_game_on_the_web, pixels, played, serve, web_setting,
+};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tara_bot::store::GameId;
@@ -182,10 +184,7 @@ async fn shown_picture(page: &Page<'_>) -> Vec<u8> {
 /// without Chromium).
 async fn one_game() -> Option<(Browser, Harness, GameId, String)> {
     let browser = Browser::launch().await?;
-    let h = Harness::new(true);
-    let id = played(&h, "aoife", "brian", "c1");
-    web_setting(&h, "mod", true, true);
-    let site = serve(&h).await;
+    let (h, id, site) = one_game_on_the_web().await;
     Some((browser, h, id, site))
 }
 

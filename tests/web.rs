@@ -87,6 +87,16 @@ fn board_src(page: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// A bot with one game of High Kings a few moves in ([`played`]) on a server on the web, and
+/// the web companion over it: the bot, the game, and the site's address.
+pub(crate) async fn one_game_on_the_web() -> (Harness, GameId, String) {
+    let h = Harness::new(true);
+    let id = played(&h, "aoife", "brian", "c1");
+    web_setting(&h, "mod", true, true);
+    let site = serve(&h).await;
+    (h, id, site)
+}
+
 /// The bot's own picture of game `id` at `ply` (`/game … ply: marks: arrows:`).
 pub(crate) fn bot_picture(
     h: &Harness,
@@ -186,10 +196,7 @@ async fn nothing_of_a_server_is_on_the_web_until_manage_server_opts_in() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_page_steps_through_the_game_with_the_bots_own_pictures() {
-    let h = Harness::new(true);
-    let id = played(&h, "aoife", "brian", "c1");
-    web_setting(&h, "mod", true, true);
-    let site = serve(&h).await;
+    let (h, id, site) = one_game_on_the_web().await;
     let moves = stored(&h.db(), id).1;
     assert_eq!(moves.len(), 3);
     // At ply 2: the picture of ply 2, links to the start, back, forward and the end, every
@@ -281,10 +288,7 @@ pub(crate) fn mean_difference(plain: &[u8], sharp: &[u8], width: usize) -> f64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_comes_drawn_at_twice_the_size_for_screens_that_ask_for_it() {
-    let h = Harness::new(true);
-    let id = played(&h, "aoife", "brian", "c1");
-    web_setting(&h, "mod", true, true);
-    let site = serve(&h).await;
+    let (h, id, site) = one_game_on_the_web().await;
     for query in ["", "&marks=D4&arrows=C3-D4"] {
         let (status, page) = text(&format!("{site}/g/{}?ply=2{query}", id.0)).await;
         assert_eq!(status, 200, "{page}");
@@ -328,8 +332,29 @@ async fn a_board_comes_drawn_at_twice_the_size_for_screens_that_ask_for_it() {
     assert_eq!(r.status().as_u16(), 404);
 }
 
-/// `tara-bot web` as a process over `db`, with `args` and `TARA_BOT_WEB_URL` set to
-/// `configured` (in a folder without a configuration file); its address, once it serves.
+/// `tara-bot web` over `db` with `args`, and `TARA_BOT_WEB_URL` set to `configured`, in
+/// `dir` (a folder without a configuration file).
+fn web_command(
+    dir: &std::path::Path,
+    db: &std::path::Path,
+    args: &[&str],
+    configured: Option<&str>,
+) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"));
+    command
+        .current_dir(dir)
+        .args(["web", "--listen", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(args)
+        .env_remove("TARA_BOT_CONFIG")
+        .env_remove("TARA_BOT_WEB_URL");
+    if let Some(url) = configured {
+        command.env("TARA_BOT_WEB_URL", url);
+    }
+    command
+}
+
+/// [`web_command`] as a running process; its address, once it serves.
 fn web_process(
     db: &std::path::Path,
     args: &[&str],
@@ -337,18 +362,8 @@ fn web_process(
 ) -> (KillOnDrop, String) {
     use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"));
-    command
-        .current_dir(dir.path())
-        .args(["web", "--listen", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(args)
-        .env_remove("TARA_BOT_CONFIG")
-        .env_remove("TARA_BOT_WEB_URL")
-        .stderr(std::process::Stdio::piped());
-    if let Some(url) = configured {
-        command.env("TARA_BOT_WEB_URL", url);
-    }
+    let mut command = web_command(dir.path(), db, args, configured);
+    command.stderr(std::process::Stdio::piped());
     let mut child = KillOnDrop(command.spawn().unwrap());
     // It says where it serves on its standard error (after any log lines), which is read to
     // the end so that it never waits on a full pipe.
@@ -416,19 +431,13 @@ async fn the_web_process_links_its_pages_by_url_else_by_the_bots_web_url() {
     let (_, page) = text(&format!("{site}/g/{}", id.0)).await;
     assert_eq!(og_url(&page), format!("{site}/g/{}", id.0));
     // A --url that cannot be a public address is refused with the reason, as web_url is.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tara-bot"))
-        .args(["web", "--listen", "127.0.0.1:0", "--db"])
-        .arg(h.db())
-        .args(["--url", "https://me:secret@tara.example"])
-        .env_remove("TARA_BOT_WEB_URL")
+    let dir = tempfile::tempdir().unwrap();
+    let refused = &["--url", "https://me:secret@tara.example"];
+    let out = web_command(dir.path(), &h.db(), refused, None)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let said = String::from_utf8_lossy(&out.stderr);
     assert!(
         said.contains("--url must be the web companion's public address")
             && said.contains("must not hold a user name or password"),
@@ -1028,10 +1037,7 @@ async fn a_leagues_past_seasons_are_shown_in_full_as_they_ended() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn marks_and_arrows_of_a_shared_position_are_drawn_as_the_bot_draws_them() {
-    let h = Harness::new(true);
-    let id = played(&h, "aoife", "brian", "c1");
-    web_setting(&h, "mod", true, true);
-    let site = serve(&h).await;
+    let (h, id, site) = one_game_on_the_web().await;
     let (status, page) = text(&format!(
         "{site}/g/{}?ply=2&marks=D4%20e5&arrows=C3-D4",
         id.0
