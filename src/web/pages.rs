@@ -486,14 +486,9 @@ pub(super) fn game(
     if let Some((n, _)) = &notes {
         words.push_str(&drawn_words(n));
     }
-    let at_scale = |suffix: &str| {
-        format!(
-            "/g/{}/{}{suffix}.png?v={}{drawn_query}",
-            g.id.0,
-            s.upto,
-            version(&s.names, &s.moves[..s.upto])
-        )
-    };
+    let v = version(&s.names, &s.moves[..s.upto]);
+    let at_scale =
+        |suffix: &str| format!("/g/{}/{}{suffix}.png?v={v}{drawn_query}", g.id.0, s.upto);
     let picture = at_scale("");
     // The same picture drawn at twice the size, for screens of two pixels to a point.
     let sharp = format!("{picture} 1x, {} 2x", at_scale("@2x"));
