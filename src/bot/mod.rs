@@ -90,7 +90,7 @@ pub use reply::{
 pub use session::{console_clock_offset, Bot};
 /// The names and the positions of stored games, as the bot shows them (the web companion
 /// shows the same).
-pub(crate) use session::{names, replay, Fail};
+pub(crate) use session::{names, on_the_web, replay, Fail};
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};
 pub(crate) use tournaments::{
     report_error, standing_lines, tournament_picture, tournament_view, trf_text,

@@ -11,8 +11,8 @@ use crate::game::{describe, BySide, Position};
 use crate::render::LevelMove;
 use crate::render::{board_png_scaled, Frame, HEIGHT as BOARD_HEIGHT, WIDTH as BOARD_WIDTH};
 use crate::store::{
-    GameId, GameRow, GameStatus, LadderId, LeagueId, MoveRow, ServerId, ServerSetting, Store,
-    TournamentFormat, TournamentId, TournamentRow, TournamentStatus, Tx, UserId,
+    GameId, GameRow, GameStatus, LadderId, LeagueId, MoveRow, ServerId, Store, TournamentFormat,
+    TournamentId, TournamentRow, TournamentStatus, Tx, UserId,
 };
 use axum::http::{header, HeaderMap};
 use maud::{html, Markup, DOCTYPE};
@@ -182,9 +182,10 @@ impl Site {
     }
 }
 
-/// Whether `server` has put its games on the web (`/settings web:true`).
+/// Whether `server` has put its games on the web (`/settings web:true`): the bot core's rule,
+/// the one its link buttons follow.
 fn public(tx: &Tx, server: &ServerId) -> Result<bool, Broken> {
-    Ok(tx.server_setting(server, ServerSetting::WEB)?.as_deref() == Some("on"))
+    Ok(crate::bot::on_the_web(tx, server)?)
 }
 
 /// A page's frame: its head (title, description, the picture a pasted link unfolds with)
