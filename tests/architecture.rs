@@ -46,6 +46,9 @@ struct Module {
     calls: BTreeSet<String>,
     /// Methods this module defines on `Bot` (`impl Bot { fn name … }`).
     bot_methods: BTreeSet<String>,
+    /// Methods this module defines on the store's transaction for the rest of the crate
+    /// (`impl Tx<'_> { pub fn name … }`).
+    tx_methods: BTreeSet<String>,
 }
 
 /// The crate: module key (`crate`, `bot::play`) -> module.
@@ -138,6 +141,8 @@ struct Names<'a> {
     m: &'a mut Module,
     /// Inside `impl Bot`.
     in_bot_impl: bool,
+    /// Inside `impl Tx`.
+    in_tx_impl: bool,
 }
 
 impl<'ast> Visit<'ast> for Names<'_> {
@@ -169,13 +174,15 @@ impl<'ast> Visit<'ast> for Names<'_> {
             // Modules are walked as modules of their own.
             syn::Item::Mod(_) => {}
             syn::Item::Impl(imp) => {
-                let bot = imp.trait_.is_none()
-                    && matches!(&*imp.self_ty, syn::Type::Path(p)
-                        if p.path.segments.last().is_some_and(|s| s.ident == "Bot"));
-                let was = self.in_bot_impl;
-                self.in_bot_impl = bot;
+                let of = |name: &str| {
+                    imp.trait_.is_none()
+                        && matches!(&*imp.self_ty, syn::Type::Path(p)
+                            if p.path.segments.last().is_some_and(|s| s.ident == name))
+                };
+                let was = (self.in_bot_impl, self.in_tx_impl);
+                (self.in_bot_impl, self.in_tx_impl) = (of("Bot"), of("Tx"));
                 syn::visit::visit_item_impl(self, imp);
-                self.in_bot_impl = was;
+                (self.in_bot_impl, self.in_tx_impl) = was;
             }
             _ => syn::visit::visit_item(self, i),
         }
@@ -194,6 +201,17 @@ impl<'ast> Visit<'ast> for Names<'_> {
         }
         if let (true, syn::ImplItem::Fn(f)) = (self.in_bot_impl, i) {
             self.m.bot_methods.insert(f.sig.ident.to_string());
+        }
+        // Only the methods the rest of the crate can call (`pub`, `pub(crate)`).
+        if let (true, syn::ImplItem::Fn(f)) = (self.in_tx_impl, i) {
+            let outside = match &f.vis {
+                syn::Visibility::Public(_) => true,
+                syn::Visibility::Restricted(r) => r.path.is_ident("crate"),
+                syn::Visibility::Inherited => false,
+            };
+            if outside {
+                self.m.tx_methods.insert(f.sig.ident.to_string());
+            }
         }
         syn::visit::visit_impl_item(self, i)
     }
@@ -400,6 +418,7 @@ impl Crate {
         let mut names = Names {
             m: &mut m,
             in_bot_impl: false,
+            in_tx_impl: false,
         };
         for item in items {
             names.visit_item(item);
@@ -783,6 +802,7 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ("delivery", &["digest"]),
     ("live", &[]),
     ("ratings", &[]),
+    ("public", &["ratings"]),
     ("matches", &[]),
     ("clocks", &[]),
     ("conditionals", &[]),
@@ -1063,4 +1083,48 @@ fn planted_undeclared_uses_of_every_form_are_refused() {
         "fn planted(bot: &Bot) -> String {\n    format!(\"{:?}\", super::lobby::expire_challenges(bot, 0))\n}\n",
         "bot::matches uses bot::lobby (use)",
     );
+}
+
+/// The store's reads the web companion makes itself: each `web` module's calls of a method the
+/// store defines on its transaction (`tx.game(…)`), as "web::pages calls Tx::game". Like the
+/// capabilities' check, a call of a method of the same name on another type counts too.
+fn web_store_reads(c: &Crate) -> Vec<String> {
+    let tx: BTreeSet<&String> = c
+        .mods
+        .iter()
+        .filter(|(k, _)| k.starts_with("store"))
+        .flat_map(|(_, m)| &m.tx_methods)
+        .collect();
+    let mut faults = Vec::new();
+    for (k, m) in &c.mods {
+        if k == "web" || k.starts_with("web::") {
+            for name in m.calls.iter().filter(|n| tx.contains(n)) {
+                faults.push(format!("{k} calls Tx::{name}"));
+            }
+        }
+    }
+    faults
+}
+
+/// The web companion reads only through the bot core (`bot::public`, the views and pictures),
+/// where the rule of what is public lives: no module of `src/web/` calls the store's
+/// transaction itself.
+#[test]
+fn the_web_reads_the_store_only_through_the_bot_core() {
+    let c = Crate::read(&[]);
+    let known: usize = c
+        .mods
+        .iter()
+        .filter(|(k, _)| k.starts_with("store"))
+        .map(|(_, m)| m.tx_methods.len())
+        .sum();
+    assert!(known > 100, "only {known} methods of Tx were seen");
+    let faults = web_store_reads(&c);
+    assert!(faults.is_empty(), "{faults:?}");
+    // A planted read is refused.
+    let c = Crate::read(&[(
+        "web::pages",
+        "fn planted(tx: &Tx) -> bool {\n    tx.moves(GameId::new(1)).is_ok()\n}\n",
+    )]);
+    assert_eq!(web_store_reads(&c), ["web::pages calls Tx::moves"]);
 }

@@ -26,7 +26,8 @@
 //!   server's games in progress), `ratings` (Glicko-2 after each rated game, `/leaderboard`,
 //!   `/profile`), `ai_games` (`/play-ai`, the games the AI is to move in, and playing the move
 //!   an adapter's search found), `analysis` (`/analyse`), `tournaments` (in parts),
-//!   `settings` (`/settings`);
+//!   `settings` (`/settings`), `public` (what anyone may read of a server on the web: the web
+//!   companion's reads);
 //! - the entry points: `commands` (the table of commands and the dispatch to their handlers)
 //!   and `entry` (making a bot with the list of `GameEnded`'s subscribers, and the tick).
 
@@ -55,6 +56,7 @@ mod notes;
 pub mod options;
 pub(crate) mod outbox;
 mod play;
+mod public;
 mod ratings;
 pub mod reply;
 mod session;
@@ -80,9 +82,14 @@ pub use leagues::{DivisionView, LeagueView};
 pub use moderation::AuditLog;
 pub use outbox::{DELIVERY_LEASE_MS, IN_FLIGHT_MS};
 pub use play::TakebackAnswer;
+/// What anyone may read of a server that is on the web (the web companion's reads).
+pub(crate) use public::{
+    public_game, public_game_plies, public_ladder, public_league, public_player,
+    public_server_games, public_tournament,
+};
 pub(crate) use ratings::rate;
 pub use ratings::PlayerView;
-pub(crate) use ratings::{leaderboards, player_view, shown_with_rd};
+pub(crate) use ratings::{leaderboards, shown_with_rd};
 pub use reply::{
     code_block, escape_code, escape_markdown, Attachment, Button, ButtonStyle, Ctx, Document,
     LinkButton, OnTheWeb, Part, Reply, Retire, ThreadRequest, User, WebPage, OPEN_ON_THE_WEB,
@@ -90,7 +97,7 @@ pub use reply::{
 pub use session::{console_clock_offset, Bot};
 /// The names and the positions of stored games, as the bot shows them (the web companion
 /// shows the same).
-pub(crate) use session::{names, on_the_web, replay, Fail};
+pub(crate) use session::{names, replay, Fail};
 pub use time::{Clock, ManualClock, OffsetClock, SystemClock, TimeControl};
 pub(crate) use tournaments::{
     report_error, standing_lines, tournament_picture, tournament_view, trf_text,

@@ -3,16 +3,17 @@
 
 use crate::bot::text::counts_line;
 use crate::bot::{
-    division_picture, ladder_view, leaderboards, league_view, names, player_view, read_notes,
-    replay, shown_with_rd, tournament_picture, tournament_view, trf_text, DivisionView, Fail,
-    LadderView, Notes, PlayerView,
+    division_picture, ladder_view, leaderboards, league_view, names, public_game,
+    public_game_plies, public_ladder, public_league, public_player, public_server_games,
+    public_tournament, read_notes, replay, shown_with_rd, tournament_picture, tournament_view,
+    trf_text, DivisionView, Fail, LadderView, Notes,
 };
 use crate::game::{describe, BySide, Position};
 use crate::render::LevelMove;
 use crate::render::{board_png_scaled, Frame, HEIGHT as BOARD_HEIGHT, WIDTH as BOARD_WIDTH};
 use crate::store::{
     GameId, GameRow, GameStatus, LadderId, LeagueId, MoveRow, ServerId, Store, TournamentFormat,
-    TournamentId, TournamentRow, TournamentStatus, Tx, UserId,
+    TournamentId, TournamentStatus, Tx, UserId,
 };
 use axum::http::{header, HeaderMap};
 use maud::{html, Markup, DOCTYPE};
@@ -182,12 +183,6 @@ impl Site {
     }
 }
 
-/// Whether `server` has put its games on the web (`/settings web:true`): the bot core's rule,
-/// the one its link buttons follow.
-fn public(tx: &Tx, server: &ServerId) -> Result<bool, Broken> {
-    Ok(crate::bot::on_the_web(tx, server)?)
-}
-
 /// A page's frame: its head (title, description, the picture a pasted link unfolds with)
 /// and body.
 fn page(title: &str, description: &str, image: Option<&str>, url: &str, body: Markup) -> Markup {
@@ -304,13 +299,9 @@ struct Shown {
 /// The public game `id` at `ply` (its end when `None` or past the end); `None` when it is not
 /// public or not there.
 fn shown(tx: &Tx, id: GameId, ply: Option<usize>) -> Result<Option<Shown>, Broken> {
-    let Some(game) = tx.game(id)? else {
+    let Some((game, moves)) = public_game(tx, id)? else {
         return Ok(None);
     };
-    if !public(tx, &game.server_id)? {
-        return Ok(None);
-    }
-    let moves = tx.moves(game.id)?;
     let upto = ply.unwrap_or(moves.len()).min(moves.len());
     let (pos, played) = replay(&game, &moves, Some(upto))?;
     let end = if upto == moves.len() {
@@ -612,17 +603,15 @@ pub(super) fn server(
     now: i64,
 ) -> Result<Found, Broken> {
     let found = store.read(|tx| -> Result<_, Broken> {
-        if !public(tx, server)? {
+        let Some(games) = public_server_games(tx, server, LISTED)? else {
             return Ok(None);
-        }
-        let live = tx.live_games(server, LISTED)?;
-        let done = tx.server_games(server, GameStatus::Finished, LISTED)?;
+        };
         let mut rows = Vec::new();
-        for g in live.iter().chain(&done) {
+        for g in games.live.iter().chain(&games.finished) {
             rows.push((g.clone(), names(tx, g)?));
         }
         let boards = leaderboards(tx, server, now, LEADERS)?;
-        Ok(Some((rows, live.len(), boards)))
+        Ok(Some((rows, games.live.len(), boards)))
     })?;
     let Some((rows, live, boards)) = found else {
         return Ok(Found::Nothing);
@@ -664,15 +653,9 @@ pub(super) fn server(
 /// `None` when the game is not public (or not there).
 pub(super) fn game_state(store: &mut Store, id: GameId) -> Result<Option<GameState>, Broken> {
     store.read(|tx| {
-        let Some(game) = tx.game(id)? else {
-            return Ok(None);
-        };
-        if !public(tx, &game.server_id)? {
-            return Ok(None);
-        }
-        Ok(Some(GameState {
+        Ok(public_game_plies(tx, id)?.map(|(game, plies)| GameState {
             updated_at: game.updated_at,
-            plies: tx.move_count(id)?,
+            plies,
             status: game.status,
         }))
     })
@@ -691,14 +674,6 @@ impl GameState {
     /// whose game changed between its drawing and its listening hears of it at once.
     pub fn token(&self) -> String {
         format!("{}.{}.{:?}", self.updated_at, self.plies, self.status)
-    }
-}
-
-/// Whether tournament `id` is public: the tournament, when its server has opted in.
-fn public_tournament(tx: &Tx, id: TournamentId) -> Result<Option<TournamentRow>, Broken> {
-    match tx.tournament(id)? {
-        Some(t) if public(tx, &t.server_id)? => Ok(Some(t)),
-        _ => Ok(None),
     }
 }
 
@@ -875,14 +850,6 @@ pub(super) fn tournament_trf(store: &mut Store, id: TournamentId) -> Result<Foun
     })
 }
 
-/// Whether league `id` is public: the league, when its server has opted in.
-fn public_league(tx: &Tx, id: LeagueId) -> Result<bool, Broken> {
-    Ok(match tx.league(id)? {
-        Some(l) => public(tx, &l.server_id)?,
-        None => false,
-    })
-}
-
 /// A league's page: its options, this season's divisions (each with its standings, ▲ and ▼
 /// for the promotion and relegation places, its picture and a link to its games), and the
 /// champions of past seasons.
@@ -893,7 +860,7 @@ pub(super) fn league_parts(
     season: Option<u32>,
 ) -> Result<Option<Parts>, Broken> {
     let view = store.read(|tx| -> Result<_, Broken> {
-        if !public_league(tx, id)? {
+        if public_league(tx, id)?.is_none() {
             return Ok(None);
         }
         Ok(league_view(tx, id, season)?)
@@ -1027,7 +994,7 @@ pub(super) fn league_png(
     season: Option<u32>,
 ) -> Result<Found, Broken> {
     let png = store.read(|tx| -> Result<_, Broken> {
-        if !public_league(tx, id)? {
+        if public_league(tx, id)?.is_none() {
             return Ok(None);
         }
         Ok(division_picture(tx, id, division, season)?)
@@ -1036,11 +1003,11 @@ pub(super) fn league_png(
 }
 
 /// The web's view of public ladder `id`; `None` when it is not public or not there.
-fn public_ladder(tx: &Tx, id: LadderId) -> Result<Option<LadderView>, Broken> {
-    match tx.ladder(id)? {
-        Some(l) if public(tx, &l.server_id)? => Ok(ladder_view(tx, id)?),
-        _ => Ok(None),
+fn public_ladder_view(tx: &Tx, id: LadderId) -> Result<Option<LadderView>, Broken> {
+    if public_ladder(tx, id)?.is_none() {
+        return Ok(None);
     }
+    Ok(ladder_view(tx, id)?)
 }
 
 /// A ladder's page: every player in rank order (rating, games in progress), its picture, and
@@ -1050,7 +1017,7 @@ pub(super) fn ladder_parts(
     site: &Site,
     id: LadderId,
 ) -> Result<Option<Parts>, Broken> {
-    let Some(v) = store.read(|tx| public_ladder(tx, id))? else {
+    let Some(v) = store.read(|tx| public_ladder_view(tx, id))? else {
         return Ok(None);
     };
     let l = &v.row;
@@ -1122,7 +1089,7 @@ pub(super) fn ladder(store: &mut Store, site: &Site, id: LadderId) -> Result<Fou
 /// The picture of public ladder `id`: its first players in rank order, as the bot draws
 /// ladders; cached a minute.
 pub(super) fn ladder_png(store: &mut Store, id: LadderId) -> Result<Found, Broken> {
-    let Some(v) = store.read(|tx| public_ladder(tx, id))? else {
+    let Some(v) = store.read(|tx| public_ladder_view(tx, id))? else {
         return Ok(Found::Nothing);
     };
     let l = &v.row;
@@ -1138,22 +1105,6 @@ pub(super) fn ladder_png(store: &mut Store, id: LadderId) -> Result<Found, Broke
     Ok(Found::changing_picture(Some(crate::render::ladder_png(
         &card,
     ))))
-}
-
-/// The web's view of `who` on public `server`: `None` when the server is not public or the
-/// player has no game and no rating there (so a page never tells that someone uses the bot
-/// elsewhere).
-fn public_player(
-    tx: &Tx,
-    server: &ServerId,
-    who: &UserId,
-    now: i64,
-) -> Result<Option<PlayerView>, Broken> {
-    if !public(tx, server)? {
-        return Ok(None);
-    }
-    Ok(player_view(tx, server, who, now)?
-        .filter(|v| !v.card.ratings.is_empty() || !v.playing.is_empty() || !v.finished.is_empty()))
 }
 
 /// Games in progress (the first `live` of `rows`) and finished, a section each.
