@@ -1,10 +1,13 @@
 //! Moves of all five games and a fixed-capacity move list.
 
-use super::board::{squares, Bits, Hill, Square, HILL_KNIGHT_LISTS};
+use super::board::{squares, Bits, Hill, Square, HILLS, HILL_KNIGHT_LISTS, SQUARES};
 use std::fmt;
 
 /// One move of any of the games. Displays in canonical notation (docs/rules.md §2.1 and §8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+// Four bytes, aligned: a move is copied by one load and one store (a move list is filled by
+// copying from `KING_MOVES`), not byte by byte.
+#[repr(align(4))]
 pub enum Move {
     /// Tara, one hill: in High Kings' Placement, build a ringfort there and put a new king on it;
     /// in Sacred Hill, build on a vacant hill or capture the enemy ringfort standing there.
@@ -38,6 +41,47 @@ impl fmt::Display for Move {
     }
 }
 
+/// A build on each hill (`Pass` for the corners), copied into move lists.
+static BUILDS: [Move; SQUARES] = builds();
+
+const fn builds() -> [Move; SQUARES] {
+    let mut table = [Move::Pass; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        if HILLS & (1 << i) != 0 {
+            table[i] = Move::Build {
+                hill: Hill::from_hill_index(i as u8),
+            };
+        }
+        i += 1;
+    }
+    table
+}
+
+/// Each hill's king moves (no sacrifice) to the destinations of `HILL_KNIGHT_LISTS`, in its
+/// order (its padding: a move to the hill itself, never kept); `Pass` for the corners.
+static KING_MOVES: [[Move; 8]; SQUARES] = king_moves();
+
+const fn king_moves() -> [[Move; 8]; SQUARES] {
+    let mut table = [[Move::Pass; 8]; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        if HILLS & (1 << i) != 0 {
+            let mut j = 0;
+            while j < 8 {
+                table[i][j] = Move::King {
+                    from: Hill::from_hill_index(i as u8),
+                    to: Hill::from_hill_index(HILL_KNIGHT_LISTS[i][j]),
+                    sacrifice: false,
+                };
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    table
+}
+
 /// Capacity of a [`MoveList`]: more than any position of the five games can have
 /// (Ard Rí: 25 pieces with 4 steps each).
 pub const MAX_MOVES: usize = 128;
@@ -67,9 +111,7 @@ impl MoveList {
     pub(crate) fn push_builds(&mut self, hills: Bits) {
         let mut len = self.len;
         for h in squares(hills) {
-            self.moves[len] = Move::Build {
-                hill: Hill::from_hill_index(h),
-            };
+            self.moves[len] = BUILDS[h as usize];
             len += 1;
         }
         self.len = len;
@@ -94,13 +136,10 @@ impl MoveList {
         let slots: &mut [Move; 8] = (&mut self.moves[self.len..self.len + 8])
             .try_into()
             .expect("8 moves");
+        let moves = &KING_MOVES[from.index() as usize];
         let mut n = 0;
-        for &t in &HILL_KNIGHT_LISTS[from.index() as usize] {
-            slots[n & 7] = Move::King {
-                from,
-                to: Hill::from_hill_index(t),
-                sacrifice: false,
-            };
+        for (&t, &m) in HILL_KNIGHT_LISTS[from.index() as usize].iter().zip(moves) {
+            slots[n & 7] = m;
             n += (targets >> t & 1) as usize;
         }
         self.len += n;
