@@ -5012,16 +5012,24 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
     // First the games lost on time: in every other division, each game whose number is a
     // multiple of 7 gets a move from each player, then a day and more passes for it (its clock
     // run out in the database): the bot's own clock check ends it.
+    let mut store = tara_bot::store::Store::open(&db).unwrap();
     let late: Vec<(u64, GameId, [u64; 2])> = divisions[1..]
         .iter()
-        .flat_map(|t| active_games(&db, *t).unwrap())
+        .flat_map(|t| active_games(&mut store, *t).unwrap())
         .filter(|(_, g, _)| g.0 % 7 == 0)
         .collect();
     let mut moved = Played::default();
     for (channel, game, _) in &late {
-        play_moves(&fake, &db, (*channel, *game), &players, 2, &mut moved)
-            .await
-            .unwrap();
+        play_moves(
+            &fake,
+            &mut store,
+            (*channel, *game),
+            &players,
+            2,
+            &mut moved,
+        )
+        .await
+        .unwrap();
     }
     assert_eq!(moved.refused, 0);
     {
@@ -5030,20 +5038,20 @@ async fn a_200_player_league_on_a_busy_server_tells_everyone_within_a_minute() {
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap()
             .as_millis() as i64;
-        let mut s = tara_bot::store::Store::open(&db).unwrap();
-        s.write(|tx| -> Result<(), tara_bot::store::StoreError> {
-            for (_, game, _) in &late {
-                tx.start_turn(*game, now - 2 * DAY, Some((now - 2 * DAY, now - DAY)))?;
-            }
-            Ok(())
-        })
-        .unwrap();
+        store
+            .write(|tx| -> Result<(), tara_bot::store::StoreError> {
+                for (_, game, _) in &late {
+                    tx.start_turn(*game, now - 2 * DAY, Some((now - 2 * DAY, now - DAY)))?;
+                }
+                Ok(())
+            })
+            .unwrap();
     }
     let ended = fake
         .wait_for(Duration::from_secs(120), |_| {
             let still: Vec<GameId> = divisions[1..]
                 .iter()
-                .flat_map(|t| active_games(&db, *t).unwrap())
+                .flat_map(|t| active_games(&mut store, *t).unwrap())
                 .map(|(_, g, _)| g)
                 .collect();
             late.iter()
@@ -5192,9 +5200,10 @@ fn threads_in(fake: &FakeDiscord, parent: u64) -> Vec<Value> {
 
 /// Waits up to 3 minutes until the bot in `dir` owes no message.
 async fn all_delivered(fake: &FakeDiscord, dir: &Path) {
+    // One connection, read again at each change (opening the file checks all of it).
+    let mut s = tara_bot::store::Store::open(dir.join("tara.db")).unwrap();
     let all_out = fake
         .wait_for(Duration::from_secs(180), |_| {
-            let mut s = tara_bot::store::Store::open(dir.join("tara.db")).unwrap();
             (s.read(|tx| tx.unsent_count()).unwrap() == 0).then_some(())
         })
         .await;

@@ -75,9 +75,11 @@ async fn run(dir: &Path, n: u32) -> anyhow::Result<Vec<Value>> {
         .collect();
     let start = start_league(&fake, &players).await?;
     let db = dir.join("tara.db");
+    // One connection, read again at each change (opening the file checks all of it).
+    let mut reader = Store::open_to_read(&db)?;
     let all_out = fake
         .wait_for(Duration::from_secs(600), |_| {
-            let owed = Store::open_to_read(&db).and_then(|mut s| s.read(|tx| tx.unsent_count()));
+            let owed = reader.read(|tx| tx.unsent_count());
             matches!(owed, Ok(0)).then(|| start.injected.elapsed())
         })
         .await

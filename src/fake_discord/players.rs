@@ -28,10 +28,10 @@ pub struct Played {
 /// A game in progress: its thread, its id and its two players (the first seat first).
 pub type ActiveGame = (u64, GameId, [u64; 2]);
 
-/// The games in progress of tournament `t` in the database at `db`.
-pub fn active_games(db: &Path, t: TournamentId) -> anyhow::Result<Vec<ActiveGame>> {
-    let mut s = Store::open(db)?;
-    let games = s.read(|tx| {
+/// The games in progress of tournament `t` in the bot's database (`store`: opened once by the
+/// caller and read again for each question, as the bot writes beside it).
+pub fn active_games(store: &mut Store, t: TournamentId) -> anyhow::Result<Vec<ActiveGame>> {
+    let games = store.read(|tx| {
         let mut out = Vec::new();
         for p in tx.pairings(t, None)? {
             let Some(g) = p.game_id.map(|id| tx.game(id)).transpose()?.flatten() else {
@@ -121,7 +121,7 @@ fn name_of(players: &[(u64, String)], id: u64) -> String {
 /// legal move, naming the game (`game:`); counted in `played`.
 pub async fn play_moves(
     fake: &FakeDiscord,
-    db: &Path,
+    store: &mut Store,
     (channel, game): (u64, GameId),
     players: &[(u64, String)],
     n: usize,
@@ -129,8 +129,8 @@ pub async fn play_moves(
 ) -> anyhow::Result<()> {
     for _ in 0..n {
         let (who, m) = {
-            let mut s = Store::open(db)?;
-            let (g, moves) = s.read(|tx| Ok::<_, StoreError>((tx.game(game)?, tx.moves(game)?)))?;
+            let (g, moves) =
+                store.read(|tx| Ok::<_, StoreError>((tx.game(game)?, tx.moves(game)?)))?;
             let g = g.ok_or_else(|| anyhow!("no game {game:?}"))?;
             let mut pos = Position::new(g.options);
             for m in &moves {
@@ -178,9 +178,11 @@ pub async fn play_out(
     t: TournamentId,
     players: &[(u64, String)],
 ) -> anyhow::Result<Played> {
+    // One connection for the whole play (opening the file checks all of it).
+    let store = &mut Store::open(db)?;
     let mut played = Played::default();
     loop {
-        let todo = active_games(db, t)?;
+        let todo = active_games(store, t)?;
         if todo.is_empty() {
             return Ok(played);
         }
@@ -189,7 +191,7 @@ pub async fn play_out(
             if channel == 0 {
                 return Err(anyhow!("game {game:?} has no thread"));
             }
-            play_moves(fake, db, (channel, game), players, 2, &mut played).await?;
+            play_moves(fake, store, (channel, game), players, 2, &mut played).await?;
             let loser = two[0].min(two[1]);
             let who = Invoker::new(loser, &name_of(players, loser));
             let id = fake

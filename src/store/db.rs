@@ -1003,8 +1003,50 @@ pub(super) struct Cols<'r> {
 }
 
 enum RowRef<'r> {
-    Sqlite(&'r Row<'r>),
+    /// A row of SQLite, with its query's column names when they were read once for all rows.
+    Sqlite(&'r Row<'r>, Option<&'r Columns>),
     Postgres(&'r postgres::Row),
+}
+
+/// A query's column names, read once for all its rows: SQLite finds a column by name by asking
+/// for the name of each column in turn, for every field of every row. Rows are read field by
+/// field in the order of their columns, so the column after the last one read is tried first.
+struct Columns {
+    names: Vec<String>,
+    /// Whether each name is the first column of that name (a name is the first column so
+    /// called, as SQLite's lookup finds it).
+    first: Vec<bool>,
+    next: std::cell::Cell<usize>,
+}
+
+impl Columns {
+    fn of(st: &rusqlite::Statement) -> Columns {
+        let names: Vec<String> = st.column_names().into_iter().map(String::from).collect();
+        let first = (0..names.len())
+            .map(|i| !names[..i].iter().any(|n| n.eq_ignore_ascii_case(&names[i])))
+            .collect();
+        Columns {
+            names,
+            first,
+            next: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The index of the first column called `column` (ASCII case ignored, as SQLite's lookup).
+    fn index(&self, column: &str) -> Option<usize> {
+        let hint = self.next.get();
+        let i = if self.first.get(hint) == Some(&true)
+            && self.names[hint].eq_ignore_ascii_case(column)
+        {
+            hint
+        } else {
+            self.names
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(column))?
+        };
+        self.next.set(i + 1);
+        Some(i)
+    }
 }
 
 impl Cols<'_> {
@@ -1019,8 +1061,12 @@ impl Cols<'_> {
             StoreError::Corrupt(format!("{}.{column} holds a bad value ({e})", self.table))
         };
         let value = match self.row {
-            RowRef::Sqlite(row) => {
-                super::value::sqlite::read(row.get_ref(column).map_err(db)?).map_err(corrupt)?
+            RowRef::Sqlite(row, columns) => {
+                let value = match columns.and_then(|c| c.index(column)) {
+                    Some(i) => row.get_ref(i),
+                    None => row.get_ref(column),
+                };
+                super::value::sqlite::read(value.map_err(db)?).map_err(corrupt)?
             }
             RowRef::Postgres(row) => pg::read(row, column)?,
         };
@@ -1103,9 +1149,12 @@ impl Tx<'_> {
                 bind(&mut st, params).map_err(db)?;
                 let mut rows = st.raw_query();
                 let mut out = Vec::new();
+                let mut columns = None;
                 while let Some(row) = rows.next().map_err(db)? {
+                    let columns = columns.get_or_insert_with(|| Columns::of(row.as_ref()));
+                    columns.next.set(0);
                     out.push(read(&Cols {
-                        row: RowRef::Sqlite(row),
+                        row: RowRef::Sqlite(row, Some(columns)),
                         table,
                     })?);
                 }
@@ -1140,7 +1189,7 @@ impl Tx<'_> {
                 let mut rows = st.raw_query();
                 match rows.next().map_err(db)? {
                     Some(row) => Ok(Some(read(&Cols {
-                        row: RowRef::Sqlite(row),
+                        row: RowRef::Sqlite(row, None),
                         table,
                     })?)),
                     None => Ok(None),
@@ -1331,5 +1380,30 @@ mod tests {
             .unwrap();
         assert!(matches!(migrate(&mut conn), Err(StoreError::TooNew { .. })));
         assert_eq!(user_version(&conn), SCHEMA_VERSION + 1);
+    }
+
+    #[test]
+    fn a_column_is_found_by_name_as_sqlite_finds_it() {
+        let conn = Connection::open_in_memory().unwrap();
+        let st = conn
+            .prepare("SELECT 1 AS id, 2 AS name, 3 AS ID, 4 AS other")
+            .unwrap();
+        let c = Columns::of(&st);
+        // In the order of the columns, each found where the last one ended.
+        assert_eq!(c.index("id"), Some(0));
+        assert_eq!(c.index("name"), Some(1));
+        // The column after "name" is a second "ID": the first is the one found.
+        assert_eq!(c.index("id"), Some(0));
+        c.next.set(2);
+        assert_eq!(c.index("Id"), Some(0));
+        assert_eq!(c.index("OTHER"), Some(3));
+        assert_eq!(c.index("missing"), None);
+        // The same as SQLite's own lookup, from any place.
+        for at in 0..5 {
+            for name in ["id", "ID", "name", "NAME", "other"] {
+                c.next.set(at);
+                assert_eq!(c.index(name), Some(st.column_index(name).unwrap()));
+            }
+        }
     }
 }
