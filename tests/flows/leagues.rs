@@ -450,26 +450,29 @@ fn a_200_player_league_plays_its_season_a_thread_a_division_and_the_tick_starts_
         &format!("/tournament withdraw player:@p200 id:{last}"),
     );
     assert!(texts(&r).contains("withdrawn"), "{}", texts(&r));
-    let active = |h: &Harness| -> Vec<(String, GameId)> {
-        let mut s = Store::open(h.db()).unwrap();
-        s.read(|tx| {
-            let mut out = Vec::new();
-            for t in &divisions {
-                for p in tx.pairings(*t, None)? {
-                    if let Some(g) = p.game_id.and_then(|id| tx.game(id).ok().flatten()) {
-                        if g.status == GameStatus::Active {
-                            out.push((g.channel_id.to_string(), g.id));
+    // One connection beside the bot's, read again for each question (opening a store checks
+    // the whole database).
+    let reader = std::cell::RefCell::new(Store::open(h.db()).unwrap());
+    let active = |_: &Harness| -> Vec<(String, GameId)> {
+        reader
+            .borrow_mut()
+            .read(|tx| {
+                let mut out = Vec::new();
+                for t in &divisions {
+                    for p in tx.pairings(*t, None)? {
+                        if let Some(g) = p.game_id.and_then(|id| tx.game(id).ok().flatten()) {
+                            if g.status == GameStatus::Active {
+                                out.push((g.channel_id.to_string(), g.id));
+                            }
                         }
                     }
                 }
-            }
-            Ok::<_, tara_bot::store::StoreError>(out)
-        })
-        .unwrap()
+                Ok::<_, tara_bot::store::StoreError>(out)
+            })
+            .unwrap()
     };
-    let seats = |h: &Harness, id: GameId| -> [String; 2] {
-        let mut s = Store::open(h.db()).unwrap();
-        let g = s.read(|tx| tx.game(id)).unwrap().unwrap();
+    let seats = |_: &Harness, id: GameId| -> [String; 2] {
+        let g = reader.borrow_mut().read(|tx| tx.game(id)).unwrap().unwrap();
         [g.seats.first().to_string(), g.seats.second().to_string()]
     };
     // A game whose number is a multiple of 7 is lost on time after a move each; every other
