@@ -312,13 +312,7 @@ impl ArdRiPosition {
             return;
         }
         if self.twice_len == 0 {
-            self.generate(
-                |_, _, _| true,
-                |m| {
-                    out.push(m);
-                    false
-                },
-            );
+            self.push_moves(out);
         } else {
             self.generate(
                 |piece, from, to| !self.repeats_third_time(piece, from, to),
@@ -655,6 +649,31 @@ impl ArdRiPosition {
             }
         }
         false
+    }
+
+    /// Appends every move, as [`ArdRiPosition::generate`] finds them in the same order, when
+    /// no move can repeat a position a third time: each step copied from a table.
+    fn push_moves(&self, out: &mut MoveList) {
+        let empty = ALL & !self.occupied();
+        let open = empty & !RESTRICTED;
+        let pieces = match self.to_move {
+            Team::Attackers => self.attackers,
+            Team::Defenders => self.defenders,
+        };
+        // In the order of `STEP_BACK`.
+        out.push_steps(north(pieces) & open, 0);
+        out.push_steps(south(pieces) & open, 1);
+        out.push_steps(east(pieces) & open, 2);
+        out.push_steps(west(pieces) & open, 3);
+        if self.to_move == Team::Defenders {
+            let from = u32::from(self.king);
+            for t in squares(SQUARE_NEIGHBOURS[from as usize] & empty) {
+                out.push(Move::Step {
+                    from: square(from),
+                    to: square(u32::from(t)),
+                });
+            }
+        }
     }
 
     fn compute_hash(&self) -> u64 {
@@ -1848,6 +1867,31 @@ mod tests {
             pos.play_unchecked(m);
         }
         pos
+    }
+
+    /// The moves copied from the table are the moves `generate` finds, in its order, in every
+    /// position of random games.
+    #[test]
+    fn the_table_of_steps_gives_the_generated_moves_in_order() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut positions = 0;
+        for _ in 0..30 {
+            random_game(&mut rng, |pos, _| {
+                let mut copied = MoveList::new();
+                pos.push_moves(&mut copied);
+                let mut generated = Vec::new();
+                pos.generate(
+                    |_, _, _| true,
+                    |m| {
+                        generated.push(m);
+                        false
+                    },
+                );
+                assert_eq!(copied.as_slice(), generated.as_slice());
+                positions += 1;
+            });
+        }
+        assert!(positions > 1_000, "{positions}");
     }
 
     /// Random games: `check` agrees with `legal_moves` for every from-to pair (and never falls

@@ -82,6 +82,39 @@ const fn king_moves() -> [[Move; 8]; SQUARES] {
     table
 }
 
+/// Ard Rí's steps as moves, by destination and direction (`STEP_BACK`: the offset from the
+/// destination back to the origin), copied into move lists; `Pass` for a step off the board.
+static STEPS: [[Move; 4]; SQUARES] = steps();
+
+/// The offset from a step's destination back to its origin, by direction: a step north (up a
+/// row), south, east, west.
+pub(crate) const STEP_BACK: [i32; 4] = [-7, 7, -1, 1];
+
+const fn steps() -> [[Move; 4]; SQUARES] {
+    let mut table = [[Move::Pass; 4]; SQUARES];
+    let mut to = 0;
+    while to < SQUARES {
+        let mut d = 0;
+        while d < 4 {
+            let from = to as i32 + STEP_BACK[d];
+            let (col, from_col) = (to as i32 % 7, from % 7);
+            if from >= 0
+                && from < SQUARES as i32
+                && (col - from_col).abs() + (to as i32 / 7 - from / 7).abs() == 1
+            {
+                if let (Some(from), Some(to)) =
+                    (Square::from_index(from as u8), Square::from_index(to as u8))
+                {
+                    table[to.index() as usize][d] = Move::Step { from, to };
+                }
+            }
+            d += 1;
+        }
+        to += 1;
+    }
+    table
+}
+
 /// Capacity of a [`MoveList`]: more than any position of the five games can have
 /// (Ard Rí: 25 pieces with 4 steps each).
 pub const MAX_MOVES: usize = 128;
@@ -112,6 +145,18 @@ impl MoveList {
         let mut len = self.len;
         for h in squares(hills) {
             self.moves[len] = BUILDS[h as usize];
+            len += 1;
+        }
+        self.len = len;
+    }
+    /// Appends a step in direction `dir` (of [`STEP_BACK`]) onto each square of `targets`
+    /// (each with a piece of the side to move behind it), lowest index first: the same as a
+    /// `push` per square.
+    #[inline]
+    pub(crate) fn push_steps(&mut self, targets: Bits, dir: usize) {
+        let mut len = self.len;
+        for t in squares(targets) {
+            self.moves[len] = STEPS[t as usize][dir];
             len += 1;
         }
         self.len = len;
