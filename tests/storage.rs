@@ -85,7 +85,7 @@ fn a_database_written_by_the_previous_main_upgrades_with_everything_intact() {
     let (_dir, path) = v2_copy();
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 17);
+    assert_eq!(SCHEMA_VERSION, 18);
 
     // Games: 12 in all; (id, channel, variant, scoring, first, seats, status, move count).
     let expected: [ExpectedGame; 12] = [

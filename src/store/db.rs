@@ -1382,6 +1382,23 @@ mod tests {
         assert_eq!(user_version(&conn), SCHEMA_VERSION + 1);
     }
 
+    /// A match's games (`Tx::match_games`, at every end of a match's game) are found through
+    /// an index, not by reading every game.
+    #[test]
+    fn a_matchs_games_are_read_through_an_index() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        migrate(&mut conn).unwrap();
+        let mut st = conn
+            .prepare("EXPLAIN QUERY PLAN SELECT * FROM games WHERE match_id = $1 ORDER BY id")
+            .unwrap();
+        let plan: Vec<String> = st
+            .query_map([1], |r| r.get::<_, String>(3))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(plan, ["SEARCH games USING INDEX games_match (match_id=?)"]);
+    }
+
     #[test]
     fn a_column_is_found_by_name_as_sqlite_finds_it() {
         let conn = Connection::open_in_memory().unwrap();

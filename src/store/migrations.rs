@@ -43,6 +43,7 @@ pub(super) const MIGRATIONS: &[Migration] = &[
     migration!("0015_conditionals"),
     migration!("0016_leagues_ladders"),
     migration!("0017_shared_threads"),
+    migration!("0018_match_games"),
 ];
 
 /// The schema version this build writes: the number of migrations it knows.
