@@ -464,11 +464,13 @@ fn playout(
 const MAST_KEYS: usize = 128;
 
 /// The move-average table (MAST): for each side and move key, the sum and number of the
-/// results of the playouts in which that side played such a move (tree moves included). A key
+/// results of the playouts in which that side played such a move (tree moves included), and
+/// their mean, kept as results are added (playouts read it for every move they weigh). A key
 /// never played rates 1, so every move gets tried.
 struct Mast {
     sum: [[f64; MAST_KEYS]; 2],
     n: [[u32; MAST_KEYS]; 2],
+    mean: [[f64; MAST_KEYS]; 2],
 }
 
 impl Mast {
@@ -476,21 +478,18 @@ impl Mast {
         Mast {
             sum: [[0.0; MAST_KEYS]; 2],
             n: [[0; MAST_KEYS]; 2],
+            mean: [[1.0; MAST_KEYS]; 2],
         }
     }
     #[inline]
     fn value(&self, side: usize, key: usize) -> f64 {
-        let n = self.n[side][key];
-        if n == 0 {
-            1.0
-        } else {
-            self.sum[side][key] / f64::from(n)
-        }
+        self.mean[side][key]
     }
     fn add(&mut self, line: &[(usize, usize)], reward: impl Fn(usize) -> f64) {
         for &(side, key) in line {
             self.sum[side][key] += reward(side);
             self.n[side][key] += 1;
+            self.mean[side][key] = self.sum[side][key] / f64::from(self.n[side][key]);
         }
     }
 }
