@@ -14,7 +14,7 @@ use super::board::{
 };
 use super::by_side::BySide;
 use super::error::IllegalMove;
-use super::moves::{Move, MoveList};
+use super::moves::{Move, MoveList, STEP_BACK};
 use super::outcome::Counts;
 use super::outcome::{EndReason, Outcome, Points};
 use super::phase::Phase;
@@ -613,10 +613,10 @@ impl ArdRiPosition {
         };
         // (destinations, index offset from destination back to origin)
         let dirs: [(Bits, i32); 4] = [
-            (north(pieces) & open, -7),
-            (south(pieces) & open, 7),
-            (east(pieces) & open, -1),
-            (west(pieces) & open, 1),
+            (north(pieces) & open, STEP_BACK[0]),
+            (south(pieces) & open, STEP_BACK[1]),
+            (east(pieces) & open, STEP_BACK[2]),
+            (west(pieces) & open, STEP_BACK[3]),
         ];
         for (targets, back) in dirs {
             for t in squares(targets) {

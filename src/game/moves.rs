@@ -5,8 +5,8 @@ use std::fmt;
 
 /// One move of any of the games. Displays in canonical notation (docs/rules.md §2.1 and §8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-// Four bytes, aligned: a move is copied by one load and one store (a move list is filled by
-// copying from `KING_MOVES`), not byte by byte.
+// Four bytes, aligned: a move is copied by one load and one store, not byte by byte (move
+// lists are filled by copying from the tables below).
 #[repr(align(4))]
 pub enum Move {
     /// Tara, one hill: in High Kings' Placement, build a ringfort there and put a new king on it;
