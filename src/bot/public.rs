@@ -12,26 +12,33 @@ use crate::store::{
     TournamentId, TournamentRow, Tx, UserId,
 };
 
+/// `row` when it is there and its server is on the web.
+fn if_public<T>(tx: &Tx, row: Option<T>, server: impl Fn(&T) -> &ServerId) -> Outcome<Option<T>> {
+    match row {
+        Some(r) if on_the_web(tx, server(&r))? => Ok(Some(r)),
+        _ => Ok(None),
+    }
+}
+
+/// Public game `id`.
+fn public_game_row(tx: &Tx, id: GameId) -> Outcome<Option<GameRow>> {
+    if_public(tx, tx.game(id)?, |g| &g.server_id)
+}
+
 /// Public game `id` and its moves.
 pub(crate) fn public_game(tx: &Tx, id: GameId) -> Outcome<Option<(GameRow, Vec<MoveRow>)>> {
-    let Some(game) = tx.game(id)? else {
+    let Some(game) = public_game_row(tx, id)? else {
         return Ok(None);
     };
-    if !on_the_web(tx, &game.server_id)? {
-        return Ok(None);
-    }
     let moves = tx.moves(game.id)?;
     Ok(Some((game, moves)))
 }
 
 /// Public game `id` and its number of moves: what a live page watches, without the moves.
 pub(crate) fn public_game_plies(tx: &Tx, id: GameId) -> Outcome<Option<(GameRow, u32)>> {
-    let Some(game) = tx.game(id)? else {
+    let Some(game) = public_game_row(tx, id)? else {
         return Ok(None);
     };
-    if !on_the_web(tx, &game.server_id)? {
-        return Ok(None);
-    }
     let plies = tx.move_count(id)?;
     Ok(Some((game, plies)))
 }
@@ -59,26 +66,17 @@ pub(crate) fn public_server_games(
 
 /// Public tournament `id`.
 pub(crate) fn public_tournament(tx: &Tx, id: TournamentId) -> Outcome<Option<TournamentRow>> {
-    match tx.tournament(id)? {
-        Some(t) if on_the_web(tx, &t.server_id)? => Ok(Some(t)),
-        _ => Ok(None),
-    }
+    if_public(tx, tx.tournament(id)?, |t| &t.server_id)
 }
 
 /// Public league `id`.
 pub(crate) fn public_league(tx: &Tx, id: LeagueId) -> Outcome<Option<LeagueRow>> {
-    match tx.league(id)? {
-        Some(l) if on_the_web(tx, &l.server_id)? => Ok(Some(l)),
-        _ => Ok(None),
-    }
+    if_public(tx, tx.league(id)?, |l| &l.server_id)
 }
 
 /// Public ladder `id`.
 pub(crate) fn public_ladder(tx: &Tx, id: LadderId) -> Outcome<Option<LadderRow>> {
-    match tx.ladder(id)? {
-        Some(l) if on_the_web(tx, &l.server_id)? => Ok(Some(l)),
-        _ => Ok(None),
-    }
+    if_public(tx, tx.ladder(id)?, |l| &l.server_id)
 }
 
 /// Player `who` on public `server` at `now` (as `/profile` shows them); `None` too for someone
