@@ -2,9 +2,14 @@
 //! (Ard Rí has its alpha-beta search, `tafl.rs`).
 //!
 //! One iteration walks down the tree by UCB1, adds one new child, plays the rest of the game
-//! out, and adds the result to every node on the way back. A node's statistics are from the
-//! view of the side that made the move into it, so every choice maximises the chooser's own
-//! result.
+//! out, and adds the result to every move on the way back. A move's statistics are from the
+//! view of the side that makes it, so every choice maximises the chooser's own result.
+//!
+//! A node's moves are kept side by side with their statistics (its edges), from the first time
+//! the search chooses at it: the choice by UCB1 reads one short array, the untried moves are
+//! not generated again, and the parts of a move's UCB1 value that depend on it alone (the mean
+//! reward, one over the square root of its visits) are kept as playouts are added rather than
+//! worked out at every choice.
 //!
 //! Playouts are guided by the move-average sampling technique (MAST): the search keeps, for
 //! each side and each move's destination, the average result of the playouts that played such
@@ -67,44 +72,47 @@ pub struct MoveStat {
     pub eval: f64,
 }
 
-/// Sentinel for "no node".
+/// Sentinel for "no node" and "no moves counted yet".
 const NONE: u32 = u32::MAX;
 
-/// A node of the tree: the position after `mv` from its parent.
-#[derive(Clone, Debug)]
+/// A node of the tree: a position reached by the search. Its moves and their statistics are
+/// its edges, kept side by side in [`Tree::edges`] once the node is first reached as a
+/// position to choose from (a new node is played out before that, and many never are).
+#[derive(Clone, Copy, Debug)]
 struct Node {
-    mv: Move,
-    /// The side that played `mv`.
-    mover: Side,
-    parent: u32,
-    first_child: u32,
-    next_sibling: u32,
-    /// Moves of this node's position not yet given a child; `u16::MAX` before the position's
-    /// moves were first counted.
-    untried: u16,
-    /// Added to a child's index to pick the next untried move, so the order is shuffled.
-    offset: u16,
-    visits: u32,
-    /// Sum of the shaped rewards (for choosing) and of the plain scores (for the evaluation).
-    reward: f64,
-    score: f64,
+    /// The first of the node's edges in [`Tree::edges`]; `NONE` before its moves were counted.
+    edges: u32,
+    /// How many moves the position has.
+    moves: u16,
+    /// How many of them have a child: the first `tried` edges, in the order they were given one.
+    tried: u16,
 }
 
 impl Node {
-    fn new(mv: Move, mover: Side, parent: u32) -> Node {
-        Node {
-            mv,
-            mover,
-            parent,
-            first_child: NONE,
-            next_sibling: NONE,
-            untried: u16::MAX,
-            offset: 0,
-            visits: 0,
-            reward: 0.0,
-            score: 0.0,
-        }
-    }
+    const NEW: Node = Node {
+        edges: NONE,
+        moves: 0,
+        tried: 0,
+    };
+}
+
+/// A move of a node's position, and, once tried, the child it leads to and the statistics of
+/// the playouts through it, from the view of the side that makes it (`side`).
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    mv: Move,
+    /// The child node; `NONE` while the move is untried.
+    child: u32,
+    visits: u32,
+    /// The index ([`side_index`]) of the side that makes the move.
+    side: u8,
+    /// Sum of the shaped rewards (for choosing) and of the plain scores (for the evaluation).
+    reward: f64,
+    score: f64,
+    /// The two parts of the move's UCB1 value that depend on it alone, kept as playouts are
+    /// added: the mean reward, and one over the square root of the visits.
+    mean: f64,
+    inv_sqrt: f64,
 }
 
 /// The score (win 1, draw ½, loss 0) and the shaped reward of a finished game for `side`.
@@ -155,11 +163,10 @@ pub fn search(
             break;
         }
         let mut p = pos.clone();
-        let at = tree.descend(&mut p);
-        if at == NONE {
+        if !tree.descend(&mut p) {
             break;
         }
-        tree.play_out(&mut p, at);
+        tree.play_out(&mut p);
         playouts += 1;
     }
     let mut moves = tree.root_moves(&list);
@@ -183,102 +190,130 @@ struct Tree<'a> {
     /// The side to move at the root.
     root_side: Side,
     rng: Rng,
+    /// The root is node 0.
     nodes: Vec<Node>,
+    /// Every counted node's moves, a node's side by side.
+    edges: Vec<Edge>,
+    /// Playouts through the root.
+    root_visits: u32,
     scratch: MoveList,
     mast: Mast,
     /// Each side's index and move's MAST key of the iteration's moves, from the root.
     line: Vec<(usize, usize)>,
+    /// The edges the iteration took in the tree, from the root.
+    path: Vec<u32>,
 }
 
 impl<'a> Tree<'a> {
     /// A tree of the root alone, whose position has the moves `list` (not empty).
     fn new(settings: &'a Settings, root_side: Side, list: &MoveList) -> Tree<'a> {
-        let mut rng = Rng::new(settings.seed);
-        let mut nodes: Vec<Node> = Vec::with_capacity(
-            settings
-                .playouts
-                .map_or(1 << 16, |n| (n as usize).saturating_add(2).min(1 << 22)),
-        );
-        // The root's mover is the side that moved before it.
-        let before = root_side.opponent();
-        nodes.push(Node::new(Move::Pass, before, NONE));
-        nodes[0].untried = list.len() as u16;
-        nodes[0].offset = rng.below(list.len()) as u16;
-        Tree {
+        let capacity = settings
+            .playouts
+            .map_or(1 << 16, |n| (n as usize).saturating_add(2).min(1 << 22));
+        let mut tree = Tree {
             settings,
             root_side,
-            rng,
-            nodes,
+            rng: Rng::new(settings.seed),
+            nodes: Vec::with_capacity(capacity),
+            edges: Vec::with_capacity(capacity.saturating_mul(8)),
+            root_visits: 0,
             scratch: MoveList::new(),
             mast: Mast::new(),
             line: Vec::with_capacity(256),
-        }
+            path: Vec::with_capacity(64),
+        };
+        tree.nodes.push(Node::NEW);
+        tree.count_moves(0, list, side_index(root_side));
+        tree
     }
 
-    /// Selection: down the tree from the root while the node is fully expanded and has
-    /// children, playing the moves on `p`, then the expansion of one new child. Returns the
-    /// node reached, or `NONE` when a node of a game in progress has no moves to take.
-    fn descend(&mut self, p: &mut Position) -> u32 {
+    /// Gives node `at` its edges: the moves `legal` of its position, which `side` makes, in
+    /// an order that starts at a random one (the order in which equally rated moves are tried).
+    fn count_moves(&mut self, at: u32, legal: &MoveList, side: usize) {
+        let n = legal.len();
+        let offset = self.rng.below(n.max(1));
+        let first = self.edges.len() as u32;
+        self.edges.extend((0..n).map(|k| Edge {
+            mv: legal[(k + offset) % n],
+            child: NONE,
+            visits: 0,
+            side: side as u8,
+            reward: 0.0,
+            score: 0.0,
+            mean: 0.0,
+            inv_sqrt: 0.0,
+        }));
+        self.nodes[at as usize] = Node {
+            edges: first,
+            moves: n as u16,
+            tried: 0,
+        };
+    }
+
+    /// Selection: down the tree from the root while the node has no untried move, playing
+    /// the moves on `p`, then the expansion of one new child. False when a node of a game in
+    /// progress has no moves to take.
+    fn descend(&mut self, p: &mut Position) -> bool {
         let mut at = 0u32;
+        let mut visits = self.root_visits;
         self.line.clear();
+        self.path.clear();
         loop {
-            let node = &self.nodes[at as usize];
             if p.outcome().is_some() {
-                break;
+                return true;
             }
-            if node.untried > 0 {
-                if let Some(child) = self.expand(p, at) {
-                    return child;
-                }
+            if self.nodes[at as usize].edges == NONE {
+                self.scratch.clear();
+                p.legal_moves_into(&mut self.scratch);
+                let side = side_index(p.to_move().unwrap_or(self.root_side));
+                let legal = std::mem::take(&mut self.scratch);
+                self.count_moves(at, &legal, side);
+                self.scratch = legal;
             }
-            at = best_child(&self.nodes, at, self.settings.exploration);
-            if at == NONE {
-                break;
+            let node = self.nodes[at as usize];
+            if node.tried < node.moves {
+                self.expand(p, at);
+                return true;
             }
-            let n = &self.nodes[at as usize];
-            self.line.push((side_index(n.mover), mast_key(n.mv)));
-            p.play_unchecked(n.mv);
+            let first = node.edges as usize;
+            let tried = &self.edges[first..first + usize::from(node.tried)];
+            let Some(k) = best_edge(tried, visits, self.settings.exploration) else {
+                return false;
+            };
+            let e = &self.edges[first + k];
+            self.path.push((first + k) as u32);
+            self.line.push((usize::from(e.side), mast_key(e.mv)));
+            p.play_unchecked(e.mv);
+            at = e.child;
+            visits = e.visits;
         }
-        at
     }
 
-    /// Expansion: a new child of `at` for its next untried move, played on `p` (the moves are
-    /// counted, and their order shuffled, the first time the node is reached); `None` when
-    /// the node turns out to have no untried move.
-    fn expand(&mut self, p: &mut Position, at: u32) -> Option<u32> {
-        self.scratch.clear();
-        p.legal_moves_into(&mut self.scratch);
-        let n = self.scratch.len();
-        if self.nodes[at as usize].untried == u16::MAX {
-            let offset = self.rng.below(n.max(1)) as u16;
-            let node = &mut self.nodes[at as usize];
-            node.untried = n as u16;
-            node.offset = offset;
-        }
-        if self.nodes[at as usize].untried == 0 {
-            return None;
-        }
-        // The untried move with the best playout average (MAST) goes first.
-        let mover = p.to_move().unwrap_or(self.root_side);
-        let side = side_index(mover);
+    /// Expansion: a new child of `at` (whose moves are counted, and not all tried) for the
+    /// untried move with the best playout average (MAST; between equal ones, the first in the
+    /// node's order), played on `p`.
+    fn expand(&mut self, p: &mut Position, at: u32) {
+        let node = self.nodes[at as usize];
+        let first = node.edges as usize;
+        let tried = first + usize::from(node.tried);
+        let untried = &self.edges[tried..first + usize::from(node.moves)];
         let mast = &self.mast;
-        let m = next_untried(&self.nodes, at, &self.scratch, |m| {
-            mast.value(side, mast_key(m))
-        });
-        self.nodes[at as usize].untried -= 1;
-        self.line.push((side, mast_key(m)));
-        p.play_unchecked(m);
+        let k = best_untried(untried, |e| mast.value(usize::from(e.side), mast_key(e.mv)));
+        // The chosen move becomes the next tried one; the untried keep their order.
+        self.edges[tried..=tried + k].rotate_right(1);
         let child = self.nodes.len() as u32;
-        let mut new = Node::new(m, mover, at);
-        new.next_sibling = self.nodes[at as usize].first_child;
-        self.nodes.push(new);
-        self.nodes[at as usize].first_child = child;
-        Some(child)
+        self.nodes.push(Node::NEW);
+        let e = &mut self.edges[tried];
+        e.child = child;
+        self.nodes[at as usize].tried += 1;
+        self.path.push(tried as u32);
+        self.line.push((usize::from(e.side), mast_key(e.mv)));
+        p.play_unchecked(e.mv);
     }
 
-    /// Simulation from node `at`, whose position is `p`, then backpropagation of the result
-    /// to the tree and to the move averages.
-    fn play_out(&mut self, p: &mut Position, at: u32) {
+    /// Simulation from the end of the iteration's path, whose position is `p`, then
+    /// backpropagation of the result to the tree and to the move averages.
+    fn play_out(&mut self, p: &mut Position) {
         playout(
             p,
             &mut self.rng,
@@ -294,7 +329,17 @@ impl<'a> Tree<'a> {
                 results[side_index(side)] = result_for(outcome, side, self.settings.margin_weight);
             }
         }
-        backpropagate(&mut self.nodes, at, |side| results[side_index(side)]);
+        self.root_visits += 1;
+        for &e in &self.path {
+            let e = &mut self.edges[e as usize];
+            let (score, reward) = results[usize::from(e.side)];
+            e.visits += 1;
+            e.score += score;
+            e.reward += reward;
+            let visits = f64::from(e.visits);
+            e.mean = e.reward / visits;
+            e.inv_sqrt = visits.sqrt().recip();
+        }
         self.mast.add(&self.line, |side| results[side].1);
     }
 
@@ -308,16 +353,15 @@ impl<'a> Tree<'a> {
                 eval: 0.5,
             })
             .collect();
-        let mut child = self.nodes[0].first_child;
-        while child != NONE {
-            let n = &self.nodes[child as usize];
-            if let Some(s) = moves.iter_mut().find(|s| s.mv == n.mv) {
-                s.visits = u64::from(n.visits);
-                if n.visits > 0 {
-                    s.eval = n.score / f64::from(n.visits);
+        let root = self.nodes[0];
+        let first = root.edges as usize;
+        for e in &self.edges[first..first + usize::from(root.tried)] {
+            if let Some(s) = moves.iter_mut().find(|s| s.mv == e.mv) {
+                s.visits = u64::from(e.visits);
+                if e.visits > 0 {
+                    s.eval = e.score / f64::from(e.visits);
                 }
             }
-            child = n.next_sibling;
         }
         moves
     }
@@ -519,70 +563,43 @@ fn mast_key(m: Move) -> usize {
     }
 }
 
-/// The move to expand next at `at` (which has untried moves): of the moves in `legal` (the
-/// node's position's moves) without a child yet, the one `value` rates highest; between equal
-/// ones, the first in the node's shuffled order.
-fn next_untried(nodes: &[Node], at: u32, legal: &MoveList, value: impl Fn(Move) -> f64) -> Move {
-    let node = &nodes[at as usize];
-    let n = legal.len();
-    let offset = usize::from(node.offset);
-    let mut best = (f64::NEG_INFINITY, None);
-    for k in 0..n {
-        let m = legal[(k + offset) % n];
-        let mut child = node.first_child;
-        while child != NONE && nodes[child as usize].mv != m {
-            child = nodes[child as usize].next_sibling;
-        }
-        if child != NONE {
-            continue;
-        }
-        let v = value(m);
+/// Which of a node's untried edges `untried` (not empty) to expand next: the one `value`
+/// rates highest; between equal ones, the first.
+fn best_untried(untried: &[Edge], value: impl Fn(&Edge) -> f64) -> usize {
+    let mut best = (f64::NEG_INFINITY, 0);
+    for (k, e) in untried.iter().enumerate() {
+        let v = value(e);
         if v > best.0 {
-            best = (v, Some(m));
+            best = (v, k);
         }
-    }
-    // Every move has a child only if `untried` were wrong; then any move will do.
-    best.1.unwrap_or(legal[offset % n])
-}
-
-/// The child of `at` with the highest UCB1 value (`NONE` if it has no children).
-fn best_child(nodes: &[Node], at: u32, c: f64) -> u32 {
-    let parent = &nodes[at as usize];
-    let log_n = f64::from(parent.visits.max(1)).ln();
-    let mut best = (f64::NEG_INFINITY, NONE);
-    let mut child = parent.first_child;
-    while child != NONE {
-        let n = &nodes[child as usize];
-        let v = if n.visits == 0 {
-            f64::INFINITY
-        } else {
-            let visits = f64::from(n.visits);
-            n.reward / visits + c * (log_n / visits).sqrt()
-        };
-        if v > best.0 {
-            best = (v, child);
-        }
-        child = n.next_sibling;
     }
     best.1
 }
 
-/// Adds a playout's result to `at` and every node above it, each from its mover's view.
-fn backpropagate(nodes: &mut [Node], mut at: u32, result: impl Fn(Side) -> (f64, f64)) {
-    while at != NONE {
-        let n = &mut nodes[at as usize];
-        let (score, reward) = result(n.mover);
-        n.visits += 1;
-        n.score += score;
-        n.reward += reward;
-        at = n.parent;
+/// Of a node's tried edges `tried` (in the order they were tried), the one with the highest
+/// UCB1 value (mean reward + c·√(ln N / n)), the node having `visits` (N) playouts; between
+/// equal values the one tried last. `None` when there are none.
+fn best_edge(tried: &[Edge], visits: u32, c: f64) -> Option<usize> {
+    let explore = c * f64::from(visits.max(1)).ln().sqrt();
+    let mut best = (f64::NEG_INFINITY, None);
+    for (k, e) in tried.iter().enumerate().rev() {
+        let v = if e.visits == 0 {
+            f64::INFINITY
+        } else {
+            e.mean + explore * e.inv_sqrt
+        };
+        if v > best.0 {
+            best = (v, Some(k));
+        }
     }
+    best.1
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::board::Hill;
+    use crate::game::{GameOptions, Variant};
 
     fn hill(col: u8, row: u8) -> Hill {
         Hill::new(col, row).expect("a hill of the board")
@@ -623,26 +640,44 @@ mod tests {
     }
 
     #[test]
-    fn the_best_rated_move_without_a_child_is_expanded_next() {
-        let moves = [hill(0, 1), hill(3, 3), hill(6, 1)].map(|hill| Move::Build { hill });
-        let mut legal = MoveList::new();
-        for m in moves {
-            legal.push(m);
-        }
-        let mut nodes = vec![Node::new(Move::Pass, Side::Blue, NONE)];
-        // The best-rated move already has a child.
-        nodes.push(Node::new(moves[1], Side::Red, 0));
-        nodes[0].first_child = 1;
-        let rating = |m: Move| match m {
-            m if m == moves[0] => 0.2,
-            m if m == moves[1] => 0.9,
-            _ => 0.7,
+    fn the_best_rated_untried_move_is_expanded_next_and_ties_keep_the_nodes_order() {
+        let pos = Position::new(GameOptions::new(Variant::Hkot1));
+        let list = pos.legal_moves();
+        let settings = Settings {
+            playouts: Some(10),
+            exploration: 0.5,
+            margin_weight: 0.2,
+            seed: 7,
+            playout_greed: 0.5,
         };
-        assert_eq!(next_untried(&nodes, 0, &legal, rating), moves[2]);
-        // Between equal ratings, the node's shuffled order decides.
-        nodes[0].offset = 2;
-        assert_eq!(next_untried(&nodes, 0, &legal, |_| 0.5), moves[2]);
-        nodes[0].offset = 0;
-        assert_eq!(next_untried(&nodes, 0, &legal, |_| 0.5), moves[0]);
+        let side = pos.to_move().expect("a game in progress");
+        let mut tree = Tree::new(&settings, side, &list);
+        // The root's order is the list's, from a random move on.
+        let order: Vec<Move> = tree.edges.iter().map(|e| e.mv).collect();
+        let offset = list.iter().position(|&m| m == order[0]).unwrap();
+        assert!(order.len() >= 6);
+        for (k, m) in order.iter().enumerate() {
+            assert_eq!(*m, list[(k + offset) % list.len()]);
+        }
+        // Every move rated 0.5 by its playouts, but the third 0.9 and the fifth 0.7.
+        for (k, &m) in order.iter().enumerate() {
+            let rating = [0.9, 0.7].get([2, 4].iter().position(|&i| i == k).unwrap_or(9));
+            tree.mast.add(&[(side_index(side), mast_key(m))], |_| {
+                *rating.unwrap_or(&0.5)
+            });
+        }
+        for _ in 0..3 {
+            tree.path.clear();
+            tree.expand(&mut pos.clone(), 0);
+        }
+        let now: Vec<Move> = tree.edges.iter().map(|e| e.mv).collect();
+        // The two best first, then the first of the equal ones; the untried keep their order.
+        let mut expected = vec![order[2], order[4], order[0], order[1], order[3]];
+        expected.extend_from_slice(&order[5..]);
+        assert_eq!(now, expected);
+        assert_eq!(tree.nodes[0].tried, 3);
+        assert_eq!(tree.nodes.len(), 4, "a node a tried move");
+        assert!(tree.edges[..3].iter().all(|e| e.child != NONE));
+        assert!(tree.edges[3..].iter().all(|e| e.child == NONE));
     }
 }
