@@ -95,7 +95,8 @@ pub trait GamePosition {
     fn king_that_must_move(&self) -> Option<Hill>;
 
     /// A move of `legal` (the legal moves here) that wins at once, when the game can find one
-    /// cheaply: playouts always take it (Ard Rí; `None` for the Tara games, which do not look).
+    /// cheaply: playouts always take it (Ard Rí; in High Kings, a double capture by the move's
+    /// own captures; `None` in Sacred Hill, which does not look).
     fn decisive_move(&self, legal: &[Move]) -> Option<Move>;
 
     /// The game being played.

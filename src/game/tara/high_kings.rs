@@ -148,6 +148,44 @@ impl TaraPosition {
         }
     }
 
+    /// The first move of `legal` (the legal moves here) whose own captures (B.4) give the
+    /// player to move their second captured king: a double capture, which wins at once.
+    /// A move captures the enemy kings next to where it goes that stand on their own ringforts
+    /// and are then besieged, the destination being the mover's ringfort by then (built,
+    /// backtracked onto, captured, or about to be sacrificed). So each such king is taken by a
+    /// move to any of its neighbours when all of them are the mover's already, or to the one
+    /// that is not.
+    pub(super) fn double_capture_move(&self, legal: &[Move]) -> Option<Move> {
+        let p = self.to_move;
+        let q = p.opponent();
+        let exposed = self.kings[q] & self.forts[q];
+        if exposed == 0 || self.captured[p] >= 2 {
+            return None;
+        }
+        let mine = self.forts[p];
+        // The hills a move to which takes at least one exposed king, and at least two.
+        let (mut once, mut twice) = (0, 0);
+        for k in Hill::in_set(exposed) {
+            let around = k.neighbours();
+            let missing = around & !mine;
+            let takes = match missing.count_ones() {
+                0 => around,
+                1 => missing,
+                _ => 0,
+            };
+            twice |= once & takes;
+            once |= takes;
+        }
+        let targets = if self.captured[p] == 1 { once } else { twice };
+        if targets == 0 {
+            return None;
+        }
+        legal.iter().copied().find(|&m| match m {
+            Move::Build { hill } | Move::King { to: hill, .. } => targets & hill.bit() != 0,
+            Move::Pass | Move::Step { .. } => false,
+        })
+    }
+
     /// Captures the enemy kings next to `t` that stand on their own besieged ringforts (B.4).
     fn capture_kings(&mut self, p: Player, t: Hill) {
         let (pi, qi) = (p, p.opponent());

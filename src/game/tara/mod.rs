@@ -404,10 +404,15 @@ impl GamePosition for TaraPosition {
     fn king_that_must_move(&self) -> Option<Hill> {
         Hill::in_set(self.stranded_kings(self.to_move)).next()
     }
-    /// The Tara games do not look for one.
+    /// High Kings: a move that completes a double capture by its own captures (Sacred Hill
+    /// does not look).
     #[inline]
-    fn decisive_move(&self, _legal: &[Move]) -> Option<Move> {
-        None
+    fn decisive_move(&self, legal: &[Move]) -> Option<Move> {
+        if self.is_high_kings() {
+            self.double_capture_move(legal)
+        } else {
+            None
+        }
     }
 }
 

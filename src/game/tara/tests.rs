@@ -1260,3 +1260,37 @@ fn position_wrapper_reports_phase_and_side() {
     let e = p.play_text("Z9").unwrap_err();
     assert!(e.to_string().contains("not a hill"), "{e}");
 }
+
+/// The playouts' decisive move in High Kings is exactly the first legal move whose own captures
+/// make the mover's second captured king, in every position of random games of both levels.
+#[test]
+fn the_decisive_move_is_the_first_that_completes_a_double_capture() {
+    use crate::game::playout::Rng;
+    use crate::game::position::GamePosition;
+    let mut rng = Rng::new(48);
+    let (mut found, mut positions) = (0, 0);
+    for variant in [Variant::Hkot1, Variant::Hkot2] {
+        for _ in 0..400 {
+            let mut p = start(variant);
+            let mut list = MoveList::new();
+            while p.outcome.is_none() {
+                list.clear();
+                p.legal_moves_into(&mut list);
+                let mover = p.to_move;
+                let by_play = list.iter().copied().find(|&m| {
+                    let mut after = p.clone();
+                    after.play_unchecked(m);
+                    u32::from(p.captured[mover]) + after.last.kings_captured.count_ones() >= 2
+                });
+                assert_eq!(p.decisive_move(&list), by_play, "{variant:?} ply {}", p.ply);
+                found += usize::from(by_play.is_some());
+                positions += 1;
+                p.play_unchecked(list[rng.below(list.len())]);
+            }
+        }
+    }
+    assert!(
+        found >= 50,
+        "double captures on offer in {found} of {positions} positions"
+    );
+}
