@@ -222,32 +222,9 @@ impl<'a> Tree<'a> {
             line: Vec::with_capacity(256),
             path: Vec::with_capacity(64),
         };
-        tree.nodes.push(Node::NEW);
-        tree.count_moves(0, list, side_index(root_side));
+        let root = counted_node(&mut tree.edges, &mut tree.rng, list, side_index(root_side));
+        tree.nodes.push(root);
         tree
-    }
-
-    /// Gives node `at` its edges: the moves `legal` of its position, which `side` makes, in
-    /// an order that starts at a random one (the order in which equally rated moves are tried).
-    fn count_moves(&mut self, at: u32, legal: &MoveList, side: usize) {
-        let n = legal.len();
-        let offset = self.rng.below(n.max(1));
-        let first = self.edges.len() as u32;
-        self.edges.extend((0..n).map(|k| Edge {
-            mv: legal[(k + offset) % n],
-            child: NONE,
-            visits: 0,
-            side: side as u8,
-            reward: 0.0,
-            score: 0.0,
-            mean: 0.0,
-            inv_sqrt: 0.0,
-        }));
-        self.nodes[at as usize] = Node {
-            edges: first,
-            moves: n as u16,
-            tried: 0,
-        };
     }
 
     /// Selection: down the tree from the root while the node has no untried move, playing
@@ -266,9 +243,8 @@ impl<'a> Tree<'a> {
                 self.scratch.clear();
                 p.legal_moves_into(&mut self.scratch);
                 let side = side_index(p.to_move().unwrap_or(self.root_side));
-                let legal = std::mem::take(&mut self.scratch);
-                self.count_moves(at, &legal, side);
-                self.scratch = legal;
+                self.nodes[at as usize] =
+                    counted_node(&mut self.edges, &mut self.rng, &self.scratch, side);
             }
             let node = self.nodes[at as usize];
             if node.tried < node.moves {
@@ -364,6 +340,30 @@ impl<'a> Tree<'a> {
             }
         }
         moves
+    }
+}
+
+/// A node whose position has the moves `legal`, which the side of index `side` makes: its
+/// edges are added to `edges` in an order that starts at a random move (the order in which
+/// equally rated moves are tried).
+fn counted_node(edges: &mut Vec<Edge>, rng: &mut Rng, legal: &[Move], side: usize) -> Node {
+    let n = legal.len();
+    let offset = rng.below(n.max(1));
+    let first = edges.len() as u32;
+    edges.extend((0..n).map(|k| Edge {
+        mv: legal[(k + offset) % n],
+        child: NONE,
+        visits: 0,
+        side: side as u8,
+        reward: 0.0,
+        score: 0.0,
+        mean: 0.0,
+        inv_sqrt: 0.0,
+    }));
+    Node {
+        edges: first,
+        moves: n as u16,
+        tried: 0,
     }
 }
 
