@@ -6,15 +6,19 @@
 //! Repetition is tracked cheaply: captures cannot be undone, so a position can only come back
 //! while no capture has been made. The position keeps the Zobrist hashes of every position since
 //! the last capture and a short list of the hashes that have already occurred twice. Only while
-//! that list is non-empty does move generation hash each candidate to rule out third
-//! occurrences (a capturing move always makes a new position, so it is never ruled out).
+//! that list is non-empty does move generation rule out third occurrences: each hash seen twice
+//! differs from the current one by the keys of one step at most, found in a table of the
+//! steps by the change they make to the hash, and that step is taken out of the list unless it
+//! captures (a capturing move always makes a new position, so it is never ruled out).
 
 use super::board::{
     east, north, south, squares, west, Bits, Hill, Square, ALL, CORNERS, SQUARE_NEIGHBOURS,
 };
 use super::by_side::BySide;
 use super::error::IllegalMove;
-use super::moves::{Move, MoveList, STEP_BACK};
+#[cfg(test)]
+use super::moves::STEP_BACK;
+use super::moves::{Move, MoveList};
 use super::outcome::Counts;
 use super::outcome::{EndReason, Outcome, Points};
 use super::phase::Phase;
@@ -119,6 +123,65 @@ static ZOBRIST: [[u64; 49]; 3] = ZOBRIST_ALL.0;
 /// Xored in when the defenders are to move.
 const ZOBRIST_DEFENDERS_TO_MOVE: u64 = ZOBRIST_ALL.1;
 
+/// Size of [`STEP_OF_HASH_CHANGE`], a power of two.
+const HASH_CHANGES: usize = 1024;
+
+/// Every step of a piece between two neighbouring squares `a < b` by the change it makes to
+/// the hash (`ZOBRIST[row][a] ^ ZOBRIST[row][b]`, the same either way): open addressing on the
+/// change's low bits, `(change, row, a, b)`, row 3 for an empty slot. Building it checks that
+/// no two steps change the hash alike, so a change names at most one step.
+static STEP_OF_HASH_CHANGE: [(u64, u8, u8, u8); HASH_CHANGES] = hash_changes();
+
+const fn hash_changes() -> [(u64, u8, u8, u8); HASH_CHANGES] {
+    let mut table = [(0, 3, 0, 0); HASH_CHANGES];
+    let mut row = 0;
+    while row < 3 {
+        let mut a = 0;
+        while a < 49 {
+            // The neighbour east (same row of the board), then north.
+            let mut k = 0;
+            while k < 2 {
+                let b = if k == 0 { a + 1 } else { a + 7 };
+                if (k == 0 && a % 7 < 6) || (k == 1 && b < 49) {
+                    let change = ZOBRIST_ALL.0[row][a] ^ ZOBRIST_ALL.0[row][b];
+                    let mut i = change as usize % HASH_CHANGES;
+                    while table[i].1 != 3 {
+                        assert!(table[i].0 != change, "two steps change the hash alike");
+                        i = (i + 1) % HASH_CHANGES;
+                    }
+                    table[i] = (change, row as u8, a as u8, b as u8);
+                }
+                k += 1;
+            }
+            a += 1;
+        }
+        row += 1;
+    }
+    table
+}
+
+/// The step (piece and its two squares, in either direction) that changes the hash by
+/// `change`, if there is one.
+#[inline]
+fn step_of_hash_change(change: u64) -> Option<(Piece, u32, u32)> {
+    let mut i = change as usize % HASH_CHANGES;
+    loop {
+        let (key, row, a, b) = STEP_OF_HASH_CHANGE[i];
+        if row == 3 {
+            return None;
+        }
+        if key == change {
+            let piece = match row {
+                0 => Piece::Attacker,
+                1 => Piece::Defender,
+                _ => Piece::King,
+            };
+            return Some((piece, u32::from(a), u32::from(b)));
+        }
+        i = (i + 1) % HASH_CHANGES;
+    }
+}
+
 /// Hashes since the last capture: at most one per ply of the move limit, plus the first.
 const HISTORY_CAP: usize = MOVE_LIMIT as usize + 1;
 /// Hashes seen twice: each needs two entries of the history.
@@ -159,6 +222,9 @@ pub struct ArdRiPosition {
     outcome: Option<Outcome>,
     history_len: u8,
     twice_len: u8,
+    /// A filter of the hashes in `history`: bit `hash % 256` is set for each. A clear bit
+    /// means the hash is not in the history, so most plies look no further.
+    seen: [u64; 4],
     /// Hashes of the positions since the last capture (or the start), the current one last.
     history: [u64; HISTORY_CAP],
     /// Hashes that occur twice in `history`: a move recreating one of them is illegal.
@@ -197,11 +263,13 @@ impl ArdRiPosition {
             outcome: None,
             history_len: 1,
             twice_len: 0,
+            seen: [0; 4],
             history: [0; HISTORY_CAP],
             twice: [0; TWICE_CAP],
         };
         pos.hash = pos.compute_hash();
         pos.history[0] = pos.hash;
+        pos.seen = seen_filter(pos.hash);
         if CORNERS & (1 << king) != 0 {
             pos.outcome = Some(win(Team::Defenders, EndReason::KingEscaped));
         } else if !pos.any_legal_move() {
@@ -312,15 +380,9 @@ impl ArdRiPosition {
             return;
         }
         if self.twice_len == 0 {
-            self.push_moves(out);
+            self.push_moves(out, &[0; 5]);
         } else {
-            self.generate(
-                |piece, from, to| !self.repeats_third_time(piece, from, to),
-                |m| {
-                    out.push(m);
-                    false
-                },
-            );
+            self.push_moves(out, &self.third_repetition_targets());
         }
     }
 
@@ -465,6 +527,7 @@ impl ArdRiPosition {
             self.history[0] = hash;
             self.history_len = 1;
             self.twice_len = 0;
+            self.seen = seen_filter(hash);
         } else {
             self.quiet += 1;
             self.remember(hash);
@@ -501,10 +564,13 @@ impl ArdRiPosition {
     #[inline]
     fn remember(&mut self, hash: u64) {
         let len = usize::from(self.history_len);
+        let (word, bit) = seen_bit(hash);
+        let maybe_seen = self.seen[word] & bit != 0;
+        self.seen[word] |= bit;
         // The same side is to move only at every other entry, and a position cannot come back
         // after two plies (each side moved a different piece), so the nearest candidate is
         // four plies back: index len - 4.
-        let mut i = len.wrapping_sub(4);
+        let mut i = if maybe_seen { len.wrapping_sub(4) } else { len };
         while i < len {
             if self.history[i] == hash {
                 let n = usize::from(self.twice_len);
@@ -579,27 +645,78 @@ impl ArdRiPosition {
     /// Whether the side to move has a legal move, ignoring a recorded outcome.
     #[inline]
     fn any_legal_move(&self) -> bool {
+        let empty = ALL & !self.occupied();
+        let open = empty & !RESTRICTED;
+        let (pieces, king_steps) = match self.to_move {
+            Team::Attackers => (self.attackers, 0),
+            Team::Defenders => (
+                self.defenders,
+                SQUARE_NEIGHBOURS[usize::from(self.king)] & empty,
+            ),
+        };
         if self.twice_len == 0 {
-            let empty = ALL & !self.occupied();
-            let open = empty & !RESTRICTED;
-            match self.to_move {
-                Team::Attackers => dilate_to(self.attackers) & open != 0,
-                Team::Defenders => {
-                    dilate_to(self.defenders) & open != 0
-                        || SQUARE_NEIGHBOURS[usize::from(self.king)] & empty != 0
-                }
-            }
-        } else {
-            self.generate(
-                |piece, from, to| !self.repeats_third_time(piece, from, to),
-                |_| true,
-            )
+            return dilate_to(pieces) & open != 0 || king_steps != 0;
         }
+        let [n, s, e, w, k] = self.third_repetition_targets();
+        north(pieces) & open & !n != 0
+            || south(pieces) & open & !s != 0
+            || east(pieces) & open & !e != 0
+            || west(pieces) & open & !w != 0
+            || king_steps & !k != 0
+    }
+
+    /// The steps of the side to move that would make a position for the third time, as their
+    /// destinations by direction (north, south, east, west, as in [`STEP_BACK`]'s order, for
+    /// the pieces other than the king; then the king's): for each hash seen twice, the step
+    /// whose keys change the current hash into it, if that step is a candidate (onto an empty
+    /// square it may stop on) and captures nothing.
+    fn third_repetition_targets(&self) -> [Bits; 5] {
+        let mut targets = [0; 5];
+        let occupied = self.occupied();
+        for &h in &self.twice[..usize::from(self.twice_len)] {
+            let Some((piece, a, b)) =
+                step_of_hash_change(h ^ self.hash ^ ZOBRIST_DEFENDERS_TO_MOVE)
+            else {
+                continue;
+            };
+            if piece.team() != self.to_move {
+                continue;
+            }
+            let own = match piece {
+                Piece::Attacker => self.attackers,
+                Piece::Defender => self.defenders,
+                Piece::King => 1 << self.king,
+            };
+            let (from, to) = if own >> a & 1 != 0 && occupied >> b & 1 == 0 {
+                (a, b)
+            } else if own >> b & 1 != 0 && occupied >> a & 1 == 0 {
+                (b, a)
+            } else {
+                continue;
+            };
+            if piece != Piece::King && RESTRICTED >> to & 1 != 0 {
+                continue;
+            }
+            if self.captures_by(piece, from, to) != 0 {
+                continue;
+            }
+            // `b - a` is 1 (east-west) or 7 (north-south).
+            let direction = match (piece, to > from, b - a) {
+                (Piece::King, _, _) => 4,
+                (_, true, 7) => 0,
+                (_, false, 7) => 1,
+                (_, true, _) => 2,
+                (_, false, _) => 3,
+            };
+            targets[direction] |= 1 << to;
+        }
+        targets
     }
 
     /// Generates the steps of the side to move that pass `keep`, handing each to `emit`; stops
-    /// and returns true as soon as `emit` returns true.
-    #[inline(always)]
+    /// and returns true as soon as `emit` returns true. The tests' reference for
+    /// [`ArdRiPosition::push_moves`] and the repetition rule.
+    #[cfg(test)]
     fn generate(
         &self,
         keep: impl Fn(Piece, u32, u32) -> bool,
@@ -651,9 +768,12 @@ impl ArdRiPosition {
         false
     }
 
-    /// Appends every move, as [`ArdRiPosition::generate`] finds them in the same order, when
-    /// no move can repeat a position a third time: each step copied from a table.
-    fn push_moves(&self, out: &mut MoveList) {
+    /// Appends every step of the side to move onto a square it may stop on but those onto the
+    /// `excluded` destinations (by direction, then the king's; see
+    /// [`ArdRiPosition::third_repetition_targets`]): the steps north, south, east and west,
+    /// each direction by destination, then the king's (by destination), each step copied from
+    /// a table.
+    fn push_moves(&self, out: &mut MoveList, excluded: &[Bits; 5]) {
         let empty = ALL & !self.occupied();
         let open = empty & !RESTRICTED;
         let pieces = match self.to_move {
@@ -661,18 +781,17 @@ impl ArdRiPosition {
             Team::Defenders => self.defenders,
         };
         // In the order of `STEP_BACK`.
-        out.push_steps(north(pieces) & open, 0);
-        out.push_steps(south(pieces) & open, 1);
-        out.push_steps(east(pieces) & open, 2);
-        out.push_steps(west(pieces) & open, 3);
+        out.push_steps_4([
+            north(pieces) & open & !excluded[0],
+            south(pieces) & open & !excluded[1],
+            east(pieces) & open & !excluded[2],
+            west(pieces) & open & !excluded[3],
+        ]);
         if self.to_move == Team::Defenders {
-            let from = u32::from(self.king);
-            for t in squares(SQUARE_NEIGHBOURS[from as usize] & empty) {
-                out.push(Move::Step {
-                    from: square(from),
-                    to: square(u32::from(t)),
-                });
-            }
+            out.push_king_steps(
+                self.king,
+                SQUARE_NEIGHBOURS[usize::from(self.king)] & empty & !excluded[4],
+            );
         }
     }
 
@@ -689,6 +808,21 @@ impl ArdRiPosition {
         }
         h
     }
+}
+
+/// The word and bit of `hash` in [`ArdRiPosition::seen`].
+#[inline]
+fn seen_bit(hash: u64) -> (usize, u64) {
+    ((hash >> 6) as usize & 3, 1 << (hash & 63))
+}
+
+/// A filter of history holding only `hash`.
+#[inline]
+fn seen_filter(hash: u64) -> [u64; 4] {
+    let mut seen = [0; 4];
+    let (word, bit) = seen_bit(hash);
+    seen[word] = bit;
+    seen
 }
 
 /// Every square orthogonally next to a square of `b`.
@@ -1878,7 +2012,7 @@ mod tests {
         for _ in 0..30 {
             random_game(&mut rng, |pos, _| {
                 let mut copied = MoveList::new();
-                pos.push_moves(&mut copied);
+                pos.push_moves(&mut copied, &[0; 5]);
                 let mut generated = Vec::new();
                 pos.generate(
                     |_, _, _| true,
@@ -1892,6 +2026,38 @@ mod tests {
             });
         }
         assert!(positions > 1_000, "{positions}");
+    }
+
+    /// The legal moves are the moves `generate` finds that do not make a position for the third
+    /// time (each candidate hashed and looked up, as the rule reads), in its order, and there is
+    /// a legal move exactly when that list is not empty, in every position of random games that
+    /// often step back and so repeat positions.
+    #[test]
+    fn ruling_out_third_repetitions_by_the_hash_change_table_is_hashing_every_candidate() {
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        let (mut positions, mut ruled_out) = (0, 0);
+        for _ in 0..60 {
+            random_game(&mut rng, |pos, list| {
+                let mut reference = Vec::new();
+                pos.generate(
+                    |piece, from, to| !pos.repeats_third_time(piece, from, to),
+                    |m| {
+                        reference.push(m);
+                        false
+                    },
+                );
+                assert_eq!(list.as_slice(), reference.as_slice(), "{pos:?}");
+                assert_eq!(pos.any_legal_move(), !reference.is_empty());
+                ruled_out += pos
+                    .third_repetition_targets()
+                    .iter()
+                    .map(|b| b.count_ones())
+                    .sum::<u32>();
+                positions += 1;
+            });
+        }
+        assert!(positions > 2_000, "{positions}");
+        assert!(ruled_out > 100, "the games repeated positions: {ruled_out}");
     }
 
     /// Random games: `check` agrees with `legal_moves` for every from-to pair (and never falls

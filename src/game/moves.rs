@@ -86,6 +86,54 @@ const fn king_moves() -> [[Move; 8]; SQUARES] {
 /// destination back to the origin), copied into move lists; `Pass` for a step off the board.
 static STEPS: [[Move; 4]; SQUARES] = steps();
 
+/// [`STEPS`] by direction, then destination; entry 64 (an empty set's `trailing_zeros`) is a
+/// `Pass`, never kept.
+static STEPS_BY_DIRECTION: [[Move; 65]; 4] = steps_by_direction();
+
+const fn steps_by_direction() -> [[Move; 65]; 4] {
+    let steps = steps();
+    let mut table = [[Move::Pass; 65]; 4];
+    let mut t = 0;
+    while t < SQUARES {
+        let mut d = 0;
+        while d < 4 {
+            table[d][t] = steps[t][d];
+            d += 1;
+        }
+        t += 1;
+    }
+    table
+}
+
+/// Ard Rí's king's steps from each square, by destination (one row down, one column left, one
+/// right, one row up: lowest index first), and their destinations; 63 (never a square) for a
+/// step off the board.
+static KING_STEPS: [([Move; 4], [u8; 4]); SQUARES] = king_steps();
+
+const fn king_steps() -> [([Move; 4], [u8; 4]); SQUARES] {
+    let mut table = [([Move::Pass; 4], [63; 4]); SQUARES];
+    let mut from = 0;
+    while from < SQUARES {
+        let offsets: [i32; 4] = [-7, -1, 1, 7];
+        let mut j = 0;
+        while j < 4 {
+            let to = from as i32 + offsets[j];
+            let same_row = to / 7 == from as i32 / 7;
+            if to >= 0 && to < SQUARES as i32 && (offsets[j].abs() == 7 || same_row) {
+                if let (Some(f), Some(t)) =
+                    (Square::from_index(from as u8), Square::from_index(to as u8))
+                {
+                    table[from].0[j] = Move::Step { from: f, to: t };
+                    table[from].1[j] = to as u8;
+                }
+            }
+            j += 1;
+        }
+        from += 1;
+    }
+    table
+}
+
 /// The offset from a step's destination back to its origin, by direction: a step north (up a
 /// row), south, east, west.
 pub(crate) const STEP_BACK: [i32; 4] = [-7, 7, -1, 1];
@@ -156,8 +204,68 @@ impl MoveList {
     pub(crate) fn push_steps(&mut self, targets: Bits, dir: usize) {
         let mut len = self.len;
         for t in squares(targets) {
-            self.moves[len] = STEPS[t as usize][dir];
+            // A position has fewer moves than the capacity (a power of two), so the mask
+            // changes no index; it spares a bounds check, and the length stays in a register.
+            self.moves[len % MAX_MOVES] = STEPS[t as usize][dir];
             len += 1;
+        }
+        debug_assert!(len <= MAX_MOVES);
+        self.len = len;
+    }
+    /// Appends a step north onto each square of `targets[0]`, then south onto `targets[1]`,
+    /// east onto `targets[2]` and west onto `targets[3]` (each with a piece of the side to
+    /// move behind it), each direction lowest index first: the same as
+    /// [`MoveList::push_steps`] for each direction in turn. The four directions are written
+    /// side by side, one step of each a round, each at its own place in the list (known from
+    /// the counts), so that one loop ends instead of four.
+    #[inline]
+    pub(crate) fn push_steps_4(&mut self, targets: [Bits; 4]) {
+        let counts = targets.map(|t| t.count_ones() as usize);
+        let end = self.len + counts.iter().sum::<usize>();
+        if end >= MAX_MOVES {
+            for (dir, &t) in targets.iter().enumerate() {
+                self.push_steps(t, dir);
+            }
+            return;
+        }
+        // Where each direction's next step goes; a direction with none left writes its
+        // (never kept) `Pass` past the end.
+        let mut at = [self.len; 4];
+        at[1] = at[0] + counts[0];
+        at[2] = at[1] + counts[1];
+        at[3] = at[2] + counts[2];
+        let mut sets = targets;
+        while sets[0] | sets[1] | sets[2] | sets[3] != 0 {
+            for d in 0..4 {
+                let set = sets[d];
+                let live = set != 0;
+                let slot = if live { at[d] } else { end };
+                self.moves[slot % MAX_MOVES] = STEPS_BY_DIRECTION[d][set.trailing_zeros() as usize];
+                at[d] += usize::from(live);
+                sets[d] = set & set.wrapping_sub(1);
+            }
+        }
+        self.len = end;
+    }
+    /// Appends the Ard Rí king's step from `from` onto each square of `targets` (some of its
+    /// neighbours), lowest index first: the same as a `push` per square. All four steps are
+    /// written and the length moves on past those onto `targets`, so the number of steps
+    /// costs no mispredicted branch.
+    #[inline]
+    pub(crate) fn push_king_steps(&mut self, from: u8, targets: Bits) {
+        let (steps, to) = &KING_STEPS[usize::from(from)];
+        if self.len + 4 > MAX_MOVES {
+            for (&m, &t) in steps.iter().zip(to) {
+                if targets >> t & 1 != 0 {
+                    self.push(m);
+                }
+            }
+            return;
+        }
+        let mut len = self.len;
+        for (&m, &t) in steps.iter().zip(to) {
+            self.moves[len % MAX_MOVES] = m;
+            len += (targets >> t & 1) as usize;
         }
         self.len = len;
     }
