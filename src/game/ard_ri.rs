@@ -645,6 +645,23 @@ impl ArdRiPosition {
     /// Whether the side to move has a legal move, ignoring a recorded outcome.
     #[inline]
     fn any_legal_move(&self) -> bool {
+        if self.twice_len != 0 {
+            return self.any_legal_move_but_third_repetitions();
+        }
+        let empty = ALL & !self.occupied();
+        let open = empty & !RESTRICTED;
+        match self.to_move {
+            Team::Attackers => dilate_to(self.attackers) & open != 0,
+            Team::Defenders => {
+                dilate_to(self.defenders) & open != 0
+                    || SQUARE_NEIGHBOURS[usize::from(self.king)] & empty != 0
+            }
+        }
+    }
+
+    /// [`ArdRiPosition::any_legal_move`] when some positions have occurred twice.
+    #[inline(never)]
+    fn any_legal_move_but_third_repetitions(&self) -> bool {
         let empty = ALL & !self.occupied();
         let open = empty & !RESTRICTED;
         let (pieces, king_steps) = match self.to_move {
@@ -654,9 +671,6 @@ impl ArdRiPosition {
                 SQUARE_NEIGHBOURS[usize::from(self.king)] & empty,
             ),
         };
-        if self.twice_len == 0 {
-            return dilate_to(pieces) & open != 0 || king_steps != 0;
-        }
         let [n, s, e, w, k] = self.third_repetition_targets();
         north(pieces) & open & !n != 0
             || south(pieces) & open & !s != 0
