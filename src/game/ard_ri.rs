@@ -680,8 +680,8 @@ impl ArdRiPosition {
     }
 
     /// The steps of the side to move that would make a position for the third time, as their
-    /// destinations by direction (north, south, east, west, as in [`STEP_BACK`]'s order, for
-    /// the pieces other than the king; then the king's): for each hash seen twice, the step
+    /// destinations by direction (north, south, east, west, the order of `moves::STEP_BACK`,
+    /// for the pieces other than the king; then the king's): for each hash seen twice, the step
     /// whose keys change the current hash into it, if that step is a candidate (onto an empty
     /// square it may stop on) and captures nothing.
     fn third_repetition_targets(&self) -> [Bits; 5] {
