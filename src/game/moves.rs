@@ -326,3 +326,45 @@ impl fmt::Debug for MoveList {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A king's moves to every set of its destinations, from every hill, are the moves a
+    /// `push` per destination gives, in the same order, after a move already in the list and
+    /// in a list too full for the eight-wide writes.
+    #[test]
+    fn king_moves_are_pushed_in_order_for_every_set_of_destinations() {
+        for h in squares(HILLS) {
+            let from = Hill::from_hill_index(h);
+            let destinations: Vec<u8> = squares(from.knight()).collect();
+            for set in 0..1u32 << destinations.len() {
+                let targets = destinations
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| set >> j & 1 != 0)
+                    .fold(0, |b, (_, &t)| b | 1 << t);
+                for prefix in [1, MAX_MOVES - 7] {
+                    if prefix + set.count_ones() as usize > MAX_MOVES {
+                        continue;
+                    }
+                    let (mut fast, mut slow) = (MoveList::new(), MoveList::new());
+                    for _ in 0..prefix {
+                        fast.push(Move::Pass);
+                        slow.push(Move::Pass);
+                    }
+                    fast.push_king_moves(from, targets);
+                    for t in squares(targets) {
+                        slow.push(Move::King {
+                            from,
+                            to: Hill::from_hill_index(t),
+                            sacrifice: false,
+                        });
+                    }
+                    assert_eq!(fast.as_slice(), slow.as_slice(), "{from:?} {targets:#x}");
+                }
+            }
+        }
+    }
+}
