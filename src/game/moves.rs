@@ -197,39 +197,27 @@ impl MoveList {
         }
         self.len = len;
     }
-    /// Appends a step in direction `dir` (of [`STEP_BACK`]) onto each square of `targets`
-    /// (each with a piece of the side to move behind it), lowest index first: the same as a
-    /// `push` per square.
-    #[inline]
-    pub(crate) fn push_steps(&mut self, targets: Bits, dir: usize) {
-        let mut len = self.len;
-        for t in squares(targets) {
-            // A position has fewer moves than the capacity (a power of two), so the mask
-            // changes no index; it spares a bounds check, and the length stays in a register.
-            self.moves[len % MAX_MOVES] = STEPS[t as usize][dir];
-            len += 1;
-        }
-        debug_assert!(len <= MAX_MOVES);
-        self.len = len;
-    }
     /// Appends a step north onto each square of `targets[0]`, then south onto `targets[1]`,
     /// east onto `targets[2]` and west onto `targets[3]` (each with a piece of the side to
-    /// move behind it), each direction lowest index first: the same as
-    /// [`MoveList::push_steps`] for each direction in turn. The four directions are written
-    /// side by side, one step of each a round, each at its own place in the list (known from
-    /// the counts), so that one loop ends instead of four.
+    /// move behind it), each direction lowest index first: the same as a `push` per square,
+    /// direction by direction. The four directions are written side by side, one step of each
+    /// a round, each at its own place in the list (known from the counts), so that one loop
+    /// ends instead of four.
     #[inline]
     pub(crate) fn push_steps_4(&mut self, targets: [Bits; 4]) {
         let counts = targets.map(|t| t.count_ones() as usize);
         let end = self.len + counts.iter().sum::<usize>();
         if end >= MAX_MOVES {
             for (dir, &t) in targets.iter().enumerate() {
-                self.push_steps(t, dir);
+                for to in squares(t) {
+                    self.push(STEPS[to as usize][dir]);
+                }
             }
             return;
         }
         // Where each direction's next step goes; a direction with none left writes its
-        // (never kept) `Pass` past the end.
+        // (never kept) `Pass` past the end. Every slot is below the capacity, a power of two,
+        // so masking the index changes none: it spares a bounds check.
         let mut at = [self.len; 4];
         at[1] = at[0] + counts[0];
         at[2] = at[1] + counts[1];
@@ -330,6 +318,38 @@ impl fmt::Debug for MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The four directions' steps written side by side are the steps a `push` each gives,
+    /// direction by direction, for random sets of destinations, also when the list is too
+    /// full for the side-by-side writes.
+    #[test]
+    fn steps_of_four_directions_are_pushed_in_order() {
+        let mut rng = crate::game::playout::Rng::new(48);
+        for _ in 0..2_000 {
+            // About 12 destinations a direction, as many as a side's pieces can have.
+            let targets: [Bits; 4] =
+                std::array::from_fn(|_| rng.next_u64() & rng.next_u64() & ((1 << SQUARES) - 1));
+            let total: usize = targets.iter().map(|t| t.count_ones() as usize).sum();
+            for prefix in [0, 3, MAX_MOVES - total] {
+                let (mut fast, mut slow) = (MoveList::new(), MoveList::new());
+                for _ in 0..prefix {
+                    fast.push(Move::Pass);
+                    slow.push(Move::Pass);
+                }
+                fast.push_steps_4(targets);
+                for (dir, &t) in targets.iter().enumerate() {
+                    for to in squares(t) {
+                        slow.push(STEPS[to as usize][dir]);
+                    }
+                }
+                assert_eq!(
+                    fast.as_slice(),
+                    slow.as_slice(),
+                    "{targets:x?} after {prefix}"
+                );
+            }
+        }
+    }
 
     /// A king's moves to every set of its destinations, from every hill, are the moves a
     /// `push` per destination gives, in the same order, after a move already in the list and
