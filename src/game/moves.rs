@@ -82,12 +82,9 @@ const fn king_moves() -> [[Move; 8]; SQUARES] {
     table
 }
 
-/// Ard Rí's steps as moves, by destination and direction (`STEP_BACK`: the offset from the
-/// destination back to the origin), copied into move lists; `Pass` for a step off the board.
-static STEPS: [[Move; 4]; SQUARES] = steps();
-
-/// [`STEPS`] by direction, then destination; entry 64 (an empty set's `trailing_zeros`) is a
-/// `Pass`, never kept.
+/// Ard Rí's steps as moves, by direction (of [`STEP_BACK`]) and destination, copied into move
+/// lists; `Pass` for a step off the board, and at entry 64 (an empty set's `trailing_zeros`),
+/// never kept.
 static STEPS_BY_DIRECTION: [[Move; 65]; 4] = steps_by_direction();
 
 const fn steps_by_direction() -> [[Move; 65]; 4] {
@@ -111,19 +108,20 @@ const fn steps_by_direction() -> [[Move; 65]; 4] {
 static KING_STEPS: [([Move; 4], [u8; 4]); SQUARES] = king_steps();
 
 const fn king_steps() -> [([Move; 4], [u8; 4]); SQUARES] {
+    let steps = steps();
     let mut table = [([Move::Pass; 4], [63; 4]); SQUARES];
+    // The directions (of `STEP_BACK`) in the order of their destinations: south, west, east,
+    // north.
+    let directions = [1, 3, 2, 0];
     let mut from = 0;
     while from < SQUARES {
-        let offsets: [i32; 4] = [-7, -1, 1, 7];
         let mut j = 0;
         while j < 4 {
-            let to = from as i32 + offsets[j];
-            let same_row = to / 7 == from as i32 / 7;
-            if to >= 0 && to < SQUARES as i32 && (offsets[j].abs() == 7 || same_row) {
-                if let (Some(f), Some(t)) =
-                    (Square::from_index(from as u8), Square::from_index(to as u8))
-                {
-                    table[from].0[j] = Move::Step { from: f, to: t };
+            let d = directions[j];
+            let to = from as i32 - STEP_BACK[d];
+            if to >= 0 && to < SQUARES as i32 {
+                if let Move::Step { .. } = steps[to as usize][d] {
+                    table[from].0[j] = steps[to as usize][d];
                     table[from].1[j] = to as u8;
                 }
             }
@@ -138,6 +136,8 @@ const fn king_steps() -> [([Move; 4], [u8; 4]); SQUARES] {
 /// row), south, east, west.
 pub(crate) const STEP_BACK: [i32; 4] = [-7, 7, -1, 1];
 
+/// Ard Rí's steps as moves, by destination and direction (of [`STEP_BACK`]); `Pass` for a
+/// step off the board: what the tables above are made from.
 const fn steps() -> [[Move; 4]; SQUARES] {
     let mut table = [[Move::Pass; 4]; SQUARES];
     let mut to = 0;
@@ -210,7 +210,7 @@ impl MoveList {
         if end >= MAX_MOVES {
             for (dir, &t) in targets.iter().enumerate() {
                 for to in squares(t) {
-                    self.push(STEPS[to as usize][dir]);
+                    self.push(STEPS_BY_DIRECTION[dir][to as usize]);
                 }
             }
             return;
@@ -339,7 +339,7 @@ mod tests {
                 fast.push_steps_4(targets);
                 for (dir, &t) in targets.iter().enumerate() {
                     for to in squares(t) {
-                        slow.push(STEPS[to as usize][dir]);
+                        slow.push(STEPS_BY_DIRECTION[dir][to as usize]);
                     }
                 }
                 assert_eq!(
