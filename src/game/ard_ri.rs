@@ -43,7 +43,9 @@ impl Piece {
         }
     }
 
-    /// Row of [`ZOBRIST`].
+    /// Row of [`ZOBRIST`] (the tests' hashing of a step; `step_of_hash_change` reads the rows
+    /// back).
+    #[cfg(test)]
     const fn zobrist_row(self) -> usize {
         match self {
             Piece::Attacker => 0,
@@ -421,10 +423,11 @@ impl ArdRiPosition {
         if piece != Piece::King && RESTRICTED & to.bit() != 0 {
             return Err(IllegalMove::RestrictedSquare { square: to });
         }
-        if self.twice_len != 0
-            && self.repeats_third_time(piece, u32::from(from.index()), u32::from(to.index()))
-        {
-            return Err(IllegalMove::ThirdRepetition { from, to });
+        if self.twice_len != 0 {
+            let (f, t) = (u32::from(from.index()), u32::from(to.index()));
+            if self.third_repetition_targets()[target_set(piece, f, t)] & to.bit() != 0 {
+                return Err(IllegalMove::ThirdRepetition { from, to });
+            }
         }
         let mut list = MoveList::new();
         self.legal_moves_into(&mut list);
@@ -593,7 +596,10 @@ impl ArdRiPosition {
         self.attackers | self.defenders | 1 << self.king
     }
 
-    /// Whether moving `piece` from `from` to `to` would make a position for the third time.
+    /// Whether moving `piece` from `from` to `to` would make a position for the third time,
+    /// by hashing the position it makes: the tests' reference for
+    /// [`ArdRiPosition::third_repetition_targets`].
+    #[cfg(test)]
     fn repeats_third_time(&self, piece: Piece, from: u32, to: u32) -> bool {
         let row = piece.zobrist_row();
         let (f, t) = (from as usize, to as usize);
@@ -714,15 +720,7 @@ impl ArdRiPosition {
             if self.captures_by(piece, from, to) != 0 {
                 continue;
             }
-            // `b - a` is 1 (east-west) or 7 (north-south).
-            let direction = match (piece, to > from, b - a) {
-                (Piece::King, _, _) => 4,
-                (_, true, 7) => 0,
-                (_, false, 7) => 1,
-                (_, true, _) => 2,
-                (_, false, _) => 3,
-            };
-            targets[direction] |= 1 << to;
+            targets[target_set(piece, from, to)] |= 1 << to;
         }
         targets
     }
@@ -821,6 +819,19 @@ impl ArdRiPosition {
             h ^= ZOBRIST_DEFENDERS_TO_MOVE;
         }
         h
+    }
+}
+
+/// Which of [`ArdRiPosition::third_repetition_targets`]'s sets holds a step of `piece` from
+/// `from` to `to` (neighbours): its direction (of `moves::STEP_BACK`), or 4 for the king's.
+#[inline]
+fn target_set(piece: Piece, from: u32, to: u32) -> usize {
+    match piece {
+        Piece::King => 4,
+        _ if to == from + 7 => 0,
+        _ if to + 7 == from => 1,
+        _ if to == from + 1 => 2,
+        _ => 3,
     }
 }
 
