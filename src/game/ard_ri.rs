@@ -648,35 +648,37 @@ impl ArdRiPosition {
         }
     }
 
+    /// What the side to move's steps start from and go to, repetition aside: its pieces but
+    /// the king, the empty squares they may stop on, and the king's destinations (none for the
+    /// attackers).
+    #[inline]
+    fn candidates(&self) -> (Bits, Bits, Bits) {
+        let empty = ALL & !self.occupied();
+        let open = empty & !RESTRICTED;
+        match self.to_move {
+            Team::Attackers => (self.attackers, open, 0),
+            Team::Defenders => (
+                self.defenders,
+                open,
+                SQUARE_NEIGHBOURS[usize::from(self.king)] & empty,
+            ),
+        }
+    }
+
     /// Whether the side to move has a legal move, ignoring a recorded outcome.
     #[inline]
     fn any_legal_move(&self) -> bool {
         if self.twice_len != 0 {
             return self.any_legal_move_but_third_repetitions();
         }
-        let empty = ALL & !self.occupied();
-        let open = empty & !RESTRICTED;
-        match self.to_move {
-            Team::Attackers => dilate_to(self.attackers) & open != 0,
-            Team::Defenders => {
-                dilate_to(self.defenders) & open != 0
-                    || SQUARE_NEIGHBOURS[usize::from(self.king)] & empty != 0
-            }
-        }
+        let (pieces, open, king_steps) = self.candidates();
+        dilate_to(pieces) & open != 0 || king_steps != 0
     }
 
     /// [`ArdRiPosition::any_legal_move`] when some positions have occurred twice.
     #[inline(never)]
     fn any_legal_move_but_third_repetitions(&self) -> bool {
-        let empty = ALL & !self.occupied();
-        let open = empty & !RESTRICTED;
-        let (pieces, king_steps) = match self.to_move {
-            Team::Attackers => (self.attackers, 0),
-            Team::Defenders => (
-                self.defenders,
-                SQUARE_NEIGHBOURS[usize::from(self.king)] & empty,
-            ),
-        };
+        let (pieces, open, king_steps) = self.candidates();
         let [n, s, e, w, k] = self.third_repetition_targets();
         north(pieces) & open & !n != 0
             || south(pieces) & open & !s != 0
@@ -786,12 +788,7 @@ impl ArdRiPosition {
     /// each direction by destination, then the king's (by destination), each step copied from
     /// a table.
     fn push_moves(&self, out: &mut MoveList, excluded: &[Bits; 5]) {
-        let empty = ALL & !self.occupied();
-        let open = empty & !RESTRICTED;
-        let pieces = match self.to_move {
-            Team::Attackers => self.attackers,
-            Team::Defenders => self.defenders,
-        };
+        let (pieces, open, king_steps) = self.candidates();
         // In the order of `STEP_BACK`.
         out.push_steps_4([
             north(pieces) & open & !excluded[0],
@@ -800,10 +797,7 @@ impl ArdRiPosition {
             west(pieces) & open & !excluded[3],
         ]);
         if self.to_move == Team::Defenders {
-            out.push_king_steps(
-                self.king,
-                SQUARE_NEIGHBOURS[usize::from(self.king)] & empty & !excluded[4],
-            );
+            out.push_king_steps(self.king, king_steps & !excluded[4]);
         }
     }
 
