@@ -150,32 +150,6 @@ pub static HILL_NEIGHBOURS: [Bits; SQUARES] = offset_table(&ORTHOGONAL, HILLS);
 pub static HILL_KNIGHT: [Bits; SQUARES] = offset_table(&KNIGHT_OFFSETS, HILLS);
 /// Hills closer than a knight's move to each hill (Sacred Hill spacing rule).
 pub static HILL_NEAR: [Bits; SQUARES] = offset_table(&NEAR_OFFSETS, HILLS);
-/// Knight's-move destinations of each hill as indices, lowest first, padded to 8 with the
-/// hill's own index (never one of its destinations): for writing a king's moves without a
-/// branch per move.
-pub static HILL_KNIGHT_LISTS: [[u8; 8]; SQUARES] = knight_lists();
-
-const fn knight_lists() -> [[u8; 8]; SQUARES] {
-    let table = offset_table(&KNIGHT_OFFSETS, HILLS);
-    let mut lists = [[0u8; 8]; SQUARES];
-    let mut i = 0;
-    while i < SQUARES {
-        let mut list = [i as u8; 8];
-        let mut n = 0;
-        let mut j = 0;
-        while j < SQUARES {
-            if table[i] & (1 << j) != 0 {
-                list[n] = j as u8;
-                n += 1;
-            }
-            j += 1;
-        }
-        lists[i] = list;
-        i += 1;
-    }
-    lists
-}
-
 /// Orthogonal neighbours of each square on the full 7x7 grid (Ard Rí).
 pub static SQUARE_NEIGHBOURS: [Bits; SQUARES] = offset_table(&ORTHOGONAL, ALL);
 

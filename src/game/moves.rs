@@ -1,6 +1,6 @@
 //! Moves of all five games and a fixed-capacity move list.
 
-use super::board::{squares, Bits, Hill, Square, HILLS, HILL_KNIGHT_LISTS, SQUARES};
+use super::board::{squares, Bits, Hill, Square, HILLS, HILL_KNIGHT, SQUARES};
 use std::fmt;
 
 /// One move of any of the games. Displays in canonical notation (docs/rules.md §2.1 and §8).
@@ -58,28 +58,112 @@ const fn builds() -> [Move; SQUARES] {
     table
 }
 
-/// Each hill's king moves (no sacrifice) to the destinations of `HILL_KNIGHT_LISTS`, in its
-/// order (its padding: a move to the hill itself, never kept); `Pass` for the corners.
-static KING_MOVES: [[Move; 8]; SQUARES] = king_moves();
+/// A knight's move from square `h` goes to `h + o - 15`, `o` one of these (ascending): two
+/// rows and a column, or a row and two columns, either way.
+const KNIGHT_WINDOW: [u32; 8] = [0, 2, 6, 10, 20, 24, 28, 30];
 
-const fn king_moves() -> [[Move; 8]; SQUARES] {
-    let mut table = [[Move::Pass; 8]; SQUARES];
-    let mut i = 0;
-    while i < SQUARES {
-        if HILLS & (1 << i) != 0 {
-            let mut j = 0;
-            while j < 8 {
-                table[i][j] = Move::King {
-                    from: Hill::from_hill_index(i as u8),
-                    to: Hill::from_hill_index(HILL_KNIGHT_LISTS[i][j]),
-                    sacrifice: false,
-                };
-                j += 1;
+/// Multipliers that gather the bits of each half of [`KNIGHT_WINDOW`] (after the second half
+/// is shifted down by 20) into the top four bits, each of the 16 sets of a half to a
+/// different number: a perfect hash, found by search.
+const HALF_MAGIC: [u64; 2] = [0x1208_2008_0000_0000, 0x2810_0001_0000_0000];
+/// The bits of each half of [`KNIGHT_WINDOW`] (the second shifted down by 20).
+const HALF_MASK: [u64; 2] = [0x445, 0x511];
+
+/// The indices of the sets of `targets` (knight's-move destinations of square `h`) in each
+/// half of [`KNIGHT_WINDOW`], for [`KING_MOVE_HALVES`] and [`HALF_COUNTS`].
+#[inline(always)]
+const fn knight_halves(targets: Bits, h: usize) -> (usize, usize) {
+    // Destination `h + o - 15` at bit `o`; `targets` is below bit 49, so nothing is lost.
+    let window = (targets << 15) >> h;
+    let low = (window & HALF_MASK[0]).wrapping_mul(HALF_MAGIC[0]) >> 60;
+    let high = ((window >> 20) & HALF_MASK[1]).wrapping_mul(HALF_MAGIC[1]) >> 60;
+    (low as usize, high as usize)
+}
+
+/// Each square's king moves (no sacrifice) by half of [`KNIGHT_WINDOW`] and index of a set of
+/// that half's destinations: the moves to that set, lowest index first, then padding (`Pass`,
+/// never kept). Empty for a square that is no hill.
+static KING_MOVE_HALVES: [[[[Move; 4]; 16]; 2]; SQUARES] = king_move_halves();
+/// The number of destinations of each index of [`KING_MOVE_HALVES`].
+static HALF_COUNTS: [[u8; 16]; 2] = half_counts();
+
+const fn king_move_halves() -> [[[[Move; 4]; 16]; 2]; SQUARES] {
+    let mut table = [[[[Move::Pass; 4]; 16]; 2]; SQUARES];
+    let mut h = 0;
+    while h < SQUARES {
+        if HILLS & (1 << h) != 0 {
+            let mut half = 0;
+            while half < 2 {
+                let mut set = 0;
+                while set < 16 {
+                    let mut targets: Bits = 0;
+                    let mut j = 0;
+                    while j < 4 {
+                        let to = h as i32 + KNIGHT_WINDOW[half * 4 + j] as i32 - 15;
+                        if set >> j & 1 != 0
+                            && to >= 0
+                            && to < SQUARES as i32
+                            && HILL_KNIGHT[h] & (1 << to) != 0
+                        {
+                            targets |= 1 << to;
+                        }
+                        j += 1;
+                    }
+                    let index = if half == 0 {
+                        knight_halves(targets, h).0
+                    } else {
+                        knight_halves(targets, h).1
+                    };
+                    let mut n = 0;
+                    let mut rest = targets;
+                    while rest != 0 {
+                        table[h][half][index][n] = Move::King {
+                            from: Hill::from_hill_index(h as u8),
+                            to: Hill::from_hill_index(rest.trailing_zeros() as u8),
+                            sacrifice: false,
+                        };
+                        n += 1;
+                        rest &= rest - 1;
+                    }
+                    set += 1;
+                }
+                half += 1;
             }
         }
-        i += 1;
+        h += 1;
     }
     table
+}
+
+const fn half_counts() -> [[u8; 16]; 2] {
+    let mut counts = [[0; 16]; 2];
+    let mut half = 0;
+    while half < 2 {
+        let mut seen = 0u32;
+        let mut set = 0u64;
+        while set < 16 {
+            let mut bits = 0;
+            let mut j = 0;
+            while j < 4 {
+                if set >> j & 1 != 0 {
+                    bits |= 1 << KNIGHT_WINDOW[half * 4 + j];
+                }
+                j += 1;
+            }
+            let index = (bits >> (half * 20)) & HALF_MASK[half];
+            let index = (index.wrapping_mul(HALF_MAGIC[half]) >> 60) as usize;
+            // Every set its own index: the hash is perfect.
+            assert!(
+                seen & (1 << index) == 0,
+                "two sets of a half share an index"
+            );
+            seen |= 1 << index;
+            counts[half][index] = set.count_ones() as u8;
+            set += 1;
+        }
+        half += 1;
+    }
+    counts
 }
 
 /// Ard Rí's steps as moves, by direction (of [`STEP_BACK`]) and destination, copied into move
@@ -259,9 +343,11 @@ impl MoveList {
     }
     /// Appends a king's move (no sacrifice) from `from` to each hill of `targets` (some of
     /// its knight's-move destinations), lowest index first: the same as a `push` per hill.
-    /// Each of the eight destinations is written and the length moves on past those in
-    /// `targets`, so the number of moves costs no mispredicted branch.
-    #[inline]
+    /// The destinations fall in two halves of four (see [`KING_MOVE_HALVES`]); each half's
+    /// moves are copied from a table by the set of its destinations, four moves at once, and
+    /// the length moves on by their number, so the number of moves costs no mispredicted
+    /// branch.
+    #[inline(always)]
     pub(crate) fn push_king_moves(&mut self, from: Hill, targets: Bits) {
         debug_assert_eq!(targets & !from.knight(), 0);
         if self.len + 8 > MAX_MOVES {
@@ -274,16 +360,16 @@ impl MoveList {
             }
             return;
         }
-        let slots: &mut [Move; 8] = (&mut self.moves[self.len..self.len + 8])
-            .try_into()
-            .expect("8 moves");
-        let moves = &KING_MOVES[from.index() as usize];
-        let mut n = 0;
-        for (&t, &m) in HILL_KNIGHT_LISTS[from.index() as usize].iter().zip(moves) {
-            slots[n & 7] = m;
-            n += (targets >> t & 1) as usize;
-        }
-        self.len += n;
+        let h = from.index() as usize;
+        let (low, high) = knight_halves(targets, h);
+        let halves = &KING_MOVE_HALVES[h];
+        let len = self.len;
+        let slots: &mut [Move; 8] = (&mut self.moves[len..len + 8]).try_into().expect("8 moves");
+        slots[..4].copy_from_slice(&halves[0][low]);
+        let n = usize::from(HALF_COUNTS[0][low]);
+        let at = n.min(4);
+        slots[at..at + 4].copy_from_slice(&halves[1][high]);
+        self.len = len + n + usize::from(HALF_COUNTS[1][high]);
     }
     #[inline]
     pub fn clear(&mut self) {
