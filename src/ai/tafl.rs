@@ -1,7 +1,8 @@
 //! Ard Rí's search: alpha-beta (negamax with a principal-variation window) over the engine's
 //! own moves, deepened one ply at a time, with a transposition table, killer and history move
-//! ordering, a short capture-only quiescence search and an evaluation of what decides tafl games
-//! (the pieces, the king's free paths to the corners, the attackers around him).
+//! ordering, late quiet moves searched shallower first, a short capture-only quiescence search
+//! and an evaluation of what decides tafl games (the pieces, the king's free paths to the
+//! corners, the attackers around him).
 //!
 //! Random playouts are poor judges of a tafl position (they walk past escapes and captures), so
 //! Ard Rí uses this search at every level and Monte Carlo tree search is kept for the Tara games.
@@ -31,6 +32,11 @@ const PROVEN: i32 = WIN - 1_000;
 const MAX_DEPTH: i32 = 64;
 /// Plies of captures the quiescence search follows past the nominal depth.
 const QUIESCENCE_PLIES: i32 = 4;
+/// The ordering key of the first killer move (the second's is one less); quiet moves rank
+/// below both.
+const KILLER: i32 = 1 << 27;
+/// The first move, in the searched order, that may be searched shallower (late move reduction).
+const LATE_MOVE: usize = 3;
 /// Log2 of the transposition table's most slots (16 bytes each: 16 MiB).
 const TABLE_BITS: u32 = 20;
 
@@ -227,9 +233,9 @@ impl<'a> Searcher<'a> {
                     if caps > 0 {
                         (1 << 28) + caps
                     } else if self.killers[ply][0] == c {
-                        1 << 27
+                        KILLER
                     } else if self.killers[ply][1] == c {
-                        (1 << 27) - 1
+                        KILLER - 1
                     } else {
                         self.history[usize::from(c)]
                     }
@@ -276,14 +282,36 @@ impl<'a> Searcher<'a> {
         let ordered = self.order(p, &moves, best_code, ply);
         let alpha0 = alpha;
         let mut best = -INF;
-        for (i, &(_, m)) in ordered.iter().enumerate() {
+        let king = p.king();
+        for (i, &(key, m)) in ordered.iter().enumerate() {
             self.count()?;
             let mut child = p.clone();
             child.play_unchecked(m);
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)?
             } else {
-                let s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha)?;
+                // Late quiet moves (after the table's move, wins, captures and killers, and
+                // not the king's) are searched a ply shallower first (two from depth 6 on,
+                // from index `3 * LATE_MOVE` of the searched order), and at full depth only if
+                // that beats the best so far.
+                let late = depth >= 3
+                    && i >= LATE_MOVE
+                    && key < KILLER - 1
+                    && !matches!(m, Move::Step { from, .. } if from == king);
+                let reduced = if late {
+                    let r = if depth >= 6 && i >= 3 * LATE_MOVE {
+                        2
+                    } else {
+                        1
+                    };
+                    Some(-self.negamax(&child, depth - 1 - r, ply + 1, -alpha - 1, -alpha)?)
+                } else {
+                    None
+                };
+                let s = match reduced {
+                    Some(s) if s <= alpha => s,
+                    _ => -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha)?,
+                };
                 if s > alpha && s < beta {
                     -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)?
                 } else {
