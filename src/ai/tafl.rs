@@ -16,7 +16,7 @@
 
 use super::mcts::{winning_move, Found, MoveStat};
 use crate::game::ard_ri::{EDGE, THRONE};
-use crate::game::board::{dilate, ALL, CORNERS, SQUARE_NEIGHBOURS};
+use crate::game::board::{dilate, Bits, ALL, CORNERS, SQUARE_NEIGHBOURS};
 use crate::game::{ArdRiPosition, Move, MoveList, Outcome, Position, Side, Team};
 use std::cmp::Reverse;
 use std::sync::atomic::Ordering::Relaxed;
@@ -258,6 +258,9 @@ impl<'a> Searcher<'a> {
         if let Some(o) = p.outcome() {
             return Ok(terminal(o, p.to_move(), ply));
         }
+        if let Some(v) = escape_next(p, ply) {
+            return Ok(v);
+        }
         if depth <= 0 {
             return self.quiescence(p, QUIESCENCE_PLIES, ply, alpha, beta);
         }
@@ -360,6 +363,9 @@ impl<'a> Searcher<'a> {
         if let Some(o) = p.outcome() {
             return Ok(terminal(o, p.to_move(), ply));
         }
+        if let Some(v) = escape_next(p, ply) {
+            return Ok(v);
+        }
         let mut moves = MoveList::new();
         p.legal_moves_into(&mut moves);
         if p.winning_step(&moves).is_some() {
@@ -396,6 +402,20 @@ impl<'a> Searcher<'a> {
         }
         Ok(best)
     }
+}
+
+/// The squares next to a corner, all on the edge.
+const NEXT_TO_CORNER: Bits = dilate(CORNERS) & ALL & !CORNERS;
+
+/// The value for the attackers to move of a position where the king stands next to a corner:
+/// lost, since only the king may enter a corner and a king on the edge cannot be captured, so
+/// he steps into it next. The escape is judged before the move limit, so only an attackers'
+/// move that reaches the limit (the 100th ply without a capture) saves them.
+fn escape_next(p: &ArdRiPosition, ply: usize) -> Option<i32> {
+    (p.to_move() == Team::Attackers
+        && p.king().bit() & NEXT_TO_CORNER != 0
+        && p.plies_without_capture() < 99)
+        .then(|| -(WIN - ply as i32 - 2))
 }
 
 /// The value of a finished game for `to_move`, `ply` plies from the root.
@@ -617,9 +637,12 @@ mod tests {
     use super::*;
 
     fn find(notation: &str, nodes: u64) -> Found {
-        let pos = ArdRiPosition::from_notation(notation).unwrap();
+        find_pos(&ArdRiPosition::from_notation(notation).unwrap(), nodes)
+    }
+
+    fn find_pos(pos: &ArdRiPosition, nodes: u64) -> Found {
         search(
-            &pos,
+            pos,
             &mut Bounds {
                 nodes: Some(nodes),
                 stop: &mut || false,
@@ -657,6 +680,30 @@ mod tests {
         // Whatever the attackers do, the king escapes next move.
         assert!(f.eval > 0.99, "{} {}", f.chosen, f.eval);
         assert!(p.outcome().is_none());
+    }
+
+    #[test]
+    fn attackers_to_move_with_the_king_beside_a_corner_have_lost_unless_the_limit_saves_them() {
+        // The king on b7, beside the corner a7: nothing stops his step into it.
+        let lost = find("1k5/7/7/7/7/3a3/7 a 0 0", 200);
+        assert_eq!(lost.eval, 0.0, "{}", lost.chosen);
+        let mut p = ArdRiPosition::from_notation("1k5/7/7/7/7/3a3/7 a 0 0").unwrap();
+        p.play_unchecked(lost.chosen);
+        assert!(find_pos(&p, 200).eval == 1.0);
+        // With 99 plies gone without a capture, the attackers' move ends the game in a draw.
+        let drawn = find("1k5/7/7/7/7/3a3/7 a 99 99", 200);
+        assert!((0.2..0.8).contains(&drawn.eval), "{}", drawn.eval);
+        // The search knows it without searching: at any ply, not for the defenders to move,
+        // nor a king one step further away, nor near the limit.
+        let at = |n: &str| escape_next(&ArdRiPosition::from_notation(n).unwrap(), 3);
+        assert_eq!(at("1k5/7/7/7/7/3a3/7 a 0 0"), Some(-(WIN - 5)));
+        assert_eq!(at("7/7/7/7/7/3a3/5k1 a 0 0"), Some(-(WIN - 5)));
+        assert_eq!(at("1k5/7/7/7/7/3a3/7 d 0 0"), None);
+        assert_eq!(at("7/1k5/7/7/7/3a3/7 a 0 0"), None);
+        assert_eq!(at("1k5/7/7/7/7/3a3/7 a 98 98"), Some(-(WIN - 5)));
+        assert_eq!(at("1k5/7/7/7/7/3a3/7 a 99 99"), None);
+        // What the search finds by playing it out agrees, at the limit's last safe ply.
+        assert_eq!(find("1k5/7/7/7/7/3a3/7 a 98 98", 200).eval, 0.0);
     }
 
     #[test]
