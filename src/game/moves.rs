@@ -112,12 +112,12 @@ const HALF_MASK: [u64; 2] = [0x445, 0x511];
 /// The indices of the sets of `targets` (knight's-move destinations of square `h`) in each
 /// half of [`KNIGHT_WINDOW`], for [`KING_MOVE_HALVES`] and [`HALF_COUNTS`].
 #[inline(always)]
-const fn knight_halves(targets: Bits, h: usize) -> (usize, usize) {
+const fn knight_halves(targets: Bits, h: usize) -> [usize; 2] {
     // Destination `h + o - 15` at bit `o`; `targets` is below bit 49, so nothing is lost.
     let window = (targets << 15) >> h;
     let low = (window & HALF_MASK[0]).wrapping_mul(HALF_MAGIC[0]) >> 60;
     let high = ((window >> 20) & HALF_MASK[1]).wrapping_mul(HALF_MAGIC[1]) >> 60;
-    (low as usize, high as usize)
+    [low as usize, high as usize]
 }
 
 /// Each square's king moves (no sacrifice) by half of [`KNIGHT_WINDOW`] and index of a set of
@@ -149,11 +149,7 @@ const fn king_move_halves() -> [[[[Move; 4]; 16]; 2]; SQUARES] {
                         }
                         j += 1;
                     }
-                    let index = if half == 0 {
-                        knight_halves(targets, h).0
-                    } else {
-                        knight_halves(targets, h).1
-                    };
+                    let index = knight_halves(targets, h)[half];
                     let mut n = 0;
                     let mut rest = targets;
                     while rest != 0 {
@@ -190,8 +186,8 @@ const fn half_counts() -> [[u8; 16]; 2] {
                 }
                 j += 1;
             }
-            let index = (bits >> (half * 20)) & HALF_MASK[half];
-            let index = (index.wrapping_mul(HALF_MAGIC[half]) >> 60) as usize;
+            // From square 15 the window is the board itself.
+            let index = knight_halves(bits, 15)[half];
             // Every set its own index: the hash is perfect.
             assert!(
                 seen & (1 << index) == 0,
@@ -411,7 +407,7 @@ impl MoveList {
             return;
         }
         let h = from.index() as usize;
-        let (low, high) = knight_halves(targets, h);
+        let [low, high] = knight_halves(targets, h);
         let halves = &KING_MOVE_HALVES[h];
         let len = self.len;
         let slots: &mut [Move; 8] = (&mut self.moves[len..len + 8]).try_into().expect("8 moves");
