@@ -119,6 +119,14 @@ pub fn think_threads(
                 stop,
                 seed,
                 threads,
+                // Level 5 weighs positions by the fitted evaluation; levels 1 to 4 keep the
+                // hand-set one their ladder was measured with (each step of it must stay
+                // ahead: between strong searches the attackers win nearly every game).
+                evaluation: if level == Level::MAX {
+                    tafl::Evaluation::Fitted
+                } else {
+                    tafl::Evaluation::HandSet
+                },
             },
         ),
         Position::Tara(_) => search_threads(pos, &settings, threads, stop),

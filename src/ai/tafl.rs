@@ -2,7 +2,9 @@
 //! own moves, deepened one ply at a time, with a transposition table, killer and history move
 //! ordering, late quiet moves searched shallower first, a short capture-only quiescence search
 //! and an evaluation of what decides tafl games (the pieces, the king's free paths to the
-//! corners, the attackers around him).
+//! corners and his room, the attackers around him and beside the corners): at level 5 its
+//! weights are fitted to the results of the search's own games, at levels 1 to 4 they are the
+//! hand-set ones the level ladder was measured with ([`Evaluation`]).
 //!
 //! Random playouts are poor judges of a tafl position (they walk past escapes and captures), so
 //! Ard Rí uses this search at every level and Monte Carlo tree search is kept for the Tara games.
@@ -40,14 +42,61 @@ const LATE_MOVE: usize = 3;
 /// Log2 of the transposition table's most slots (16 bytes each: 16 MiB).
 const TABLE_BITS: u32 = 20;
 
-/// A piece's worth, for the attackers (16 of them) and the defenders (8).
-const ATTACKER: i32 = 100;
-const DEFENDER: i32 = 200;
-/// The danger of an open corner by the king's distance to it along empty squares (index: the
-/// number of steps; 0 unused).
-const CORNER_OPEN: [i32; 8] = [0, 420, 190, 90, 45, 22, 11, 5];
-/// The attackers' gain from closing 0 to 3 of the king's four sides away from the edge.
-const ENCLOSED: [i32; 4] = [0, 10, 30, 75];
+/// The hand-set evaluation of levels 1 to 4, by which their ladder was measured.
+mod hand_set {
+    /// A piece's worth, for the attackers (16 of them) and the defenders (8).
+    pub const ATTACKER: i32 = 100;
+    pub const DEFENDER: i32 = 200;
+    /// The danger of an open corner by the king's distance to it along empty squares (index:
+    /// the number of steps; 0 unused).
+    pub const CORNER_OPEN: [i32; 8] = [0, 420, 190, 90, 45, 22, 11, 5];
+    /// The attackers' gain from closing 0 to 3 of the king's four sides away from the edge.
+    pub const ENCLOSED: [i32; 4] = [0, 10, 30, 75];
+}
+
+/// Level 5's evaluation: its weights, in points for the attackers, fitted to the results of
+/// 1,800 games of the search against itself (20,000 positions a move, random openings of 2 to 6
+/// plies) by logistic regression over 71,000 positions without a capture just made
+/// (docs/benchmarks.md).
+mod fitted {
+    /// A piece's worth, for the attackers (16 of them) and the defenders (8): an attacker is
+    /// worth more, since it takes four of them to capture the king and several to close a
+    /// corner.
+    pub const ATTACKER: i32 = 256;
+    pub const DEFENDER: i32 = 150;
+    /// A constant (with the pieces' worth and the rest, the start is 511 points for the
+    /// attackers), and the attackers' gain from having the move.
+    pub const ATTACKERS_BASE: i32 = -2635;
+    pub const ATTACKERS_TEMPO: i32 = 62;
+    /// The danger of an open corner by the king's distance to it along empty squares (index:
+    /// the number of steps; 0 unused).
+    pub const CORNER_OPEN: [i32; 8] = [0, 1702, 860, 567, 295, 149, 25, 25];
+    /// The defenders' gain from a king on the edge, where he cannot be captured.
+    pub const KING_ON_EDGE: i32 = 120;
+    /// The attackers' gain from closing 0 to 3 of the king's four sides away from the edge
+    /// (one alone is a loss, as fitted).
+    pub const ENCLOSED: [i32; 4] = [0, -25, 15, 64];
+    /// The attackers' gain from each attacker two steps from the king.
+    pub const NEAR_KING: i32 = 47;
+    /// The defenders' gain from each four squares of room the king has (the empty squares he
+    /// can reach, up to 20).
+    pub const KING_ROOM: i32 = 42;
+    /// The defenders' gain from each attacker beside a corner (where it can be captured
+    /// against the corner).
+    pub const BESIDE_CORNER: i32 = 74;
+}
+
+/// Which evaluation a search uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// Levels 1 to 4: the hand-set weights of the pieces, the king's free paths to the corners
+    /// and his enclosure.
+    HandSet,
+    /// Level 5: weights fitted to game results, more terms, and a quiescence search that
+    /// knows a king free to step beside a corner has escaped.
+    Fitted,
+}
+
 /// The evaluation's scale on the expected score: a lead of this many points is about 73%.
 const SCALE: f64 = 250.0;
 
@@ -61,6 +110,8 @@ pub struct Bounds<'a> {
     pub seed: u64,
     /// Threads searching at once when there is no budget of positions (at least 1).
     pub threads: usize,
+    /// The evaluation (and the quiescence search's knowledge) by level.
+    pub evaluation: Evaluation,
 }
 
 /// What the transposition table keeps of a position.
@@ -170,6 +221,7 @@ struct Searcher<'a> {
     limit: u64,
     stop: &'a mut dyn FnMut() -> bool,
     jitter: u64,
+    evaluation: Evaluation,
 }
 
 impl<'a> Searcher<'a> {
@@ -178,6 +230,7 @@ impl<'a> Searcher<'a> {
         nodes: Option<u64>,
         stop: &'a mut dyn FnMut() -> bool,
         jitter: u64,
+        evaluation: Evaluation,
     ) -> Searcher<'a> {
         Searcher {
             table,
@@ -187,6 +240,7 @@ impl<'a> Searcher<'a> {
             limit: nodes.unwrap_or(u64::MAX),
             stop,
             jitter,
+            evaluation,
         }
     }
 
@@ -207,7 +261,11 @@ impl<'a> Searcher<'a> {
     /// The position's value for the side to move, jittered by the seed.
     fn evaluate(&self, p: &ArdRiPosition) -> i32 {
         let j = (p.hash() ^ self.jitter).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 61;
-        evaluate(p) + j as i32
+        let v = match self.evaluation {
+            Evaluation::HandSet => evaluate_hand_set(p),
+            Evaluation::Fitted => evaluate_fitted(p),
+        };
+        v + j as i32
     }
 
     /// Orders `moves` best first: the table's move, wins at once, captures (more first),
@@ -371,6 +429,11 @@ impl<'a> Searcher<'a> {
         if p.winning_step(&moves).is_some() {
             return Ok(WIN - ply as i32 - 1);
         }
+        if self.evaluation == Evaluation::Fitted {
+            if let Some(v) = step_beside_corner(p, &moves, ply) {
+                return Ok(v);
+            }
+        }
         let stand = self.evaluate(p);
         if stand >= beta || left == 0 {
             return Ok(stand);
@@ -418,6 +481,19 @@ fn escape_next(p: &ArdRiPosition, ply: usize) -> Option<i32> {
         .then(|| -(WIN - ply as i32 - 2))
 }
 
+/// The value for the defenders to move of a position where the king may step beside a corner
+/// (one of `moves`, the legal moves): won in three plies, by [`escape_next`], when the move limit
+/// does not come first.
+fn step_beside_corner(p: &ArdRiPosition, moves: &MoveList, ply: usize) -> Option<i32> {
+    let king = p.king();
+    (p.to_move() == Team::Defenders
+        && p.plies_without_capture() < 98
+        && moves.iter().any(
+            |m| matches!(*m, Move::Step { from, to } if from == king && to.bit() & NEXT_TO_CORNER != 0),
+        ))
+    .then(|| WIN - ply as i32 - 3)
+}
+
 /// The value of a finished game for `to_move`, `ply` plies from the root.
 fn terminal(o: &Outcome, to_move: Team, ply: usize) -> i32 {
     match o.winner {
@@ -427,8 +503,9 @@ fn terminal(o: &Outcome, to_move: Team, ply: usize) -> i32 {
     }
 }
 
-/// The static evaluation of a game in progress, for the side to move.
-pub fn evaluate(p: &ArdRiPosition) -> i32 {
+/// The hand-set static evaluation of a game in progress (levels 1 to 4), for the side to move.
+fn evaluate_hand_set(p: &ArdRiPosition) -> i32 {
+    use hand_set::*;
     let att = p.attackers();
     let def = p.defenders();
     let king = p.king().bit();
@@ -452,11 +529,62 @@ pub fn evaluate(p: &ArdRiPosition) -> i32 {
         let closed = (SQUARE_NEIGHBOURS[k] & (att | throne)).count_ones() as usize;
         s += ENCLOSED[closed.min(3)];
     }
-    // Towards the move limit, every lead fades to a draw.
+    faded(p, s)
+}
+
+/// Level 5's static evaluation of a game in progress, for the side to move.
+fn evaluate_fitted(p: &ArdRiPosition) -> i32 {
+    use fitted::*;
+    let att = p.attackers();
+    let def = p.defenders();
+    let king = p.king().bit();
+    let mut s =
+        ATTACKERS_BASE + ATTACKER * att.count_ones() as i32 - DEFENDER * def.count_ones() as i32;
+    if p.to_move() == Team::Attackers {
+        s += ATTACKERS_TEMPO;
+    }
+    // The king's ways out: a flood over the empty squares, one step a ply as he moves, on to
+    // the whole of his room.
+    let free = ALL & !(att | def);
+    let (mut seen, mut frontier) = (king, king);
+    let mut steps = 0;
+    loop {
+        frontier = dilate(frontier) & free & !seen;
+        if frontier == 0 {
+            break;
+        }
+        seen |= frontier;
+        steps += 1;
+        if let Some(open) = CORNER_OPEN.get(steps) {
+            s -= open * (frontier & CORNERS).count_ones() as i32;
+        }
+        // A corner reached is not passed through.
+        frontier &= !CORNERS;
+    }
+    let room = (seen & !CORNERS & !king).count_ones().min(20) as i32;
+    s -= KING_ROOM * room / 4;
+    let k = p.king().index() as usize;
+    let beside = SQUARE_NEIGHBOURS[k];
+    let two_steps = dilate(beside | king) & ALL & !(beside | king);
+    s += NEAR_KING * (two_steps & att).count_ones() as i32;
+    s -= BESIDE_CORNER * (att & NEXT_TO_CORNER).count_ones() as i32;
+    if king & EDGE != 0 {
+        s -= KING_ON_EDGE;
+    } else {
+        let throne = if king & THRONE == 0 { THRONE } else { 0 };
+        let closed = (beside & (att | throne)).count_ones() as usize;
+        s += ENCLOSED[closed.min(3)];
+    }
+    faded(p, s)
+}
+
+/// A value `s` for the attackers, faded towards a draw as the move limit nears (every lead
+/// fades), for the side to move.
+fn faded(p: &ArdRiPosition, s: i32) -> i32 {
     let left = 100i32
         .saturating_sub(p.plies_without_capture() as i32)
         .max(0);
-    s = s * (20 + left) / 120;
+    let s = s * (20 + left) / 120;
     match p.to_move() {
         Team::Attackers => s,
         Team::Defenders => -s,
@@ -560,6 +688,7 @@ pub fn search(pos: &ArdRiPosition, bounds: &mut Bounds<'_>) -> Option<Found> {
         return None;
     }
     let jitter = bounds.seed.wrapping_mul(0xd6e8_feb8_6659_fd93) | 1;
+    let evaluation = bounds.evaluation;
     let table = Table::new(table_bits(bounds.nodes));
     let fresh = || Root {
         moves: list.iter().map(|&m| (m, -INF, 0)).collect(),
@@ -578,7 +707,7 @@ pub fn search(pos: &ArdRiPosition, bounds: &mut Bounds<'_>) -> Option<Found> {
                 let mut root = fresh();
                 scope.spawn(move || {
                     let mut stop = || done.load(Relaxed);
-                    let mut s = Searcher::new(table, None, &mut stop, jitter);
+                    let mut s = Searcher::new(table, None, &mut stop, jitter, evaluation);
                     s.deepen(pos, &mut root, 2 + (i as i32 % 2));
                     s.nodes
                 })
@@ -592,7 +721,7 @@ pub fn search(pos: &ArdRiPosition, bounds: &mut Bounds<'_>) -> Option<Found> {
             }
             s
         };
-        let mut s = Searcher::new(&table, bounds.nodes, &mut stop, jitter);
+        let mut s = Searcher::new(&table, bounds.nodes, &mut stop, jitter, bounds.evaluation);
         let mut root = fresh();
         s.deepen(pos, &mut root, 1);
         done.store(true, Relaxed);
@@ -641,13 +770,18 @@ mod tests {
     }
 
     fn find_pos(pos: &ArdRiPosition, nodes: u64) -> Found {
+        searched(pos, nodes, 1, Evaluation::Fitted)
+    }
+
+    fn searched(pos: &ArdRiPosition, nodes: u64, seed: u64, evaluation: Evaluation) -> Found {
         search(
             pos,
             &mut Bounds {
                 nodes: Some(nodes),
                 stop: &mut || false,
-                seed: 1,
+                seed,
                 threads: 1,
+                evaluation,
             },
         )
         .unwrap()
@@ -656,19 +790,19 @@ mod tests {
     #[test]
     fn the_start_is_even_and_the_count_is_exact() {
         let pos = ArdRiPosition::new();
-        let f = search(
-            &pos,
-            &mut Bounds {
-                nodes: Some(5_000),
-                stop: &mut || false,
-                seed: 3,
-                threads: 1,
-            },
-        )
-        .unwrap();
+        let f = searched(&pos, 5_000, 3, Evaluation::HandSet);
         assert_eq!(f.playouts, 5_000);
         assert_eq!(f.moves.iter().map(|m| m.visits).sum::<u64>(), 5_000);
         assert!((0.2..0.8).contains(&f.eval), "{}", f.eval);
+    }
+
+    #[test]
+    fn the_fitted_evaluation_has_the_attackers_ahead_at_the_start_without_deciding_the_game() {
+        let f = searched(&ArdRiPosition::new(), 5_000, 3, Evaluation::Fitted);
+        assert_eq!(f.playouts, 5_000);
+        // Between searches of equal strength the attackers win most games (the evaluation is
+        // fitted to such games), but the start is far from a proven result.
+        assert!((0.6..0.95).contains(&f.eval), "{}", f.eval);
     }
 
     #[test]
@@ -704,6 +838,49 @@ mod tests {
         assert_eq!(at("1k5/7/7/7/7/3a3/7 a 99 99"), None);
         // What the search finds by playing it out agrees, at the limit's last safe ply.
         assert_eq!(find("1k5/7/7/7/7/3a3/7 a 98 98", 200).eval, 0.0);
+    }
+
+    #[test]
+    fn the_defenders_to_move_with_the_king_a_step_from_beside_a_corner_have_won_in_the_quiescence()
+    {
+        // The king on c7 may step to b7, beside the corner a7; then nothing stops him.
+        let at = |n: &str| {
+            let p = ArdRiPosition::from_notation(n).unwrap();
+            let mut moves = MoveList::new();
+            p.legal_moves_into(&mut moves);
+            step_beside_corner(&p, &moves, 3)
+        };
+        assert_eq!(at("2k4/7/7/7/7/3a3/7 d 0 0"), Some(WIN - 6));
+        // b7 taken, or the attackers to move, or a king two steps away: not known at once.
+        assert_eq!(at("1ak4/7/7/7/7/3a3/7 d 0 0"), None);
+        assert_eq!(at("2k4/7/7/7/7/3a3/7 a 0 0"), None);
+        assert_eq!(at("3k3/7/7/7/7/3a3/7 d 0 0"), None);
+        // The move limit comes first from 98 plies without a capture on.
+        assert_eq!(at("2k4/7/7/7/7/3a3/7 d 97 97"), Some(WIN - 6));
+        assert_eq!(at("2k4/7/7/7/7/3a3/7 d 98 98"), None);
+        // The search playing it out agrees: won at 97, drawn at 98.
+        assert_eq!(find("2k4/7/7/7/7/3a3/7 d 97 97", 500).eval, 1.0);
+        let drawn = find("2k4/7/7/7/7/3a3/7 d 98 98", 500);
+        assert!((0.2..0.8).contains(&drawn.eval), "{}", drawn.eval);
+        // And the quiescence search scores it so from a standing position.
+        let table = Table::new(10);
+        let mut stop = || false;
+        let mut s = Searcher::new(&table, None, &mut stop, 1, Evaluation::Fitted);
+        let p = ArdRiPosition::from_notation("2k4/7/7/7/7/3a3/7 d 0 0").unwrap();
+        assert_eq!(s.quiescence(&p, 0, 3, -INF, INF).ok(), Some(WIN - 6));
+    }
+
+    #[test]
+    fn the_start_is_worth_what_the_docs_say_and_the_same_for_either_side_to_move() {
+        // docs/benchmarks.md: 511 points to the attackers, an expected score of 0.89.
+        let start = ArdRiPosition::new();
+        assert_eq!(evaluate_fitted(&start), 511);
+        assert_eq!((expected(511) * 100.0).round(), 89.0);
+        // The same pieces with the defenders to move: the attackers' tempo is gone, and the
+        // value is the defenders' (the negation).
+        let n = start.to_notation().replace(" a ", " d ");
+        let p = ArdRiPosition::from_notation(&n).unwrap();
+        assert_eq!(evaluate_fitted(&p), -(511 - fitted::ATTACKERS_TEMPO));
     }
 
     #[test]
