@@ -42,49 +42,64 @@ const LATE_MOVE: usize = 3;
 /// Log2 of the transposition table's most slots (16 bytes each: 16 MiB).
 const TABLE_BITS: u32 = 20;
 
-/// The hand-set evaluation of levels 1 to 4, by which their ladder was measured.
-mod hand_set {
+/// The weights of an evaluation, in points for the attackers.
+struct Weights {
     /// A piece's worth, for the attackers (16 of them) and the defenders (8).
-    pub const ATTACKER: i32 = 100;
-    pub const DEFENDER: i32 = 200;
+    attacker: i32,
+    defender: i32,
+    /// A constant, and the attackers' gain from having the move.
+    attackers_base: i32,
+    attackers_tempo: i32,
     /// The danger of an open corner by the king's distance to it along empty squares (index:
     /// the number of steps; 0 unused).
-    pub const CORNER_OPEN: [i32; 8] = [0, 420, 190, 90, 45, 22, 11, 5];
-    /// The attackers' gain from closing 0 to 3 of the king's four sides away from the edge.
-    pub const ENCLOSED: [i32; 4] = [0, 10, 30, 75];
-}
-
-/// Level 5's evaluation: its weights, in points for the attackers, fitted to the results of
-/// 1,800 games of the search against itself (20,000 positions a move, random openings of 2 to 6
-/// plies) by logistic regression over 71,000 positions without a capture just made
-/// (docs/benchmarks.md).
-mod fitted {
-    /// A piece's worth, for the attackers (16 of them) and the defenders (8): an attacker is
-    /// worth more, since it takes four of them to capture the king and several to close a
-    /// corner.
-    pub const ATTACKER: i32 = 256;
-    pub const DEFENDER: i32 = 150;
-    /// A constant (with the pieces' worth and the rest, the start is 511 points for the
-    /// attackers), and the attackers' gain from having the move.
-    pub const ATTACKERS_BASE: i32 = -2635;
-    pub const ATTACKERS_TEMPO: i32 = 62;
-    /// The danger of an open corner by the king's distance to it along empty squares (index:
-    /// the number of steps; 0 unused).
-    pub const CORNER_OPEN: [i32; 8] = [0, 1702, 860, 567, 295, 149, 25, 25];
+    corner_open: [i32; 8],
     /// The defenders' gain from a king on the edge, where he cannot be captured.
-    pub const KING_ON_EDGE: i32 = 120;
-    /// The attackers' gain from closing 0 to 3 of the king's four sides away from the edge
-    /// (one alone is a loss, as fitted).
-    pub const ENCLOSED: [i32; 4] = [0, -25, 15, 64];
+    king_on_edge: i32,
+    /// The attackers' gain from closing 0 to 3 of the king's four sides away from the edge.
+    enclosed: [i32; 4],
     /// The attackers' gain from each attacker two steps from the king.
-    pub const NEAR_KING: i32 = 47;
+    near_king: i32,
     /// The defenders' gain from each four squares of room the king has (the empty squares he
     /// can reach, up to 20).
-    pub const KING_ROOM: i32 = 42;
+    king_room: i32,
     /// The defenders' gain from each attacker beside a corner (where it can be captured
     /// against the corner).
-    pub const BESIDE_CORNER: i32 = 74;
+    beside_corner: i32,
 }
+
+/// The hand-set evaluation of levels 1 to 4, by which their ladder was measured: the pieces,
+/// the king's free paths to the corners and his enclosure.
+const HAND_SET: Weights = Weights {
+    attacker: 100,
+    defender: 200,
+    attackers_base: 0,
+    attackers_tempo: 0,
+    corner_open: [0, 420, 190, 90, 45, 22, 11, 5],
+    king_on_edge: 0,
+    enclosed: [0, 10, 30, 75],
+    near_king: 0,
+    king_room: 0,
+    beside_corner: 0,
+};
+
+/// Level 5's evaluation, fitted to the results of 1,800 games of the search against itself
+/// (20,000 positions a move, random openings of 2 to 6 plies) by logistic regression over
+/// 71,000 positions without a capture just made (docs/benchmarks.md). An attacker is worth
+/// more than a defender, since it takes four of them to capture the king and several to close
+/// a corner; with the pieces' worth and the rest, the start is 511 points for the attackers;
+/// one side closed alone is a loss for the attackers, as fitted.
+const FITTED: Weights = Weights {
+    attacker: 256,
+    defender: 150,
+    attackers_base: -2635,
+    attackers_tempo: 62,
+    corner_open: [0, 1702, 860, 567, 295, 149, 25, 25],
+    king_on_edge: 120,
+    enclosed: [0, -25, 15, 64],
+    near_king: 47,
+    king_room: 42,
+    beside_corner: 74,
+};
 
 /// Which evaluation a search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,8 +277,8 @@ impl<'a> Searcher<'a> {
     fn evaluate(&self, p: &ArdRiPosition) -> i32 {
         let j = (p.hash() ^ self.jitter).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 61;
         let v = match self.evaluation {
-            Evaluation::HandSet => evaluate_hand_set(p),
-            Evaluation::Fitted => evaluate_fitted(p),
+            Evaluation::HandSet => evaluate(p, &HAND_SET),
+            Evaluation::Fitted => evaluate(p, &FITTED),
         };
         v + j as i32
     }
@@ -313,14 +328,15 @@ impl<'a> Searcher<'a> {
         mut alpha: i32,
         beta: i32,
     ) -> Result<i32, Aborted> {
+        if depth <= 0 {
+            // The quiescence search makes the checks below itself.
+            return self.quiescence(p, QUIESCENCE_PLIES, ply, alpha, beta);
+        }
         if let Some(o) = p.outcome() {
             return Ok(terminal(o, p.to_move(), ply));
         }
         if let Some(v) = escape_next(p, ply) {
             return Ok(v);
-        }
-        if depth <= 0 {
-            return self.quiescence(p, QUIESCENCE_PLIES, ply, alpha, beta);
         }
         let hash = p.hash() ^ u64::from(p.plies_without_capture() / 8);
         let mut best_code = 0;
@@ -503,45 +519,16 @@ fn terminal(o: &Outcome, to_move: Team, ply: usize) -> i32 {
     }
 }
 
-/// The hand-set static evaluation of a game in progress (levels 1 to 4), for the side to move.
-fn evaluate_hand_set(p: &ArdRiPosition) -> i32 {
-    use hand_set::*;
+/// The static evaluation of a game in progress by weights `w`, for the side to move.
+#[inline]
+fn evaluate(p: &ArdRiPosition, w: &Weights) -> i32 {
     let att = p.attackers();
     let def = p.defenders();
     let king = p.king().bit();
-    let mut s = ATTACKER * att.count_ones() as i32 - DEFENDER * def.count_ones() as i32;
-    // The king's ways out: a flood over the empty squares, one step a ply as he moves.
-    let free = ALL & !(att | def);
-    let (mut seen, mut frontier) = (king, king);
-    for &open in &CORNER_OPEN[1..] {
-        frontier = dilate(frontier) & free & !seen;
-        if frontier == 0 {
-            break;
-        }
-        seen |= frontier;
-        s -= open * (frontier & CORNERS).count_ones() as i32;
-        // A corner reached is not passed through.
-        frontier &= !CORNERS;
-    }
-    if king & EDGE == 0 {
-        let k = p.king().index() as usize;
-        let throne = if king & THRONE == 0 { THRONE } else { 0 };
-        let closed = (SQUARE_NEIGHBOURS[k] & (att | throne)).count_ones() as usize;
-        s += ENCLOSED[closed.min(3)];
-    }
-    faded(p, s)
-}
-
-/// Level 5's static evaluation of a game in progress, for the side to move.
-fn evaluate_fitted(p: &ArdRiPosition) -> i32 {
-    use fitted::*;
-    let att = p.attackers();
-    let def = p.defenders();
-    let king = p.king().bit();
-    let mut s =
-        ATTACKERS_BASE + ATTACKER * att.count_ones() as i32 - DEFENDER * def.count_ones() as i32;
+    let mut s = w.attackers_base + w.attacker * att.count_ones() as i32
+        - w.defender * def.count_ones() as i32;
     if p.to_move() == Team::Attackers {
-        s += ATTACKERS_TEMPO;
+        s += w.attackers_tempo;
     }
     // The king's ways out: a flood over the empty squares, one step a ply as he moves, on to
     // the whole of his room.
@@ -555,25 +542,25 @@ fn evaluate_fitted(p: &ArdRiPosition) -> i32 {
         }
         seen |= frontier;
         steps += 1;
-        if let Some(open) = CORNER_OPEN.get(steps) {
+        if let Some(open) = w.corner_open.get(steps) {
             s -= open * (frontier & CORNERS).count_ones() as i32;
         }
         // A corner reached is not passed through.
         frontier &= !CORNERS;
     }
     let room = (seen & !CORNERS & !king).count_ones().min(20) as i32;
-    s -= KING_ROOM * room / 4;
+    s -= w.king_room * room / 4;
     let k = p.king().index() as usize;
     let beside = SQUARE_NEIGHBOURS[k];
     let two_steps = dilate(beside | king) & ALL & !(beside | king);
-    s += NEAR_KING * (two_steps & att).count_ones() as i32;
-    s -= BESIDE_CORNER * (att & NEXT_TO_CORNER).count_ones() as i32;
+    s += w.near_king * (two_steps & att).count_ones() as i32;
+    s -= w.beside_corner * (att & NEXT_TO_CORNER).count_ones() as i32;
     if king & EDGE != 0 {
-        s -= KING_ON_EDGE;
+        s -= w.king_on_edge;
     } else {
         let throne = if king & THRONE == 0 { THRONE } else { 0 };
         let closed = (beside & (att | throne)).count_ones() as usize;
-        s += ENCLOSED[closed.min(3)];
+        s += w.enclosed[closed.min(3)];
     }
     faded(p, s)
 }
@@ -721,7 +708,7 @@ pub fn search(pos: &ArdRiPosition, bounds: &mut Bounds<'_>) -> Option<Found> {
             }
             s
         };
-        let mut s = Searcher::new(&table, bounds.nodes, &mut stop, jitter, bounds.evaluation);
+        let mut s = Searcher::new(&table, bounds.nodes, &mut stop, jitter, evaluation);
         let mut root = fresh();
         s.deepen(pos, &mut root, 1);
         done.store(true, Relaxed);
@@ -874,13 +861,13 @@ mod tests {
     fn the_start_is_worth_what_the_docs_say_and_the_same_for_either_side_to_move() {
         // docs/benchmarks.md: 511 points to the attackers, an expected score of 0.89.
         let start = ArdRiPosition::new();
-        assert_eq!(evaluate_fitted(&start), 511);
+        assert_eq!(evaluate(&start, &FITTED), 511);
         assert_eq!((expected(511) * 100.0).round(), 89.0);
         // The same pieces with the defenders to move: the attackers' tempo is gone, and the
         // value is the defenders' (the negation).
         let n = start.to_notation().replace(" a ", " d ");
         let p = ArdRiPosition::from_notation(&n).unwrap();
-        assert_eq!(evaluate_fitted(&p), -(511 - fitted::ATTACKERS_TEMPO));
+        assert_eq!(evaluate(&p, &FITTED), -(511 - FITTED.attackers_tempo));
     }
 
     #[test]
