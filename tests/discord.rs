@@ -1713,25 +1713,15 @@ async fn hostile_names_stay_text_and_a_moderator_ends_a_match_on_the_record() {
     );
 }
 
+/// One user's flood is refused and nobody else's command is: Bob's `/rules` during the flood
+/// are all answered with the rules. How long they take, idle and during the flood, is measured
+/// by `bench discord` (its `discord flood` line), not here.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_from_one_user_does_not_slow_anyone_else() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
     let _bot = spawn_bot_env(&fake, dir.path(), &[("TARA_BOT_RATE_LIMIT", "on")]);
     assert!(fake.wait_ready(T).await);
-    // Bob's latency idle: ten /rules commands, one at a time.
-    async fn latency(fake: &FakeDiscord, n: usize) -> Vec<f64> {
-        let mut lat = Vec::new();
-        for _ in 0..n {
-            let id = fake.slash(BOB, CH, "rules", json!([])).await;
-            let at = fake.injected_at(id).unwrap();
-            let r = fake.response(id, T).await.unwrap();
-            lat.push((r.at - at).as_secs_f64() * 1000.0);
-        }
-        lat.sort_by(f64::total_cmp);
-        lat
-    }
-    let idle = latency(&fake, 10).await;
     // Alice sends 60 challenges at once; Bob's commands meanwhile.
     let mut flood = Vec::new();
     for i in 0..60u64 {
@@ -1747,7 +1737,15 @@ async fn a_flood_from_one_user_does_not_slow_anyone_else() {
             .await,
         );
     }
-    let busy = latency(&fake, 10).await;
+    for _ in 0..10 {
+        let id = fake.slash(BOB, CH, "rules", json!([])).await;
+        let r = fake.response(id, T).await.expect("Bob is answered");
+        let text = r.content().unwrap_or_default();
+        assert!(
+            text.starts_with("**High Kings of Tara (hkot-1)**"),
+            "Bob was refused: {text}"
+        );
+    }
     let mut refused = 0;
     for id in flood {
         let r = fake
@@ -1758,15 +1756,7 @@ async fn a_flood_from_one_user_does_not_slow_anyone_else() {
             refused += 1;
         }
     }
-    let (idle_median, busy_median) = (idle[5], busy[5]);
-    eprintln!(
-        "flood: {refused} of 60 challenges refused; Bob's median latency {idle_median:.1} ms idle, {busy_median:.1} ms during the flood"
-    );
     assert!(refused >= 50, "{refused}");
-    assert!(
-        busy_median <= 2.0 * idle_median.max(5.0),
-        "idle {idle_median:.1} ms, during the flood {busy_median:.1} ms"
-    );
 }
 
 /// The answer to an interaction that may have been deferred (a slow command): the callback

@@ -44,16 +44,90 @@ impl Drop for Dir {
 /// resignation confirmed with its button, in every game). Three lines: the start (the answer's
 /// time, the time until every player has been told where their games are, and until every
 /// game's start message is out), division 1's play (REST requests per move), and Discord's
-/// limits as the fake saw them.
+/// limits as the fake saw them; then a fourth, [`flood`]'s.
 pub fn league(players: u32) -> anyhow::Result<Vec<Value>> {
     let dir = Dir(std::env::temp_dir().join(format!("tara-bench-discord-{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&dir.0);
     std::fs::create_dir_all(&dir.0)?;
-    tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
-        .build()?
-        .block_on(run(&dir.0, players))
+        .build()?;
+    let mut lines = runtime.block_on(run(&dir.0, players))?;
+    let flood_dir = dir.0.join("flood");
+    std::fs::create_dir_all(&flood_dir)?;
+    lines.push(runtime.block_on(flood(&flood_dir))?);
+    Ok(lines)
+}
+
+/// One user floods the bot (rate limits on, as `TARA_BOT_RATE_LIMIT=on`) with 60 challenges
+/// at once while another sends `/rules` one at a time: that user's median time from the
+/// interaction to its answer, idle and during the flood (ten commands each), through the fake
+/// Discord and a bot of its own on a fresh database.
+async fn flood(dir: &Path) -> anyhow::Result<Value> {
+    const ROUNDS: usize = 10;
+    let fake = FakeDiscord::start().await;
+    let log = std::fs::File::create(dir.join("bot.log"))?;
+    let _bot = Bot(
+        tara_bot_run(&std::env::current_exe()?, &fake.proxy_url(), dir)
+            .env("TARA_BOT_DB", dir.join("tara.db"))
+            .env("TARA_BOT_RATE_LIMIT", "on")
+            .env("RUST_LOG", "warn")
+            .stderr(log)
+            .spawn()
+            .context("start tara-bot run")?,
+    );
+    anyhow::ensure!(
+        fake.wait_ready(CONNECT_WITHIN).await,
+        "the bot did not connect"
+    );
+    // The readers are three people (warming up, idle, during the flood), each within their
+    // own rate limit (ten commands in ten seconds).
+    let flooder = Invoker::new(11, "aoife");
+    let readers: Vec<Invoker> = ["brian", "cian", "dara"]
+        .iter()
+        .zip(12..)
+        .map(|(name, id)| {
+            fake.add_user(id, name);
+            Invoker::new(id, name)
+        })
+        .collect();
+    fake.add_user(11, "aoife");
+    let answer = Duration::from_secs(30);
+    latency(&fake, &readers[0], ROUNDS).await?; // warm
+    let idle = latency(&fake, &readers[1], ROUNDS).await?;
+    let mut challenges = Vec::new();
+    for i in 0..60u64 {
+        let opponent = fake.user_option("opponent", (4_000_000_000_000_000_000 + i, "p"));
+        challenges.push(
+            fake.slash(
+                &flooder,
+                CHANNEL,
+                "challenge",
+                json!([opponent, {"name": "variant", "type": 3, "value": "ard-ri"},
+                       {"name": "thread", "type": 5, "value": false}]),
+            )
+            .await,
+        );
+    }
+    let during = latency(&fake, &readers[2], ROUNDS).await?;
+    let mut refused = 0;
+    for id in challenges {
+        let r = fake
+            .response(id, answer)
+            .await
+            .ok_or_else(|| anyhow!("a challenge was not answered"))?;
+        refused += usize::from(r.ephemeral());
+    }
+    let round = |ms: f64| (ms * 10.0).round() / 10.0;
+    Ok(json!({
+        "bench": "discord flood",
+        "challenges": 60,
+        "refused": refused,
+        "idle_p50_ms": round(idle),
+        "flood_p50_ms": round(during),
+        "ratio": (during / idle * 100.0).round() / 100.0,
+    }))
 }
 
 async fn run(dir: &Path, n: u32) -> anyhow::Result<Vec<Value>> {
@@ -119,6 +193,30 @@ async fn run(dir: &Path, n: u32) -> anyhow::Result<Vec<Value>> {
             "max_active_threads_refusals": fake.refusals().iter().filter(|r| r.code == 160_006).count(),
         }),
     ])
+}
+
+/// The median time in milliseconds from `/rules` by `reader` to its answer, over `rounds`
+/// commands sent one at a time; an error if one is refused.
+async fn latency(fake: &FakeDiscord, reader: &Invoker, rounds: usize) -> anyhow::Result<f64> {
+    let mut ms = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let id = fake.slash(reader, CHANNEL, "rules", json!([])).await;
+        let at = fake
+            .injected_at(id)
+            .ok_or_else(|| anyhow!("/rules was not injected"))?;
+        let r = fake
+            .response(id, Duration::from_secs(30))
+            .await
+            .ok_or_else(|| anyhow!("/rules was not answered"))?;
+        let text = r.content().unwrap_or_default();
+        anyhow::ensure!(
+            text.starts_with("**High Kings of Tara (hkot-1)**"),
+            "/rules refused: {text}"
+        );
+        ms.push(r.at.duration_since(at).as_secs_f64() * 1000.0);
+    }
+    ms.sort_by(f64::total_cmp);
+    Ok(ms[ms.len() / 2])
 }
 
 /// Seconds, to the hundredth.
