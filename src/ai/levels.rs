@@ -1,9 +1,10 @@
 //! The five strengths of the AI, and the plain players it is measured against.
 
-use super::mcts::{search_threads, Found, Settings};
+use super::endgame::{Solver, Value, LOSS, WIN};
+use super::mcts::{search_threads, Found, MoveStat, Settings};
 use super::tafl;
 use crate::game::playout::Rng;
-use crate::game::{GamePosition, Move, Position};
+use crate::game::{GamePosition, Move, Position, Variant};
 
 /// A strength from 1 (weak, but not random) to 5 (the strongest, bounded by time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -129,7 +130,128 @@ pub fn think_threads(
                 },
             },
         ),
-        Position::Tara(_) => search_threads(pos, &settings, threads, stop),
+        // Level 5 solves Sacred Hill's endings exactly. In High Kings a position costs the
+        // solver about three times as much (the kings, the positions the repetition rule
+        // keeps) and a Battle's kings may shuffle for dozens of plies, so the solver proved
+        // little there and cost a fifth to a half of the time: 10 of 24 games against the
+        // search without it (docs/benchmarks.md).
+        Position::Tara(_)
+            if level == Level::MAX
+                && matches!(pos.variant(), Variant::SacredHill1 | Variant::SacredHill2) =>
+        {
+            solved_search(pos, &settings, threads, stop)
+        }
+        Position::Tara(_) => search_threads(pos, &settings, threads, stop, None),
+    }
+}
+
+/// The positions level 5's endgame solver may visit before a Sacred Hill move's search, in
+/// all: about a twentieth of a second on the development machine (7 to 8 million positions a
+/// second). Under a budget of playouts it is ten positions a playout, if that is fewer (so a
+/// small budget stays small).
+const SOLVER_POSITIONS: u64 = 400_000;
+
+/// Level 5's Sacred Hill move: every move is first put to the exact endgame solver ([`Solver`])
+/// with a share of [`SOLVER_POSITIONS`], in rounds of growing shares, until each is proven or the
+/// positions run out. A move proven to win is played at once. Otherwise the Monte Carlo search
+/// chooses among the moves not proven worse than another: those proven to lose are left out
+/// while any move is not proven to, and once every move is proven, those below the best.
+/// Under a budget the same inputs still give the same move (the solver counts positions).
+fn solved_search(
+    pos: &Position,
+    settings: &Settings,
+    threads: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Found> {
+    let list = pos.legal_moves();
+    if list.len() <= 1 {
+        return search_threads(pos, settings, threads, stop, None);
+    }
+    let total = settings.playouts.map_or(SOLVER_POSITIONS, |n| {
+        n.saturating_mul(10).min(SOLVER_POSITIONS)
+    });
+    let mut values: Vec<Option<Value>> = vec![None; list.len()];
+    let mut used = 0u64;
+    let mut share = 1_000u64;
+    while used < total && values.iter().any(Option::is_none) {
+        for (k, &m) in list.iter().enumerate() {
+            if values[k].is_some() {
+                continue;
+            }
+            if stop() {
+                used = total;
+                break;
+            }
+            let mut solver = Solver::new(share.min(total - used), stop);
+            values[k] = solver.value_of(pos, m);
+            used += solver.nodes;
+            if values[k] == Some(WIN) {
+                return Some(proven(&list, &values, m));
+            }
+            if used >= total {
+                break;
+            }
+        }
+        share = share.saturating_mul(4);
+    }
+    let best = values.iter().flatten().copied().max();
+    let open = values.iter().any(Option::is_none);
+    let keep = |v: Option<Value>| match v {
+        None => true,
+        Some(v) => Some(v) == best && (v > LOSS || !open),
+    };
+    let allowed: Vec<Move> = list
+        .iter()
+        .zip(&values)
+        .filter(|&(_, &v)| keep(v))
+        .map(|(&m, _)| m)
+        .collect();
+    let allowed = if allowed.is_empty() {
+        list.to_vec()
+    } else {
+        allowed
+    };
+    let mut found = search_threads(pos, settings, threads, stop, Some(&allowed))?;
+    // The moves left out stay in the list the callers read (an analysis counts the moves to
+    // tell a forced one), unvisited, at their proven value.
+    for (&m, &v) in list.iter().zip(&values) {
+        if !allowed.contains(&m) {
+            found.moves.push(MoveStat {
+                mv: m,
+                visits: 0,
+                eval: score(v.unwrap_or(LOSS)),
+            });
+        }
+    }
+    if !open {
+        found.eval = best.map_or(found.eval, score);
+    }
+    Some(found)
+}
+
+/// A proven value as an expected score (a loss 0, a draw ½, a win 1).
+fn score(v: Value) -> f64 {
+    f64::from(v + 1) / 2.0
+}
+
+/// What a search that proved `chosen` wins reports: no playouts, every move at its proven
+/// value (½ where unproven), the winning move first.
+fn proven(list: &[Move], values: &[Option<Value>], chosen: Move) -> Found {
+    let mut moves: Vec<MoveStat> = list
+        .iter()
+        .zip(values)
+        .map(|(&mv, v)| MoveStat {
+            mv,
+            visits: 0,
+            eval: v.map_or(0.5, score),
+        })
+        .collect();
+    moves.sort_by_key(|s| s.mv != chosen);
+    Found {
+        chosen,
+        eval: 1.0,
+        playouts: 0,
+        moves,
     }
 }
 

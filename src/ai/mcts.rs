@@ -149,9 +149,23 @@ pub fn search(
     settings: &Settings,
     stop: &mut dyn FnMut() -> bool,
 ) -> Option<Found> {
+    search_among(pos, None, settings, stop)
+}
+
+/// [`search`] choosing among the moves `among` (legal here) at the root, or among all the
+/// legal moves when `None`.
+fn search_among(
+    pos: &Position,
+    among: Option<&[Move]>,
+    settings: &Settings,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Found> {
     let root_side = pos.to_move()?;
     let mut list = MoveList::new();
-    pos.legal_moves_into(&mut list);
+    match among {
+        Some(moves) => moves.iter().for_each(|&m| list.push(m)),
+        None => pos.legal_moves_into(&mut list),
+    }
     if list.is_empty() {
         return None;
     }
@@ -369,15 +383,17 @@ fn counted_node(edges: &mut Vec<Edge>, rng: &mut Rng, legal: &[Move], side: usiz
 
 /// [`search`] on `threads` threads at once when the search has no budget of playouts (root
 /// parallelism: each thread grows its own tree from its own seed until `stop` fires on this
-/// thread, and the roots' statistics are added up); otherwise [`search`] itself.
+/// thread, and the roots' statistics are added up); otherwise [`search`] itself. At the root
+/// it chooses among the moves `among` (legal here), or among all the legal moves when `None`.
 pub fn search_threads(
     pos: &Position,
     settings: &Settings,
     threads: usize,
     stop: &mut dyn FnMut() -> bool,
+    among: Option<&[Move]>,
 ) -> Option<Found> {
     if threads <= 1 || settings.playouts.is_some() {
-        return search(pos, settings, stop);
+        return search_among(pos, among, settings, stop);
     }
     let done = AtomicBool::new(false);
     let (main, helpers) = std::thread::scope(|scope| {
@@ -388,10 +404,10 @@ pub fn search_threads(
                     seed: settings.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
                     ..*settings
                 };
-                scope.spawn(move || search(pos, &settings, &mut || done.load(Relaxed)))
+                scope.spawn(move || search_among(pos, among, &settings, &mut || done.load(Relaxed)))
             })
             .collect();
-        let main = search(pos, settings, &mut || {
+        let main = search_among(pos, among, settings, &mut || {
             let s = stop();
             if s {
                 done.store(true, Relaxed);

@@ -4,6 +4,7 @@
 //! level-5 search may run on several threads of its own, joined before it returns.
 
 mod analyse;
+mod endgame;
 mod levels;
 mod mcts;
 mod tafl;
