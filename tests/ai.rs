@@ -555,7 +555,7 @@ fn value_after(pos: &Position, m: Move, me: Side, depth: u32, budget: &mut u64) 
 #[test]
 fn level_five_never_lets_a_proven_ending_go() {
     let five = Level::new(5).unwrap();
-    let (mut checked, mut proofs) = (0, 0);
+    let (mut checked, mut proven_wins) = (0, 0);
     for variant in [Variant::SacredHill1, Variant::SacredHill2] {
         for seed in 0..12 {
             let (_, moves) = random_game(GameOptions::new(variant), &mut Rng::new(seed));
@@ -578,10 +578,11 @@ fn level_five_never_lets_a_proven_ending_go() {
                 let played = value_after(&pos, found.chosen, me, 24, &mut 2_000_000).unwrap();
                 assert_eq!(played, best, "{variant:?} seed {seed}: {:?}", found.chosen);
                 // A win the solver proved is played without playouts, at 1; a position it
-                // proved lost or drawn move by move is reported as exactly that.
+                // proved lost or drawn move by move is reported as exactly that (a search's
+                // own average is hardly ever exactly 0 or ½, and where it is, it is right).
                 if found.playouts == 0 {
                     assert_eq!((best, found.eval), (1, 1.0), "{variant:?} seed {seed}");
-                    proofs += 1;
+                    proven_wins += 1;
                 }
                 if found.eval == 0.0 || found.eval == 0.5 {
                     assert_eq!(
@@ -589,7 +590,6 @@ fn level_five_never_lets_a_proven_ending_go() {
                         found.eval,
                         "{variant:?} seed {seed}"
                     );
-                    proofs += 1;
                 }
                 let mut listed: Vec<Move> = found.moves.iter().map(|s| s.mv).collect();
                 listed.sort_by_key(|m| format!("{m:?}"));
@@ -603,6 +603,9 @@ fn level_five_never_lets_a_proven_ending_go() {
             }
         }
     }
-    eprintln!("{checked} endings, {proofs} proven by level 5's solver");
-    assert!(checked >= 100 && proofs >= 50, "{checked} {proofs}");
+    eprintln!("{checked} endings, {proven_wins} won by a move level 5's solver proved");
+    assert!(
+        checked >= 100 && proven_wins >= 20,
+        "{checked} {proven_wins}"
+    );
 }

@@ -23,13 +23,14 @@ pub const WIN: Value = 1;
 /// kings back and forth until the third repetition).
 const MAX_DEPTH: usize = 64;
 
-/// A solver bounded by `budget` positions in all and by `stop`, asked every 4,096 positions.
+/// A solver bounded by `budget` positions in all and by `stop`, asked every 256 positions.
 pub struct Solver<'a> {
     budget: u64,
     /// Positions visited so far.
     pub nodes: u64,
     stop: &'a mut dyn FnMut() -> bool,
-    /// Set once the budget or `stop` ended the search: every answer after it is `None`.
+    /// Set once the budget, `stop` or [`MAX_DEPTH`] ended the search: every search of a
+    /// position after it is `None` (a move that ends the game at once still has its value).
     out: bool,
     lists: Vec<MoveList>,
 }

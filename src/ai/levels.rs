@@ -146,8 +146,7 @@ pub fn think_threads(
 }
 
 /// The positions level 5's endgame solver may visit before a Sacred Hill move's search, in
-/// all: about a twentieth of a second on the development machine (7 to 8 million positions a
-/// second). Under a budget of playouts it is ten positions a playout, if that is fewer (so a
+/// all: 50 to 75 ms on the development machine (5 to 7.5 million positions a second). Under a budget of playouts it is ten positions a playout, if that is fewer (so a
 /// small budget stays small).
 const SOLVER_POSITIONS: u64 = 400_000;
 
