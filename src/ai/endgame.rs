@@ -102,33 +102,29 @@ impl<'a> Solver<'a> {
         list.clear();
         p.legal_moves_into(&mut list);
         // A move that wins at once, where the game finds one cheaply, is the whole answer.
-        if let Some(m) = p.decisive_move(&list) {
-            let mut c = p.clone();
-            c.play_unchecked(m);
-            if c.outcome().is_some_and(|o| o.winner == Some(me)) {
-                self.lists[depth] = list;
-                return Some(WIN);
-            }
+        if p.decisive_move(&list).is_some() {
+            self.lists[depth] = list;
+            return Some(WIN);
         }
         let mut best = LOSS;
-        let mut result = None;
         for &m in list.iter() {
             let mut c = p.clone();
             c.play_unchecked(m);
             let Some(v) = self.after(&c, me, alpha, beta, depth) else {
-                result = Some(None);
-                break;
+                self.lists[depth] = list;
+                return None;
             };
             if v > best {
                 best = v;
-                if best >= beta || best == WIN {
+                // (`beta` is at most a win, so a win always ends the loop here.)
+                if best >= beta {
                     break;
                 }
                 alpha = alpha.max(best);
             }
         }
         self.lists[depth] = list;
-        result.unwrap_or(Some(best))
+        Some(best)
     }
 }
 

@@ -18,6 +18,8 @@ const CHANNEL: u64 = FakeDiscord::CHANNEL_ID;
 const OTHERS_THREADS: usize = 600;
 /// How long the bot may take to connect.
 const CONNECT_WITHIN: Duration = Duration::from_secs(30);
+/// How long the flood's commands may wait for their answers.
+const ANSWER_WITHIN: Duration = Duration::from_secs(30);
 
 /// The bot process, killed when dropped (also when the bench fails half-way).
 struct Bot(Child);
@@ -67,16 +69,7 @@ pub fn league(players: u32) -> anyhow::Result<Vec<Value>> {
 async fn flood(dir: &Path) -> anyhow::Result<Value> {
     const ROUNDS: usize = 10;
     let fake = FakeDiscord::start().await;
-    let log = std::fs::File::create(dir.join("bot.log"))?;
-    let _bot = Bot(
-        tara_bot_run(&std::env::current_exe()?, &fake.proxy_url(), dir)
-            .env("TARA_BOT_DB", dir.join("tara.db"))
-            .env("TARA_BOT_RATE_LIMIT", "on")
-            .env("RUST_LOG", "warn")
-            .stderr(log)
-            .spawn()
-            .context("start tara-bot run")?,
-    );
+    let _bot = spawn_bot(&fake, dir, &[("TARA_BOT_RATE_LIMIT", "on")])?;
     anyhow::ensure!(
         fake.wait_ready(CONNECT_WITHIN).await,
         "the bot did not connect"
@@ -93,7 +86,6 @@ async fn flood(dir: &Path) -> anyhow::Result<Value> {
         })
         .collect();
     fake.add_user(11, "aoife");
-    let answer = Duration::from_secs(30);
     latency(&fake, &readers[0], ROUNDS).await?; // warm
     let idle = latency(&fake, &readers[1], ROUNDS).await?;
     let mut challenges = Vec::new();
@@ -114,7 +106,7 @@ async fn flood(dir: &Path) -> anyhow::Result<Value> {
     let mut refused = 0;
     for id in challenges {
         let r = fake
-            .response(id, answer)
+            .response(id, ANSWER_WITHIN)
             .await
             .ok_or_else(|| anyhow!("a challenge was not answered"))?;
         refused += usize::from(r.ephemeral());
@@ -133,7 +125,7 @@ async fn flood(dir: &Path) -> anyhow::Result<Value> {
 async fn run(dir: &Path, n: u32) -> anyhow::Result<Vec<Value>> {
     let fake = FakeDiscord::start().await;
     fake.add_threads(FakeDiscord::OTHER_CHANNEL_ID, OTHERS_THREADS);
-    let _bot = spawn_bot(&fake, dir)?;
+    let _bot = spawn_bot(&fake, dir, &[])?;
     let log = || {
         let text = std::fs::read_to_string(dir.join("bot.log")).unwrap_or_default();
         let tail: Vec<&str> = text.lines().rev().take(20).collect();
@@ -205,7 +197,7 @@ async fn latency(fake: &FakeDiscord, reader: &Invoker, rounds: usize) -> anyhow:
             .injected_at(id)
             .ok_or_else(|| anyhow!("/rules was not injected"))?;
         let r = fake
-            .response(id, Duration::from_secs(30))
+            .response(id, ANSWER_WITHIN)
             .await
             .ok_or_else(|| anyhow!("/rules was not answered"))?;
         let text = r.content().unwrap_or_default();
@@ -308,12 +300,13 @@ fn play_line(played: Played, requests: usize, took: Duration) -> Value {
 }
 
 /// `tara-bot run` (this program) connected to `fake`, on a database in `dir`, its log in
-/// `dir/bot.log`.
-fn spawn_bot(fake: &FakeDiscord, dir: &Path) -> anyhow::Result<Bot> {
+/// `dir/bot.log`, with the environment variables `env` besides.
+fn spawn_bot(fake: &FakeDiscord, dir: &Path, env: &[(&str, &str)]) -> anyhow::Result<Bot> {
     let log = std::fs::File::create(dir.join("bot.log"))?;
     let child = tara_bot_run(&std::env::current_exe()?, &fake.proxy_url(), dir)
         .env("TARA_BOT_DB", dir.join("tara.db"))
         .env("RUST_LOG", "warn")
+        .envs(env.iter().copied())
         .stderr(log)
         .spawn()
         .context("start tara-bot run")?;
