@@ -118,7 +118,7 @@ pub fn too_weak_to_judge(level: Level) -> Option<String> {
     })
 }
 
-/// The weight of the margin in a finished game's value, as the search's levels use it.
+/// The weight of the points' split in a finished game's value, as the search's levels use it.
 fn margin_weight() -> f64 {
     Level::MIN.settings(0, Limit::Level).margin_weight
 }

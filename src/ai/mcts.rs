@@ -20,8 +20,10 @@
 //! the averages added 14.5 of 24 on top (docs/benchmarks.md).
 //!
 //! The result of a playout counts a win 1, a draw ½ and a loss 0, with a share of the reward
-//! for the margin in the Tara games (their points are 2 + the difference of kingdoms or knots,
-//! and a big win is worth more than a narrow one). The evaluation reported is the expected
+//! given by the split of the points (the side's points over both sides'). A Tara winner scores
+//! 2 + the difference of kingdoms or knots + the kings they captured and the loser the kings
+//! they captured, so the split lowers a High Kings win only by the kings the loser took; in
+//! Sacred Hill, which has no kings, it is the result itself. The evaluation reported is the expected
 //! score alone (win 1, draw ½), from the side to move, of the chosen move, drawn towards the
 //! whole search's average where few playouts stand behind it ([`EVAL_PRIOR`]).
 //!
@@ -41,7 +43,7 @@ pub struct Settings {
     pub playouts: Option<u64>,
     /// The UCB1 exploration constant.
     pub exploration: f64,
-    /// The part of a playout's reward given by the margin (Tara), 0 to 1.
+    /// The part of a playout's reward given by the split of the points ([`result_for`]), 0 to 1.
     pub margin_weight: f64,
     /// The generator's seed.
     pub seed: u64,
