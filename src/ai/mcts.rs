@@ -20,12 +20,13 @@
 //! the averages added 14.5 of 24 on top (docs/benchmarks.md).
 //!
 //! The result of a playout counts a win 1, a draw ½ and a loss 0, with a share of the reward
-//! given by the split of the points (the side's points over both sides'). A Tara winner scores
-//! 2 + the difference of kingdoms or knots + the kings they captured and the loser the kings
-//! they captured, so the split lowers a High Kings win only by the kings the loser took; in
-//! Sacred Hill, which has no kings, it is the result itself. The evaluation reported is the expected
-//! score alone (win 1, draw ½), from the side to move, of the chosen move, drawn towards the
-//! whole search's average where few playouts stand behind it ([`EVAL_PRIOR`]).
+//! given by the split of the points (the side's points over both sides'). A Tara winner's
+//! points are the kings they captured, plus 2 + the difference of kingdoms or knots when the
+//! score ends the game; the loser's are the kings they captured (one at most after a double
+//! capture). So the split lowers a High Kings win only by the kings the loser took, and in
+//! Sacred Hill, which has no kings, it is the result itself. The evaluation reported is the
+//! expected score alone (win 1, draw ½), from the side to move, of the chosen move, drawn
+//! towards the whole search's average where few playouts stand behind it ([`EVAL_PRIOR`]).
 //!
 //! Everything is decided by the position, the seed and the number of playouts: the same
 //! inputs give the same move on any machine. Only the optional `stop` check (a clock, for a
