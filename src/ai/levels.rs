@@ -146,8 +146,9 @@ pub fn think_threads(
 }
 
 /// The positions level 5's endgame solver may visit before a Sacred Hill move's search, in
-/// all: 50 to 75 ms on the development machine (5 to 7.5 million positions a second). Under a budget of playouts it is ten positions a playout, if that is fewer (so a
-/// small budget stays small).
+/// all: 50 to 75 ms on the development machine (5 to 7.5 million positions a second). Under a
+/// budget of playouts it is ten positions a playout, if that is fewer (so a small budget stays
+/// small).
 const SOLVER_POSITIONS: u64 = 400_000;
 
 /// Level 5's Sacred Hill move: every move is first put to the exact endgame solver ([`Solver`])
@@ -215,11 +216,7 @@ fn solved_search(
     // tell a forced one), unvisited, at their proven value.
     for (&m, &v) in list.iter().zip(&values) {
         if !allowed.contains(&m) {
-            found.moves.push(MoveStat {
-                mv: m,
-                visits: 0,
-                eval: score(v.unwrap_or(LOSS)),
-            });
+            found.moves.push(unvisited(m, v));
         }
     }
     if !open {
@@ -233,17 +230,22 @@ fn score(v: Value) -> f64 {
     f64::from(v + 1) / 2.0
 }
 
+/// A move the Monte Carlo search did not visit, at its proven value `v` (½ where unproven).
+fn unvisited(mv: Move, v: Option<Value>) -> MoveStat {
+    MoveStat {
+        mv,
+        visits: 0,
+        eval: v.map_or(0.5, score),
+    }
+}
+
 /// What a search that proved `chosen` wins reports: no playouts, every move at its proven
 /// value (½ where unproven), the winning move first.
 fn proven(list: &[Move], values: &[Option<Value>], chosen: Move) -> Found {
     let mut moves: Vec<MoveStat> = list
         .iter()
         .zip(values)
-        .map(|(&mv, v)| MoveStat {
-            mv,
-            visits: 0,
-            eval: v.map_or(0.5, score),
-        })
+        .map(|(&mv, &v)| unvisited(mv, v))
         .collect();
     moves.sort_by_key(|s| s.mv != chosen);
     Found {
