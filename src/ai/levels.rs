@@ -62,6 +62,9 @@ impl Level {
             margin_weight: 0.2,
             seed,
             playout_greed: 0.5,
+            // Level 5 shares a position's node between the orders of moves that reach it;
+            // levels 1 to 4 keep the tree they were calibrated with.
+            transpositions: self.0 == 5,
         }
     }
 }

@@ -11,6 +11,14 @@
 //! reward, one over the square root of its visits) are kept as playouts are added rather than
 //! worked out at every choice.
 //!
+//! With [`Settings::transpositions`] (level 5), a position the search reaches again by another
+//! order of moves (two ringforts built in either order, a king that walks back) is the node it
+//! was the first time, found by its [`Position::transposition_key`]: the moves there gather
+//! the playouts of every line that reaches it, while each edge into it keeps the statistics of
+//! its own playouts, and UCB1's exploration at a node counts every playout through it. In the
+//! Tara games, where most moves add a ringfort, the same few ringforts are reached in many
+//! orders, so the tree below them is grown once instead of once for each order.
+//!
 //! Playouts are guided by the move-average sampling technique (MAST): the search keeps, for
 //! each side and each move's destination, the average result of the playouts that played such
 //! a move, and a playout takes the best-rated move with probability `playout_greed`, a random
@@ -35,6 +43,8 @@
 use crate::game::board::SQUARES;
 use crate::game::playout::{Rng, MAX_PLIES};
 use crate::game::{GamePosition, Move, MoveList, Outcome, Position, Side};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// How a search is bounded and tuned.
@@ -51,6 +61,10 @@ pub struct Settings {
     /// How often a playout move is the one with the best average result so far in this
     /// search's playouts (0 to 1; the rest are random): the move-average sampling technique.
     pub playout_greed: f64,
+    /// Whether a position reached again by another order of moves is the node it was the
+    /// first time (a transposition table), so that its moves' statistics gather every line's
+    /// playouts.
+    pub transpositions: bool,
 }
 
 /// What a search found.
@@ -89,6 +103,9 @@ struct Node {
     moves: u16,
     /// How many of them have a child: the first `tried` edges, in the order they were given one.
     tried: u16,
+    /// Playouts through the node, by whichever edge they came (more than the edge's own
+    /// when the node is shared).
+    visits: u32,
 }
 
 impl Node {
@@ -96,6 +113,7 @@ impl Node {
         edges: NONE,
         moves: 0,
         tried: 0,
+        visits: 0,
     };
 }
 
@@ -219,7 +237,34 @@ struct Tree<'a> {
     line: Vec<(usize, usize)>,
     /// The edges the iteration took in the tree, from the root.
     path: Vec<u32>,
+    /// With [`Settings::transpositions`], the nodes by their position's
+    /// [`Position::transposition_key`].
+    table: Option<HashMap<u64, u32, BuildHasherDefault<KeyHasher>>>,
 }
+
+/// The hasher of [`Tree::table`]: its keys are hashes already, so a key is its own hash (a
+/// fixed function, so a search stays the same from run to run).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+
+/// The most edges a walk down the tree takes before it plays out from where it is: with
+/// shared nodes a line can come back to a position (a Battle's kings walking to and fro).
+/// High Kings' third repetition ends such a line first; this bounds any other.
+const MAX_DEPTH: usize = 300;
 
 impl<'a> Tree<'a> {
     /// A tree of the root alone, whose position has the moves `list` (not empty).
@@ -238,6 +283,9 @@ impl<'a> Tree<'a> {
             mast: Mast::new(),
             line: Vec::with_capacity(256),
             path: Vec::with_capacity(64),
+            table: settings.transpositions.then(|| {
+                HashMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
+            }),
         };
         let root = counted_node(&mut tree.edges, &mut tree.rng, list, side_index(root_side));
         tree.nodes.push(root);
@@ -260,8 +308,11 @@ impl<'a> Tree<'a> {
                 self.scratch.clear();
                 p.legal_moves_into(&mut self.scratch);
                 let side = side_index(p.to_move().unwrap_or(self.root_side));
-                self.nodes[at as usize] =
-                    counted_node(&mut self.edges, &mut self.rng, &self.scratch, side);
+                let visits = self.nodes[at as usize].visits;
+                self.nodes[at as usize] = Node {
+                    visits,
+                    ..counted_node(&mut self.edges, &mut self.rng, &self.scratch, side)
+                };
             }
             let node = self.nodes[at as usize];
             if node.tried < node.moves {
@@ -278,7 +329,10 @@ impl<'a> Tree<'a> {
             self.line.push((usize::from(e.side), mast_key(e.mv)));
             p.play_unchecked(e.mv);
             at = e.child;
-            visits = e.visits;
+            visits = self.nodes[at as usize].visits;
+            if self.path.len() >= MAX_DEPTH {
+                return true;
+            }
         }
     }
 
@@ -294,14 +348,22 @@ impl<'a> Tree<'a> {
         let k = best_untried(untried, |e| mast.value(usize::from(e.side), mast_key(e.mv)));
         // The chosen move becomes the next tried one; the untried keep their order.
         self.edges[tried..=tried + k].rotate_right(1);
-        let child = self.nodes.len() as u32;
-        self.nodes.push(Node::NEW);
+        let mv = self.edges[tried].mv;
+        p.play_unchecked(mv);
+        // The node of the position reached, when the table knows it; else a new one.
+        let next = self.nodes.len() as u32;
+        let child = match (&mut self.table, p.transposition_key()) {
+            (Some(table), Some(key)) => *table.entry(key).or_insert(next),
+            _ => next,
+        };
+        if child == next {
+            self.nodes.push(Node::NEW);
+        }
         let e = &mut self.edges[tried];
         e.child = child;
         self.nodes[at as usize].tried += 1;
         self.path.push(tried as u32);
         self.line.push((usize::from(e.side), mast_key(e.mv)));
-        p.play_unchecked(e.mv);
     }
 
     /// Simulation from the end of the iteration's path, whose position is `p`, then
@@ -324,6 +386,8 @@ impl<'a> Tree<'a> {
         }
         self.root_visits += 1;
         for &e in &self.path {
+            let c = self.edges[e as usize].child as usize;
+            self.nodes[c].visits += 1;
             let e = &mut self.edges[e as usize];
             let (score, reward) = results[usize::from(e.side)];
             e.visits += 1;
@@ -381,6 +445,7 @@ fn counted_node(edges: &mut Vec<Edge>, rng: &mut Rng, legal: &[Move], side: usiz
         edges: first,
         moves: n as u16,
         tried: 0,
+        visits: 0,
     }
 }
 
@@ -668,6 +733,7 @@ mod tests {
             margin_weight: 0.2,
             seed: 7,
             playout_greed: 0.5,
+            transpositions: false,
         };
         let side = pos.to_move().expect("a game in progress");
         let mut tree = Tree::new(&settings, side, &list);
@@ -698,5 +764,103 @@ mod tests {
         assert_eq!(tree.nodes.len(), 4, "a node a tried move");
         assert!(tree.edges[..3].iter().all(|e| e.child != NONE));
         assert!(tree.edges[3..].iter().all(|e| e.child == NONE));
+    }
+
+    /// A tree grown by `n` iterations from `pos`, as a search grows it.
+    fn grown<'a>(pos: &Position, settings: &'a Settings, n: usize) -> Tree<'a> {
+        let list = pos.legal_moves();
+        let mut tree = Tree::new(settings, pos.to_move().expect("a game in progress"), &list);
+        for _ in 0..n {
+            let mut p = pos.clone();
+            assert!(tree.descend(&mut p));
+            tree.play_out(&mut p);
+        }
+        tree
+    }
+
+    /// For every node but the root: its position's key (the same by every edge into it), and
+    /// how many edges lead to it. Checks on the way that a node's playouts are those of the
+    /// edges into it.
+    fn nodes_by_edges(tree: &Tree, pos: &Position) -> Vec<(Option<u64>, u32)> {
+        let mut seen = vec![(None, 0u32); tree.nodes.len()];
+        let mut into = vec![0u32; tree.nodes.len()];
+        let mut stack = vec![(0u32, pos.clone())];
+        let mut walked = vec![false; tree.nodes.len()];
+        while let Some((at, p)) = stack.pop() {
+            let node = tree.nodes[at as usize];
+            if node.edges == NONE {
+                continue;
+            }
+            let first = node.edges as usize;
+            for e in &tree.edges[first..first + usize::from(node.tried)] {
+                let mut after = p.clone();
+                after.play_unchecked(e.mv);
+                let c = e.child as usize;
+                let key = after.transposition_key();
+                if seen[c].1 > 0 {
+                    assert_eq!(seen[c].0, key, "one node, one position");
+                }
+                seen[c] = (key, seen[c].1 + 1);
+                into[c] += e.visits;
+                if !walked[c] {
+                    walked[c] = true;
+                    stack.push((e.child, after));
+                }
+            }
+        }
+        for (c, node) in tree.nodes.iter().enumerate().skip(1) {
+            assert_eq!(
+                node.visits, into[c],
+                "node {c}'s playouts came by its edges"
+            );
+        }
+        seen
+    }
+
+    #[test]
+    fn with_transpositions_a_position_reached_in_other_orders_is_one_node() {
+        for variant in [Variant::SacredHill1, Variant::Hkot2] {
+            let pos = Position::new(GameOptions::new(variant));
+            let mut settings = Settings {
+                playouts: Some(3_000),
+                exploration: 0.5,
+                margin_weight: 0.2,
+                seed: 11,
+                playout_greed: 0.5,
+                transpositions: true,
+            };
+            let tree = grown(&pos, &settings, 3_000);
+            let shared = nodes_by_edges(&tree, &pos);
+            let many = shared.iter().filter(|(_, n)| *n > 1).count();
+            assert!(
+                many > 10,
+                "{variant:?}: {many} nodes reached by two edges or more"
+            );
+            // Every node is its own position: no two nodes share a key.
+            let mut keys: Vec<u64> = shared
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(k, _)| k.expect("a Tara position has a key"))
+                .collect();
+            let len = keys.len();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), len);
+
+            // Without: a node per edge, and the same positions under several nodes.
+            settings.transpositions = false;
+            let tree = grown(&pos, &settings, 3_000);
+            let plain = nodes_by_edges(&tree, &pos);
+            assert!(plain.iter().skip(1).all(|(_, n)| *n == 1));
+            let mut keys: Vec<u64> = plain
+                .iter()
+                .skip(1)
+                .map(|(k, _)| k.expect("a Tara position has a key"))
+                .collect();
+            let len = keys.len();
+            keys.sort_unstable();
+            keys.dedup();
+            assert!(keys.len() < len, "{variant:?}: no position reached twice");
+        }
     }
 }

@@ -117,6 +117,16 @@ impl Position {
         GamePosition::legal_moves(self)
     }
 
+    /// The Tara games' [`TaraPosition::transposition_key`]: the same for the same position
+    /// however it was reached. `None` in Ard Rí, whose search keeps its own table.
+    #[inline]
+    pub fn transposition_key(&self) -> Option<u64> {
+        match self {
+            Position::Tara(t) => Some(t.transposition_key()),
+            _ => None,
+        }
+    }
+
     /// The position in its game's public notation: Ard Rí's (see
     /// [`ArdRiPosition::to_notation`]); `None` for the Tara games, which have none.
     pub fn notation(&self) -> Option<String> {

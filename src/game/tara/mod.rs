@@ -190,6 +190,37 @@ impl TaraPosition {
         self.kings[p] & self.forts[p.opponent()]
     }
 
+    /// A hash of what decides the position's moves and its future: the ringforts, the kings,
+    /// the kings captured, who moves, Battle, the passes, the last turn, the placement plies and
+    /// whether the game is over. Not how the position was reached, so the same position after
+    /// other orders of moves has the same key (a search shares its node); only High Kings'
+    /// repetitions, which count the positions since the last build, can end the two lines'
+    /// games differently, and the search plays each line's own moves, so it sees that.
+    pub fn transposition_key(&self) -> u64 {
+        let state = u64::from(self.captured[Player::Red])
+            | u64::from(self.captured[Player::Blue]) << 8
+            | u64::from(self.to_move == Player::Red) << 16
+            | u64::from(self.battle[Player::Red]) << 17
+            | u64::from(self.battle[Player::Blue]) << 18
+            | u64::from(self.passed[Player::Red]) << 19
+            | u64::from(self.passed[Player::Blue]) << 20
+            | u64::from(self.last_turn) << 21
+            | u64::from(self.outcome.is_some()) << 22
+            | u64::from(self.ply.min(6)) << 23;
+        let mut h = 0x243f_6a88_85a3_08d3u64;
+        for w in [
+            self.forts[Player::Red],
+            self.forts[Player::Blue],
+            self.kings[Player::Red],
+            self.kings[Player::Blue],
+            state,
+        ] {
+            h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            h ^= h >> 29;
+        }
+        h
+    }
+
     /// The phase of the player to move.
     pub fn phase(&self) -> Phase {
         self.phase_of(self.to_move)

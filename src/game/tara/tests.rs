@@ -1294,3 +1294,61 @@ fn the_decisive_move_is_the_first_that_completes_a_double_capture() {
         "double captures on offer in {found} of {positions} positions"
     );
 }
+
+#[test]
+fn the_transposition_key_is_the_position_not_the_order_of_its_moves() {
+    let line = |variant: Variant, moves: &str| {
+        let mut p = start(variant);
+        for m in moves.split_whitespace() {
+            play(&mut p, m);
+        }
+        p.transposition_key()
+    };
+    let key = line(Variant::SacredHill1, "D4 C2 F5 E1");
+    assert_eq!(key, line(Variant::SacredHill1, "F5 E1 D4 C2"));
+    assert_eq!(key, line(Variant::SacredHill1, "D4 E1 F5 C2"));
+    assert_ne!(key, line(Variant::SacredHill1, "D4 C2 F5 A3"));
+    assert_ne!(key, line(Variant::SacredHill1, "D4 C2 F5"));
+
+    // Over the positions of random games of a variant, one key is one state: nothing that
+    // decides the moves or the end is left out of it.
+    use crate::game::playout::Rng;
+    use std::collections::HashMap;
+    let mut rng = Rng::new(7);
+    let mut positions = 0;
+    for variant in [
+        Variant::Hkot1,
+        Variant::Hkot2,
+        Variant::SacredHill1,
+        Variant::SacredHill2,
+    ] {
+        let mut seen = HashMap::new();
+        for _ in 0..100 {
+            let mut p = start(variant);
+            let mut list = MoveList::new();
+            loop {
+                let state = (
+                    p.forts,
+                    p.kings,
+                    p.captured,
+                    p.to_move,
+                    p.battle,
+                    p.passed,
+                    p.last_turn,
+                    p.outcome.is_some(),
+                    p.ply.min(6),
+                );
+                let old = seen.insert(p.transposition_key(), state);
+                assert!(old.is_none_or(|o| o == state), "{variant:?} ply {}", p.ply);
+                if p.outcome.is_some() {
+                    break;
+                }
+                list.clear();
+                p.legal_moves_into(&mut list);
+                p.play_unchecked(list[rng.below(list.len())]);
+            }
+        }
+        positions += seen.len();
+    }
+    assert!(positions > 10_000, "{positions} positions");
+}
