@@ -261,9 +261,10 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The most edges a walk down the tree takes before it plays out from where it is: with
-/// shared nodes a line can come back to a position (a Battle's kings walking to and fro).
-/// High Kings' third repetition ends such a line first; this bounds any other.
+/// With shared nodes, the most edges a walk down the tree takes before it plays out from where
+/// it is: a line can come back to a position (a Battle's kings walking to and fro). High Kings'
+/// third repetition ends such a line first; this bounds any other. (Without shared nodes a
+/// walk only goes down, to the end of the game at most, and is not bounded.)
 const MAX_DEPTH: usize = 300;
 
 impl<'a> Tree<'a> {
@@ -330,7 +331,7 @@ impl<'a> Tree<'a> {
             p.play_unchecked(e.mv);
             at = e.child;
             visits = self.nodes[at as usize].visits;
-            if self.path.len() >= MAX_DEPTH {
+            if self.path.len() >= MAX_DEPTH && self.table.is_some() {
                 return true;
             }
         }
