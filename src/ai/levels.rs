@@ -65,6 +65,8 @@ impl Level {
             // Level 5 shares a position's node between the orders of moves that reach it;
             // levels 1 to 4 keep the tree they were calibrated with.
             transpositions: self.0 == 5,
+            // Level 5 tries a node's moves one by one as its playouts grow.
+            widening: if self.0 == 5 { 1.0 } else { 0.0 },
         }
     }
 }

@@ -19,6 +19,12 @@
 //! Tara games, where most moves add a ringfort, the same few ringforts are reached in many
 //! orders, so the tree below them is grown once instead of once for each order.
 //!
+//! With [`Settings::widening`] (level 5), a node tries its moves one at a time as its playouts
+//! grow (progressive widening), the best-rated by the move averages first: while it has tried
+//! as many as 1 + `widening` × √(its playouts), the walk chooses among those by UCB1. A node
+//! of forty moves then searches its first few deeper before it tries them all, where without
+//! widening every move is tried once before any is tried again.
+//!
 //! Playouts are guided by the move-average sampling technique (MAST): the search keeps, for
 //! each side and each move's destination, the average result of the playouts that played such
 //! a move, and a playout takes the best-rated move with probability `playout_greed`, a random
@@ -65,6 +71,10 @@ pub struct Settings {
     /// first time (a transposition table), so that its moves' statistics gather every line's
     /// playouts.
     pub transpositions: bool,
+    /// Progressive widening: a node tries another of its moves only while it has tried fewer
+    /// than 1 + `widening` × √(its playouts), so that it searches its best-rated moves deeper
+    /// before it tries the rest. 0 tries every move once before any move a second time.
+    pub widening: f64,
 }
 
 /// What a search found.
@@ -293,9 +303,9 @@ impl<'a> Tree<'a> {
         tree
     }
 
-    /// Selection: down the tree from the root while the node has no untried move, playing
-    /// the moves on `p`, then the expansion of one new child. False when a node of a game in
-    /// progress has no moves to take.
+    /// Selection: down the tree from the root while the node has no untried move that it may
+    /// try yet ([`Tree::widens`]), playing the moves on `p`, then the expansion of one new
+    /// child. False when a node of a game in progress has no moves to take.
     fn descend(&mut self, p: &mut Position) -> bool {
         let mut at = 0u32;
         let mut visits = self.root_visits;
@@ -316,7 +326,7 @@ impl<'a> Tree<'a> {
                 };
             }
             let node = self.nodes[at as usize];
-            if node.tried < node.moves {
+            if node.tried < node.moves && self.widens(node.tried, visits) {
                 self.expand(p, at);
                 return true;
             }
@@ -335,6 +345,13 @@ impl<'a> Tree<'a> {
                 return true;
             }
         }
+    }
+
+    /// Whether a node that has tried `tried` of its moves and had `visits` playouts tries
+    /// another ([`Settings::widening`]).
+    fn widens(&self, tried: u16, visits: u32) -> bool {
+        let c = self.settings.widening;
+        c <= 0.0 || f64::from(tried) < 1.0 + c * f64::from(visits).sqrt()
     }
 
     /// Expansion: a new child of `at` (whose moves are counted, and not all tried) for the
@@ -735,6 +752,7 @@ mod tests {
             seed: 7,
             playout_greed: 0.5,
             transpositions: false,
+            widening: 0.0,
         };
         let side = pos.to_move().expect("a game in progress");
         let mut tree = Tree::new(&settings, side, &list);
@@ -829,6 +847,7 @@ mod tests {
                 seed: 11,
                 playout_greed: 0.5,
                 transpositions: true,
+                widening: 0.0,
             };
             let tree = grown(&pos, &settings, 3_000);
             let shared = nodes_by_edges(&tree, &pos);
@@ -862,6 +881,62 @@ mod tests {
             keys.sort_unstable();
             keys.dedup();
             assert!(keys.len() < len, "{variant:?}: no position reached twice");
+        }
+    }
+
+    #[test]
+    fn with_widening_a_node_tries_moves_as_its_playouts_grow() {
+        for variant in [Variant::Hkot1, Variant::SacredHill2] {
+            let pos = Position::new(GameOptions::new(variant));
+            let settings = Settings {
+                playouts: Some(500),
+                exploration: 0.5,
+                margin_weight: 0.2,
+                seed: 3,
+                playout_greed: 0.5,
+                transpositions: false,
+                widening: 1.0,
+            };
+            let tree = grown(&pos, &settings, 500);
+            let root = tree.nodes[0];
+            assert!(root.moves > 30, "{variant:?}: {} moves", root.moves);
+            // A node tried its last move while it had tried fewer than 1 + √(its playouts then),
+            // and its playouts only grow.
+            let counted = |node: &Node, visits: u32| {
+                node.edges != NONE && f64::from(node.tried) < 2.0 + f64::from(visits).sqrt()
+            };
+            assert!(counted(&root, tree.root_visits));
+            assert!(
+                root.tried < root.moves,
+                "{variant:?}: every root move tried"
+            );
+            // A node that chose among its tried moves again while others were untried (until it
+            // has tried them all, a node without widening has one playout more than its tried
+            // moves: the one that made it, then one a move).
+            let revisited =
+                |node: &Node| node.tried < node.moves && node.visits > u32::from(node.tried) + 1;
+            let mut deep = 0;
+            for node in tree.nodes.iter().skip(1).filter(|n| n.edges != NONE) {
+                assert!(counted(node, node.visits), "{variant:?}: {node:?}");
+                if revisited(node) {
+                    deep += 1;
+                }
+            }
+            assert!(deep > 0, "{variant:?}: no node searched deeper than wide");
+            // The root's most visited move has more playouts than without widening.
+            let most = |tree: &Tree| {
+                let first = tree.nodes[0].edges as usize;
+                let n = usize::from(tree.nodes[0].tried);
+                tree.edges[first..first + n].iter().map(|e| e.visits).max()
+            };
+            let plain = Settings {
+                widening: 0.0,
+                ..settings
+            };
+            let wide = grown(&pos, &plain, 500);
+            assert_eq!(wide.nodes[0].tried, wide.nodes[0].moves);
+            assert!(!wide.nodes.iter().skip(1).any(revisited));
+            assert!(most(&tree) > most(&wide), "{variant:?}");
         }
     }
 }
