@@ -113,8 +113,8 @@ struct Node {
     moves: u16,
     /// How many of them have a child: the first `tried` edges, in the order they were given one.
     tried: u16,
-    /// Playouts through the node, by whichever edge they came (more than the edge's own
-    /// when the node is shared).
+    /// Playouts through the node (the root: every playout), by whichever edge they came (more
+    /// than the edge's own when the node is shared).
     visits: u32,
 }
 
@@ -239,8 +239,6 @@ struct Tree<'a> {
     nodes: Vec<Node>,
     /// Every counted node's moves, a node's side by side.
     edges: Vec<Edge>,
-    /// Playouts through the root.
-    root_visits: u32,
     scratch: MoveList,
     mast: Mast,
     /// Each side's index and move's MAST key of the iteration's moves, from the root.
@@ -289,7 +287,6 @@ impl<'a> Tree<'a> {
             rng: Rng::new(settings.seed),
             nodes: Vec::with_capacity(capacity),
             edges: Vec::with_capacity(capacity.saturating_mul(8)),
-            root_visits: 0,
             scratch: MoveList::new(),
             mast: Mast::new(),
             line: Vec::with_capacity(256),
@@ -308,7 +305,6 @@ impl<'a> Tree<'a> {
     /// child. False when a node of a game in progress has no moves to take.
     fn descend(&mut self, p: &mut Position) -> bool {
         let mut at = 0u32;
-        let mut visits = self.root_visits;
         self.line.clear();
         self.path.clear();
         loop {
@@ -326,13 +322,13 @@ impl<'a> Tree<'a> {
                 };
             }
             let node = self.nodes[at as usize];
-            if node.tried < node.moves && self.widens(node.tried, visits) {
+            if node.tried < node.moves && self.widens(node.tried, node.visits) {
                 self.expand(p, at);
                 return true;
             }
             let first = node.edges as usize;
             let tried = &self.edges[first..first + usize::from(node.tried)];
-            let Some(k) = best_edge(tried, visits, self.settings.exploration) else {
+            let Some(k) = best_edge(tried, node.visits, self.settings.exploration) else {
                 return false;
             };
             let e = &self.edges[first + k];
@@ -340,7 +336,6 @@ impl<'a> Tree<'a> {
             self.line.push((usize::from(e.side), mast_key(e.mv)));
             p.play_unchecked(e.mv);
             at = e.child;
-            visits = self.nodes[at as usize].visits;
             if self.path.len() >= MAX_DEPTH && self.table.is_some() {
                 return true;
             }
@@ -402,7 +397,7 @@ impl<'a> Tree<'a> {
                 results[side_index(side)] = result_for(outcome, side, self.settings.margin_weight);
             }
         }
-        self.root_visits += 1;
+        self.nodes[0].visits += 1;
         for &e in &self.path {
             let c = self.edges[e as usize].child as usize;
             self.nodes[c].visits += 1;
@@ -905,7 +900,7 @@ mod tests {
             let counted = |node: &Node, visits: u32| {
                 node.edges != NONE && f64::from(node.tried) < 2.0 + f64::from(visits).sqrt()
             };
-            assert!(counted(&root, tree.root_visits));
+            assert!(counted(&root, root.visits));
             assert!(
                 root.tried < root.moves,
                 "{variant:?}: every root move tried"
