@@ -67,6 +67,8 @@ impl Level {
             transpositions: self.0 == 5,
             // Level 5 tries a node's moves one by one as its playouts grow.
             widening: if self.0 == 5 { 1.0 } else { 0.0 },
+            // Level 5 learns the answers to moves in Sacred Hill ([`think_threads`]).
+            pair_playouts: 0,
         }
     }
 }
@@ -144,11 +146,19 @@ pub fn think_threads(
             if level == Level::MAX
                 && matches!(pos.variant(), Variant::SacredHill1 | Variant::SacredHill2) =>
         {
+            // Sacred Hill's playouts answer the opponent's last hill by what paid after it
+            // before. In High Kings the pairs of king moves cost two fifths of the playouts
+            // and did not pay for it (docs/benchmarks.md).
+            settings.pair_playouts = SACRED_HILL_PAIR_PLAYOUTS;
             solved_search(pos, &settings, threads, stop)
         }
         Position::Tara(_) => search_threads(pos, &settings, threads, stop, None),
     }
 }
+
+/// How many playouts a pair of moves needs at level 5 in Sacred Hill before its average
+/// guides the playouts ([`Settings::pair_playouts`]).
+const SACRED_HILL_PAIR_PLAYOUTS: u32 = 8;
 
 /// The positions level 5's endgame solver may visit before a Sacred Hill move's search, in
 /// all: 50 to 75 ms on the development machine (5 to 7.5 million positions a second). Under a

@@ -33,6 +33,12 @@
 //! MAST playouts beat uniform ones in 26 of 32 games (all 16 in High Kings), and expanding by
 //! the averages added 14.5 of 24 on top (docs/benchmarks.md).
 //!
+//! With [`Settings::pair_playouts`] (level 5 in Sacred Hill), the playouts also keep the
+//! average result of each move as the answer to the move just before it (the pair of their
+//! keys: the N-gram selection technique, NST, with pairs), and once a pair has that many
+//! playouts behind it, a move is rated by the mean of its own average and its pair's. Which
+//! hill pays depends on which hill the opponent just took, and the pairs learn that.
+//!
 //! The result of a playout counts a win 1, a draw ½ and a loss 0, with a share of the reward
 //! given by the split of the points (the side's points over both sides'). A Tara winner's
 //! points are the kings they captured, plus 2 + the difference of kingdoms or knots when the
@@ -52,6 +58,7 @@ use crate::game::{GamePosition, Move, MoveList, Outcome, Position, Side};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::LazyLock;
 
 /// How a search is bounded and tuned.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,6 +82,10 @@ pub struct Settings {
     /// than 1 + `widening` × √(its playouts), so that it searches its best-rated moves deeper
     /// before it tries the rest. 0 tries every move once before any move a second time.
     pub widening: f64,
+    /// How many playouts a pair of moves (a move and the one before it) needs before its
+    /// average counts in the playouts' choice (the N-gram selection technique); 0 rates a
+    /// move by its own average alone.
+    pub pair_playouts: u32,
 }
 
 /// What a search found.
@@ -288,7 +299,7 @@ impl<'a> Tree<'a> {
             nodes: Vec::with_capacity(capacity),
             edges: Vec::with_capacity(capacity.saturating_mul(8)),
             scratch: MoveList::new(),
-            mast: Mast::new(),
+            mast: Mast::new(settings.pair_playouts),
             line: Vec::with_capacity(256),
             path: Vec::with_capacity(64),
             table: settings.transpositions.then(|| {
@@ -562,7 +573,8 @@ fn sort_moves(moves: &mut [MoveStat]) {
 /// at once is always taken (in Ard Rí, random play walks past a king's escape or capture most
 /// of the time, which makes its results noise); otherwise, with probability `greed`, the move
 /// whose key has the best average result in this search's playouts so far (the move-average
-/// sampling technique, MAST), else a random one. MAST learns in a few thousand playouts which
+/// sampling technique, MAST; with pairs, [`Pairs`], the mean of that and of the average as the
+/// answer to the move before it), else a random one. MAST learns in a few thousand playouts which
 /// hills pay for each side, and playouts that prefer them judge a position much better than
 /// uniform ones, for about a fifth more time each.
 fn playout(
@@ -585,10 +597,24 @@ fn playout(
             Some(m) => m,
             None if (rng.next_u64() >> 32) < threshold => {
                 let mut best = (f64::NEG_INFINITY, list[0]);
-                for &m in list.iter() {
-                    let v = mast.value(side, mast_key(m));
-                    if v > best.0 {
-                        best = (v, m);
+                match (mast.pairs.as_ref(), line.last()) {
+                    (Some(pairs), Some(&(_, before))) => {
+                        let row = pairs.row(side, before);
+                        for &m in list.iter() {
+                            let key = mast_key(m);
+                            let v = row.value(key, mast.value(side, key));
+                            if v > best.0 {
+                                best = (v, m);
+                            }
+                        }
+                    }
+                    _ => {
+                        for &m in list.iter() {
+                            let v = mast.value(side, mast_key(m));
+                            if v > best.0 {
+                                best = (v, m);
+                            }
+                        }
                     }
                 }
                 best.1
@@ -612,14 +638,18 @@ struct Mast {
     sum: [[f64; MAST_KEYS]; 2],
     n: [[u32; MAST_KEYS]; 2],
     mean: [[f64; MAST_KEYS]; 2],
+    /// With [`Settings::pair_playouts`], the averages of the pairs of moves.
+    pairs: Option<Pairs>,
 }
 
 impl Mast {
-    fn new() -> Mast {
+    /// Empty tables; with pairs when `pair_playouts` is not 0.
+    fn new(pair_playouts: u32) -> Mast {
         Mast {
             sum: [[0.0; MAST_KEYS]; 2],
             n: [[0; MAST_KEYS]; 2],
             mean: [[1.0; MAST_KEYS]; 2],
+            pairs: (pair_playouts > 0).then(|| Pairs::new(pair_playouts)),
         }
     }
     #[inline]
@@ -627,10 +657,79 @@ impl Mast {
         self.mean[side][key]
     }
     fn add(&mut self, line: &[(usize, usize)], reward: impl Fn(usize) -> f64) {
+        if let Some(pairs) = &mut self.pairs {
+            for w in line.windows(2) {
+                let (side, key) = w[1];
+                pairs.add(side, w[0].1, key, reward(side));
+            }
+        }
         for &(side, key) in line {
             self.sum[side][key] += reward(side);
             self.n[side][key] += 1;
             self.mean[side][key] = self.sum[side][key] / f64::from(self.n[side][key]);
+        }
+    }
+}
+
+/// The averages of pairs of moves for the N-gram selection technique: for each side, the key
+/// of the move before and the key of the side's answer to it, the sum and number of the
+/// results of the playouts that played the pair, and whether enough did for it to count.
+struct Pairs {
+    /// How many playouts a pair needs before its average counts.
+    needed: u32,
+    sum: Vec<f64>,
+    n: Vec<u32>,
+    /// The pair's mean once it has `needed` playouts, else `NaN` (a pair that does not count).
+    mean: Vec<f64>,
+}
+
+/// One row of [`Pairs`]: a side's answers to one move before.
+struct PairRow<'a> {
+    mean: &'a [f64],
+}
+
+impl PairRow<'_> {
+    /// A move's rating: the mean of `own` (its own average) and its pair's average, when the
+    /// pair counts; else `own`.
+    #[inline]
+    fn value(&self, key: usize, own: f64) -> f64 {
+        let pair = self.mean[key];
+        if pair.is_nan() {
+            own
+        } else {
+            (own + pair) * 0.5
+        }
+    }
+}
+
+impl Pairs {
+    fn new(needed: u32) -> Pairs {
+        let size = 2 * MAST_KEYS * MAST_KEYS;
+        Pairs {
+            needed,
+            sum: vec![0.0; size],
+            n: vec![0; size],
+            mean: vec![f64::NAN; size],
+        }
+    }
+    #[inline]
+    fn index(side: usize, before: usize, key: usize) -> usize {
+        (side * MAST_KEYS + before) * MAST_KEYS + key
+    }
+    /// The answers of the side of index `side` to a move of key `before`.
+    #[inline]
+    fn row(&self, side: usize, before: usize) -> PairRow<'_> {
+        let first = Pairs::index(side, before, 0);
+        PairRow {
+            mean: &self.mean[first..first + MAST_KEYS],
+        }
+    }
+    fn add(&mut self, side: usize, before: usize, key: usize, reward: f64) {
+        let i = Pairs::index(side, before, key);
+        self.sum[i] += reward;
+        self.n[i] += 1;
+        if self.n[i] >= self.needed {
+            self.mean[i] = self.sum[i] / f64::from(self.n[i]);
         }
     }
 }
@@ -677,7 +776,7 @@ fn best_untried(untried: &[Edge], value: impl Fn(&Edge) -> f64) -> usize {
 /// UCB1 value (mean reward + c·√(ln N / n)), the node having `visits` (N) playouts; between
 /// equal values the one tried last. `None` when there are none.
 fn best_edge(tried: &[Edge], visits: u32, c: f64) -> Option<usize> {
-    let explore = c * f64::from(visits.max(1)).ln().sqrt();
+    let explore = c * sqrt_ln(visits.max(1));
     let mut best = (f64::NEG_INFINITY, None);
     for (k, e) in tried.iter().enumerate().rev() {
         let v = if e.visits == 0 {
@@ -692,6 +791,27 @@ fn best_edge(tried: &[Edge], visits: u32, c: f64) -> Option<usize> {
     best.1
 }
 
+/// How many of the values of [`sqrt_ln`] are worked out once and kept.
+const SQRT_LN_KEPT: u32 = 1 << 16;
+
+/// √(ln `n`), as UCB1 needs it at every node a walk passes: kept in a table for the counts
+/// below [`SQRT_LN_KEPT`], which most nodes have (working out the logarithm took a tenth of
+/// level 5's time in High Kings, whose trees are deep), worked out for larger ones. The same
+/// value either way.
+#[inline]
+fn sqrt_ln(n: u32) -> f64 {
+    static KEPT: LazyLock<Vec<f64>> = LazyLock::new(|| {
+        (0..SQRT_LN_KEPT)
+            .map(|n| f64::from(n).ln().sqrt())
+            .collect()
+    });
+    if n < SQRT_LN_KEPT {
+        KEPT[n as usize]
+    } else {
+        f64::from(n).ln().sqrt()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -704,7 +824,7 @@ mod tests {
 
     #[test]
     fn move_averages_start_at_one_and_average_each_sides_results() {
-        let mut mast = Mast::new();
+        let mut mast = Mast::new(0);
         assert_eq!(mast.value(0, 5), 1.0);
         let line = [(0, 5), (1, 7), (0, 5)];
         mast.add(&line, |side| if side == 0 { 1.0 } else { 0.0 });
@@ -714,6 +834,54 @@ mod tests {
         assert_eq!(mast.value(1, 7), 0.25);
         // The same key for the other side is its own entry.
         assert_eq!(mast.value(1, 5), 1.0);
+    }
+
+    #[test]
+    fn a_pair_of_moves_counts_once_enough_playouts_played_it() {
+        let mut mast = Mast::new(2);
+        let line = [(0, 5), (1, 7), (0, 9)];
+        mast.add(&line, |side| if side == 1 { 1.0 } else { 0.0 });
+        let pairs = mast.pairs.as_ref().expect("pairs were asked for");
+        // One playout of side 1's 7 after 5: not enough, so the move's own average alone.
+        assert_eq!(pairs.row(1, 5).value(7, 0.25), 0.25);
+        mast.add(&line[..2], |side| if side == 1 { 0.5 } else { 0.0 });
+        let pairs = mast.pairs.as_ref().expect("pairs were asked for");
+        // Two (results 1 and 0.5): the mean of the own average and the pair's 0.75.
+        assert_eq!(pairs.row(1, 5).value(7, 0.25), 0.5);
+        // The pair is side 1's answer to 5 alone: not side 0's, not an answer to another key.
+        assert_eq!(pairs.row(0, 5).value(7, 0.25), 0.25);
+        assert_eq!(pairs.row(1, 9).value(7, 0.25), 0.25);
+        // Side 0's 9 after 7 was played once only.
+        assert_eq!(pairs.row(0, 7).value(9, 0.1), 0.1);
+        assert!(Mast::new(0).pairs.is_none());
+    }
+
+    #[test]
+    fn a_playout_takes_the_best_answer_to_the_move_before_it() {
+        // Sacred Hill's first move, chosen greedily: the own averages prefer D4 to A4, but after
+        // a (notional) move to G4 the pair "A4 after G4" rates A4 above D4.
+        let pos = Position::new(GameOptions::new(Variant::SacredHill1));
+        let (d4, a4, g4) = (hill(3, 3), hill(0, 3), hill(6, 3));
+        let key = |h: Hill| mast_key(Move::Build { hill: h });
+        let mut mast = Mast::new(1);
+        mast.mean = [[0.0; MAST_KEYS]; 2];
+        mast.mean[0][key(d4)] = 0.7;
+        mast.mean[0][key(a4)] = 0.6;
+        if let Some(pairs) = &mut mast.pairs {
+            pairs.add(0, key(g4), key(a4), 1.0);
+        }
+        let first = |mast: &Mast, mut line: Vec<(usize, usize)>| {
+            let before = line.len();
+            let mut p = pos.clone();
+            let mut list = MoveList::new();
+            playout(&mut p, &mut Rng::new(1), &mut list, mast, 1.0, &mut line);
+            line[before].1
+        };
+        assert_eq!(first(&mast, Vec::new()), key(d4));
+        assert_eq!(first(&mast, vec![(1, key(g4))]), key(a4));
+        // Without pairs the move before changes nothing.
+        mast.pairs = None;
+        assert_eq!(first(&mast, vec![(1, key(g4))]), key(d4));
     }
 
     #[test]
@@ -748,6 +916,7 @@ mod tests {
             playout_greed: 0.5,
             transpositions: false,
             widening: 0.0,
+            pair_playouts: 0,
         };
         let side = pos.to_move().expect("a game in progress");
         let mut tree = Tree::new(&settings, side, &list);
@@ -843,6 +1012,7 @@ mod tests {
                 playout_greed: 0.5,
                 transpositions: true,
                 widening: 0.0,
+                pair_playouts: 0,
             };
             let tree = grown(&pos, &settings, 3_000);
             let shared = nodes_by_edges(&tree, &pos);
@@ -891,6 +1061,7 @@ mod tests {
                 playout_greed: 0.5,
                 transpositions: false,
                 widening: 1.0,
+                pair_playouts: 0,
             };
             let tree = grown(&pos, &settings, 500);
             let root = tree.nodes[0];
@@ -926,12 +1097,24 @@ mod tests {
             };
             let plain = Settings {
                 widening: 0.0,
+                pair_playouts: 0,
                 ..settings
             };
             let wide = grown(&pos, &plain, 500);
             assert_eq!(wide.nodes[0].tried, wide.nodes[0].moves);
             assert!(!wide.nodes.iter().skip(1).any(revisited));
             assert!(most(&tree) > most(&wide), "{variant:?}");
+        }
+    }
+
+    #[test]
+    fn the_kept_square_roots_of_logarithms_are_the_worked_out_ones() {
+        for n in (1..SQRT_LN_KEPT + 10).chain([1 << 20, u32::MAX]) {
+            assert_eq!(
+                sqrt_ln(n).to_bits(),
+                f64::from(n).ln().sqrt().to_bits(),
+                "{n}"
+            );
         }
     }
 }
