@@ -596,25 +596,17 @@ fn playout(
         let m = match p.decisive_move(list) {
             Some(m) => m,
             None if (rng.next_u64() >> 32) < threshold => {
+                // With pairs, the side's answers to the move before this one.
+                let answers = (mast.pairs.as_ref())
+                    .zip(line.last())
+                    .map(|(pairs, &(_, before))| pairs.row(side, before));
                 let mut best = (f64::NEG_INFINITY, list[0]);
-                match (mast.pairs.as_ref(), line.last()) {
-                    (Some(pairs), Some(&(_, before))) => {
-                        let row = pairs.row(side, before);
-                        for &m in list.iter() {
-                            let key = mast_key(m);
-                            let v = row.value(key, mast.value(side, key));
-                            if v > best.0 {
-                                best = (v, m);
-                            }
-                        }
-                    }
-                    _ => {
-                        for &m in list.iter() {
-                            let v = mast.value(side, mast_key(m));
-                            if v > best.0 {
-                                best = (v, m);
-                            }
-                        }
+                for &m in list.iter() {
+                    let key = mast_key(m);
+                    let own = mast.value(side, key);
+                    let v = answers.as_ref().map_or(own, |row| row.value(key, own));
+                    if v > best.0 {
+                        best = (v, m);
                     }
                 }
                 best.1
