@@ -214,11 +214,14 @@ fn search_among(
     let mut tree = Tree::new(settings, root_side, &list);
     let mut playouts = 0u64;
     let limit = settings.playouts.unwrap_or(u64::MAX);
+    // Each iteration starts from a copy of `pos`, made into the same position each time (a
+    // High Kings position keeps the room its history grew to).
+    let mut p = pos.clone();
     while playouts < limit {
         if playouts.is_multiple_of(64) && playouts > 0 && stop() {
             break;
         }
-        let mut p = pos.clone();
+        p.clone_from(pos);
         if !tree.descend(&mut p) {
             break;
         }
@@ -417,9 +420,8 @@ impl<'a> Tree<'a> {
             e.visits += 1;
             e.score += score;
             e.reward += reward;
-            let visits = f64::from(e.visits);
-            e.mean = e.reward / visits;
-            e.inv_sqrt = visits.sqrt().recip();
+            e.mean = e.reward / f64::from(e.visits);
+            e.inv_sqrt = inv_sqrt(e.visits);
         }
         self.mast.add(&self.line, |side| results[side].1);
     }
@@ -783,25 +785,59 @@ fn best_edge(tried: &[Edge], visits: u32, c: f64) -> Option<usize> {
     best.1
 }
 
-/// How many of the values of [`sqrt_ln`] are worked out once and kept.
+/// How many of the values of [`sqrt_ln`] and [`inv_sqrt`] are worked out once and kept.
 const SQRT_LN_KEPT: u32 = 1 << 16;
 
-/// √(ln `n`), as UCB1 needs it at every node a walk passes: kept in a table for the counts
-/// below [`SQRT_LN_KEPT`], which most nodes have (working out the logarithm took a tenth of
-/// level 5's time in High Kings, whose trees are deep), worked out for larger ones. The same
-/// value either way.
+/// A function of the playout counts, kept in a table for the counts below [`SQRT_LN_KEPT`]
+/// (which most nodes and moves have) and worked out for larger ones: the same value either way.
+struct Kept {
+    table: LazyLock<Vec<f64>>,
+    f: fn(f64) -> f64,
+}
+
+impl Kept {
+    const fn new(f: fn(f64) -> f64, fill: fn() -> Vec<f64>) -> Kept {
+        Kept {
+            table: LazyLock::new(fill),
+            f,
+        }
+    }
+    #[inline]
+    fn of(&self, n: u32) -> f64 {
+        if n < SQRT_LN_KEPT {
+            self.table[n as usize]
+        } else {
+            (self.f)(f64::from(n))
+        }
+    }
+}
+
+fn sqrt_of_ln(x: f64) -> f64 {
+    x.ln().sqrt()
+}
+
+fn recip_of_sqrt(x: f64) -> f64 {
+    x.sqrt().recip()
+}
+
+/// The values of `f` for the counts below [`SQRT_LN_KEPT`].
+fn kept_values(f: fn(f64) -> f64) -> Vec<f64> {
+    (0..SQRT_LN_KEPT).map(|n| f(f64::from(n))).collect()
+}
+
+/// √(ln `n`), as UCB1 needs it at every node a walk passes (working out the logarithm took a
+/// tenth of level 5's time in High Kings, whose trees are deep).
 #[inline]
 fn sqrt_ln(n: u32) -> f64 {
-    static KEPT: LazyLock<Vec<f64>> = LazyLock::new(|| {
-        (0..SQRT_LN_KEPT)
-            .map(|n| f64::from(n).ln().sqrt())
-            .collect()
-    });
-    if n < SQRT_LN_KEPT {
-        KEPT[n as usize]
-    } else {
-        f64::from(n).ln().sqrt()
-    }
+    static SQRT_LN: Kept = Kept::new(sqrt_of_ln, || kept_values(sqrt_of_ln));
+    SQRT_LN.of(n)
+}
+
+/// One over √`n`, as a move's UCB1 value needs it after each of its playouts.
+#[inline]
+fn inv_sqrt(n: u32) -> f64 {
+    static INV_SQRT: Kept = Kept::new(recip_of_sqrt, || kept_values(recip_of_sqrt));
+    INV_SQRT.of(n)
 }
 
 #[cfg(test)]
@@ -1100,13 +1136,41 @@ mod tests {
     }
 
     #[test]
-    fn the_kept_square_roots_of_logarithms_are_the_worked_out_ones() {
+    fn the_kept_square_roots_are_the_worked_out_ones() {
         for n in (1..SQRT_LN_KEPT + 10).chain([1 << 20, u32::MAX]) {
-            assert_eq!(
-                sqrt_ln(n).to_bits(),
-                f64::from(n).ln().sqrt().to_bits(),
-                "{n}"
-            );
+            let x = f64::from(n);
+            assert_eq!(sqrt_ln(n).to_bits(), x.ln().sqrt().to_bits(), "{n}");
+            assert_eq!(inv_sqrt(n).to_bits(), x.sqrt().recip().to_bits(), "{n}");
+        }
+    }
+
+    #[test]
+    fn a_position_copied_into_another_is_the_same_position() {
+        // A search copies its root into the position its last playout ended in (a High Kings
+        // one has a history of the positions since its last build, grown in the Battle):
+        // High Kings after 14 moves, Sacred Hill's and Ard Rí's starts.
+        let hk = "E7 B2 E4 G4 G2 D4 E4-F6 D4-C6 G2-E1 C6-E5 E1-C2 E5-F3 C2-B4 B2-D1";
+        let mut root = Position::new(GameOptions::new(Variant::Hkot1));
+        for m in hk.split(' ') {
+            let m = root.parse_move(m).expect("a move");
+            root.play(m).expect("legal");
+        }
+        let mut rng = Rng::new(7);
+        for start in [
+            root,
+            Position::new(GameOptions::new(Variant::SacredHill2)),
+            Position::new(GameOptions::new(Variant::ArdRi)),
+        ] {
+            let mut p = start.clone();
+            let mut list = MoveList::new();
+            while p.outcome().is_none() {
+                list.clear();
+                p.legal_moves_into(&mut list);
+                p.play_unchecked(list[rng.below(list.len())]);
+            }
+            p.clone_from(&start);
+            assert_eq!(format!("{p:?}"), format!("{start:?}"));
+            assert_eq!(p.legal_moves().as_slice(), start.legal_moves().as_slice());
         }
     }
 }

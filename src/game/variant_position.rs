@@ -48,10 +48,26 @@ pub fn agreed_draw(pos: &Position) -> Outcome {
 // Ard Rí keeps its repetition history inline (about 1.3 KB, no heap), so a clone is a plain
 // copy; boxing it would add an allocation to every clone in search and perft.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Position {
     Tara(TaraPosition),
     ArdRi(ArdRiPosition),
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        match self {
+            Position::Tara(p) => Position::Tara(p.clone()),
+            Position::ArdRi(p) => Position::ArdRi(p.clone()),
+        }
+    }
+    /// A Tara position keeps its room for its history ([`TaraPosition`]'s `clone_from`).
+    fn clone_from(&mut self, source: &Position) {
+        match (self, source) {
+            (Position::Tara(p), Position::Tara(q)) => p.clone_from(q),
+            (p, q) => *p = q.clone(),
+        }
+    }
 }
 
 impl From<TaraPosition> for Position {

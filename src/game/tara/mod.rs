@@ -62,7 +62,7 @@ struct Key {
 }
 
 /// A position of one of the four Tara games.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct TaraPosition {
     options: GameOptions,
     forts: BySide<Bits>,
@@ -83,7 +83,26 @@ pub struct TaraPosition {
     last: LastMove,
 }
 
+impl Clone for TaraPosition {
+    fn clone(&self) -> TaraPosition {
+        self.with_history(self.history.clone())
+    }
+    /// Keeps this position's room for its history: a search copies its root into the same
+    /// position before every playout, and a High Kings playout adds to the history at once.
+    fn clone_from(&mut self, source: &TaraPosition) {
+        let mut history = std::mem::take(&mut self.history);
+        history.clone_from(&source.history);
+        *self = source.with_history(history);
+    }
+}
+
 impl TaraPosition {
+    /// This position with `history` (a copy of its own) as its history.
+    fn with_history(&self, history: Vec<Key>) -> TaraPosition {
+        // Every other field is a plain copy.
+        TaraPosition { history, ..*self }
+    }
+
     /// The start position: an empty board.
     pub fn new(options: GameOptions) -> TaraPosition {
         assert!(options.variant.is_tara(), "not a Tara variant");
