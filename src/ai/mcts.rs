@@ -58,7 +58,7 @@ use crate::game::{GamePosition, Move, MoveList, Outcome, Position, Side};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 /// How a search is bounded and tuned.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -789,54 +789,45 @@ fn best_edge(tried: &[Edge], visits: u32, c: f64) -> Option<usize> {
 const SQRT_LN_KEPT: u32 = 1 << 16;
 
 /// A function of the playout counts, kept in a table for the counts below [`SQRT_LN_KEPT`]
-/// (which most nodes and moves have) and worked out for larger ones: the same value either way.
+/// (which most nodes and moves have, filled on first use) and worked out for larger ones: the
+/// same value either way.
 struct Kept {
-    table: LazyLock<Vec<f64>>,
     f: fn(f64) -> f64,
+    table: OnceLock<Vec<f64>>,
 }
 
 impl Kept {
-    const fn new(f: fn(f64) -> f64, fill: fn() -> Vec<f64>) -> Kept {
+    const fn new(f: fn(f64) -> f64) -> Kept {
         Kept {
-            table: LazyLock::new(fill),
             f,
+            table: OnceLock::new(),
         }
     }
     #[inline]
     fn of(&self, n: u32) -> f64 {
         if n < SQRT_LN_KEPT {
-            self.table[n as usize]
+            let table = self
+                .table
+                .get_or_init(|| (0..SQRT_LN_KEPT).map(|n| (self.f)(f64::from(n))).collect());
+            table[n as usize]
         } else {
             (self.f)(f64::from(n))
         }
     }
 }
 
-fn sqrt_of_ln(x: f64) -> f64 {
-    x.ln().sqrt()
-}
-
-fn recip_of_sqrt(x: f64) -> f64 {
-    x.sqrt().recip()
-}
-
-/// The values of `f` for the counts below [`SQRT_LN_KEPT`].
-fn kept_values(f: fn(f64) -> f64) -> Vec<f64> {
-    (0..SQRT_LN_KEPT).map(|n| f(f64::from(n))).collect()
-}
-
 /// √(ln `n`), as UCB1 needs it at every node a walk passes (working out the logarithm took a
 /// tenth of level 5's time in High Kings, whose trees are deep).
 #[inline]
 fn sqrt_ln(n: u32) -> f64 {
-    static SQRT_LN: Kept = Kept::new(sqrt_of_ln, || kept_values(sqrt_of_ln));
+    static SQRT_LN: Kept = Kept::new(|x| x.ln().sqrt());
     SQRT_LN.of(n)
 }
 
 /// One over √`n`, as a move's UCB1 value needs it after each of its playouts.
 #[inline]
 fn inv_sqrt(n: u32) -> f64 {
-    static INV_SQRT: Kept = Kept::new(recip_of_sqrt, || kept_values(recip_of_sqrt));
+    static INV_SQRT: Kept = Kept::new(|x| x.sqrt().recip());
     INV_SQRT.of(n)
 }
 
