@@ -8,8 +8,8 @@
 //! A node's moves are kept side by side with their statistics (its edges), from the first time
 //! the search chooses at it: the choice by UCB1 reads one short array, the untried moves are
 //! not generated again, and the parts of a move's UCB1 value that depend on it alone (the mean
-//! reward, one over the square root of its visits) are kept as playouts are added rather than
-//! worked out at every choice.
+//! reward, kept as playouts are added; one over the square root of its visits, from a table)
+//! are not worked out at every choice.
 //!
 //! With [`Settings::transpositions`] (level 5), a position the search reaches again by another
 //! order of moves (two ringforts built in either order, a king that walks back) is the node it
@@ -148,14 +148,17 @@ struct Edge {
     visits: u32,
     /// The index ([`side_index`]) of the side that makes the move.
     side: u8,
-    /// Sum of the shaped rewards (for choosing) and of the plain scores (for the evaluation).
+    /// Sum of the shaped rewards (for choosing; the plain scores, for the evaluation, are
+    /// kept for the root's moves alone, in [`Tree::root_scores`]).
     reward: f64,
-    score: f64,
-    /// The two parts of the move's UCB1 value that depend on it alone, kept as playouts are
-    /// added: the mean reward, and one over the square root of the visits.
+    /// The mean reward, the part of the move's UCB1 value that depends on it alone besides one
+    /// over the square root of its visits ([`inv_sqrt`], read from a table), kept as playouts
+    /// are added. An edge is 32 bytes: a tree is mostly the edges of moves not tried yet, and
+    /// the memory a search first touches costs time (docs/benchmarks.md).
     mean: f64,
-    inv_sqrt: f64,
 }
+
+const _: () = assert!(std::mem::size_of::<Edge>() == 32);
 
 /// The score (win 1, draw ½, loss 0) and the shaped reward of a finished game for `side`.
 pub fn result_for(outcome: &Outcome, side: Side, margin_weight: f64) -> (f64, f64) {
@@ -251,8 +254,11 @@ struct Tree<'a> {
     rng: Rng,
     /// The root is node 0.
     nodes: Vec<Node>,
-    /// Every counted node's moves, a node's side by side.
+    /// Every counted node's moves, a node's side by side; the root's first.
     edges: Vec<Edge>,
+    /// The sum of the plain scores of each of the root's moves (its first edges), for the
+    /// evaluation.
+    root_scores: Vec<f64>,
     scratch: MoveList,
     mast: Mast,
     /// Each side's index and move's MAST key of the iteration's moves, from the root.
@@ -301,6 +307,7 @@ impl<'a> Tree<'a> {
             rng: Rng::new(settings.seed),
             nodes: Vec::with_capacity(capacity),
             edges: Vec::with_capacity(capacity.saturating_mul(8)),
+            root_scores: vec![0.0; list.len()],
             scratch: MoveList::new(),
             mast: Mast::new(settings.pair_playouts),
             line: Vec::with_capacity(256),
@@ -415,13 +422,15 @@ impl<'a> Tree<'a> {
         for &e in &self.path {
             let c = self.edges[e as usize].child as usize;
             self.nodes[c].visits += 1;
+            let (score, reward) = results[usize::from(self.edges[e as usize].side)];
+            // The root's moves are its first edges (a walk reaches the root again by no edge).
+            if let Some(sum) = self.root_scores.get_mut(e as usize) {
+                *sum += score;
+            }
             let e = &mut self.edges[e as usize];
-            let (score, reward) = results[usize::from(e.side)];
             e.visits += 1;
-            e.score += score;
             e.reward += reward;
             e.mean = e.reward / f64::from(e.visits);
-            e.inv_sqrt = inv_sqrt(e.visits);
         }
         self.mast.add(&self.line, |side| results[side].1);
     }
@@ -438,11 +447,15 @@ impl<'a> Tree<'a> {
             .collect();
         let root = self.nodes[0];
         let first = root.edges as usize;
-        for e in &self.edges[first..first + usize::from(root.tried)] {
+        let tried = first..first + usize::from(root.tried);
+        for (e, score) in self.edges[tried.clone()]
+            .iter()
+            .zip(&self.root_scores[tried])
+        {
             if let Some(s) = moves.iter_mut().find(|s| s.mv == e.mv) {
                 s.visits = u64::from(e.visits);
                 if e.visits > 0 {
-                    s.eval = e.score / f64::from(e.visits);
+                    s.eval = score / f64::from(e.visits);
                 }
             }
         }
@@ -463,9 +476,7 @@ fn counted_node(edges: &mut Vec<Edge>, rng: &mut Rng, legal: &[Move], side: usiz
         visits: 0,
         side: side as u8,
         reward: 0.0,
-        score: 0.0,
         mean: 0.0,
-        inv_sqrt: 0.0,
     }));
     Node {
         edges: first,
@@ -776,7 +787,7 @@ fn best_edge(tried: &[Edge], visits: u32, c: f64) -> Option<usize> {
         let v = if e.visits == 0 {
             f64::INFINITY
         } else {
-            e.mean + explore * e.inv_sqrt
+            e.mean + explore * inv_sqrt(e.visits)
         };
         if v > best.0 {
             best = (v, Some(k));
@@ -824,7 +835,7 @@ fn sqrt_ln(n: u32) -> f64 {
     SQRT_LN.of(n)
 }
 
-/// One over √`n`, as a move's UCB1 value needs it after each of its playouts.
+/// One over √`n`, as a move's UCB1 value needs it at every choice.
 #[inline]
 fn inv_sqrt(n: u32) -> f64 {
     static INV_SQRT: Kept = Kept::new(|x| x.sqrt().recip());
