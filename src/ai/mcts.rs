@@ -419,18 +419,17 @@ impl<'a> Tree<'a> {
             }
         }
         self.nodes[0].visits += 1;
-        for &e in &self.path {
-            let c = self.edges[e as usize].child as usize;
-            self.nodes[c].visits += 1;
-            let (score, reward) = results[usize::from(self.edges[e as usize].side)];
-            // The root's moves are its first edges (a walk reaches the root again by no edge).
-            if let Some(sum) = self.root_scores.get_mut(e as usize) {
-                *sum += score;
-            }
-            let e = &mut self.edges[e as usize];
+        for &k in &self.path {
+            let e = &mut self.edges[k as usize];
+            let (score, reward) = results[usize::from(e.side)];
             e.visits += 1;
             e.reward += reward;
             e.mean = e.reward / f64::from(e.visits);
+            self.nodes[e.child as usize].visits += 1;
+            // The root's moves are its first edges (a walk reaches the root again by no edge).
+            if let Some(sum) = self.root_scores.get_mut(k as usize) {
+                *sum += score;
+            }
         }
         self.mast.add(&self.line, |side| results[side].1);
     }
